@@ -1,0 +1,176 @@
+/**
+ * How calls prove who they are: API-key headers, or a JWT from a login the
+ * server performs itself. One login serves every concurrent caller, and a token
+ * the service refused is replaced by exactly one new login.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import * as SynchronizedRef from "effect/SynchronizedRef"
+import { SvcConfig, type SvcConfigShape } from "./Config.js"
+import { post } from "./Http.js"
+import { scrub } from "./Secrets.js"
+import { errorBody, snippet } from "./ServiceResponse.js"
+import { type Call, SvcAuthError, type SvcTimeoutError, type SvcUnreachableError } from "./SvcError.js"
+
+export interface Credential {
+  readonly headers: Readonly<Record<string, string>>
+  /** Which login produced these headers, so that a refusal renews them only once. */
+  readonly generation: number
+}
+
+export type AuthFailure = SvcAuthError | SvcTimeoutError | SvcUnreachableError
+
+export interface AuthShape {
+  readonly method: "api-key" | "jwt"
+  /** Headers for the next call; logs in first if no token is held. */
+  readonly credential: Effect.Effect<Credential, AuthFailure>
+  /**
+   * The service refused `stale`: log in again, unless another caller already has.
+   * None where renewing cannot help (a refused API key stays refused).
+   */
+  readonly renew: Option.Option<(stale: Credential) => Effect.Effect<Credential, AuthFailure>>
+  /** Values never to be shown: the API secret, the password, the tokens. */
+  readonly secrets: Effect.Effect<ReadonlyArray<string>>
+}
+
+export class Auth extends Context.Tag("svc-mcp/Auth")<Auth, AuthShape>() {}
+
+export const LOGIN: Call = { group: "auth/login", endpoint: "LoginLocalUser" }
+
+export const makeApiKey = (key: Redacted.Redacted<string>, secret: Redacted.Redacted<string>): AuthShape => {
+  const credential: Credential = {
+    headers: { "x-api-key": Redacted.value(key), "x-api-secret": Redacted.value(secret) },
+    generation: 0,
+  }
+  const secrets = [Redacted.value(secret)]
+  return {
+    method: "api-key",
+    credential: Effect.succeed(credential),
+    renew: Option.none(),
+    secrets: Effect.succeed(secrets),
+  }
+}
+
+/** Reads the login answer: a token, or the reason there is none. */
+const readLogin = (status: number, text: string, hide: ReadonlyArray<string>): Effect.Effect<string, SvcAuthError> => {
+  const fail = (reason: SvcAuthError["reason"], detail: string) =>
+    Effect.fail(new SvcAuthError({ call: LOGIN, reason, status, detail: scrub(detail, hide) }))
+  if (status === 401) {
+    return fail("LoginRefused", `the service refused the username or password (${errorBody(status, text).error})`)
+  }
+  if (status === 429) {
+    return fail("RateLimited", "too many login attempts; wait before trying again")
+  }
+  if (status < 200 || status >= 300) {
+    return fail("LoginFailed", `the login answered ${status}: ${errorBody(status, text).error}`)
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return fail("BadLoginResponse", `the login answer is not JSON: ${snippet(text).slice(0, 120)}`)
+  }
+  const { type, data } = (typeof body === "object" && body !== null ? body : {}) as { type?: unknown; data?: unknown }
+  if (type === "Jwt" && typeof data === "object" && data !== null) {
+    const jwt = (data as { jwt?: unknown }).jwt
+    if (typeof jwt === "string" && jwt !== "") return Effect.succeed(jwt)
+  }
+  if (type === "Totp" || type === "Passkey") {
+    return fail(
+      "SecondFactor",
+      `the account needs a second factor (${type}), which this server cannot give: use an API key (SVC_API_KEY, SVC_API_SECRET) or an account without two-factor login`,
+    )
+  }
+  return fail("BadLoginResponse", `the login answer has no token (type ${JSON.stringify(type ?? null)})`)
+}
+
+interface Login {
+  readonly generation: number
+  readonly token: Deferred.Deferred<string, AuthFailure>
+}
+
+export const makeJwt = (
+  config: SvcConfigShape,
+  username: string,
+  password: Redacted.Redacted<string>,
+): Effect.Effect<AuthShape, never, HttpClient.HttpClient | Scope.Scope> =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const scope = yield* Effect.scope
+    const current = yield* SynchronizedRef.make(Option.none<Login>())
+    // The last two tokens: a caller may still be holding the previous one.
+    let tokens: ReadonlyArray<string> = []
+    let generations = 0
+    const hide = () => [Redacted.value(password), ...tokens]
+
+    const login = post(
+      client,
+      LOGIN,
+      `${config.url}/auth/login/LoginLocalUser`,
+      { username, password: Redacted.value(password) },
+      {},
+      config.timeoutMs,
+    ).pipe(
+      Effect.flatMap(({ status, text }) => readLogin(status, text, hide())),
+      Effect.tap((token) =>
+        Effect.sync(() => {
+          tokens = [token, ...tokens].slice(0, 2)
+        }),
+      ),
+    )
+
+    // The login runs in the layer's scope, so a caller that is interrupted
+    // does not abort a login that others are waiting on.
+    const start = Effect.gen(function* () {
+      const token = yield* Deferred.make<string, AuthFailure>()
+      yield* Effect.forkIn(Effect.intoDeferred(login, token), scope)
+      const started: Login = { generation: ++generations, token }
+      return [started, Option.some(started)] as const
+    })
+
+    const await_ = (entry: Login) =>
+      Deferred.await(entry.token).pipe(
+        Effect.map((token): Credential => ({ headers: { authorization: token }, generation: entry.generation })),
+        // A failed login is forgotten, so the next call tries again.
+        Effect.tapError(() =>
+          SynchronizedRef.update(current, (held) =>
+            Option.isSome(held) && held.value === entry ? Option.none() : held,
+          ),
+        ),
+      )
+
+    const credential = SynchronizedRef.modifyEffect(current, (held) =>
+      Option.isSome(held) ? Effect.succeed([held.value, held] as const) : start,
+    ).pipe(Effect.flatMap(await_))
+
+    const renew = (stale: Credential) =>
+      SynchronizedRef.modifyEffect(current, (held) =>
+        Option.isSome(held) && held.value.generation !== stale.generation
+          ? Effect.succeed([held.value, held] as const)
+          : start,
+      ).pipe(Effect.flatMap(await_))
+
+    return {
+      method: "jwt",
+      credential,
+      renew: Option.some(renew),
+      secrets: Effect.sync(hide),
+    } satisfies AuthShape
+  })
+
+export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient | Scope.Scope> =
+  Effect.gen(function* () {
+    const config = yield* SvcConfig
+    const { credentials } = config
+    return credentials._tag === "ApiKey"
+      ? makeApiKey(credentials.key, credentials.secret)
+      : yield* makeJwt(config, credentials.username, credentials.password)
+  })
+
+export const layer: Layer.Layer<Auth, never, SvcConfig | HttpClient.HttpClient> = Layer.scoped(Auth, make)

@@ -1,0 +1,79 @@
+/**
+ * What an answer of the service means, as a pure function of its status and body,
+ * so that the rules can be checked for every possible answer.
+ */
+import { type Call, SvcResponseError, SvcServiceError } from "./SvcError.js"
+
+export type Outcome =
+  | { readonly _tag: "Ok"; readonly value: unknown }
+  | { readonly _tag: "Failed"; readonly error: SvcServiceError | SvcResponseError }
+  /** The service refused the credentials: the caller may log in again and retry once. */
+  | { readonly _tag: "CredentialsInvalid"; readonly status: number; readonly error: string }
+
+/** The service answers an expired or invalid JWT with 500 and this text, not with 401. */
+export const INVALID_CREDENTIALS = "Invalid user credentials"
+
+/**
+ * The service's answer to an endpoint its version lacks, e.g. ``unknown variant `UpdateUserGroup` ``.
+ * The endpoint's own name must follow: a params field with a bad enum value gets the same words.
+ */
+const namesUnknownEndpoint = (error: string, endpoint: string) =>
+  error.includes(`unknown variant \`${endpoint}\``)
+
+/** Long enough to show what went wrong, short enough for an assistant's context. */
+const MAX_SNIPPET = 500
+
+export const snippet = (text: string): string => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > MAX_SNIPPET ? `${flat.slice(0, MAX_SNIPPET)}… (${flat.length} chars)` : flat
+}
+
+const parseJson = (text: string): { ok: true; value: unknown } | { ok: false; reason: string } => {
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch (e) {
+    return { ok: false, reason: e instanceof Error ? e.message : String(e) }
+  }
+}
+
+export interface ErrorBody {
+  readonly error: string
+  readonly trace: ReadonlyArray<string>
+}
+
+/** Reads `{error, trace}` when the body has that shape; otherwise keeps what the body said. */
+export const errorBody = (status: number, text: string): ErrorBody => {
+  const parsed = parseJson(text)
+  if (parsed.ok && typeof parsed.value === "object" && parsed.value !== null) {
+    const { error, trace } = parsed.value as { error?: unknown; trace?: unknown }
+    if (typeof error === "string") {
+      return {
+        error,
+        trace: Array.isArray(trace) ? trace.map((line) => (typeof line === "string" ? line : JSON.stringify(line))) : [],
+      }
+    }
+  }
+  const shown = snippet(text)
+  return { error: shown === "" ? `HTTP ${status} with an empty body` : shown, trace: [] }
+}
+
+export const interpret = (call: Call, status: number, text: string): Outcome => {
+  if (status >= 200 && status < 300) {
+    if (text.trim() === "") {
+      return { _tag: "Failed", error: new SvcResponseError({ call, status, detail: "the body is empty" }) }
+    }
+    const parsed = parseJson(text)
+    return parsed.ok
+      ? { _tag: "Ok", value: parsed.value }
+      : {
+          _tag: "Failed",
+          error: new SvcResponseError({ call, status, detail: `${parsed.reason}; it began: ${snippet(text).slice(0, 120)}` }),
+        }
+  }
+  const body = errorBody(status, text)
+  if (status === 401 || (status === 500 && body.error.includes(INVALID_CREDENTIALS))) {
+    return { _tag: "CredentialsInvalid", status, error: body.error }
+  }
+  const reason = namesUnknownEndpoint(body.error, call.endpoint) ? "UnknownEndpoint" : "Status"
+  return { _tag: "Failed", error: new SvcServiceError({ call, reason, status, ...body }) }
+}

@@ -1,0 +1,93 @@
+/**
+ * How a tool's outcome is shown: text for the assistant, and for failures the
+ * same facts as a structured object a program can read.
+ */
+import type { SvcError } from "../SvcError.js"
+import type { ToolCallError, ToolInputError, ToolSuccess } from "./Invoke.js"
+
+export type ErrorKind =
+  | "invalid_arguments"
+  | "timeout"
+  | "unreachable"
+  | "service_error"
+  | "unknown_endpoint"
+  | "bad_response"
+  | "auth"
+
+export interface StructuredError {
+  readonly kind: ErrorKind
+  readonly tool: string
+  readonly message: string
+  readonly selector?: string
+  readonly endpoint?: string
+  readonly status?: number
+  readonly reason?: string
+  readonly error?: string
+  readonly trace?: ReadonlyArray<string>
+  readonly problems?: ReadonlyArray<string>
+}
+
+export interface Rendered {
+  readonly isError: boolean
+  readonly text: string
+  readonly structured?: { readonly error: StructuredError }
+}
+
+export const success = (outcome: ToolSuccess): Rendered => ({
+  isError: false,
+  // Compact JSON: an assistant reads it as well as indented JSON, at a third fewer tokens.
+  text: JSON.stringify(outcome.data) ?? "null",
+})
+
+const kindOf = (error: SvcError): ErrorKind => {
+  switch (error._tag) {
+    case "SvcTimeoutError":
+      return "timeout"
+    case "SvcUnreachableError":
+      return "unreachable"
+    case "SvcServiceError":
+      return error.reason === "UnknownEndpoint" ? "unknown_endpoint" : "service_error"
+    case "SvcResponseError":
+      return "bad_response"
+    case "SvcAuthError":
+      return "auth"
+  }
+}
+
+const detailsOf = (error: SvcError): Partial<StructuredError> => {
+  switch (error._tag) {
+    case "SvcTimeoutError":
+      return {}
+    case "SvcUnreachableError":
+      return { reason: error.reason }
+    case "SvcServiceError":
+      return { status: error.status, error: error.error, trace: error.trace }
+    case "SvcResponseError":
+      return { status: error.status }
+    case "SvcAuthError":
+      return error.status === undefined ? { reason: error.reason } : { reason: error.reason, status: error.status }
+  }
+}
+
+export const failure = (error: ToolInputError | ToolCallError): Rendered => {
+  if (error._tag === "ToolInputError") {
+    const structured: StructuredError = {
+      kind: "invalid_arguments",
+      tool: error.tool,
+      message: error.message,
+      problems: error.problems,
+    }
+    return { isError: true, text: `${error.message}. Nothing was sent.`, structured: { error: structured } }
+  }
+  const cause = error.error
+  const structured: StructuredError = {
+    kind: kindOf(cause),
+    tool: error.tool,
+    selector: error.selector,
+    endpoint: error.endpoint,
+    message: error.message,
+    ...detailsOf(cause),
+  }
+  const trace = structured.trace !== undefined && structured.trace.length > 0 ? `\ntrace:\n${structured.trace.map((line) => `  - ${line}`).join("\n")}` : ""
+  return { isError: true, text: `${error.message}${trace}`, structured: { error: structured } }
+}

@@ -1,0 +1,69 @@
+/**
+ * What a tool is: a name, the endpoint group it calls, its selector table,
+ * and the Effect Schema that both decodes its arguments and is published as
+ * its JSON Schema.
+ */
+import type * as Either from "effect/Either"
+import * as JSONSchema from "effect/JSONSchema"
+import type * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type { Group } from "../SvcClient.js"
+
+export type SelectorKey = "resource_type" | "operation" | "inspect_type" | "list_type"
+
+export interface ToolSpec {
+  readonly name: string
+  readonly title: string
+  readonly group: Group
+  readonly selectorKey: SelectorKey
+  /** Selector value -> endpoint name, in the order interface.md gives them. */
+  readonly endpoints: Readonly<Record<string, string>>
+  readonly description: string
+  readonly selectorDescription: string
+  /** svc_search_logs: a required search text, sent as `terms: [query]`. */
+  readonly query?: string
+}
+
+/** The arguments once decoded: the selector under its own key, `params`, and `query` where the tool has one. */
+export type Arguments = { readonly params: Readonly<Record<string, unknown>>; readonly query?: string } & {
+  readonly [key: string]: unknown
+}
+
+export interface Tool extends ToolSpec {
+  readonly selectors: ReadonlyArray<string>
+  readonly schema: Schema.Schema<Arguments, unknown>
+  /** The schema's decoder, built once: unknown arguments are refused, every problem reported. */
+  readonly decode: (args: unknown) => Either.Either<Arguments, ParseResult.ParseError>
+  readonly inputSchema: JSONSchema.JsonSchema7Root
+}
+
+export const PARAMS_DESCRIPTION = "JSON body of the endpoint call; default {}"
+
+// The published schema of params is left open: each endpoint takes its own fields.
+const Params = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  jsonSchema: { type: "object", description: PARAMS_DESCRIPTION },
+})
+
+const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
+  const [first, ...rest] = selectors
+  if (first === undefined) throw new Error(`${spec.name} has no selector`)
+  const fields: Record<string, Schema.Schema.All | Schema.PropertySignature.All> = {
+    [spec.selectorKey]: Schema.Literal(first, ...rest).annotations({ description: spec.selectorDescription }),
+    params: Schema.optionalWith(Params, { default: () => ({}) }),
+  }
+  if (spec.query !== undefined) fields.query = Schema.String.annotations({ description: spec.query })
+  return Schema.Struct(fields) as unknown as Schema.Schema<Arguments, unknown>
+}
+
+const publish = (schema: Schema.Schema<Arguments, unknown>): JSONSchema.JsonSchema7Root => {
+  // `$schema` is left out: MCP clients assume a JSON Schema dialect, and every tool would repeat it.
+  const { $schema: _, ...rest } = JSONSchema.make(schema)
+  return rest as JSONSchema.JsonSchema7Root
+}
+
+export const make = (spec: ToolSpec): Tool => {
+  const selectors = Object.keys(spec.endpoints)
+  const schema = argumentsSchema(spec, selectors)
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+  return { ...spec, selectors, schema, decode, inputSchema: publish(schema) }
+}
