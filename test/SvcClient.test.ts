@@ -1,0 +1,172 @@
+import * as Http from "node:http"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as TestClock from "effect/TestClock"
+import { SvcClient } from "../src/SvcClient.js"
+import * as Double from "./support/ServiceDouble.js"
+import * as Layers from "./support/Layers.js"
+import { until } from "./support/Wait.js"
+
+const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
+
+const call = (group: "read" | "write" | "execute", endpoint: string, params: object = {}) =>
+  Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params))
+
+const withKey = (double: Double.ServiceDouble, timeoutMs?: number) =>
+  Effect.provide(Layers.client(Layers.apiKey(double.url, timeoutMs)))
+
+describe("SvcClient with an API key", () => {
+  it.scoped("POSTs the params as JSON to {url}/{group}/{Endpoint} with the key headers only", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const answer = yield* call("read", "GetStack", { stack: "web" }).pipe(withKey(double))
+      expect(answer).toEqual({ endpoint: "read/GetStack", params: { stack: "web" } })
+      const [request] = double.requests
+      expect(request?.method).toBe("POST")
+      expect(request?.path).toBe("/read/GetStack")
+      expect(request?.headers["content-type"]).toBe("application/json")
+      expect(request?.headers["x-api-key"]).toBe(Layers.KEY)
+      expect(request?.headers["x-api-secret"]).toBe(Layers.SECRET)
+      expect(request?.headers.authorization).toBeUndefined()
+      expect(double.logins).toBe(0)
+    }),
+  )
+
+  it.scoped("sends {} when there are no params, and works under a base path", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("/svc/read/ListStacks", { status: 200, body: [] })
+      const answer = yield* call("read", "ListStacks").pipe(
+        Effect.provide(Layers.client(Layers.apiKey(`${double.url}/svc`))),
+      )
+      expect(answer).toEqual([])
+      expect(double.requests[0]?.body).toEqual({})
+    }),
+  )
+
+  it.scoped("a refused key is an auth error, without a login or a retry", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: "another" } })
+      const error = yield* Effect.flip(call("read", "ListStacks").pipe(withKey(double)))
+      expect(error._tag).toBe("SvcAuthError")
+      if (error._tag === "SvcAuthError") expect(error.reason).toBe("Rejected")
+      expect(error.message).toMatch(/SVC_API_KEY/)
+      expect(double.requests).toHaveLength(1)
+      expect(double.logins).toBe(0)
+    }),
+  )
+
+  it.scoped("a service error carries status, error and trace", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("/read/GetStack", { status: 500, body: { error: "no stack named web", trace: ["a", "b"] } })
+      const error = yield* Effect.flip(call("read", "GetStack", { stack: "web" }).pipe(withKey(double)))
+      expect(error).toMatchObject({
+        _tag: "SvcServiceError",
+        reason: "Status",
+        status: 500,
+        error: "no stack named web",
+        trace: ["a", "b"],
+      })
+    }),
+  )
+
+  it.scoped("an endpoint an older service lacks is said to be missing from its version", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped({ ...API_KEY, version: "2.3.2" })
+      const error = yield* Effect.flip(call("write", "UpdateUserGroup", {}).pipe(withKey(double)))
+      expect(error).toMatchObject({ _tag: "SvcServiceError", reason: "UnknownEndpoint", status: 500 })
+      expect(error.message).toMatch(/not offered by this version of the service/)
+    }),
+  )
+
+  it.scoped("a 200 that is not JSON is an undecodable response", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("*", { status: 200, raw: "<html>proxy login</html>" })
+      double.next("*", { status: 200, raw: '{"truncated": ' })
+      double.next("*", { status: 200, raw: "" })
+      for (let i = 0; i < 3; i++) {
+        const error = yield* Effect.flip(call("read", "ListStacks").pipe(withKey(double)))
+        expect(error).toMatchObject({ _tag: "SvcResponseError", status: 200 })
+      }
+    }),
+  )
+
+  it.live("a refused connection is unreachable (Refused)", () =>
+    Effect.gen(function* () {
+      const server = Http.createServer()
+      yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)))
+      const port = (server.address() as { port: number }).port
+      yield* Effect.promise(() => new Promise((resolve) => server.close(resolve)))
+      const error = yield* Effect.flip(
+        call("read", "ListStacks").pipe(Effect.provide(Layers.client(Layers.apiKey(`http://127.0.0.1:${port}`)))),
+      )
+      expect(error).toMatchObject({ _tag: "SvcUnreachableError", reason: "Refused" })
+    }),
+  )
+
+  it.live("an unknown host is unreachable (DNS)", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        call("read", "ListStacks").pipe(Effect.provide(Layers.client(Layers.apiKey("http://svc.invalid")))),
+      )
+      expect(error).toMatchObject({ _tag: "SvcUnreachableError", reason: "DNS" })
+    }),
+  )
+
+  it.scoped("a connection dropped before or during the answer is unreachable (Reset)", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("*", { destroy: "before-headers" })
+      double.next("*", { destroy: "mid-body" })
+      for (let i = 0; i < 2; i++) {
+        const error = yield* Effect.flip(call("read", "ListStacks").pipe(withKey(double)))
+        expect(error._tag).toBe("SvcUnreachableError")
+      }
+    }),
+  )
+
+  for (const hang of ["before-headers", "mid-body"] as const) {
+    it.scoped(`times out after exactly the configured 30 s when the service hangs ${hang}, and aborts the request`, () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        double.next("*", { hang })
+        const fiber = yield* Effect.fork(call("read", "ListStacks").pipe(withKey(double)))
+        yield* until(() => double.requests.length === 1)
+        yield* TestClock.adjust("29999 millis")
+        expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+        yield* TestClock.adjust("1 millis")
+        const error = yield* Effect.flip(Fiber.join(fiber))
+        expect(error).toMatchObject({ _tag: "SvcTimeoutError", timeoutMs: 30_000 })
+        expect(error.message).toMatch(/timed out after 30 s/)
+        yield* until(() => double.aborted === 1)
+      }),
+    )
+  }
+
+  it.scoped("honours a configured time-out", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("*", { hang: "before-headers" })
+      const fiber = yield* Effect.fork(call("read", "ListStacks").pipe(withKey(double, 2_500)))
+      yield* until(() => double.requests.length === 1)
+      yield* TestClock.adjust("2500 millis")
+      const error = yield* Effect.flip(Fiber.join(fiber))
+      expect(error.message).toMatch(/timed out after 2\.5 s/)
+    }),
+  )
+
+  it.scoped("interrupting a call aborts its HTTP request", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("*", { hang: "before-headers" })
+      const fiber = yield* Effect.fork(call("read", "ListStacks").pipe(withKey(double)))
+      yield* until(() => double.requests.length === 1)
+      yield* Fiber.interrupt(fiber)
+      yield* until(() => double.aborted === 1)
+    }),
+  )
+})

@@ -1,0 +1,206 @@
+/**
+ * A stand-in for the service on 127.0.0.1: checks credentials the way the
+ * service does, issues and expires JWTs, answers errors in the service's
+ * shapes, and can be told to misbehave (hang, drop the connection, send garbage).
+ */
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Effect from "effect/Effect"
+
+export interface Recorded {
+  readonly method: string
+  readonly path: string
+  readonly headers: Http.IncomingHttpHeaders
+  readonly body: unknown
+}
+
+/** What to do with one request, instead of the normal answer. */
+export type Behaviour =
+  | { readonly status: number; readonly body?: unknown; readonly raw?: string; readonly headers?: Record<string, string> }
+  | { readonly hang: "before-headers" | "mid-body" }
+  | { readonly destroy: "before-headers" | "mid-body" }
+  | { readonly delayMs: number; readonly then?: Behaviour }
+
+export interface DoubleOptions {
+  readonly apiKey?: { readonly key: string; readonly secret: string }
+  readonly users?: Readonly<Record<string, string>>
+  /** 2.3.2 lacks seven endpoints that interface.md names. */
+  readonly version?: string
+}
+
+export const OLD_VERSION_MISSING = new Set([
+  "write/UpdateUserGroup",
+  "execute/RunServerRefreshContainers",
+  "execute/RunServerRunCommand",
+  "execute/RunServerScripts",
+  "execute/RunServerCopy",
+  "execute/RunServerMove",
+  "read/InspectStackSwarmInfo",
+])
+
+const LOGIN_PATH = "/auth/login/LoginLocalUser"
+
+export class ServiceDouble {
+  readonly requests: Array<Recorded> = []
+  logins = 0
+  /** Hanging requests whose connection the client closed: aborted calls. */
+  aborted = 0
+  url = ""
+  version: string
+  /** Answers given before the normal handling, matched by path (or "*"), each used once unless `sticky`. */
+  private readonly queue: Array<{ path: string; behaviour: Behaviour; sticky: boolean }> = []
+  private readonly tokens = new Map<string, { expired: boolean }>()
+  private readonly hanging = new Set<Http.ServerResponse>()
+  private readonly server: Http.Server
+  private counter = 0
+
+  constructor(readonly options: DoubleOptions = {}) {
+    this.version = options.version ?? "2.3.3"
+    this.server = Http.createServer((req, res) => this.receive(req, res))
+    this.server.keepAliveTimeout = 1000
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+    return this
+  }
+
+  async stop(): Promise<void> {
+    const hanging = [...this.hanging]
+    this.hanging.clear()
+    for (const res of hanging) res.destroy()
+    this.server.closeAllConnections()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  /** The next request to `path` (or any, with "*") gets `behaviour`. */
+  next(path: string, behaviour: Behaviour, options: { sticky?: boolean } = {}): this {
+    this.queue.push({ path, behaviour, sticky: options.sticky ?? false })
+    return this
+  }
+
+  /** Every token issued so far is now expired, as after its lifetime or a restart of the service. */
+  expireTokens(): void {
+    for (const state of this.tokens.values()) state.expired = true
+  }
+
+  /** Requests to the API, without logins. */
+  calls(): ReadonlyArray<Recorded> {
+    return this.requests.filter((r) => r.path !== LOGIN_PATH)
+  }
+
+  private receive(req: Http.IncomingMessage, res: Http.ServerResponse): void {
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8")
+      let body: unknown = text
+      try {
+        body = text === "" ? undefined : JSON.parse(text)
+      } catch {
+        // kept as text: the double also records malformed bodies
+      }
+      const path = req.url ?? "/"
+      this.requests.push({ method: req.method ?? "", path, headers: req.headers, body })
+      const queued = this.queue.findIndex((q) => q.path === path || q.path === "*")
+      if (queued >= 0) {
+        const entry = this.queue[queued]!
+        if (!entry.sticky) this.queue.splice(queued, 1)
+        if (path === LOGIN_PATH) this.logins++
+        return this.behave(res, entry.behaviour)
+      }
+      this.answer(req, res, path, body)
+    })
+  }
+
+  private behave(res: Http.ServerResponse, behaviour: Behaviour): void {
+    if ("delayMs" in behaviour) {
+      setTimeout(() => this.behave(res, behaviour.then ?? { status: 200, body: { delayed: true } }), behaviour.delayMs)
+      return
+    }
+    if ("hang" in behaviour) {
+      this.hanging.add(res)
+      res.on("close", () => {
+        if (this.hanging.delete(res)) this.aborted++
+      })
+      if (behaviour.hang === "mid-body") {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "1000" })
+        res.write('{"partial":')
+      }
+      return
+    }
+    if ("destroy" in behaviour) {
+      if (behaviour.destroy === "mid-body") {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "1000" })
+        res.write('{"partial":', () => res.destroy())
+      } else {
+        res.destroy()
+      }
+      return
+    }
+    const text = behaviour.raw ?? (behaviour.body === undefined ? "" : JSON.stringify(behaviour.body))
+    res.writeHead(behaviour.status, { "content-type": "application/json", ...behaviour.headers })
+    res.end(text)
+  }
+
+  private send(res: Http.ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { "content-type": "application/json" })
+    res.end(JSON.stringify(body))
+  }
+
+  private fail(res: Http.ServerResponse, status: number, error: string): void {
+    this.send(res, status, { error, trace: [`double: ${error}`] })
+  }
+
+  private answer(req: Http.IncomingMessage, res: Http.ServerResponse, path: string, body: unknown): void {
+    if (req.method === "GET" && path === "/version") {
+      res.writeHead(200, { "content-type": "text/plain" })
+      return void res.end(this.version)
+    }
+    if (req.method !== "POST") return this.fail(res, 405, "method not allowed")
+    if (req.headers["content-type"] !== "application/json" || typeof body !== "object" || body === null) {
+      return this.fail(res, 415, "the body must be a JSON object")
+    }
+    if (path === LOGIN_PATH) return this.login(res, body as Record<string, unknown>)
+    const match = /^\/(read|write|execute)\/([A-Za-z]+)$/.exec(path)
+    if (match === null) return this.fail(res, 404, `no route ${path}`)
+    const authorization = req.headers.authorization
+    if (authorization !== undefined) {
+      const token = authorization.replace(/^Bearer /, "")
+      const state = this.tokens.get(token)
+      if (state === undefined || state.expired) return this.fail(res, 500, "Invalid user credentials")
+    } else if (req.headers["x-api-key"] !== undefined || req.headers["x-api-secret"] !== undefined) {
+      const { apiKey } = this.options
+      if (apiKey === undefined || req.headers["x-api-key"] !== apiKey.key || req.headers["x-api-secret"] !== apiKey.secret) {
+        return this.fail(res, 500, "Invalid user credentials")
+      }
+    } else {
+      return this.fail(res, 401, "no credentials")
+    }
+    const endpoint = `${match[1]}/${match[2]}`
+    if (this.version < "2.3.3" && OLD_VERSION_MISSING.has(endpoint)) {
+      return this.fail(res, 500, `Failed to parse request body: unknown variant \`${match[2]}\`, expected one of ...`)
+    }
+    this.send(res, 200, { endpoint, params: body })
+  }
+
+  private login(res: Http.ServerResponse, body: Record<string, unknown>): void {
+    this.logins++
+    const users = this.options.users ?? {}
+    const { username, password } = body
+    if (typeof username !== "string" || users[username] === undefined || users[username] !== password) {
+      return this.fail(res, 401, "Invalid login credentials")
+    }
+    const jwt = `eyJ.double-token-${++this.counter}-${Math.random().toString(36).slice(2)}`
+    this.tokens.set(jwt, { expired: false })
+    this.send(res, 200, { type: "Jwt", data: { jwt } })
+  }
+}
+
+/** A started double for the length of a scope. */
+export const scoped = (options?: DoubleOptions) =>
+  Effect.acquireRelease(
+    Effect.promise(() => new ServiceDouble(options).start()),
+    (double) => Effect.promise(() => double.stop()),
+  )
