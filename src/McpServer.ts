@@ -49,7 +49,7 @@ export const make = (
         name: tool.name,
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema as { type: "object" },
+        inputSchema: tool.inputSchema,
       })),
     }
     const server = new Server(

@@ -2,7 +2,8 @@
  * What an answer of the service means, as a pure function of its status and body,
  * so that the rules can be checked for every possible answer.
  */
-import { type Call, SvcResponseError, SvcServiceError } from "./SvcError.js"
+import { scrub } from "./Secrets.js"
+import { type Call, SvcAuthError, SvcResponseError, SvcServiceError } from "./SvcError.js"
 
 export type Outcome =
   | { readonly _tag: "Ok"; readonly value: unknown }
@@ -77,3 +78,44 @@ export const interpret = (call: Call, status: number, text: string): Outcome => 
   const reason = namesUnknownEndpoint(body.error, call.endpoint) ? "UnknownEndpoint" : "Status"
   return { _tag: "Failed", error: new SvcServiceError({ call, reason, status, ...body }) }
 }
+
+/**
+ * What the client makes of an answer. The texts of a failure are scrubbed of
+ * secrets after parsing, since an error body may echo what was sent, JSON-escaped.
+ */
+export const fromResponse = (call: Call, status: number, text: string, secrets: ReadonlyArray<string>): Outcome => {
+  const outcome = interpret(call, status, text)
+  const clean = (value: string) => scrub(value, secrets)
+  switch (outcome._tag) {
+    case "Ok":
+      return outcome
+    case "CredentialsInvalid":
+      return { ...outcome, error: clean(outcome.error) }
+    case "Failed": {
+      const { error } = outcome
+      return {
+        _tag: "Failed",
+        error:
+          error._tag === "SvcServiceError"
+            ? new SvcServiceError({ ...error, error: clean(error.error), trace: error.trace.map(clean) })
+            : new SvcResponseError({ ...error, detail: clean(error.detail) }),
+      }
+    }
+  }
+}
+
+/** The error for credentials the service still refuses after any renewal. */
+export const rejected = (
+  call: Call,
+  outcome: { readonly status: number; readonly error: string },
+  method: "api-key" | "jwt",
+): SvcAuthError =>
+  new SvcAuthError({
+    call,
+    reason: "Rejected",
+    status: outcome.status,
+    detail:
+      method === "api-key"
+        ? `the service refused the API key (${outcome.error}); check SVC_API_KEY and SVC_API_SECRET, and whether the key has expired`
+        : `the service refused a fresh login token (${outcome.error})`,
+  })

@@ -10,9 +10,8 @@ import * as Option from "effect/Option"
 import { Auth } from "./Auth.js"
 import { SvcConfig } from "./Config.js"
 import { post } from "./Http.js"
-import { scrub } from "./Secrets.js"
-import { interpret, type Outcome } from "./ServiceResponse.js"
-import { type Call, SvcAuthError, type SvcError } from "./SvcError.js"
+import { fromResponse, type Outcome, rejected } from "./ServiceResponse.js"
+import type { Call, SvcError } from "./SvcError.js"
 
 export type Group = "read" | "write" | "execute"
 
@@ -34,32 +33,13 @@ export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | HttpC
       const attempt = (headers: Readonly<Record<string, string>>) =>
         post(client, target, url, params, headers, config.timeoutMs).pipe(
           Effect.flatMap(({ status, text }) =>
-            status >= 200 && status < 300
-              ? Effect.succeed(interpret(target, status, text))
-              : // An error body may echo what was sent; nothing secret leaves this module.
-                Effect.map(auth.secrets, (secrets) => interpret(target, status, scrub(text, secrets))),
+            Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets)),
           ),
         )
-      const settle = (outcome: Outcome): Effect.Effect<unknown, SvcError> => {
-        switch (outcome._tag) {
-          case "Ok":
-            return Effect.succeed(outcome.value)
-          case "Failed":
-            return Effect.fail(outcome.error)
-          case "CredentialsInvalid":
-            return Effect.fail(
-              new SvcAuthError({
-                call: target,
-                reason: "Rejected",
-                status: outcome.status,
-                detail:
-                  auth.method === "api-key"
-                    ? `the service refused the API key (${outcome.error}); check SVC_API_KEY and SVC_API_SECRET, and whether the key has expired`
-                    : `the service refused a fresh login token (${outcome.error})`,
-              }),
-            )
-        }
-      }
+      const settle = (outcome: Outcome): Effect.Effect<unknown, SvcError> =>
+        outcome._tag === "Ok"
+          ? Effect.succeed(outcome.value)
+          : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method))
       return Effect.gen(function* () {
         const credential = yield* auth.credential
         const first = yield* attempt(credential.headers)

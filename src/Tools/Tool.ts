@@ -34,7 +34,7 @@ export interface Tool extends ToolSpec {
   readonly schema: Schema.Schema<Arguments, unknown>
   /** The schema's decoder, built once: unknown arguments are refused, every problem reported. */
   readonly decode: (args: unknown) => Either.Either<Arguments, ParseResult.ParseError>
-  readonly inputSchema: JSONSchema.JsonSchema7Root
+  readonly inputSchema: JSONSchema.JsonSchema7Object
 }
 
 export const PARAMS_DESCRIPTION = "JSON body of the endpoint call; default {}"
@@ -55,10 +55,10 @@ const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   return Schema.Struct(fields) as unknown as Schema.Schema<Arguments, unknown>
 }
 
-const publish = (schema: Schema.Schema<Arguments, unknown>): JSONSchema.JsonSchema7Root => {
+const publish = (schema: Schema.Schema<Arguments, unknown>): JSONSchema.JsonSchema7Object => {
   // `$schema` is left out: MCP clients assume a JSON Schema dialect, and every tool would repeat it.
   const { $schema: _, ...rest } = JSONSchema.make(schema)
-  return rest as JSONSchema.JsonSchema7Root
+  return rest as JSONSchema.JsonSchema7Object
 }
 
 export const make = (spec: ToolSpec): Tool => {

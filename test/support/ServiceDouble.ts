@@ -19,6 +19,7 @@ export type Behaviour =
   | { readonly status: number; readonly body?: unknown; readonly raw?: string; readonly headers?: Record<string, string> }
   | { readonly hang: "before-headers" | "mid-body" }
   | { readonly destroy: "before-headers" | "mid-body" }
+  /** Waits, then behaves as `then`, or answers normally. */
   | { readonly delayMs: number; readonly then?: Behaviour }
 
 export interface DoubleOptions {
@@ -108,15 +109,17 @@ export class ServiceDouble {
         const entry = this.queue[queued]!
         if (!entry.sticky) this.queue.splice(queued, 1)
         if (path === LOGIN_PATH) this.logins++
-        return this.behave(res, entry.behaviour)
+        return this.behave(res, entry.behaviour, () => this.answer(req, res, path, body, false))
       }
-      this.answer(req, res, path, body)
+      this.answer(req, res, path, body, true)
     })
   }
 
-  private behave(res: Http.ServerResponse, behaviour: Behaviour): void {
+  /** `normal` gives the usual answer, for a delay followed by no other behaviour. */
+  private behave(res: Http.ServerResponse, behaviour: Behaviour, normal: () => void): void {
     if ("delayMs" in behaviour) {
-      setTimeout(() => this.behave(res, behaviour.then ?? { status: 200, body: { delayed: true } }), behaviour.delayMs)
+      const { then } = behaviour
+      setTimeout(() => (then === undefined ? normal() : this.behave(res, then, normal)), behaviour.delayMs)
       return
     }
     if ("hang" in behaviour) {
@@ -153,7 +156,13 @@ export class ServiceDouble {
     this.send(res, status, { error, trace: [`double: ${error}`] })
   }
 
-  private answer(req: Http.IncomingMessage, res: Http.ServerResponse, path: string, body: unknown): void {
+  private answer(
+    req: Http.IncomingMessage,
+    res: Http.ServerResponse,
+    path: string,
+    body: unknown,
+    countLogin: boolean,
+  ): void {
     if (req.method === "GET" && path === "/version") {
       res.writeHead(200, { "content-type": "text/plain" })
       return void res.end(this.version)
@@ -162,7 +171,7 @@ export class ServiceDouble {
     if (req.headers["content-type"] !== "application/json" || typeof body !== "object" || body === null) {
       return this.fail(res, 415, "the body must be a JSON object")
     }
-    if (path === LOGIN_PATH) return this.login(res, body as Record<string, unknown>)
+    if (path === LOGIN_PATH) return this.login(res, body as Record<string, unknown>, countLogin)
     const match = /^\/(read|write|execute)\/([A-Za-z]+)$/.exec(path)
     if (match === null) return this.fail(res, 404, `no route ${path}`)
     const authorization = req.headers.authorization
@@ -185,8 +194,8 @@ export class ServiceDouble {
     this.send(res, 200, { endpoint, params: body })
   }
 
-  private login(res: Http.ServerResponse, body: Record<string, unknown>): void {
-    this.logins++
+  private login(res: Http.ServerResponse, body: Record<string, unknown>, count: boolean): void {
+    if (count) this.logins++
     const users = this.options.users ?? {}
     const { username, password } = body
     if (typeof username !== "string" || users[username] === undefined || users[username] !== password) {
