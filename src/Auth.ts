@@ -164,13 +164,14 @@ export const makeJwt = (
     } satisfies AuthShape
   })
 
-export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient | Scope.Scope> =
-  Effect.gen(function* () {
+export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient | Scope.Scope> = Effect.gen(
+  function* () {
     const config = yield* SvcConfig
     const { credentials } = config
     return credentials._tag === "ApiKey"
       ? makeApiKey(credentials.key, credentials.secret)
       : yield* makeJwt(config, credentials.username, credentials.password)
-  })
+  },
+)
 
 export const layer: Layer.Layer<Auth, never, SvcConfig | HttpClient.HttpClient> = Layer.scoped(Auth, make)

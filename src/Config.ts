@@ -47,9 +47,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000
 
 /** The environment as strings; an empty value counts as unset, as client config templates often leave `""`. */
 const optional = (name: string) =>
-  Config.option(Config.string(name)).pipe(
-    Config.map(Option.filter((value) => value.trim() !== "")),
-  )
+  Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
 
 const raw = Config.all({
   url: optional("SVC_URL"),
@@ -177,5 +175,4 @@ export const load: Effect.Effect<SvcConfigShape, ConfigError> = Effect.gen(funct
 export const layer: Layer.Layer<SvcConfig, ConfigError> = Layer.effect(SvcConfig, load)
 
 /** For embedding: a configuration given as a value rather than read from the environment. */
-export const layerValue = (config: SvcConfigShape): Layer.Layer<SvcConfig> =>
-  Layer.succeed(SvcConfig, config)
+export const layerValue = (config: SvcConfigShape): Layer.Layer<SvcConfig> => Layer.succeed(SvcConfig, config)

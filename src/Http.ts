@@ -2,7 +2,7 @@
  * One POST to the service: JSON in, status and text out, bounded by the time-out.
  * Transport failures are classified here; status codes are left to the caller.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -60,9 +60,7 @@ export const post = (
       HttpClientRequest.bodyText(JSON.stringify(body ?? {}), "application/json"),
     )
     return client.execute(request).pipe(
-      Effect.flatMap((response) =>
-        Effect.map(response.text, (text) => ({ status: response.status, text })),
-      ),
+      Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, text }))),
       Effect.catchAll((error) => {
         const { reason, detail } = classify(error.cause ?? error)
         return Effect.fail(new SvcUnreachableError({ call, reason, detail }))

@@ -7,8 +7,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
-  type CallToolResult,
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import { SvcClient } from "./SvcClient.js"
+import type { SvcClient } from "./SvcClient.js"
 import * as Definitions from "./Tools/Definitions.js"
 import { invoke } from "./Tools/Invoke.js"
 import { failure, type Rendered, success } from "./Tools/Render.js"
@@ -36,9 +36,7 @@ const toResult = (rendered: Rendered): CallToolResult => ({
 })
 
 /** Builds an SDK server whose tool calls run on the given runtime. */
-export const make = (
-  tools: ReadonlyArray<Tool> = Definitions.all,
-): Effect.Effect<Server, never, SvcClient> =>
+export const make = (tools: ReadonlyArray<Tool> = Definitions.all): Effect.Effect<Server, never, SvcClient> =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<SvcClient>()
     const run = Runtime.runPromiseExit(runtime)
@@ -82,10 +80,7 @@ export const make = (
  * Serves `server` on `transport` until the transport closes, or the scope ends.
  * `closed` lets a transport that cannot tell its own end (stdio) signal it.
  */
-export const serve = (
-  server: Server,
-  transport: Transport,
-): Effect.Effect<void, never, Scope.Scope> =>
+export const serve = (server: Server, transport: Transport): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
     const closed = yield* Deferred.make<void>()

@@ -18,8 +18,7 @@ export const INVALID_CREDENTIALS = "Invalid user credentials"
  * The service's answer to an endpoint its version lacks, e.g. ``unknown variant `UpdateUserGroup` ``.
  * The endpoint's own name must follow: a params field with a bad enum value gets the same words.
  */
-const namesUnknownEndpoint = (error: string, endpoint: string) =>
-  error.includes(`unknown variant \`${endpoint}\``)
+const namesUnknownEndpoint = (error: string, endpoint: string) => error.includes(`unknown variant \`${endpoint}\``)
 
 /** Long enough to show what went wrong, short enough for an assistant's context. */
 const MAX_SNIPPET = 500
@@ -50,7 +49,9 @@ export const errorBody = (status: number, text: string): ErrorBody => {
     if (typeof error === "string") {
       return {
         error,
-        trace: Array.isArray(trace) ? trace.map((line) => (typeof line === "string" ? line : JSON.stringify(line))) : [],
+        trace: Array.isArray(trace)
+          ? trace.map((line) => (typeof line === "string" ? line : JSON.stringify(line)))
+          : [],
       }
     }
   }
@@ -68,7 +69,11 @@ export const interpret = (call: Call, status: number, text: string): Outcome => 
       ? { _tag: "Ok", value: parsed.value }
       : {
           _tag: "Failed",
-          error: new SvcResponseError({ call, status, detail: `${parsed.reason}; it began: ${snippet(text).slice(0, 120)}` }),
+          error: new SvcResponseError({
+            call,
+            status,
+            detail: `${parsed.reason}; it began: ${snippet(text).slice(0, 120)}`,
+          }),
         }
   }
   const body = errorBody(status, text)

@@ -12,8 +12,7 @@ export interface Call {
 
 const path = (call: Call) => `${call.group}/${call.endpoint}`
 
-const seconds = (ms: number) =>
-  ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`)
 
 export class SvcTimeoutError extends Data.TaggedError("SvcTimeoutError")<{
   readonly call: Call
@@ -69,13 +68,7 @@ export class SvcAuthError extends Data.TaggedError("SvcAuthError")<{
    * `BadLoginResponse`: the login answer was not understood.
    * `Rejected`: the service refused the API key, or a fresh token.
    */
-  readonly reason:
-    | "LoginRefused"
-    | "RateLimited"
-    | "SecondFactor"
-    | "LoginFailed"
-    | "BadLoginResponse"
-    | "Rejected"
+  readonly reason: "LoginRefused" | "RateLimited" | "SecondFactor" | "LoginFailed" | "BadLoginResponse" | "Rejected"
   readonly status?: number
   readonly detail: string
 }> {
@@ -84,9 +77,4 @@ export class SvcAuthError extends Data.TaggedError("SvcAuthError")<{
   }
 }
 
-export type SvcError =
-  | SvcTimeoutError
-  | SvcUnreachableError
-  | SvcServiceError
-  | SvcResponseError
-  | SvcAuthError
+export type SvcError = SvcTimeoutError | SvcUnreachableError | SvcServiceError | SvcResponseError | SvcAuthError

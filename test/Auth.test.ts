@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { SvcClient } from "../src/SvcClient.js"
-import * as Double from "./support/ServiceDouble.js"
 import * as Layers from "./support/Layers.js"
+import * as Double from "./support/ServiceDouble.js"
 import { until } from "./support/Wait.js"
 
 const USERS = { users: { [Layers.USER]: Layers.PASSWORD } }
@@ -14,7 +14,11 @@ const listStacks = Effect.flatMap(SvcClient, (client) => client.call("read", "Li
 const withLogin = (double: Double.ServiceDouble, password?: string) =>
   Effect.provide(Layers.client(Layers.login(double.url, password)))
 
-const burst = (n: number) => Effect.all(Array.from({ length: n }, () => listStacks), { concurrency: "unbounded" })
+const burst = (n: number) =>
+  Effect.all(
+    Array.from({ length: n }, () => listStacks),
+    { concurrency: "unbounded" },
+  )
 
 describe("Auth with a JWT login", () => {
   it.scoped("logs in once for concurrent first calls, and sends the raw token, never an API key", () =>
@@ -45,19 +49,21 @@ describe("Auth with a JWT login", () => {
     }),
   )
 
-  it.scoped("an expired token (500 Invalid user credentials) costs one login for a whole burst, and every call succeeds", () =>
-    Effect.gen(function* () {
-      const double = yield* Double.scoped(USERS)
-      yield* Effect.gen(function* () {
-        yield* listStacks
-        double.expireTokens()
-        const answers = yield* burst(50)
-        expect(answers).toHaveLength(50)
-      }).pipe(withLogin(double))
-      expect(double.logins).toBe(2)
-      // 1 before, 50 refused, 50 retried.
-      expect(double.calls()).toHaveLength(101)
-    }),
+  it.scoped(
+    "an expired token (500 Invalid user credentials) costs one login for a whole burst, and every call succeeds",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(USERS)
+        yield* Effect.gen(function* () {
+          yield* listStacks
+          double.expireTokens()
+          const answers = yield* burst(50)
+          expect(answers).toHaveLength(50)
+        }).pipe(withLogin(double))
+        expect(double.logins).toBe(2)
+        // 1 before, 50 refused, 50 retried.
+        expect(double.calls()).toHaveLength(101)
+      }),
   )
 
   it.scoped("a 401 also renews the token, and a call is retried only once", () =>
@@ -78,9 +84,19 @@ describe("Auth with a JWT login", () => {
 
   const failures: ReadonlyArray<[string, Double.Behaviour | "wrong-password", string, RegExp]> = [
     ["a wrong password", "wrong-password", "LoginRefused", /refused the username or password/],
-    ["too many attempts (429)", { status: 429, body: { error: "Too many attempts", trace: [] } }, "RateLimited", /too many/],
+    [
+      "too many attempts (429)",
+      { status: 429, body: { error: "Too many attempts", trace: [] } },
+      "RateLimited",
+      /too many/,
+    ],
     ["a TOTP challenge", { status: 200, body: { type: "Totp", data: {} } }, "SecondFactor", /second factor \(Totp\)/],
-    ["a passkey challenge", { status: 200, body: { type: "Passkey", data: { challenge: {} } } }, "SecondFactor", /Passkey/],
+    [
+      "a passkey challenge",
+      { status: 200, body: { type: "Passkey", data: { challenge: {} } } },
+      "SecondFactor",
+      /Passkey/,
+    ],
     ["malformed JSON", { status: 200, raw: "{not json" }, "BadLoginResponse", /not JSON/],
     ["an answer with no token", { status: 200, body: { type: "Jwt", data: {} } }, "BadLoginResponse", /no token/],
     ["a 500", { status: 500, body: { error: "database down", trace: [] } }, "LoginFailed", /database down/],
@@ -105,11 +121,14 @@ describe("Auth with a JWT login", () => {
   it.scoped("a failed login is shared by the calls waiting on it, and the next call tries again", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped(USERS)
-      double.next(LOGIN, { delayMs: 50, then: { status: 429, body: { error: "slow down", trace: [] } } })
+      double.next(LOGIN, { delayMs: 50, followedBy: { status: 429, body: { error: "slow down", trace: [] } } })
       yield* Effect.gen(function* () {
-        const results = yield* Effect.all(Array.from({ length: 10 }, () => Effect.either(listStacks)), {
-          concurrency: "unbounded",
-        })
+        const results = yield* Effect.all(
+          Array.from({ length: 10 }, () => Effect.either(listStacks)),
+          {
+            concurrency: "unbounded",
+          },
+        )
         expect(results.every((r) => r._tag === "Left")).toBe(true)
         expect(double.logins).toBe(1)
         yield* listStacks

@@ -64,9 +64,24 @@ describe("Config", () => {
     ["no credentials", { SVC_URL: "https://svc" }, "SVC_API_KEY", /SVC_INIT_ADMIN_USERNAME/],
     ["a key without its secret", { SVC_URL: "https://svc", SVC_API_KEY: "k" }, "SVC_API_SECRET", /both/],
     ["a secret without its key", { SVC_URL: "https://svc", SVC_API_SECRET: "s" }, "SVC_API_KEY", /both/],
-    ["a username without password", { SVC_URL: "https://svc", SVC_INIT_ADMIN_USERNAME: "a" }, "SVC_INIT_ADMIN_PASSWORD", /password/],
-    ["a password without username", { SVC_URL: "https://svc", SVC_INIT_ADMIN_PASSWORD: "p" }, "SVC_INIT_ADMIN_USERNAME", /username/],
-    ["a time-out that is not a number", { SVC_URL: "https://svc", ...KEYS, SVC_TIMEOUT_MS: "30s" }, "SVC_TIMEOUT_MS", /positive whole number/],
+    [
+      "a username without password",
+      { SVC_URL: "https://svc", SVC_INIT_ADMIN_USERNAME: "a" },
+      "SVC_INIT_ADMIN_PASSWORD",
+      /password/,
+    ],
+    [
+      "a password without username",
+      { SVC_URL: "https://svc", SVC_INIT_ADMIN_PASSWORD: "p" },
+      "SVC_INIT_ADMIN_USERNAME",
+      /username/,
+    ],
+    [
+      "a time-out that is not a number",
+      { SVC_URL: "https://svc", ...KEYS, SVC_TIMEOUT_MS: "30s" },
+      "SVC_TIMEOUT_MS",
+      /positive whole number/,
+    ],
     ["a zero time-out", { SVC_URL: "https://svc", ...KEYS, SVC_TIMEOUT_MS: "0" }, "SVC_TIMEOUT_MS", /positive/],
     ["a fractional time-out", { SVC_URL: "https://svc", ...KEYS, SVC_TIMEOUT_MS: "1.5" }, "SVC_TIMEOUT_MS", /whole/],
   ]

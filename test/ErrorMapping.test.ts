@@ -13,17 +13,21 @@ const call = { group: "read", endpoint: "GetStack" }
 /** Text that may carry a secret anywhere in it. */
 const withSecret = FastCheck.oneof(
   FastCheck.string(),
-  FastCheck.tuple(FastCheck.string(), FastCheck.constantFrom(...SECRETS), FastCheck.string()).map((parts) => parts.join("")),
+  FastCheck.tuple(FastCheck.string(), FastCheck.constantFrom(...SECRETS), FastCheck.string()).map((parts) =>
+    parts.join(""),
+  ),
 )
 
 /** Bodies the service, a proxy, or a broken network may send. */
 const body = FastCheck.oneof(
   withSecret,
   FastCheck.json(),
-  FastCheck.record({ error: withSecret, trace: FastCheck.array(withSecret, { maxLength: 4 }) }).map((b) => JSON.stringify(b)),
-  FastCheck.record({ error: FastCheck.constantFrom(INVALID_CREDENTIALS, "unknown variant `GetStack`, expected one of") }).map(
-    (b) => JSON.stringify(b),
+  FastCheck.record({ error: withSecret, trace: FastCheck.array(withSecret, { maxLength: 4 }) }).map((b) =>
+    JSON.stringify(b),
   ),
+  FastCheck.record({
+    error: FastCheck.constantFrom(INVALID_CREDENTIALS, "unknown variant `GetStack`, expected one of"),
+  }).map((b) => JSON.stringify(b)),
   FastCheck.constantFrom("", "<html>502 Bad Gateway</html>", '{"error": 5}', "[1,2", "null"),
 )
 
@@ -41,46 +45,74 @@ const isJson = (text: string) => {
 
 const render = (error: SvcError) =>
   Render.failure(
-    new ToolCallError({ tool: "svc_get", selectorKey: "resource_type", selector: "stack", endpoint: "read/GetStack", error }),
+    new ToolCallError({
+      tool: "svc_get",
+      selectorKey: "resource_type",
+      selector: "stack",
+      endpoint: "read/GetStack",
+      error,
+    }),
   )
 
 describe("error mapping, for any answer of the service", () => {
-  it.prop("a 2xx with JSON is the parsed value; anything else is a tagged error, rendered isError, secret-free", { status, body, method }, ({ status, body, method }) => {
-    const outcome = fromResponse(call, status, body, SECRETS)
-    const ok = status < 300 && isJson(body)
-    if (ok) {
-      expect(outcome).toEqual({ _tag: "Ok", value: JSON.parse(body) })
-      return
-    }
-    expect(outcome._tag).not.toBe("Ok")
-    if (outcome._tag === "Ok") return
-    const error = outcome._tag === "Failed" ? outcome.error : rejected(call, outcome, method)
-    if (status < 300) {
-      expect(error._tag).toBe("SvcResponseError")
-    } else if (outcome._tag === "CredentialsInvalid") {
-      expect(status === 401 || (status === 500 && body.includes(INVALID_CREDENTIALS))).toBe(true)
-      expect(error._tag).toBe("SvcAuthError")
-    } else {
-      expect(error._tag).toBe("SvcServiceError")
-    }
-    const rendered = render(error)
-    expect(rendered.isError).toBe(true)
-    expect(rendered.structured?.error).toMatchObject({ tool: "svc_get", selector: "stack", endpoint: "read/GetStack" })
-    expect(rendered.structured?.error.status).toBe(status)
-    expect(rendered.text).toContain("svc_get")
-    expect(rendered.text).toContain("read/GetStack")
-    const shown = [rendered.text, ...Object.values(rendered.structured?.error ?? {}).flat().map(String)]
-    for (const secret of SECRETS) for (const text of shown) expect(text).not.toContain(secret)
-  }, { fastCheck: { numRuns: 2000 } })
+  it.prop(
+    "a 2xx with JSON is the parsed value; anything else is a tagged error, rendered isError, secret-free",
+    { status, body, method },
+    ({ status, body, method }) => {
+      const outcome = fromResponse(call, status, body, SECRETS)
+      const ok = status < 300 && isJson(body)
+      if (ok) {
+        expect(outcome).toEqual({ _tag: "Ok", value: JSON.parse(body) })
+        return
+      }
+      expect(outcome._tag).not.toBe("Ok")
+      if (outcome._tag === "Ok") return
+      const error = outcome._tag === "Failed" ? outcome.error : rejected(call, outcome, method)
+      if (status < 300) {
+        expect(error._tag).toBe("SvcResponseError")
+      } else if (outcome._tag === "CredentialsInvalid") {
+        expect(status === 401 || (status === 500 && body.includes(INVALID_CREDENTIALS))).toBe(true)
+        expect(error._tag).toBe("SvcAuthError")
+      } else {
+        expect(error._tag).toBe("SvcServiceError")
+      }
+      const rendered = render(error)
+      expect(rendered.isError).toBe(true)
+      expect(rendered.structured?.error).toMatchObject({
+        tool: "svc_get",
+        selector: "stack",
+        endpoint: "read/GetStack",
+      })
+      expect(rendered.structured?.error.status).toBe(status)
+      expect(rendered.text).toContain("svc_get")
+      expect(rendered.text).toContain("read/GetStack")
+      const shown = [
+        rendered.text,
+        ...Object.values(rendered.structured?.error ?? {})
+          .flat()
+          .map(String),
+      ]
+      for (const secret of SECRETS) for (const text of shown) expect(text).not.toContain(secret)
+    },
+    { fastCheck: { numRuns: 2000 } },
+  )
 
-  it.prop("every non-2xx keeps the service's error text and trace (scrubbed)", { status: FastCheck.integer({ min: 300, max: 599 }).filter((s) => s !== 401 && s !== 500), error: FastCheck.string({ minLength: 1 }), trace: FastCheck.array(FastCheck.string()) }, ({ status, error, trace }) => {
-    const outcome = fromResponse(call, status, JSON.stringify({ error, trace }), SECRETS)
-    expect(outcome._tag).toBe("Failed")
-    if (outcome._tag !== "Failed") return
-    expect(outcome.error).toMatchObject({ _tag: "SvcServiceError", status, error, trace })
-    const rendered = render(outcome.error)
-    expect(rendered.structured?.error).toMatchObject({ kind: "service_error", status, error, trace })
-  })
+  it.prop(
+    "every non-2xx keeps the service's error text and trace (scrubbed)",
+    {
+      status: FastCheck.integer({ min: 300, max: 599 }).filter((s) => s !== 401 && s !== 500),
+      error: FastCheck.string({ minLength: 1 }),
+      trace: FastCheck.array(FastCheck.string()),
+    },
+    ({ status, error, trace }) => {
+      const outcome = fromResponse(call, status, JSON.stringify({ error, trace }), SECRETS)
+      expect(outcome._tag).toBe("Failed")
+      if (outcome._tag !== "Failed") return
+      expect(outcome.error).toMatchObject({ _tag: "SvcServiceError", status, error, trace })
+      const rendered = render(outcome.error)
+      expect(rendered.structured?.error).toMatchObject({ kind: "service_error", status, error, trace })
+    },
+  )
 
   it.prop("scrubbing removes every occurrence of every secret and keeps the rest", { text: withSecret }, ({ text }) => {
     const scrubbed = Secrets.scrub(text, SECRETS)
@@ -89,8 +121,18 @@ describe("error mapping, for any answer of the service", () => {
   })
 
   it("an unknown variant names the endpoint only when it is the endpoint's own name", () => {
-    const own = fromResponse(call, 500, JSON.stringify({ error: "unknown variant `GetStack`, expected one of `A`" }), [])
-    const field = fromResponse(call, 500, JSON.stringify({ error: "unknown variant `Xor`, expected `Or` or `And`" }), [])
+    const own = fromResponse(
+      call,
+      500,
+      JSON.stringify({ error: "unknown variant `GetStack`, expected one of `A`" }),
+      [],
+    )
+    const field = fromResponse(
+      call,
+      500,
+      JSON.stringify({ error: "unknown variant `Xor`, expected `Or` or `And`" }),
+      [],
+    )
     expect(own._tag === "Failed" && own.error._tag === "SvcServiceError" && own.error.reason).toBe("UnknownEndpoint")
     expect(field._tag === "Failed" && field.error._tag === "SvcServiceError" && field.error.reason).toBe("Status")
   })

@@ -5,8 +5,8 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
 import { SvcClient } from "../src/SvcClient.js"
-import * as Double from "./support/ServiceDouble.js"
 import * as Layers from "./support/Layers.js"
+import * as Double from "./support/ServiceDouble.js"
 import { until } from "./support/Wait.js"
 
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
@@ -130,20 +130,22 @@ describe("SvcClient with an API key", () => {
   )
 
   for (const hang of ["before-headers", "mid-body"] as const) {
-    it.scoped(`times out after exactly the configured 30 s when the service hangs ${hang}, and aborts the request`, () =>
-      Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
-        double.next("*", { hang })
-        const fiber = yield* Effect.fork(call("read", "ListStacks").pipe(withKey(double)))
-        yield* until(() => double.requests.length === 1)
-        yield* TestClock.adjust("29999 millis")
-        expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
-        yield* TestClock.adjust("1 millis")
-        const error = yield* Effect.flip(Fiber.join(fiber))
-        expect(error).toMatchObject({ _tag: "SvcTimeoutError", timeoutMs: 30_000 })
-        expect(error.message).toMatch(/timed out after 30 s/)
-        yield* until(() => double.aborted === 1)
-      }),
+    it.scoped(
+      `times out after exactly the configured 30 s when the service hangs ${hang}, and aborts the request`,
+      () =>
+        Effect.gen(function* () {
+          const double = yield* Double.scoped(API_KEY)
+          double.next("*", { hang })
+          const fiber = yield* Effect.fork(call("read", "ListStacks").pipe(withKey(double)))
+          yield* until(() => double.requests.length === 1)
+          yield* TestClock.adjust("29999 millis")
+          expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+          yield* TestClock.adjust("1 millis")
+          const error = yield* Effect.flip(Fiber.join(fiber))
+          expect(error).toMatchObject({ _tag: "SvcTimeoutError", timeoutMs: 30_000 })
+          expect(error.message).toMatch(/timed out after 30 s/)
+          yield* until(() => double.aborted === 1)
+        }),
     )
   }
 

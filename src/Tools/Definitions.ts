@@ -47,7 +47,7 @@ export const svc_update = make({
   endpoints: Tables.update,
   selectorDescription: "Resource type to update",
   description:
-    "Change a resource's config. params: {id, config}: id or name, and a partial config merged into the current one. tag changes its colour only {tag, color} (e.g. \"Red\"); variable its value only {name, value}.",
+    'Change a resource\'s config. params: {id, config}: id or name, and a partial config merged into the current one. tag changes its colour only {tag, color} (e.g. "Red"); variable its value only {name, value}.',
 })
 
 export const svc_delete = make({
@@ -91,7 +91,7 @@ export const svc_search_logs = make({
   selectorDescription: "Whose logs",
   query: "Text to search for, sent as params.terms = [query] unless params.terms is given",
   description:
-    "Search log lines for a text. params as svc_logs (stack {stack, services: []}, ...), plus combinator? (\"Or\"|\"And\" over terms), invert?.",
+    'Search log lines for a text. params as svc_logs (stack {stack, services: []}, ...), plus combinator? ("Or"|"And" over terms), invert?.',
 })
 
 export const svc_summary = make({

@@ -6,8 +6,8 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
-import type { SvcError } from "../SvcError.js"
 import { SvcClient } from "../SvcClient.js"
+import type { SvcError } from "../SvcError.js"
 import type { Tool } from "./Tool.js"
 
 /** The arguments were refused before anything was sent. */
@@ -80,7 +80,9 @@ const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): R
       problems.push(`params must be a JSON object (the endpoint's body), got ${describe(given[key])}`)
     } else if (key === "query") {
       problems.push(
-        issue._tag === "Missing" ? "query is required: the text to search for" : `query must be a string, got ${describe(given[key])}`,
+        issue._tag === "Missing"
+          ? "query is required: the text to search for"
+          : `query must be a string, got ${describe(given[key])}`,
       )
     } else {
       problems.push(`${key}: ${issue.message}`)

@@ -88,6 +88,9 @@ export const failure = (error: ToolInputError | ToolCallError): Rendered => {
     message: error.message,
     ...detailsOf(cause),
   }
-  const trace = structured.trace !== undefined && structured.trace.length > 0 ? `\ntrace:\n${structured.trace.map((line) => `  - ${line}`).join("\n")}` : ""
+  const trace =
+    structured.trace !== undefined && structured.trace.length > 0
+      ? `\ntrace:\n${structured.trace.map((line) => `  - ${line}`).join("\n")}`
+      : ""
   return { isError: true, text: `${error.message}${trace}`, structured: { error: structured } }
 }

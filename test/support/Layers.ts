@@ -19,7 +19,11 @@ export const apiKey = (url: string, timeoutMs = Config.DEFAULT_TIMEOUT_MS): Conf
   credentials: { _tag: "ApiKey", key: Redacted.make(KEY), secret: Redacted.make(SECRET) },
 })
 
-export const login = (url: string, password = PASSWORD, timeoutMs = Config.DEFAULT_TIMEOUT_MS): Config.SvcConfigShape => ({
+export const login = (
+  url: string,
+  password = PASSWORD,
+  timeoutMs = Config.DEFAULT_TIMEOUT_MS,
+): Config.SvcConfigShape => ({
   url,
   timeoutMs,
   credentials: { _tag: "Login", username: USER, password: Redacted.make(password) },

@@ -16,11 +16,16 @@ export interface Recorded {
 
 /** What to do with one request, instead of the normal answer. */
 export type Behaviour =
-  | { readonly status: number; readonly body?: unknown; readonly raw?: string; readonly headers?: Record<string, string> }
+  | {
+      readonly status: number
+      readonly body?: unknown
+      readonly raw?: string
+      readonly headers?: Record<string, string>
+    }
   | { readonly hang: "before-headers" | "mid-body" }
   | { readonly destroy: "before-headers" | "mid-body" }
-  /** Waits, then behaves as `then`, or answers normally. */
-  | { readonly delayMs: number; readonly then?: Behaviour }
+  /** Waits, then behaves as `followedBy`, or answers normally. */
+  | { readonly delayMs: number; readonly followedBy?: Behaviour }
 
 export interface DoubleOptions {
   readonly apiKey?: { readonly key: string; readonly secret: string }
@@ -118,8 +123,8 @@ export class ServiceDouble {
   /** `normal` gives the usual answer, for a delay followed by no other behaviour. */
   private behave(res: Http.ServerResponse, behaviour: Behaviour, normal: () => void): void {
     if ("delayMs" in behaviour) {
-      const { then } = behaviour
-      setTimeout(() => (then === undefined ? normal() : this.behave(res, then, normal)), behaviour.delayMs)
+      const { followedBy } = behaviour
+      setTimeout(() => (followedBy === undefined ? normal() : this.behave(res, followedBy, normal)), behaviour.delayMs)
       return
     }
     if ("hang" in behaviour) {
@@ -181,7 +186,11 @@ export class ServiceDouble {
       if (state === undefined || state.expired) return this.fail(res, 500, "Invalid user credentials")
     } else if (req.headers["x-api-key"] !== undefined || req.headers["x-api-secret"] !== undefined) {
       const { apiKey } = this.options
-      if (apiKey === undefined || req.headers["x-api-key"] !== apiKey.key || req.headers["x-api-secret"] !== apiKey.secret) {
+      if (
+        apiKey === undefined ||
+        req.headers["x-api-key"] !== apiKey.key ||
+        req.headers["x-api-secret"] !== apiKey.secret
+      ) {
         return this.fail(res, 500, "Invalid user credentials")
       }
     } else {
