@@ -11,7 +11,6 @@ import {
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
@@ -35,10 +34,33 @@ const toResult = (rendered: Rendered): CallToolResult => ({
   ...(rendered.structured === undefined ? {} : { structuredContent: rendered.structured }),
 })
 
-/** Builds an SDK server whose tool calls run on the given runtime. */
-export const make = (tools: ReadonlyArray<Tool> = Definitions.all): Effect.Effect<Server, never, SvcClient> =>
+/**
+ * An error the SDK answers as a JSON-RPC error with this code. (Its McpError
+ * would put "MCP error N:" in the message, which the client's McpError repeats.)
+ */
+const protocolError = (code: ErrorCode, message: string) => Object.assign(new Error(message), { code })
+
+export interface McpServer {
+  readonly server: Server
+  /** Completes once no tool call is in flight. */
+  readonly idle: Effect.Effect<void>
+}
+
+/** Builds an SDK server whose tool calls run on the current runtime. */
+export const make = (tools: ReadonlyArray<Tool> = Definitions.all): Effect.Effect<McpServer, never, SvcClient> =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<SvcClient>()
+    let inFlight = 0
+    let waiters: Array<() => void> = []
+    const settled = () => {
+      if (--inFlight > 0) return
+      for (const wake of waiters) wake()
+      waiters = []
+    }
+    const idle = Effect.async<void>((resume) => {
+      if (inFlight === 0) return resume(Effect.void)
+      waiters.push(() => resume(Effect.void))
+    })
     const run = Runtime.runPromiseExit(runtime)
     const byName = new Map(tools.map((tool) => [tool.name, tool]))
     // Published as built once: the list is the same for every request.
@@ -58,7 +80,7 @@ export const make = (tools: ReadonlyArray<Tool> = Definitions.all): Effect.Effec
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = byName.get(request.params.name)
       if (tool === undefined) {
-        throw new McpError(
+        throw protocolError(
           ErrorCode.InvalidParams,
           `Unknown tool ${JSON.stringify(request.params.name)}; the tools are: ${[...byName.keys()].join(", ")}`,
         )
@@ -67,13 +89,14 @@ export const make = (tools: ReadonlyArray<Tool> = Definitions.all): Effect.Effec
         Effect.match({ onSuccess: success, onFailure: failure }),
       )
       // The client's cancellation interrupts the program, which aborts the HTTP request.
-      const exit = await run(program, { signal: extra.signal })
+      inFlight++
+      const exit = await run(program, { signal: extra.signal }).finally(settled)
       if (Exit.isSuccess(exit)) return toResult(exit.value)
-      if (Cause.isInterruptedOnly(exit.cause)) throw new McpError(ErrorCode.RequestTimeout, "The call was cancelled")
+      if (Cause.isInterruptedOnly(exit.cause)) throw protocolError(ErrorCode.RequestTimeout, "The call was cancelled")
       await Runtime.runPromise(runtime)(Effect.logError(`${tool.name} failed unexpectedly`, exit.cause))
       return toResult({ isError: true, text: `${tool.name}: an unexpected error occurred in the server; see its log` })
     })
-    return server
+    return { server, idle }
   })
 
 /**
@@ -94,12 +117,22 @@ export const serve = (server: Server, transport: Transport): Effect.Effect<void,
     yield* Deferred.await(closed)
   })
 
-/** Serves the tools over this process's stdin and stdout until stdin ends. */
+/**
+ * Serves the tools over this process's stdin and stdout until stdin ends.
+ * Calls already read when it ends are answered before the server closes.
+ */
 export const serveStdio: Effect.Effect<void, never, SvcClient> = Effect.scoped(
   Effect.gen(function* () {
-    const server = yield* make()
+    const { server, idle } = yield* make()
     const transport = new StdioServerTransport()
-    const stdinEnded = () => void transport.close()
+    const runtime = yield* Effect.runtime<never>()
+    // The SDK starts a request's handler, and sends its answer, in microtasks:
+    // by the next turn of the event loop each has happened.
+    const nextTurn = Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void)))
+    const stdinEnded = () =>
+      Runtime.runFork(runtime)(
+        Effect.all([nextTurn, idle, nextTurn]).pipe(Effect.zipRight(Effect.promise(() => transport.close()))),
+      )
     process.stdin.once("end", stdinEnded)
     yield* Effect.addFinalizer(() => Effect.sync(() => process.stdin.off("end", stdinEnded)))
     yield* serve(server, transport)

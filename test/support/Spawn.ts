@@ -1,0 +1,70 @@
+/**
+ * The built server, started the way an assistant starts it: as a child process
+ * spoken to over stdio by the SDK's Client.
+ */
+import * as ChildProcess from "node:child_process"
+import * as Path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import * as Effect from "effect/Effect"
+
+export const ENTRY = Path.resolve(import.meta.dirname, "../../dist/Main.js")
+
+const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? "" })
+
+export interface Connected {
+  readonly client: Client
+  /** What the server wrote on stderr so far. */
+  readonly stderr: () => string
+  /** Errors the client's transport met: a line on stdout that is not JSON-RPC shows here. */
+  readonly protocolErrors: Array<Error>
+}
+
+/** A connected client for the length of a scope; the server is stopped with it. */
+export const connect = (env: Record<string, string>) =>
+  Effect.acquireRelease(
+    Effect.promise(async (): Promise<Connected> => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [ENTRY],
+        env: { ...baseEnv(), ...env },
+        stderr: "pipe",
+      })
+      let stderr = ""
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8")
+      })
+      const protocolErrors: Array<Error> = []
+      const client = new Client({ name: "svc-mcp-test", version: "1.0.0" })
+      client.onerror = (error) => protocolErrors.push(error)
+      await client.connect(transport)
+      return { client, stderr: () => stderr, protocolErrors }
+    }),
+    ({ client }) => Effect.promise(() => client.close()),
+  )
+
+export interface Finished {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the built server with `input` on stdin, to its end. */
+export const run = (env: Record<string, string>, args: ReadonlyArray<string> = [], input = "") =>
+  Effect.async<Finished>((resume) => {
+    const child = ChildProcess.spawn(process.execPath, [ENTRY, ...args], {
+      env: { ...baseEnv(), ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8")
+    })
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8")
+    })
+    child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
+    child.stdin.end(input)
+    return Effect.sync(() => child.kill())
+  })
