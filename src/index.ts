@@ -1,0 +1,15 @@
+/**
+ * svc-mcp as a library: the service's client and the tool programs, usable by
+ * any Effect program without MCP, and the adapter for those who want MCP.
+ */
+export * as Auth from "./Auth.js"
+export * as Config from "./Config.js"
+export * as McpServer from "./McpServer.js"
+export * as SvcClient from "./SvcClient.js"
+export * from "./SvcError.js"
+export * as Definitions from "./Tools/Definitions.js"
+export * as Invoke from "./Tools/Invoke.js"
+export * as Render from "./Tools/Render.js"
+export * as Tables from "./Tools/Tables.js"
+export * as Tool from "./Tools/Tool.js"
+export { VERSION } from "./Version.js"

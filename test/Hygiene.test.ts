@@ -1,0 +1,47 @@
+/**
+ * Rules of the design that the compiler cannot check.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+
+const root = Path.resolve(import.meta.dirname, "..")
+const sources = (Fs.readdirSync(Path.join(root, "src"), { recursive: true }) as Array<string>)
+  .filter((file) => file.endsWith(".ts"))
+  .map((file) => ({
+    file: file.split(Path.sep).join("/"),
+    text: Fs.readFileSync(Path.join(root, "src", file), "utf8"),
+  }))
+
+const offenders = (pattern: RegExp, allowed: ReadonlyArray<string> = []) =>
+  sources.filter(({ file, text }) => pattern.test(text) && !allowed.includes(file)).map(({ file }) => file)
+
+describe("design rules", () => {
+  it("nothing reads process.env: the environment comes in through Config", () => {
+    expect(offenders(/process\.env/)).toEqual([])
+  })
+
+  it("nothing writes to stdout: it belongs to the protocol", () => {
+    expect(offenders(/console\.(log|info|debug|warn)\(|process\.stdout/)).toEqual([])
+  })
+
+  it("only the adapter imports the MCP SDK", () => {
+    expect(offenders(/@modelcontextprotocol\/sdk/, ["McpServer.ts"])).toEqual([])
+  })
+
+  it("no zod, and not the deprecated @effect/schema", () => {
+    expect(offenders(/from "zod|from "@effect\/schema/)).toEqual([])
+    const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
+    const declared = { ...pkg.dependencies, ...pkg.devDependencies }
+    expect(declared["@effect/schema"]).toBeUndefined()
+    expect(declared.zod).toBeUndefined()
+  })
+
+  it("effect and every @effect package are pinned to exact versions", () => {
+    const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
+    const declared: Record<string, string> = { ...pkg.dependencies, ...pkg.devDependencies }
+    const effects = Object.entries(declared).filter(([name]) => name === "effect" || name.startsWith("@effect/"))
+    expect(effects.length).toBeGreaterThan(3)
+    for (const [, version] of effects) expect(version).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+})
