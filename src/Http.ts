@@ -46,6 +46,25 @@ export const classify = (error: unknown): { reason: Reason; detail: string } => 
   return { reason: reason ?? "Network", detail: details.join(" <- ") || "the request failed" }
 }
 
+/** Sends `request`, reads the whole answer as text, within `timeoutMs`. */
+export const send = (
+  client: HttpClient.HttpClient,
+  call: Call,
+  request: HttpClientRequest.HttpClientRequest,
+  timeoutMs: number,
+): Effect.Effect<RawResponse, SvcTimeoutError | SvcUnreachableError> =>
+  client.execute(request).pipe(
+    Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, text }))),
+    Effect.catchAll((error) => {
+      const { reason, detail } = classify(error.cause ?? error)
+      return Effect.fail(new SvcUnreachableError({ call, reason, detail }))
+    }),
+    Effect.timeoutFail({
+      duration: Duration.millis(timeoutMs),
+      onTimeout: () => new SvcTimeoutError({ call, timeoutMs }),
+    }),
+  )
+
 export const post = (
   client: HttpClient.HttpClient,
   call: Call,
@@ -54,20 +73,14 @@ export const post = (
   headers: Readonly<Record<string, string>>,
   timeoutMs: number,
 ): Effect.Effect<RawResponse, SvcTimeoutError | SvcUnreachableError> =>
-  Effect.suspend(() => {
-    const request = HttpClientRequest.post(url).pipe(
-      HttpClientRequest.setHeaders(headers),
-      HttpClientRequest.bodyText(JSON.stringify(body ?? {}), "application/json"),
-    )
-    return client.execute(request).pipe(
-      Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, text }))),
-      Effect.catchAll((error) => {
-        const { reason, detail } = classify(error.cause ?? error)
-        return Effect.fail(new SvcUnreachableError({ call, reason, detail }))
-      }),
-      Effect.timeoutFail({
-        duration: Duration.millis(timeoutMs),
-        onTimeout: () => new SvcTimeoutError({ call, timeoutMs }),
-      }),
-    )
-  })
+  Effect.suspend(() =>
+    send(
+      client,
+      call,
+      HttpClientRequest.post(url).pipe(
+        HttpClientRequest.setHeaders(headers),
+        HttpClientRequest.bodyText(JSON.stringify(body ?? {}), "application/json"),
+      ),
+      timeoutMs,
+    ),
+  )

@@ -1,33 +1,85 @@
 #!/usr/bin/env node
 /**
- * The executable: composes the layers and runs the stdio server.
+ * The executable: reads the command, composes the layers, runs.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
+import * as Check from "./Check.js"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
 import * as Logging from "./Logging.js"
 import * as McpServer from "./McpServer.js"
+import * as Sandbox from "./Sandbox/Server.js"
 import * as SvcClient from "./SvcClient.js"
 
-const ServiceLayer = SvcClient.layer.pipe(
-  Layer.provideMerge(Auth.layer),
-  Layer.provideMerge(Config.layer),
-  Layer.provide(FetchHttpClient.layer),
-)
+const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
+  SvcClient.layer.pipe(
+    Layer.provideMerge(Auth.layer),
+    Layer.provideMerge(config),
+    Layer.provideMerge(FetchHttpClient.layer),
+  )
+
+const exitWith = (code: number) => Effect.sync(() => process.exit(code))
+
+const configFailed = (error: Config.ConfigError) =>
+  Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
 
 const serve = Effect.gen(function* () {
   const config = yield* Config.SvcConfig
   const auth = yield* Auth.Auth
   yield* Effect.logInfo(`svc-mcp ${Cli.VERSION}: serving ${config.url} with ${auth.method} auth over stdio`)
   yield* McpServer.serveStdio
-}).pipe(Effect.provide(ServiceLayer))
+})
 
-const exitWith = (code: number) => Effect.sync(() => process.exit(code))
+const sandboxConfig = (sandbox: Sandbox.Sandbox): Config.SvcConfigShape => ({
+  url: sandbox.url,
+  timeoutMs: Config.DEFAULT_TIMEOUT_MS,
+  credentials: {
+    _tag: "ApiKey",
+    key: Redacted.make(sandbox.apiKey.key),
+    secret: Redacted.make(sandbox.apiKey.secret),
+  },
+})
+
+const serveSandbox = Effect.gen(function* () {
+  const sandbox = yield* Sandbox.make()
+  yield* Effect.logInfo(
+    `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
+  )
+  yield* serve.pipe(Effect.provide(services(Config.layerValue(sandboxConfig(sandbox)))))
+}).pipe(Effect.scoped)
+
+const runSandbox = (port: number) =>
+  Effect.gen(function* () {
+    const sandbox = yield* Effect.tryPromise(() => Sandbox.start({ port })).pipe(
+      Effect.tapError((error) =>
+        Console.error(`svc-mcp: the sandbox could not listen on port ${port}: ${error.cause}`),
+      ),
+      Effect.orElse(() => exitWith(1).pipe(Effect.zipRight(Effect.never))),
+    )
+    yield* Effect.addFinalizer(() => Effect.promise(() => sandbox.close()))
+    yield* Console.error(
+      [
+        `svc-mcp sandbox (service API ${sandbox.version}) listening on ${sandbox.url}`,
+        "Point a client at it, e.g.:",
+        `  SVC_URL=${sandbox.url} SVC_API_KEY=${sandbox.apiKey.key} SVC_API_SECRET=${sandbox.apiKey.secret} svc-mcp`,
+        `  or log in as ${sandbox.username} / ${sandbox.password}`,
+        "Its state lives in memory and ends with it. Ctrl-C to stop.",
+      ].join("\n"),
+    )
+    return yield* Effect.never
+  }).pipe(Effect.scoped)
+
+const check = Effect.gen(function* () {
+  const report = yield* Check.run
+  yield* Console.error(Check.format(report))
+  if (!report.ok) yield* exitWith(1)
+}).pipe(Effect.provide(services(Config.layer)))
 
 const main = Effect.gen(function* () {
   const command = Cli.parse(process.argv.slice(2))
@@ -37,14 +89,16 @@ const main = Effect.gen(function* () {
     case "Version":
       return yield* Console.error(Cli.VERSION)
     case "Invalid":
-      yield* Console.error(`svc-mcp: unknown argument ${JSON.stringify(command.argument)}; see svc-mcp --help`)
+      yield* Console.error(`svc-mcp: ${command.message}; see svc-mcp --help`)
       return yield* exitWith(2)
+    case "Check":
+      return yield* check.pipe(Effect.catchTag("ConfigError", configFailed))
+    case "Sandbox":
+      return yield* runSandbox(command.port)
     case "Serve":
-      return yield* serve.pipe(
-        Effect.catchTag("ConfigError", (error) =>
-          Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2))),
-        ),
-      )
+      return yield* command.sandbox
+        ? serveSandbox
+        : serve.pipe(Effect.provide(services(Config.layer)), Effect.catchTag("ConfigError", configFailed))
   }
 })
 

@@ -6,6 +6,7 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
+import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "../../src/ServiceVersion.js"
 
 export interface Recorded {
   readonly method: string
@@ -33,16 +34,6 @@ export interface DoubleOptions {
   /** 2.3.2 lacks seven endpoints that interface.md names. */
   readonly version?: string
 }
-
-export const OLD_VERSION_MISSING = new Set([
-  "write/UpdateUserGroup",
-  "execute/RunServerRefreshContainers",
-  "execute/RunServerRunCommand",
-  "execute/RunServerScripts",
-  "execute/RunServerCopy",
-  "execute/RunServerMove",
-  "read/InspectStackSwarmInfo",
-])
 
 const LOGIN_PATH = "/auth/login/LoginLocalUser"
 
@@ -197,7 +188,7 @@ export class ServiceDouble {
       return this.fail(res, 401, "no credentials")
     }
     const endpoint = `${match[1]}/${match[2]}`
-    if (this.version < "2.3.3" && OLD_VERSION_MISSING.has(endpoint)) {
+    if (compare(this.version, SPEC_VERSION) < 0 && ADDED_IN_2_3_3.has(endpoint)) {
       return this.fail(res, 500, `Failed to parse request body: unknown variant \`${match[2]}\`, expected one of ...`)
     }
     this.send(res, 200, { endpoint, params: body })

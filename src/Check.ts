@@ -1,0 +1,153 @@
+/**
+ * `svc-mcp check`: can this configuration reach the service and log in?
+ * Each step says what it found and, when it failed, what to do.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Effect from "effect/Effect"
+import { Auth } from "./Auth.js"
+import { SvcConfig } from "./Config.js"
+import { send } from "./Http.js"
+import { snippet } from "./ServiceResponse.js"
+import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./ServiceVersion.js"
+import { SvcClient } from "./SvcClient.js"
+import type { SvcError } from "./SvcError.js"
+
+export interface Step {
+  readonly name: string
+  readonly status: "ok" | "warn" | "fail"
+  readonly detail: string
+  readonly hint?: string
+}
+
+export interface Report {
+  readonly url: string
+  readonly method: "api-key" | "jwt"
+  readonly steps: ReadonlyArray<Step>
+  readonly ok: boolean
+}
+
+const hintFor = (error: SvcError, method: Report["method"]): string => {
+  switch (error._tag) {
+    case "SvcTimeoutError":
+      return "the service did not answer in time: is SVC_URL right, and is the service up? Raise SVC_TIMEOUT_MS if it is just slow"
+    case "SvcUnreachableError":
+      switch (error.reason) {
+        case "Refused":
+          return "nothing listens there: check the host and port in SVC_URL, and that the service is running"
+        case "DNS":
+          return "the host name does not resolve: check the host in SVC_URL"
+        case "TLS":
+          return "the TLS handshake failed: check the certificate (a self-signed one needs NODE_EXTRA_CA_CERTS), or http vs https in SVC_URL"
+        default:
+          return "the connection failed: check SVC_URL and the network between here and the service"
+      }
+    case "SvcAuthError":
+      switch (error.reason) {
+        case "LoginRefused":
+          return "check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD"
+        case "RateLimited":
+          return "too many login attempts: wait a minute, then check the password"
+        case "SecondFactor":
+          return "this account needs a second factor: create an API key and set SVC_API_KEY and SVC_API_SECRET"
+        case "Rejected":
+          return method === "api-key"
+            ? "check SVC_API_KEY and SVC_API_SECRET; the key may have expired or been deleted"
+            : "the service refused a fresh token: check the user is enabled"
+        default:
+          return "the login answer was not understood: is SVC_URL the service's base URL?"
+      }
+    case "SvcServiceError":
+    case "SvcResponseError":
+      return "the service answered unexpectedly: is SVC_URL the service's base URL (not its web page)?"
+  }
+}
+
+const reach = Effect.gen(function* () {
+  const config = yield* SvcConfig
+  const client = yield* HttpClient.HttpClient
+  const call = { group: "", endpoint: "version" }
+  const started = Date.now()
+  return yield* send(client, call, HttpClientRequest.get(`${config.url}/version`), config.timeoutMs).pipe(
+    Effect.map(({ status, text }) => ({ status, text: text.trim(), ms: Date.now() - started })),
+  )
+})
+
+export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | HttpClient.HttpClient> = Effect.gen(
+  function* () {
+    const config = yield* SvcConfig
+    const auth = yield* Auth
+    const client = yield* SvcClient
+    const steps: Array<Step> = []
+    const report = (): Report => ({
+      url: config.url,
+      method: auth.method,
+      steps,
+      ok: steps.every((s) => s.status !== "fail"),
+    })
+
+    const reached = yield* Effect.either(reach)
+    if (reached._tag === "Left") {
+      steps.push({
+        name: "reach",
+        status: "fail",
+        detail: reached.left.message,
+        hint: hintFor(reached.left, auth.method),
+      })
+      return report()
+    }
+    const { status, text, ms } = reached.right
+    const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
+    if (status !== 200 || !looksLikeVersion) {
+      steps.push({
+        name: "reach",
+        status: "fail",
+        detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
+        hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
+      })
+      return report()
+    }
+    steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
+    steps.push(
+      compare(text, SPEC_VERSION) < 0
+        ? {
+            name: "version",
+            status: "warn",
+            detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
+            hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
+          }
+        : { name: "version", status: "ok", detail: text },
+    )
+
+    // One cheap authenticated read proves the credentials; with a login it logs in first.
+    const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
+    if (authed._tag === "Left") {
+      const error = authed.left
+      steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
+    } else {
+      steps.push({
+        name: "auth",
+        status: "ok",
+        detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
+      })
+    }
+    return report()
+  },
+)
+
+const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
+
+/** The report as lines for a person; it holds no secret, as the steps hold none. */
+export const format = (report: Report): string => {
+  const lines = [
+    "svc-mcp check",
+    `  service   ${report.url}`,
+    `  auth      ${report.method === "api-key" ? "API key (SVC_API_KEY, SVC_API_SECRET)" : "login (SVC_INIT_ADMIN_USERNAME, SVC_INIT_ADMIN_PASSWORD)"}`,
+  ]
+  for (const step of report.steps) {
+    lines.push(`  [${mark[step.status]}] ${step.name.padEnd(8)} ${step.detail}`)
+    if (step.hint !== undefined) lines.push(`           ${"".padEnd(8)} -> ${step.hint}`)
+  }
+  lines.push(report.ok ? "All good." : "Not ready: see the failed step above.")
+  return lines.join("\n")
+}

@@ -1,0 +1,289 @@
+/**
+ * The sandbox's `execute/` endpoints: each answers at once with an Update that
+ * goes Queued -> InProgress -> Complete, and on completion changes what later
+ * reads report (a stopped stack lists as stopped, a deploy writes logs).
+ */
+import * as Tables from "../Tools/Tables.js"
+import { type Kind, kinds } from "./Kinds.js"
+import { logKey, place, type RunState, setContainer, writeStartLogs } from "./Lifecycle.js"
+import type { Handler } from "./Resources.js"
+import { type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import type { Container, UpdateRecord, World } from "./World.js"
+
+export interface Timing {
+  /** From the call to InProgress. */
+  readonly startMs: number
+  /** From the call to Complete. */
+  readonly completeMs: number
+}
+
+export const DEFAULT_TIMING: Timing = { startMs: 250, completeMs: 1000 }
+
+type Target = { readonly kind: Kind; readonly resource: Resource } | undefined
+type Effect = (world: World, target: Target, params: Params) => ReadonlyArray<string>
+
+const stackStates: Record<string, RunState | undefined> = {
+  DeployStack: "running",
+  DeployStackIfChanged: "running",
+  RunStackService: "running",
+  StartStack: "running",
+  RestartStack: "running",
+  UnpauseStack: "running",
+  StopStack: "stopped",
+  PauseStack: "paused",
+  DestroyStack: "down",
+  PullStack: undefined,
+}
+
+const deploymentStates: Record<string, RunState | undefined> = {
+  Deploy: "running",
+  StartDeployment: "running",
+  RestartDeployment: "running",
+  UnpauseDeployment: "running",
+  StopDeployment: "stopped",
+  PauseDeployment: "paused",
+  DestroyDeployment: "down",
+  PullDeployment: undefined,
+}
+
+const containerStates: Record<string, Container["state"]> = {
+  StartContainer: "running",
+  RestartContainer: "running",
+  UnpauseContainer: "running",
+  StopContainer: "exited",
+  PauseContainer: "paused",
+}
+
+const infoState: Record<"stack" | "deployment", Record<RunState, string>> = {
+  stack: { running: "running", stopped: "stopped", paused: "paused", down: "down" },
+  deployment: { running: "running", stopped: "exited", paused: "paused", down: "not_deployed" },
+}
+
+const lifecycle =
+  (kind: "stack" | "deployment", state: RunState | undefined): Effect =>
+  (world, target) => {
+    if (target === undefined || state === undefined) return ["pulled images: up to date"]
+    const r = target.resource
+    r.info = { ...r.info, state: infoState[kind][state] }
+    place(world, kind, r, state)
+    if (state === "running") writeStartLogs(world, kind, r)
+    world.log(logKey(kind, r), kind === "stack" ? "compose" : r.name, `${kind} ${r.name}: ${state}`)
+    return [`${kind} ${r.name} is now ${infoState[kind][state]}`]
+  }
+
+const bumpBuild: Effect = (_world, target) => {
+  if (target === undefined) return []
+  const r = target.resource
+  const version = (r.config.version ?? { major: 0, minor: 0, patch: 0 }) as {
+    major: number
+    minor: number
+    patch: number
+  }
+  r.config = { ...r.config, version: { ...version, patch: version.patch + 1 } }
+  r.info = { ...r.info, state: "Ok", last_built_at: Date.now() }
+  return [`built ${r.name} ${version.major}.${version.minor}.${version.patch + 1}`]
+}
+
+const touch =
+  (field: string, message: string): Effect =>
+  (_world, target) => {
+    if (target === undefined) return [message]
+    target.resource.info = { ...target.resource.info, state: "Ok", [field]: Date.now() }
+    return [`${target.resource.name}: ${message}`]
+  }
+
+const noted =
+  (message: string): Effect =>
+  () => [message]
+
+/** What each operation acts on (the kind whose name its params give) and what it does. */
+const operations = new Map<string, { kind?: Kind; key?: string; effect: Effect }>()
+for (const [op, state] of Object.entries(stackStates))
+  operations.set(op, { kind: "stack", effect: lifecycle("stack", state) })
+for (const [op, state] of Object.entries(deploymentStates)) {
+  operations.set(op, { kind: "deployment", effect: lifecycle("deployment", state) })
+}
+for (const op of Object.keys(containerStates)) {
+  operations.set(op, {
+    kind: "server",
+    effect: (world, target, params) => {
+      if (target === undefined) return []
+      const { container } = world.container(target.resource.id, ref(params, "container"))
+      setContainer(container, containerStates[op] ?? "running")
+      return [`container ${container.name}: ${container.state}`]
+    },
+  })
+}
+operations.set("DestroyContainer", {
+  kind: "server",
+  effect: (world, target, params) => {
+    if (target === undefined) return []
+    const { server, container } = world.container(target.resource.id, ref(params, "container"))
+    const all = world.containersOn(server)
+    all.splice(all.indexOf(container), 1)
+    return [`removed container ${container.name}`]
+  },
+})
+for (const [op, state] of [
+  ["StartAllContainers", "running"],
+  ["RestartAllContainers", "running"],
+  ["UnpauseAllContainers", "running"],
+  ["StopAllContainers", "exited"],
+  ["PauseAllContainers", "paused"],
+] as const) {
+  operations.set(op, {
+    kind: "server",
+    effect: (world, target) => {
+      if (target === undefined) return []
+      for (const c of world.containersOn(target.resource)) setContainer(c, state)
+      return [`all containers on ${target.resource.name}: ${state}`]
+    },
+  })
+}
+operations.set("RunBuild", { kind: "build", effect: bumpBuild })
+operations.set("CancelBuild", { kind: "build", effect: noted("no build in progress") })
+operations.set("CloneRepo", { kind: "repo", effect: touch("last_pulled_at", "cloned") })
+operations.set("PullRepo", { kind: "repo", effect: touch("last_pulled_at", "pulled") })
+operations.set("BuildRepo", { kind: "repo", effect: touch("last_built_at", "built") })
+operations.set("CancelRepoBuild", { kind: "repo", effect: noted("no repo build in progress") })
+operations.set("ClearRepoCache", { effect: noted("cleared the repo cache") })
+operations.set("RunProcedure", { kind: "procedure", effect: touch("last_run_at", "all stages finished") })
+operations.set("CancelProcedure", { kind: "procedure", effect: noted("no run in progress") })
+operations.set("RunAction", { kind: "action", effect: touch("last_run_at", "finished") })
+operations.set("CancelAction", { kind: "action", effect: noted("no run in progress") })
+operations.set("RunSync", { kind: "sync_resource", effect: touch("last_sync_ts", "in sync, nothing to change") })
+operations.set("TestAlerter", { kind: "alerter", effect: noted("test alert sent") })
+for (const op of [
+  "RunServerRefreshContainers",
+  "RunServerRunCommand",
+  "RunServerScripts",
+  "RunServerCopy",
+  "RunServerMove",
+  "PruneImages",
+  "PruneContainers",
+  "PruneNetworks",
+  "PruneBuildx",
+  "PruneDockerBuilders",
+  "PruneSystem",
+  "PruneVolumes",
+  "DeleteImage",
+  "DeleteNetwork",
+  "DeleteVolume",
+]) {
+  operations.set(op, { kind: "server", effect: noted(`${op}: done`) })
+}
+for (const op of [
+  "RemoveSwarmNodes",
+  "RemoveSwarmServices",
+  "RemoveSwarmConfigs",
+  "RemoveSwarmSecrets",
+  "RemoveSwarmStacks",
+  "CreateSwarmConfig",
+  "CreateSwarmSecret",
+  "RotateSwarmConfig",
+  "RotateSwarmSecret",
+  "UpdateSwarmNode",
+]) {
+  operations.set(op, { kind: "swarm", effect: noted(`${op}: done`) })
+}
+for (const op of ["RotateAllServerKeys", "BackupCoreDatabase", "RotateCoreKeys", "GlobalAutoUpdate", "SendAlert"]) {
+  operations.set(op, { effect: noted(`${op}: done`) })
+}
+
+/** `pattern`: names or ids, `*` wildcards, or a regex between backslashes; comma or newline separated. */
+const matcher = (pattern: string) => {
+  const parts = pattern
+    .split(/[,\n]/)
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+  const tests = parts.map((part) => {
+    if (part.length > 1 && part.startsWith("\\") && part.endsWith("\\")) return new RegExp(part.slice(1, -1))
+    const escaped = part.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")
+    return new RegExp(`^${escaped}$`)
+  })
+  return (r: Resource) => tests.some((t) => t.test(r.name) || t.test(r.id))
+}
+
+export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<string, Handler> => {
+  const start = (operation: string, params: Params): UpdateRecord => {
+    const spec = operations.get(operation)
+    if (spec === undefined) throw new ServiceFailure(500, `unknown variant \`${operation}\``)
+    const resource =
+      spec.kind === undefined
+        ? undefined
+        : world.store.find(spec.kind, ref(params, spec.key ?? kinds[spec.kind].key, "id"))
+    const target: Target = spec.kind === undefined || resource === undefined ? undefined : { kind: spec.kind, resource }
+    // Checked now, as the service does, so a bad container name fails the call itself.
+    if (target !== undefined && operation.endsWith("Container") && operation !== "RunServerRefreshContainers") {
+      world.container(target.resource.id, ref(params, "container"))
+    }
+    const now = world.now()
+    const update: UpdateRecord = {
+      _id: { $oid: world.store.newId() },
+      operation,
+      target: { type: target === undefined ? "System" : kinds[target.kind].target, id: target?.resource.id ?? "" },
+      operator: "admin",
+      start_ts: now,
+      end_ts: null,
+      status: "Queued",
+      success: false,
+      logs: [],
+      version: { major: 0, minor: 0, patch: 0 },
+      commit_hash: "",
+      other_data: "",
+    }
+    world.updates.push(update)
+    if (world.updates.length > 1000) world.updates.splice(0, world.updates.length - 1000)
+    setTimeout(() => {
+      update.status = "InProgress"
+    }, timing.startMs).unref()
+    setTimeout(() => {
+      let lines: ReadonlyArray<string>
+      let success = true
+      try {
+        lines = spec.effect(world, target, params)
+      } catch (error) {
+        lines = [error instanceof Error ? error.message : String(error)]
+        success = false
+      }
+      const end = world.now()
+      update.logs.push({
+        stage: operation,
+        command: `${operation} ${target?.resource.name ?? ""}`.trim(),
+        stdout: success ? lines.join("\n") : "",
+        stderr: success ? "" : lines.join("\n"),
+        success,
+        start_ts: now,
+        end_ts: end,
+      })
+      update.success = success
+      update.end_ts = end
+      update.status = "Complete"
+    }, timing.completeMs).unref()
+    return update
+  }
+
+  const routes = new Map<string, Handler>()
+  for (const endpoint of Object.values(Tables.execute)) {
+    if (endpoint.startsWith("Batch")) {
+      const single = endpoint.slice("Batch".length)
+      const kind = operations.get(single)?.kind
+      routes.set(`execute/${endpoint}`, (params) => {
+        if (kind === undefined) throw new ServiceFailure(500, `unknown variant \`${endpoint}\``)
+        const matches = world.store.all(kind).filter(matcher(ref(params, "pattern")))
+        return matches.map((r) => {
+          try {
+            return { status: "Ok", data: start(single, { [kinds[kind].key]: r.id }) }
+          } catch (error) {
+            const failure = error instanceof ServiceFailure ? error : new ServiceFailure(500, String(error))
+            return { status: "Err", data: { name: r.name, error: { error: failure.error, trace: failure.trace } } }
+          }
+        })
+      })
+    } else {
+      routes.set(`execute/${endpoint}`, (params) => start(endpoint, params))
+    }
+  }
+  routes.set("read/GetUpdate", (params) => world.update(ref(params, "id")))
+  return routes
+}

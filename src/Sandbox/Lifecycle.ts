@@ -1,0 +1,82 @@
+/**
+ * How a stack's or deployment's state shows on its server: its containers,
+ * and the log lines a deploy writes.
+ */
+import type { Resource } from "./Store.js"
+import type { Container, World } from "./World.js"
+
+export type RunState = "running" | "stopped" | "paused" | "down"
+
+/** The services of a stack; a deployment is one service named after itself. */
+export const servicesOf = (stack: Resource): ReadonlyArray<string> => {
+  const services = stack.config.services
+  return Array.isArray(services) && services.every((s) => typeof s === "string") && services.length > 0
+    ? (services as Array<string>)
+    : ["app"]
+}
+
+const containerState = (state: RunState): Container["state"] =>
+  state === "running" ? "running" : state === "paused" ? "paused" : "exited"
+
+const statusText = (state: Container["state"]) =>
+  state === "running" ? "Up 2 minutes" : state === "paused" ? "Up 2 minutes (Paused)" : "Exited (0) 5 seconds ago"
+
+const hex = (text: string) => {
+  let h = 0x811c9dc5
+  for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0
+  return h.toString(16).padStart(8, "0")
+}
+
+export const logKey = (kind: "stack" | "deployment", r: Resource) => `${kind}:${r.id}`
+
+/** Sets the containers of a stack or deployment on its server to match `state`. */
+export const place = (world: World, kind: "stack" | "deployment", r: Resource, state: RunState): void => {
+  const serverId = String(r.config.server_id ?? "")
+  const server = world.store.all("server").find((s) => s.id === serverId || s.name === serverId)
+  if (server === undefined) return
+  const all = world.containersOn(server)
+  const mine = all.filter((c) => c.owner?.id === r.id)
+  for (const c of mine) all.splice(all.indexOf(c), 1)
+  if (state === "down") return
+  const services = kind === "stack" ? servicesOf(r) : [r.name]
+  for (const service of services) {
+    const name = kind === "stack" ? `${r.name}-${service}-1` : r.name
+    const image =
+      kind === "deployment"
+        ? String(r.config.image ?? `${r.name}:latest`)
+        : `${String(r.config.image_prefix ?? "library")}/${service}:latest`
+    const s = containerState(state)
+    all.push({
+      server_id: server.id,
+      name,
+      id: `${hex(name)}${hex(server.id)}${hex(`${name}/${service}`)}`.padEnd(64, "0"),
+      image,
+      state: s,
+      status: statusText(s),
+      networks: [kind === "stack" ? `${r.name}_default` : "bridge"],
+      ports: [{ PrivatePort: 8080, Type: "tcp" }],
+      volumes: [],
+      owner: { kind, id: r.id, service },
+    })
+  }
+}
+
+/** Sets a container's state, as the container lifecycle operations do. */
+export const setContainer = (c: Container, state: Container["state"]): void => {
+  c.state = state
+  c.status = statusText(state)
+}
+
+/** The log lines a deploy or start writes for each service. */
+export const writeStartLogs = (world: World, kind: "stack" | "deployment", r: Resource): void => {
+  const services = kind === "stack" ? servicesOf(r) : [r.name]
+  for (const service of services) {
+    world.log(
+      logKey(kind, r),
+      service,
+      `${service} | starting ${service}`,
+      `${service} | listening on 0.0.0.0:8080`,
+      `${service} | ready to accept connections`,
+    )
+  }
+}

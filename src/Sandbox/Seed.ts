@@ -1,0 +1,165 @@
+/**
+ * A small, believable estate: three servers running a few stacks and
+ * deployments, with the builds, repos and procedures behind them.
+ */
+import { logKey, place, type RunState } from "./Lifecycle.js"
+import type { World } from "./World.js"
+
+export interface SandboxUser {
+  readonly _id: { readonly $oid: string }
+  readonly username: string
+  readonly enabled: boolean
+  readonly admin: boolean
+  readonly create_server_permissions: boolean
+  readonly create_build_permissions: boolean
+}
+
+export const seed = (world: World): ReadonlyArray<SandboxUser> => {
+  const { store } = world
+  const tag = (name: string, color: string) => store.create("tag", name, { config: { color, owner: "admin" } }).id
+  const production = tag("production", "Red")
+  const staging = tag("staging", "Yellow")
+  const monitoring = tag("monitoring", "Blue")
+
+  const server = (name: string, address: string, tags: Array<string>, region: string) =>
+    store.create("server", name, {
+      tags,
+      config: { address, region, enabled: true, stats_monitoring: true, auto_prune: true },
+      info: { state: "Ok", region, address, version: "v2.3.3", send_unreachable_alerts: true },
+    })
+  const prod1 = server("prod-01", "https://10.0.1.11:8120", [production], "eu-west")
+  const prod2 = server("prod-02", "https://10.0.1.12:8120", [production], "eu-west")
+  const stage1 = server("staging-01", "https://10.0.2.21:8120", [staging], "eu-central")
+
+  for (const s of [prod1, prod2, stage1]) {
+    world.images.set(s.id, [
+      { id: "sha256:5d0da3dc9764", name: "redis:7-alpine", size: 41_000_000, created: 1_760_000_000 },
+      { id: "sha256:a8758716bb6a", name: "ghcr.io/acme/api:1.4.2", size: 182_000_000, created: 1_762_000_000 },
+      { id: "sha256:0c5a7f3e21d4", name: "nginx:1.27", size: 192_000_000, created: 1_759_000_000 },
+    ])
+    world.networks.set(s.id, [
+      { name: "bridge", driver: "bridge" },
+      { name: "host", driver: "host" },
+    ])
+    world.volumes.set(s.id, [{ name: "redis-data", driver: "local" }])
+  }
+
+  const stack = (name: string, serverId: string, services: Array<string>, tags: Array<string>, state: RunState) => {
+    const r = store.create("stack", name, {
+      tags,
+      config: {
+        server_id: serverId,
+        services,
+        file_paths: ["compose.yaml"],
+        git_provider: "github.com",
+        repo: `acme/${name}`,
+        branch: "main",
+      },
+      info: { state, status: state === "running" ? `${services.length} running` : null, services: [] },
+    })
+    place(world, "stack", r, state)
+    if (state === "running") {
+      for (const service of services) {
+        world.log(logKey("stack", r), service, `${service} | started`, `${service} | healthy`)
+      }
+    }
+    return r
+  }
+  stack("web", prod1.id, ["web", "worker", "redis"], [production], "running")
+  stack("monitoring", prod2.id, ["prometheus", "grafana"], [production, monitoring], "running")
+  stack("staging-web", stage1.id, ["web", "worker", "redis"], [staging], "stopped")
+
+  const deployment = (name: string, serverId: string, image: string, tags: Array<string>, state: RunState) => {
+    const r = store.create("deployment", name, {
+      tags,
+      config: { server_id: serverId, image, restart: "unless-stopped", network: "bridge" },
+      info: {
+        state: state === "running" ? "running" : state === "stopped" ? "exited" : "not_deployed",
+        status: null,
+        image,
+      },
+    })
+    place(world, "deployment", r, state)
+    if (state === "running") world.log(logKey("deployment", r), name, `${name} | serving on :8080`)
+    return r
+  }
+  deployment("api", prod1.id, "ghcr.io/acme/api:1.4.2", [production], "running")
+  deployment("docs", prod2.id, "ghcr.io/acme/docs:2.0.0", [production], "running")
+  deployment("legacy-cron", stage1.id, "ghcr.io/acme/cron:0.9.1", [staging], "stopped")
+
+  const builder = store.create("builder", "local-builder", {
+    config: { type: "Server", params: { server_id: prod2.id } },
+  })
+  const build = (name: string, repo: string, tags: Array<string>) =>
+    store.create("build", name, {
+      tags,
+      config: { builder_id: builder.id, repo, branch: "main", version: { major: 1, minor: 4, patch: 2 } },
+      info: { state: "Ok", last_built_at: 1_762_000_000_000, built_hash: "3f2c9e1" },
+    })
+  build("api-image", "acme/api", [production])
+  build("docs-image", "acme/docs", [])
+
+  store.create("repo", "infra", {
+    config: { server_id: prod1.id, repo: "acme/infra", branch: "main", path: "/etc/infra" },
+    info: { state: "Ok", last_pulled_at: 1_762_100_000_000, latest_hash: "9b1d2aa" },
+  })
+  store.create("repo", "api-source", {
+    config: { builder_id: builder.id, repo: "acme/api", branch: "main" },
+    info: { state: "Ok", last_pulled_at: 1_762_100_000_000, latest_hash: "3f2c9e1" },
+  })
+  store.create("procedure", "nightly-backup", {
+    config: { stages: [{ name: "backup", executions: [{ execution: { type: "BackupCoreDatabase", params: {} } }] }] },
+    info: { state: "Ok", last_run_at: 1_762_150_000_000 },
+  })
+  store.create("procedure", "release", {
+    config: {
+      stages: [
+        { name: "build", executions: [{ execution: { type: "RunBuild", params: { build: "api-image" } } }] },
+        { name: "deploy", executions: [{ execution: { type: "Deploy", params: { deployment: "api" } } }] },
+      ],
+    },
+    info: { state: "Ok", last_run_at: null },
+  })
+  store.create("action", "rotate-logs", {
+    config: { file_contents: "await komodo.execute('PruneContainers', { server: 'prod-01' })" },
+    info: { state: "Ok", last_run_at: null },
+  })
+  store.create("alerter", "ops-slack", {
+    config: { enabled: true, endpoint: { type: "Slack", params: { url: "https://hooks.slack.example/T000" } } },
+    info: { state: "Ok" },
+  })
+  store.create("sync_resource", "estate-sync", {
+    config: { repo: "acme/infra", branch: "main", resource_path: ["resources"] },
+    info: { state: "Ok", last_sync_ts: 1_762_000_000_000, pending_hash: null },
+  })
+  store.create("swarm", "edge-swarm", {
+    config: { server_ids: [prod1.id, prod2.id] },
+    info: { state: "Healthy", nodes: 2, services: 1 },
+  })
+  world.log("swarm_service:edge-swarm/edge-proxy", "edge-proxy", "edge-proxy | accepted connection")
+
+  const variable = (name: string, value: string, description: string, is_secret = false) =>
+    store.create("variable", name, { config: { value, description, is_secret } })
+  variable("REGISTRY", "ghcr.io/acme", "Image registry for builds")
+  variable("LOG_LEVEL", "info", "Default log level")
+  variable("DB_PASSWORD", "s3cr3t-db-passw0rd", "Production database password", true)
+
+  store.create("user_group", "operators", { config: { users: ["alice"], everyone: false, all: { Server: "Execute" } } })
+  store.create("user_group", "developers", { config: { users: ["bob"], everyone: false, all: { Build: "Read" } } })
+  store.create("git_provider_account", "github.com:acme-bot", {
+    config: { domain: "github.com", username: "acme-bot", token: "ghp_sandboxtokennotreal", https: true },
+  })
+  store.create("image_registry_account", "ghcr.io:acme-bot", {
+    config: { domain: "ghcr.io", username: "acme-bot", token: "ghcr_sandboxtokennotreal" },
+  })
+
+  const user = (username: string, admin: boolean) => ({
+    _id: { $oid: store.newId() },
+    username,
+    enabled: true,
+    admin,
+    create_server_permissions: admin,
+    create_build_permissions: admin,
+  })
+  return [user("admin", true), user("alice", false), user("bob", false)]
+}
