@@ -3,6 +3,7 @@
  * and nothing else, so callers can match on `_tag` exhaustively.
  */
 import * as Data from "effect/Data"
+import { ADDED_IN_2_3_3, SPEC_VERSION } from "./ServiceVersion.js"
 
 /** What was called: carried by every error so a message can say where it happened. */
 export interface Call {
@@ -44,7 +45,9 @@ export class SvcServiceError extends Data.TaggedError("SvcServiceError")<{
 }> {
   override get message(): string {
     return this.reason === "UnknownEndpoint"
-      ? `${path(this.call)} is not offered by this version of the service (it answered ${this.status}: ${this.error}); the endpoint needs service API 2.3.3 or newer`
+      ? `${path(this.call)} is not offered by this version of the service (it answered ${this.status}: ${this.error})${
+          ADDED_IN_2_3_3.has(path(this.call)) ? `; the endpoint was added in service API ${SPEC_VERSION}` : ""
+        }`
       : `${path(this.call)} failed: the service answered ${this.status}: ${this.error}`
   }
 }

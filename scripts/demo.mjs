@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+/**
+ * `npm run demo`: starts the built server against its sandbox, as an MCP client
+ * would, and plays a short session, printing what an assistant would see.
+ */
+import * as Path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+
+const entry = Path.resolve(import.meta.dirname, "../dist/Main.js")
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [entry, "--sandbox"],
+  env: { PATH: process.env.PATH ?? "" },
+  stderr: "pipe",
+})
+const client = new Client({ name: "svc-mcp-demo", version: "1.0.0" })
+
+const say = (text) => process.stdout.write(`${text}\n`)
+const clip = (text, max = 400) => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text)
+
+/** One tool call, printed as the assistant's request and the server's answer. */
+const call = async (name, args, show = (data) => clip(JSON.stringify(data))) => {
+  say(`\n> ${name} ${JSON.stringify(args)}`)
+  const result = await client.callTool({ name, arguments: args })
+  const text = result.content[0]?.text ?? ""
+  if (result.isError) {
+    say(`< error: ${text}`)
+    say(`  structured: ${JSON.stringify(result.structuredContent)}`)
+    return undefined
+  }
+  const data = JSON.parse(text)
+  say(`< ${show(data)}`)
+  return data
+}
+
+const names = (items) => items.map((i) => `${i.name} (${i.info?.state ?? "-"})`).join(", ")
+
+await client.connect(transport)
+const { tools } = await client.listTools()
+say(`Connected to ${client.getServerVersion()?.name} ${client.getServerVersion()?.version} in sandbox mode.`)
+say(`${tools.length} tools: ${tools.map((t) => t.name).join(", ")}`)
+
+await call("svc_list", { resource_type: "server" }, names)
+await call("svc_list", { resource_type: "stack" }, names)
+await call(
+  "svc_get",
+  { resource_type: "stack", params: { stack: "staging-web" } },
+  (s) => `${s.name}: state ${s.info.state}, services ${s.config.services.join(", ")}, on server ${s.config.server_id}`,
+)
+await call(
+  "svc_inspect",
+  { inspect_type: "container", params: { server: "prod-01", container: "web-web-1" } },
+  (c) => `${c.Name}: ${c.State.Status}, image ${c.Image}`,
+)
+
+const update = await call(
+  "svc_execute",
+  { operation: "deploy_stack", params: { stack: "staging-web" } },
+  (u) => `Update ${u._id.$oid}: ${u.operation} ${u.status}`,
+)
+say("\n(following the deploy through svc_list_detail updates, once a second)")
+for (let i = 0; i < 10; i++) {
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  const result = await client.callTool({ name: "svc_list_detail", arguments: { list_type: "updates" } })
+  const mine = JSON.parse(result.content[0].text).updates.find((u) => u._id.$oid === update._id.$oid)
+  say(`  ${mine.status}${mine.status === "Complete" ? `, success: ${mine.success}` : ""}`)
+  if (mine.status === "Complete") break
+}
+await call("svc_list", { resource_type: "stack", params: { query: { names: ["staging-web"] } } }, names)
+await call(
+  "svc_logs",
+  { resource_type: "stack", params: { stack: "staging-web", services: [], tail: 5 } },
+  (log) => `\n${log.stdout}`,
+)
+await call(
+  "svc_search_logs",
+  { resource_type: "stack", query: "listening", params: { stack: "staging-web", services: ["web"] } },
+  (log) => `\n${log.stdout}`,
+)
+
+await call(
+  "svc_create",
+  { resource_type: "tag", params: { name: "demo", color: "Green" } },
+  (t) => `created tag ${t.name}`,
+)
+await call(
+  "svc_rename",
+  { resource_type: "tag", params: { id: "demo", name: "demo-renamed" } },
+  (t) => `renamed to ${t.name}`,
+)
+await call("svc_list", { resource_type: "tag" }, (tags) => tags.map((t) => t.name).join(", "))
+await call("svc_delete", { resource_type: "tag", params: { id: "demo-renamed" } }, (t) => `deleted tag ${t.name}`)
+
+say("\nAnd what an error looks like:")
+await call("svc_get", { resource_type: "stack", params: { stack: "no-such-stack" } })
+await call("svc_get", { resource_type: "user", params: {} })
+
+await client.close()
+say("\nDone. Point the server at a real service with SVC_URL and credentials (see README).")

@@ -1,0 +1,265 @@
+/**
+ * The sandbox behaves like the service: state that later reads see, errors in
+ * the service's shape, executions that complete, both auth methods.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { ADDED_IN_2_3_3 } from "../src/ServiceVersion.js"
+import { SvcClient } from "../src/SvcClient.js"
+import * as Definitions from "../src/Tools/Definitions.js"
+import { invoke } from "../src/Tools/Invoke.js"
+import * as Layers from "./support/Layers.js"
+import * as Sandboxes from "./support/Sandbox.js"
+import { until } from "./support/Wait.js"
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the service's JSON answers field by field
+type Any = Record<string, any>
+
+const call = (group: "read" | "write" | "execute", endpoint: string, params: object = {}) =>
+  // biome-ignore lint/suspicious/noExplicitAny: errors are matched by their fields
+  Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params)) as Effect.Effect<Any, any, SvcClient>
+
+const sleep = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
+
+/** Polls read/GetUpdate until the update is complete. */
+const completed = (id: string) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 100; i++) {
+      const update = yield* call("read", "GetUpdate", { id })
+      if (update.status === "Complete") return update
+      yield* sleep(20)
+    }
+    throw new Error(`update ${id} did not complete`)
+  })
+
+describe("the sandbox", () => {
+  it.scopedLive("answers every endpoint the 13 tools reach: none is an unknown variant", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const unknown: Array<string> = []
+      yield* Effect.gen(function* () {
+        for (const tool of Definitions.all) {
+          for (const selector of tool.selectors) {
+            const endpoint = tool.endpoints[selector] as string
+            const result = yield* Effect.either(call(tool.group, endpoint, {}))
+            if (result._tag === "Left" && result.left.reason === "UnknownEndpoint") unknown.push(endpoint)
+          }
+        }
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+      expect(unknown).toEqual([])
+    }),
+  )
+
+  it.scopedLive("keeps state for every resource type: create, get, list, update, rename, copy, delete", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      yield* Effect.gen(function* () {
+        const created = yield* call("write", "CreateStack", {
+          name: "shop",
+          config: { server_id: "prod-01", services: ["shop"] },
+        })
+        expect(created.name).toBe("shop")
+        const id = created._id.$oid
+        expect(id).toMatch(/^[0-9a-f]{24}$/)
+        expect((yield* call("read", "GetStack", { stack: "shop" })).config.services).toEqual(["shop"])
+        expect((yield* call("read", "GetStack", { stack: id })).name).toBe("shop")
+
+        const updated = yield* call("write", "UpdateStack", { id: "shop", config: { branch: "release" } })
+        expect(updated.config).toMatchObject({ server_id: "prod-01", services: ["shop"], branch: "release" })
+
+        yield* call("write", "RenameStack", { id, name: "store" })
+        const names = (yield* call("read", "ListStacks", {})).map((s: Any) => s.name)
+        expect(names).toContain("store")
+        expect(names).not.toContain("shop")
+
+        const copy = yield* call("write", "CopyStack", { name: "store-2", id: "store" })
+        expect(copy.config.branch).toBe("release")
+        expect(copy._id.$oid).not.toBe(id)
+
+        const deleted = yield* call("write", "DeleteStack", { id: "store" })
+        expect(deleted.name).toBe("store")
+        const gone = yield* Effect.flip(call("read", "GetStack", { stack: "store" }))
+        expect(gone).toMatchObject({
+          _tag: "SvcServiceError",
+          status: 500,
+          error: "did not find any Stack matching store",
+        })
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
+
+  it.scopedLive("the special types: tag colour, variable value, accounts, user groups", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      yield* Effect.gen(function* () {
+        yield* call("write", "CreateTag", { name: "edge" })
+        expect((yield* call("write", "UpdateTagColor", { tag: "edge", color: "LightBlue" })).color).toBe("LightBlue")
+        expect((yield* call("read", "GetTag", { tag: "edge" })).color).toBe("LightBlue")
+
+        yield* call("write", "CreateVariable", { name: "REGION", value: "eu" })
+        yield* call("write", "UpdateVariableValue", { name: "REGION", value: "us" })
+        expect((yield* call("read", "GetVariable", { name: "REGION" })).value).toBe("us")
+        const secret = (yield* call("read", "ListVariables", {})).find((v: Any) => v.name === "DB_PASSWORD")
+        expect(secret.is_secret).toBe(true)
+
+        const account = yield* call("write", "CreateGitProviderAccount", {
+          account: { domain: "gitlab.com", username: "ci" },
+        })
+        const accountId = account._id.$oid
+        yield* call("write", "UpdateGitProviderAccount", { id: accountId, account: { https: false } })
+        expect(yield* call("read", "GetGitProviderAccount", { id: accountId })).toMatchObject({
+          domain: "gitlab.com",
+          https: false,
+        })
+
+        yield* call("write", "CreateUserGroup", { name: "sre" })
+        yield* call("write", "RenameUserGroup", { id: "sre", name: "site-reliability" })
+        expect((yield* call("read", "GetUserGroup", { user_group: "site-reliability" })).name).toBe("site-reliability")
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
+
+  it.scopedLive(
+    "names are unique per type; a missing field or an unknown name is an error in the service's shape",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        yield* Effect.gen(function* () {
+          const duplicate = yield* Effect.flip(call("write", "CreateServer", { name: "prod-01" }))
+          expect(duplicate).toMatchObject({ _tag: "SvcServiceError", status: 500 })
+          expect(duplicate.error).toMatch(/already exists/)
+          const missing = yield* Effect.flip(call("read", "GetStackLog", { stack: "web" }))
+          expect(missing).toMatchObject({ status: 422 })
+          expect(missing.error).toMatch(/missing field `services`/)
+          const unknown = yield* Effect.flip(call("execute", "DeployStack", { stack: "nope" }))
+          expect(unknown.trace).toEqual(["failed to get Stack"])
+        }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+      }),
+  )
+
+  it.scopedLive("an execution goes Queued -> Complete; stopping a stack shows in list, summary and containers", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      yield* Effect.gen(function* () {
+        const before = yield* call("read", "GetStacksSummary", {})
+        expect(before).toMatchObject({ total: 3, running: 2, stopped: 1 })
+        const update = yield* call("execute", "StopStack", { stack: "web" })
+        expect(update).toMatchObject({ operation: "StopStack", status: "Queued", target: { type: "Stack" } })
+        const done = yield* completed(update._id.$oid)
+        expect(done.success).toBe(true)
+        expect(done.logs[0].stdout).toMatch(/web is now stopped/)
+        const web = (yield* call("read", "ListStacks", {})).find((s: Any) => s.name === "web")
+        expect(web.info.state).toBe("stopped")
+        expect(yield* call("read", "GetStacksSummary", {})).toMatchObject({ running: 1, stopped: 2 })
+        const containers = yield* call("read", "ListContainers", { server: "prod-01" })
+        expect(containers.filter((c: Any) => c.name.startsWith("web-")).map((c: Any) => c.state)).toEqual([
+          "exited",
+          "exited",
+          "exited",
+        ])
+        const listed = yield* call("read", "ListUpdates", {})
+        expect(listed.updates[0]._id.$oid).toBe(update._id.$oid)
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
+
+  it.scopedLive("a deploy writes log lines that logs and searches return; batches start one Update each", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      yield* Effect.gen(function* () {
+        const update = yield* call("execute", "DeployStack", { stack: "staging-web" })
+        yield* completed(update._id.$oid)
+        const log = yield* call("read", "GetStackLog", { stack: "staging-web", services: ["worker"], tail: 2 })
+        expect(log.stdout.split("\n")).toEqual([
+          "worker | listening on 0.0.0.0:8080",
+          "worker | ready to accept connections",
+        ])
+        const found = yield* call("read", "SearchStackLog", {
+          stack: "staging-web",
+          services: [],
+          terms: ["listening", "redis"],
+          combinator: "And",
+        })
+        expect(found.stdout).toBe("redis | listening on 0.0.0.0:8080")
+        const batch = yield* call("execute", "BatchDeployStack", { pattern: "*web" })
+        expect(batch.map((b: Any) => b.status)).toEqual(["Ok", "Ok"])
+        expect(batch.every((b: Any) => b.data.operation === "DeployStack")).toBe(true)
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
+
+  it.scopedLive(
+    "JWT login with a short expiry: the expired token is answered as the service does, and renewed once",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped({ jwtTtlMs: 200 })
+        yield* Effect.gen(function* () {
+          yield* call("read", "ListServers", {})
+          expect(sandbox.logins()).toBe(1)
+          yield* sleep(250)
+          const answers = yield* Effect.all(
+            Array.from({ length: 10 }, () => call("read", "ListServers", {})),
+            { concurrency: "unbounded" },
+          )
+          expect(answers).toHaveLength(10)
+          expect(sandbox.logins()).toBe(2)
+        }).pipe(Effect.provide(Layers.client(Sandboxes.loginConfig(sandbox))))
+
+        const response = yield* Effect.promise(() =>
+          fetch(`${sandbox.url}/read/ListServers`, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: "not-a-token" },
+            body: "{}",
+          }),
+        )
+        expect(response.status).toBe(500)
+        expect(yield* Effect.promise(() => response.json())).toMatchObject({ error: "Invalid user credentials" })
+      }),
+  )
+
+  it.scopedLive("as a 2.3.2 service, lacks the seven 2.3.3 endpoints and says so as an unknown variant", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped({ version: "2.3.2" })
+      yield* Effect.gen(function* () {
+        for (const path of ADDED_IN_2_3_3) {
+          const [group, endpoint] = path.split("/") as ["read", string]
+          const error = yield* Effect.flip(call(group, endpoint, {}))
+          expect(error).toMatchObject({ reason: "UnknownEndpoint" })
+        }
+        const missing = yield* Effect.flip(
+          invoke(Definitions.svc_update, { resource_type: "user_group", params: { id: "operators" } }),
+        )
+        expect(missing.message).toMatch(
+          /write\/UpdateUserGroup is not offered by this version of the service .*; the endpoint was added in service API 2\.3\.3$/,
+        )
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
+
+  it.scopedLive("lists stop at 50 items unless limit is given; limit 0 returns all", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      yield* Effect.gen(function* () {
+        for (let i = 0; i < 60; i++) yield* call("write", "CreateTag", { name: `t-${i}` })
+        expect(yield* call("read", "ListTags", {})).toHaveLength(50)
+        expect(yield* call("read", "ListTags", { limit: 0 })).toHaveLength(63)
+        expect(yield* call("read", "ListTags", { limit: 50, page: 1 })).toHaveLength(13)
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
+
+  it.scopedLive("an execution's effect lands only when it completes", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped({ timing: { startMs: 50, completeMs: 300 } })
+      yield* Effect.gen(function* () {
+        const update = yield* call("execute", "StopDeployment", { deployment: "api" })
+        const state = () => sandbox.world.store.find("deployment", "api").info.state
+        expect(state()).toBe("running")
+        yield* until(() => sandbox.world.update(update._id.$oid).status === "InProgress")
+        expect(state()).toBe("running")
+        yield* completed(update._id.$oid)
+        expect(state()).toBe("exited")
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
+})
