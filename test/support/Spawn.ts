@@ -21,12 +21,12 @@ export interface Connected {
 }
 
 /** A connected client for the length of a scope; the server is stopped with it. */
-export const connect = (env: Record<string, string>) =>
+export const connect = (env: Record<string, string>, args: ReadonlyArray<string> = []) =>
   Effect.acquireRelease(
     Effect.promise(async (): Promise<Connected> => {
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: [ENTRY],
+        args: [ENTRY, ...args],
         env: { ...baseEnv(), ...env },
         stderr: "pipe",
       })
