@@ -123,6 +123,8 @@ export const makeJwt = (
           tokens = [token, ...tokens].slice(0, 2)
         }),
       ),
+      Effect.tap(() => Effect.logInfo(`logged in to ${config.url} as ${username}`)),
+      Effect.tapError((error) => Effect.logWarning(`login as ${username} failed: ${error.message}`)),
     )
 
     // The login runs in the layer's scope, so a caller that is interrupted

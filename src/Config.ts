@@ -4,6 +4,7 @@
  * Every rule is checked here so that a misconfigured server stops before it
  * serves anything, with one line that names the variable and the fix.
  */
+import * as Fs from "node:fs"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -49,19 +50,50 @@ export const DEFAULT_TIMEOUT_MS = 30_000
 const optional = (name: string) =>
   Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
 
-const raw = Config.all({
-  url: optional("SVC_URL"),
-  apiKey: optional("SVC_API_KEY"),
-  apiSecret: optional("SVC_API_SECRET"),
-  username: optional("SVC_INIT_ADMIN_USERNAME"),
-  password: optional("SVC_INIT_ADMIN_PASSWORD"),
-  timeoutMs: optional("SVC_TIMEOUT_MS"),
-})
-
-type Raw = Config.Config.Success<typeof raw>
-
 const fail = (variable: string, problem: string, hint: string) =>
   Effect.fail(new ConfigError({ variable, problem, hint }))
+
+/**
+ * A value given either in `name` or, as container secrets are mounted, in the
+ * file that `name_FILE` names (one trailing newline is dropped). Not both.
+ */
+const orFile = (name: string) =>
+  Effect.gen(function* () {
+    const direct = yield* Effect.orDie(optional(name))
+    const file = yield* Effect.orDie(optional(`${name}_FILE`))
+    if (Option.isNone(file)) return direct
+    if (Option.isSome(direct)) {
+      return yield* fail(`${name}_FILE`, `is set, and so is ${name}`, `set only one of ${name} and ${name}_FILE`)
+    }
+    const path = file.value.trim()
+    const content = yield* Effect.try({
+      try: () => Fs.readFileSync(path, "utf8").replace(/\r?\n$/, ""),
+      catch: (error) =>
+        new ConfigError({
+          variable: `${name}_FILE`,
+          problem: `names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+          hint: `check the path ${JSON.stringify(path)} and its permissions`,
+        }),
+    })
+    if (content.trim() === "") {
+      return yield* fail(
+        `${name}_FILE`,
+        `names an empty file (${JSON.stringify(path)})`,
+        `put the value of ${name} in it`,
+      )
+    }
+    return Option.some(content)
+  })
+
+const raw = Effect.all({
+  url: Effect.orDie(optional("SVC_URL")),
+  apiKey: orFile("SVC_API_KEY"),
+  apiSecret: orFile("SVC_API_SECRET"),
+  username: orFile("SVC_INIT_ADMIN_USERNAME"),
+  password: orFile("SVC_INIT_ADMIN_PASSWORD"),
+})
+
+type Raw = Effect.Effect.Success<typeof raw>
 
 const parseUrl = (value: Option.Option<string>) =>
   Effect.gen(function* () {
@@ -107,18 +139,20 @@ const parseUrl = (value: Option.Option<string>) =>
     return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`
   })
 
-const parseTimeout = (value: Option.Option<string>) => {
-  if (Option.isNone(value)) return Effect.succeed(DEFAULT_TIMEOUT_MS)
-  const text = value.value.trim()
-  const ms = Number(text)
-  return /^\d+$/.test(text) && Number.isSafeInteger(ms) && ms > 0
-    ? Effect.succeed(ms)
-    : fail(
-        "SVC_TIMEOUT_MS",
-        `is not a positive whole number of milliseconds (${JSON.stringify(text)})`,
-        `unset it for the default of ${DEFAULT_TIMEOUT_MS}, or give e.g. SVC_TIMEOUT_MS=60000`,
-      )
-}
+/** A positive whole number from `variable`, or `fallback` when unset. */
+const positive = (variable: string, fallback: number, unit: string, example: number) =>
+  Effect.flatMap(Effect.orDie(optional(variable)), (value) => {
+    if (Option.isNone(value)) return Effect.succeed(fallback)
+    const text = value.value.trim()
+    const n = Number(text)
+    return /^\d+$/.test(text) && Number.isSafeInteger(n) && n > 0
+      ? Effect.succeed(n)
+      : fail(
+          variable,
+          `is not a positive whole number of ${unit} (${JSON.stringify(text)})`,
+          `unset it for the default of ${fallback}, or give e.g. ${variable}=${example}`,
+        )
+  })
 
 const parseCredentials = (env: Raw): Effect.Effect<Credentials, ConfigError> => {
   const { apiKey, apiSecret, username, password } = env
@@ -165,10 +199,10 @@ const parseCredentials = (env: Raw): Effect.Effect<Credentials, ConfigError> => 
 
 /** Reads and checks the whole configuration from the current ConfigProvider. */
 export const load: Effect.Effect<SvcConfigShape, ConfigError> = Effect.gen(function* () {
-  const env = yield* Effect.orDie(raw)
+  const env = yield* raw
   const url = yield* parseUrl(env.url)
   const credentials = yield* parseCredentials(env)
-  const timeoutMs = yield* parseTimeout(env.timeoutMs)
+  const timeoutMs = yield* positive("SVC_TIMEOUT_MS", DEFAULT_TIMEOUT_MS, "milliseconds", 60_000)
   return { url, credentials, timeoutMs }
 })
 
@@ -176,3 +210,101 @@ export const layer: Layer.Layer<SvcConfig, ConfigError> = Layer.effect(SvcConfig
 
 /** For embedding: a configuration given as a value rather than read from the environment. */
 export const layerValue = (config: SvcConfigShape): Layer.Layer<SvcConfig> => Layer.succeed(SvcConfig, config)
+
+/** Which tools an assistant may use: `read-only` (7 reading tools), `operate` (and svc_execute), `full` (all 13). */
+export type Mode = "read-only" | "operate" | "full"
+
+export const MODES: ReadonlyArray<Mode> = ["read-only", "operate", "full"]
+
+/** A `tool:selector` pattern of SVC_ALLOW or SVC_DENY; `*` matches any run of characters. */
+export interface Pattern {
+  readonly variable: "SVC_ALLOW" | "SVC_DENY"
+  readonly text: string
+  readonly tool: RegExp
+  readonly selector: RegExp
+}
+
+export interface ServerSettingsShape {
+  readonly mode: Mode
+  /** None: everything the mode lists is allowed. */
+  readonly allow: Option.Option<ReadonlyArray<Pattern>>
+  readonly deny: ReadonlyArray<Pattern>
+  /** How long svc_execute with `wait` follows an Update before it gives up. */
+  readonly waitTimeoutMs: number
+  /** The longest text a tool result may have. */
+  readonly maxOutputChars: number
+  /** Show credential fields and secret variables' values as the service sent them. */
+  readonly revealSecrets: boolean
+}
+
+export class ServerSettings extends Context.Tag("svc-mcp/ServerSettings")<ServerSettings, ServerSettingsShape>() {}
+
+export const DEFAULT_SETTINGS: ServerSettingsShape = {
+  mode: "full",
+  allow: Option.none(),
+  deny: [],
+  waitTimeoutMs: 600_000,
+  maxOutputChars: 50_000,
+  revealSecrets: false,
+}
+
+const wildcard = (part: string) => new RegExp(`^${part.replace(/\*/g, ".*")}$`)
+
+const parsePatterns = (variable: Pattern["variable"], text: string) =>
+  Effect.forEach(
+    text
+      .split(",")
+      .map((p) => p.trim())
+      .filter((p) => p !== ""),
+    (item) => {
+      const match = /^([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
+      return match === null
+        ? fail(
+            variable,
+            `has the pattern ${JSON.stringify(item)}, which is not tool:selector`,
+            "write comma-separated tool:selector patterns with * as a wildcard, e.g. svc_execute:prune_*,svc_delete:*",
+          )
+        : Effect.succeed<Pattern>({
+            variable,
+            text: item,
+            tool: wildcard(match[1] as string),
+            selector: wildcard(match[2] as string),
+          })
+    },
+  )
+
+const parseMode = Effect.flatMap(Effect.orDie(optional("SVC_MODE")), (value) => {
+  if (Option.isNone(value)) return Effect.succeed<Mode>("full")
+  const mode = value.value.trim().toLowerCase()
+  return (MODES as ReadonlyArray<string>).includes(mode)
+    ? Effect.succeed(mode as Mode)
+    : fail("SVC_MODE", `is ${JSON.stringify(value.value)}`, `use one of ${MODES.join(", ")} (default full)`)
+})
+
+const parseBoolean = (variable: string) =>
+  Effect.flatMap(Effect.orDie(optional(variable)), (value) => {
+    if (Option.isNone(value)) return Effect.succeed(false)
+    const text = value.value.trim().toLowerCase()
+    if (["true", "1", "yes"].includes(text)) return Effect.succeed(true)
+    if (["false", "0", "no"].includes(text)) return Effect.succeed(false)
+    return fail(variable, `is ${JSON.stringify(value.value)}`, "use true or false")
+  })
+
+export const loadSettings: Effect.Effect<ServerSettingsShape, ConfigError> = Effect.gen(function* () {
+  const mode = yield* parseMode
+  const allowText = yield* Effect.orDie(optional("SVC_ALLOW"))
+  const allow = Option.isSome(allowText)
+    ? Option.some(yield* parsePatterns("SVC_ALLOW", allowText.value))
+    : Option.none<ReadonlyArray<Pattern>>()
+  const denyText = yield* Effect.orDie(optional("SVC_DENY"))
+  const deny = Option.isSome(denyText) ? yield* parsePatterns("SVC_DENY", denyText.value) : []
+  const waitTimeoutMs = yield* positive("SVC_WAIT_TIMEOUT_MS", DEFAULT_SETTINGS.waitTimeoutMs, "milliseconds", 900_000)
+  const maxOutputChars = yield* positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000)
+  const revealSecrets = yield* parseBoolean("SVC_REVEAL_SECRETS")
+  return { mode, allow, deny, waitTimeoutMs, maxOutputChars, revealSecrets }
+})
+
+export const layerSettings: Layer.Layer<ServerSettings, ConfigError> = Layer.effect(ServerSettings, loadSettings)
+
+export const layerSettingsValue = (settings: Partial<ServerSettingsShape> = {}): Layer.Layer<ServerSettings> =>
+  Layer.succeed(ServerSettings, { ...DEFAULT_SETTINGS, ...settings })

@@ -23,6 +23,15 @@ export const stderrLogger = Logger.make(({ logLevel, message, cause, annotations
   process.stderr.write(`${line}\n`)
 })
 
-/** Replaces Effect's default logger, which writes to stdout. */
+/**
+ * Replaces Effect's default logger, which writes to stdout. Debug messages are
+ * still produced, for the MCP client's log notifications; stderr shows `level` and up.
+ */
 export const layer = (level: LogLevel.LogLevel = LogLevel.Info): Layer.Layer<never> =>
-  Layer.merge(Logger.replace(Logger.defaultLogger, stderrLogger), Logger.minimumLogLevel(level))
+  Layer.merge(
+    Logger.replace(
+      Logger.defaultLogger,
+      Logger.filterLogLevel(stderrLogger, (l) => LogLevel.greaterThanEqual(l, level)),
+    ),
+    Logger.minimumLogLevel(LogLevel.Debug),
+  )

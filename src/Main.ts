@@ -13,9 +13,10 @@ import * as Check from "./Check.js"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
 import * as Logging from "./Logging.js"
-import * as McpServer from "./McpServer.js"
+import * as McpServer from "./Mcp/Server.js"
 import * as Sandbox from "./Sandbox/Server.js"
 import * as SvcClient from "./SvcClient.js"
+import * as Policy from "./Tools/Policy.js"
 
 const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
   SvcClient.layer.pipe(
@@ -29,12 +30,17 @@ const exitWith = (code: number) => Effect.sync(() => process.exit(code))
 const configFailed = (error: Config.ConfigError) =>
   Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
 
+const tools = Policy.layer.pipe(Layer.provideMerge(Config.layerSettings))
+
 const serve = Effect.gen(function* () {
   const config = yield* Config.SvcConfig
   const auth = yield* Auth.Auth
-  yield* Effect.logInfo(`svc-mcp ${Cli.VERSION}: serving ${config.url} with ${auth.method} auth over stdio`)
+  const policy = yield* Policy.Policy
+  yield* Effect.logInfo(
+    `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${auth.method} auth over stdio; ${policy.summary}`,
+  )
   yield* McpServer.serveStdio
-})
+}).pipe(Effect.provide(tools))
 
 const sandboxConfig = (sandbox: Sandbox.Sandbox): Config.SvcConfigShape => ({
   url: sandbox.url,
@@ -52,7 +58,7 @@ const serveSandbox = Effect.gen(function* () {
     `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
   )
   yield* serve.pipe(Effect.provide(services(Config.layerValue(sandboxConfig(sandbox)))))
-}).pipe(Effect.scoped)
+}).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 const runSandbox = (port: number) =>
   Effect.gen(function* () {

@@ -4,6 +4,7 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -32,7 +33,11 @@ export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | HttpC
       const url = `${config.url}/${group}/${endpoint}`
       const attempt = (headers: Readonly<Record<string, string>>) =>
         post(client, target, url, params, headers, config.timeoutMs).pipe(
-          Effect.flatMap(({ status, text }) =>
+          Effect.timed,
+          Effect.tap(([took, { status }]) =>
+            Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),
+          ),
+          Effect.flatMap(([, { status, text }]) =>
             Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets)),
           ),
         )
@@ -44,13 +49,10 @@ export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | HttpC
         const credential = yield* auth.credential
         const first = yield* attempt(credential.headers)
         if (first._tag !== "CredentialsInvalid" || Option.isNone(auth.renew)) return yield* settle(first)
-        yield* Effect.logDebug(`${group}/${endpoint}: token refused, logging in again`)
+        yield* Effect.logInfo(`${group}/${endpoint}: the token was refused; logging in again, then retrying once`)
         const fresh = yield* auth.renew.value(credential)
         return yield* settle(yield* attempt(fresh.headers))
-      }).pipe(
-        Effect.withLogSpan(`${group}/${endpoint}`),
-        Effect.tapError((error) => Effect.logDebug(error.message)),
-      )
+      }).pipe(Effect.tapError((error) => Effect.logWarning(error.message)))
     }
     return { call } satisfies SvcClientShape
   },

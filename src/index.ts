@@ -4,7 +4,7 @@
  */
 export * as Auth from "./Auth.js"
 export * as Config from "./Config.js"
-export * as McpServer from "./McpServer.js"
+export * as McpServer from "./Mcp/Server.js"
 export * as SvcClient from "./SvcClient.js"
 export * from "./SvcError.js"
 export * as Definitions from "./Tools/Definitions.js"

@@ -20,6 +20,7 @@ describe("tool arguments", () => {
     const invocation = Either.getOrThrow(resolve(Definitions.svc_get, { resource_type: "sync_resource" }))
     expect(invocation).toEqual({
       tool: "svc_get",
+      wait: false,
       selectorKey: "resource_type",
       selector: "sync_resource",
       endpoint: "read/GetResourceSync",

@@ -3,13 +3,27 @@
  * fill its params; they are kept short because every session pays for them.
  */
 import * as Tables from "./Tables.js"
-import { make, type Tool } from "./Tool.js"
+import { type Hints, make, type Tool } from "./Tool.js"
+
+// Every tool reaches an outside service, hence openWorldHint on all.
+const READS: Hints = { readOnlyHint: true, openWorldHint: true }
+const ADDS: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true }
+const changes = (idempotent: boolean): Hints => ({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: idempotent,
+  openWorldHint: true,
+})
 
 const LIMIT = "Lists stop at 50 items unless params.limit is given (limit 0 = all; page for more)."
 
 export const svc_list = make({
   name: "svc_list",
+  narrow: "params.limit and params.page, or params.query",
+  paged: true,
   title: "List resources",
+  tier: "read",
+  hints: READS,
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.list,
@@ -19,7 +33,10 @@ export const svc_list = make({
 
 export const svc_get = make({
   name: "svc_get",
+  narrow: "get one resource at a time; svc_list shows less per resource",
   title: "Get a resource",
+  tier: "read",
+  hints: READS,
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.get,
@@ -30,7 +47,10 @@ export const svc_get = make({
 
 export const svc_create = make({
   name: "svc_create",
+  narrow: "ask for less",
   title: "Create a resource",
+  tier: "write",
+  hints: ADDS,
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.create,
@@ -41,7 +61,10 @@ export const svc_create = make({
 
 export const svc_update = make({
   name: "svc_update",
+  narrow: "ask for less",
   title: "Update a resource",
+  tier: "write",
+  hints: changes(true),
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.update,
@@ -52,7 +75,10 @@ export const svc_update = make({
 
 export const svc_delete = make({
   name: "svc_delete",
+  narrow: "ask for less",
   title: "Delete a resource",
+  tier: "write",
+  hints: changes(true),
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.delete_,
@@ -62,18 +88,25 @@ export const svc_delete = make({
 
 export const svc_execute = make({
   name: "svc_execute",
+  narrow: "ask for less",
   title: "Run an operation",
+  tier: "operate",
+  hints: changes(false),
   group: "execute",
   selectorKey: "operation",
   endpoints: Tables.execute,
   selectorDescription: "Operation to run",
+  wait: "Follow the execution until it completes (up to SVC_WAIT_TIMEOUT_MS) and answer its outcome; default false",
   description:
-    "Run an operation (deploy, build, start/stop, prune...). Returns at once with an Update record (status Queued/InProgress/Complete, success); the work goes on in the service: follow it with svc_list_detail updates. params: run_build {build}; deploy_stack {stack, services?}; deploy {deployment}; run_procedure {procedure}; run_action {action}; *_stack {stack}; *_deployment {deployment}; *_container {server, container}; batch_* {pattern} (names, wildcards or regex, comma separated).",
+    "Run an operation (deploy, build, start/stop, prune...). Returns at once with an Update record (status Queued/InProgress/Complete, success) while the work goes on, or with wait: true, once it completes. params: run_build {build}; deploy_stack {stack, services?}; deploy {deployment}; run_procedure {procedure}; run_action {action}; *_stack {stack}; *_deployment {deployment}; *_container {server, container}; batch_* {pattern} (names, wildcards or regex, comma separated).",
 })
 
 export const svc_logs = make({
   name: "svc_logs",
+  narrow: "params.tail (fewer lines) or a service list",
   title: "Read logs",
+  tier: "read",
+  hints: READS,
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.logs,
@@ -84,7 +117,10 @@ export const svc_logs = make({
 
 export const svc_search_logs = make({
   name: "svc_search_logs",
+  narrow: 'more precise terms, combinator "And", or fewer services',
   title: "Search logs",
+  tier: "read",
+  hints: READS,
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.search_logs,
@@ -96,7 +132,10 @@ export const svc_search_logs = make({
 
 export const svc_summary = make({
   name: "svc_summary",
+  narrow: "ask for less",
   title: "Summarize resources",
+  tier: "read",
+  hints: READS,
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.summary,
@@ -106,7 +145,10 @@ export const svc_summary = make({
 
 export const svc_inspect = make({
   name: "svc_inspect",
+  narrow: "ask for less",
   title: "Inspect Docker objects",
+  tier: "read",
+  hints: READS,
   group: "read",
   selectorKey: "inspect_type",
   endpoints: Tables.inspect,
@@ -117,7 +159,11 @@ export const svc_inspect = make({
 
 export const svc_list_detail = make({
   name: "svc_list_detail",
+  narrow: "params.limit and params.page, or params.query",
+  paged: true,
   title: "List details",
+  tier: "read",
+  hints: READS,
   group: "read",
   selectorKey: "list_type",
   endpoints: Tables.list_detail,
@@ -127,7 +173,10 @@ export const svc_list_detail = make({
 
 export const svc_copy = make({
   name: "svc_copy",
+  narrow: "ask for less",
   title: "Copy a resource",
+  tier: "write",
+  hints: ADDS,
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.copy,
@@ -137,7 +186,10 @@ export const svc_copy = make({
 
 export const svc_rename = make({
   name: "svc_rename",
+  narrow: "ask for less",
   title: "Rename a resource",
+  tier: "write",
+  hints: changes(false),
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.rename,

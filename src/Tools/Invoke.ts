@@ -5,10 +5,13 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
+import { DEFAULT_SETTINGS, ServerSettings } from "../Config.js"
 import { SvcClient } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import type { Tool } from "./Tool.js"
+import { follow } from "./Wait.js"
 
 /** The arguments were refused before anything was sent. */
 export class ToolInputError extends Data.TaggedError("ToolInputError")<{
@@ -38,6 +41,8 @@ export class ToolCallError extends Data.TaggedError("ToolCallError")<{
 
 export interface Invocation {
   readonly tool: string
+  /** svc_execute: follow the execution to its end. */
+  readonly wait: boolean
   readonly selectorKey: string
   readonly selector: string
   /** `group/Endpoint`, e.g. `read/GetStack`. */
@@ -47,6 +52,8 @@ export interface Invocation {
 
 export interface ToolSuccess extends Invocation {
   readonly data: unknown
+  /** For a call that waited: whether the execution succeeded, in a sentence. */
+  readonly summary?: string
 }
 
 const describe = (value: unknown): string =>
@@ -60,7 +67,12 @@ const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): R
     return [`the arguments must be an object with ${tool.selectorKey}, got ${describe(args)}`]
   }
   const given = args as Record<string, unknown>
-  const accepted = [tool.selectorKey, "params", ...(tool.query === undefined ? [] : ["query"])]
+  const accepted = [
+    tool.selectorKey,
+    "params",
+    ...(tool.query === undefined ? [] : ["query"]),
+    ...(tool.wait === undefined ? [] : ["wait"]),
+  ]
   const seen = new Set<string>()
   const problems: Array<string> = []
   for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
@@ -78,6 +90,8 @@ const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): R
       )
     } else if (key === "params") {
       problems.push(`params must be a JSON object (the endpoint's body), got ${describe(given[key])}`)
+    } else if (key === "wait") {
+      problems.push(`wait must be true or false, got ${describe(given[key])}`)
     } else if (key === "query") {
       problems.push(
         issue._tag === "Missing"
@@ -98,11 +112,12 @@ export const resolve = (tool: Tool, args: unknown): Either.Either<Invocation, To
   if (Either.isLeft(decoded)) {
     return Either.left(new ToolInputError({ tool: tool.name, problems: problemsOf(tool, args ?? {}, decoded.left) }))
   }
-  const { params, query } = decoded.right
+  const { params, query, wait } = decoded.right
   const selector = decoded.right[tool.selectorKey] as string
   const body = query !== undefined && params.terms === undefined ? { ...params, terms: [query] } : params
   return Either.right({
     tool: tool.name,
+    wait: wait === true,
     selectorKey: tool.selectorKey,
     selector,
     endpoint: `${tool.group}/${tool.endpoints[selector]}`,
@@ -118,17 +133,18 @@ export const invoke = (
     const invocation = yield* resolve(tool, args)
     const client = yield* SvcClient
     const endpoint = tool.endpoints[invocation.selector] as string
-    const data = yield* client.call(tool.group, endpoint, invocation.body).pipe(
-      Effect.mapError(
-        (error) =>
-          new ToolCallError({
-            tool: tool.name,
-            selectorKey: tool.selectorKey,
-            selector: invocation.selector,
-            endpoint: invocation.endpoint,
-            error,
-          }),
-      ),
-    )
-    return { ...invocation, data }
+    const failed = (error: SvcError) =>
+      new ToolCallError({
+        tool: tool.name,
+        selectorKey: tool.selectorKey,
+        selector: invocation.selector,
+        endpoint: invocation.endpoint,
+        error,
+      })
+    const data = yield* client.call(tool.group, endpoint, invocation.body).pipe(Effect.mapError(failed))
+    if (!invocation.wait) return { ...invocation, data }
+    const settings = yield* Effect.serviceOption(ServerSettings)
+    const timeoutMs = Option.getOrElse(settings, () => DEFAULT_SETTINGS).waitTimeoutMs
+    const waited = yield* follow(data, timeoutMs).pipe(Effect.mapError(failed))
+    return { ...invocation, data: waited.data, summary: waited.summary }
   })

@@ -4,9 +4,13 @@
  */
 import type { SvcError } from "../SvcError.js"
 import type { ToolCallError, ToolInputError, ToolSuccess } from "./Invoke.js"
+import { fit, pageNote, redact } from "./Output.js"
+import type { ToolDeniedError } from "./Policy.js"
+import type { Tool } from "./Tool.js"
 
 export type ErrorKind =
   | "invalid_arguments"
+  | "denied"
   | "timeout"
   | "unreachable"
   | "service_error"
@@ -33,11 +37,20 @@ export interface Rendered {
   readonly structured?: { readonly error: StructuredError }
 }
 
-export const success = (outcome: ToolSuccess): Rendered => ({
-  isError: false,
+export interface OutputSettings {
+  readonly maxOutputChars: number
+  readonly revealSecrets: boolean
+}
+
+export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings): Rendered => {
+  const data = settings.revealSecrets ? outcome.data : redact(outcome.data)
   // Compact JSON: an assistant reads it as well as indented JSON, at a third fewer tokens.
-  text: JSON.stringify(outcome.data) ?? "null",
-})
+  const json = JSON.stringify(data) ?? "null"
+  const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
+  const notes = tool.paged === true ? pageNote(data, outcome.body) : ""
+  const room = settings.maxOutputChars - lead.length - notes.length
+  return { isError: false, text: `${lead}${fit(data, json, room, tool.narrow)}${notes}` }
+}
 
 const kindOf = (error: SvcError): ErrorKind => {
   switch (error._tag) {
@@ -69,7 +82,17 @@ const detailsOf = (error: SvcError): Partial<StructuredError> => {
   }
 }
 
-export const failure = (error: ToolInputError | ToolCallError): Rendered => {
+export const failure = (error: ToolInputError | ToolCallError | ToolDeniedError): Rendered => {
+  if (error._tag === "ToolDeniedError") {
+    const structured: StructuredError = {
+      kind: "denied",
+      tool: error.tool,
+      message: error.message,
+      reason: error.reason,
+      ...(error.selector === undefined ? {} : { selector: error.selector }),
+    }
+    return { isError: true, text: error.message, structured: { error: structured } }
+  }
   if (error._tag === "ToolInputError") {
     const structured: StructuredError = {
       kind: "invalid_arguments",

@@ -11,9 +11,21 @@ import type { Group } from "../SvcClient.js"
 
 export type SelectorKey = "resource_type" | "operation" | "inspect_type" | "list_type"
 
+/** What a tool can do, which decides the modes it is offered in and its MCP hints. */
+export type Tier = "read" | "operate" | "write"
+
+export interface Hints {
+  readonly readOnlyHint: boolean
+  readonly destructiveHint?: boolean
+  readonly idempotentHint?: boolean
+  readonly openWorldHint: boolean
+}
+
 export interface ToolSpec {
   readonly name: string
   readonly title: string
+  readonly tier: Tier
+  readonly hints: Hints
   readonly group: Group
   readonly selectorKey: SelectorKey
   /** Selector value -> endpoint name, in the order interface.md gives them. */
@@ -22,10 +34,20 @@ export interface ToolSpec {
   readonly selectorDescription: string
   /** svc_search_logs: a required search text, sent as `terms: [query]`. */
   readonly query?: string
+  /** svc_execute: an optional `wait` flag, to follow the execution to its end. */
+  readonly wait?: string
+  /** Lists: the service stops at a default page when no limit is given. */
+  readonly paged?: boolean
+  /** How to ask for less, said when an answer is cut to fit. */
+  readonly narrow: string
 }
 
 /** The arguments once decoded: the selector under its own key, `params`, and `query` where the tool has one. */
-export type Arguments = { readonly params: Readonly<Record<string, unknown>>; readonly query?: string } & {
+export type Arguments = {
+  readonly params: Readonly<Record<string, unknown>>
+  readonly query?: string
+  readonly wait?: boolean
+} & {
   readonly [key: string]: unknown
 }
 
@@ -52,6 +74,7 @@ const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
     params: Schema.optionalWith(Params, { default: () => ({}) }),
   }
   if (spec.query !== undefined) fields.query = Schema.String.annotations({ description: spec.query })
+  if (spec.wait !== undefined) fields.wait = Schema.optional(Schema.Boolean.annotations({ description: spec.wait }))
   return Schema.Struct(fields) as unknown as Schema.Schema<Arguments, unknown>
 }
 

@@ -16,14 +16,18 @@ import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
+import * as HashSet from "effect/HashSet"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import type { SvcClient } from "./SvcClient.js"
-import * as Definitions from "./Tools/Definitions.js"
-import { invoke } from "./Tools/Invoke.js"
-import { failure, type Rendered, success } from "./Tools/Render.js"
-import type { Tool } from "./Tools/Tool.js"
-import { VERSION } from "./Version.js"
+import { ServerSettings } from "../Config.js"
+import type { SvcClient } from "../SvcClient.js"
+import { invoke } from "../Tools/Invoke.js"
+import { Policy, ToolDeniedError } from "../Tools/Policy.js"
+import { failure, type Rendered, success } from "../Tools/Render.js"
+import { Progress } from "../Tools/Wait.js"
+import { VERSION } from "../Version.js"
+import * as McpLogging from "./Logging.js"
 
 export const INSTRUCTIONS =
   "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
@@ -46,58 +50,77 @@ export interface McpServer {
   readonly idle: Effect.Effect<void>
 }
 
+type Requirements = SvcClient | Policy | ServerSettings
+
 /** Builds an SDK server whose tool calls run on the current runtime. */
-export const make = (tools: ReadonlyArray<Tool> = Definitions.all): Effect.Effect<McpServer, never, SvcClient> =>
-  Effect.gen(function* () {
-    const runtime = yield* Effect.runtime<SvcClient>()
-    let inFlight = 0
-    let waiters: Array<() => void> = []
-    const settled = () => {
-      if (--inFlight > 0) return
-      for (const wake of waiters) wake()
-      waiters = []
-    }
-    const idle = Effect.async<void>((resume) => {
-      if (inFlight === 0) return resume(Effect.void)
-      waiters.push(() => resume(Effect.void))
-    })
-    const run = Runtime.runPromiseExit(runtime)
-    const byName = new Map(tools.map((tool) => [tool.name, tool]))
-    // Published as built once: the list is the same for every request.
-    const listed = {
-      tools: tools.map((tool) => ({
-        name: tool.name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-      })),
-    }
-    const server = new Server(
-      { name: "svc-mcp", version: VERSION },
-      { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
-    )
-    server.setRequestHandler(ListToolsRequestSchema, () => listed)
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const tool = byName.get(request.params.name)
-      if (tool === undefined) {
-        throw protocolError(
-          ErrorCode.InvalidParams,
-          `Unknown tool ${JSON.stringify(request.params.name)}; the tools are: ${[...byName.keys()].join(", ")}`,
-        )
-      }
-      const program = invoke(tool, request.params.arguments).pipe(
-        Effect.match({ onSuccess: success, onFailure: failure }),
-      )
-      // The client's cancellation interrupts the program, which aborts the HTTP request.
-      inFlight++
-      const exit = await run(program, { signal: extra.signal }).finally(settled)
-      if (Exit.isSuccess(exit)) return toResult(exit.value)
-      if (Cause.isInterruptedOnly(exit.cause)) throw protocolError(ErrorCode.RequestTimeout, "The call was cancelled")
-      await Runtime.runPromise(runtime)(Effect.logError(`${tool.name} failed unexpectedly`, exit.cause))
-      return toResult({ isError: true, text: `${tool.name}: an unexpected error occurred in the server; see its log` })
-    })
-    return { server, idle }
+export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(function* () {
+  const runtime = yield* Effect.runtime<Requirements>()
+  const policy = yield* Policy
+  const settings = yield* ServerSettings
+  let inFlight = 0
+  let waiters: Array<() => void> = []
+  const settled = () => {
+    if (--inFlight > 0) return
+    for (const wake of waiters) wake()
+    waiters = []
+  }
+  const idle = Effect.async<void>((resume) => {
+    if (inFlight === 0) return resume(Effect.void)
+    waiters.push(() => resume(Effect.void))
   })
+  const run = Runtime.runPromiseExit(runtime)
+  // Published as built once: the list is the same for every request.
+  const listed = {
+    tools: policy.tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      annotations: { title: tool.title, ...tool.hints },
+    })),
+  }
+  const server = new Server(
+    { name: "svc-mcp", version: VERSION },
+    { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
+  )
+  const toClient = McpLogging.attach(server)
+  server.setRequestHandler(ListToolsRequestSchema, () => listed)
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params
+    const tool = policy.authorize(name, args)
+    if (tool === undefined) {
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(name)}; the tools are: ${policy.tools.map((t) => t.name).join(", ")}`,
+      )
+    }
+    if (tool instanceof ToolDeniedError) return toResult(failure(tool))
+    const progressToken = request.params._meta?.progressToken
+    const program = invoke(tool, args).pipe(
+      Effect.match({ onSuccess: (outcome) => success(tool, outcome, settings), onFailure: failure }),
+      Effect.locallyWith(FiberRef.currentLoggers, HashSet.add(toClient)),
+      progressToken === undefined
+        ? (self) => self
+        : Effect.provideService(Progress, {
+            report: (progress, message) =>
+              Effect.promise(() =>
+                extra.sendNotification({
+                  method: "notifications/progress",
+                  params: { progressToken, progress, message },
+                }),
+              ),
+          }),
+    )
+    // The client's cancellation interrupts the program, which aborts the HTTP request.
+    inFlight++
+    const exit = await run(program, { signal: extra.signal }).finally(settled)
+    if (Exit.isSuccess(exit)) return toResult(exit.value)
+    if (Cause.isInterruptedOnly(exit.cause)) throw protocolError(ErrorCode.RequestTimeout, "The call was cancelled")
+    await Runtime.runPromise(runtime)(Effect.logError(`${name} failed unexpectedly`, exit.cause))
+    return toResult({ isError: true, text: `${name}: an unexpected error occurred in the server; see its log` })
+  })
+  return { server, idle }
+})
 
 /**
  * Serves `server` on `transport` until the transport closes, or the scope ends.
@@ -121,9 +144,9 @@ export const serve = (server: Server, transport: Transport): Effect.Effect<void,
  * Serves the tools over this process's stdin and stdout until stdin ends.
  * Calls already read when it ends are answered before the server closes.
  */
-export const serveStdio: Effect.Effect<void, never, SvcClient> = Effect.scoped(
+export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scoped(
   Effect.gen(function* () {
-    const { server, idle } = yield* make()
+    const { server, idle } = yield* make
     const transport = new StdioServerTransport()
     const runtime = yield* Effect.runtime<never>()
     // The SDK starts a request's handler, and sends its answer, in microtasks:

@@ -1,0 +1,68 @@
+/**
+ * What an answer may show: credentials redacted, and no more text than an
+ * assistant's context should take, with a note saying what was left out.
+ */
+import { REDACTED } from "../Secrets.js"
+
+/** Field names that hold a credential. `is_secret` flags a variable whose `value` is one. */
+const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i
+
+/** Replaces credential fields' string values, and secret variables' values, at any depth. */
+export const redact = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(redact)
+  if (typeof value !== "object" || value === null) return value
+  const record = value as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const [key, field] of Object.entries(record)) {
+    out[key] = typeof field === "string" && field !== "" && CREDENTIAL.test(key) ? REDACTED : redact(field)
+  }
+  if (record.is_secret === true && typeof record.value === "string" && record.value !== "") out.value = REDACTED
+  return out
+}
+
+export const DEFAULT_PAGE = 50
+
+const note = (text: string) => `\n[svc-mcp: ${text}]`
+
+/** Cuts `text` to at most `max` UTF-16 units without splitting a surrogate pair. */
+const cut = (text: string, max: number) => {
+  const end = Math.max(0, max)
+  const code = text.charCodeAt(end - 1)
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end)
+}
+
+/**
+ * Fits the JSON of `data` into `max` characters. An array keeps as many whole
+ * items as fit, so what is shown is still valid JSON; anything else is cut.
+ */
+export const fit = (data: unknown, text: string, max: number, narrow: string): string => {
+  if (text.length <= max) return text
+  const advice = `narrow the request: ${narrow}`
+  if (Array.isArray(data)) {
+    const tail = (shown: number) =>
+      note(`output cut to fit ${max} characters: showing ${shown} of ${data.length} items; ${advice}`)
+    let shown = 0
+    let length = 2
+    for (const item of data) {
+      const next = length + (shown === 0 ? 0 : 1) + (JSON.stringify(item) ?? "null").length
+      if (next + tail(shown + 1).length > max) break
+      length = next
+      shown++
+    }
+    return `${JSON.stringify(data.slice(0, shown))}${tail(shown)}`
+  }
+  // The note's own length depends on the numbers in it; 300 characters is room enough for it.
+  const kept = cut(text, max - Math.min(300, Math.floor(max / 2)))
+  const tail = note(
+    `output cut to fit ${max} characters: ${text.length - kept.length} of ${text.length} characters left out; ${advice}`,
+  )
+  return `${kept}${tail}`
+}
+
+/** The note for a list that came back as exactly the service's default page. */
+export const pageNote = (data: unknown, params: Readonly<Record<string, unknown>>): string =>
+  Array.isArray(data) && data.length === DEFAULT_PAGE && params.limit === undefined
+    ? note(
+        `${DEFAULT_PAGE} items, the service's default page: more may exist. Pass params.limit (0 for all) or params.page to see more`,
+      )
+    : ""

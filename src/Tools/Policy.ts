@@ -1,0 +1,110 @@
+/**
+ * What the assistant may call: the mode's tools, narrowed by SVC_ALLOW and
+ * SVC_DENY. Denied selectors leave the published enums; a call naming one
+ * anyway is refused before anything is sent.
+ */
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { ConfigError, type Mode, type Pattern, ServerSettings, type ServerSettingsShape } from "../Config.js"
+import * as Definitions from "./Definitions.js"
+import { make as makeTool, type Tier, type Tool } from "./Tool.js"
+
+export class ToolDeniedError extends Data.TaggedError("ToolDeniedError")<{
+  readonly tool: string
+  readonly selector?: string
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `${this.tool}${this.selector === undefined ? "" : ` ${JSON.stringify(this.selector)}`} is refused: ${this.reason}. Nothing was sent.`
+  }
+}
+
+const TIERS: Readonly<Record<Mode, ReadonlyArray<Tier>>> = {
+  "read-only": ["read"],
+  operate: ["read", "operate"],
+  full: ["read", "operate", "write"],
+}
+
+export interface PolicyShape {
+  /** The tools as published: only the allowed ones, each with only its allowed selectors. */
+  readonly tools: ReadonlyArray<Tool>
+  /** The published tool for a call, or why the call is refused; undefined for a tool that does not exist. */
+  readonly authorize: (name: string, args: unknown) => Tool | ToolDeniedError | undefined
+  /** One line for the log: the mode and what the patterns left. */
+  readonly summary: string
+}
+
+export class Policy extends Context.Tag("svc-mcp/Policy")<Policy, PolicyShape>() {}
+
+const matches = (pattern: Pattern, tool: Tool, selector: string) =>
+  pattern.tool.test(tool.name) && pattern.selector.test(selector)
+
+export const make = (
+  settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny">,
+  all: ReadonlyArray<Tool> = Definitions.all,
+): Effect.Effect<PolicyShape, ConfigError> =>
+  Effect.gen(function* () {
+    const patterns = [...Option.getOrElse(settings.allow, () => []), ...settings.deny]
+    // A pattern that matches nothing is a typo that would silently allow or deny nothing.
+    for (const pattern of patterns) {
+      if (!all.some((tool) => tool.selectors.some((selector) => matches(pattern, tool, selector)))) {
+        return yield* Effect.fail(
+          new ConfigError({
+            variable: pattern.variable,
+            problem: `has the pattern ${JSON.stringify(pattern.text)}, which matches no tool:selector`,
+            hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
+          }),
+        )
+      }
+    }
+    const tiers = TIERS[settings.mode]
+    const refusal = (tool: Tool, selector: string): string | undefined => {
+      if (!tiers.includes(tool.tier)) {
+        return `the server runs in ${settings.mode} mode (SVC_MODE), which does not offer ${tool.name}`
+      }
+      const denied = settings.deny.find((p) => matches(p, tool, selector))
+      if (denied !== undefined) return `denied by SVC_DENY (${denied.text})`
+      if (Option.isSome(settings.allow) && !settings.allow.value.some((p) => matches(p, tool, selector))) {
+        return "not admitted by SVC_ALLOW"
+      }
+      return undefined
+    }
+    const published = new Map<string, Tool>()
+    for (const tool of all) {
+      const endpoints = Object.fromEntries(
+        Object.entries(tool.endpoints).filter(([selector]) => refusal(tool, selector) === undefined),
+      )
+      if (Object.keys(endpoints).length === 0) continue
+      published.set(
+        tool.name,
+        Object.keys(endpoints).length === tool.selectors.length ? tool : makeTool({ ...tool, endpoints }),
+      )
+    }
+    const byName = new Map(all.map((tool) => [tool.name, tool]))
+    const authorize = (name: string, args: unknown) => {
+      const tool = byName.get(name)
+      if (tool === undefined) return undefined
+      const allowed = published.get(name)
+      const selector =
+        typeof args === "object" && args !== null ? (args as Record<string, unknown>)[tool.selectorKey] : undefined
+      // An unknown or missing selector is left to the decoder, which lists the allowed ones.
+      if (typeof selector === "string" && Object.hasOwn(tool.endpoints, selector)) {
+        const reason = refusal(tool, selector)
+        if (reason !== undefined) return new ToolDeniedError({ tool: name, selector, reason })
+      }
+      return allowed ?? new ToolDeniedError({ tool: name, reason: refusal(tool, tool.selectors[0] ?? "") ?? "" })
+    }
+    const selectors = [...published.values()].reduce((n, tool) => n + tool.selectors.length, 0)
+    const summary = `mode ${settings.mode}: ${published.size} tools, ${selectors} selectors${
+      patterns.length === 0 ? "" : ` (${patterns.map((p) => `${p.variable}=${p.text}`).join(", ")})`
+    }`
+    return { tools: [...published.values()], authorize, summary }
+  })
+
+export const layer: Layer.Layer<Policy, ConfigError, ServerSettings> = Layer.effect(
+  Policy,
+  Effect.flatMap(ServerSettings, (settings) => make(settings)),
+)
