@@ -10,7 +10,6 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import type * as Scope from "effect/Scope"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import { SvcConfig, type SvcConfigShape } from "./Config.js"
 import { post } from "./Http.js"
@@ -99,10 +98,9 @@ export const makeJwt = (
   config: SvcConfigShape,
   username: string,
   password: Redacted.Redacted<string>,
-): Effect.Effect<AuthShape, never, HttpClient.HttpClient | Scope.Scope> =>
+): Effect.Effect<AuthShape, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const scope = yield* Effect.scope
     const current = yield* SynchronizedRef.make(Option.none<Login>())
     // The last two tokens: a caller may still be holding the previous one.
     let tokens: ReadonlyArray<string> = []
@@ -127,11 +125,11 @@ export const makeJwt = (
       Effect.tapError((error) => Effect.logWarning(`login as ${username} failed: ${error.message}`)),
     )
 
-    // The login runs in the layer's scope, so a caller that is interrupted
-    // does not abort a login that others are waiting on.
+    // The login runs on a fiber of its own, so a caller that is interrupted does
+    // not abort a login that others are waiting on; its time-out bounds it.
     const start = Effect.gen(function* () {
       const token = yield* Deferred.make<string, AuthFailure>()
-      yield* Effect.forkIn(Effect.intoDeferred(login, token), scope)
+      yield* Effect.forkDaemon(Effect.intoDeferred(login, token))
       const started: Login = { generation: ++generations, token }
       return [started, Option.some(started)] as const
     })
@@ -166,14 +164,12 @@ export const makeJwt = (
     } satisfies AuthShape
   })
 
-export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient | Scope.Scope> = Effect.gen(
-  function* () {
-    const config = yield* SvcConfig
-    const { credentials } = config
-    return credentials._tag === "ApiKey"
-      ? makeApiKey(credentials.key, credentials.secret)
-      : yield* makeJwt(config, credentials.username, credentials.password)
-  },
-)
+export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient> = Effect.gen(function* () {
+  const config = yield* SvcConfig
+  const { credentials } = config
+  return credentials._tag === "ApiKey"
+    ? makeApiKey(credentials.key, credentials.secret)
+    : yield* makeJwt(config, credentials.username, credentials.password)
+})
 
-export const layer: Layer.Layer<Auth, never, SvcConfig | HttpClient.HttpClient> = Layer.scoped(Auth, make)
+export const layer: Layer.Layer<Auth, never, SvcConfig | HttpClient.HttpClient> = Layer.effect(Auth, make)

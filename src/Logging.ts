@@ -24,8 +24,8 @@ export const stderrLogger = Logger.make(({ logLevel, message, cause, annotations
 })
 
 /**
- * Replaces Effect's default logger, which writes to stdout. Debug messages are
- * still produced, for the MCP client's log notifications; stderr shows `level` and up.
+ * Replaces Effect's default logger, which writes to stdout. stderr shows `level`
+ * and up, even where a tool call lowers the minimum for the client's log notifications.
  */
 export const layer = (level: LogLevel.LogLevel = LogLevel.Info): Layer.Layer<never> =>
   Layer.merge(
@@ -33,5 +33,5 @@ export const layer = (level: LogLevel.LogLevel = LogLevel.Info): Layer.Layer<nev
       Logger.defaultLogger,
       Logger.filterLogLevel(stderrLogger, (l) => LogLevel.greaterThanEqual(l, level)),
     ),
-    Logger.minimumLogLevel(LogLevel.Debug),
+    Logger.minimumLogLevel(level),
   )

@@ -6,7 +6,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
 import * as Logger from "effect/Logger"
-import type * as LogLevel from "effect/LogLevel"
+import * as LogLevel from "effect/LogLevel"
 
 const SEVERITY: ReadonlyArray<LoggingLevel> = [
   "debug",
@@ -41,13 +41,20 @@ export const DEFAULT_LEVEL: LoggingLevel = "info"
  * Installs the logging/setLevel handler on `server` and returns the logger that
  * forwards to it. Messages hold no secret: nothing logged anywhere does.
  */
-export const attach = (server: Server): Logger.Logger<unknown, void> => {
+export interface ClientLog {
+  readonly logger: Logger.Logger<unknown, void>
+  /** The least level worth producing: debug only when the client asked for it; info and up always, for stderr. */
+  readonly minimum: () => LogLevel.LogLevel
+}
+
+export const attach = (server: Server): ClientLog => {
   let threshold = SEVERITY.indexOf(DEFAULT_LEVEL)
   server.setRequestHandler(SetLevelRequestSchema, (request) => {
     threshold = SEVERITY.indexOf(request.params.level)
     return {}
   })
-  return Logger.make(({ logLevel, message, cause }) => {
+  const minimum = () => (threshold === 0 ? LogLevel.Debug : LogLevel.Info)
+  const logger = Logger.make<unknown, void>(({ logLevel, message, cause }) => {
     const level = levelOf(logLevel)
     if (SEVERITY.indexOf(level) < threshold) return
     const parts = Array.isArray(message) ? message : [message]
@@ -56,4 +63,5 @@ export const attach = (server: Server): Logger.Logger<unknown, void> => {
     // A notification that cannot be sent (the client is gone) is not worth failing a call for.
     server.sendLoggingMessage({ level, logger: "svc-mcp", data }).catch(() => undefined)
   })
+  return { logger, minimum }
 }

@@ -76,7 +76,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema,
-      annotations: { title: tool.title, ...tool.hints },
+      annotations: tool.hints,
     })),
   }
   const server = new Server(
@@ -98,7 +98,8 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
     const progressToken = request.params._meta?.progressToken
     const program = invoke(tool, args).pipe(
       Effect.match({ onSuccess: (outcome) => success(tool, outcome, settings), onFailure: failure }),
-      Effect.locallyWith(FiberRef.currentLoggers, HashSet.add(toClient)),
+      Effect.locallyWith(FiberRef.currentLoggers, HashSet.add(toClient.logger)),
+      Effect.locally(FiberRef.currentMinimumLogLevel, toClient.minimum()),
       progressToken === undefined
         ? (self) => self
         : Effect.provideService(Progress, {

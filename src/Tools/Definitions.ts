@@ -96,7 +96,7 @@ export const svc_execute = make({
   selectorKey: "operation",
   endpoints: Tables.execute,
   selectorDescription: "Operation to run",
-  wait: "Follow the execution until it completes (up to SVC_WAIT_TIMEOUT_MS) and answer its outcome; default false",
+  wait: "true: answer once the execution ends, with its outcome",
   description:
     "Run an operation (deploy, build, start/stop, prune...). Returns at once with an Update record (status Queued/InProgress/Complete, success) while the work goes on, or with wait: true, once it completes. params: run_build {build}; deploy_stack {stack, services?}; deploy {deployment}; run_procedure {procedure}; run_action {action}; *_stack {stack}; *_deployment {deployment}; *_container {server, container}; batch_* {pattern} (names, wildcards or regex, comma separated).",
 })

@@ -59,7 +59,7 @@ export interface Tool extends ToolSpec {
   readonly inputSchema: JSONSchema.JsonSchema7Object
 }
 
-export const PARAMS_DESCRIPTION = "JSON body of the endpoint call; default {}"
+export const PARAMS_DESCRIPTION = "The endpoint's JSON body (default {})"
 
 // The published schema of params is left open: each endpoint takes its own fields.
 const Params = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
