@@ -1,3 +1,6 @@
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
@@ -102,6 +105,85 @@ describe("Config", () => {
     Effect.gen(function* () {
       const error = yield* failure({ SVC_URL: "nope", SVC_API_KEY: "k", SVC_API_SECRET: "hunter2-secret" })
       expect(error.message).not.toContain("hunter2-secret")
+    }),
+  )
+})
+
+describe("Config from files (_FILE), as container secrets are mounted", () => {
+  const file = (content: string) => {
+    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-"))
+    const path = Path.join(dir, "value")
+    Fs.writeFileSync(path, content)
+    return path
+  }
+
+  it.effect("reads each credential from its _FILE, dropping one trailing newline", () =>
+    Effect.gen(function* () {
+      const config = yield* load({
+        SVC_URL: "https://svc",
+        SVC_API_KEY_FILE: file("key-from-file\n"),
+        SVC_API_SECRET_FILE: file("secret-from-file\n"),
+      })
+      expect(config.credentials._tag).toBe("ApiKey")
+      if (config.credentials._tag === "ApiKey") {
+        expect(Redacted.value(config.credentials.key)).toBe("key-from-file")
+        expect(Redacted.value(config.credentials.secret)).toBe("secret-from-file")
+      }
+      const login = yield* load({
+        SVC_URL: "https://svc",
+        SVC_INIT_ADMIN_USERNAME_FILE: file("admin"),
+        SVC_INIT_ADMIN_PASSWORD_FILE: file("pw from file\r\n"),
+      })
+      expect(login.credentials).toMatchObject({ _tag: "Login", username: "admin" })
+      if (login.credentials._tag === "Login") expect(Redacted.value(login.credentials.password)).toBe("pw from file")
+    }),
+  )
+
+  it.effect("refuses a variable set together with its _FILE, a missing file, and an empty one", () =>
+    Effect.gen(function* () {
+      const both = yield* failure({
+        SVC_URL: "https://svc",
+        SVC_API_KEY: "k",
+        SVC_API_SECRET: "s",
+        SVC_API_SECRET_FILE: file("s"),
+      })
+      expect(both).toMatchObject({ variable: "SVC_API_SECRET_FILE" })
+      expect(both.message).toMatch(/set only one of SVC_API_SECRET and SVC_API_SECRET_FILE/)
+      const missing = yield* failure({ SVC_URL: "https://svc", SVC_API_KEY: "k", SVC_API_SECRET_FILE: "/no/such/file" })
+      expect(missing.message).toMatch(/^SVC_API_SECRET_FILE names a file that cannot be read \(ENOENT\)/)
+      const empty = yield* failure({ SVC_URL: "https://svc", SVC_API_KEY: "k", SVC_API_SECRET_FILE: file("\n") })
+      expect(empty.message).toMatch(/^SVC_API_SECRET_FILE names an empty file/)
+    }),
+  )
+
+  it.effect("the server settings: defaults, and each variable checked", () =>
+    Effect.gen(function* () {
+      const settings = (env: Record<string, string>) =>
+        Config.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+      expect(yield* settings({})).toMatchObject({
+        mode: "full",
+        deny: [],
+        waitTimeoutMs: 600_000,
+        maxOutputChars: 50_000,
+        revealSecrets: false,
+      })
+      expect(
+        yield* settings({ SVC_MODE: "Read-Only", SVC_REVEAL_SECRETS: "true", SVC_MAX_OUTPUT_CHARS: "8000" }),
+      ).toMatchObject({
+        mode: "read-only",
+        revealSecrets: true,
+        maxOutputChars: 8000,
+      })
+      for (const [variable, value] of [
+        ["SVC_WAIT_TIMEOUT_MS", "ten"],
+        ["SVC_MAX_OUTPUT_CHARS", "-1"],
+        ["SVC_REVEAL_SECRETS", "maybe"],
+        ["SVC_MODE", "root"],
+        ["SVC_ALLOW", "svc_list"],
+      ] as const) {
+        const error = yield* Effect.flip(settings({ [variable]: value }))
+        expect(error.variable).toBe(variable)
+      }
     }),
   )
 })

@@ -87,7 +87,7 @@ describe("the stdio server", () => {
       ])
       expect(double.requests.every((r) => r.headers.authorization === undefined)).toBe(true)
       expect(protocolErrors).toEqual([])
-      expect(stderr()).toMatch(/api-key auth/)
+      expect(stderr()).toMatch(/api-key auth over stdio; mode full: 13 tools, 264 selectors/)
       expect(stderr()).not.toContain(Layers.SECRET)
     }),
   )
@@ -219,6 +219,11 @@ describe("the stdio server", () => {
         [{ SVC_URL: "https://svc.example.com" }, /^svc-mcp: SVC_API_KEY is not set, and no login/],
         [{ SVC_URL: "https://svc.example.com", SVC_API_KEY: "k" }, /^svc-mcp: SVC_API_SECRET is not set/],
         [{ ...keyEnv("https://svc.example.com"), SVC_TIMEOUT_MS: "soon" }, /^svc-mcp: SVC_TIMEOUT_MS is not/],
+        [{ ...keyEnv("https://svc.example.com"), SVC_MODE: "admin" }, /^svc-mcp: SVC_MODE is "admin"/],
+        [
+          { ...keyEnv("https://svc.example.com"), SVC_DENY: "svc_exec:*" },
+          /^svc-mcp: SVC_DENY has the pattern "svc_exec:\*"/,
+        ],
       ]
       for (const [env, message] of cases) {
         const finished = yield* Spawn.run(env, [], INITIALIZE)
