@@ -35,7 +35,7 @@ const cut = (text: string, max: number) => {
  * Fits the JSON of `data` into `max` characters. An array keeps as many whole
  * items as fit, so what is shown is still valid JSON; anything else is cut.
  */
-export const fit = (data: unknown, text: string, max: number, narrow: string): string => {
+export const withinBudget = (data: unknown, text: string, max: number, narrow: string): string => {
   if (text.length <= max) return text
   const advice = `narrow the request: ${narrow}`
   if (Array.isArray(data)) {

@@ -4,7 +4,7 @@
  */
 import type { SvcError } from "../SvcError.js"
 import type { ToolCallError, ToolInputError, ToolSuccess } from "./Invoke.js"
-import { fit, pageNote, redact } from "./Output.js"
+import { pageNote, redact, withinBudget } from "./Output.js"
 import type { ToolDeniedError } from "./Policy.js"
 import type { Tool } from "./Tool.js"
 
@@ -49,7 +49,7 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
   const notes = tool.paged === true ? pageNote(data, outcome.body) : ""
   const room = settings.maxOutputChars - lead.length - notes.length
-  return { isError: false, text: `${lead}${fit(data, json, room, tool.narrow)}${notes}` }
+  return { isError: false, text: `${lead}${withinBudget(data, json, room, tool.narrow)}${notes}` }
 }
 
 const kindOf = (error: SvcError): ErrorKind => {
