@@ -6,7 +6,7 @@ import { DEFAULT_TIMEOUT_MS } from "./Config.js"
 import { VERSION } from "./Version.js"
 
 export type Command =
-  | { readonly _tag: "Serve"; readonly sandbox: boolean }
+  | { readonly _tag: "Serve"; readonly sandbox: boolean; readonly httpPort: number | undefined }
   | { readonly _tag: "Sandbox"; readonly port: number }
   | { readonly _tag: "Check" }
   | { readonly _tag: "Help" }
@@ -21,15 +21,30 @@ const parsePort = (value: string | undefined): number | undefined => {
   return port <= 65535 ? port : undefined
 }
 
+/** `[--sandbox] [--http-port N]`, in any order. */
+const parseServe = (argv: ReadonlyArray<string>): Command => {
+  let sandbox = false
+  let httpPort: number | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    if (arg === "--sandbox" && !sandbox) {
+      sandbox = true
+    } else if (arg === "--http-port" && httpPort === undefined) {
+      httpPort = parsePort(argv[++i])
+      if (httpPort === undefined) return invalid("--http-port takes a port from 0 to 65535")
+    } else {
+      return invalid(`unknown argument ${JSON.stringify(arg)}`)
+    }
+  }
+  return { _tag: "Serve", sandbox, httpPort }
+}
+
 export const parse = (argv: ReadonlyArray<string>): Command => {
   const [first, ...rest] = argv
   const extra = (command: string, args: ReadonlyArray<string>) =>
     args.length > 0 ? invalid(`${command} takes no argument ${JSON.stringify(args[0])}`) : undefined
+  if (first === undefined || first === "--sandbox" || first === "--http-port") return parseServe(argv)
   switch (first) {
-    case undefined:
-      return { _tag: "Serve", sandbox: false }
-    case "--sandbox":
-      return extra("--sandbox", rest) ?? { _tag: "Serve", sandbox: true }
     case "--help":
     case "-h":
     case "help":
@@ -57,7 +72,9 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
 export const HELP = `svc-mcp ${VERSION}: an MCP server (stdio) for the infrastructure-management service.
 
 Usage: svc-mcp                     serve MCP over stdin/stdout
-       svc-mcp --sandbox           serve MCP against an in-memory sandbox service (no setup)
+       svc-mcp --http-port N       serve MCP over Streamable HTTP at http://127.0.0.1:N/mcp
+       svc-mcp --sandbox           serve MCP against an in-memory sandbox service (no setup;
+                                   with --http-port too)
        svc-mcp sandbox [--port N]  run the sandbox service alone on 127.0.0.1, print its URL
        svc-mcp check               check that the configuration reaches the service and logs in
        svc-mcp --help | --version
@@ -69,6 +86,15 @@ Configuration (environment):
   SVC_INIT_ADMIN_USERNAME, SVC_INIT_ADMIN_PASSWORD
                              login credentials, used only without an API key
   SVC_TIMEOUT_MS             time-out of each call to the service (default ${DEFAULT_TIMEOUT_MS})
+  SVC_MODE                   read-only | operate | full (default full)
+  SVC_ALLOW, SVC_DENY        tool:selector patterns, * as wildcard, comma separated
+  SVC_WAIT_TIMEOUT_MS        how long svc_execute with wait follows an execution (default 600000)
+  SVC_MAX_OUTPUT_CHARS       the longest text of a tool result (default 50000)
+  SVC_REVEAL_SECRETS         true to show credentials in answers (default false)
+  SVC_MCP_HTTP_PORT, SVC_MCP_HTTP_HOST
+                             serve over HTTP on this port and host (default 127.0.0.1)
+  SVC_MCP_TOKEN              the Bearer token HTTP clients must send (required off loopback)
+  Each credential X may be read from a file named by X_FILE instead.
 
 Everything but the MCP protocol is written to stderr.`
 

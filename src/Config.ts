@@ -308,3 +308,57 @@ export const layerSettings: Layer.Layer<ServerSettings, ConfigError> = Layer.eff
 
 export const layerSettingsValue = (settings: Partial<ServerSettingsShape> = {}): Layer.Layer<ServerSettings> =>
   Layer.succeed(ServerSettings, { ...DEFAULT_SETTINGS, ...settings })
+
+/** Serving MCP over Streamable HTTP instead of stdio. */
+export interface HttpSettingsShape {
+  readonly port: number
+  readonly host: string
+  /** When set, every /mcp request must carry `Authorization: Bearer <token>`. */
+  readonly token: Option.Option<Redacted.Redacted<string>>
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"])
+
+export const isLoopback = (host: string): boolean => LOOPBACK.has(host.toLowerCase()) || host.startsWith("127.")
+
+/**
+ * The HTTP settings, or None to serve on stdio. `portOverride` is `--http-port`,
+ * which wins over SVC_MCP_HTTP_PORT.
+ */
+export const loadHttp = (
+  portOverride: Option.Option<number>,
+): Effect.Effect<Option.Option<HttpSettingsShape>, ConfigError> =>
+  Effect.gen(function* () {
+    const portText = yield* Effect.orDie(optional("SVC_MCP_HTTP_PORT"))
+    let port = portOverride
+    if (Option.isNone(port) && Option.isSome(portText)) {
+      const text = portText.value.trim()
+      const n = Number(text)
+      if (!/^\d+$/.test(text) || n > 65535) {
+        return yield* fail(
+          "SVC_MCP_HTTP_PORT",
+          `is not a port number (${JSON.stringify(text)})`,
+          "give a port from 0 to 65535, e.g. 8765",
+        )
+      }
+      port = Option.some(n)
+    }
+    if (Option.isNone(port)) return Option.none()
+    const host = Option.getOrElse(yield* Effect.orDie(optional("SVC_MCP_HTTP_HOST")), () => "127.0.0.1").trim()
+    const token = yield* Effect.map(orFile("SVC_MCP_TOKEN"), Option.map(Redacted.make))
+    if (Option.isSome(token) && Redacted.value(token.value).length < 16) {
+      return yield* fail(
+        "SVC_MCP_TOKEN",
+        "is shorter than 16 characters",
+        "use a long random value, e.g. from `openssl rand -hex 32`",
+      )
+    }
+    if (!isLoopback(host) && Option.isNone(token)) {
+      return yield* fail(
+        "SVC_MCP_TOKEN",
+        `is not set, and SVC_MCP_HTTP_HOST=${host} is not a loopback address`,
+        "set SVC_MCP_TOKEN to a long random value (clients send it as a Bearer token), or bind to 127.0.0.1",
+      )
+    }
+    return Option.some({ port: port.value, host, token })
+  })

@@ -7,12 +7,14 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
 import * as Check from "./Check.js"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
 import * as Logging from "./Logging.js"
+import * as McpHttp from "./Mcp/Http.js"
 import * as McpServer from "./Mcp/Server.js"
 import * as Sandbox from "./Sandbox/Server.js"
 import * as SvcClient from "./SvcClient.js"
@@ -32,15 +34,29 @@ const configFailed = (error: Config.ConfigError) =>
 
 const tools = Policy.layer.pipe(Layer.provideMerge(Config.layerSettings))
 
-const serve = Effect.gen(function* () {
-  const config = yield* Config.SvcConfig
-  const auth = yield* Auth.Auth
-  const policy = yield* Policy.Policy
-  yield* Effect.logInfo(
-    `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${auth.method} auth over stdio; ${policy.summary}`,
+/** Stdio, or Streamable HTTP when a port is given. */
+const serve = (httpPort: number | undefined) =>
+  Effect.gen(function* () {
+    const config = yield* Config.SvcConfig
+    const auth = yield* Auth.Auth
+    const policy = yield* Policy.Policy
+    const http = yield* Config.loadHttp(Option.fromNullable(httpPort))
+    const serving = `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${auth.method} auth`
+    if (Option.isNone(http)) {
+      yield* Effect.logInfo(`${serving} over stdio; ${policy.summary}`)
+      return yield* McpServer.serveStdio
+    }
+    const { url } = yield* McpHttp.listen(http.value)
+    const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
+    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded}); ${policy.summary}`)
+    return yield* Effect.never
+  }).pipe(
+    Effect.scoped,
+    Effect.provide(tools),
+    Effect.catchTag("ListenError", (error) =>
+      Console.error(`svc-mcp: ${error.message}`).pipe(Effect.zipRight(exitWith(1))),
+    ),
   )
-  yield* McpServer.serveStdio
-}).pipe(Effect.provide(tools))
 
 const sandboxConfig = (sandbox: Sandbox.Sandbox): Config.SvcConfigShape => ({
   url: sandbox.url,
@@ -52,13 +68,14 @@ const sandboxConfig = (sandbox: Sandbox.Sandbox): Config.SvcConfigShape => ({
   },
 })
 
-const serveSandbox = Effect.gen(function* () {
-  const sandbox = yield* Sandbox.make()
-  yield* Effect.logInfo(
-    `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
-  )
-  yield* serve.pipe(Effect.provide(services(Config.layerValue(sandboxConfig(sandbox)))))
-}).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
+const serveSandbox = (httpPort: number | undefined) =>
+  Effect.gen(function* () {
+    const sandbox = yield* Sandbox.make()
+    yield* Effect.logInfo(
+      `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
+    )
+    yield* serve(httpPort).pipe(Effect.provide(services(Config.layerValue(sandboxConfig(sandbox)))))
+  }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 const runSandbox = (port: number) =>
   Effect.gen(function* () {
@@ -103,8 +120,11 @@ const main = Effect.gen(function* () {
       return yield* runSandbox(command.port)
     case "Serve":
       return yield* command.sandbox
-        ? serveSandbox
-        : serve.pipe(Effect.provide(services(Config.layer)), Effect.catchTag("ConfigError", configFailed))
+        ? serveSandbox(command.httpPort)
+        : serve(command.httpPort).pipe(
+            Effect.provide(services(Config.layer)),
+            Effect.catchTag("ConfigError", configFailed),
+          )
   }
 })
 

@@ -45,14 +45,18 @@ const toResult = (rendered: Rendered): CallToolResult => ({
 const protocolError = (code: ErrorCode, message: string) => Object.assign(new Error(message), { code })
 
 export interface McpServer {
-  readonly server: Server
-  /** Completes once no tool call is in flight. */
+  /**
+   * A new SDK server with the tools registered: one for stdio, one per request
+   * over stateless HTTP. What does not change between them is prepared once.
+   */
+  readonly create: () => Server
+  /** Completes once no tool call is in flight, on any server it created. */
   readonly idle: Effect.Effect<void>
 }
 
-type Requirements = SvcClient | Policy | ServerSettings
+export type Requirements = SvcClient | Policy | ServerSettings
 
-/** Builds an SDK server whose tool calls run on the current runtime. */
+/** Prepares the tools for serving, with calls run on the current runtime. */
 export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(function* () {
   const runtime = yield* Effect.runtime<Requirements>()
   const policy = yield* Policy
@@ -79,48 +83,51 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
       annotations: tool.hints,
     })),
   }
-  const server = new Server(
-    { name: "svc-mcp", version: VERSION },
-    { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
-  )
-  const toClient = McpLogging.attach(server)
-  server.setRequestHandler(ListToolsRequestSchema, () => listed)
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params
-    const tool = policy.authorize(name, args)
-    if (tool === undefined) {
-      throw protocolError(
-        ErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(name)}; the tools are: ${policy.tools.map((t) => t.name).join(", ")}`,
-      )
-    }
-    if (tool instanceof ToolDeniedError) return toResult(failure(tool))
-    const progressToken = request.params._meta?.progressToken
-    const program = invoke(tool, args).pipe(
-      Effect.match({ onSuccess: (outcome) => success(tool, outcome, settings), onFailure: failure }),
-      Effect.locallyWith(FiberRef.currentLoggers, HashSet.add(toClient.logger)),
-      Effect.locally(FiberRef.currentMinimumLogLevel, toClient.minimum()),
-      progressToken === undefined
-        ? (self) => self
-        : Effect.provideService(Progress, {
-            report: (progress, message) =>
-              Effect.promise(() =>
-                extra.sendNotification({
-                  method: "notifications/progress",
-                  params: { progressToken, progress, message },
-                }),
-              ),
-          }),
+  const create = () => {
+    const server = new Server(
+      { name: "svc-mcp", version: VERSION },
+      { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
     )
-    // The client's cancellation interrupts the program, which aborts the HTTP request.
-    inFlight++
-    const exit = await run(program, { signal: extra.signal }).finally(settled)
-    if (Exit.isSuccess(exit)) return toResult(exit.value)
-    if (Cause.isInterruptedOnly(exit.cause)) throw protocolError(ErrorCode.RequestTimeout, "The call was cancelled")
-    await Runtime.runPromise(runtime)(Effect.logError(`${name} failed unexpectedly`, exit.cause))
-    return toResult({ isError: true, text: `${name}: an unexpected error occurred in the server; see its log` })
-  })
-  return { server, idle }
+    const toClient = McpLogging.attach(server)
+    server.setRequestHandler(ListToolsRequestSchema, () => listed)
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args } = request.params
+      const tool = policy.authorize(name, args)
+      if (tool === undefined) {
+        throw protocolError(
+          ErrorCode.InvalidParams,
+          `Unknown tool ${JSON.stringify(name)}; the tools are: ${policy.tools.map((t) => t.name).join(", ")}`,
+        )
+      }
+      if (tool instanceof ToolDeniedError) return toResult(failure(tool))
+      const progressToken = request.params._meta?.progressToken
+      const program = invoke(tool, args).pipe(
+        Effect.match({ onSuccess: (outcome) => success(tool, outcome, settings), onFailure: failure }),
+        Effect.locallyWith(FiberRef.currentLoggers, HashSet.add(toClient.logger)),
+        Effect.locally(FiberRef.currentMinimumLogLevel, toClient.minimum()),
+        progressToken === undefined
+          ? (self) => self
+          : Effect.provideService(Progress, {
+              report: (progress, message) =>
+                Effect.promise(() =>
+                  extra.sendNotification({
+                    method: "notifications/progress",
+                    params: { progressToken, progress, message },
+                  }),
+                ),
+            }),
+      )
+      // The client's cancellation interrupts the program, which aborts the HTTP request.
+      inFlight++
+      const exit = await run(program, { signal: extra.signal }).finally(settled)
+      if (Exit.isSuccess(exit)) return toResult(exit.value)
+      if (Cause.isInterruptedOnly(exit.cause)) throw protocolError(ErrorCode.RequestTimeout, "The call was cancelled")
+      await Runtime.runPromise(runtime)(Effect.logError(`${name} failed unexpectedly`, exit.cause))
+      return toResult({ isError: true, text: `${name}: an unexpected error occurred in the server; see its log` })
+    })
+    return server
+  }
+  return { create, idle }
 })
 
 /**
@@ -147,7 +154,8 @@ export const serve = (server: Server, transport: Transport): Effect.Effect<void,
  */
 export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scoped(
   Effect.gen(function* () {
-    const { server, idle } = yield* make
+    const { create, idle } = yield* make
+    const server = create()
     const transport = new StdioServerTransport()
     const runtime = yield* Effect.runtime<never>()
     // The SDK starts a request's handler, and sends its answer, in microtasks:

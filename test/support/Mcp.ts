@@ -27,7 +27,7 @@ export const connect = (config: Config.SvcConfigShape, settings: Partial<Config.
         Layer.provideMerge(Layers.client(config)),
       ),
     )
-    const { server } = yield* McpServer.make.pipe(Effect.provide(context))
+    const server = (yield* McpServer.make.pipe(Effect.provide(context))).create()
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     yield* Effect.acquireRelease(
       Effect.promise(() => server.connect(serverSide)),
