@@ -7,7 +7,7 @@ import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 
-const entry = Path.resolve(import.meta.dirname, "../dist/Main.js")
+const entry = Path.resolve(import.meta.dirname, "../dist/svc-mcp.js")
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [entry, "--sandbox"],

@@ -3,7 +3,6 @@
  * server performs itself. One login serves every concurrent caller, and a token
  * the service refused is replaced by exactly one new login.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -12,7 +11,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import { SvcConfig, type SvcConfigShape } from "./Config.js"
-import { post } from "./Http.js"
+import { Http, post } from "./Http.js"
 import { scrub } from "./Secrets.js"
 import { errorBody, snippet } from "./ServiceResponse.js"
 import { type Call, SvcAuthError, type SvcTimeoutError, type SvcUnreachableError } from "./SvcError.js"
@@ -98,9 +97,9 @@ export const makeJwt = (
   config: SvcConfigShape,
   username: string,
   password: Redacted.Redacted<string>,
-): Effect.Effect<AuthShape, never, HttpClient.HttpClient> =>
+): Effect.Effect<AuthShape, never, Http> =>
   Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
+    const http = yield* Http
     const current = yield* SynchronizedRef.make(Option.none<Login>())
     // The last two tokens: a caller may still be holding the previous one.
     let tokens: ReadonlyArray<string> = []
@@ -108,7 +107,7 @@ export const makeJwt = (
     const hide = () => [Redacted.value(password), ...tokens]
 
     const login = post(
-      client,
+      http,
       LOGIN,
       `${config.url}/auth/login/LoginLocalUser`,
       { username, password: Redacted.value(password) },
@@ -164,7 +163,7 @@ export const makeJwt = (
     } satisfies AuthShape
   })
 
-export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient> = Effect.gen(function* () {
+export const make: Effect.Effect<AuthShape, never, SvcConfig | Http> = Effect.gen(function* () {
   const config = yield* SvcConfig
   const { credentials } = config
   return credentials._tag === "ApiKey"
@@ -172,4 +171,4 @@ export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpCl
     : yield* makeJwt(config, credentials.username, credentials.password)
 })
 
-export const layer: Layer.Layer<Auth, never, SvcConfig | HttpClient.HttpClient> = Layer.effect(Auth, make)
+export const layer: Layer.Layer<Auth, never, SvcConfig | Http> = Layer.effect(Auth, make)

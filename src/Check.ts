@@ -2,12 +2,10 @@
  * `svc-mcp check`: can this configuration reach the service and log in?
  * Each step says what it found and, when it failed, what to do.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
 import { Auth } from "./Auth.js"
 import { SvcConfig } from "./Config.js"
-import { send } from "./Http.js"
+import { Http } from "./Http.js"
 import { snippet } from "./ServiceResponse.js"
 import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./ServiceVersion.js"
 import { SvcClient } from "./SvcClient.js"
@@ -65,75 +63,73 @@ const hintFor = (error: SvcError, method: Report["method"]): string => {
 
 const reach = Effect.gen(function* () {
   const config = yield* SvcConfig
-  const client = yield* HttpClient.HttpClient
+  const http = yield* Http
   const call = { group: "", endpoint: "version" }
   const started = Date.now()
-  return yield* send(client, call, HttpClientRequest.get(`${config.url}/version`), config.timeoutMs).pipe(
-    Effect.map(({ status, text }) => ({ status, text: text.trim(), ms: Date.now() - started })),
-  )
+  return yield* http
+    .send(call, { method: "GET", url: `${config.url}/version`, headers: {} }, config.timeoutMs)
+    .pipe(Effect.map(({ status, text }) => ({ status, text: text.trim(), ms: Date.now() - started })))
 })
 
-export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | HttpClient.HttpClient> = Effect.gen(
-  function* () {
-    const config = yield* SvcConfig
-    const auth = yield* Auth
-    const client = yield* SvcClient
-    const steps: Array<Step> = []
-    const report = (): Report => ({
-      url: config.url,
-      method: auth.method,
-      steps,
-      ok: steps.every((s) => s.status !== "fail"),
+export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | Http> = Effect.gen(function* () {
+  const config = yield* SvcConfig
+  const auth = yield* Auth
+  const client = yield* SvcClient
+  const steps: Array<Step> = []
+  const report = (): Report => ({
+    url: config.url,
+    method: auth.method,
+    steps,
+    ok: steps.every((s) => s.status !== "fail"),
+  })
+
+  const reached = yield* Effect.either(reach)
+  if (reached._tag === "Left") {
+    steps.push({
+      name: "reach",
+      status: "fail",
+      detail: reached.left.message,
+      hint: hintFor(reached.left, auth.method),
     })
-
-    const reached = yield* Effect.either(reach)
-    if (reached._tag === "Left") {
-      steps.push({
-        name: "reach",
-        status: "fail",
-        detail: reached.left.message,
-        hint: hintFor(reached.left, auth.method),
-      })
-      return report()
-    }
-    const { status, text, ms } = reached.right
-    const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
-    if (status !== 200 || !looksLikeVersion) {
-      steps.push({
-        name: "reach",
-        status: "fail",
-        detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
-        hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
-      })
-      return report()
-    }
-    steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
-    steps.push(
-      compare(text, SPEC_VERSION) < 0
-        ? {
-            name: "version",
-            status: "warn",
-            detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
-            hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
-          }
-        : { name: "version", status: "ok", detail: text },
-    )
-
-    // One cheap authenticated read proves the credentials; with a login it logs in first.
-    const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
-    if (authed._tag === "Left") {
-      const error = authed.left
-      steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
-    } else {
-      steps.push({
-        name: "auth",
-        status: "ok",
-        detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
-      })
-    }
     return report()
-  },
-)
+  }
+  const { status, text, ms } = reached.right
+  const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
+  if (status !== 200 || !looksLikeVersion) {
+    steps.push({
+      name: "reach",
+      status: "fail",
+      detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
+      hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
+    })
+    return report()
+  }
+  steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
+  steps.push(
+    compare(text, SPEC_VERSION) < 0
+      ? {
+          name: "version",
+          status: "warn",
+          detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
+          hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
+        }
+      : { name: "version", status: "ok", detail: text },
+  )
+
+  // One cheap authenticated read proves the credentials; with a login it logs in first.
+  const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
+  if (authed._tag === "Left") {
+    const error = authed.left
+    steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
+  } else {
+    steps.push({
+      name: "auth",
+      status: "ok",
+      detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
+    })
+  }
+  return report()
+})
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 

@@ -1,11 +1,18 @@
 /**
- * One POST to the service: JSON in, status and text out, bounded by the time-out.
- * Transport failures are classified here; status codes are left to the caller.
+ * Requests to the service over node:http(s) with keep-alive: JSON in, status
+ * and text out, bounded by the time-out. Transport failures are classified
+ * here; status codes are left to the caller.
+ *
+ * Plain node:http rather than a general HTTP client: per call it costs a
+ * fraction of one (no web streams, abort signals or tracing spans), and a
+ * tool call is little more than one request.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as NodeHttp from "node:http"
+import * as NodeHttps from "node:https"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { type Call, SvcTimeoutError, SvcUnreachableError } from "./SvcError.js"
 
 export interface RawResponse {
@@ -13,8 +20,25 @@ export interface RawResponse {
   readonly text: string
 }
 
-type Reason = SvcUnreachableError["reason"]
+export interface Request {
+  readonly method: "GET" | "POST"
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body?: string
+}
 
+export interface HttpShape {
+  /** One request, read to its end, within `timeoutMs`; interrupting it aborts it. */
+  readonly send: (
+    call: Call,
+    request: Request,
+    timeoutMs: number,
+  ) => Effect.Effect<RawResponse, SvcTimeoutError | SvcUnreachableError>
+}
+
+export class Http extends Context.Tag("svc-mcp/Http")<Http, HttpShape>() {}
+
+type Reason = SvcUnreachableError["reason"]
 const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/
 
 const reasonOf = (code: string): Reason | undefined => {
@@ -46,27 +70,81 @@ export const classify = (error: unknown): { reason: Reason; detail: string } => 
   return { reason: reason ?? "Network", detail: details.join(" <- ") || "the request failed" }
 }
 
-/** Sends `request`, reads the whole answer as text, within `timeoutMs`. */
-export const send = (
-  client: HttpClient.HttpClient,
+const exchange = (
+  agents: { readonly http: NodeHttp.Agent; readonly https: NodeHttps.Agent },
   call: Call,
-  request: HttpClientRequest.HttpClientRequest,
-  timeoutMs: number,
-): Effect.Effect<RawResponse, SvcTimeoutError | SvcUnreachableError> =>
-  client.execute(request).pipe(
-    Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, text }))),
-    Effect.catchAll((error) => {
-      const { reason, detail } = classify(error.cause ?? error)
-      return Effect.fail(new SvcUnreachableError({ call, reason, detail }))
-    }),
-    Effect.timeoutFail({
-      duration: Duration.millis(timeoutMs),
-      onTimeout: () => new SvcTimeoutError({ call, timeoutMs }),
-    }),
+  request: Request,
+): Effect.Effect<RawResponse, SvcUnreachableError> =>
+  Effect.async<RawResponse, SvcUnreachableError>((resume) => {
+    let settled = false
+    const settle = (result: Effect.Effect<RawResponse, SvcUnreachableError>) => {
+      if (settled) return
+      settled = true
+      resume(result)
+    }
+    const failed = (error: unknown) => {
+      const { reason, detail } = classify(error)
+      settle(Effect.fail(new SvcUnreachableError({ call, reason, detail })))
+    }
+    let req: NodeHttp.ClientRequest
+    try {
+      const https = request.url.startsWith("https:")
+      const headers: Record<string, string | number> = { ...request.headers }
+      if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body)
+      req = (https ? NodeHttps : NodeHttp).request(
+        request.url,
+        { method: request.method, headers, agent: https ? agents.https : agents.http },
+        (res) => {
+          const chunks: Array<Buffer> = []
+          res.on("data", (chunk: Buffer) => chunks.push(chunk))
+          res.on("end", () =>
+            settle(Effect.succeed({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") })),
+          )
+          res.on("error", failed)
+          res.on("close", () => {
+            if (!res.complete) failed({ code: "ECONNRESET", message: "the connection closed before the answer ended" })
+          })
+        },
+      )
+    } catch (error) {
+      return failed(error)
+    }
+    req.on("error", failed)
+    req.end(request.body)
+    return Effect.sync(() => {
+      settled = true
+      req.destroy()
+    })
+  })
+
+export const make = Effect.gen(function* () {
+  const agents = yield* Effect.acquireRelease(
+    Effect.sync(() => ({
+      http: new NodeHttp.Agent({ keepAlive: true, maxFreeSockets: 64 }),
+      https: new NodeHttps.Agent({ keepAlive: true, maxFreeSockets: 64 }),
+    })),
+    ({ http, https }) =>
+      Effect.sync(() => {
+        http.destroy()
+        https.destroy()
+      }),
   )
+  return {
+    send: (call, request, timeoutMs) =>
+      exchange(agents, call, request).pipe(
+        Effect.timeoutFail({
+          duration: Duration.millis(timeoutMs),
+          onTimeout: () => new SvcTimeoutError({ call, timeoutMs }),
+        }),
+      ),
+  } satisfies HttpShape
+})
+
+/** Connections to the service are kept alive and reused, and closed with the layer. */
+export const layer: Layer.Layer<Http> = Layer.scoped(Http, make)
 
 export const post = (
-  client: HttpClient.HttpClient,
+  http: HttpShape,
   call: Call,
   url: string,
   body: unknown,
@@ -74,13 +152,14 @@ export const post = (
   timeoutMs: number,
 ): Effect.Effect<RawResponse, SvcTimeoutError | SvcUnreachableError> =>
   Effect.suspend(() =>
-    send(
-      client,
+    http.send(
       call,
-      HttpClientRequest.post(url).pipe(
-        HttpClientRequest.setHeaders(headers),
-        HttpClientRequest.bodyText(JSON.stringify(body ?? {}), "application/json"),
-      ),
+      {
+        method: "POST",
+        url,
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify(body ?? {}),
+      },
       timeoutMs,
     ),
   )

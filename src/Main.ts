@@ -2,7 +2,6 @@
 /**
  * The executable: reads the command, composes the layers, runs.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -13,6 +12,7 @@ import * as Auth from "./Auth.js"
 import * as Check from "./Check.js"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
+import * as Http from "./Http.js"
 import * as Logging from "./Logging.js"
 import * as McpHttp from "./Mcp/Http.js"
 import * as McpServer from "./Mcp/Server.js"
@@ -21,11 +21,7 @@ import * as SvcClient from "./SvcClient.js"
 import * as Policy from "./Tools/Policy.js"
 
 const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
-  SvcClient.layer.pipe(
-    Layer.provideMerge(Auth.layer),
-    Layer.provideMerge(config),
-    Layer.provideMerge(FetchHttpClient.layer),
-  )
+  SvcClient.layer.pipe(Layer.provideMerge(Auth.layer), Layer.provideMerge(config), Layer.provideMerge(Http.layer))
 
 const exitWith = (code: number) => Effect.sync(() => process.exit(code))
 

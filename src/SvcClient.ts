@@ -2,7 +2,6 @@
  * Calls one endpoint of the service: `POST {url}/{group}/{Endpoint}` with the
  * params as the JSON body. Fails only with the tagged errors of SvcError.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -10,7 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Auth } from "./Auth.js"
 import { SvcConfig } from "./Config.js"
-import { post } from "./Http.js"
+import { Http, post } from "./Http.js"
 import { fromResponse, type Outcome, rejected } from "./ServiceResponse.js"
 import type { Call, SvcError } from "./SvcError.js"
 
@@ -22,43 +21,38 @@ export interface SvcClientShape {
 
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
-export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | HttpClient.HttpClient> = Effect.gen(
-  function* () {
-    const config = yield* SvcConfig
-    const auth = yield* Auth
-    const client = yield* HttpClient.HttpClient
+export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | Http> = Effect.gen(function* () {
+  const config = yield* SvcConfig
+  const auth = yield* Auth
+  const http = yield* Http
 
-    const call = (group: Group, endpoint: string, params: object) => {
-      const target: Call = { group, endpoint }
-      const url = `${config.url}/${group}/${endpoint}`
-      const attempt = (headers: Readonly<Record<string, string>>) =>
-        post(client, target, url, params, headers, config.timeoutMs).pipe(
-          Effect.timed,
-          Effect.tap(([took, { status }]) =>
-            Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),
-          ),
-          Effect.flatMap(([, { status, text }]) =>
-            Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets)),
-          ),
-        )
-      const settle = (outcome: Outcome): Effect.Effect<unknown, SvcError> =>
-        outcome._tag === "Ok"
-          ? Effect.succeed(outcome.value)
-          : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method))
-      return Effect.gen(function* () {
-        const credential = yield* auth.credential
-        const first = yield* attempt(credential.headers)
-        if (first._tag !== "CredentialsInvalid" || Option.isNone(auth.renew)) return yield* settle(first)
-        yield* Effect.logInfo(`${group}/${endpoint}: the token was refused; logging in again, then retrying once`)
-        const fresh = yield* auth.renew.value(credential)
-        return yield* settle(yield* attempt(fresh.headers))
-      }).pipe(Effect.tapError((error) => Effect.logWarning(error.message)))
-    }
-    return { call } satisfies SvcClientShape
-  },
-)
+  const call = (group: Group, endpoint: string, params: object) => {
+    const target: Call = { group, endpoint }
+    const url = `${config.url}/${group}/${endpoint}`
+    const attempt = (headers: Readonly<Record<string, string>>) =>
+      post(http, target, url, params, headers, config.timeoutMs).pipe(
+        Effect.timed,
+        Effect.tap(([took, { status }]) =>
+          Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),
+        ),
+        Effect.flatMap(([, { status, text }]) =>
+          Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets)),
+        ),
+      )
+    const settle = (outcome: Outcome): Effect.Effect<unknown, SvcError> =>
+      outcome._tag === "Ok"
+        ? Effect.succeed(outcome.value)
+        : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method))
+    return Effect.gen(function* () {
+      const credential = yield* auth.credential
+      const first = yield* attempt(credential.headers)
+      if (first._tag !== "CredentialsInvalid" || Option.isNone(auth.renew)) return yield* settle(first)
+      yield* Effect.logInfo(`${group}/${endpoint}: the token was refused; logging in again, then retrying once`)
+      const fresh = yield* auth.renew.value(credential)
+      return yield* settle(yield* attempt(fresh.headers))
+    }).pipe(Effect.tapError((error) => Effect.logWarning(error.message)))
+  }
+  return { call } satisfies SvcClientShape
+})
 
-export const layer: Layer.Layer<SvcClient, never, SvcConfig | Auth | HttpClient.HttpClient> = Layer.effect(
-  SvcClient,
-  make,
-)
+export const layer: Layer.Layer<SvcClient, never, SvcConfig | Auth | Http> = Layer.effect(SvcClient, make)

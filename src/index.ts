@@ -4,6 +4,7 @@
  */
 export * as Auth from "./Auth.js"
 export * as Config from "./Config.js"
+export * as Http from "./Http.js"
 export * as McpServer from "./Mcp/Server.js"
 export * as SvcClient from "./SvcClient.js"
 export * from "./SvcError.js"

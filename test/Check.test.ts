@@ -1,5 +1,4 @@
 import * as Http from "node:http"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -7,6 +6,7 @@ import * as Redacted from "effect/Redacted"
 import * as Auth from "../src/Auth.js"
 import * as Check from "../src/Check.js"
 import * as Config from "../src/Config.js"
+import * as SvcHttp from "../src/Http.js"
 import * as SvcClient from "../src/SvcClient.js"
 import * as Sandboxes from "./support/Sandbox.js"
 import * as Spawn from "./support/Spawn.js"
@@ -15,7 +15,7 @@ const layer = (config: Config.SvcConfigShape) =>
   SvcClient.layer.pipe(
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(Config.layerValue(config)),
-    Layer.provideMerge(FetchHttpClient.layer),
+    Layer.provideMerge(SvcHttp.layer),
   )
 
 const check = (config: Config.SvcConfigShape) => Check.run.pipe(Effect.provide(layer(config)))

@@ -1,11 +1,11 @@
 /**
  * The service layers wired to a double, as an embedding program would wire them.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../../src/Auth.js"
 import * as Config from "../../src/Config.js"
+import * as Http from "../../src/Http.js"
 import * as SvcClient from "../../src/SvcClient.js"
 
 export const KEY = "key-1234"
@@ -33,5 +33,5 @@ export const client = (config: Config.SvcConfigShape) =>
   SvcClient.layer.pipe(
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(Config.layerValue(config)),
-    Layer.provide(FetchHttpClient.layer),
+    Layer.provide(Http.layer),
   )

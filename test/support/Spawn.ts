@@ -3,12 +3,22 @@
  * spoken to over stdio by the SDK's Client.
  */
 import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import * as Effect from "effect/Effect"
 
-export const ENTRY = Path.resolve(import.meta.dirname, "../../dist/Main.js")
+/** The executable as published: package.json's bin. */
+export const ENTRY = Path.resolve(
+  import.meta.dirname,
+  "../..",
+  (
+    JSON.parse(Fs.readFileSync(Path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as {
+      bin: Record<string, string>
+    }
+  ).bin["svc-mcp"] as string,
+)
 
 const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? "" })
 

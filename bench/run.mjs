@@ -1,0 +1,242 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: measures the built server against the bare SDK server and a
+ * direct HTTP request, all against the same service double on 127.0.0.1, in one
+ * run. Prints a table and writes bench/results.json. Builds nothing: run
+ * `npm run build` first.
+ */
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+
+const HERE = import.meta.dirname
+const ROOT = Path.resolve(HERE, "..")
+const PKG = JSON.parse(Fs.readFileSync(Path.join(ROOT, "package.json"), "utf8"))
+const OURS = Path.join(ROOT, PKG.bin["svc-mcp"])
+const BARE = Path.join(HERE, "bare-server.mjs")
+const QUICK = process.argv.includes("--quick")
+const N = {
+  starts: QUICK ? 5 : 20,
+  sequential: QUICK ? 300 : 2000,
+  burst: QUICK ? 1000 : 5000,
+  inFlight: 200,
+  memory: QUICK ? [1000, 5000, 10000] : [1000, 10000, 50000],
+}
+
+if (!Fs.existsSync(OURS)) {
+  process.stderr.write(`bench: ${OURS} is missing: run npm run build first\n`)
+  process.exit(1)
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e6
+const median = (xs) => quantile(xs, 0.5)
+const quantile = (xs, q) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+}
+const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits
+
+const double = await new Promise((resolve) => {
+  const child = ChildProcess.spawn(process.execPath, [Path.join(HERE, "echo-service.mjs")], { stdio: ["ignore", "pipe", "inherit"] })
+  child.stdout.once("data", (chunk) => resolve({ child, url: `http://127.0.0.1:${String(chunk).trim()}` }))
+})
+process.on("exit", () => double.child.kill())
+
+const KEY_ENV = { SVC_URL: double.url, SVC_API_KEY: "bench-key", SVC_API_SECRET: "bench-secret" }
+const LOGIN_ENV = { SVC_URL: double.url, SVC_INIT_ADMIN_USERNAME: "admin", SVC_INIT_ADMIN_PASSWORD: "bench-password" }
+
+const servers = {
+  ours: { entry: OURS, call: { name: "svc_get", arguments: { resource_type: "stack", params: { stack: "web" } } } },
+  bare: { entry: BARE, call: { name: "call", arguments: { endpoint: "read/GetStack", params: { stack: "web" } } } },
+}
+
+const connect = async (which, env = KEY_ENV) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [servers[which].entry],
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stderr: "ignore",
+  })
+  const client = new Client({ name: "bench", version: "1.0.0" })
+  await client.connect(transport)
+  return { client, pid: transport.pid }
+}
+
+const rssMb = (pid) => {
+  const status = Fs.readFileSync(`/proc/${pid}/status`, "utf8")
+  return round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024, 1)
+}
+
+const coldStart = async (which) => {
+  const initialize = []
+  const list = []
+  for (let i = 0; i < N.starts; i++) {
+    const t0 = now()
+    const { client } = await connect(which)
+    const t1 = now()
+    await client.listTools()
+    const t2 = now()
+    await client.close()
+    initialize.push(t1 - t0)
+    list.push(t2 - t0)
+  }
+  return { initialize: { median: round(median(initialize)), max: round(Math.max(...initialize)) }, toolsList: { median: round(median(list)), max: round(Math.max(...list)) } }
+}
+
+const nodeFloor = () => {
+  const times = []
+  for (let i = 0; i < N.starts; i++) {
+    const t0 = now()
+    ChildProcess.spawnSync(process.execPath, ["-e", "0"])
+    times.push(now() - t0)
+  }
+  return { median: round(median(times)), max: round(Math.max(...times)) }
+}
+
+const sequential = async (which) => {
+  const { client } = await connect(which)
+  const { call } = servers[which]
+  for (let i = 0; i < 200; i++) await client.callTool(call)
+  const times = []
+  for (let i = 0; i < N.sequential; i++) {
+    const t0 = now()
+    const result = await client.callTool(call)
+    times.push(now() - t0)
+    if (result.isError) throw new Error(`${which}: ${JSON.stringify(result)}`)
+  }
+  await client.close()
+  return { median: round(median(times), 3), p99: round(quantile(times, 0.99), 3) }
+}
+
+const direct = async () => {
+  const post = () =>
+    fetch(`${double.url}/read/GetStack`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "bench-key", "x-api-secret": "bench-secret" },
+      body: JSON.stringify({ stack: "web" }),
+    }).then((r) => r.text())
+  for (let i = 0; i < 200; i++) await post()
+  const times = []
+  for (let i = 0; i < N.sequential; i++) {
+    const t0 = now()
+    await post()
+    times.push(now() - t0)
+  }
+  return { median: round(median(times), 3), p99: round(quantile(times, 0.99), 3) }
+}
+
+/** `total` calls with `inFlight` at a time. */
+const burst = async (client, call, total, inFlight) => {
+  let next = 0
+  let errors = 0
+  const worker = async () => {
+    while (next < total) {
+      next++
+      const result = await client.callTool(call).catch(() => ({ isError: true }))
+      if (result.isError) errors++
+    }
+  }
+  const t0 = now()
+  await Promise.all(Array.from({ length: inFlight }, worker))
+  return { callsPerSecond: Math.round(total / ((now() - t0) / 1000)), errors }
+}
+
+const throughput = async (which, env) => {
+  const before = await fetch(`${double.url}/bench/logins`).then((r) => r.json())
+  const { client } = await connect(which, env)
+  const result = await burst(client, servers[which].call, N.burst, N.inFlight)
+  await client.close()
+  const after = await fetch(`${double.url}/bench/logins`).then((r) => r.json())
+  return { ...result, logins: after.logins - before.logins }
+}
+
+const memory = async (which) => {
+  const { client, pid } = await connect(which)
+  const samples = {}
+  let done = 0
+  for (const checkpoint of N.memory) {
+    await burst(client, servers[which].call, checkpoint - done, 50)
+    done = checkpoint
+    samples[checkpoint] = rssMb(pid)
+  }
+  await client.close()
+  return samples
+}
+
+const contextCost = async () => {
+  const { client } = await connect("ours")
+  const listed = await client.listTools()
+  await client.close()
+  return Buffer.byteLength(JSON.stringify(listed))
+}
+
+const log = (text) => process.stderr.write(`${text}\n`)
+log(`bench: ${QUICK ? "quick run" : "full run"} against ${double.url}`)
+
+log("cold start...")
+const floor = nodeFloor()
+const bareStart = await coldStart("bare")
+const oursStart = await coldStart("ours")
+log("per-call latency...")
+const directCall = await direct()
+const bareCall = await sequential("bare")
+const oursCall = await sequential("ours")
+log("throughput...")
+const bareBurst = await throughput("bare", KEY_ENV)
+const oursBurst = await throughput("ours", LOGIN_ENV)
+log("memory...")
+const bareMemory = await memory("bare")
+const oursMemory = await memory("ours")
+const toolsListBytes = await contextCost()
+
+const last = N.memory.at(-1)
+const mid = N.memory[1]
+const results = {
+  date: new Date().toISOString(),
+  machine: { cpu: Os.cpus()[0]?.model, cores: Os.cpus().length, node: process.version, platform: `${process.platform}-${process.arch}` },
+  runs: N,
+  coldStartMs: { nodeFloor: floor, bare: bareStart, ours: oursStart, ratioToolsList: round(oursStart.toolsList.median / bareStart.toolsList.median) },
+  perCallMs: {
+    direct: directCall,
+    bare: { ...bareCall, overheadMedian: round(bareCall.median - directCall.median, 3), overheadP99: round(bareCall.p99 - directCall.p99, 3) },
+    ours: { ...oursCall, overheadMedian: round(oursCall.median - directCall.median, 3), overheadP99: round(oursCall.p99 - directCall.p99, 3) },
+  },
+  throughput: { bare: bareBurst, oursJwt: oursBurst, ratio: round(oursBurst.callsPerSecond / bareBurst.callsPerSecond) },
+  rssMb: { bare: bareMemory, ours: oursMemory, ratio: round(oursMemory[last] / bareMemory[last]), growthFromMid: round(oursMemory[last] - oursMemory[mid], 1) },
+  toolsListBytes,
+}
+results.targets = {
+  coldStart: { target: "<= 1.15x bare", value: results.coldStartMs.ratioToolsList, met: results.coldStartMs.ratioToolsList <= 1.15 },
+  perCallMedian: {
+    target: "<= bare overhead + 0.15 ms",
+    value: results.perCallMs.ours.overheadMedian,
+    met: results.perCallMs.ours.overheadMedian <= results.perCallMs.bare.overheadMedian + 0.15,
+  },
+  perCallP99: { target: "< 2 ms over direct p99", value: results.perCallMs.ours.overheadP99, met: results.perCallMs.ours.overheadP99 < 2 },
+  throughput: { target: ">= 0.95x bare, 0 errors, 1 login", value: results.throughput.ratio, met: results.throughput.ratio >= 0.95 && oursBurst.errors === 0 && oursBurst.logins === 1 },
+  rss: { target: "<= 1.25x bare", value: results.rssMb.ratio, met: results.rssMb.ratio <= 1.25 },
+  toolsList: { target: "< 12000 bytes", value: toolsListBytes, met: toolsListBytes < 12_000 },
+}
+
+if (!QUICK) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
+
+const rows = [
+  ["cold start to initialize (median/max ms)", `${oursStart.initialize.median} / ${oursStart.initialize.max}`, `${bareStart.initialize.median} / ${bareStart.initialize.max}`, `node -e 0: ${floor.median} / ${floor.max}`],
+  ["cold start to tools/list (median/max ms)", `${oursStart.toolsList.median} / ${oursStart.toolsList.max}`, `${bareStart.toolsList.median} / ${bareStart.toolsList.max}`, `ratio ${results.coldStartMs.ratioToolsList}`],
+  ["per call (median / p99 ms)", `${oursCall.median} / ${oursCall.p99}`, `${bareCall.median} / ${bareCall.p99}`, `direct: ${directCall.median} / ${directCall.p99}`],
+  ["overhead over direct (median / p99 ms)", `${results.perCallMs.ours.overheadMedian} / ${results.perCallMs.ours.overheadP99}`, `${results.perCallMs.bare.overheadMedian} / ${results.perCallMs.bare.overheadP99}`, ""],
+  [`throughput, ${N.burst} calls, ${N.inFlight} in flight (calls/s)`, `${oursBurst.callsPerSecond} (JWT: ${oursBurst.logins} login, ${oursBurst.errors} errors)`, `${bareBurst.callsPerSecond} (${bareBurst.errors} errors)`, `ratio ${results.throughput.ratio}`],
+  [`RSS after ${N.memory.join(" / ")} calls (MB)`, N.memory.map((n) => oursMemory[n]).join(" / "), N.memory.map((n) => bareMemory[n]).join(" / "), `ratio ${results.rssMb.ratio}`],
+  ["tools/list (bytes)", String(toolsListBytes), "", ""],
+]
+const widths = [0, 1, 2, 3].map((i) => Math.max(...[["", "svc-mcp", "bare SDK server", ""], ...rows].map((r) => r[i].length)))
+const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`
+process.stdout.write(`${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}\n\n`)
+process.stdout.write(`${line(["", "svc-mcp", "bare SDK server", ""])}\n${line(widths.map((w) => "-".repeat(w)))}\n`)
+for (const r of rows) process.stdout.write(`${line(r)}\n`)
+process.stdout.write("\nTargets:\n")
+for (const [name, t] of Object.entries(results.targets)) process.stdout.write(`  ${t.met ? "met " : "MISS"} ${name}: ${t.value} (${t.target})\n`)
+process.exit(0)
