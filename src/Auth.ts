@@ -127,15 +127,24 @@ export const makeJwt = (
     // The login runs on a fiber of its own, so a caller that is interrupted does
     // not abort a login that others are waiting on; its time-out bounds it.
     const start = Effect.gen(function* () {
+      ready = undefined
       const token = yield* Deferred.make<string, AuthFailure>()
       yield* Effect.forkDaemon(Effect.intoDeferred(login, token))
       const started: Login = { generation: ++generations, token }
       return [started, Option.some(started)] as const
     })
 
+    // The credential of the current login once it has succeeded: most calls need
+    // nothing more than this, without the lock that guards starting a login.
+    let ready: Credential | undefined
+
     const await_ = (entry: Login) =>
       Deferred.await(entry.token).pipe(
-        Effect.map((token): Credential => ({ headers: { authorization: token }, generation: entry.generation })),
+        Effect.map((token): Credential => {
+          const credential = { headers: { authorization: token }, generation: entry.generation }
+          if (entry.generation === generations) ready = credential
+          return credential
+        }),
         // A failed login is forgotten, so the next call tries again.
         Effect.tapError(() =>
           SynchronizedRef.update(current, (held) =>
@@ -144,9 +153,13 @@ export const makeJwt = (
         ),
       )
 
-    const credential = SynchronizedRef.modifyEffect(current, (held) =>
-      Option.isSome(held) ? Effect.succeed([held.value, held] as const) : start,
-    ).pipe(Effect.flatMap(await_))
+    const credential = Effect.suspend(() =>
+      ready !== undefined
+        ? Effect.succeed(ready)
+        : SynchronizedRef.modifyEffect(current, (held) =>
+            Option.isSome(held) ? Effect.succeed([held.value, held] as const) : start,
+          ).pipe(Effect.flatMap(await_)),
+    )
 
     const renew = (stale: Credential) =>
       SynchronizedRef.modifyEffect(current, (held) =>

@@ -6,7 +6,8 @@ import { scrub } from "./Secrets.js"
 import { type Call, SvcAuthError, SvcResponseError, SvcServiceError } from "./SvcError.js"
 
 export type Outcome =
-  | { readonly _tag: "Ok"; readonly value: unknown }
+  /** `text` is the body as sent, kept so that it can be passed on without printing `value` again. */
+  | { readonly _tag: "Ok"; readonly value: unknown; readonly text: string }
   | { readonly _tag: "Failed"; readonly error: SvcServiceError | SvcResponseError }
   /** The service refused the credentials: the caller may log in again and retry once. */
   | { readonly _tag: "CredentialsInvalid"; readonly status: number; readonly error: string }
@@ -66,7 +67,7 @@ export const interpret = (call: Call, status: number, text: string): Outcome => 
     }
     const parsed = parseJson(text)
     return parsed.ok
-      ? { _tag: "Ok", value: parsed.value }
+      ? { _tag: "Ok", value: parsed.value, text }
       : {
           _tag: "Failed",
           error: new SvcResponseError({

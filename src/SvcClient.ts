@@ -15,8 +15,17 @@ import type { Call, SvcError } from "./SvcError.js"
 
 export type Group = "read" | "write" | "execute"
 
+/** A successful answer: its JSON value, and its body as the service sent it. */
+export interface Answer {
+  readonly value: unknown
+  readonly text: string
+}
+
 export interface SvcClientShape {
+  /** Calls `{group}/{endpoint}` with `params` as the body; succeeds with the answer's JSON value. */
   readonly call: (group: Group, endpoint: string, params: object) => Effect.Effect<unknown, SvcError>
+  /** The same, keeping the body's text too. */
+  readonly answer: (group: Group, endpoint: string, params: object) => Effect.Effect<Answer, SvcError>
 }
 
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
@@ -26,7 +35,7 @@ export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | Http>
   const auth = yield* Auth
   const http = yield* Http
 
-  const call = (group: Group, endpoint: string, params: object) => {
+  const answer = (group: Group, endpoint: string, params: object) => {
     const target: Call = { group, endpoint }
     const url = `${config.url}/${group}/${endpoint}`
     const attempt = (headers: Readonly<Record<string, string>>) =>
@@ -39,9 +48,9 @@ export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | Http>
           Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets)),
         ),
       )
-    const settle = (outcome: Outcome): Effect.Effect<unknown, SvcError> =>
+    const settle = (outcome: Outcome): Effect.Effect<Answer, SvcError> =>
       outcome._tag === "Ok"
-        ? Effect.succeed(outcome.value)
+        ? Effect.succeed(outcome)
         : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method))
     return Effect.gen(function* () {
       const credential = yield* auth.credential
@@ -52,7 +61,9 @@ export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | Http>
       return yield* settle(yield* attempt(fresh.headers))
     }).pipe(Effect.tapError((error) => Effect.logWarning(error.message)))
   }
-  return { call } satisfies SvcClientShape
+  const call = (group: Group, endpoint: string, params: object) =>
+    Effect.map(answer(group, endpoint, params), (a) => a.value)
+  return { call, answer } satisfies SvcClientShape
 })
 
 export const layer: Layer.Layer<SvcClient, never, SvcConfig | Auth | Http> = Layer.effect(SvcClient, make)

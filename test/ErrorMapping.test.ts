@@ -62,7 +62,7 @@ describe("error mapping, for any answer of the service", () => {
       const outcome = fromResponse(call, status, body, SECRETS)
       const ok = status < 300 && isJson(body)
       if (ok) {
-        expect(outcome).toEqual({ _tag: "Ok", value: JSON.parse(body) })
+        expect(outcome).toEqual({ _tag: "Ok", value: JSON.parse(body), text: body })
         return
       }
       expect(outcome._tag).not.toBe("Ok")

@@ -5,8 +5,10 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
+import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
 import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
+import type * as LogLevel from "effect/LogLevel"
 
 const SEVERITY: ReadonlyArray<LoggingLevel> = [
   "debug",
@@ -37,31 +39,41 @@ const levelOf = (level: LogLevel.LogLevel): LoggingLevel => {
 /** Until the client sets a level, it gets info and above. */
 export const DEFAULT_LEVEL: LoggingLevel = "info"
 
-/**
- * Installs the logging/setLevel handler on `server` and returns the logger that
- * forwards to it. Messages hold no secret: nothing logged anywhere does.
- */
 export interface ClientLog {
-  readonly logger: Logger.Logger<unknown, void>
-  /** The least level worth producing: debug only when the client asked for it; info and up always, for stderr. */
-  readonly minimum: () => LogLevel.LogLevel
+  /** Sends one log entry to this client, if its level is one the client asked for. */
+  readonly send: (entry: Logger.Logger.Options<unknown>) => void
+  /** Whether the client asked for debug messages, which are not produced otherwise. */
+  readonly wantsDebug: () => boolean
 }
 
+/** The client whose call a fiber serves; the forwarder sends that fiber's logs there. */
+export const CurrentClientLog = FiberRef.unsafeMake<ClientLog | undefined>(undefined)
+
+/** Installed once in the runtime that serves calls; costs a lookup for a fiber serving no client. */
+export const forwarder = Logger.make<unknown, void>((entry) => {
+  FiberRefs.getOrDefault(entry.context, CurrentClientLog)?.send(entry)
+})
+
+/**
+ * Installs the logging/setLevel handler on `server`, and returns where its logs
+ * go. Messages hold no secret: nothing logged anywhere does.
+ */
 export const attach = (server: Server): ClientLog => {
   let threshold = SEVERITY.indexOf(DEFAULT_LEVEL)
   server.setRequestHandler(SetLevelRequestSchema, (request) => {
     threshold = SEVERITY.indexOf(request.params.level)
     return {}
   })
-  const minimum = () => (threshold === 0 ? LogLevel.Debug : LogLevel.Info)
-  const logger = Logger.make<unknown, void>(({ logLevel, message, cause }) => {
-    const level = levelOf(logLevel)
-    if (SEVERITY.indexOf(level) < threshold) return
-    const parts = Array.isArray(message) ? message : [message]
-    const text = parts.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join(" ")
-    const data = Cause.isEmpty(cause) ? text : `${text}: ${Cause.pretty(cause).split("\n")[0]}`
-    // A notification that cannot be sent (the client is gone) is not worth failing a call for.
-    server.sendLoggingMessage({ level, logger: "svc-mcp", data }).catch(() => undefined)
-  })
-  return { logger, minimum }
+  return {
+    wantsDebug: () => threshold === 0,
+    send: ({ logLevel, message, cause }) => {
+      const level = levelOf(logLevel)
+      if (SEVERITY.indexOf(level) < threshold) return
+      const parts = Array.isArray(message) ? message : [message]
+      const text = parts.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join(" ")
+      const data = Cause.isEmpty(cause) ? text : `${text}: ${Cause.pretty(cause).split("\n")[0]}`
+      // A notification that cannot be sent (the client is gone) is not worth failing a call for.
+      server.sendLoggingMessage({ level, logger: "svc-mcp", data }).catch(() => undefined)
+    },
+  }
 }

@@ -18,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as HashSet from "effect/HashSet"
+import * as LogLevel from "effect/LogLevel"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { ServerSettings } from "../Config.js"
@@ -58,7 +59,12 @@ export type Requirements = SvcClient | Policy | ServerSettings
 
 /** Prepares the tools for serving, with calls run on the current runtime. */
 export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(function* () {
-  const runtime = yield* Effect.runtime<Requirements>()
+  // The client-log forwarder is installed once here; each call only says which client it serves.
+  const runtime = yield* Effect.locallyWith(
+    Effect.runtime<Requirements>(),
+    FiberRef.currentLoggers,
+    HashSet.add(McpLogging.forwarder),
+  )
   const policy = yield* Policy
   const settings = yield* ServerSettings
   let inFlight = 0
@@ -103,8 +109,8 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
       const progressToken = request.params._meta?.progressToken
       const program = invoke(tool, args).pipe(
         Effect.match({ onSuccess: (outcome) => success(tool, outcome, settings), onFailure: failure }),
-        Effect.locallyWith(FiberRef.currentLoggers, HashSet.add(toClient.logger)),
-        Effect.locally(FiberRef.currentMinimumLogLevel, toClient.minimum()),
+        Effect.locally(McpLogging.CurrentClientLog, toClient),
+        toClient.wantsDebug() ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug) : (self) => self,
         progressToken === undefined
           ? (self) => self
           : Effect.provideService(Progress, {

@@ -52,6 +52,8 @@ export interface Invocation {
 
 export interface ToolSuccess extends Invocation {
   readonly data: unknown
+  /** The service's body as sent, when `data` is exactly its JSON. */
+  readonly text?: string
   /** For a call that waited: whether the execution succeeded, in a sentence. */
   readonly summary?: string
 }
@@ -141,8 +143,10 @@ export const invoke = (
         endpoint: invocation.endpoint,
         error,
       })
-    const data = yield* client.call(tool.group, endpoint, invocation.body).pipe(Effect.mapError(failed))
-    if (!invocation.wait) return { ...invocation, data }
+    const { value: data, text } = yield* client
+      .answer(tool.group, endpoint, invocation.body)
+      .pipe(Effect.mapError(failed))
+    if (!invocation.wait) return { ...invocation, data, text }
     const settings = yield* Effect.serviceOption(ServerSettings)
     const timeoutMs = Option.getOrElse(settings, () => DEFAULT_SETTINGS).waitTimeoutMs
     const waited = yield* follow(data, timeoutMs).pipe(Effect.mapError(failed))

@@ -7,6 +7,15 @@ import { REDACTED } from "../Secrets.js"
 /** Field names that hold a credential. `is_secret` flags a variable whose `value` is one. */
 const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i
 
+/**
+ * Whether a JSON text may hold something `redact` would hide: a credential-named
+ * key with a string value, or a secret variable. A quick scan, so that most
+ * answers are passed on as they came.
+ */
+export const mayHoldSecrets = (text: string): boolean =>
+  /"[^"]*(secret|passw(or)?d|passphrase|token|private_?key|jwt|credential)[^"]*"\s*:\s*"/i.test(text) ||
+  /"is_secret"\s*:\s*true/.test(text)
+
 /** Replaces credential fields' string values, and secret variables' values, at any depth. */
 export const redact = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(redact)

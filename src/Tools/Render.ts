@@ -4,7 +4,7 @@
  */
 import type { SvcError } from "../SvcError.js"
 import type { ToolCallError, ToolInputError, ToolSuccess } from "./Invoke.js"
-import { pageNote, redact, withinBudget } from "./Output.js"
+import { mayHoldSecrets, pageNote, redact, withinBudget } from "./Output.js"
 import type { ToolDeniedError } from "./Policy.js"
 import type { Tool } from "./Tool.js"
 
@@ -43,9 +43,12 @@ export interface OutputSettings {
 }
 
 export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings): Rendered => {
-  const data = settings.revealSecrets ? outcome.data : redact(outcome.data)
+  const { text } = outcome
+  const asSent = text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
+  const data = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
   // Compact JSON: an assistant reads it as well as indented JSON, at a third fewer tokens.
-  const json = JSON.stringify(data) ?? "null"
+  // The service's own text when nothing in it is to be hidden: it is compact JSON already.
+  const json = asSent && text !== undefined ? text : (JSON.stringify(data) ?? "null")
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
   const notes = tool.paged === true ? pageNote(data, outcome.body) : ""
   const room = settings.maxOutputChars - lead.length - notes.length
