@@ -1,6 +1,6 @@
 /**
  * Requests to the service over node:http(s) with keep-alive: JSON in, status
- * and text out, bounded by the time-out. Transport failures are classified
+ * and text out, bounded by the time-out (see Deadlines). Transport failures are classified
  * here; status codes are left to the caller.
  *
  * Plain node:http rather than a general HTTP client: per call it costs a
@@ -10,9 +10,9 @@
 import * as NodeHttp from "node:http"
 import * as NodeHttps from "node:https"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Deadlines from "./Deadlines.js"
 import { type Call, SvcTimeoutError, SvcUnreachableError } from "./SvcError.js"
 
 export interface RawResponse {
@@ -72,14 +72,18 @@ export const classify = (error: unknown): { reason: Reason; detail: string } => 
 
 const exchange = (
   agents: { readonly http: NodeHttp.Agent; readonly https: NodeHttps.Agent },
+  deadlines: Deadlines.Deadlines,
   call: Call,
   request: Request,
-): Effect.Effect<RawResponse, SvcUnreachableError> =>
-  Effect.async<RawResponse, SvcUnreachableError>((resume) => {
+  timeoutMs: number,
+): Effect.Effect<RawResponse, SvcTimeoutError | SvcUnreachableError> =>
+  Effect.async<RawResponse, SvcTimeoutError | SvcUnreachableError>((resume) => {
     let settled = false
-    const settle = (result: Effect.Effect<RawResponse, SvcUnreachableError>) => {
+    let disarm = () => {}
+    const settle = (result: Effect.Effect<RawResponse, SvcTimeoutError | SvcUnreachableError>) => {
       if (settled) return
       settled = true
+      disarm()
       resume(result)
     }
     const failed = (error: unknown) => {
@@ -111,8 +115,13 @@ const exchange = (
     }
     req.on("error", failed)
     req.end(request.body)
+    disarm = deadlines.arm(timeoutMs, () => {
+      settle(Effect.fail(new SvcTimeoutError({ call, timeoutMs })))
+      req.destroy()
+    })
     return Effect.sync(() => {
       settled = true
+      disarm()
       req.destroy()
     })
   })
@@ -129,14 +138,9 @@ export const make = Effect.gen(function* () {
         https.destroy()
       }),
   )
+  const deadlines = yield* Deadlines.make
   return {
-    send: (call, request, timeoutMs) =>
-      exchange(agents, call, request).pipe(
-        Effect.timeoutFail({
-          duration: Duration.millis(timeoutMs),
-          onTimeout: () => new SvcTimeoutError({ call, timeoutMs }),
-        }),
-      ),
+    send: (call, request, timeoutMs) => exchange(agents, deadlines, call, request, timeoutMs),
   } satisfies HttpShape
 })
 
