@@ -18,6 +18,8 @@ import { type Call, SvcTimeoutError, SvcUnreachableError } from "./SvcError.js"
 export interface RawResponse {
   readonly status: number
   readonly text: string
+  /** The Retry-After header, when the service sent one (with 429 or 503). */
+  readonly retryAfter?: string
 }
 
 export interface Request {
@@ -101,9 +103,12 @@ const exchange = (
         (res) => {
           const chunks: Array<Buffer> = []
           res.on("data", (chunk: Buffer) => chunks.push(chunk))
-          res.on("end", () =>
-            settle(Effect.succeed({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") })),
-          )
+          res.on("end", () => {
+            const status = res.statusCode ?? 0
+            const text = Buffer.concat(chunks).toString("utf8")
+            const retryAfter = res.headers["retry-after"]
+            settle(Effect.succeed(retryAfter === undefined ? { status, text } : { status, text, retryAfter }))
+          })
           res.on("error", failed)
           res.on("close", () => {
             if (!res.complete) failed({ code: "ECONNRESET", message: "the connection closed before the answer ended" })

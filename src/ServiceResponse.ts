@@ -60,7 +60,7 @@ export const errorBody = (status: number, text: string): ErrorBody => {
   return { error: shown === "" ? `HTTP ${status} with an empty body` : shown, trace: [] }
 }
 
-export const interpret = (call: Call, status: number, text: string): Outcome => {
+export const interpret = (call: Call, status: number, text: string, retryAfter?: string): Outcome => {
   if (status >= 200 && status < 300) {
     if (text.trim() === "") {
       return { _tag: "Failed", error: new SvcResponseError({ call, status, detail: "the body is empty" }) }
@@ -82,15 +82,22 @@ export const interpret = (call: Call, status: number, text: string): Outcome => 
     return { _tag: "CredentialsInvalid", status, error: body.error }
   }
   const reason = namesUnknownEndpoint(body.error, call.endpoint) ? "UnknownEndpoint" : "Status"
-  return { _tag: "Failed", error: new SvcServiceError({ call, reason, status, ...body }) }
+  const wait = retryAfter === undefined ? {} : { retryAfter: retryAfter.slice(0, 64) }
+  return { _tag: "Failed", error: new SvcServiceError({ call, reason, status, ...body, ...wait }) }
 }
 
 /**
  * What the client makes of an answer. The texts of a failure are scrubbed of
  * secrets after parsing, since an error body may echo what was sent, JSON-escaped.
  */
-export const fromResponse = (call: Call, status: number, text: string, secrets: ReadonlyArray<string>): Outcome => {
-  const outcome = interpret(call, status, text)
+export const fromResponse = (
+  call: Call,
+  status: number,
+  text: string,
+  secrets: ReadonlyArray<string>,
+  retryAfter?: string,
+): Outcome => {
+  const outcome = interpret(call, status, text, retryAfter)
   const clean = (value: string) => scrub(value, secrets)
   switch (outcome._tag) {
     case "Ok":

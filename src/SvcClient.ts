@@ -44,8 +44,8 @@ export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | Http>
         Effect.tap(([took, { status }]) =>
           Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),
         ),
-        Effect.flatMap(([, { status, text }]) =>
-          Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets)),
+        Effect.flatMap(([, { status, text, retryAfter }]) =>
+          Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, retryAfter)),
         ),
       )
     const settle = (outcome: Outcome): Effect.Effect<Answer, SvcError> =>

@@ -42,8 +42,13 @@ export class SvcServiceError extends Data.TaggedError("SvcServiceError")<{
   readonly status: number
   readonly error: string
   readonly trace: ReadonlyArray<string>
+  /** The service's Retry-After: seconds, or an HTTP date. */
+  readonly retryAfter?: string
 }> {
   override get message(): string {
+    if (this.retryAfter !== undefined && this.reason === "Status") {
+      return `${path(this.call)} failed: the service answered ${this.status}: ${this.error} (it asks to retry after ${/^\d+$/.test(this.retryAfter) ? `${this.retryAfter} s` : this.retryAfter})`
+    }
     return this.reason === "UnknownEndpoint"
       ? `${path(this.call)} is not offered by this version of the service (it answered ${this.status}: ${this.error})${
           ADDED_IN_2_3_3.has(path(this.call)) ? `; the endpoint was added in service API ${SPEC_VERSION}` : ""

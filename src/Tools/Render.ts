@@ -29,6 +29,7 @@ export interface StructuredError {
   readonly error?: string
   readonly trace?: ReadonlyArray<string>
   readonly problems?: ReadonlyArray<string>
+  readonly retryAfter?: string
 }
 
 export interface Rendered {
@@ -77,7 +78,12 @@ const detailsOf = (error: SvcError): Partial<StructuredError> => {
     case "SvcUnreachableError":
       return { reason: error.reason }
     case "SvcServiceError":
-      return { status: error.status, error: error.error, trace: error.trace }
+      return {
+        status: error.status,
+        error: error.error,
+        trace: error.trace,
+        ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+      }
     case "SvcResponseError":
       return { status: error.status }
     case "SvcAuthError":

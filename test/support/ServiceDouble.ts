@@ -24,7 +24,7 @@ export type Behaviour =
       readonly headers?: Record<string, string>
     }
   | { readonly hang: "before-headers" | "mid-body" }
-  | { readonly destroy: "before-headers" | "mid-body" }
+  | { readonly destroy: "before-headers" | "mid-body" | "reset" }
   /** Waits, then behaves as `followedBy`, or answers normally. */
   | { readonly delayMs: number; readonly followedBy?: Behaviour }
 
@@ -130,7 +130,9 @@ export class ServiceDouble {
       return
     }
     if ("destroy" in behaviour) {
-      if (behaviour.destroy === "mid-body") {
+      if (behaviour.destroy === "reset") {
+        res.socket?.resetAndDestroy()
+      } else if (behaviour.destroy === "mid-body") {
         res.writeHead(200, { "content-type": "application/json", "content-length": "1000" })
         res.write('{"partial":', () => res.destroy())
       } else {
