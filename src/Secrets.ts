@@ -19,3 +19,21 @@ export const scrub = (text: string, secrets: ReadonlyArray<string>): string => {
   }
   return out
 }
+
+/** Whether a JSON text holds any of the secrets, as they are or JSON-escaped. */
+export const inJson = (text: string, secrets: ReadonlyArray<string>): boolean =>
+  secrets.some(
+    (secret) =>
+      secret.length >= MIN_SECRET_LENGTH &&
+      (text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1))),
+  )
+
+/** Scrubs every string in a JSON value, keys included. */
+export const scrubValue = (value: unknown, secrets: ReadonlyArray<string>): unknown => {
+  if (typeof value === "string") return scrub(value, secrets)
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets))
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [scrub(key, secrets), scrubValue(field, secrets)]),
+  )
+}

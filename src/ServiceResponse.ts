@@ -2,7 +2,7 @@
  * What an answer of the service means, as a pure function of its status and body,
  * so that the rules can be checked for every possible answer.
  */
-import { scrub } from "./Secrets.js"
+import { inJson, scrub, scrubValue } from "./Secrets.js"
 import { type Call, SvcAuthError, SvcResponseError, SvcServiceError } from "./SvcError.js"
 
 export type Outcome =
@@ -87,8 +87,8 @@ export const interpret = (call: Call, status: number, text: string, retryAfter?:
 }
 
 /**
- * What the client makes of an answer. The texts of a failure are scrubbed of
- * secrets after parsing, since an error body may echo what was sent, JSON-escaped.
+ * What the client makes of an answer. Its texts are scrubbed of secrets after
+ * parsing, since a body may echo what was sent, JSON-escaped.
  */
 export const fromResponse = (
   call: Call,
@@ -100,8 +100,12 @@ export const fromResponse = (
   const outcome = interpret(call, status, text, retryAfter)
   const clean = (value: string) => scrub(value, secrets)
   switch (outcome._tag) {
-    case "Ok":
-      return outcome
+    case "Ok": {
+      // Rare: an answer that echoes this server's own credentials is scrubbed too.
+      if (!inJson(outcome.text, secrets)) return outcome
+      const value = scrubValue(outcome.value, secrets)
+      return { _tag: "Ok", value, text: JSON.stringify(value) }
+    }
     case "CredentialsInvalid":
       return { ...outcome, error: clean(outcome.error) }
     case "Failed": {
