@@ -1,7 +1,6 @@
 /**
  * The built server in HTTP mode, driven by the SDK's StreamableHTTPClientTransport.
  */
-import * as ChildProcess from "node:child_process"
 import * as NodeHttp from "node:http"
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -14,35 +13,7 @@ import * as Spawn from "./support/Spawn.js"
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const TOKEN = "a-long-random-token-for-the-tests-0123456789"
 
-interface Running {
-  readonly url: string
-  readonly child: ChildProcess.ChildProcess
-  readonly stderr: () => string
-  readonly exited: Promise<number | null>
-}
-
-/** Starts the built server on a free port and waits until it says where it listens. */
-const start = (env: Record<string, string>) =>
-  Effect.acquireRelease(
-    Effect.promise(async (): Promise<Running> => {
-      const child = ChildProcess.spawn(process.execPath, [Spawn.ENTRY], {
-        env: { PATH: process.env.PATH ?? "", SVC_MCP_HTTP_PORT: "0", ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      })
-      let stderr = ""
-      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString("utf8")
-          const found = /over HTTP at (http:\/\/\S+\/mcp)/.exec(stderr)
-          if (found?.[1] !== undefined) resolve(found[1])
-        })
-        child.on("exit", () => reject(new Error(`the server exited: ${stderr}`)))
-      })
-      return { url, child, stderr: () => stderr, exited }
-    }),
-    ({ child }) => Effect.sync(() => child.kill("SIGKILL")),
-  )
+const start = (env: Record<string, string>) => Spawn.serveHttp(env)
 
 const connect = (url: string, token?: string) =>
   Effect.acquireRelease(

@@ -59,11 +59,16 @@ export interface Finished {
   readonly stderr: string
 }
 
-/** Runs the built server with `input` on stdin, to its end. */
-export const run = (env: Record<string, string>, args: ReadonlyArray<string> = [], input = "") =>
+/** Runs a command to its end, with `input` on stdin; interrupting it kills it. */
+export const runCommand = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly env?: Record<string, string>; readonly cwd?: string; readonly input?: string } = {},
+) =>
   Effect.async<Finished>((resume) => {
-    const child = ChildProcess.spawn(process.execPath, [ENTRY, ...args], {
-      env: { ...baseEnv(), ...env },
+    const child = ChildProcess.spawn(command, args, {
+      env: { ...baseEnv(), ...options.env },
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       stdio: ["pipe", "pipe", "pipe"],
     })
     let stdout = ""
@@ -75,6 +80,41 @@ export const run = (env: Record<string, string>, args: ReadonlyArray<string> = [
       stderr += chunk.toString("utf8")
     })
     child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
-    child.stdin.end(input)
-    return Effect.sync(() => child.kill())
+    child.stdin.end(options.input ?? "")
+    return Effect.sync(() => child.kill("SIGKILL"))
   })
+
+/** Runs the built server with `input` on stdin, to its end. */
+export const run = (env: Record<string, string>, args: ReadonlyArray<string> = [], input = "") =>
+  runCommand(process.execPath, [ENTRY, ...args], { env, input })
+
+export interface Serving {
+  /** The MCP endpoint, as the server announced it. */
+  readonly url: string
+  readonly child: ChildProcess.ChildProcess
+  readonly stderr: () => string
+  readonly exited: Promise<number | null>
+}
+
+/** The built server in HTTP mode on a free port, once it says where it listens, until the scope ends. */
+export const serveHttp = (env: Record<string, string>, args: ReadonlyArray<string> = []) =>
+  Effect.acquireRelease(
+    Effect.promise(async (): Promise<Serving> => {
+      const child = ChildProcess.spawn(process.execPath, [ENTRY, ...args], {
+        env: { ...baseEnv(), SVC_MCP_HTTP_PORT: "0", ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      })
+      let stderr = ""
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString("utf8")
+          const found = /over HTTP at (http:\/\/\S+\/mcp)/.exec(stderr)
+          if (found?.[1] !== undefined) resolve(found[1])
+        })
+        child.on("exit", () => reject(new Error(`the server exited: ${stderr}`)))
+      })
+      return { url, child, stderr: () => stderr, exited }
+    }),
+    ({ child }) => Effect.sync(() => child.kill("SIGKILL")),
+  )
