@@ -136,10 +136,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
   return { create, idle }
 })
 
-/**
- * Serves `server` on `transport` until the transport closes, or the scope ends.
- * `closed` lets a transport that cannot tell its own end (stdio) signal it.
- */
+/** Serves `server` on `transport` until the transport closes, or the scope ends. */
 export const serve = (server: Server, transport: Transport): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
