@@ -1,130 +1,14 @@
 #!/usr/bin/env node
 /**
- * The executable: reads the command, composes the layers, runs.
+ * The executable: reads the command line, and runs its command with logs on stderr.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
-import * as Auth from "./Auth.js"
-import * as Check from "./Check.js"
 import * as Cli from "./Cli.js"
-import * as Config from "./Config.js"
-import * as Http from "./Http.js"
+import * as Commands from "./Commands.js"
 import * as Logging from "./Logging.js"
-import * as McpHttp from "./Mcp/Http.js"
-import * as McpServer from "./Mcp/Server.js"
-import * as Sandbox from "./Sandbox/Server.js"
-import * as SvcClient from "./SvcClient.js"
-import * as Policy from "./Tools/Policy.js"
 
-const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
-  SvcClient.layer.pipe(Layer.provideMerge(Auth.layer), Layer.provideMerge(config), Layer.provideMerge(Http.layer))
-
-const exitWith = (code: number) => Effect.sync(() => process.exit(code))
-
-const configFailed = (error: Config.ConfigError) =>
-  Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
-
-const tools = Policy.layer.pipe(Layer.provideMerge(Config.layerSettings))
-
-/** Stdio, or Streamable HTTP when a port is given. */
-const serve = (httpPort: number | undefined) =>
-  Effect.gen(function* () {
-    const config = yield* Config.SvcConfig
-    const auth = yield* Auth.Auth
-    const policy = yield* Policy.Policy
-    const http = yield* Config.loadHttp(Option.fromNullable(httpPort))
-    const serving = `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${auth.method} auth`
-    if (Option.isNone(http)) {
-      yield* Effect.logInfo(`${serving} over stdio; ${policy.summary}`)
-      return yield* McpServer.serveStdio
-    }
-    const { url } = yield* McpHttp.listen(http.value)
-    const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
-    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded}); ${policy.summary}`)
-    return yield* Effect.never
-  }).pipe(
-    Effect.scoped,
-    Effect.provide(tools),
-    Effect.catchTag("ListenError", (error) =>
-      Console.error(`svc-mcp: ${error.message}`).pipe(Effect.zipRight(exitWith(1))),
-    ),
-  )
-
-const sandboxConfig = (sandbox: Sandbox.Sandbox): Config.SvcConfigShape => ({
-  url: sandbox.url,
-  timeoutMs: Config.DEFAULT_TIMEOUT_MS,
-  credentials: {
-    _tag: "ApiKey",
-    key: Redacted.make(sandbox.apiKey.key),
-    secret: Redacted.make(sandbox.apiKey.secret),
-  },
-})
-
-const serveSandbox = (httpPort: number | undefined) =>
-  Effect.gen(function* () {
-    const sandbox = yield* Sandbox.make()
-    yield* Effect.logInfo(
-      `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
-    )
-    yield* serve(httpPort).pipe(Effect.provide(services(Config.layerValue(sandboxConfig(sandbox)))))
-  }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
-
-const runSandbox = (port: number) =>
-  Effect.gen(function* () {
-    const sandbox = yield* Effect.tryPromise(() => Sandbox.start({ port })).pipe(
-      Effect.tapError((error) =>
-        Console.error(`svc-mcp: the sandbox could not listen on port ${port}: ${error.cause}`),
-      ),
-      Effect.orElse(() => exitWith(1).pipe(Effect.zipRight(Effect.never))),
-    )
-    yield* Effect.addFinalizer(() => Effect.promise(() => sandbox.close()))
-    yield* Console.error(
-      [
-        `svc-mcp sandbox (service API ${sandbox.version}) listening on ${sandbox.url}`,
-        "Point a client at it, e.g.:",
-        `  SVC_URL=${sandbox.url} SVC_API_KEY=${sandbox.apiKey.key} SVC_API_SECRET=${sandbox.apiKey.secret} svc-mcp`,
-        `  or log in as ${sandbox.username} / ${sandbox.password}`,
-        "Its state lives in memory and ends with it. Ctrl-C to stop.",
-      ].join("\n"),
-    )
-    return yield* Effect.never
-  }).pipe(Effect.scoped)
-
-const check = Effect.gen(function* () {
-  const report = yield* Check.run
-  yield* Console.error(Check.format(report))
-  if (!report.ok) yield* exitWith(1)
-}).pipe(Effect.provide(services(Config.layer)))
-
-const main = Effect.gen(function* () {
-  const command = Cli.parse(process.argv.slice(2))
-  switch (command._tag) {
-    case "Help":
-      return yield* Console.error(Cli.HELP)
-    case "Version":
-      return yield* Console.error(Cli.VERSION)
-    case "Invalid":
-      yield* Console.error(`svc-mcp: ${command.message}; see svc-mcp --help`)
-      return yield* exitWith(2)
-    case "Check":
-      return yield* check.pipe(Effect.catchTag("ConfigError", configFailed))
-    case "Sandbox":
-      return yield* runSandbox(command.port)
-    case "Serve":
-      return yield* command.sandbox
-        ? serveSandbox(command.httpPort)
-        : serve(command.httpPort).pipe(
-            Effect.provide(services(Config.layer)),
-            Effect.catchTag("ConfigError", configFailed),
-          )
-  }
-})
-
-NodeRuntime.runMain(main.pipe(Effect.provide(Logging.layer())), {
+NodeRuntime.runMain(Commands.run(Cli.parse(process.argv.slice(2))).pipe(Effect.provide(Logging.layer())), {
   disableErrorReporting: false,
   disablePrettyLogger: true,
 })
