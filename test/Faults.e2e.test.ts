@@ -322,6 +322,14 @@ describe("fault matrix: the client misbehaves", () => {
         expect(kindOf(yield* call({ resource_type: "stack", params: {}, extra: [1, 2] }))).toBe(
           "invalid_arguments" as Kind,
         )
+        const notAnObject = yield* Effect.flip(
+          Effect.tryPromise(() =>
+            client.callTool({ name: "svc_get", arguments: [1] as unknown as Record<string, unknown> }),
+          ),
+        )
+        expect(String(notAnObject.cause)).toBe(
+          'McpError: MCP error -32602: Invalid params: arguments must be an object, e.g. {"resource_type": "stack"}, not an array',
+        )
         const big = yield* call({ resource_type: "stack", params: { stack: "x".repeat(5 * 1024 * 1024) } })
         expect(kindOf(big)).toBe("ok")
         let nested: unknown = { leaf: true }

@@ -88,6 +88,8 @@ describe("fuzzing", () => {
                 .catch((error: { code?: number; message?: string }) => ({ error }))
               if ("error" in answer) {
                 expect(answer.error.code).not.toBe(-32001)
+                // Only an unknown tool, or arguments that are not an object: "invalid params".
+                expect(answer.error.code).toBe(-32602)
                 expect(typeof answer.error.message).toBe("string")
                 const notAnObject =
                   typeof call.arguments !== "object" || call.arguments === null || Array.isArray(call.arguments)

@@ -13,7 +13,7 @@ import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { type HttpSettingsShape, isLoopback } from "../Config.js"
-import { make, type Requirements } from "./Server.js"
+import { connect, make, type Requirements } from "./Server.js"
 
 /** A larger body is refused with 413 before it is read to the end. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -158,7 +158,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
         void transport.close()
         void server.close()
       })
-      await server.connect(transport)
+      await connect(server, transport)
       await transport.handleRequest(req, res, body)
     }
 

@@ -136,6 +136,39 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
   return { create, idle }
 })
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * Connects `server` to `transport`, answering itself a `tools/call` whose
+ * `arguments` is not an object: the SDK would answer it with an internal error
+ * and a dump of its validation, where a caller needs "invalid params" and why.
+ */
+export const connect = async (server: Server, transport: Transport): Promise<void> => {
+  await server.connect(transport)
+  const forward = transport.onmessage
+  transport.onmessage = (message, extra) => {
+    const { id, method, params } = message as { id?: string | number; method?: unknown; params?: unknown }
+    if (method === "tools/call" && id !== undefined) {
+      const args = isObject(params) ? params.arguments : undefined
+      const problem = !isObject(params)
+        ? "params must be an object with name and arguments"
+        : typeof params.name !== "string"
+          ? "params.name must be the tool's name, a string"
+          : args !== undefined && !isObject(args)
+            ? `arguments must be an object, e.g. {"resource_type": "stack"}, not ${Array.isArray(args) ? "an array" : args === null ? "null" : `a ${typeof args}`}`
+            : undefined
+      if (problem !== undefined) {
+        void transport
+          .send({ jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problem}` } })
+          .catch(() => undefined)
+        return
+      }
+    }
+    forward?.(message, extra)
+  }
+}
+
 /** Serves `server` on `transport` until the transport closes, or the scope ends. */
 export const serve = (server: Server, transport: Transport): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -145,7 +178,7 @@ export const serve = (server: Server, transport: Transport): Effect.Effect<void,
     // A garbage line or a malformed message is reported and skipped; serving goes on.
     server.onerror = (error) => Runtime.runFork(runtime)(Effect.logWarning(`protocol: ${error.message}`))
     yield* Effect.acquireRelease(
-      Effect.promise(() => server.connect(transport)),
+      Effect.promise(() => connect(server, transport)),
       () => Effect.promise(() => server.close()),
     )
     yield* Deferred.await(closed)

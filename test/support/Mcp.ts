@@ -30,7 +30,7 @@ export const connect = (config: Config.SvcConfigShape, settings: Partial<Config.
     const server = (yield* McpServer.make.pipe(Effect.provide(context))).create()
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     yield* Effect.acquireRelease(
-      Effect.promise(() => server.connect(serverSide)),
+      Effect.promise(() => McpServer.connect(server, serverSide)),
       () => Effect.promise(() => server.close()),
     )
     const client = new Client({ name: "svc-mcp-test", version: "1.0.0" })
