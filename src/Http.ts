@@ -131,11 +131,17 @@ const exchange = (
     })
   })
 
+/**
+ * Connections to the service at most, all kept open: more calls than this wait
+ * for a free one rather than open and close connections as the load moves.
+ */
+const MAX_SOCKETS = 64
+
 export const make = Effect.gen(function* () {
   const agents = yield* Effect.acquireRelease(
     Effect.sync(() => ({
-      http: new NodeHttp.Agent({ keepAlive: true, maxFreeSockets: 64 }),
-      https: new NodeHttps.Agent({ keepAlive: true, maxFreeSockets: 64 }),
+      http: new NodeHttp.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, maxFreeSockets: MAX_SOCKETS }),
+      https: new NodeHttps.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, maxFreeSockets: MAX_SOCKETS }),
     })),
     ({ http, https }) =>
       Effect.sync(() => {
