@@ -101,10 +101,10 @@ export const makeJwt = (
   Effect.gen(function* () {
     const http = yield* Http
     const current = yield* SynchronizedRef.make(Option.none<Login>())
-    // The last two tokens: a caller may still be holding the previous one.
-    let tokens: ReadonlyArray<string> = []
+    // The password and the last two tokens (a caller may still hold the previous
+    // one): rebuilt at each login, read by every call.
+    let hidden: ReadonlyArray<string> = [Redacted.value(password)]
     let generations = 0
-    const hide = () => [Redacted.value(password), ...tokens]
 
     const login = post(
       http,
@@ -114,10 +114,10 @@ export const makeJwt = (
       {},
       config.timeoutMs,
     ).pipe(
-      Effect.flatMap(({ status, text }) => readLogin(status, text, hide())),
+      Effect.flatMap(({ status, text }) => readLogin(status, text, hidden)),
       Effect.tap((token) =>
         Effect.sync(() => {
-          tokens = [token, ...tokens].slice(0, 2)
+          hidden = [Redacted.value(password), token, ...hidden.slice(1, 2)]
         }),
       ),
       Effect.tap(() => Effect.logInfo(`logged in to ${config.url} as ${username}`)),
@@ -172,7 +172,7 @@ export const makeJwt = (
       method: "jwt",
       credential,
       renew: Option.some(renew),
-      secrets: Effect.sync(hide),
+      secrets: Effect.sync(() => hidden),
     } satisfies AuthShape
   })
 

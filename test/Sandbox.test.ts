@@ -8,6 +8,7 @@ import { ADDED_IN_2_3_3 } from "../src/ServiceVersion.js"
 import { SvcClient } from "../src/SvcClient.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import { invoke } from "../src/Tools/Invoke.js"
+import * as Tables from "../src/Tools/Tables.js"
 import * as Layers from "./support/Layers.js"
 import * as Sandboxes from "./support/Sandbox.js"
 import { until } from "./support/Wait.js"
@@ -50,7 +51,7 @@ describe("the sandbox", () => {
     }),
   )
 
-  it.scopedLive("keeps state for every resource type: create, get, list, update, rename, copy, delete", () =>
+  it.scopedLive("keeps a stack's state: create, get by name or id, update (merged), rename, copy, delete", () =>
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
       yield* Effect.gen(function* () {
@@ -86,6 +87,42 @@ describe("the sandbox", () => {
         })
       }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
     }),
+  )
+
+  it.scopedLive(
+    "keeps state for every resource type with a config: create, get, list, update, rename, copy, delete",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        yield* Effect.gen(function* () {
+          // The types svc_copy takes; the others are the special types below. sync_resource has no rename.
+          const kinds = Object.keys(Tables.copy)
+          expect(kinds).toHaveLength(11)
+          for (const kind of kinds) {
+            const key = kind === "sync_resource" ? "sync" : kind
+            const ep = (table: Record<string, string>) => table[kind] as string
+            yield* call("write", ep(Tables.create), { name: `${kind}-a`, config: { first: 1 } })
+            yield* call("write", ep(Tables.update), { id: `${kind}-a`, config: { second: 2 } })
+            expect((yield* call("read", ep(Tables.get), { [key]: `${kind}-a` })).config, kind).toEqual({
+              first: 1,
+              second: 2,
+            })
+            const renamed = Object.hasOwn(Tables.rename, kind) ? `${kind}-b` : `${kind}-a`
+            if (renamed !== `${kind}-a`) yield* call("write", ep(Tables.rename), { id: `${kind}-a`, name: renamed })
+            yield* call("write", ep(Tables.copy), { name: `${kind}-c`, id: renamed })
+            const names = (yield* call("read", ep(Tables.list), { limit: 0 })).map((r: Any) => r.name)
+            expect(names, kind).toEqual(expect.arrayContaining([renamed, `${kind}-c`]))
+            if (renamed !== `${kind}-a`) expect(names, kind).not.toContain(`${kind}-a`)
+            yield* call("write", ep(Tables.delete_), { id: renamed })
+            const gone = yield* Effect.flip(call("read", ep(Tables.get), { [key]: renamed }))
+            expect(gone.error, kind).toMatch(/^did not find any \w+ matching /)
+            expect((yield* call("read", ep(Tables.get), { [key]: `${kind}-c` })).config, kind).toEqual({
+              first: 1,
+              second: 2,
+            })
+          }
+        }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+      }),
   )
 
   it.scopedLive("the special types: tag colour, variable value, accounts, user groups", () =>

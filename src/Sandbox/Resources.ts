@@ -2,6 +2,7 @@
  * The resource endpoints of the sandbox (List, Get, Create, Update, Delete,
  * Copy, Rename) for the 16 types, answering in the service's shapes.
  */
+import { DEFAULT_PAGE } from "../ServiceResponse.js"
 import * as Tables from "../Tools/Tables.js"
 import { isKind, type Kind, kinds } from "./Kinds.js"
 import { configOf, merge, type Params, type Resource, ref, ServiceFailure, type Store } from "./Store.js"
@@ -56,11 +57,9 @@ const matchesQuery = (r: Resource, params: Params): boolean => {
   return true
 }
 
-/** The service stops a list at 50 items unless `limit` says otherwise; `limit: 0` is all. */
-export const DEFAULT_LIMIT = 50
-
+/** As the service: DEFAULT_PAGE items unless `limit` says otherwise; `limit: 0` is all. */
 export const page = <A>(items: ReadonlyArray<A>, params: Params): ReadonlyArray<A> => {
-  const limit = typeof params.limit === "number" ? params.limit : DEFAULT_LIMIT
+  const limit = typeof params.limit === "number" ? params.limit : DEFAULT_PAGE
   const pageNo = typeof params.page === "number" && params.page > 0 ? params.page : 0
   if (limit <= 0) return items
   return items.slice(pageNo * limit, (pageNo + 1) * limit)

@@ -8,6 +8,7 @@ import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import { INVALID_CREDENTIALS } from "../ServiceResponse.js"
 import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "../ServiceVersion.js"
 import * as Docker from "./Docker.js"
 import * as Executions from "./Executions.js"
@@ -110,14 +111,14 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
       const expires = tokens.get(authorization.replace(/^Bearer /, ""))
       return expires !== undefined && expires > Date.now()
         ? undefined
-        : new ServiceFailure(500, "Invalid user credentials", ["failed to authenticate jwt"])
+        : new ServiceFailure(500, INVALID_CREDENTIALS, ["failed to authenticate jwt"])
     }
     const key = req.headers["x-api-key"]
     const secret = req.headers["x-api-secret"]
     if (key === undefined && secret === undefined) return new ServiceFailure(401, "no authorization provided")
     return key === apiKey.key && secret === apiKey.secret
       ? undefined
-      : new ServiceFailure(500, "Invalid user credentials", ["failed to authenticate api key"])
+      : new ServiceFailure(500, INVALID_CREDENTIALS, ["failed to authenticate api key"])
   }
 
   const handle = (req: Http.IncomingMessage, res: Http.ServerResponse, text: string) => {

@@ -2,6 +2,7 @@
  * The 13 tools. Descriptions are what an assistant reads to choose a tool and
  * fill its params; they are kept short because every session pays for them.
  */
+import { DEFAULT_PAGE } from "../ServiceResponse.js"
 import * as Tables from "./Tables.js"
 import { type Hints, make, type Tool } from "./Tool.js"
 
@@ -15,7 +16,7 @@ const changes = (idempotent: boolean): Hints => ({
   openWorldHint: true,
 })
 
-const LIMIT = "Lists stop at 50 items unless params.limit is given (limit 0 = all; page for more)."
+const LIMIT = `Lists stop at ${DEFAULT_PAGE} items unless params.limit is given (limit 0 = all; page for more).`
 
 export const svc_list = make({
   name: "svc_list",

@@ -3,6 +3,7 @@
  * assistant's context should take, with a note saying what was left out.
  */
 import { REDACTED } from "../Secrets.js"
+import { DEFAULT_PAGE } from "../ServiceResponse.js"
 
 /** Field names that hold a credential. `is_secret` flags a variable whose `value` is one. */
 const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i
@@ -28,8 +29,6 @@ export const redact = (value: unknown): unknown => {
   if (record.is_secret === true && typeof record.value === "string" && record.value !== "") out.value = REDACTED
   return out
 }
-
-export const DEFAULT_PAGE = 50
 
 const note = (text: string) => `\n[svc-mcp: ${text}]`
 
