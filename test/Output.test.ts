@@ -15,6 +15,8 @@ const key = FastCheck.oneof(
     "is_secret",
     "value",
     "name",
+    "__proto__",
+    "constructor",
   ),
 )
 const value = FastCheck.letrec((tie) => ({
@@ -39,6 +41,13 @@ describe("output", () => {
     },
     { fastCheck: { numRuns: 3000 } },
   )
+
+  it("keeps a field named __proto__ as a field, and redacts inside it", () => {
+    const v = JSON.parse('{"__proto__":{"token":"t","name":"n"},"constructor":1}')
+    const out = redact(v) as Record<string, unknown>
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"token":"[redacted]","name":"n"},"constructor":1}')
+  })
 
   it("redacts credential fields and secret variables, and nothing else", () => {
     expect(

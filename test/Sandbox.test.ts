@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { merge } from "../src/Sandbox/Store.js"
 import { ADDED_IN_2_3_3 } from "../src/ServiceVersion.js"
 import { SvcClient } from "../src/SvcClient.js"
 import * as Definitions from "../src/Tools/Definitions.js"
@@ -50,6 +51,15 @@ describe("the sandbox", () => {
       expect(unknown).toEqual([])
     }),
   )
+
+  it("merges a partial config deeply, and keeps a key named __proto__ as a field", () => {
+    const base = { a: { b: 1, c: 2 }, d: [1] }
+    const patch = JSON.parse('{"a":{"c":3},"d":[2],"__proto__":{"x":1}}')
+    const out = merge(base, patch)
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(JSON.stringify(out)).toBe('{"a":{"b":1,"c":3},"d":[2],"__proto__":{"x":1}}')
+    expect(base).toEqual({ a: { b: 1, c: 2 }, d: [1] })
+  })
 
   it.scopedLive("keeps a stack's state: create, get by name or id, update (merged), rename, copy, delete", () =>
     Effect.gen(function* () {

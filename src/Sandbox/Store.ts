@@ -41,8 +41,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export const merge = (base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> => {
   const out = { ...base }
   for (const [key, value] of Object.entries(patch)) {
-    const current = out[key]
-    out[key] = isRecord(current) && isRecord(value) ? merge(current, value) : value
+    const current = Object.hasOwn(out, key) ? out[key] : undefined
+    // defineProperty, not assignment: a key named "__proto__" stays an own field instead of becoming the prototype.
+    Object.defineProperty(out, key, {
+      value: isRecord(current) && isRecord(value) ? merge(current, value) : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   }
   return out
 }

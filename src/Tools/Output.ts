@@ -22,12 +22,16 @@ export const redact = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(redact)
   if (typeof value !== "object" || value === null) return value
   const record = value as Record<string, unknown>
-  const out: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(record)) {
-    out[key] = typeof field === "string" && field !== "" && CREDENTIAL.test(key) ? REDACTED : redact(field)
-  }
-  if (record.is_secret === true && typeof record.value === "string" && record.value !== "") out.value = REDACTED
-  return out
+  const secretValue = record.is_secret === true && typeof record.value === "string" && record.value !== ""
+  // fromEntries, not assignment: a key named "__proto__" stays an own field instead of becoming the prototype.
+  return Object.fromEntries(
+    Object.entries(record).map(([key, field]) => [
+      key,
+      (typeof field === "string" && field !== "" && CREDENTIAL.test(key)) || (secretValue && key === "value")
+        ? REDACTED
+        : redact(field),
+    ]),
+  )
 }
 
 const note = (text: string) => `\n[svc-mcp: ${text}]`
