@@ -117,6 +117,17 @@ describe("tool programs against the service", () => {
     }),
   )
 
+  it.scoped("params reach the service exactly as given, a key named __proto__ included", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const text = '{"__proto__":{"a":1},"stack":"web","config":{"constructor":"x"}}'
+      yield* invoke(Definitions.svc_get, { resource_type: "stack", params: JSON.parse(text) }).pipe(
+        Effect.provide(Layers.client(Layers.apiKey(double.url))),
+      )
+      expect(JSON.stringify(double.requests.at(-1)?.body)).toBe(text)
+    }),
+  )
+
   it.scoped("a refused call sends nothing", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped(API_KEY)
