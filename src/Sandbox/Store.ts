@@ -38,20 +38,15 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Merges `patch` into `base` the way the service merges a partial config: objects deeply, the rest replaced. */
-export const merge = (base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> => {
-  const out = { ...base }
-  for (const [key, value] of Object.entries(patch)) {
-    const current = Object.hasOwn(out, key) ? out[key] : undefined
-    // defineProperty, not assignment: a key named "__proto__" stays an own field instead of becoming the prototype.
-    Object.defineProperty(out, key, {
-      value: isRecord(current) && isRecord(value) ? merge(current, value) : value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
-  }
-  return out
-}
+// fromEntries, not assignment: a key named "__proto__" stays an own field instead of becoming the prototype.
+export const merge = (base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries([
+    ...Object.entries(base),
+    ...Object.entries(patch).map(([key, value]) => {
+      const current = Object.hasOwn(base, key) ? base[key] : undefined
+      return [key, isRecord(current) && isRecord(value) ? merge(current, value) : value]
+    }),
+  ])
 
 /** The first of `keys` that `params` holds as a non-empty string. */
 export const ref = (params: Params, ...keys: ReadonlyArray<string>): string => {

@@ -114,11 +114,7 @@ export const resolve = (tool: Tool, args: unknown): Either.Either<Invocation, To
   if (Either.isLeft(decoded)) {
     return Either.left(new ToolInputError({ tool: tool.name, problems: problemsOf(tool, args ?? {}, decoded.left) }))
   }
-  const { query, wait } = decoded.right
-  // The schema has checked that params is an object; the given one is sent as is, because
-  // decoding a record drops a key named "__proto__", and the service should see what was asked.
-  const params =
-    (args as { readonly params?: Readonly<Record<string, unknown>> } | undefined)?.params ?? decoded.right.params
+  const { params, query, wait } = decoded.right
   const selector = decoded.right[tool.selectorKey] as string
   const body = query !== undefined && params.terms === undefined ? { ...params, terms: [query] } : params
   return Either.right({

@@ -62,9 +62,12 @@ export interface Tool extends ToolSpec {
 export const PARAMS_DESCRIPTION = "The endpoint's JSON body (default {})"
 
 // The published schema of params is left open: each endpoint takes its own fields.
-const Params = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  jsonSchema: { type: "object", description: PARAMS_DESCRIPTION },
-})
+// A guard, not a Record: decoding a Record copies the object and drops a key named
+// "__proto__", and the service should get the body exactly as it was given.
+const Params = Schema.declare(
+  (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u),
+  { jsonSchema: { type: "object", description: PARAMS_DESCRIPTION } },
+)
 
 const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   const [first, ...rest] = selectors
