@@ -3,12 +3,14 @@
  * choose what to run.
  */
 import { DEFAULT_TIMEOUT_MS } from "./Config.js"
+import * as Setup from "./Setup.js"
 import { VERSION } from "./Version.js"
 
 export type Command =
   | { readonly _tag: "Serve"; readonly sandbox: boolean; readonly httpPort: number | undefined }
   | { readonly _tag: "Sandbox"; readonly port: number }
   | { readonly _tag: "Check" }
+  | { readonly _tag: "Setup"; readonly options: Setup.Options }
   | { readonly _tag: "Help" }
   | { readonly _tag: "Version" }
   | { readonly _tag: "Invalid"; readonly message: string }
@@ -55,6 +57,10 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
       return { _tag: "Version" }
     case "check":
       return extra("check", rest) ?? { _tag: "Check" }
+    case "setup": {
+      const options = Setup.parse(rest)
+      return typeof options === "string" ? invalid(options) : { _tag: "Setup", options }
+    }
     case "sandbox": {
       if (rest.length === 0) return { _tag: "Sandbox", port: 0 }
       const [flag, value, ...more] = rest
@@ -77,6 +83,9 @@ Usage: svc-mcp                     serve MCP over stdin/stdout
                                    with --http-port too)
        svc-mcp sandbox [--port N]  run the sandbox service alone on 127.0.0.1, print its URL
        svc-mcp check               check that the configuration reaches the service and logs in
+       svc-mcp setup <client> [--sandbox | --http URL]
+                                   print what to run or paste to add this server to a client:
+                                   ${Setup.CLIENTS.join(", ")}
        svc-mcp --help | --version
 
 Configuration (environment):
@@ -96,6 +105,6 @@ Configuration (environment):
   SVC_MCP_TOKEN              the Bearer token HTTP clients must send (required off loopback)
   Each credential X may be read from a file named by X_FILE instead.
 
-Everything but the MCP protocol is written to stderr.`
+Everything but the MCP protocol is written to stderr, except what setup prints to be run or pasted.`
 
 export { VERSION }

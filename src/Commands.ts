@@ -16,6 +16,7 @@ import * as Http from "./Http.js"
 import * as McpHttp from "./Mcp/Http.js"
 import * as McpServer from "./Mcp/Server.js"
 import * as Sandbox from "./Sandbox/Server.js"
+import * as Setup from "./Setup.js"
 import * as SvcClient from "./SvcClient.js"
 import * as Policy from "./Tools/Policy.js"
 
@@ -112,6 +113,8 @@ export const run = (command: Cli.Command) =>
         return yield* exitWith(2)
       case "Check":
         return yield* check.pipe(Effect.catchTag("ConfigError", configFailed))
+      case "Setup":
+        return yield* Setup.run(command.options)
       case "Sandbox":
         return yield* runSandbox(command.port)
       case "Serve":
