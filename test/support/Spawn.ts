@@ -30,13 +30,20 @@ export interface Connected {
   readonly protocolErrors: Array<Error>
 }
 
-/** A connected client for the length of a scope; the server is stopped with it. */
-export const connect = (env: Record<string, string>, args: ReadonlyArray<string> = []) =>
+/**
+ * A connected client for the length of a scope; the server is stopped with it.
+ * `command` starts the server: the built one by default, or another (an installed one).
+ */
+export const connect = (
+  env: Record<string, string>,
+  args: ReadonlyArray<string> = [],
+  command: readonly [string, ...Array<string>] = [process.execPath, ENTRY],
+) =>
   Effect.acquireRelease(
     Effect.promise(async (): Promise<Connected> => {
       const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [ENTRY, ...args],
+        command: command[0],
+        args: [...command.slice(1), ...args],
         env: { ...baseEnv(), ...env },
         stderr: "pipe",
       })
