@@ -6,7 +6,8 @@
  * It packs the build that `npm test` made before the tests (`--ignore-scripts`
  * skips prepack's second build, which would rewrite dist/ under the other
  * tests). Dependencies come from npm's cache (`--prefer-offline`): once the
- * cache holds them, as after `npm ci` and a first run, no network is used.
+ * cache holds their metadata (after a first run), no network is used; on a
+ * cold cache, npm fetches it from the registry.
  */
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -22,15 +23,24 @@ const ROOT = Path.resolve(import.meta.dirname, "..")
 const work = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-package-"))
 const prefix = Path.join(work, "prefix")
 const installed = Path.join(prefix, "bin", "svc-mcp")
-const npmEnv = { HOME: Os.homedir() }
+// npm's own settings pass through (npm test sets them to the ones in effect), so the install uses the same cache.
+const npmEnv: Record<string, string> = { HOME: Os.homedir() }
+for (const name of ["npm_config_cache", "npm_config_registry", "npm_config_userconfig"]) {
+  const value = process.env[name]
+  if (value !== undefined) npmEnv[name] = value
+}
 
 let packed: { readonly filename: string; readonly files: ReadonlyArray<{ readonly path: string }> }
 
+// At the lowest priority: the install is the heaviest step of the suite, and the tests running beside
+// it measure their own time-outs.
 const npm = (args: ReadonlyArray<string>) =>
-  Effect.runPromise(Spawn.runCommand("npm", args, { cwd: ROOT, env: npmEnv })).then((finished) => {
-    if (finished.code !== 0) throw new Error(`npm ${args.join(" ")} failed (${finished.code}): ${finished.stderr}`)
-    return finished.stdout
-  })
+  Effect.runPromise(Spawn.runCommand("nice", ["-n", "19", "npm", ...args], { cwd: ROOT, env: npmEnv })).then(
+    (finished) => {
+      if (finished.code !== 0) throw new Error(`npm ${args.join(" ")} failed (${finished.code}): ${finished.stderr}`)
+      return finished.stdout
+    },
+  )
 
 beforeAll(async () => {
   if (!Fs.existsSync(Spawn.ENTRY)) throw new Error("dist/ is missing: npm test builds it first (npm run build)")
