@@ -49,7 +49,9 @@ const endpoint = (value: string): string | undefined => {
 export const parse = (argv: ReadonlyArray<string>): Options | string => {
   const [client, ...rest] = argv
   if (client === undefined) return `setup needs a client, one of ${CLIENTS.join(", ")} (${USAGE})`
-  if (!isClient(client)) return `unknown client ${JSON.stringify(client)}: setup knows ${CLIENTS.join(", ")}`
+  if (!isClient(client)) {
+    return `unknown client ${JSON.stringify(client)}: setup knows ${CLIENTS.join(", ")} (${USAGE})`
+  }
   let sandbox = false
   let http: string | undefined
   for (let i = 0; i < rest.length; i++) {
@@ -82,6 +84,8 @@ export interface Invocation {
   readonly args: ReadonlyArray<string>
   /** Started as `node <script>` rather than as an installed command. */
   readonly script: boolean
+  /** For an installed command: node's path and the script's real path, which need no `node` on the PATH. */
+  readonly viaNode?: readonly [string, string]
 }
 
 /**
@@ -91,13 +95,13 @@ export interface Invocation {
  */
 export const invocation = (argv1: string, execPath: string): Invocation => {
   const path = Path.resolve(argv1)
-  if (!/\.[cm]?js$/.test(path)) return { command: path, args: [], script: false }
   let real = path
   try {
     real = Fs.realpathSync(path)
   } catch {
     // The script runs, so it exists; a failure here leaves the resolved path, which also works.
   }
+  if (!/\.[cm]?js$/.test(path)) return { command: path, args: [], script: false, viaNode: [execPath, real] }
   return { command: execPath, args: [real], script: true }
 }
 
@@ -426,6 +430,15 @@ export const make = (options: Options, invocation: Invocation, env: Environment)
   const target = server(options, invocation, env, notes)
   const name = options.sandbox ? "svc-sandbox" : "svc"
   const stdout = render(options.client, name, target, notes)
+  const gui = options.client === "claude-desktop" || options.client === "vscode" || options.client === "cursor"
+  if (target._tag === "Stdio" && gui && invocation.viaNode !== undefined) {
+    const [node, script] = invocation.viaNode
+    notes.push(
+      `${invocation.command} runs with the node found on the PATH; if the client says node is not found ` +
+        `(an app started outside your shell does not read its PATH), use "command": ${JSON.stringify(node)} ` +
+        `and put ${JSON.stringify(script)} first in "args".`,
+    )
+  }
   if (target._tag === "Stdio" && invocation.script) {
     notes.push(
       `It starts ${invocation.args[0]} with this Node (${invocation.command}); ` +

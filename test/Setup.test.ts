@@ -263,10 +263,14 @@ describe("setup for Claude Desktop", () => {
     stdioEntry(config.mcpServers.svc, INSTALLED, FILES_ENV)
   })
 
-  it("says where the file is", () => {
-    const { notes } = Setup.make(options("claude-desktop"), INSTALLED, FILES)
+  it("says where the file is, and how to start the command without node on the app's PATH", () => {
+    const viaNode = { ...INSTALLED, viaNode: ["/opt/node/bin/node", "/opt/node/lib/svc-mcp/dist/svc-mcp.js"] as const }
+    const { notes } = Setup.make(options("claude-desktop"), viaNode, FILES)
     expect(notes[0]).toContain("~/Library/Application Support/Claude/claude_desktop_config.json")
     expect(notes[0]).toContain("%APPDATA%\\Claude\\claude_desktop_config.json")
+    expect(notes.join("\n")).toContain(
+      '"command": "/opt/node/bin/node" and put "/opt/node/lib/svc-mcp/dist/svc-mcp.js" first in "args"',
+    )
   })
 
   it("is refused --http: its configuration file starts stdio servers only", () => {
@@ -384,6 +388,7 @@ describe("setup, whatever the client", () => {
       command: "/usr/local/bin/svc-mcp",
       args: [],
       script: false,
+      viaNode: ["/usr/bin/node", "/usr/local/bin/svc-mcp"],
     })
     const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-link-"))
     try {
