@@ -1,7 +1,8 @@
 /**
  * What each command line does: serve (stdio or HTTP, against the service or the
- * sandbox), run the sandbox alone, check a configuration. Exit codes: 2 for a
- * bad command line or configuration, 1 for a failure, 0 otherwise.
+ * sandbox), run the sandbox alone, check a configuration, print a client's
+ * setup. Exit codes: 2 for a bad command line or configuration, 1 for a
+ * failure, 0 otherwise.
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"

@@ -12,6 +12,7 @@ import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
 import * as Setup from "../src/Setup.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import * as Spawn from "./support/Spawn.js"
@@ -239,6 +240,29 @@ describe("setup for Codex", () => {
     expect(positionals).toEqual(["svc"])
     expect(parsed).toEqual({ url: [url], bearer: ["SVC_MCP_TOKEN"] })
   })
+})
+
+describe("setup's shell quoting", () => {
+  // Ordinary characters around one a shell treats specially, or around none.
+  const plain = FastCheck.string({ unit: FastCheck.constantFrom(..."aZ09_-/.=:,@%+") })
+  const special = FastCheck.constantFrom(..." '\"\\$`!*?[]{}()<>|&;#~^\n\t", "")
+  const word = FastCheck.oneof(
+    FastCheck.tuple(plain, special, plain).map((parts) => parts.join("")),
+    FastCheck.string({ unit: "binary-ascii" }),
+    FastCheck.string({ unit: "grapheme" }),
+  ).filter((text) => !text.includes("\0"))
+
+  it.prop(
+    "every word reads back unchanged in a POSIX shell",
+    { words: FastCheck.array(word, { minLength: 1, maxLength: 20 }) },
+    ({ words }) => {
+      const result = ChildProcess.spawnSync("sh", ["-c", `printf '%s\\0' ${words.map(Setup.quote).join(" ")}`], {
+        encoding: "utf8",
+      })
+      expect(result.stdout.split("\0").slice(0, -1)).toEqual(words)
+    },
+    { fastCheck: { numRuns: 60 } },
+  )
 })
 
 // --- the clients configured by a file ---------------------------------------------------------
