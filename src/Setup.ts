@@ -325,6 +325,13 @@ const render = (client: Client, name: string, target: Stdio | Http, notes: Array
           [name, target.url],
         ])
       }
+      const cut = target.env.filter(([, value]) => value.includes("="))
+      if (cut.length > 0) {
+        notes.push(
+          `Gemini CLI keeps an -e value only up to an "=" in it: after running this, set ` +
+            `${cut.map(([key]) => key).join(", ")} in ~/.gemini/settings.json by hand.`,
+        )
+      }
       return commandLine([
         ["gemini", "mcp", "add", "--scope", "user"],
         ...target.env.map(([key, value]) => ["-e", `${key}=${value}`]),

@@ -204,6 +204,13 @@ describe("setup for Gemini CLI", () => {
     expect(geminiPairs(parsed.env)).toEqual(FILES_ENV)
   })
 
+  it("says which values Gemini CLI would cut at an =", () => {
+    const env = { ...FILES, url: "https://svc.example.com/?tenant=a" }
+    const { notes } = Setup.make(options("gemini"), INSTALLED, env)
+    expect(notes.join("\n")).toMatch(/keeps an -e value only up to an "=" in it: .* set SVC_URL in/)
+    expect(Setup.make(options("gemini"), INSTALLED, FILES).notes.join("\n")).not.toMatch(/keeps an -e value/)
+  })
+
   it("passes a script and --sandbox as the command's arguments", () => {
     const { stdout } = Setup.make(options("gemini", { sandbox: true }), SCRIPT, FILES)
     const { positionals } = gemini(argvOf(stdout, "gemini").slice(2))
