@@ -177,7 +177,7 @@ describe("svc_execute with wait", () => {
     "follows the Update to completion with progress notifications, and says plainly that it succeeded",
     () =>
       Effect.gen(function* () {
-        const sandbox = yield* Sandboxes.scoped({ timing: { startMs: 100, completeMs: 1500 } })
+        const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 1500 } })
         const { client } = yield* Mcp.connect(Sandboxes.apiKeyConfig(sandbox))
         const progress: Array<{ progress: number; message?: string | undefined }> = []
         const result = yield* Effect.promise(() =>

@@ -297,7 +297,7 @@ describe("the sandbox", () => {
 
   it.scopedLive("an execution's effect lands only when it completes", () =>
     Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped({ timing: { startMs: 50, completeMs: 300 } })
+      const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 300 } })
       yield* Effect.gen(function* () {
         const update = yield* call("execute", "StopDeployment", { deployment: "api" })
         const state = () => sandbox.world.store.find("deployment", "api").info.state
