@@ -264,11 +264,11 @@ describe("the sandbox", () => {
     "JWT login with a short expiry: the expired token is answered as the service does, and renewed once",
     () =>
       Effect.gen(function* () {
-        const sandbox = yield* Sandboxes.scoped({ jwtTtlMs: 200 })
+        const sandbox = yield* Sandboxes.scoped({ jwtTtlMs: 500 })
         yield* Effect.gen(function* () {
           yield* call("read", "ListServers", {})
           expect(sandbox.logins()).toBe(1)
-          yield* sleep(250)
+          yield* sleep(550)
           const answers = yield* Effect.all(
             Array.from({ length: 10 }, () => call("read", "ListServers", {})),
             { concurrency: "unbounded" },
@@ -337,5 +337,50 @@ describe("the sandbox", () => {
         expect(state()).toBe("exited")
       }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
     }),
+  )
+})
+
+describe("the sandbox's executions, as the service runs them", () => {
+  it.scopedLive(
+    "DeployStackIfChanged with no change, DeployStack with services, renames, ListUpdates' pages, GetCoreInfo",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
+        const call = (endpoint: string, params: object = {}) =>
+          Effect.map(
+            Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers)),
+            (r) => r.body as Any,
+          )
+        // web runs as last deployed: nothing to do, an Update that was never stored.
+        const unchanged = yield* call("execute/DeployStackIfChanged", { stack: "web" })
+        expect(unchanged).toMatchObject({ operation: "DeployStack", status: "Complete", success: true })
+        expect(unchanged).not.toHaveProperty("_id")
+        // staging-web is stopped: deploying it changes something.
+        const deployed = yield* call("execute/DeployStackIfChanged", { stack: "staging-web" })
+        expect(deployed).toMatchObject({ operation: "DeployStack", status: "InProgress", success: true })
+        expect(deployed._id.$oid).toMatch(/^[0-9a-f]{24}$/)
+        const some = yield* call("execute/DeployStack", { stack: "web", services: ["worker"] })
+        expect(some.operation).toBe("DeployStackService")
+        expect((yield* call("execute/DeployStack", { stack: "web", services: [] })).operation).toBe("DeployStack")
+
+        const renamed = yield* call("write/RenameServer", { id: "prod-02", name: "prod-2" })
+        expect(renamed).toMatchObject({ operation: "RenameServer", target: { type: "Server" }, status: "Complete" })
+        expect(yield* call("write/RenameTag", { id: "staging", name: "stage" })).toMatchObject({ name: "stage" })
+        expect(yield* call("write/RenameUserGroup", { id: "developers", name: "devs" })).toMatchObject({
+          name: "devs",
+        })
+
+        for (let i = 0; i < 120; i++) yield* call("execute/PullStack", { stack: "web" })
+        const first = yield* call("read/ListUpdates", {})
+        expect(first.updates).toHaveLength(100)
+        expect(first.next_page).toBe(1)
+        const second = yield* call("read/ListUpdates", { page: 1 })
+        expect(second.updates).toHaveLength(24)
+        expect(second).not.toHaveProperty("next_page")
+
+        expect((yield* call("read/GetCoreInfo")).default_pagination_limit).toBe(50)
+        expect(yield* call("read/GetVersion")).toEqual({ version: "2.3.3" })
+      }),
   )
 })

@@ -271,45 +271,86 @@ const calls = (ids: { git: string; registry: string; update: () => string }) => 
 }
 
 describe("the sandbox against the service's definitions", () => {
-  it.scopedLive("answers every endpoint it serves as the definitions say, with params valid for its estate", () =>
-    Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped()
-      const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
-      const call = (endpoint: string, params: unknown) =>
-        Effect.promise(() => post(sandbox.url, endpoint, params, headers))
-      const git = (yield* call("read/ListGitProviderAccounts", {})).body[0]._id.$oid
-      const registry = (yield* call("read/ListImageRegistryAccounts", {})).body[0]._id.$oid
-      let lastUpdate = ""
-      const plan = calls({ git, registry, update: () => lastUpdate })
-      // The table covers every endpoint of the definitions, the login and the four reads besides.
-      const covered = new Set([...plan.map(([endpoint]) => endpoint), "auth/login/LoginLocalUser"])
-      expect([...covered].sort()).toEqual(Object.keys(document.endpoints).sort())
+  it.scopedLive(
+    "answers every endpoint it serves as the definitions say, with params valid for its estate",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
+        const call = (endpoint: string, params: unknown) =>
+          Effect.promise(() => post(sandbox.url, endpoint, params, headers))
+        const git = (yield* call("read/ListGitProviderAccounts", {})).body[0]._id.$oid
+        const registry = (yield* call("read/ListImageRegistryAccounts", {})).body[0]._id.$oid
+        let lastUpdate = ""
+        const plan = calls({ git, registry, update: () => lastUpdate })
+        // The table covers every endpoint of the definitions, the login and the four reads besides.
+        const covered = new Set([...plan.map(([endpoint]) => endpoint), "auth/login/LoginLocalUser"])
+        expect([...covered].sort()).toEqual(Object.keys(document.endpoints).sort())
 
-      const failures: Array<string> = []
-      const answers: Record<string, Any> = {}
-      for (const [endpoint, params] of plan) {
-        const given = endpoint === "read/GetUpdate" ? { id: lastUpdate } : params
-        const { status, body } = yield* call(endpoint, given)
-        answers[endpoint] = body
-        if (status !== 200) {
-          failures.push(`${endpoint} ${JSON.stringify(given)}: ${status} ${JSON.stringify(body)}`)
-          continue
+        const failures: Array<string> = []
+        const answers: Record<string, Any> = {}
+        for (const [endpoint, params] of plan) {
+          const given = endpoint === "read/GetUpdate" ? { id: lastUpdate } : params
+          const { status, body } = yield* call(endpoint, given)
+          answers[endpoint] = body
+          if (status !== 200) {
+            failures.push(`${endpoint} ${JSON.stringify(given)}: ${status} ${JSON.stringify(body)}`)
+            continue
+          }
+          if (typeof body?._id?.$oid === "string" && endpoint.startsWith("execute/")) lastUpdate = body._id.$oid
+          const response = document.endpoints[endpoint]?.response
+          if (response === null || response === undefined) continue
+          const validate = validator(response)
+          if (!validate(body)) {
+            const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath} ${e.message}`)
+            failures.push(`${endpoint}: ${errors.join("; ")}`)
+          }
         }
-        if (typeof body?._id?.$oid === "string" && endpoint.startsWith("execute/")) lastUpdate = body._id.$oid
-        const response = document.endpoints[endpoint]?.response
-        if (response === null || response === undefined) continue
-        const validate = validator(response)
-        if (!validate(body)) {
-          const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath} ${e.message}`)
-          failures.push(`${endpoint}: ${errors.join("; ")}`)
+        const login = yield* Effect.promise(() =>
+          post(sandbox.url, "auth/login/LoginLocalUser", { username: "admin", password: "sandbox-password" }, {}),
+        )
+        if (!validator("JwtOrTwoFactor")(login.body)) failures.push("auth/login/LoginLocalUser")
+        expect(failures).toEqual([])
+        expect(lastUpdate).toMatch(/^[0-9a-f]{24}$/)
+      }),
+    // Some 200 answers, each compiled and validated against a 345 kB document: give a loaded machine time.
+    60_000,
+  )
+})
+
+describe("the sandbox's read-only user", () => {
+  it.scopedLive(
+    "is refused every write and execution of the table, as the service refuses it, and nothing changes",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        const admin = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
+        const viewer = { "x-api-key": sandbox.viewer.apiKey.key, "x-api-secret": sandbox.viewer.apiKey.secret }
+        const call = (endpoint: string, params: unknown, headers = viewer) =>
+          Effect.promise(() => post(sandbox.url, endpoint, params, headers))
+        const git = (yield* call("read/ListGitProviderAccounts", {})).body[0]._id.$oid
+        const registry = (yield* call("read/ListImageRegistryAccounts", {})).body[0]._id.$oid
+        const snapshot = () =>
+          Effect.all(
+            ["read/ListFullStacks", "read/ListFullDeployments", "read/ListTags", "read/ListVariables"].map((e) =>
+              Effect.map(call(e, {}, admin), (r) => JSON.stringify(r.body)),
+            ),
+          )
+        const before = yield* snapshot()
+        const refusal =
+          /^(User does not have required permissions on this \w+\. Must have at least (Write|Execute) permissions|This call is admin-only|did not find any \w+ matching .+)$/
+        const wrong: Array<string> = []
+        for (const [endpoint, params] of calls({ git, registry, update: () => "" })) {
+          if (endpoint.startsWith("read/")) continue
+          const { status, body } = yield* call(endpoint, params)
+          const refused = endpoint.startsWith("execute/Batch")
+            ? status === 200 && body.every((b: Any) => b.status === "Err" && refusal.test(b.data.error.error))
+            : status === 500 && refusal.test(body.error)
+          if (!refused) wrong.push(`${endpoint}: ${status} ${JSON.stringify(body)}`)
         }
-      }
-      const login = yield* Effect.promise(() =>
-        post(sandbox.url, "auth/login/LoginLocalUser", { username: "admin", password: "sandbox-password" }, {}),
-      )
-      if (!validator("JwtOrTwoFactor")(login.body)) failures.push("auth/login/LoginLocalUser")
-      expect(failures).toEqual([])
-      expect(lastUpdate).toMatch(/^[0-9a-f]{24}$/)
-    }),
+        expect(wrong).toEqual([])
+        expect(yield* snapshot()).toEqual(before)
+        expect(sandbox.world.updates).toHaveLength(0)
+      }),
   )
 })

@@ -157,7 +157,19 @@ export const complete = (schema: JsonSchema, value: unknown, every = false, dept
   return value
 }
 
+// A type's empty value depends only on its schema: built once, then copied.
+const empties = [new WeakMap<JsonSchema, string>(), new WeakMap<JsonSchema, string>()]
+
 const empty = (schema: JsonSchema, every: boolean, depth: number): unknown => {
+  const cache = empties[every ? 1 : 0] as WeakMap<JsonSchema, string>
+  const cached = cache.get(schema)
+  if (cached !== undefined) return cached === "undefined" ? undefined : JSON.parse(cached)
+  const value = emptyOf(schema, every, depth)
+  cache.set(schema, value === undefined ? "undefined" : JSON.stringify(value))
+  return value
+}
+
+const emptyOf = (schema: JsonSchema, every: boolean, depth: number): unknown => {
   const s = resolve(schema).schema
   if (s.not !== undefined) return undefined
   if (s.const !== undefined) return s.const
