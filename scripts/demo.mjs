@@ -46,7 +46,8 @@ await call("svc_list", { resource_type: "stack" }, names)
 await call(
   "svc_get",
   { resource_type: "stack", params: { stack: "staging-web" } },
-  (s) => `${s.name}: ${s.config.repo}@${s.config.branch}, files ${s.config.file_paths.join(", ")}, on server ${s.config.server_id}`,
+  (s) =>
+    `${s.name}: ${s.config.repo}@${s.config.branch}, files ${s.config.file_paths.join(", ")}, on server ${s.config.server_id}`,
 )
 await call(
   "svc_inspect",

@@ -129,5 +129,3 @@ export const resourceKinds = [
 ] as const satisfies ReadonlyArray<Kind>
 
 export const isResource = (kind: Kind): boolean => (resourceKinds as ReadonlyArray<Kind>).includes(kind)
-
-export const isKind = (value: string): value is Kind => Object.hasOwn(kinds, value)

@@ -32,7 +32,7 @@ const listInfoSchema = (kind: Kind) => {
 }
 
 /** A resource's whole config, every field present, as the service stores and answers it. */
-export const fullConfig = (kind: Kind, r: Resource): Record<string, unknown> => {
+const fullConfig = (kind: Kind, r: Resource): Record<string, unknown> => {
   const schema = Schema.property(recordSchema(kind), "config")
   return (schema === undefined ? r.config : Schema.complete(schema, r.config, true)) as Record<string, unknown>
 }
@@ -75,7 +75,7 @@ const listExtras = (store: Store, kind: Kind, r: Resource, config: Record<string
 }
 
 /** What List* answers for one resource. */
-export const listItem = (store: Store, kind: Kind, r: Resource): unknown => {
+const listItem = (store: Store, kind: Kind, r: Resource): unknown => {
   if (!isResource(kind)) return full(kind, r)
   const config = fullConfig(kind, r)
   const infoSchema = listInfoSchema(kind) ?? {}
