@@ -29,9 +29,10 @@ interface Document {
   readonly definitions: Readonly<Record<string, JsonSchema>>
 }
 
-// The module runs as src/Sandbox/*.ts (tests), dist/Sandbox/*.js (the library) or inside the
-// bundle dist/svc-mcp.js: the file is two levels up in the first two cases, one in the last.
-const CANDIDATES = ["../../spec/service-api.schema.json", "../spec/service-api.schema.json"]
+// The module runs inside the bundle dist/svc-mcp.js, as dist/Sandbox/*.js (the library) or as
+// src/Sandbox/*.ts (tests): the file is one level up in the first case, two in the others. One
+// level is tried first: from the bundle, two levels up would leave the package.
+const CANDIDATES = ["../spec/service-api.schema.json", "../../spec/service-api.schema.json"]
 
 let loaded: Document | undefined
 
