@@ -46,7 +46,8 @@ await call("svc_list", { resource_type: "stack" }, names)
 await call(
   "svc_get",
   { resource_type: "stack", params: { stack: "staging-web" } },
-  (s) => `${s.name}: state ${s.info.state}, services ${s.config.services.join(", ")}, on server ${s.config.server_id}`,
+  (s) =>
+    `${s.name}: ${s.config.repo}@${s.config.branch}, files ${s.config.file_paths.join(", ")}, on server ${s.config.server_id}`,
 )
 await call(
   "svc_inspect",
@@ -63,7 +64,7 @@ say("\n(following the deploy through svc_list_detail updates, once a second)")
 for (let i = 0; i < 10; i++) {
   await new Promise((resolve) => setTimeout(resolve, 1000))
   const result = await client.callTool({ name: "svc_list_detail", arguments: { list_type: "updates" } })
-  const mine = JSON.parse(result.content[0].text).updates.find((u) => u._id.$oid === update._id.$oid)
+  const mine = JSON.parse(result.content[0].text).updates.find((u) => u.id === update._id.$oid)
   say(`  ${mine.status}${mine.status === "Complete" ? `, success: ${mine.success}` : ""}`)
   if (mine.status === "Complete") break
 }

@@ -37,7 +37,7 @@ const random = () => {
 }
 const pick = (items) => items[Math.floor(random() * items.length)]
 
-const sandbox = await start({ timing: { startMs: 50, completeMs: 200 } })
+const sandbox = await start({ timing: { completeMs: 200 } })
 const target = new URL(sandbox.url)
 
 const faults = { error500: 0, reset: 0, stall: 0, garbage: 0 }

@@ -89,6 +89,7 @@ const runSandbox = (port: number) =>
         "Point a client at it, e.g.:",
         `  SVC_URL=${sandbox.url} SVC_API_KEY=${sandbox.apiKey.key} SVC_API_SECRET=${sandbox.apiKey.secret} svc-mcp`,
         `  or log in as ${sandbox.username} / ${sandbox.password}`,
+        `A read-only user (not an admin): SVC_API_KEY=${sandbox.viewer.apiKey.key} SVC_API_SECRET=${sandbox.viewer.apiKey.secret}, or log in as ${sandbox.viewer.username} / ${sandbox.viewer.password}`,
         "Its state lives in memory and ends with it. Ctrl-C to stop.",
       ].join("\n"),
     )

@@ -32,6 +32,19 @@ describe("design rules", () => {
     expect(adapter.length).toBeGreaterThan(0)
   })
 
+  it("the sandbox shares no code with the client side: it imports only its own modules and libraries", () => {
+    const sandbox = sources.filter(({ file }) => file.startsWith("Sandbox/"))
+    expect(sandbox.length).toBeGreaterThan(5)
+    // Any relative import that leaves src/Sandbox/ reaches the client (Tools/, SvcClient, ServiceResponse, ...).
+    const outside = sandbox.flatMap(({ file, text }) =>
+      [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)]
+        .map((m) => m[1] as string)
+        .filter((path) => !path.startsWith("./"))
+        .map((path) => `${file} imports ${path}`),
+    )
+    expect(outside).toEqual([])
+  })
+
   it("no zod, and not the deprecated @effect/schema", () => {
     expect(offenders(/from "zod|from "@effect\/schema/)).toEqual([])
     const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))

@@ -177,7 +177,7 @@ describe("svc_execute with wait", () => {
     "follows the Update to completion with progress notifications, and says plainly that it succeeded",
     () =>
       Effect.gen(function* () {
-        const sandbox = yield* Sandboxes.scoped({ timing: { startMs: 100, completeMs: 1500 } })
+        const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 1500 } })
         const { client } = yield* Mcp.connect(Sandboxes.apiKeyConfig(sandbox))
         const progress: Array<{ progress: number; message?: string | undefined }> = []
         const result = yield* Effect.promise(() =>
@@ -330,23 +330,24 @@ describe("output budget", () => {
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
       const { client } = yield* Mcp.connect(Sandboxes.apiKeyConfig(sandbox))
-      for (let i = 0; i < 50; i++) {
+      // Stacks are paginated (tags are not): the sandbox holds 3, and 47 more make exactly a page.
+      for (let i = 0; i < 47; i++) {
         yield* Effect.promise(() =>
-          client.callTool({ name: "svc_create", arguments: { resource_type: "tag", params: { name: `t${i}` } } }),
+          client.callTool({ name: "svc_create", arguments: { resource_type: "stack", params: { name: `s${i}` } } }),
         )
       }
       const page = Mcp.text(
-        yield* Effect.promise(() => client.callTool({ name: "svc_list", arguments: { resource_type: "tag" } })),
+        yield* Effect.promise(() => client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } })),
       )
       expect(page).toMatch(
         /\n\[svc-mcp: 50 items, the service's default page: more may exist\. Pass params\.limit \(0 for all\) or params\.page/,
       )
       const all = Mcp.text(
         yield* Effect.promise(() =>
-          client.callTool({ name: "svc_list", arguments: { resource_type: "tag", params: { limit: 0 } } }),
+          client.callTool({ name: "svc_list", arguments: { resource_type: "stack", params: { limit: 0 } } }),
         ),
       )
-      expect(JSON.parse(all)).toHaveLength(53)
+      expect(JSON.parse(all)).toHaveLength(50)
     }),
   )
 })

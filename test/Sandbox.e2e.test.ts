@@ -22,11 +22,14 @@ describe("svc-mcp --sandbox", () => {
 
         const created = yield* call("svc_create", {
           resource_type: "deployment",
-          params: { name: "cache", config: { server_id: "prod-01", image: "redis:7" } },
+          params: {
+            name: "cache",
+            config: { server_id: "prod-01", image: { type: "Image", params: { image: "redis:7" } } },
+          },
         })
         expect(json(created).name).toBe("cache")
         const got = yield* call("svc_get", { resource_type: "deployment", params: { deployment: "cache" } })
-        expect(json(got).config.image).toBe("redis:7")
+        expect(json(got).config.image).toEqual({ type: "Image", params: { image: "redis:7" } })
 
         yield* call("svc_rename", { resource_type: "deployment", params: { id: "cache", name: "redis-cache" } })
         const names = json(yield* call("svc_list", { resource_type: "deployment" })).map(
@@ -36,12 +39,12 @@ describe("svc-mcp --sandbox", () => {
         expect(names).not.toContain("cache")
 
         const update = json(yield* call("svc_execute", { operation: "deploy", params: { deployment: "redis-cache" } }))
-        expect(update.status).toBe("Queued")
+        expect(update).toMatchObject({ status: "InProgress", success: true })
         let status = ""
         for (let i = 0; i < 50 && status !== "Complete"; i++) {
           yield* Effect.sleep("100 millis")
           const { updates } = json(yield* call("svc_list_detail", { list_type: "updates" }))
-          status = updates.find((u: { _id: { $oid: string } }) => u._id.$oid === update._id.$oid)?.status
+          status = updates.find((u: { id: string }) => u.id === update._id.$oid)?.status
         }
         expect(status).toBe("Complete")
         const log = json(
@@ -75,6 +78,9 @@ describe("svc-mcp --sandbox", () => {
         const version = yield* Effect.promise(() => fetch(`${url}/version`).then((r) => r.text()))
         expect(version).toBe("2.3.3")
         expect(stderr).toMatch(/SVC_API_KEY=sandbox-key SVC_API_SECRET=sandbox-secret/)
+        expect(stderr).toMatch(
+          /read-only user .*SVC_API_KEY=viewer-key SVC_API_SECRET=viewer-secret, or log in as viewer \/ viewer-password/,
+        )
         const finished = yield* Spawn.run(
           { SVC_URL: url as string, SVC_API_KEY: "sandbox-key", SVC_API_SECRET: "sandbox-secret" },
           ["check"],

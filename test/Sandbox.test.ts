@@ -67,18 +67,24 @@ describe("the sandbox", () => {
       yield* Effect.gen(function* () {
         const created = yield* call("write", "CreateStack", {
           name: "shop",
-          config: { server_id: "prod-01", services: ["shop"] },
+          config: { server_id: "prod-01", file_paths: ["shop.yaml"] },
         })
         expect(created.name).toBe("shop")
         const id = created._id.$oid
         expect(id).toMatch(/^[0-9a-f]{24}$/)
-        expect((yield* call("read", "GetStack", { stack: "shop" })).config.services).toEqual(["shop"])
+        // The server named is stored by its id, as the service stores it.
+        const server = yield* call("read", "GetServer", { server: "prod-01" })
+        expect((yield* call("read", "GetStack", { stack: "shop" })).config).toMatchObject({
+          server_id: server._id.$oid,
+          file_paths: ["shop.yaml"],
+        })
         expect((yield* call("read", "GetStack", { stack: id })).name).toBe("shop")
 
         const updated = yield* call("write", "UpdateStack", { id: "shop", config: { branch: "release" } })
-        expect(updated.config).toMatchObject({ server_id: "prod-01", services: ["shop"], branch: "release" })
+        expect(updated.config).toMatchObject({ file_paths: ["shop.yaml"], branch: "release" })
 
-        yield* call("write", "RenameStack", { id, name: "store" })
+        const renamed = yield* call("write", "RenameStack", { id, name: "store" })
+        expect(renamed).toMatchObject({ operation: "RenameStack", status: "Complete", success: true })
         const names = (yield* call("read", "ListStacks", {})).map((s: Any) => s.name)
         expect(names).toContain("store")
         expect(names).not.toContain("shop")
@@ -104,6 +110,23 @@ describe("the sandbox", () => {
     () =>
       Effect.gen(function* () {
         const sandbox = yield* Sandboxes.scoped()
+        // Two fields of each type's config: one given at creation, one by the update, merged.
+        const fields: Record<string, [object, object]> = {
+          stack: [{ branch: "a" }, { repo: "b" }],
+          build: [{ branch: "a" }, { repo: "b" }],
+          server: [{ address: "a" }, { region: "b" }],
+          procedure: [{ schedule: "a" }, { schedule_timezone: "b" }],
+          deployment: [{ network: "a" }, { command: "b" }],
+          alerter: [{ enabled: true }, { alert_types: ["Test"] }],
+          action: [{ file_contents: "a" }, { schedule: "b" }],
+          repo: [{ branch: "a" }, { repo: "b" }],
+          builder: [
+            { type: "Url", params: { address: "a" } },
+            { type: "Url", params: { passkey: "b" } },
+          ],
+          swarm: [{ send_unhealthy_alerts: true }, { links: ["b"] }],
+          sync_resource: [{ branch: "a" }, { repo: "b" }],
+        }
         yield* Effect.gen(function* () {
           // The types svc_copy takes; the others are the special types below. sync_resource has no rename.
           const kinds = Object.keys(Tables.copy)
@@ -111,12 +134,11 @@ describe("the sandbox", () => {
           for (const kind of kinds) {
             const key = kind === "sync_resource" ? "sync" : kind
             const ep = (table: Record<string, string>) => table[kind] as string
-            yield* call("write", ep(Tables.create), { name: `${kind}-a`, config: { first: 1 } })
-            yield* call("write", ep(Tables.update), { id: `${kind}-a`, config: { second: 2 } })
-            expect((yield* call("read", ep(Tables.get), { [key]: `${kind}-a` })).config, kind).toEqual({
-              first: 1,
-              second: 2,
-            })
+            const [first, second] = fields[kind] as [object, object]
+            yield* call("write", ep(Tables.create), { name: `${kind}-a`, config: first })
+            yield* call("write", ep(Tables.update), { id: `${kind}-a`, config: second })
+            const merged = kind === "builder" ? { params: { address: "a", passkey: "b" } } : { ...first, ...second }
+            expect((yield* call("read", ep(Tables.get), { [key]: `${kind}-a` })).config, kind).toMatchObject(merged)
             const renamed = Object.hasOwn(Tables.rename, kind) ? `${kind}-b` : `${kind}-a`
             if (renamed !== `${kind}-a`) yield* call("write", ep(Tables.rename), { id: `${kind}-a`, name: renamed })
             yield* call("write", ep(Tables.copy), { name: `${kind}-c`, id: renamed })
@@ -126,10 +148,7 @@ describe("the sandbox", () => {
             yield* call("write", ep(Tables.delete_), { id: renamed })
             const gone = yield* Effect.flip(call("read", ep(Tables.get), { [key]: renamed }))
             expect(gone.error, kind).toMatch(/^did not find any \w+ matching /)
-            expect((yield* call("read", ep(Tables.get), { [key]: `${kind}-c` })).config, kind).toEqual({
-              first: 1,
-              second: 2,
-            })
+            expect((yield* call("read", ep(Tables.get), { [key]: `${kind}-c` })).config, kind).toMatchObject(merged)
           }
         }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
       }),
@@ -176,38 +195,44 @@ describe("the sandbox", () => {
           expect(duplicate).toMatchObject({ _tag: "SvcServiceError", status: 500 })
           expect(duplicate.error).toMatch(/already exists/)
           const missing = yield* Effect.flip(call("read", "GetStackLog", { stack: "web" }))
-          expect(missing).toMatchObject({ status: 422 })
-          expect(missing.error).toMatch(/missing field `services`/)
+          expect(missing).toMatchObject({ status: 500, error: "missing field `services`" })
           const unknown = yield* Effect.flip(call("execute", "DeployStack", { stack: "nope" }))
           expect(unknown.trace).toEqual(["failed to get Stack"])
         }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
       }),
   )
 
-  it.scopedLive("an execution goes Queued -> Complete; stopping a stack shows in list, summary and containers", () =>
-    Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped()
-      yield* Effect.gen(function* () {
-        const before = yield* call("read", "GetStacksSummary", {})
-        expect(before).toMatchObject({ total: 3, running: 2, stopped: 1 })
-        const update = yield* call("execute", "StopStack", { stack: "web" })
-        expect(update).toMatchObject({ operation: "StopStack", status: "Queued", target: { type: "Stack" } })
-        const done = yield* completed(update._id.$oid)
-        expect(done.success).toBe(true)
-        expect(done.logs[0].stdout).toMatch(/web is now stopped/)
-        const web = (yield* call("read", "ListStacks", {})).find((s: Any) => s.name === "web")
-        expect(web.info.state).toBe("stopped")
-        expect(yield* call("read", "GetStacksSummary", {})).toMatchObject({ running: 1, stopped: 2 })
-        const containers = yield* call("read", "ListContainers", { server: "prod-01" })
-        expect(containers.filter((c: Any) => c.name.startsWith("web-")).map((c: Any) => c.state)).toEqual([
-          "exited",
-          "exited",
-          "exited",
-        ])
-        const listed = yield* call("read", "ListUpdates", {})
-        expect(listed.updates[0]._id.$oid).toBe(update._id.$oid)
-      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
-    }),
+  it.scopedLive(
+    "an execution goes InProgress -> Complete; stopping a stack shows in list, summary and containers",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        yield* Effect.gen(function* () {
+          const before = yield* call("read", "GetStacksSummary", {})
+          expect(before).toMatchObject({ total: 3, running: 2, stopped: 1 })
+          const update = yield* call("execute", "StopStack", { stack: "web" })
+          expect(update).toMatchObject({
+            operation: "StopStack",
+            status: "InProgress",
+            success: true,
+            target: { type: "Stack" },
+          })
+          const done = yield* completed(update._id.$oid)
+          expect(done.success).toBe(true)
+          expect(done.logs[0].stdout).toMatch(/web is now stopped/)
+          const web = (yield* call("read", "ListStacks", {})).find((s: Any) => s.name === "web")
+          expect(web.info.state).toBe("stopped")
+          expect(yield* call("read", "GetStacksSummary", {})).toMatchObject({ running: 1, stopped: 2 })
+          const containers = yield* call("read", "ListContainers", { server: "prod-01" })
+          expect(containers.filter((c: Any) => c.name.startsWith("web-")).map((c: Any) => c.state)).toEqual([
+            "exited",
+            "exited",
+            "exited",
+          ])
+          const listed = yield* call("read", "ListUpdates", {})
+          expect(listed.updates[0].id).toBe(update._id.$oid)
+        }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+      }),
   )
 
   it.scopedLive("a deploy writes log lines that logs and searches return; batches start one Update each", () =>
@@ -239,11 +264,11 @@ describe("the sandbox", () => {
     "JWT login with a short expiry: the expired token is answered as the service does, and renewed once",
     () =>
       Effect.gen(function* () {
-        const sandbox = yield* Sandboxes.scoped({ jwtTtlMs: 200 })
+        const sandbox = yield* Sandboxes.scoped({ jwtTtlMs: 500 })
         yield* Effect.gen(function* () {
           yield* call("read", "ListServers", {})
           expect(sandbox.logins()).toBe(1)
-          yield* sleep(250)
+          yield* sleep(550)
           const answers = yield* Effect.all(
             Array.from({ length: 10 }, () => call("read", "ListServers", {})),
             { concurrency: "unbounded" },
@@ -283,21 +308,25 @@ describe("the sandbox", () => {
     }),
   )
 
-  it.scopedLive("lists stop at 50 items unless limit is given; limit 0 returns all", () =>
-    Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped()
-      yield* Effect.gen(function* () {
-        for (let i = 0; i < 60; i++) yield* call("write", "CreateTag", { name: `t-${i}` })
-        expect(yield* call("read", "ListTags", {})).toHaveLength(50)
-        expect(yield* call("read", "ListTags", { limit: 0 })).toHaveLength(63)
-        expect(yield* call("read", "ListTags", { limit: 50, page: 1 })).toHaveLength(13)
-      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
-    }),
+  it.scopedLive(
+    "paginated lists stop at 50 items unless limit is given, limit 0 returns all; ListTags ignores limit",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        yield* Effect.gen(function* () {
+          for (let i = 0; i < 60; i++) yield* call("write", "CreateStack", { name: `s-${i}` })
+          expect(yield* call("read", "ListStacks", {})).toHaveLength(50)
+          expect(yield* call("read", "ListStacks", { limit: 0 })).toHaveLength(63)
+          expect(yield* call("read", "ListStacks", { limit: 50, page: 1 })).toHaveLength(13)
+          for (let i = 0; i < 60; i++) yield* call("write", "CreateTag", { name: `t-${i}` })
+          expect(yield* call("read", "ListTags", { limit: 10, page: 3 })).toHaveLength(63)
+        }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+      }),
   )
 
   it.scopedLive("an execution's effect lands only when it completes", () =>
     Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped({ timing: { startMs: 50, completeMs: 300 } })
+      const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 300 } })
       yield* Effect.gen(function* () {
         const update = yield* call("execute", "StopDeployment", { deployment: "api" })
         const state = () => sandbox.world.store.find("deployment", "api").info.state
@@ -308,5 +337,50 @@ describe("the sandbox", () => {
         expect(state()).toBe("exited")
       }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
     }),
+  )
+})
+
+describe("the sandbox's executions, as the service runs them", () => {
+  it.scopedLive(
+    "DeployStackIfChanged with no change, DeployStack with services, renames, ListUpdates' pages, GetCoreInfo",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
+        const call = (endpoint: string, params: object = {}) =>
+          Effect.map(
+            Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers)),
+            (r) => r.body as Any,
+          )
+        // web runs as last deployed: nothing to do, an Update that was never stored.
+        const unchanged = yield* call("execute/DeployStackIfChanged", { stack: "web" })
+        expect(unchanged).toMatchObject({ operation: "DeployStack", status: "Complete", success: true })
+        expect(unchanged).not.toHaveProperty("_id")
+        // staging-web is stopped: deploying it changes something.
+        const deployed = yield* call("execute/DeployStackIfChanged", { stack: "staging-web" })
+        expect(deployed).toMatchObject({ operation: "DeployStack", status: "InProgress", success: true })
+        expect(deployed._id.$oid).toMatch(/^[0-9a-f]{24}$/)
+        const some = yield* call("execute/DeployStack", { stack: "web", services: ["worker"] })
+        expect(some.operation).toBe("DeployStackService")
+        expect((yield* call("execute/DeployStack", { stack: "web", services: [] })).operation).toBe("DeployStack")
+
+        const renamed = yield* call("write/RenameServer", { id: "prod-02", name: "prod-2" })
+        expect(renamed).toMatchObject({ operation: "RenameServer", target: { type: "Server" }, status: "Complete" })
+        expect(yield* call("write/RenameTag", { id: "staging", name: "stage" })).toMatchObject({ name: "stage" })
+        expect(yield* call("write/RenameUserGroup", { id: "developers", name: "devs" })).toMatchObject({
+          name: "devs",
+        })
+
+        for (let i = 0; i < 120; i++) yield* call("execute/PullStack", { stack: "web" })
+        const first = yield* call("read/ListUpdates", {})
+        expect(first.updates).toHaveLength(100)
+        expect(first.next_page).toBe(1)
+        const second = yield* call("read/ListUpdates", { page: 1 })
+        expect(second.updates).toHaveLength(24)
+        expect(second).not.toHaveProperty("next_page")
+
+        expect((yield* call("read/GetCoreInfo")).default_pagination_limit).toBe(50)
+        expect(yield* call("read/GetVersion")).toEqual({ version: "2.3.3" })
+      }),
   )
 })

@@ -1,33 +1,46 @@
 /**
- * The sandbox's Docker- and swarm-level reads: `svc_inspect` and `svc_list_detail`.
+ * The sandbox's Docker- and swarm-level reads (Inspect*, the List* of
+ * containers, images, swarm objects...) and the other detail lists, under the
+ * service's endpoint names, in the shapes of its definitions.
  */
-import * as Tables from "../Tools/Tables.js"
-import type { kinds } from "./Kinds.js"
-import { servicesOf } from "./Lifecycle.js"
-import { full, type Handler, page } from "./Resources.js"
-import { type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import { kinds } from "./Kinds.js"
+import { imageOf, servicesOf } from "./Lifecycle.js"
+import { type Handler, page } from "./Resources.js"
+import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
 import type { Container, World } from "./World.js"
+
+const CREATED = "2026-11-01T09:00:00Z"
 
 const inspectContainer = (c: Container) => ({
   Id: c.id,
   Name: `/${c.name}`,
-  Created: "2026-11-01T09:00:00Z",
+  Created: CREATED,
   Image: c.image,
   State: {
     Status: c.state,
     Running: c.state === "running",
     Paused: c.state === "paused",
     Restarting: false,
-    ExitCode: c.state === "exited" ? 0 : null,
+    Dead: false,
+    ExitCode: 0,
   },
-  Config: { Image: c.image, Labels: c.owner === undefined ? {} : { "com.docker.compose.service": c.owner.service } },
+  Config: {
+    Image: c.image,
+    Hostname: c.id.slice(0, 12),
+    Labels: c.owner === undefined ? {} : { "com.docker.compose.service": c.owner.service },
+  },
   NetworkSettings: { Networks: Object.fromEntries(c.networks.map((n) => [n, { NetworkID: n }])) },
   Mounts: c.volumes.map((v) => ({ Type: "volume", Name: v })),
 })
 
-const listContainer = (c: Container) => {
-  const { owner: _, ...item } = c
-  return item
+/** A container as ListContainers answers it. */
+const listContainer = (world: World, c: Container) => {
+  const { owner, ...item } = c
+  return {
+    ...item,
+    server_name: world.store.all("server").find((s) => s.id === c.server_id)?.name ?? "",
+    labels: owner === undefined ? {} : { "com.docker.compose.service": owner.service },
+  }
 }
 
 const named = <A extends { name: string }>(items: ReadonlyArray<A> | undefined, name: string, what: string): A => {
@@ -39,44 +52,85 @@ const named = <A extends { name: string }>(items: ReadonlyArray<A> | undefined, 
 /** The swarm objects of a swarm resource: its nodes are its servers, and it runs one service. */
 const swarmOf = (world: World, swarm: Resource) => {
   const serverIds = (swarm.config.server_ids as ReadonlyArray<string> | undefined) ?? []
-  const nodes = serverIds.map((id, i) => ({
-    ID: `node${i + 1}${id.slice(-6)}`,
-    Hostname: world.store.all("server").find((s) => s.id === id)?.name ?? id,
-    Role: i === 0 ? "manager" : "worker",
-    Availability: "active",
-    State: "ready",
+  const nodes = serverIds.map((id, i) => {
+    const hostname = world.store.all("server").find((s) => s.id === id)?.name ?? id
+    return {
+      ID: `node${i + 1}${id.slice(-6)}`,
+      Name: hostname,
+      Hostname: hostname,
+      Role: i === 0 ? "manager" : "worker",
+      Availability: "active",
+      State: "ready",
+    }
+  })
+  const service = {
+    ID: "svc1edgeproxy",
+    Name: "edge-proxy",
+    Image: "traefik:v3.2",
+    Mode: "Replicated",
+    Replicas: 2,
+    RunningTasks: nodes.length,
+    DesiredTasks: nodes.length,
+    State: "Healthy",
+    Configs: ["edge-proxy-config"],
+    Secrets: ["edge-tls-key"],
+  }
+  const tasks = nodes.map((n, i) => ({
+    ID: `task${i + 1}`,
+    Name: `edge-proxy.${i + 1}`,
+    ServiceID: service.ID,
+    NodeID: n.ID,
+    State: "running",
+    DesiredState: "running",
+    Configs: service.Configs,
+    Secrets: service.Secrets,
   }))
-  const service = { ID: "svc1edgeproxy", Name: "edge-proxy", Image: "traefik:v3.2", Replicas: 2, Mode: "replicated" }
   return {
     nodes,
     services: [service],
-    tasks: nodes.map((n, i) => ({ ID: `task${i + 1}`, ServiceID: service.ID, NodeID: n.ID, State: "running" })),
-    configs: [{ ID: "cfg1proxy", Name: "edge-proxy-config" }],
-    secrets: [{ ID: "sec1tls", Name: "edge-tls-key" }],
-    stacks: [{ Name: "edge", Services: 1, Orchestrator: "Swarm" }],
-    networks: [{ Name: "ingress", Driver: "overlay", Scope: "swarm" }],
+    tasks,
+    configs: [{ ID: "cfg1proxy", Name: "edge-proxy-config", InUse: true, CreatedAt: CREATED }],
+    secrets: [{ ID: "sec1tls", Name: "edge-tls-key", InUse: true, Driver: "", CreatedAt: CREATED }],
+    stacks: [{ Name: "edge", Services: "1", Orchestrator: "Swarm", State: "Healthy" }],
+    networks: [
+      { name: "ingress", id: "ingress0swarm", driver: "overlay", scope: "swarm", ingress: true, in_use: true },
+    ],
   }
 }
 
-const swarmPart =
-  (world: World, part: keyof ReturnType<typeof swarmOf>) =>
-  (params: Params): ReadonlyArray<unknown> =>
-    swarmOf(world, world.store.find("swarm", ref(params, "swarm")))[part]
+type SwarmParts = ReturnType<typeof swarmOf>
 
+const swarmParam = (params: Params) => ref(params, "swarm", "id", "name")
+
+/** One swarm object by its ID or name; `inspect` gives it the shape its Inspect* answers. */
 const swarmOne =
-  (world: World, part: keyof ReturnType<typeof swarmOf>, ...keys: ReadonlyArray<string>) =>
+  <K extends "nodes" | "services" | "tasks" | "configs" | "secrets">(
+    world: World,
+    part: K,
+    key: string,
+    inspect: (item: SwarmParts[K][number]) => unknown,
+  ) =>
   (params: Params): unknown => {
-    const wanted = ref(params, ...keys)
-    const found = swarmPart(
-      world,
-      part,
-    )(params).find((o) => {
+    const wanted = ref(params, key)
+    const items = swarmOf(world, world.store.find("swarm", swarmParam(params)))[part] as ReadonlyArray<
+      SwarmParts[K][number]
+    >
+    const found = items.find((o) => {
       const { ID, Name } = o as { ID?: string; Name?: string }
       return ID === wanted || Name === wanted
     })
     if (found === undefined) throw new ServiceFailure(500, `no swarm ${part.replace(/s$/, "")} ${wanted}`)
-    return found
+    return inspect(found)
   }
+
+const inspectService = (s: SwarmParts["services"][number]) => ({
+  ID: s.ID,
+  CreatedAt: CREATED,
+  Spec: { Name: s.Name },
+  Replicas: s.Replicas,
+  Mode: s.Mode,
+  State: s.State,
+})
 
 const ownedContainer = (world: World, kind: "stack" | "deployment", r: Resource, service?: string) => {
   for (const list of world.containers.values()) {
@@ -86,134 +140,292 @@ const ownedContainer = (world: World, kind: "stack" | "deployment", r: Resource,
   throw new ServiceFailure(500, `${kind} ${r.name} has no container${service === undefined ? "" : ` for ${service}`}`)
 }
 
-export const handlers = (world: World): Map<string, Handler> => {
+/** A stack's or deployment's service on its swarm, or the service's error when it is on none. */
+const onSwarm = (kind: "stack" | "deployment", r: Resource, service: string) => {
+  if (typeof r.config.swarm_id !== "string" || r.config.swarm_id === "") {
+    throw new ServiceFailure(500, `${kinds[kind].target} ${r.name} is not deployed to a swarm`)
+  }
+  const image = kind === "deployment" ? imageOf(r) : `${service}:latest`
+  return {
+    ID: `svc${r.id.slice(-8)}${service}`,
+    CreatedAt: CREATED,
+    Spec: { Name: kind === "stack" ? `${r.name}_${service}` : r.name },
+    Mode: "Replicated",
+    Replicas: 1,
+    State: r.info.state === "running" ? "Healthy" : "Down",
+    image,
+  }
+}
+
+export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArray<unknown>): Map<string, Handler> => {
   const { store } = world
-  const server = (params: Params) => store.find("server", ref(params, "server"))
+  const server = (params: Params) => store.find("server", ref(params, "server", "id", "name"))
   const allContainers = () => [...world.containers.values()].flat()
-  const inspect: Record<string, Handler> = {
-    container: (p) => inspectContainer(world.container(ref(p, "server"), ref(p, "container")).container),
-    image: (p) => named(world.images.get(server(p).id), ref(p, "image", "name"), "image"),
-    network: (p) => named(world.networks.get(server(p).id), ref(p, "network", "name"), "network"),
-    volume: (p) => named(world.volumes.get(server(p).id), ref(p, "volume", "name"), "volume"),
-    deployment_container: (p) =>
-      inspectContainer(ownedContainer(world, "deployment", store.find("deployment", ref(p, "deployment")))),
-    stack_container: (p) =>
-      inspectContainer(ownedContainer(world, "stack", store.find("stack", ref(p, "stack")), ref(p, "service"))),
-    deployment_swarm_service: (p) => {
-      store.find("deployment", ref(p, "deployment"))
-      throw new ServiceFailure(500, "the deployment is not deployed to a swarm")
-    },
-    stack_swarm_info: (p) => {
-      store.find("stack", ref(p, "stack"))
-      throw new ServiceFailure(500, "the stack is not deployed to a swarm")
-    },
-    stack_swarm_service: (p) => {
-      store.find("stack", ref(p, "stack"))
-      throw new ServiceFailure(500, "the stack is not deployed to a swarm")
-    },
-    swarm: (p) => {
-      const swarm = store.find("swarm", ref(p, "swarm"))
-      const parts = swarmOf(world, swarm)
-      return { ID: swarm.id, Name: swarm.name, Nodes: parts.nodes.length, Services: parts.services.length }
-    },
-    swarm_config: swarmOne(world, "configs", "config", "id"),
-    swarm_node: swarmOne(world, "nodes", "node", "id"),
-    swarm_secret: swarmOne(world, "secrets", "secret", "id"),
-    swarm_service: swarmOne(world, "services", "service", "id"),
-    swarm_stack: swarmOne(world, "stacks", "stack", "name"),
-    swarm_task: swarmOne(world, "tasks", "task", "id"),
-  }
-  const fullList = (kind: keyof typeof kinds) => (p: Params) => page(store.all(kind), p).map((r) => full(kind, r))
-  const empty = () => []
-  const list: Record<string, Handler> = {
-    containers: (p) => world.containersOn(server(p)).map(listContainer),
-    all_containers: () => allContainers().map(listContainer),
-    images: (p) => world.images.get(server(p).id) ?? [],
-    networks: (p) => world.networks.get(server(p).id) ?? [],
-    volumes: (p) => world.volumes.get(server(p).id) ?? [],
-    system_processes: (p) => {
-      server(p)
-      return [
-        { pid: 1, name: "systemd", cpu_perc: 0.1, mem: 12.5, exe: "/usr/lib/systemd/systemd" },
-        { pid: 812, name: "dockerd", cpu_perc: 1.4, mem: 96.2, exe: "/usr/bin/dockerd" },
-        { pid: 1024, name: "periphery", cpu_perc: 0.3, mem: 24.8, exe: "/usr/local/bin/periphery" },
-      ]
-    },
-    schedules: () =>
-      store.all("procedure").map((r) => ({ target: { type: "Procedure", id: r.id }, name: r.name, enabled: false })),
-    permissions: empty,
-    api_keys: () => [
-      { name: "sandbox", key: "sbx-key-…", user_id: "admin", created_at: 1_762_000_000_000, expires: 0 },
-    ],
-    api_keys_for_service_user: empty,
-    onboarding_keys: empty,
-    secrets: () => ["GITHUB_TOKEN", "REGISTRY_TOKEN"],
-    updates: (p) => {
-      const pageNo = typeof p.page === "number" && p.page > 0 ? p.page : 0
-      const newest = [...world.updates].reverse()
-      const slice = newest.slice(pageNo * 100, (pageNo + 1) * 100)
-      const updates = slice.map(({ logs: _, ...item }) => item)
-      return { updates, next_page: newest.length > (pageNo + 1) * 100 ? pageNo + 1 : null }
-    },
-    build_versions: (p) => {
-      const build = store.find("build", ref(p, "build"))
-      const v = build.config.version as { major: number; minor: number; patch: number }
-      return Array.from({ length: v.patch + 1 }, (_, i) => ({
-        version: { ...v, patch: v.patch - i },
-        ts: 1_762_000_000_000 - i * 86_400_000,
-      }))
-    },
-    compose_projects: (p) => {
-      const target = server(p)
-      return store
-        .all("stack")
-        .filter((s) => s.config.server_id === target.id)
-        .map((s) => ({ name: s.name, status: String(s.info.state), compose_files: ["compose.yaml"] }))
-    },
-    user_target_permissions: empty,
-    full_stacks: fullList("stack"),
-    full_builds: fullList("build"),
-    full_servers: fullList("server"),
-    full_deployments: fullList("deployment"),
-    full_procedures: fullList("procedure"),
-    full_repos: fullList("repo"),
-    full_builders: fullList("builder"),
-    full_swarms: fullList("swarm"),
-    full_actions: fullList("action"),
-    full_alerters: fullList("alerter"),
-    full_resource_syncs: fullList("sync_resource"),
-    swarm_configs: swarmPart(world, "configs"),
-    swarm_networks: swarmPart(world, "networks"),
-    swarm_nodes: swarmPart(world, "nodes"),
-    swarm_secrets: swarmPart(world, "secrets"),
-    swarm_services: swarmPart(world, "services"),
-    swarm_stacks: swarmPart(world, "stacks"),
-    swarm_tasks: swarmPart(world, "tasks"),
-    git_providers_from_config: () => [{ domain: "github.com", https: true, accounts: [{ username: "acme-bot" }] }],
-    image_registries_from_config: () => [
-      { domain: "ghcr.io", accounts: [{ username: "acme-bot" }], organizations: [] },
-    ],
-    common_build_extra_args: () => ["--pull"],
-    common_deployment_extra_args: () => ["--log-opt max-size=10m"],
-    common_stack_build_extra_args: empty,
-    common_stack_extra_args: () => ["--remove-orphans"],
-    image_history: (p) => {
-      const image = named(world.images.get(server(p).id), ref(p, "image", "name"), "image")
-      return [
-        { Id: image.id, Created: image.created, CreatedBy: 'CMD ["start"]', Size: image.size, Tags: [image.name] },
-      ]
-    },
-    all_stack_services: () =>
-      store.all("stack").flatMap((s) => servicesOf(s).map((service) => ({ stack: s.name, service }))),
-  }
+  const inUse = (serverId: string, test: (c: Container) => boolean) => (world.containers.get(serverId) ?? []).some(test)
+  const swarm = (p: Params) => swarmOf(world, store.find("swarm", swarmParam(p)))
+  const stackOf = (p: Params) => store.find("stack", ref(p, "stack", "id", "name"))
   const routes = new Map<string, Handler>()
-  for (const [type, endpoint] of Object.entries(Tables.inspect)) {
-    const handler = inspect[type]
-    if (handler !== undefined) routes.set(`read/${endpoint}`, handler)
-  }
-  for (const [type, endpoint] of Object.entries(Tables.list_detail)) {
-    const handler = list[type]
-    if (handler !== undefined) routes.set(`read/${endpoint}`, handler)
-  }
+  const add = (endpoint: string, handler: Handler) => routes.set(`read/${endpoint}`, handler)
+
+  add("InspectContainer", (p) => inspectContainer(world.container(ref(p, "server"), ref(p, "container")).container))
+  add("InspectImage", (p) => {
+    const image = named(world.images.get(server(p).id), ref(p, "image"), "image")
+    return {
+      Id: image.id,
+      RepoTags: [image.name],
+      Size: image.size,
+      Created: new Date(image.created * 1000).toISOString(),
+      Os: "linux",
+      Architecture: "amd64",
+    }
+  })
+  add("InspectNetwork", (p) => {
+    const target = server(p)
+    const network = named(world.networks.get(target.id), ref(p, "network"), "network")
+    const attached = world.containersOn(target).filter((c) => c.networks.includes(network.name))
+    return {
+      Name: network.name,
+      Id: `${network.name}0net`,
+      Driver: network.driver,
+      Scope: "local",
+      Containers: attached.map((c) => ({ Name: c.name, ContainerID: c.id })),
+    }
+  })
+  add("InspectVolume", (p) => {
+    const volume = named(world.volumes.get(server(p).id), ref(p, "volume"), "volume")
+    return {
+      Name: volume.name,
+      Driver: volume.driver,
+      Mountpoint: `/var/lib/docker/volumes/${volume.name}/_data`,
+      Scope: "local",
+    }
+  })
+  add("InspectDeploymentContainer", (p) =>
+    inspectContainer(ownedContainer(world, "deployment", store.find("deployment", ref(p, "deployment", "id", "name")))),
+  )
+  add("InspectStackContainer", (p) => inspectContainer(ownedContainer(world, "stack", stackOf(p), ref(p, "service"))))
+  add("InspectDeploymentSwarmService", (p) => {
+    const deployment = store.find("deployment", ref(p, "deployment", "id", "name"))
+    const { image: _, ...service } = onSwarm("deployment", deployment, deployment.name)
+    return service
+  })
+  add("InspectStackSwarmService", (p) => {
+    const { image: _, ...service } = onSwarm("stack", stackOf(p), ref(p, "service"))
+    return service
+  })
+  add("InspectStackSwarmInfo", (p) => {
+    const stack = stackOf(p)
+    const services = servicesOf(stack).map((s) => onSwarm("stack", stack, s))
+    return {
+      Name: stack.name,
+      State: services.every((s) => s.State === "Healthy") ? "Healthy" : "Down",
+      Services: services.map((s) => ({ ID: s.ID, Name: s.Spec.Name, Image: s.image, State: s.State })),
+    }
+  })
+  add("InspectSwarm", (p) => {
+    const found = store.find("swarm", swarmParam(p))
+    return { ID: found.id, CreatedAt: CREATED, Spec: { Name: found.name } }
+  })
+  add(
+    "InspectSwarmConfig",
+    swarmOne(world, "configs", "config", (c) => ({ ID: c.ID, CreatedAt: c.CreatedAt, Spec: { Name: c.Name } })),
+  )
+  add(
+    "InspectSwarmNode",
+    swarmOne(world, "nodes", "node", (n) => ({
+      ID: n.ID,
+      Spec: { Name: n.Name, Role: n.Role, Availability: n.Availability },
+      Description: { Hostname: n.Hostname },
+      Status: { State: n.State },
+    })),
+  )
+  add(
+    "InspectSwarmSecret",
+    swarmOne(world, "secrets", "secret", (s) => ({ ID: s.ID, CreatedAt: s.CreatedAt, Spec: { Name: s.Name } })),
+  )
+  add("InspectSwarmService", swarmOne(world, "services", "service", inspectService))
+  add("InspectSwarmStack", (p) => {
+    const parts = swarm(p)
+    const wanted = ref(p, "stack")
+    const stack = parts.stacks.find((s) => s.Name === wanted)
+    if (stack === undefined) throw new ServiceFailure(500, `no swarm stack ${wanted}`)
+    return { Name: stack.Name, State: stack.State, Services: parts.services, Tasks: parts.tasks }
+  })
+  add(
+    "InspectSwarmTask",
+    swarmOne(world, "tasks", "task", (t) => ({
+      ID: t.ID,
+      Name: t.Name,
+      ServiceID: t.ServiceID,
+      NodeID: t.NodeID,
+      DesiredState: t.DesiredState,
+      Status: { State: t.State },
+    })),
+  )
+
+  add("ListContainers", (p) => world.containersOn(server(p)).map((c) => listContainer(world, c)))
+  add("ListAllContainers", (p) => page(allContainers(), p).map((c) => listContainer(world, c)))
+  add("ListImages", (p) => {
+    const target = server(p)
+    return (world.images.get(target.id) ?? []).map((image) => ({
+      id: image.id,
+      name: image.name,
+      tags: [image.name],
+      created: image.created,
+      size: image.size,
+      parent_id: "",
+      in_use: inUse(target.id, (c) => c.image === image.name),
+    }))
+  })
+  add("ListNetworks", (p) => {
+    const target = server(p)
+    return (world.networks.get(target.id) ?? []).map((n) => ({
+      name: n.name,
+      id: `${n.name}0net`,
+      driver: n.driver,
+      scope: "local",
+      in_use: inUse(target.id, (c) => c.networks.includes(n.name)),
+    }))
+  })
+  add("ListVolumes", (p) => {
+    const target = server(p)
+    return (world.volumes.get(target.id) ?? []).map((v) => ({
+      name: v.name,
+      driver: v.driver,
+      mountpoint: `/var/lib/docker/volumes/${v.name}/_data`,
+      scope: "local",
+      in_use: inUse(target.id, (c) => c.volumes.includes(v.name)),
+    }))
+  })
+  add("ListSystemProcesses", (p) => {
+    server(p)
+    const process = (pid: number, name: string, exe: string, cpu: number, mem: number) => ({
+      pid,
+      name,
+      exe,
+      cmd: [exe],
+      cpu_perc: cpu,
+      mem_mb: mem,
+      disk_read_kb: 0,
+      disk_write_kb: 0,
+    })
+    return [
+      process(1, "systemd", "/usr/lib/systemd/systemd", 0.1, 12.5),
+      process(812, "dockerd", "/usr/bin/dockerd", 1.4, 96.2),
+      process(1024, "periphery", "/usr/local/bin/periphery", 0.3, 24.8),
+    ]
+  })
+  add("ListSchedules", (p) =>
+    page(
+      store.all("procedure").map((r) => ({
+        target: { type: "Procedure", id: r.id },
+        name: r.name,
+        schedule: String(r.config.schedule ?? ""),
+        enabled: r.config.schedule_enabled === true,
+        schedule_timezone: "",
+        tags: r.tags,
+      })),
+      p,
+    ),
+  )
+  add("ListPermissions", () => [])
+  add("ListApiKeys", (_p, caller) => apiKeys(caller))
+  add("ListApiKeysForServiceUser", (p, caller) => {
+    adminOnly(caller)
+    const user = ref(p, "user")
+    if (!world.users.some((u) => u._id.$oid === user || u.username === user)) {
+      throw new ServiceFailure(500, `did not find any User matching ${user}`)
+    }
+    return []
+  })
+  add("ListOnboardingKeys", (_p, caller) => {
+    adminOnly(caller)
+    return []
+  })
+  add("ListSecrets", () => ["GITHUB_TOKEN", "REGISTRY_TOKEN"])
+  add("ListUpdates", (p) => {
+    const pageNo = typeof p.page === "number" && p.page > 0 ? p.page : 0
+    const newest = [...world.updates].reverse()
+    const username = (id: string) => world.users.find((u) => u._id.$oid === id)?.username ?? id
+    const updates = newest.slice(pageNo * 100, (pageNo + 1) * 100).map((u) => ({
+      id: u._id?.$oid ?? "",
+      operation: u.operation,
+      start_ts: u.start_ts,
+      success: u.success,
+      username: username(u.operator),
+      operator: u.operator,
+      target: u.target,
+      status: u.status,
+      version: u.version,
+      other_data: u.other_data,
+    }))
+    // `next_page` only when there is one: the definitions give it no null.
+    return newest.length > (pageNo + 1) * 100 ? { updates, next_page: pageNo + 1 } : { updates }
+  })
+  add("ListBuildVersions", (p) => {
+    const build = store.find("build", ref(p, "build", "id", "name"))
+    const v = (build.config.version ?? { major: 0, minor: 0, patch: 0 }) as {
+      major: number
+      minor: number
+      patch: number
+    }
+    return Array.from({ length: v.patch + 1 }, (_, i) => ({
+      version: { ...v, patch: v.patch - i },
+      ts: 1_762_000_000_000 - i * 86_400_000,
+    }))
+  })
+  add("ListComposeProjects", (p) => {
+    const target = server(p)
+    return store
+      .all("stack")
+      .filter((s) => s.config.server_id === target.id && s.info.state !== "down")
+      .map((s) => ({ name: s.name, status: String(s.info.state), compose_files: ["compose.yaml"] }))
+  })
+  add("ListUserTargetPermissions", (_p, caller) => {
+    adminOnly(caller)
+    return []
+  })
+  add("ListSwarmConfigs", (p) => swarm(p).configs)
+  add("ListSwarmNetworks", (p) => swarm(p).networks)
+  add("ListSwarmNodes", (p) => swarm(p).nodes)
+  add("ListSwarmSecrets", (p) => swarm(p).secrets)
+  add("ListSwarmServices", (p) => swarm(p).services)
+  add("ListSwarmStacks", (p) => swarm(p).stacks)
+  add("ListSwarmTasks", (p) => swarm(p).tasks)
+  add("ListGitProvidersFromConfig", () => [{ domain: "github.com", https: true, accounts: [{ username: "acme-bot" }] }])
+  add("ListImageRegistriesFromConfig", () => [
+    { domain: "ghcr.io", accounts: [{ username: "acme-bot" }], organizations: [] },
+  ])
+  add("ListCommonBuildExtraArgs", () => ["--pull"])
+  add("ListCommonDeploymentExtraArgs", () => ["--log-opt max-size=10m"])
+  add("ListCommonStackBuildExtraArgs", () => [])
+  add("ListCommonStackExtraArgs", () => ["--remove-orphans"])
+  add("ListImageHistory", (p) => {
+    const image = named(world.images.get(server(p).id), ref(p, "image"), "image")
+    return [
+      {
+        Id: image.id,
+        Created: image.created,
+        CreatedBy: 'CMD ["start"]',
+        Size: image.size,
+        Tags: [image.name],
+        Comment: "",
+      },
+    ]
+  })
+  add("ListAllStackServices", (p) =>
+    page(
+      store.all("stack").flatMap((s) =>
+        servicesOf(s).map((service) => ({
+          stack_id: s.id,
+          stack_name: s.name,
+          service,
+          image: `${String(s.info.image_prefix ?? "library")}/${service}:latest`,
+          state: s.info.state === "running" ? "Running" : "Down",
+        })),
+      ),
+      p,
+    ),
+  )
   return routes
 }

@@ -1,23 +1,21 @@
 /**
  * The sandbox's `execute/` endpoints: each answers at once with an Update that
- * goes Queued -> InProgress -> Complete, and on completion changes what later
- * reads report (a stopped stack lists as stopped, a deploy writes logs).
+ * is already InProgress (success: true, as the service's), goes Complete a
+ * moment later, and on completion changes what later reads report (a stopped
+ * stack lists as stopped, a deploy writes logs).
  */
-import * as Tables from "../Tools/Tables.js"
 import { type Kind, kinds } from "./Kinds.js"
-import { logKey, place, type RunState, setContainer, writeStartLogs } from "./Lifecycle.js"
+import { logKey, place, type RunState, servicesOf, setContainer, writeStartLogs } from "./Lifecycle.js"
 import type { Handler } from "./Resources.js"
-import { type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import { adminOnly, type Caller, lacks, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
 import type { Container, UpdateRecord, World } from "./World.js"
 
 export interface Timing {
-  /** From the call to InProgress. */
-  readonly startMs: number
   /** From the call to Complete. */
   readonly completeMs: number
 }
 
-export const DEFAULT_TIMING: Timing = { startMs: 250, completeMs: 1000 }
+export const DEFAULT_TIMING: Timing = { completeMs: 1000 }
 
 type Target = { readonly kind: Kind; readonly resource: Resource } | undefined
 type Effect = (world: World, target: Target, params: Params) => ReadonlyArray<string>
@@ -25,7 +23,6 @@ type Effect = (world: World, target: Target, params: Params) => ReadonlyArray<st
 const stackStates: Record<string, RunState | undefined> = {
   DeployStack: "running",
   DeployStackIfChanged: "running",
-  RunStackService: "running",
   StartStack: "running",
   RestartStack: "running",
   UnpauseStack: "running",
@@ -66,7 +63,10 @@ const lifecycle =
     const r = target.resource
     r.info = { ...r.info, state: infoState[kind][state] }
     place(world, kind, r, state)
-    if (state === "running") writeStartLogs(world, kind, r)
+    if (state === "running") {
+      writeStartLogs(world, kind, r)
+      r.info = { ...r.info, deployed_snapshot: JSON.stringify(r.config) }
+    }
     world.log(logKey(kind, r), kind === "stack" ? "compose" : r.name, `${kind} ${r.name}: ${state}`)
     return [`${kind} ${r.name} is now ${infoState[kind][state]}`]
   }
@@ -140,6 +140,17 @@ for (const [op, state] of [
     },
   })
 }
+operations.set("RunStackService", {
+  kind: "stack",
+  effect: (_world, target, params) => {
+    const service = ref(params, "service")
+    if (target !== undefined && !servicesOf(target.resource).includes(service)) {
+      throw new Error(`no service ${service} in stack ${target.resource.name}`)
+    }
+    const command = Array.isArray(params.command) ? params.command.join(" ") : "(the service's command)"
+    return [`ran ${command} in a new ${service} container, then removed it`]
+  },
+})
 operations.set("RunBuild", { kind: "build", effect: bumpBuild })
 operations.set("CancelBuild", { kind: "build", effect: noted("no build in progress") })
 operations.set("CloneRepo", { kind: "repo", effect: touch("last_pulled_at", "cloned") })
@@ -204,8 +215,28 @@ const matcher = (pattern: string) => {
   return (r: Resource) => tests.some((t) => t.test(r.name) || t.test(r.id))
 }
 
+/** The executions that also come in a batch, `Batch<name>` with a `pattern`. */
+const BATCHED = [
+  "RunBuild",
+  "DeployStack",
+  "DeployStackIfChanged",
+  "Deploy",
+  "PullStack",
+  "PullRepo",
+  "BuildRepo",
+  "CloneRepo",
+  "RunProcedure",
+  "RunAction",
+  "DestroyDeployment",
+  "DestroyStack",
+]
+
+/** Whether a stack would change if deployed: not running, or its config changed since its last deploy. */
+const changed = (stack: Resource) =>
+  stack.info.state !== "running" || stack.info.deployed_snapshot !== JSON.stringify(stack.config)
+
 export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<string, Handler> => {
-  const start = (operation: string, params: Params): UpdateRecord => {
+  const start = (operation: string, params: Params, caller: Caller): UpdateRecord => {
     const spec = operations.get(operation)
     if (spec === undefined) throw new ServiceFailure(500, `unknown variant \`${operation}\``)
     const resource =
@@ -213,30 +244,31 @@ export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<str
         ? undefined
         : world.store.find(spec.kind, ref(params, spec.key ?? kinds[spec.kind].key, "id"))
     const target: Target = spec.kind === undefined || resource === undefined ? undefined : { kind: spec.kind, resource }
+    if (target === undefined) adminOnly(caller)
+    else if (!caller.admin) throw lacks(kinds[target.kind].target, "Execute")
     // Checked now, as the service does, so a bad container name fails the call itself.
     if (target !== undefined && operation.endsWith("Container") && operation !== "RunServerRefreshContainers") {
       world.container(target.resource.id, ref(params, "container"))
     }
-    const now = world.now()
-    const update: UpdateRecord = {
-      _id: { $oid: world.store.newId() },
-      operation,
-      target: { type: target === undefined ? "System" : kinds[target.kind].target, id: target?.resource.id ?? "" },
-      operator: "admin",
-      start_ts: now,
-      end_ts: null,
-      status: "Queued",
-      success: false,
-      logs: [],
-      version: { major: 0, minor: 0, patch: 0 },
-      commit_hash: "",
-      other_data: "",
+    const updateTarget = {
+      type: target === undefined ? "System" : kinds[target.kind].target,
+      id: target?.resource.id ?? "",
     }
-    world.updates.push(update)
-    if (world.updates.length > 1000) world.updates.splice(0, world.updates.length - 1000)
-    setTimeout(() => {
-      update.status = "InProgress"
-    }, timing.startMs).unref()
+    const command = `${operation} ${target?.resource.name ?? ""}`.trim()
+    if (operation === "DeployStackIfChanged" && target !== undefined && !changed(target.resource)) {
+      // Nothing to deploy: the service answers a finished Update it never stores, without an id.
+      const update = world.newUpdate("DeployStack", updateTarget, caller.id, false)
+      world.finish(update, "Diff compose files", command, ["No changes detected: not deploying"], true)
+      return update
+    }
+    const services = Array.isArray(params.services) && params.services.length > 0
+    const recorded =
+      operation === "DeployStackIfChanged"
+        ? "DeployStack"
+        : operation === "DeployStack" && services
+          ? "DeployStackService"
+          : operation
+    const update = world.newUpdate(recorded, updateTarget, caller.id)
     setTimeout(() => {
       let lines: ReadonlyArray<string>
       let success = true
@@ -246,43 +278,28 @@ export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<str
         lines = [error instanceof Error ? error.message : String(error)]
         success = false
       }
-      const end = world.now()
-      update.logs.push({
-        stage: operation,
-        command: `${operation} ${target?.resource.name ?? ""}`.trim(),
-        stdout: success ? lines.join("\n") : "",
-        stderr: success ? "" : lines.join("\n"),
-        success,
-        start_ts: now,
-        end_ts: end,
-      })
-      update.success = success
-      update.end_ts = end
-      update.status = "Complete"
+      world.finish(update, operation, command, lines, success)
     }, timing.completeMs).unref()
     return update
   }
 
   const routes = new Map<string, Handler>()
-  for (const endpoint of Object.values(Tables.execute)) {
-    if (endpoint.startsWith("Batch")) {
-      const single = endpoint.slice("Batch".length)
-      const kind = operations.get(single)?.kind
-      routes.set(`execute/${endpoint}`, (params) => {
-        if (kind === undefined) throw new ServiceFailure(500, `unknown variant \`${endpoint}\``)
-        const matches = world.store.all(kind).filter(matcher(ref(params, "pattern")))
-        return matches.map((r) => {
-          try {
-            return { status: "Ok", data: start(single, { [kinds[kind].key]: r.id }) }
-          } catch (error) {
-            const failure = error instanceof ServiceFailure ? error : new ServiceFailure(500, String(error))
-            return { status: "Err", data: { name: r.name, error: { error: failure.error, trace: failure.trace } } }
-          }
-        })
+  for (const operation of operations.keys()) {
+    routes.set(`execute/${operation}`, (params, caller) => start(operation, params, caller))
+  }
+  for (const single of BATCHED) {
+    const kind = operations.get(single)?.kind as Kind
+    routes.set(`execute/Batch${single}`, (params, caller) => {
+      const matches = world.store.all(kind).filter(matcher(ref(params, "pattern")))
+      return matches.map((r) => {
+        try {
+          return { status: "Ok", data: start(single, { [kinds[kind].key]: r.id }, caller) }
+        } catch (error) {
+          const failure = error instanceof ServiceFailure ? error : new ServiceFailure(500, String(error))
+          return { status: "Err", data: { name: r.name, error: { error: failure.error, trace: failure.trace } } }
+        }
       })
-    } else {
-      routes.set(`execute/${endpoint}`, (params) => start(endpoint, params))
-    }
+    })
   }
   routes.set("read/GetUpdate", (params) => world.update(ref(params, "id")))
   return routes

@@ -5,14 +5,42 @@
 import type { Resource } from "./Store.js"
 import type { Container, World } from "./World.js"
 
+/** The image a deployment runs, from its `{type: "Image", params: {image}}` config. */
+export const imageOf = (r: Resource): string => {
+  const image = r.config.image
+  const params =
+    typeof image === "object" && image !== null ? (image as { params?: { image?: unknown } }).params : undefined
+  if (typeof params?.image === "string" && params.image !== "") return params.image
+  return `${r.name}:latest`
+}
+
 export type RunState = "running" | "stopped" | "paused" | "down"
 
-/** The services of a stack; a deployment is one service named after itself. */
+/** The top-level service names of a compose file's `services:` section. */
+const composeServices = (contents: string): ReadonlyArray<string> => {
+  const names: Array<string> = []
+  let inServices = false
+  for (const line of contents.split("\n")) {
+    if (/^services:\s*$/.test(line)) inServices = true
+    else if (/^\S/.test(line)) inServices = false
+    else if (inServices) {
+      const name = /^ {2}([\w.-]+):/.exec(line)?.[1]
+      if (name !== undefined) names.push(name)
+    }
+  }
+  return names
+}
+
+/**
+ * The services of a stack: those of its compose file when written in its config, else the
+ * ones its (seeded) repository holds, else one named `app`. A deployment is one service.
+ */
 export const servicesOf = (stack: Resource): ReadonlyArray<string> => {
-  const services = stack.config.services
-  return Array.isArray(services) && services.every((s) => typeof s === "string") && services.length > 0
-    ? (services as Array<string>)
-    : ["app"]
+  const contents = stack.config.file_contents
+  const written = typeof contents === "string" ? composeServices(contents) : []
+  if (written.length > 0) return written
+  const known = stack.info.compose_services
+  return Array.isArray(known) && known.length > 0 ? (known as Array<string>) : ["app"]
 }
 
 const containerState = (state: RunState): Container["state"] =>
@@ -41,10 +69,7 @@ export const place = (world: World, kind: "stack" | "deployment", r: Resource, s
   const services = kind === "stack" ? servicesOf(r) : [r.name]
   for (const service of services) {
     const name = kind === "stack" ? `${r.name}-${service}-1` : r.name
-    const image =
-      kind === "deployment"
-        ? String(r.config.image ?? `${r.name}:latest`)
-        : `${String(r.config.image_prefix ?? "library")}/${service}:latest`
+    const image = kind === "deployment" ? imageOf(r) : `${String(r.info.image_prefix ?? "library")}/${service}:latest`
     const s = containerState(state)
     all.push({
       server_id: server.id,

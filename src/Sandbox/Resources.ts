@@ -1,63 +1,162 @@
 /**
  * The resource endpoints of the sandbox (List, Get, Create, Update, Delete,
- * Copy, Rename) for the 16 types, answering in the service's shapes.
+ * Copy, Rename) for the 16 types, under the service's endpoint names and
+ * answering in the shapes its definitions give.
  */
-import { DEFAULT_PAGE } from "../ServiceResponse.js"
-import * as Tables from "../Tools/Tables.js"
-import { isKind, type Kind, kinds } from "./Kinds.js"
-import { configOf, merge, type Params, type Resource, ref, ServiceFailure, type Store } from "./Store.js"
+import { isResource, type Kind, kinds, resourceKinds } from "./Kinds.js"
+import { imageOf, servicesOf } from "./Lifecycle.js"
+import * as Schema from "./Schema.js"
+import { adminOnly, type Caller, configOf, lacks, merge, type Params, type Resource, ref, type Store } from "./Store.js"
+import type { World } from "./World.js"
 
-export type Handler = (params: Params) => unknown
+export type Handler = (params: Params, caller: Caller) => unknown
+
+/** The service's default page, as GetCoreInfo answers it (`default_pagination_limit`). */
+export const DEFAULT_PAGE = 50
 
 const oid = (id: string) => ({ $oid: id })
 
-/** Fields some types keep at the top level instead of in `config`. */
-const flat = (r: Resource) => r.config
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** What List* answers for one resource. */
-export const listItem = (kind: Kind, r: Resource): unknown => {
+const recordSchema = (kind: Kind) => {
+  const found = Schema.endpointSchema(`read/Get${kinds[kind].target}`, "response")
+  if (found === undefined) throw new Error(`no definition of read/Get${kinds[kind].target}`)
+  return found.schema
+}
+
+const listInfoSchema = (kind: Kind) => {
+  const list = Schema.endpointSchema(`read/List${kinds[kind].plural}`, "response")
+  const item = list?.schema.items
+  return item === undefined ? undefined : Schema.property(item, "info")
+}
+
+/** A resource's whole config, every field present, as the service stores and answers it. */
+const fullConfig = (kind: Kind, r: Resource): Record<string, unknown> => {
+  const schema = Schema.property(recordSchema(kind), "config")
+  return (schema === undefined ? r.config : Schema.complete(schema, r.config, true)) as Record<string, unknown>
+}
+
+const serverName = (store: Store, id: unknown) =>
+  typeof id === "string" && id !== "" ? store.all("server").find((s) => s.id === id)?.name : undefined
+
+const repoLink = (config: Record<string, unknown>) =>
+  typeof config.repo === "string" && config.repo !== ""
+    ? `https://${String(config.git_provider || "github.com")}/${config.repo}`
+    : ""
+
+/** What each type's list item says beyond the fields its config and info share with it. */
+const listExtras = (store: Store, kind: Kind, r: Resource, config: Record<string, unknown>) => {
+  const state = r.info.state
+  const common = { state, server_name: serverName(store, config.server_id), repo_link: repoLink(config) }
   switch (kind) {
-    case "variable":
-      return { name: r.name, ...flat(r) }
-    case "tag":
-      return { _id: oid(r.id), name: r.name, ...flat(r) }
-    case "user_group":
-      return { _id: oid(r.id), name: r.name, ...flat(r), updated_at: r.updated_at }
-    case "git_provider_account":
-    case "image_registry_account":
-      return { _id: oid(r.id), ...flat(r) }
+    case "stack":
+      return {
+        ...common,
+        status: typeof r.info.status === "string" ? r.info.status : undefined,
+        file_contents: config.file_contents !== "",
+        services: servicesOf(r).map((service) => ({
+          service,
+          image: `${String(r.info.image_prefix ?? "library")}/${service}:latest`,
+          update_available: false,
+        })),
+      }
+    case "deployment":
+      return { ...common, image: imageOf(r), update_available: false }
+    case "procedure":
+      return { state, stages: Array.isArray(config.stages) ? config.stages.length : 0 }
+    case "alerter":
+      return { enabled: config.enabled, endpoint_type: isRecord(config.endpoint) ? config.endpoint.type : "Custom" }
+    case "builder":
+      return { builder_type: config.type }
     default:
-      return { id: r.id, name: r.name, tags: r.tags, resource_type: kinds[kind].target, info: r.info }
+      return common
   }
 }
 
-/** What Get* (and Create, Update, Delete...) answers: the whole record. */
-export const full = (kind: Kind, r: Resource): unknown => {
-  if (kind === "variable" || kind === "tag" || kind === "user_group" || kind.endsWith("_account")) {
-    return listItem(kind, r)
+/** What List* answers for one resource. */
+const listItem = (store: Store, kind: Kind, r: Resource): unknown => {
+  if (!isResource(kind)) return full(kind, r)
+  const config = fullConfig(kind, r)
+  const infoSchema = listInfoSchema(kind) ?? {}
+  const info = {
+    ...Schema.pick(infoSchema, config),
+    ...Schema.pick(infoSchema, r.info),
+    ...Schema.pick(infoSchema, listExtras(store, kind, r, config)),
   }
+  return {
+    id: r.id,
+    type: kinds[kind].target,
+    name: r.name,
+    template: false,
+    tags: r.tags,
+    info: Schema.complete(infoSchema, info),
+  }
+}
+
+/** What Get* (and Create, Update, Delete, Copy) answers: the whole record. */
+export const full = (kind: Kind, r: Resource): unknown => {
+  const schema = recordSchema(kind)
+  switch (kind) {
+    case "variable":
+      return Schema.complete(schema, { name: r.name, ...r.config })
+    case "tag":
+      return Schema.complete(schema, { _id: oid(r.id), name: r.name, ...r.config })
+    case "user_group":
+      return Schema.complete(schema, { _id: oid(r.id), name: r.name, ...r.config, updated_at: r.updated_at })
+    case "git_provider_account":
+    case "image_registry_account":
+      return Schema.complete(schema, { _id: oid(r.id), ...r.config })
+  }
+  const infoSchema = Schema.property(schema, "info")
+  const info = infoSchema === undefined || infoSchema.not !== undefined ? undefined : infoSchema
   return {
     _id: oid(r.id),
     name: r.name,
     description: r.description,
+    template: false,
     tags: r.tags,
-    config: r.config,
-    info: r.info,
+    config: fullConfig(kind, r),
+    ...(info === undefined ? {} : { info: Schema.complete(info, Schema.pick(info, r.info)) }),
     base_permission: "None",
     updated_at: r.updated_at,
   }
 }
 
-const matchesQuery = (r: Resource, params: Params): boolean => {
+/** A resource query (`{names?, tags?, tag_behavior?, terms?}`) as the service applies it. */
+const matchesQuery = (store: Store, r: Resource, params: Params): boolean => {
   const query = params.query
-  if (typeof query !== "object" || query === null) return true
-  const { names, tags } = query as { names?: unknown; tags?: unknown }
-  if (Array.isArray(names) && names.length > 0 && !names.includes(r.name) && !names.includes(r.id)) return false
-  if (Array.isArray(tags) && tags.length > 0 && !tags.every((tag) => r.tags.includes(tag as string))) return false
+  if (!isRecord(query)) return true
+  const { names, tags, tag_behavior, terms } = query as {
+    names?: ReadonlyArray<string>
+    tags?: ReadonlyArray<string>
+    tag_behavior?: string
+    terms?: ReadonlyArray<string>
+  }
+  if (names !== undefined && names.length > 0 && !names.includes(r.name) && !names.includes(r.id)) return false
+  if (tags !== undefined && tags.length > 0) {
+    const ids = tags.map((t) => store.all("tag").find((tag) => tag.id === t || tag.name === t)?.id ?? t)
+    const has = (id: string) => r.tags.includes(id)
+    if (tag_behavior === "Any" ? !ids.some(has) : !ids.every(has)) return false
+  }
+  if (terms !== undefined && terms.length > 0 && !terms.some((t) => r.name.includes(t))) return false
   return true
 }
 
-/** As the service: DEFAULT_PAGE items unless `limit` says otherwise; `limit: 0` is all. */
+/** A raw database filter on tags, e.g. `{"name": "prod"}` or `{"name": {"$in": [...]}}`. */
+const matchesFilter = (record: Record<string, unknown>, filter: unknown): boolean => {
+  if (!isRecord(filter)) return true
+  return Object.entries(filter).every(([field, condition]) => {
+    const actual = field === "_id" && isRecord(record._id) ? record._id.$oid : record[field]
+    if (!isRecord(condition)) return actual === condition
+    if (Array.isArray(condition.$in)) return condition.$in.includes(actual)
+    if (typeof condition.$regex === "string") return new RegExp(condition.$regex).test(String(actual ?? ""))
+    if ("$ne" in condition) return actual !== condition.$ne
+    return actual === condition
+  })
+}
+
+/** As the service pages: DEFAULT_PAGE items unless `limit` says otherwise; `limit: 0` is all. */
 export const page = <A>(items: ReadonlyArray<A>, params: Params): ReadonlyArray<A> => {
   const limit = typeof params.limit === "number" ? params.limit : DEFAULT_PAGE
   const pageNo = typeof params.page === "number" && params.page > 0 ? params.page : 0
@@ -69,101 +168,190 @@ export const page = <A>(items: ReadonlyArray<A>, params: Params): ReadonlyArray<
 const accountName = (account: Record<string, unknown>) =>
   `${String(account.domain ?? "")}:${String(account.username ?? "")}`
 
-const accountOf = (params: Params): Record<string, unknown> => {
-  const account = params.account
-  if (typeof account === "object" && account !== null && !Array.isArray(account))
-    return account as Record<string, unknown>
-  if (typeof params.domain === "string") return { ...params }
-  throw new ServiceFailure(422, "Failed to deserialize the JSON body into the target type: missing field `account`")
+/** References by name in a config become ids, as the service stores them; `server`, `swarm`, `builder` name them too. */
+const normalize = (store: Store, config: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(config)) {
+    const named = /^(server|swarm|builder)(_id)?$/.exec(key)
+    const refKind = named?.[1] as "server" | "swarm" | "builder" | undefined
+    if (refKind !== undefined && typeof value === "string" && value !== "") {
+      const found = store.all(refKind).find((r) => r.id === value || r.name === value)
+      out[`${refKind}_id`] = found?.id ?? value
+    } else if (refKind === undefined && key !== "stage") {
+      out[key] = value
+    }
+  }
+  return out
 }
 
-const creators: Partial<Record<Kind, (store: Store, params: Params) => Resource>> = {
-  tag: (store, p) => store.create("tag", ref(p, "name"), { config: { color: p.color ?? "Slate", owner: "admin" } }),
-  variable: (store, p) =>
-    store.create("variable", ref(p, "name"), {
-      config: { value: p.value ?? "", description: p.description ?? "", is_secret: p.is_secret === true },
-    }),
-  user_group: (store, p) =>
-    store.create("user_group", ref(p, "name"), { config: { users: [], everyone: false, all: {} } }),
-  git_provider_account: (store, p) => {
-    const account = { https: true, token: "", ...accountOf(p) }
-    return store.create("git_provider_account", accountName(account), { config: account })
-  },
-  image_registry_account: (store, p) => {
-    const account = { token: "", ...accountOf(p) }
-    return store.create("image_registry_account", accountName(account), { config: account })
-  },
-}
-
-const updaters: Partial<Record<Kind, (store: Store, params: Params) => Resource>> = {
-  tag: (store, p) => {
-    const tag = store.find("tag", ref(p, "tag", "id"))
-    tag.config = { ...tag.config, color: ref(p, "color") }
-    return tag
-  },
-  variable: (store, p) => {
-    const variable = store.find("variable", ref(p, "name"))
-    if (!("value" in p)) throw new ServiceFailure(422, "Failed to deserialize the JSON body: missing field `value`")
-    variable.config = { ...variable.config, value: p.value }
-    return variable
-  },
-  user_group: (store, p) => {
-    const group = store.find("user_group", ref(p, "user_group", "id", "name"))
-    const { user_group: _, id: __, name: ___, ...fields } = p
-    group.config = merge(group.config, { ...fields, ...configOf(p) })
-    return group
-  },
-  git_provider_account: (store, p) => {
-    const account = store.find("git_provider_account", ref(p, "id"))
-    account.config = merge(account.config, accountOf(p))
-    return account
-  },
-  image_registry_account: (store, p) => {
-    const account = store.find("image_registry_account", ref(p, "id"))
-    account.config = merge(account.config, accountOf(p))
-    return account
-  },
-}
-
-/** The `resource_type` selector values of a table that are resource kinds, with their endpoints. */
-const entries = (table: Readonly<Record<string, string>>) =>
-  Object.entries(table).filter((entry): entry is [Kind, string] => isKind(entry[0]))
-
-/** Every resource endpoint the tools reach, bound to `store`. */
-export const handlers = (store: Store, users: () => ReadonlyArray<unknown>): Map<string, Handler> => {
+/** Every resource endpoint, bound to the world's store. */
+export const handlers = (world: World): Map<string, Handler> => {
+  const { store } = world
   const routes = new Map<string, Handler>()
-  const add = (group: string, endpoint: string, handler: Handler) => routes.set(`${group}/${endpoint}`, handler)
+  const add = (endpoint: string, handler: Handler) => routes.set(endpoint, handler)
   const view = (kind: Kind) => (r: Resource) => full(kind, r)
+  /** The resource named by `keys`, if the caller may act on it at `level`. */
+  const permitted =
+    (caller: Caller, kind: Kind, level: "Write", ...keys: ReadonlyArray<string>) =>
+    (params: Params) => {
+      const r = store.find(kind, ref(params, ...keys))
+      if (!caller.admin) throw lacks(kinds[kind].target, level)
+      return r
+    }
 
-  add("read", Tables.list.user, () => users())
-  for (const [kind, endpoint] of entries(Tables.list)) {
-    add("read", endpoint, (p) =>
+  for (const kind of resourceKinds) {
+    const { target, plural, key } = kinds[kind]
+    add(`read/List${plural}`, (p) =>
       page(
-        store.all(kind).filter((r) => matchesQuery(r, p)),
+        store.all(kind).filter((r) => matchesQuery(store, r, p)),
         p,
-      ).map((r) => listItem(kind, r)),
+      ).map((r) => listItem(store, kind, r)),
     )
+    add(`read/ListFull${plural}`, (p) =>
+      page(
+        store.all(kind).filter((r) => matchesQuery(store, r, p)),
+        p,
+      ).map(view(kind)),
+    )
+    add(`read/Get${target}`, (p) => view(kind)(store.find(kind, ref(p, key, "id", "name"))))
+    add(`write/Create${target}`, (p, caller) => {
+      adminOnly(caller)
+      return view(kind)(store.create(kind, ref(p, "name"), { config: normalize(store, configOf(p)) }))
+    })
+    add(`write/Update${target}`, (p, caller) => {
+      const r = permitted(caller, kind, "Write", "id")(p)
+      return view(kind)(store.update(kind, r.id, normalize(store, configOf(p))))
+    })
+    add(`write/Delete${target}`, (p, caller) =>
+      view(kind)(store.delete(kind, permitted(caller, kind, "Write", "id")(p).id)),
+    )
+    add(`write/Copy${target}`, (p, caller) => {
+      adminOnly(caller)
+      return view(kind)(store.copy(kind, ref(p, "id"), ref(p, "name")))
+    })
+    // A resource's rename answers an Update, as the service's does (RenameTag and RenameUserGroup answer the record).
+    if (kind !== "sync_resource") {
+      add(`write/Rename${target}`, (p, caller) => {
+        const r = permitted(caller, kind, "Write", "id")(p)
+        const before = r.name
+        store.rename(kind, r.id, ref(p, "name"))
+        const update = world.newUpdate(`Rename${target}`, { type: target, id: r.id }, caller.id)
+        world.finish(update, "Rename", "", [`Renamed ${target} from ${before} to ${r.name}`], true)
+        return update
+      })
+    }
   }
-  for (const [kind, endpoint] of entries(Tables.get)) {
-    add("read", endpoint, (p) => full(kind, store.find(kind, ref(p, kinds[kind].key, "id", "name"))))
+
+  // Tags: a database filter, a colour, a rename that answers the tag.
+  add("read/ListTags", (p) =>
+    store
+      .all("tag")
+      .map(view("tag"))
+      .filter((t) => matchesFilter(t as never, p.query)),
+  )
+  add("read/GetTag", (p) => view("tag")(store.find("tag", ref(p, "tag", "id", "name"))))
+  add("write/CreateTag", (p, caller) => {
+    adminOnly(caller)
+    return view("tag")(store.create("tag", ref(p, "name"), { config: { color: p.color ?? "Slate", owner: caller.id } }))
+  })
+  add("write/UpdateTagColor", (p, caller) => {
+    adminOnly(caller)
+    const tag = store.find("tag", ref(p, "tag"))
+    tag.config = { ...tag.config, color: ref(p, "color") }
+    return view("tag")(tag)
+  })
+  add("write/RenameTag", (p, caller) => {
+    adminOnly(caller)
+    return view("tag")(store.rename("tag", ref(p, "id"), ref(p, "name")))
+  })
+  add("write/DeleteTag", (p, caller) => {
+    adminOnly(caller)
+    return view("tag")(store.delete("tag", ref(p, "id")))
+  })
+
+  // Variables, by name.
+  add("read/ListVariables", () => store.all("variable").map(view("variable")))
+  add("read/GetVariable", (p) => view("variable")(store.find("variable", ref(p, "name"))))
+  add("write/CreateVariable", (p, caller) => {
+    adminOnly(caller)
+    const config = { value: p.value ?? "", description: p.description ?? "", is_secret: p.is_secret === true }
+    return view("variable")(store.create("variable", ref(p, "name"), { config }))
+  })
+  add("write/UpdateVariableValue", (p, caller) => {
+    adminOnly(caller)
+    const variable = store.find("variable", ref(p, "name"))
+    variable.config = { ...variable.config, value: ref(p, "value") }
+    return view("variable")(variable)
+  })
+  add("write/DeleteVariable", (p, caller) => {
+    adminOnly(caller)
+    return view("variable")(store.delete("variable", ref(p, "name")))
+  })
+
+  // User groups.
+  add("read/ListUserGroups", () => store.all("user_group").map(view("user_group")))
+  add("read/GetUserGroup", (p) => view("user_group")(store.find("user_group", ref(p, "user_group"))))
+  add("write/CreateUserGroup", (p, caller) => {
+    adminOnly(caller)
+    return view("user_group")(
+      store.create("user_group", ref(p, "name"), { config: { users: [], everyone: false, all: {} } }),
+    )
+  })
+  add("write/UpdateUserGroup", (p, caller) => {
+    adminOnly(caller)
+    const group = store.find("user_group", ref(p, "user_group", "id", "name"))
+    const fields = Object.fromEntries(
+      Object.entries(p).filter(([k]) => k === "users" || k === "everyone" || k === "all"),
+    )
+    group.config = merge(group.config, fields)
+    group.updated_at = store.now()
+    return view("user_group")(group)
+  })
+  add("write/RenameUserGroup", (p, caller) => {
+    adminOnly(caller)
+    return view("user_group")(store.rename("user_group", ref(p, "id"), ref(p, "name")))
+  })
+  add("write/DeleteUserGroup", (p, caller) => {
+    adminOnly(caller)
+    return view("user_group")(store.delete("user_group", ref(p, "id")))
+  })
+
+  // The two account types: `{account}` to create, `{id, account}` to update; lists filter by domain and user.
+  for (const kind of ["git_provider_account", "image_registry_account"] as const) {
+    const { target, plural } = kinds[kind]
+    add(`read/List${plural}`, (p) =>
+      store
+        .all(kind)
+        .filter(
+          (r) =>
+            (p.domain === undefined || r.config.domain === p.domain) &&
+            (p.username === undefined || r.config.username === p.username),
+        )
+        .map(view(kind)),
+    )
+    add(`read/Get${target}`, (p) => view(kind)(store.find(kind, ref(p, "id"))))
+    add(`write/Create${target}`, (p, caller) => {
+      adminOnly(caller)
+      const { _id: _, ...account } = isRecord(p.account) ? p.account : {}
+      return view(kind)(store.create(kind, accountName(account), { config: account }))
+    })
+    add(`write/Update${target}`, (p, caller) => {
+      adminOnly(caller)
+      const found = store.find(kind, ref(p, "id"))
+      const { _id: _, ...account } = isRecord(p.account) ? p.account : {}
+      found.config = merge(found.config, account)
+      return view(kind)(found)
+    })
   }
-  for (const [kind, endpoint] of entries(Tables.create)) {
-    const create = creators[kind] ?? ((s: Store, p: Params) => s.create(kind, ref(p, "name"), { config: configOf(p) }))
-    add("write", endpoint, (p) => view(kind)(create(store, p)))
-  }
-  for (const [kind, endpoint] of entries(Tables.update)) {
-    const update =
-      updaters[kind] ?? ((s: Store, p: Params) => s.update(kind, ref(p, "id", kinds[kind].key), configOf(p)))
-    add("write", endpoint, (p) => view(kind)(update(store, p)))
-  }
-  for (const [kind, endpoint] of entries(Tables.delete_)) {
-    add("write", endpoint, (p) => view(kind)(store.delete(kind, ref(p, "id", kinds[kind].key, "name"))))
-  }
-  for (const [kind, endpoint] of entries(Tables.copy)) {
-    add("write", endpoint, (p) => view(kind)(store.copy(kind, ref(p, "id"), ref(p, "name"))))
-  }
-  for (const [kind, endpoint] of entries(Tables.rename)) {
-    add("write", endpoint, (p) => view(kind)(store.rename(kind, ref(p, "id", kinds[kind].key), ref(p, "name"))))
-  }
+  add("write/DeleteGitProviderAccount", (p, caller) => {
+    adminOnly(caller)
+    return view("git_provider_account")(store.delete("git_provider_account", ref(p, "id")))
+  })
+
+  // As the service answers users: their password hashes blanked.
+  add("read/ListUsers", () => {
+    const item = Schema.endpointSchema("read/ListUsers", "response")?.schema.items ?? {}
+    return world.users.map((u) => Schema.complete(item, { ...u, config: { type: "Local", data: { password: "" } } }))
+  })
   return routes
 }

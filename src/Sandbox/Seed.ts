@@ -3,20 +3,24 @@
  * deployments, with the builds, repos and procedures behind them.
  */
 import { logKey, place, type RunState } from "./Lifecycle.js"
-import type { World } from "./World.js"
+import type { SandboxUser, World } from "./World.js"
 
-export interface SandboxUser {
-  readonly _id: { readonly $oid: string }
-  readonly username: string
-  readonly enabled: boolean
-  readonly admin: boolean
-  readonly create_server_permissions: boolean
-  readonly create_build_permissions: boolean
-}
+/** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
+export const USERS = ["admin", "viewer", "alice", "bob"] as const
 
 export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   const { store } = world
-  const tag = (name: string, color: string) => store.create("tag", name, { config: { color, owner: "admin" } }).id
+  const user = (username: string, admin: boolean): SandboxUser => ({
+    _id: { $oid: store.newId() },
+    username,
+    enabled: true,
+    admin,
+    create_server_permissions: admin,
+    create_build_permissions: admin,
+  })
+  world.users.push(...USERS.map((name) => user(name, name === "admin")))
+  const adminId = world.users[0]?._id.$oid ?? ""
+  const tag = (name: string, color: string) => store.create("tag", name, { config: { color, owner: adminId } }).id
   const production = tag("production", "Red")
   const staging = tag("staging", "Yellow")
   const monitoring = tag("monitoring", "Blue")
@@ -25,7 +29,7 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
     store.create("server", name, {
       tags,
       config: { address, region, enabled: true, stats_monitoring: true, auto_prune: true },
-      info: { state: "Ok", region, address, version: "v2.3.3", send_unreachable_alerts: true },
+      info: { state: "Ok", version: "v2.3.3" },
     })
   const prod1 = server("prod-01", "https://10.0.1.11:8120", [production], "eu-west")
   const prod2 = server("prod-02", "https://10.0.1.12:8120", [production], "eu-west")
@@ -49,14 +53,16 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
       tags,
       config: {
         server_id: serverId,
-        services,
         file_paths: ["compose.yaml"],
         git_provider: "github.com",
+        git_https: true,
         repo: `acme/${name}`,
         branch: "main",
       },
-      info: { state, status: state === "running" ? `${services.length} running` : null, services: [] },
+      // The services its repository's compose file holds.
+      info: { state, status: state === "running" ? `${services.length} running` : "", compose_services: services },
     })
+    if (state === "running") r.info = { ...r.info, deployed_snapshot: JSON.stringify(r.config) }
     place(world, "stack", r, state)
     if (state === "running") {
       for (const service of services) {
@@ -72,12 +78,13 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   const deployment = (name: string, serverId: string, image: string, tags: Array<string>, state: RunState) => {
     const r = store.create("deployment", name, {
       tags,
-      config: { server_id: serverId, image, restart: "unless-stopped", network: "bridge" },
-      info: {
-        state: state === "running" ? "running" : state === "stopped" ? "exited" : "not_deployed",
-        status: null,
-        image,
+      config: {
+        server_id: serverId,
+        image: { type: "Image", params: { image } },
+        restart: "unless-stopped",
+        network: "bridge",
       },
+      info: { state: state === "running" ? "running" : state === "stopped" ? "exited" : "not_deployed" },
     })
     place(world, "deployment", r, state)
     if (state === "running") world.log(logKey("deployment", r), name, `${name} | serving on :8080`)
@@ -88,7 +95,7 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   deployment("legacy-cron", stage1.id, "ghcr.io/acme/cron:0.9.1", [staging], "stopped")
 
   const builder = store.create("builder", "local-builder", {
-    config: { type: "Server", params: { server_id: prod2.id } },
+    config: { type: "Server", params: { server_ids: [prod2.id] } },
   })
   const build = (name: string, repo: string, tags: Array<string>) =>
     store.create("build", name, {
@@ -130,11 +137,11 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   })
   store.create("sync_resource", "estate-sync", {
     config: { repo: "acme/infra", branch: "main", resource_path: ["resources"] },
-    info: { state: "Ok", last_sync_ts: 1_762_000_000_000, pending_hash: null },
+    info: { state: "Ok", last_sync_ts: 1_762_000_000_000 },
   })
   store.create("swarm", "edge-swarm", {
     config: { server_ids: [prod1.id, prod2.id] },
-    info: { state: "Healthy", nodes: 2, services: 1 },
+    info: { state: "Healthy" },
   })
   world.log("swarm_service:edge-swarm/edge-proxy", "edge-proxy", "edge-proxy | accepted connection")
 
@@ -153,13 +160,5 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
     config: { domain: "ghcr.io", username: "acme-bot", token: "ghcr_sandboxtokennotreal" },
   })
 
-  const user = (username: string, admin: boolean) => ({
-    _id: { $oid: store.newId() },
-    username,
-    enabled: true,
-    admin,
-    create_server_permissions: admin,
-    create_build_permissions: admin,
-  })
-  return [user("admin", true), user("alice", false), user("bob", false)]
+  return world.users
 }

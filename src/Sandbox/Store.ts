@@ -15,11 +15,29 @@ export class ServiceFailure extends Error {
   }
 }
 
-export const missingField = (field: string) =>
+/** serde's words, as the service answers a body without a field it needs. */
+export const missingField = (field: string) => new ServiceFailure(500, `missing field \`${field}\``)
+
+/** Who makes a call: the user its API key or token belongs to. */
+export interface Caller {
+  readonly id: string
+  readonly username: string
+  readonly admin: boolean
+}
+
+export type PermissionLevel = "Read" | "Execute" | "Write"
+
+/** As the service refuses a user without the level a call needs on a resource (a 500, as most of its errors). */
+export const lacks = (target: string, level: PermissionLevel) =>
   new ServiceFailure(
-    422,
-    `Failed to deserialize the JSON body into the target type: missing field \`${field}\` at line 1 column 2`,
+    500,
+    `User does not have required permissions on this ${target}. Must have at least ${level} permissions`,
   )
+
+/** As the service refuses a non-admin a call that only admins may make. */
+export const adminOnly = (caller: Caller): void => {
+  if (!caller.admin) throw new ServiceFailure(500, "This call is admin-only")
+}
 
 export interface Resource {
   readonly id: string
@@ -57,12 +75,8 @@ export const ref = (params: Params, ...keys: ReadonlyArray<string>): string => {
   throw missingField(keys[0] ?? "id")
 }
 
-export const configOf = (params: Params): Record<string, unknown> => {
-  const config = params.config
-  if (config === undefined) return {}
-  if (!isRecord(config)) throw new ServiceFailure(422, "Failed to deserialize the JSON body: config: expected a map")
-  return config
-}
+/** The params' `config`, already decoded against the endpoint's definition. */
+export const configOf = (params: Params): Record<string, unknown> => (isRecord(params.config) ? params.config : {})
 
 export class Store {
   private readonly resources = new Map<Kind, Map<string, Resource>>()

@@ -26,26 +26,39 @@ export interface LogLine {
 }
 
 export interface UpdateRecord {
-  readonly _id: { readonly $oid: string }
-  readonly operation: string
+  /** Absent on an Update the service never stored (a DeployStackIfChanged that found nothing changed). */
+  readonly _id?: { readonly $oid: string }
+  operation: string
   readonly target: { readonly type: string; readonly id: string }
   readonly operator: string
   readonly start_ts: number
-  end_ts: number | null
-  status: "Queued" | "InProgress" | "Complete"
+  /** Absent until it completes (the definitions allow no null). */
+  end_ts?: number
+  status: "InProgress" | "Complete"
   success: boolean
-  logs: Array<{
-    stage: string
-    command: string
-    stdout: string
-    stderr: string
-    success: boolean
-    start_ts: number
-    end_ts: number
-  }>
+  logs: Array<LogEntry>
   version: { major: number; minor: number; patch: number }
   commit_hash: string
   other_data: string
+}
+
+export interface LogEntry {
+  readonly stage: string
+  readonly command: string
+  readonly stdout: string
+  readonly stderr: string
+  readonly success: boolean
+  readonly start_ts: number
+  readonly end_ts: number
+}
+
+export interface SandboxUser {
+  readonly _id: { readonly $oid: string }
+  readonly username: string
+  readonly enabled: boolean
+  readonly admin: boolean
+  readonly create_server_permissions: boolean
+  readonly create_build_permissions: boolean
 }
 
 export interface Image {
@@ -68,6 +81,7 @@ export class World {
   readonly volumes = new Map<string, Array<Named>>()
   readonly logs = new Map<string, Array<LogLine>>()
   readonly updates: Array<UpdateRecord> = []
+  readonly users: Array<SandboxUser> = []
 
   constructor(readonly now: () => number = Date.now) {
     this.store = new Store(now)
@@ -111,8 +125,51 @@ export class World {
     if (lines.length > 5000) lines.splice(0, lines.length - 5000)
   }
 
+  /**
+   * An Update as the service starts one: already `InProgress` with `success: true`, its
+   * operator the caller's id. Stored (and given an id) unless `stored` is false.
+   */
+  newUpdate(operation: string, target: UpdateRecord["target"], operator: string, stored = true): UpdateRecord {
+    const update: UpdateRecord = {
+      ...(stored ? { _id: { $oid: this.store.newId() } } : {}),
+      operation,
+      target,
+      operator,
+      start_ts: this.now(),
+      status: "InProgress",
+      success: true,
+      logs: [],
+      version: { major: 0, minor: 0, patch: 0 },
+      commit_hash: "",
+      other_data: "",
+    }
+    if (stored) {
+      this.updates.push(update)
+      // Bounded: a long-running sandbox must not grow without end.
+      if (this.updates.length > 1000) this.updates.splice(0, this.updates.length - 1000)
+    }
+    return update
+  }
+
+  /** Ends an Update with one log stage. */
+  finish(update: UpdateRecord, stage: string, command: string, lines: ReadonlyArray<string>, success: boolean): void {
+    const end = this.now()
+    update.logs.push({
+      stage,
+      command,
+      stdout: success ? lines.join("\n") : "",
+      stderr: success ? "" : lines.join("\n"),
+      success,
+      start_ts: update.start_ts,
+      end_ts: end,
+    })
+    update.success = success
+    update.end_ts = end
+    update.status = "Complete"
+  }
+
   update(id: string): UpdateRecord {
-    const found = this.updates.find((u) => u._id.$oid === id)
+    const found = this.updates.find((u) => u._id?.$oid === id)
     if (found === undefined) throw new ServiceFailure(500, `did not find any Update matching ${id}`)
     return found
   }

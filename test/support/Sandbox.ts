@@ -5,7 +5,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Config from "../../src/Config.js"
 import * as Sandbox from "../../src/Sandbox/Server.js"
 
-export const FAST = { startMs: 20, completeMs: 60 }
+export const FAST = { completeMs: 60 }
 
 export const scoped = (options: Sandbox.SandboxOptions = {}) => Sandbox.make({ timing: FAST, ...options })
 
@@ -24,3 +24,21 @@ export const loginConfig = (sandbox: Sandbox.Sandbox, password = sandbox.passwor
   timeoutMs: 30_000,
   credentials: { _tag: "Login", username: sandbox.username, password: Redacted.make(password) },
 })
+
+/** A POST as any client of the service makes it, with the given headers. */
+export const post = async (url: string, path: string, body: unknown, headers: Record<string, string>) => {
+  const response = await fetch(`${url}/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  })
+  const text = await response.text()
+  // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+  let json: any
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = text
+  }
+  return { status: response.status, body: json }
+}
