@@ -2,14 +2,16 @@
  * `svc-mcp check`: can this configuration reach the service and log in?
  * Each step says what it found and, when it failed, what to do.
  */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
 import { Auth } from "./Auth.js"
 import { SvcConfig } from "./Config.js"
-import { Http } from "./Http.js"
-import { snippet } from "./ServiceResponse.js"
+import { attemptsRemaining, isRedirect, snippet } from "./ServiceResponse.js"
 import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./ServiceVersion.js"
 import { SvcClient } from "./SvcClient.js"
-import type { SvcError } from "./SvcError.js"
+import { redirectAdvice, retryAfterText, type SvcError } from "./SvcError.js"
+import * as SvcTransport from "./SvcTransport.js"
 
 export interface Step {
   readonly name: string
@@ -43,93 +45,129 @@ const hintFor = (error: SvcError, method: Report["method"]): string => {
     case "SvcAuthError":
       switch (error.reason) {
         case "LoginRefused":
-          return "check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD"
+          return `check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD${lockout(error.detail)}`
         case "RateLimited":
-          return "too many login attempts: wait a minute, then check the password"
+          return "the service refuses this address for now after too many failed logins: wait as it says, then check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD before trying again"
         case "SecondFactor":
           return "this account needs a second factor: create an API key and set SVC_API_KEY and SVC_API_SECRET"
         case "Rejected":
           return method === "api-key"
-            ? "check SVC_API_KEY and SVC_API_SECRET; the key may have expired or been deleted"
+            ? `check SVC_API_KEY and SVC_API_SECRET; the key may have expired or been deleted${lockout(error.detail)}`
             : "the service refused a fresh token: check the user is enabled"
         default:
-          return "the login answer was not understood: is SVC_URL the service's base URL?"
+          return error.detail.includes("redirected")
+            ? "redirects are not followed, so that the credentials go only to SVC_URL: set SVC_URL as the detail says"
+            : "the login answer was not understood: is SVC_URL the service's base URL?"
       }
     case "SvcServiceError":
+      switch (error.reason) {
+        case "Redirected":
+          return "redirects are not followed, so that the credentials go only to SVC_URL: set SVC_URL as the detail says"
+        case "RateLimited":
+          return `the service refuses every call from this address for now, after too many failed authentications (from this server or another client here): wait${
+            error.retryAfter === undefined ? "" : ` ${retryAfterText(error.retryAfter)}`
+          }, then check the credentials before trying again`
+        default:
+          return "the service answered unexpectedly: is SVC_URL the service's base URL (not its web page)?"
+      }
     case "SvcResponseError":
       return "the service answered unexpectedly: is SVC_URL the service's base URL (not its web page)?"
   }
 }
 
+/** The service's count of failed authentications left before it refuses this address for a while. */
+const lockout = (detail: string): string => {
+  const left = attemptsRemaining(detail)
+  return left === undefined
+    ? ""
+    : `. The service allows ${left} more failed attempt${left === 1 ? "" : "s"} from this address, then refuses every call from it for a while: fix the credentials before trying again`
+}
+
+const VERSION_CALL = { group: "", endpoint: "version" }
+
 const reach = Effect.gen(function* () {
   const config = yield* SvcConfig
-  const http = yield* Http
-  const call = { group: "", endpoint: "version" }
+  const http = yield* HttpClient.HttpClient
   const started = Date.now()
-  return yield* http
-    .send(call, { method: "GET", url: `${config.url}/version`, headers: {} }, config.timeoutMs)
-    .pipe(Effect.map(({ status, text }) => ({ status, text: text.trim(), ms: Date.now() - started })))
-})
-
-export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | Http> = Effect.gen(function* () {
-  const config = yield* SvcConfig
-  const auth = yield* Auth
-  const client = yield* SvcClient
-  const steps: Array<Step> = []
-  const report = (): Report => ({
-    url: config.url,
-    method: auth.method,
-    steps,
-    ok: steps.every((s) => s.status !== "fail"),
-  })
-
-  const reached = yield* Effect.either(reach)
-  if (reached._tag === "Left") {
-    steps.push({
-      name: "reach",
-      status: "fail",
-      detail: reached.left.message,
-      hint: hintFor(reached.left, auth.method),
-    })
-    return report()
-  }
-  const { status, text, ms } = reached.right
-  const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
-  if (status !== 200 || !looksLikeVersion) {
-    steps.push({
-      name: "reach",
-      status: "fail",
-      detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
-      hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
-    })
-    return report()
-  }
-  steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
-  steps.push(
-    compare(text, SPEC_VERSION) < 0
-      ? {
-          name: "version",
-          status: "warn",
-          detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
-          hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
-        }
-      : { name: "version", status: "ok", detail: text },
+  const { status, text, location } = yield* SvcTransport.send(
+    http,
+    VERSION_CALL,
+    HttpClientRequest.get(`${config.url}/version`),
+    config.timeoutMs,
   )
-
-  // One cheap authenticated read proves the credentials; with a login it logs in first.
-  const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
-  if (authed._tag === "Left") {
-    const error = authed.left
-    steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
-  } else {
-    steps.push({
-      name: "auth",
-      status: "ok",
-      detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
-    })
-  }
-  return report()
+  return { status, text: text.trim(), location, ms: Date.now() - started }
 })
+
+export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | HttpClient.HttpClient> = Effect.gen(
+  function* () {
+    const config = yield* SvcConfig
+    const auth = yield* Auth
+    const client = yield* SvcClient
+    const steps: Array<Step> = []
+    const report = (): Report => ({
+      url: config.url,
+      method: auth.method,
+      steps,
+      ok: steps.every((s) => s.status !== "fail"),
+    })
+
+    const reached = yield* Effect.either(reach)
+    if (reached._tag === "Left") {
+      steps.push({
+        name: "reach",
+        status: "fail",
+        detail: reached.left.message,
+        hint: hintFor(reached.left, auth.method),
+      })
+      return report()
+    }
+    const { status, text, location, ms } = reached.right
+    if (isRedirect(status, location)) {
+      steps.push({
+        name: "reach",
+        status: "fail",
+        detail: `GET /version: ${redirectAdvice(VERSION_CALL, location)} (it answered ${status})`,
+        hint: "redirects are not followed, so that the credentials go only to SVC_URL: set SVC_URL as the detail says",
+      })
+      return report()
+    }
+    const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
+    if (status !== 200 || !looksLikeVersion) {
+      steps.push({
+        name: "reach",
+        status: "fail",
+        detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
+        hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
+      })
+      return report()
+    }
+    steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
+    steps.push(
+      compare(text, SPEC_VERSION) < 0
+        ? {
+            name: "version",
+            status: "warn",
+            detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
+            hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
+          }
+        : { name: "version", status: "ok", detail: text },
+    )
+
+    // One cheap authenticated read proves the credentials; with a login it logs in first.
+    const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
+    if (authed._tag === "Left") {
+      const error = authed.left
+      steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
+    } else {
+      steps.push({
+        name: "auth",
+        status: "ok",
+        detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
+      })
+    }
+    return report()
+  },
+)
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 

@@ -6,8 +6,8 @@ import * as Redacted from "effect/Redacted"
 import * as Auth from "../src/Auth.js"
 import * as Check from "../src/Check.js"
 import * as Config from "../src/Config.js"
-import * as SvcHttp from "../src/Http.js"
 import * as SvcClient from "../src/SvcClient.js"
+import * as SvcTransport from "../src/SvcTransport.js"
 import * as Sandboxes from "./support/Sandbox.js"
 import * as Spawn from "./support/Spawn.js"
 
@@ -15,7 +15,7 @@ const layer = (config: Config.SvcConfigShape) =>
   SvcClient.layer.pipe(
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(Config.layerValue(config)),
-    Layer.provideMerge(SvcHttp.layer),
+    Layer.provideMerge(SvcTransport.layer),
   )
 
 const check = (config: Config.SvcConfigShape) => Check.run.pipe(Effect.provide(layer(config)))
