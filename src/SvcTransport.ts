@@ -10,6 +10,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Undici from "@effect/platform-node/Undici"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -123,8 +124,10 @@ export const postJson = (url: string, body: unknown, headers: Readonly<Record<st
 export const MAX_CONNECTIONS = 64
 
 /**
- * The client the service's modules use. Spans are off: with no tracer
- * configured they would be built for nothing on every call.
+ * The client the service's modules use: undici (measured faster than node:http
+ * through HttpClient here), keep-alive, at most MAX_CONNECTIONS connections.
+ * Spans are off: with no tracer configured they would be built for nothing on
+ * every call.
  */
 export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.effect(
   HttpClient.HttpClient,
@@ -133,8 +136,14 @@ export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.effect(
     HttpClient.withTracerDisabledWhen(() => true),
   ),
 ).pipe(
-  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.layerUndiciWithoutDispatcher),
   Layer.provide(
-    NodeHttpClient.makeAgentLayer({ keepAlive: true, maxSockets: MAX_CONNECTIONS, maxFreeSockets: MAX_CONNECTIONS }),
+    Layer.scoped(
+      NodeHttpClient.Dispatcher,
+      Effect.acquireRelease(
+        Effect.sync(() => new Undici.Agent({ connections: MAX_CONNECTIONS })),
+        (agent) => Effect.promise(() => agent.destroy()),
+      ),
+    ),
   ),
 )
