@@ -82,7 +82,7 @@ const readLogin = (
     )
   }
   if (isRedirect(status, location)) {
-    return fail("LoginFailed", redirectAdvice(LOGIN, location))
+    return fail("Redirected", redirectAdvice(LOGIN, location))
   }
   if (status < 200 || status >= 300) {
     return fail("LoginFailed", `the login answered ${status}: ${errorBody(status, text).error}`)

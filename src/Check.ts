@@ -27,6 +27,9 @@ export interface Report {
   readonly ok: boolean
 }
 
+const REDIRECT_HINT =
+  "set SVC_URL as the detail says: redirects are not followed, so that the credentials go only to SVC_URL"
+
 const hintFor = (error: SvcError, method: Report["method"]): string => {
   switch (error._tag) {
     case "SvcTimeoutError":
@@ -54,15 +57,15 @@ const hintFor = (error: SvcError, method: Report["method"]): string => {
           return method === "api-key"
             ? `check SVC_API_KEY and SVC_API_SECRET; the key may have expired or been deleted${lockout(error.detail)}`
             : "the service refused a fresh token: check the user is enabled"
+        case "Redirected":
+          return REDIRECT_HINT
         default:
-          return error.detail.includes("redirected")
-            ? "redirects are not followed, so that the credentials go only to SVC_URL: set SVC_URL as the detail says"
-            : "the login answer was not understood: is SVC_URL the service's base URL?"
+          return "the login answer was not understood: is SVC_URL the service's base URL?"
       }
     case "SvcServiceError":
       switch (error.reason) {
         case "Redirected":
-          return "redirects are not followed, so that the credentials go only to SVC_URL: set SVC_URL as the detail says"
+          return REDIRECT_HINT
         case "RateLimited":
           return `the service refuses every call from this address for now, after too many failed authentications (from this server or another client here): wait${
             error.retryAfter === undefined ? "" : ` ${retryAfterText(error.retryAfter)}`
@@ -98,76 +101,76 @@ const reach = Effect.gen(function* () {
   return { status, text: text.trim(), location, ms: Date.now() - started }
 })
 
-export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | HttpClient.HttpClient> = Effect.gen(
-  function* () {
-    const config = yield* SvcConfig
-    const auth = yield* Auth
-    const client = yield* SvcClient
-    const steps: Array<Step> = []
-    const report = (): Report => ({
-      url: config.url,
-      method: auth.method,
-      steps,
-      ok: steps.every((s) => s.status !== "fail"),
+type Needs = SvcConfig | Auth | SvcClient | HttpClient.HttpClient
+
+export const run: Effect.Effect<Report, never, Needs> = Effect.gen(function* () {
+  const config = yield* SvcConfig
+  const auth = yield* Auth
+  const client = yield* SvcClient
+  const steps: Array<Step> = []
+  const report = (): Report => ({
+    url: config.url,
+    method: auth.method,
+    steps,
+    ok: steps.every((s) => s.status !== "fail"),
+  })
+
+  const reached = yield* Effect.either(reach)
+  if (reached._tag === "Left") {
+    steps.push({
+      name: "reach",
+      status: "fail",
+      detail: reached.left.message,
+      hint: hintFor(reached.left, auth.method),
     })
-
-    const reached = yield* Effect.either(reach)
-    if (reached._tag === "Left") {
-      steps.push({
-        name: "reach",
-        status: "fail",
-        detail: reached.left.message,
-        hint: hintFor(reached.left, auth.method),
-      })
-      return report()
-    }
-    const { status, text, location, ms } = reached.right
-    if (isRedirect(status, location)) {
-      steps.push({
-        name: "reach",
-        status: "fail",
-        detail: `GET /version: ${redirectAdvice(VERSION_CALL, location)} (it answered ${status})`,
-        hint: "redirects are not followed, so that the credentials go only to SVC_URL: set SVC_URL as the detail says",
-      })
-      return report()
-    }
-    const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
-    if (status !== 200 || !looksLikeVersion) {
-      steps.push({
-        name: "reach",
-        status: "fail",
-        detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
-        hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
-      })
-      return report()
-    }
-    steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
-    steps.push(
-      compare(text, SPEC_VERSION) < 0
-        ? {
-            name: "version",
-            status: "warn",
-            detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
-            hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
-          }
-        : { name: "version", status: "ok", detail: text },
-    )
-
-    // One cheap authenticated read proves the credentials; with a login it logs in first.
-    const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
-    if (authed._tag === "Left") {
-      const error = authed.left
-      steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
-    } else {
-      steps.push({
-        name: "auth",
-        status: "ok",
-        detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
-      })
-    }
     return report()
-  },
-)
+  }
+  const { status, text, location, ms } = reached.right
+  if (isRedirect(status, location)) {
+    steps.push({
+      name: "reach",
+      status: "fail",
+      detail: `GET /version: ${redirectAdvice(VERSION_CALL, location)} (it answered ${status})`,
+      hint: REDIRECT_HINT,
+    })
+    return report()
+  }
+  const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
+  if (status !== 200 || !looksLikeVersion) {
+    steps.push({
+      name: "reach",
+      status: "fail",
+      detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
+      hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
+    })
+    return report()
+  }
+  steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
+  steps.push(
+    compare(text, SPEC_VERSION) < 0
+      ? {
+          name: "version",
+          status: "warn",
+          detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
+          hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
+        }
+      : { name: "version", status: "ok", detail: text },
+  )
+
+  // One cheap authenticated read proves the credentials; with a login it logs in first.
+  const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
+  if (authed._tag === "Left") {
+    const error = authed.left
+    steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
+  } else {
+    steps.push({
+      name: "auth",
+      status: "ok",
+      detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
+    })
+  }
+  return report()
+})
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 

@@ -34,45 +34,42 @@ export interface SvcClientShape {
 
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
-export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | HttpClient.HttpClient> = Effect.gen(
-  function* () {
-    const config = yield* SvcConfig
-    const auth = yield* Auth
-    const http = yield* HttpClient.HttpClient
+type Needs = SvcConfig | Auth | HttpClient.HttpClient
 
-    const answer = (group: Group, endpoint: string, params: object) => {
-      const target: Call = { group, endpoint }
-      const url = `${config.url}/${group}/${endpoint}`
-      const attempt = (headers: Readonly<Record<string, string>>) =>
-        SvcTransport.send(http, target, SvcTransport.postJson(url, params, headers), config.timeoutMs).pipe(
-          Effect.timed,
-          Effect.tap(([took, { status }]) =>
-            Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),
-          ),
-          Effect.flatMap(([, { status, text, ...headers }]) =>
-            Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, headers)),
-          ),
-        )
-      const settle = (outcome: Outcome): Effect.Effect<Answer, SvcError> =>
-        outcome._tag === "Ok"
-          ? Effect.succeed(outcome)
-          : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method))
-      return Effect.gen(function* () {
-        const credential = yield* auth.credential
-        const first = yield* attempt(credential.headers)
-        if (first._tag !== "CredentialsInvalid" || Option.isNone(auth.renew)) return yield* settle(first)
-        yield* Effect.logInfo(`${group}/${endpoint}: the token was refused; logging in again, then retrying once`)
-        const fresh = yield* auth.renew.value(credential)
-        return yield* settle(yield* attempt(fresh.headers))
-      }).pipe(Effect.tapError((error) => Effect.logWarning(error.message)))
-    }
-    const call = (group: Group, endpoint: string, params: object) =>
-      Effect.map(answer(group, endpoint, params), (a) => a.value)
-    return { call, answer } satisfies SvcClientShape
-  },
-)
+export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(function* () {
+  const config = yield* SvcConfig
+  const auth = yield* Auth
+  const http = yield* HttpClient.HttpClient
 
-export const layer: Layer.Layer<SvcClient, never, SvcConfig | Auth | HttpClient.HttpClient> = Layer.effect(
-  SvcClient,
-  make,
-)
+  const answer = (group: Group, endpoint: string, params: object) => {
+    const target: Call = { group, endpoint }
+    const url = `${config.url}/${group}/${endpoint}`
+    const attempt = (headers: Readonly<Record<string, string>>) =>
+      SvcTransport.send(http, target, SvcTransport.postJson(url, params, headers), config.timeoutMs).pipe(
+        Effect.timed,
+        Effect.tap(([took, { status }]) =>
+          Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),
+        ),
+        Effect.flatMap(([, { status, text, ...headers }]) =>
+          Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, headers)),
+        ),
+      )
+    const settle = (outcome: Outcome): Effect.Effect<Answer, SvcError> =>
+      outcome._tag === "Ok"
+        ? Effect.succeed(outcome)
+        : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method))
+    return Effect.gen(function* () {
+      const credential = yield* auth.credential
+      const first = yield* attempt(credential.headers)
+      if (first._tag !== "CredentialsInvalid" || Option.isNone(auth.renew)) return yield* settle(first)
+      yield* Effect.logInfo(`${group}/${endpoint}: the token was refused; logging in again, then retrying once`)
+      const fresh = yield* auth.renew.value(credential)
+      return yield* settle(yield* attempt(fresh.headers))
+    }).pipe(Effect.tapError((error) => Effect.logWarning(error.message)))
+  }
+  const call = (group: Group, endpoint: string, params: object) =>
+    Effect.map(answer(group, endpoint, params), (a) => a.value)
+  return { call, answer } satisfies SvcClientShape
+})
+
+export const layer: Layer.Layer<SvcClient, never, Needs> = Layer.effect(SvcClient, make)

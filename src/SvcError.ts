@@ -113,8 +113,16 @@ export class SvcAuthError extends Data.TaggedError("SvcAuthError")<{
    * `LoginFailed`: the login call failed in another way (the status and the service's text say how).
    * `BadLoginResponse`: the login answer was not understood.
    * `Rejected`: the service refused the API key, or a fresh token.
+   * `Redirected`: the login was redirected (not followed: the password goes to SVC_URL only).
    */
-  readonly reason: "LoginRefused" | "RateLimited" | "SecondFactor" | "LoginFailed" | "BadLoginResponse" | "Rejected"
+  readonly reason:
+    | "LoginRefused"
+    | "RateLimited"
+    | "SecondFactor"
+    | "LoginFailed"
+    | "BadLoginResponse"
+    | "Rejected"
+    | "Redirected"
   readonly status?: number
   readonly detail: string
 }> {

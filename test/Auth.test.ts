@@ -221,7 +221,7 @@ describe("Auth with a JWT login", () => {
       const target = yield* Double.scoped(USERS)
       double.next(LOGIN, { status: 308, headers: { location: `${target.url}/core${LOGIN}` } })
       const error = yield* Effect.flip(listStacks.pipe(withLogin(double)))
-      expect(error).toMatchObject({ _tag: "SvcAuthError", reason: "LoginFailed", status: 308 })
+      expect(error).toMatchObject({ _tag: "SvcAuthError", reason: "Redirected", status: 308 })
       expect(error.message).toContain(
         `the service redirected to ${target.url}/core${LOGIN}; set SVC_URL to ${target.url}/core`,
       )
