@@ -3,6 +3,7 @@
  * server performs itself. One login serves every concurrent caller, and a token
  * the service refused is replaced by exactly one new login.
  */
+import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -11,10 +12,17 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import { SvcConfig, type SvcConfigShape } from "./Config.js"
-import { Http, post } from "./Http.js"
 import { scrub } from "./Secrets.js"
-import { errorBody, snippet } from "./ServiceResponse.js"
-import { type Call, SvcAuthError, type SvcTimeoutError, type SvcUnreachableError } from "./SvcError.js"
+import { errorBody, isRedirect, retryAfterOf, snippet } from "./ServiceResponse.js"
+import {
+  type Call,
+  redirectAdvice,
+  retryAfterText,
+  SvcAuthError,
+  type SvcTimeoutError,
+  type SvcUnreachableError,
+} from "./SvcError.js"
+import * as SvcTransport from "./SvcTransport.js"
 
 export interface Credential {
   readonly headers: Readonly<Record<string, string>>
@@ -56,14 +64,25 @@ export const makeApiKey = (key: Redacted.Redacted<string>, secret: Redacted.Reda
 }
 
 /** Reads the login answer: a token, or the reason there is none. */
-const readLogin = (status: number, text: string, hide: ReadonlyArray<string>): Effect.Effect<string, SvcAuthError> => {
+const readLogin = (
+  { status, text, retryAfter, location }: SvcTransport.Exchange,
+  hide: ReadonlyArray<string>,
+): Effect.Effect<string, SvcAuthError> => {
   const fail = (reason: SvcAuthError["reason"], detail: string) =>
     Effect.fail(new SvcAuthError({ call: LOGIN, reason, status, detail: scrub(detail, hide) }))
   if (status === 401) {
     return fail("LoginRefused", `the service refused the username or password (${errorBody(status, text).error})`)
   }
   if (status === 429) {
-    return fail("RateLimited", "too many login attempts; wait before trying again")
+    const { error } = errorBody(status, text)
+    const wait = retryAfterOf(status, retryAfter, error)
+    return fail(
+      "RateLimited",
+      `too many failed attempts from this address (${error}); ${wait === undefined ? "wait before trying again" : `retry after ${retryAfterText(wait)}`}`,
+    )
+  }
+  if (isRedirect(status, location)) {
+    return fail("Redirected", redirectAdvice(LOGIN, location))
   }
   if (status < 200 || status >= 300) {
     return fail("LoginFailed", `the login answered ${status}: ${errorBody(status, text).error}`)
@@ -97,24 +116,28 @@ export const makeJwt = (
   config: SvcConfigShape,
   username: string,
   password: Redacted.Redacted<string>,
-): Effect.Effect<AuthShape, never, Http> =>
+): Effect.Effect<AuthShape, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
-    const http = yield* Http
+    const http = yield* HttpClient.HttpClient
     const current = yield* SynchronizedRef.make(Option.none<Login>())
     // The password and the last two tokens (a caller may still hold the previous
     // one): rebuilt at each login, read by every call.
     let hidden: ReadonlyArray<string> = [Redacted.value(password)]
     let generations = 0
 
-    const login = post(
-      http,
-      LOGIN,
-      `${config.url}/auth/login/LoginLocalUser`,
-      { username, password: Redacted.value(password) },
-      {},
-      config.timeoutMs,
+    const login = Effect.suspend(() =>
+      SvcTransport.send(
+        http,
+        LOGIN,
+        SvcTransport.postJson(
+          `${config.url}/auth/login/LoginLocalUser`,
+          { username, password: Redacted.value(password) },
+          {},
+        ),
+        config.timeoutMs,
+      ),
     ).pipe(
-      Effect.flatMap(({ status, text }) => readLogin(status, text, hidden)),
+      Effect.flatMap((answer) => readLogin(answer, hidden)),
       Effect.tap((token) =>
         Effect.sync(() => {
           hidden = [Redacted.value(password), token, ...hidden.slice(1, 2)]
@@ -176,7 +199,7 @@ export const makeJwt = (
     } satisfies AuthShape
   })
 
-export const make: Effect.Effect<AuthShape, never, SvcConfig | Http> = Effect.gen(function* () {
+export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient> = Effect.gen(function* () {
   const config = yield* SvcConfig
   const { credentials } = config
   return credentials._tag === "ApiKey"
@@ -184,4 +207,4 @@ export const make: Effect.Effect<AuthShape, never, SvcConfig | Http> = Effect.ge
     : yield* makeJwt(config, credentials.username, credentials.password)
 })
 
-export const layer: Layer.Layer<Auth, never, SvcConfig | Http> = Layer.effect(Auth, make)
+export const layer: Layer.Layer<Auth, never, SvcConfig | HttpClient.HttpClient> = Layer.effect(Auth, make)

@@ -2,14 +2,16 @@
  * `svc-mcp check`: can this configuration reach the service and log in?
  * Each step says what it found and, when it failed, what to do.
  */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
 import { Auth } from "./Auth.js"
 import { SvcConfig } from "./Config.js"
-import { Http } from "./Http.js"
-import { snippet } from "./ServiceResponse.js"
+import { attemptsRemaining, isRedirect, snippet } from "./ServiceResponse.js"
 import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./ServiceVersion.js"
 import { SvcClient } from "./SvcClient.js"
-import type { SvcError } from "./SvcError.js"
+import { redirectAdvice, retryAfterText, type SvcError } from "./SvcError.js"
+import * as SvcTransport from "./SvcTransport.js"
 
 export interface Step {
   readonly name: string
@@ -24,6 +26,9 @@ export interface Report {
   readonly steps: ReadonlyArray<Step>
   readonly ok: boolean
 }
+
+const REDIRECT_HINT =
+  "set SVC_URL as the detail says: redirects are not followed, so that the credentials go only to SVC_URL"
 
 const hintFor = (error: SvcError, method: Report["method"]): string => {
   switch (error._tag) {
@@ -43,35 +48,62 @@ const hintFor = (error: SvcError, method: Report["method"]): string => {
     case "SvcAuthError":
       switch (error.reason) {
         case "LoginRefused":
-          return "check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD"
+          return `check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD${lockout(error.detail)}`
         case "RateLimited":
-          return "too many login attempts: wait a minute, then check the password"
+          return "the service refuses this address for now after too many failed logins: wait as it says, then check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD before trying again"
         case "SecondFactor":
           return "this account needs a second factor: create an API key and set SVC_API_KEY and SVC_API_SECRET"
         case "Rejected":
           return method === "api-key"
-            ? "check SVC_API_KEY and SVC_API_SECRET; the key may have expired or been deleted"
+            ? `check SVC_API_KEY and SVC_API_SECRET; the key may have expired or been deleted${lockout(error.detail)}`
             : "the service refused a fresh token: check the user is enabled"
+        case "Redirected":
+          return REDIRECT_HINT
         default:
           return "the login answer was not understood: is SVC_URL the service's base URL?"
       }
     case "SvcServiceError":
+      switch (error.reason) {
+        case "Redirected":
+          return REDIRECT_HINT
+        case "RateLimited":
+          return `the service refuses every call from this address for now, after too many failed authentications (from this server or another client here): wait${
+            error.retryAfter === undefined ? "" : ` ${retryAfterText(error.retryAfter)}`
+          }, then check the credentials before trying again`
+        default:
+          return "the service answered unexpectedly: is SVC_URL the service's base URL (not its web page)?"
+      }
     case "SvcResponseError":
       return "the service answered unexpectedly: is SVC_URL the service's base URL (not its web page)?"
   }
 }
 
+/** The service's count of failed authentications left before it refuses this address for a while. */
+const lockout = (detail: string): string => {
+  const left = attemptsRemaining(detail)
+  return left === undefined
+    ? ""
+    : `. The service allows ${left} more failed attempt${left === 1 ? "" : "s"} from this address, then refuses every call from it for a while: fix the credentials before trying again`
+}
+
+const VERSION_CALL = { group: "", endpoint: "version" }
+
 const reach = Effect.gen(function* () {
   const config = yield* SvcConfig
-  const http = yield* Http
-  const call = { group: "", endpoint: "version" }
+  const http = yield* HttpClient.HttpClient
   const started = Date.now()
-  return yield* http
-    .send(call, { method: "GET", url: `${config.url}/version`, headers: {} }, config.timeoutMs)
-    .pipe(Effect.map(({ status, text }) => ({ status, text: text.trim(), ms: Date.now() - started })))
+  const { status, text, location } = yield* SvcTransport.send(
+    http,
+    VERSION_CALL,
+    HttpClientRequest.get(`${config.url}/version`),
+    config.timeoutMs,
+  )
+  return { status, text: text.trim(), location, ms: Date.now() - started }
 })
 
-export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | Http> = Effect.gen(function* () {
+type Needs = SvcConfig | Auth | SvcClient | HttpClient.HttpClient
+
+export const run: Effect.Effect<Report, never, Needs> = Effect.gen(function* () {
   const config = yield* SvcConfig
   const auth = yield* Auth
   const client = yield* SvcClient
@@ -93,7 +125,16 @@ export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | Ht
     })
     return report()
   }
-  const { status, text, ms } = reached.right
+  const { status, text, location, ms } = reached.right
+  if (isRedirect(status, location)) {
+    steps.push({
+      name: "reach",
+      status: "fail",
+      detail: `GET /version: ${redirectAdvice(VERSION_CALL, location)} (it answered ${status})`,
+      hint: REDIRECT_HINT,
+    })
+    return report()
+  }
   const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
   if (status !== 200 || !looksLikeVersion) {
     steps.push({

@@ -13,16 +13,20 @@ import * as Auth from "./Auth.js"
 import * as Check from "./Check.js"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
-import * as Http from "./Http.js"
 import * as McpHttp from "./Mcp/Http.js"
 import * as McpServer from "./Mcp/Server.js"
 import * as Sandbox from "./Sandbox/Server.js"
 import * as Setup from "./Setup.js"
 import * as SvcClient from "./SvcClient.js"
+import * as SvcTransport from "./SvcTransport.js"
 import * as Policy from "./Tools/Policy.js"
 
 const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
-  SvcClient.layer.pipe(Layer.provideMerge(Auth.layer), Layer.provideMerge(config), Layer.provideMerge(Http.layer))
+  SvcClient.layer.pipe(
+    Layer.provideMerge(Auth.layer),
+    Layer.provideMerge(config),
+    Layer.provideMerge(SvcTransport.layer),
+  )
 
 const exitWith = (code: number) => Effect.sync(() => process.exit(code))
 

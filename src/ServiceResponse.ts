@@ -63,7 +63,34 @@ export const errorBody = (status: number, text: string): ErrorBody => {
   return { error: shown === "" ? `HTTP ${status} with an empty body` : shown, trace: [] }
 }
 
-export const interpret = (call: Call, status: number, text: string, retryAfter?: string): Outcome => {
+/** Headers of an answer that change what it means. */
+export interface AnswerHeaders {
+  /** Retry-After, with a 429 or 503. */
+  readonly retryAfter?: string
+  /** Where a redirect points, absolute. */
+  readonly location?: string
+}
+
+/**
+ * The wait an answer asks for: its Retry-After, or for a 429 the seconds its
+ * text names ("Too many attempts | Try again in 12s").
+ */
+export const retryAfterOf = (status: number, retryAfter: string | undefined, error: string): string | undefined =>
+  retryAfter?.slice(0, 64) ?? (status === 429 ? /try again in (\d+)\s*s/i.exec(error)?.[1] : undefined)
+
+/** How many more failed authentications the service allows: "Invalid user credentials | You have 4 attempts remaining". */
+export const attemptsRemaining = (error: string): number | undefined => {
+  const match = /you have (\d+) attempts? remaining/i.exec(error)
+  return match === null ? undefined : Number(match[1])
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/** A redirect that says where to: never followed, since the credentials would go with it. */
+export const isRedirect = (status: number, location: string | undefined): location is string =>
+  REDIRECTS.has(status) && location !== undefined
+
+export const interpret = (call: Call, status: number, text: string, headers: AnswerHeaders = {}): Outcome => {
   if (status >= 200 && status < 300) {
     if (text.trim() === "") {
       return { _tag: "Failed", error: new SvcResponseError({ call, status, detail: "the body is empty" }) }
@@ -84,8 +111,14 @@ export const interpret = (call: Call, status: number, text: string, retryAfter?:
   if (status === 401 || (status === 500 && body.error.includes(INVALID_CREDENTIALS))) {
     return { _tag: "CredentialsInvalid", status, error: body.error }
   }
-  const reason = namesUnknownEndpoint(body.error, call.endpoint) ? "UnknownEndpoint" : "Status"
-  const wait = retryAfter === undefined ? {} : { retryAfter: retryAfter.slice(0, 64) }
+  if (isRedirect(status, headers.location)) {
+    const location = headers.location.slice(0, 2000)
+    return { _tag: "Failed", error: new SvcServiceError({ call, reason: "Redirected", status, ...body, location }) }
+  }
+  const retryAfter = retryAfterOf(status, headers.retryAfter, body.error)
+  const wait = retryAfter === undefined ? {} : { retryAfter }
+  const reason =
+    status === 429 ? "RateLimited" : namesUnknownEndpoint(body.error, call.endpoint) ? "UnknownEndpoint" : "Status"
   return { _tag: "Failed", error: new SvcServiceError({ call, reason, status, ...body, ...wait }) }
 }
 
@@ -98,9 +131,9 @@ export const fromResponse = (
   status: number,
   text: string,
   secrets: ReadonlyArray<string>,
-  retryAfter?: string,
+  headers?: AnswerHeaders,
 ): Outcome => {
-  const outcome = interpret(call, status, text, retryAfter)
+  const outcome = interpret(call, status, text, headers)
   const clean = (value: string) => scrub(value, secrets)
   switch (outcome._tag) {
     case "Ok": {
@@ -117,7 +150,12 @@ export const fromResponse = (
         _tag: "Failed",
         error:
           error._tag === "SvcServiceError"
-            ? new SvcServiceError({ ...error, error: clean(error.error), trace: error.trace.map(clean) })
+            ? new SvcServiceError({
+                ...error,
+                error: clean(error.error),
+                trace: error.trace.map(clean),
+                ...(error.location === undefined ? {} : { location: clean(error.location) }),
+              })
             : new SvcResponseError({ ...error, detail: clean(error.detail) }),
       }
     }

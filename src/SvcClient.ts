@@ -1,7 +1,11 @@
 /**
  * Calls one endpoint of the service: `POST {url}/{group}/{Endpoint}` with the
- * params as the JSON body. Fails only with the tagged errors of SvcError.
+ * params as the JSON body, through HttpClient, each request bounded by
+ * `Effect.timeoutFail` (SVC_TIMEOUT_MS, 30 s by default; see SvcTransport.send).
+ * Fails only with the tagged errors of SvcError. Redirects are not followed:
+ * the credentials go to SVC_URL and nowhere else.
  */
+import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -9,9 +13,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Auth } from "./Auth.js"
 import { SvcConfig } from "./Config.js"
-import { Http, post } from "./Http.js"
 import { fromResponse, type Outcome, rejected } from "./ServiceResponse.js"
 import type { Call, SvcError } from "./SvcError.js"
+import * as SvcTransport from "./SvcTransport.js"
 
 export type Group = "read" | "write" | "execute"
 
@@ -30,22 +34,24 @@ export interface SvcClientShape {
 
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
-export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | Http> = Effect.gen(function* () {
+type Needs = SvcConfig | Auth | HttpClient.HttpClient
+
+export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(function* () {
   const config = yield* SvcConfig
   const auth = yield* Auth
-  const http = yield* Http
+  const http = yield* HttpClient.HttpClient
 
   const answer = (group: Group, endpoint: string, params: object) => {
     const target: Call = { group, endpoint }
     const url = `${config.url}/${group}/${endpoint}`
     const attempt = (headers: Readonly<Record<string, string>>) =>
-      post(http, target, url, params, headers, config.timeoutMs).pipe(
+      SvcTransport.send(http, target, SvcTransport.postJson(url, params, headers), config.timeoutMs).pipe(
         Effect.timed,
         Effect.tap(([took, { status }]) =>
           Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),
         ),
-        Effect.flatMap(([, { status, text, retryAfter }]) =>
-          Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, retryAfter)),
+        Effect.flatMap(([, { status, text, ...headers }]) =>
+          Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, headers)),
         ),
       )
     const settle = (outcome: Outcome): Effect.Effect<Answer, SvcError> =>
@@ -66,4 +72,4 @@ export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | Http>
   return { call, answer } satisfies SvcClientShape
 })
 
-export const layer: Layer.Layer<SvcClient, never, SvcConfig | Auth | Http> = Layer.effect(SvcClient, make)
+export const layer: Layer.Layer<SvcClient, never, Needs> = Layer.effect(SvcClient, make)

@@ -35,25 +35,63 @@ export class SvcUnreachableError extends Data.TaggedError("SvcUnreachableError")
   }
 }
 
+/** What to set SVC_URL to, when the service redirected `call` to `location`: the location minus the call's own path. */
+export const suggestedUrl = (call: Call, location: string): string | undefined => {
+  let url: URL
+  try {
+    url = new URL(location)
+  } catch {
+    return undefined
+  }
+  const suffix = call.group === "" ? `/${call.endpoint}` : `/${path(call)}`
+  const pathname = url.pathname.replace(/\/+$/, "")
+  if (!pathname.endsWith(suffix)) return undefined
+  return `${url.origin}${pathname.slice(0, -suffix.length)}`
+}
+
+/** The sentence that says where a redirect points and what to do about it. */
+export const redirectAdvice = (call: Call, location: string): string => {
+  const url = suggestedUrl(call, location)
+  return url === undefined
+    ? `the service redirected to ${location}, which is not this endpoint under another base URL: check SVC_URL (redirects are not followed, so that credentials go only to SVC_URL)`
+    : `the service redirected to ${location}; set SVC_URL to ${url} (redirects are not followed, so that credentials go only to SVC_URL)`
+}
+
+/** A Retry-After as words: seconds, or the date as given. */
+export const retryAfterText = (retryAfter: string) => (/^\d+$/.test(retryAfter) ? `${retryAfter} s` : retryAfter)
+
 export class SvcServiceError extends Data.TaggedError("SvcServiceError")<{
   readonly call: Call
-  /** `UnknownEndpoint` when the service's version does not have the endpoint. */
-  readonly reason: "Status" | "UnknownEndpoint"
+  /**
+   * `UnknownEndpoint` when the service's version does not have the endpoint;
+   * `Redirected` for a 301/302/303/307/308 with a Location; `RateLimited` for a 429.
+   */
+  readonly reason: "Status" | "UnknownEndpoint" | "Redirected" | "RateLimited"
   readonly status: number
   readonly error: string
   readonly trace: ReadonlyArray<string>
-  /** The service's Retry-After: seconds, or an HTTP date. */
+  /** The service's Retry-After (seconds, or an HTTP date), or the wait a 429's text names. */
   readonly retryAfter?: string
+  /** Where a redirect pointed, absolute. */
+  readonly location?: string
 }> {
   override get message(): string {
-    if (this.retryAfter !== undefined && this.reason === "Status") {
-      return `${path(this.call)} failed: the service answered ${this.status}: ${this.error} (it asks to retry after ${/^\d+$/.test(this.retryAfter) ? `${this.retryAfter} s` : this.retryAfter})`
+    const at = path(this.call)
+    if (this.reason === "UnknownEndpoint") {
+      return `${at} is not offered by this version of the service (it answered ${this.status}: ${this.error})${
+        ADDED_IN_2_3_3.has(at) ? `; the endpoint was added in service API ${SPEC_VERSION}` : ""
+      }`
     }
-    return this.reason === "UnknownEndpoint"
-      ? `${path(this.call)} is not offered by this version of the service (it answered ${this.status}: ${this.error})${
-          ADDED_IN_2_3_3.has(path(this.call)) ? `; the endpoint was added in service API ${SPEC_VERSION}` : ""
-        }`
-      : `${path(this.call)} failed: the service answered ${this.status}: ${this.error}`
+    if (this.reason === "Redirected") {
+      return `${at} failed: ${redirectAdvice(this.call, this.location ?? "")} (it answered ${this.status})`
+    }
+    const wait = this.retryAfter === undefined ? undefined : retryAfterText(this.retryAfter)
+    if (this.reason === "RateLimited") {
+      return `${at} failed: the service refuses calls from this address for now (it answered 429: ${this.error}), as it does after too many failed authentications; ${
+        wait === undefined ? "wait before trying again" : `retry after ${wait}`
+      }`
+    }
+    return `${at} failed: the service answered ${this.status}: ${this.error}${wait === undefined ? "" : ` (it asks to retry after ${wait})`}`
   }
 }
 
@@ -75,8 +113,16 @@ export class SvcAuthError extends Data.TaggedError("SvcAuthError")<{
    * `LoginFailed`: the login call failed in another way (the status and the service's text say how).
    * `BadLoginResponse`: the login answer was not understood.
    * `Rejected`: the service refused the API key, or a fresh token.
+   * `Redirected`: the login was redirected (not followed: the password goes to SVC_URL only).
    */
-  readonly reason: "LoginRefused" | "RateLimited" | "SecondFactor" | "LoginFailed" | "BadLoginResponse" | "Rejected"
+  readonly reason:
+    | "LoginRefused"
+    | "RateLimited"
+    | "SecondFactor"
+    | "LoginFailed"
+    | "BadLoginResponse"
+    | "Rejected"
+    | "Redirected"
   readonly status?: number
   readonly detail: string
 }> {

@@ -4,10 +4,10 @@
  */
 export * as Auth from "./Auth.js"
 export * as Config from "./Config.js"
-export * as Http from "./Http.js"
 export * as McpServer from "./Mcp/Server.js"
 export * as SvcClient from "./SvcClient.js"
 export * from "./SvcError.js"
+export * as SvcTransport from "./SvcTransport.js"
 export * as Definitions from "./Tools/Definitions.js"
 export * as Invoke from "./Tools/Invoke.js"
 export * as Render from "./Tools/Render.js"

@@ -170,4 +170,62 @@ describe("Auth with a JWT login", () => {
       }).pipe(withLogin(double))
     }),
   )
+
+  it.scoped(
+    "a token refused with 500 Invalid user credentials every time is renewed once per call, not in a loop",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(USERS)
+        double.next(
+          "/read/ListStacks",
+          { status: 500, body: { error: "Invalid user credentials", trace: [] } },
+          { sticky: true },
+        )
+        const error = yield* Effect.flip(listStacks.pipe(withLogin(double)))
+        expect(error).toMatchObject({ _tag: "SvcAuthError", reason: "Rejected", status: 500 })
+        expect(double.logins).toBe(2)
+        expect(double.calls()).toHaveLength(2)
+      }),
+  )
+
+  it.scoped("a login answered 429 says when to retry, and is not retried", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(USERS)
+      double.next(LOGIN, { status: 429, body: { error: "Too many attempts | Try again in 12s", trace: [] } })
+      const error = yield* Effect.flip(listStacks.pipe(withLogin(double)))
+      expect(error).toMatchObject({ _tag: "SvcAuthError", reason: "RateLimited", status: 429 })
+      expect(error.message).toMatch(/too many failed attempts from this address .*; retry after 12 s$/)
+      expect(double.logins).toBe(1)
+      expect(double.calls()).toHaveLength(0)
+    }),
+  )
+
+  it.scoped("a wrong password costs one login per call; past the service's limit, the 429 says when to retry", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(USERS)
+      const errors = yield* Effect.forEach(Array.from({ length: Double.RATE_LIMIT.attempts + 1 }), () =>
+        Effect.flip(listStacks),
+      ).pipe(withLogin(double, "wrong-password-value"))
+      expect(double.logins).toBe(Double.RATE_LIMIT.attempts + 1)
+      expect(double.calls()).toHaveLength(0)
+      expect(errors[0]).toMatchObject({ reason: "LoginRefused", status: 401 })
+      expect(errors[0]?.message).toMatch(/You have 4 attempts remaining/)
+      expect(errors.at(-1)).toMatchObject({ reason: "RateLimited", status: 429 })
+      expect(errors.at(-1)?.message).toMatch(/retry after \d+ s$/)
+    }),
+  )
+
+  it.scoped("a redirected login is not followed: the password goes to SVC_URL only", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(USERS)
+      const target = yield* Double.scoped(USERS)
+      double.next(LOGIN, { status: 308, headers: { location: `${target.url}/core${LOGIN}` } })
+      const error = yield* Effect.flip(listStacks.pipe(withLogin(double)))
+      expect(error).toMatchObject({ _tag: "SvcAuthError", reason: "Redirected", status: 308 })
+      expect(error.message).toContain(
+        `the service redirected to ${target.url}/core${LOGIN}; set SVC_URL to ${target.url}/core`,
+      )
+      expect(target.requests).toHaveLength(0)
+    }),
+  )
 })

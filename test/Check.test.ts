@@ -6,16 +6,18 @@ import * as Redacted from "effect/Redacted"
 import * as Auth from "../src/Auth.js"
 import * as Check from "../src/Check.js"
 import * as Config from "../src/Config.js"
-import * as SvcHttp from "../src/Http.js"
 import * as SvcClient from "../src/SvcClient.js"
+import * as SvcTransport from "../src/SvcTransport.js"
+import * as Layers from "./support/Layers.js"
 import * as Sandboxes from "./support/Sandbox.js"
+import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
 
 const layer = (config: Config.SvcConfigShape) =>
   SvcClient.layer.pipe(
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(Config.layerValue(config)),
-    Layer.provideMerge(SvcHttp.layer),
+    Layer.provideMerge(SvcTransport.layer),
   )
 
 const check = (config: Config.SvcConfigShape) => Check.run.pipe(Effect.provide(layer(config)))
@@ -117,6 +119,89 @@ describe("svc-mcp check", () => {
       const unset = yield* Spawn.run({}, ["check"])
       expect(unset.code).toBe(2)
       expect(unset.stderr).toMatch(/SVC_URL is not set/)
+    }),
+  )
+})
+
+describe("svc-mcp check and the service's rules", () => {
+  const stepOf = (report: Check.Report, name: string) => report.steps.find((s) => s.name === name)
+
+  it.scopedLive("a redirect of GET /version fails the first step, saying what to set SVC_URL to", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: Layers.SECRET } })
+      double.next("/version", { status: 301, headers: { location: "https://svc.example.com/api/version" } })
+      const report = yield* check(Layers.apiKey(double.url))
+      expect(report.ok).toBe(false)
+      expect(report.steps).toHaveLength(1)
+      expect(report.steps[0]).toMatchObject({ name: "reach", status: "fail" })
+      expect(report.steps[0]?.detail).toBe(
+        "GET /version: the service redirected to https://svc.example.com/api/version; set SVC_URL to https://svc.example.com/api (redirects are not followed, so that credentials go only to SVC_URL) (it answered 301)",
+      )
+      expect(report.steps[0]?.hint).toMatch(/redirects are not followed/)
+      expect(double.requests).toHaveLength(1)
+    }),
+  )
+
+  it.scopedLive("a redirect of the authenticated read says what to set SVC_URL to", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: Layers.SECRET } })
+      double.next("/read/GetVersion", { status: 307, headers: { location: "https://svc.example.com/read/GetVersion" } })
+      const report = yield* check(Layers.apiKey(double.url))
+      expect(statuses(report)).toEqual({ reach: "ok", version: "ok", auth: "fail" })
+      expect(stepOf(report, "auth")?.detail).toMatch(/set SVC_URL to https:\/\/svc\.example\.com \(/)
+      expect(stepOf(report, "auth")?.hint).toMatch(/set SVC_URL as the detail says/)
+    }),
+  )
+
+  it.scopedLive(
+    "a wrong key (401) says how many attempts the service still allows, after one authenticated request",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: "another-secret" } })
+        const report = yield* check(Layers.apiKey(double.url))
+        expect(statuses(report)).toEqual({ reach: "ok", version: "ok", auth: "fail" })
+        const auth = stepOf(report, "auth")
+        expect(auth?.detail).toMatch(/Invalid user credentials \| You have 4 attempts remaining/)
+        expect(auth?.hint).toBe(
+          "check SVC_API_KEY and SVC_API_SECRET; the key may have expired or been deleted. The service allows 4 more failed attempts from this address, then refuses every call from it for a while: fix the credentials before trying again",
+        )
+        expect(double.calls().filter((r) => r.method === "POST")).toHaveLength(1)
+        expect(Check.format(report)).not.toContain(Layers.SECRET)
+      }),
+  )
+
+  it.scopedLive("once the service rate-limits this address (429), the hint says how long to wait", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: Layers.SECRET } })
+      double.next("/read/GetVersion", {
+        status: 429,
+        body: { error: "Too many attempts | Try again in 12s", trace: [] },
+      })
+      const report = yield* check(Layers.apiKey(double.url))
+      const auth = stepOf(report, "auth")
+      expect(auth?.status).toBe("fail")
+      expect(auth?.detail).toMatch(/retry after 12 s$/)
+      expect(auth?.hint).toBe(
+        "the service refuses every call from this address for now, after too many failed authentications (from this server or another client here): wait 12 s, then check the credentials before trying again",
+      )
+    }),
+  )
+
+  it.scopedLive("a login refused (401) or rate-limited (429) gets its own hint", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped({ users: { [Layers.USER]: Layers.PASSWORD } })
+      const refused = yield* check(Layers.login(double.url, "not-the-password"))
+      expect(stepOf(refused, "auth")?.hint).toMatch(
+        /^check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD\. The service allows 4 more failed attempts/,
+      )
+      double.next("/auth/login/LoginLocalUser", {
+        status: 429,
+        body: { error: "Too many attempts | Try again in 9s", trace: [] },
+      })
+      const limited = yield* check(Layers.login(double.url))
+      expect(stepOf(limited, "auth")?.detail).toMatch(/retry after 9 s$/)
+      expect(stepOf(limited, "auth")?.hint).toMatch(/too many failed logins: wait as it says/)
+      expect(Check.format(refused)).not.toContain("not-the-password")
     }),
   )
 })

@@ -3,6 +3,7 @@ import * as FastCheck from "effect/FastCheck"
 import * as Secrets from "../src/Secrets.js"
 import { fromResponse, INVALID_CREDENTIALS, rejected } from "../src/ServiceResponse.js"
 import type { SvcError } from "../src/SvcError.js"
+import { suggestedUrl } from "../src/SvcError.js"
 import { ToolCallError } from "../src/Tools/Invoke.js"
 import * as Render from "../src/Tools/Render.js"
 
@@ -144,4 +145,50 @@ describe("error mapping, for any answer of the service", () => {
     expect(own._tag === "Failed" && own.error._tag === "SvcServiceError" && own.error.reason).toBe("UnknownEndpoint")
     expect(field._tag === "Failed" && field.error._tag === "SvcServiceError" && field.error.reason).toBe("Status")
   })
+
+  it.prop(
+    "a redirect with a Location is reported with it, and SVC_URL is suggested as the Location minus the endpoint's path",
+    {
+      status: FastCheck.constantFrom(301, 302, 303, 307, 308),
+      origin: FastCheck.webUrl({ withQueryParameters: false, withFragments: false }).map((u) => new URL(u).origin),
+      base: FastCheck.array(FastCheck.stringMatching(/^[a-z0-9-]{1,8}$/), { maxLength: 3 }).map((parts) =>
+        parts.map((p) => `/${p}`).join(""),
+      ),
+      body: FastCheck.oneof(FastCheck.constant(""), withSecret),
+    },
+    ({ status, origin, base, body }) => {
+      const location = `${origin}${base}/read/GetStack`
+      const outcome = fromResponse(call, status, body, SECRETS, { location })
+      expect(outcome._tag).toBe("Failed")
+      if (outcome._tag !== "Failed") return
+      expect(outcome.error).toMatchObject({ _tag: "SvcServiceError", reason: "Redirected", status, location })
+      expect(suggestedUrl(call, location)).toBe(`${origin}${base}`)
+      expect(outcome.error.message).toContain(`the service redirected to ${location}; set SVC_URL to ${origin}${base} `)
+      const rendered = render(outcome.error)
+      expect(rendered.structured?.error).toMatchObject({ kind: "service_error", status })
+      expect(rendered.text).toContain(`set SVC_URL to ${origin}${base}`)
+    },
+  )
+
+  it.prop(
+    "a 429 says when to retry: its Retry-After, else the seconds its text names",
+    {
+      seconds: FastCheck.integer({ min: 1, max: 3600 }),
+      header: FastCheck.option(FastCheck.integer({ min: 1, max: 3600 }).map(String), { nil: undefined }),
+    },
+    ({ seconds, header }) => {
+      const body = JSON.stringify({ error: `Too many attempts | Try again in ${seconds}s`, trace: [] })
+      const outcome = fromResponse(call, 429, body, SECRETS, header === undefined ? {} : { retryAfter: header })
+      expect(outcome._tag).toBe("Failed")
+      if (outcome._tag !== "Failed") return
+      const wait = header ?? String(seconds)
+      expect(outcome.error).toMatchObject({ _tag: "SvcServiceError", reason: "RateLimited", retryAfter: wait })
+      expect(outcome.error.message).toMatch(new RegExp(`retry after ${wait} s$`))
+      expect(render(outcome.error).structured?.error).toMatchObject({
+        kind: "service_error",
+        status: 429,
+        retryAfter: wait,
+      })
+    },
+  )
 })

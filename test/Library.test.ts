@@ -9,14 +9,14 @@ import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { Auth, Config, Definitions, Http, Invoke, SvcClient, VERSION } from "../src/index.js"
+import { Auth, Config, Definitions, Invoke, SvcClient, SvcTransport, VERSION } from "../src/index.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 
 const services = SvcClient.layer.pipe(
   Layer.provideMerge(Auth.layer),
   Layer.provideMerge(Config.layer),
-  Layer.provide(Http.layer),
+  Layer.provide(SvcTransport.layer),
 )
 
 describe("the package as a library", () => {

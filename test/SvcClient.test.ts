@@ -172,3 +172,95 @@ describe("SvcClient with an API key", () => {
     }),
   )
 })
+
+describe("SvcClient under the service's rate limiter", () => {
+  it.scoped("a refused API key is sent once per call, never again: the limiter's 429 then says when to retry", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: "another" } })
+      const errors = yield* Effect.forEach(
+        Array.from({ length: Double.RATE_LIMIT.attempts + 2 }),
+        () => Effect.flip(call("read", "ListStacks")),
+        { concurrency: 1 },
+      ).pipe(withKey(double))
+      // One request per call: nothing is retried, so the operator's own calls alone meet the limit.
+      expect(double.requests).toHaveLength(Double.RATE_LIMIT.attempts + 2)
+      const refused = errors.slice(0, Double.RATE_LIMIT.attempts)
+      refused.forEach((error, i) => {
+        expect(error).toMatchObject({ _tag: "SvcAuthError", reason: "Rejected", status: 401 })
+        expect(error.message).toContain(`You have ${Double.RATE_LIMIT.attempts - 1 - i} attempts remaining`)
+      })
+      for (const error of errors.slice(Double.RATE_LIMIT.attempts)) {
+        expect(error).toMatchObject({ _tag: "SvcServiceError", reason: "RateLimited", status: 429 })
+        if (error._tag !== "SvcServiceError") continue
+        // The window is 15 s from the first failure, a moment ago.
+        expect(Number(error.retryAfter)).toBeGreaterThanOrEqual(5)
+        expect(Number(error.retryAfter)).toBeLessThanOrEqual(15)
+        expect(error.message).toMatch(new RegExp(`too many failed authentications; retry after ${error.retryAfter} s$`))
+      }
+    }),
+  )
+
+  it.scoped("a 429's Retry-After header wins over the wait its text names", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("*", {
+        status: 429,
+        body: { error: "Too many attempts | Try again in 12s", trace: [] },
+        headers: { "retry-after": "30" },
+      })
+      double.next("*", { status: 429, body: { error: "Too many attempts | Try again in 12s", trace: [] } })
+      double.next("*", { status: 429, body: { error: "slow down", trace: [] } })
+      const [header, text, none] = yield* Effect.forEach([1, 2, 3], () => Effect.flip(call("read", "ListStacks"))).pipe(
+        withKey(double),
+      )
+      expect(header).toMatchObject({ reason: "RateLimited", retryAfter: "30" })
+      expect(text).toMatchObject({ reason: "RateLimited", retryAfter: "12" })
+      expect(text?.message).toMatch(/retry after 12 s$/)
+      expect(none).toMatchObject({ reason: "RateLimited" })
+      expect(none?.message).toMatch(/wait before trying again$/)
+      expect(double.requests).toHaveLength(3)
+    }),
+  )
+})
+
+describe("SvcClient and redirects", () => {
+  for (const status of [301, 302, 303, 307, 308]) {
+    it.scoped(`a ${status} is not followed, and says where it points and what to set SVC_URL to`, () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        const target = yield* Double.scoped(API_KEY)
+        double.next("*", { status, headers: { location: `${target.url}/api/read/GetStack` } })
+        const error = yield* Effect.flip(call("read", "GetStack", { stack: "web" }).pipe(withKey(double)))
+        expect(error).toMatchObject({
+          _tag: "SvcServiceError",
+          reason: "Redirected",
+          status,
+          location: `${target.url}/api/read/GetStack`,
+        })
+        expect(error.message).toBe(
+          `read/GetStack failed: the service redirected to ${target.url}/api/read/GetStack; set SVC_URL to ${target.url}/api (redirects are not followed, so that credentials go only to SVC_URL) (it answered ${status})`,
+        )
+        // The credentials went to SVC_URL only.
+        expect(double.requests).toHaveLength(1)
+        expect(target.requests).toHaveLength(0)
+      }),
+    )
+  }
+
+  it.scoped("a relative Location is made absolute; one that is not the endpoint elsewhere says to check SVC_URL", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("*", { status: 308, headers: { location: "/v2/read/ListStacks" } })
+      double.next("*", { status: 302, headers: { location: "https://sso.example.com/login?next=%2F" } })
+      const [relative, elsewhere] = yield* Effect.forEach([1, 2], () => Effect.flip(call("read", "ListStacks"))).pipe(
+        withKey(double),
+      )
+      expect(relative?.message).toContain(
+        `the service redirected to ${double.url}/v2/read/ListStacks; set SVC_URL to ${double.url}/v2 `,
+      )
+      expect(elsewhere?.message).toContain(
+        "the service redirected to https://sso.example.com/login?next=%2F, which is not this endpoint under another base URL: check SVC_URL",
+      )
+    }),
+  )
+})

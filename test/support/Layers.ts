@@ -5,8 +5,8 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../../src/Auth.js"
 import * as Config from "../../src/Config.js"
-import * as Http from "../../src/Http.js"
 import * as SvcClient from "../../src/SvcClient.js"
+import * as SvcTransport from "../../src/SvcTransport.js"
 
 export const KEY = "key-1234"
 export const SECRET = "secret-api-value-5678"
@@ -33,5 +33,5 @@ export const client = (config: Config.SvcConfigShape) =>
   SvcClient.layer.pipe(
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(Config.layerValue(config)),
-    Layer.provide(Http.layer),
+    Layer.provide(SvcTransport.layer),
   )

@@ -1,7 +1,8 @@
 /**
  * A stand-in for the service on 127.0.0.1: checks credentials the way the
- * service does, issues and expires JWTs, answers errors in the service's
- * shapes, and can be told to misbehave (hang, drop the connection, send garbage).
+ * service does (and rate-limits failed ones as it does), issues and expires
+ * JWTs, answers errors in the service's shapes, and can be told to misbehave
+ * (hang, drop the connection, send garbage, redirect).
  */
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -35,6 +36,13 @@ export interface DoubleOptions {
   readonly version?: string
 }
 
+/**
+ * The service's rate limiter: this many failed authentications (wrong key,
+ * wrong password) within the window, and every authenticated call gets 429
+ * until the window has passed. Invalid JWTs do not count.
+ */
+export const RATE_LIMIT = { attempts: 5, windowMs: 15_000 }
+
 const LOGIN_PATH = "/auth/login/LoginLocalUser"
 
 export class ServiceDouble {
@@ -48,6 +56,8 @@ export class ServiceDouble {
   private readonly queue: Array<{ path: string; behaviour: Behaviour; sticky: boolean }> = []
   private readonly tokens = new Map<string, { expired: boolean }>()
   private readonly hanging = new Set<Http.ServerResponse>()
+  /** When each failed authentication happened, for the rate limiter. */
+  private readonly failures: Array<number> = []
   private readonly server: Http.Server
   private counter = 0
 
@@ -145,6 +155,21 @@ export class ServiceDouble {
     res.end(text)
   }
 
+  /** Seconds until the limiter lets this address in again, or undefined when it does now. */
+  private lockedFor(): number | undefined {
+    const now = Date.now()
+    while (this.failures.length > 0 && this.failures[0]! <= now - RATE_LIMIT.windowMs) this.failures.shift()
+    if (this.failures.length < RATE_LIMIT.attempts) return undefined
+    return Math.max(1, Math.ceil((this.failures[0]! + RATE_LIMIT.windowMs - now) / 1000))
+  }
+
+  /** The service's words for a failed authentication, counting it. */
+  private refuse(res: Http.ServerResponse, error: string): void {
+    this.failures.push(Date.now())
+    const left = Math.max(0, RATE_LIMIT.attempts - this.failures.length)
+    this.fail(res, 401, `${error} | You have ${left} attempts remaining`)
+  }
+
   private send(res: Http.ServerResponse, status: number, body: unknown): void {
     res.writeHead(status, { "content-type": "application/json" })
     res.end(JSON.stringify(body))
@@ -172,6 +197,8 @@ export class ServiceDouble {
     if (path === LOGIN_PATH) return this.login(res, body as Record<string, unknown>, countLogin)
     const match = /^\/(read|write|execute)\/([A-Za-z]+)$/.exec(path)
     if (match === null) return this.fail(res, 404, `no route ${path}`)
+    const locked = this.lockedFor()
+    if (locked !== undefined) return this.fail(res, 429, `Too many attempts | Try again in ${locked}s`)
     const authorization = req.headers.authorization
     if (authorization !== undefined) {
       const token = authorization.replace(/^Bearer /, "")
@@ -184,10 +211,10 @@ export class ServiceDouble {
         req.headers["x-api-key"] !== apiKey.key ||
         req.headers["x-api-secret"] !== apiKey.secret
       ) {
-        return this.fail(res, 500, "Invalid user credentials")
+        return this.refuse(res, "Invalid user credentials")
       }
     } else {
-      return this.fail(res, 401, "no credentials")
+      return this.fail(res, 401, "Invalid client credentials")
     }
     const endpoint = `${match[1]}/${match[2]}`
     if (compare(this.version, SPEC_VERSION) < 0 && ADDED_IN_2_3_3.has(endpoint)) {
@@ -198,10 +225,12 @@ export class ServiceDouble {
 
   private login(res: Http.ServerResponse, body: Record<string, unknown>, count: boolean): void {
     if (count) this.logins++
+    const locked = this.lockedFor()
+    if (locked !== undefined) return this.fail(res, 429, `Too many attempts | Try again in ${locked}s`)
     const users = this.options.users ?? {}
     const { username, password } = body
     if (typeof username !== "string" || users[username] === undefined || users[username] !== password) {
-      return this.fail(res, 401, "Invalid login credentials")
+      return this.refuse(res, "Invalid login credentials")
     }
     const jwt = `eyJ.double-token-${++this.counter}-${Math.random().toString(36).slice(2)}`
     this.tokens.set(jwt, { expired: false })

@@ -1,0 +1,149 @@
+/**
+ * The outbound transport to the service: `@effect/platform`'s HttpClient, as
+ * `@effect/platform-node` provides it, with connections kept alive and bounded
+ * and no tracing spans. One exchange is a request sent and its answer read to
+ * the end (status, text, and the two headers the client acts on), bounded by
+ * `Effect.timeoutFail` on the Effect clock. Transport failures become
+ * `SvcUnreachableError` with a reason; status codes are left to the caller.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Undici from "@effect/platform-node/Undici"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { type Call, SvcTimeoutError, SvcUnreachableError } from "./SvcError.js"
+
+export interface Exchange {
+  readonly status: number
+  readonly text: string
+  /** The Retry-After header, when the service sent one (with 429 or 503). */
+  readonly retryAfter?: string
+  /** The Location header (where a redirect points), made absolute against the request's URL. */
+  readonly location?: string
+}
+
+type Reason = SvcUnreachableError["reason"]
+const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/
+
+const reasonOf = (code: string): Reason | undefined => {
+  if (code === "ECONNREFUSED") return "Refused"
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME") return "DNS"
+  if (TLS_CODE.test(code)) return "TLS"
+  if (code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_SOCKET" || code === "UND_ERR_CLOSED") {
+    return "Reset"
+  }
+  return undefined
+}
+
+/** The client wraps the socket's error in `cause`, sometimes more than once; the innermost code says most. */
+export const classify = (error: unknown): { reason: Reason; detail: string } => {
+  const details: Array<string> = []
+  let reason: Reason | undefined
+  let current: unknown = error
+  for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth++) {
+    if (typeof current === "object") {
+      const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown }
+      if (typeof code === "string") reason = reasonOf(code) ?? reason
+      if (typeof message === "string" && message !== "") {
+        details.push(typeof code === "string" && !message.includes(code) ? `${code}: ${message}` : message)
+      }
+      current = cause
+    } else {
+      details.push(String(current))
+      break
+    }
+  }
+  return { reason: reason ?? "Network", detail: details.join(" <- ") || "the request failed" }
+}
+
+/**
+ * A request the client could not send, or an answer it could not read to its
+ * end: what the socket said, not the HttpClient's wrapper around it.
+ */
+export const unreachable = (call: Call, error: HttpClientError.HttpClientError): SvcUnreachableError => {
+  if (error._tag === "RequestError" && error.reason === "InvalidUrl") {
+    return new SvcUnreachableError({ call, reason: "Network", detail: `the URL is not valid: ${error.request.url}` })
+  }
+  const { reason, detail } = classify(error.cause ?? error)
+  return new SvcUnreachableError({ call, reason, detail })
+}
+
+const absolute = (location: string, base: string): string => {
+  try {
+    return new URL(location, base).href
+  } catch {
+    return location
+  }
+}
+
+/**
+ * Sends `request` and reads its answer whole, within `timeoutMs` on the Effect
+ * clock; past it, the request is interrupted, which aborts it.
+ */
+export const send = (
+  client: HttpClient.HttpClient,
+  call: Call,
+  request: HttpClientRequest.HttpClientRequest,
+  timeoutMs: number,
+): Effect.Effect<Exchange, SvcTimeoutError | SvcUnreachableError> =>
+  client.execute(request).pipe(
+    Effect.flatMap((response) =>
+      Effect.map(response.text, (text): Exchange => {
+        const { status } = response
+        const headers = response.headers
+        const retryAfter = headers["retry-after"]
+        const location = headers.location
+        return {
+          status,
+          text,
+          ...(retryAfter === undefined ? {} : { retryAfter }),
+          ...(location === undefined ? {} : { location: absolute(location, request.url) }),
+        }
+      }),
+    ),
+    Effect.mapError((error) => unreachable(call, error)),
+    Effect.timeoutFail({
+      duration: Duration.millis(timeoutMs),
+      onTimeout: () => new SvcTimeoutError({ call, timeoutMs }),
+    }),
+  )
+
+/** `POST url` with `body` as JSON. */
+export const postJson = (url: string, body: unknown, headers: Readonly<Record<string, string>>) =>
+  HttpClientRequest.post(url, { headers }).pipe(
+    HttpClientRequest.bodyText(JSON.stringify(body ?? {}), "application/json"),
+  )
+
+/**
+ * Connections to the service at most, all kept open: more calls than this wait
+ * for a free one rather than open and close connections as the load moves.
+ */
+export const MAX_CONNECTIONS = 64
+
+/**
+ * The client the service's modules use: undici (measured faster than node:http
+ * through HttpClient here), keep-alive, at most MAX_CONNECTIONS connections.
+ * Spans are off: with no tracer configured they would be built for nothing on
+ * every call.
+ */
+export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.effect(
+  HttpClient.HttpClient,
+  Effect.map(
+    HttpClient.HttpClient,
+    HttpClient.withTracerDisabledWhen(() => true),
+  ),
+).pipe(
+  Layer.provide(NodeHttpClient.layerUndiciWithoutDispatcher),
+  Layer.provide(
+    Layer.scoped(
+      NodeHttpClient.Dispatcher,
+      Effect.acquireRelease(
+        Effect.sync(() => new Undici.Agent({ connections: MAX_CONNECTIONS })),
+        (agent) => Effect.promise(() => agent.destroy()),
+      ),
+    ),
+  ),
+)
