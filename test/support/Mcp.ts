@@ -23,6 +23,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Config from "../../src/Config.js"
 import * as McpServer from "../../src/Mcp/Server.js"
+import type * as SvcClient from "../../src/SvcClient.js"
 import * as Policy from "../../src/Tools/Policy.js"
 import * as Layers from "./Layers.js"
 
@@ -33,16 +34,19 @@ export interface Options {
   readonly era?: Era
   /** Answers the server's confirmation questions; the client then declares elicitation. */
   readonly elicit?: (message: string) => ElicitResult["action"]
+  /** Instead of the client of the service at the config's URL. */
+  readonly service?: Layer.Layer<SvcClient.SvcClient>
 }
 
-const build = (config: Config.SvcConfigShape, settings: Partial<Config.ServerSettingsShape>) =>
+const build = (
+  config: Config.SvcConfigShape,
+  settings: Partial<Config.ServerSettingsShape>,
+  client: Layer.Layer<SvcClient.SvcClient> = Layers.client(config),
+) =>
   Effect.gen(function* () {
     // Built in the test's scope: the server outlives this effect.
     const context = yield* Layer.build(
-      Policy.layer.pipe(
-        Layer.provideMerge(Config.layerSettingsValue(settings)),
-        Layer.provideMerge(Layers.client(config)),
-      ),
+      Policy.layer.pipe(Layer.provideMerge(Config.layerSettingsValue(settings)), Layer.provideMerge(client)),
     )
     return yield* McpServer.make.pipe(Effect.provide(context))
   })
@@ -87,7 +91,7 @@ export const connectV2 = (
   options: Options = {},
 ) =>
   Effect.gen(function* () {
-    const mcp = yield* build(config, settings)
+    const mcp = yield* build(config, settings, options.service)
     const era = options.era ?? "legacy"
     const capabilities: ClientCapabilities = options.elicit === undefined ? {} : { elicitation: { form: {} } }
     const client = new Client(
