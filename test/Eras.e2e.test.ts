@@ -109,6 +109,60 @@ for (const [name, connect] of Object.entries(transports)) {
   })
 }
 
+describe("SVC_CONFIRM over HTTP", () => {
+  const env = (url: string) => ({ ...keyEnv(url), SVC_CONFIRM: "svc_delete:*" })
+  const deleteStack = { name: "svc_delete", arguments: { resource_type: "stack", params: { id: "web" } } }
+  const asking = (era: Era) => {
+    const client = new Client(
+      { name: "svc-mcp-eras", version: "1.0.0" },
+      {
+        capabilities: { elicitation: { form: {} } },
+        ...(era === "modern" ? { versionNegotiation: { mode: "auto" as const } } : {}),
+      },
+    )
+    const asked: Array<string> = []
+    client.setRequestHandler("elicitation/create", (request) => {
+      asked.push(request.params.message)
+      return { action: "accept", content: {} }
+    })
+    return { client, asked }
+  }
+
+  it.scopedLive("a 2026-07-28 client confirms through input_required, and the call is sent", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const server = yield* Spawn.serveHttp(env(double.url))
+      const { client, asked } = asking("modern")
+      yield* Effect.acquireRelease(
+        Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(server.url)))),
+        () => Effect.promise(() => client.close()),
+      )
+      const result = yield* Effect.promise(() => client.callTool(deleteStack))
+      expect(result.isError).toBeFalsy()
+      expect(asked).toEqual([expect.stringMatching(/^svc_delete resource_type "stack" will call write\/DeleteStack/)])
+      expect(double.requests.map((r) => r.path)).toEqual(["/write/DeleteStack"])
+    }),
+  )
+
+  it.scopedLive("an earlier revision's client cannot be asked over stateless HTTP: refused, nothing sent", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const server = yield* Spawn.serveHttp(env(double.url))
+      const { client, asked } = asking("legacy")
+      yield* Effect.acquireRelease(
+        Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(server.url)))),
+        () => Effect.promise(() => client.close()),
+      )
+      const result = yield* Effect.promise(() => client.callTool(deleteStack))
+      expect(result.isError).toBe(true)
+      expect(result.structuredContent).toMatchObject({ error: { kind: "denied" } })
+      expect(JSON.stringify(result.content)).toMatch(/SVC_CONFIRM/)
+      expect(asked).toEqual([])
+      expect(double.requests).toHaveLength(0)
+    }),
+  )
+})
+
 const MODERN_META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
