@@ -168,8 +168,12 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
       const toClient = level === undefined ? undefined : McpLogging.forCall(level, ctx)
       const progressToken = request.params._meta?.progressToken
       const trace = TraceContext.fromMeta(request.params._meta)
-      const resolved = resolve(tool, args)
-      const pattern = Either.isRight(resolved) ? policy.confirmation(tool, resolved.right.selector) : undefined
+      // Decoded here only when some call needs confirming; invoke decodes again, as it does for every call.
+      const resolved = settings.confirm.length === 0 ? undefined : resolve(tool, args)
+      const pattern =
+        resolved !== undefined && Either.isRight(resolved)
+          ? policy.confirmation(tool, resolved.right.selector)
+          : undefined
 
       const serve = (program: Effect.Effect<CallToolResult, never, Requirements>) => {
         const located = program.pipe(
@@ -184,7 +188,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
         return run(located, { signal: ctx.mcpReq.signal }).finally(settled)
       }
 
-      if (pattern !== undefined && Either.isRight(resolved)) {
+      if (pattern !== undefined && resolved !== undefined && Either.isRight(resolved)) {
         const invocation = resolved.right
         const answer = Confirm.answerOf(ctx)
         if (answer === "decline" || answer === "cancel") return Confirm.notConfirmed(invocation, answer)
