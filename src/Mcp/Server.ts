@@ -175,7 +175,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
           ? policy.confirmation(tool, resolved.right.selector)
           : undefined
 
-      const serve = (program: Effect.Effect<CallToolResult, never, Requirements>) => {
+      const serve = <A>(program: Effect.Effect<A, never, Requirements>) => {
         const located = program.pipe(
           Effect.locally(McpLogging.CurrentClientLog, toClient),
           toClient?.wantsDebug === true
@@ -197,13 +197,9 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
             const reason = `SVC_CONFIRM (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`
             return toResult(failure(new ToolDeniedError({ tool: tool.name, selector: invocation.selector, reason })))
           }
-          const asked = await serve(
-            Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
-              Effect.map((text): CallToolResult => ({ content: [{ type: "text", text }] })),
-            ),
-          )
+          const asked = await serve(Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }))
           if (Exit.isFailure(asked)) throw protocolError(-32603, "The confirmation could not be prepared")
-          return Confirm.ask((asked.value.content[0] as { text: string }).text) as unknown as CallToolResult
+          return Confirm.ask(asked.value)
         }
       }
 
