@@ -139,6 +139,14 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
         )
       }
       for (const guard of guards) if (!guard(req, res)) return
+      // The SDK answers a declared oversize body with 413 at once and closes: a client still
+      // sending it would see its connection reset instead. A body of a sane size is let through first.
+      const declared = Number(req.headers["content-length"] ?? 0)
+      if (declared > MAX_BODY_BYTES && declared <= 4 * MAX_BODY_BYTES) {
+        await new Promise<void>((resolve) => {
+          req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
+        })
+      }
       await serveMcp(req as unknown as NodeIncomingMessageLike, res)
     }
 
