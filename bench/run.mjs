@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: measures the built server against the bare SDK server and a
- * direct HTTP request, all against the same service double on 127.0.0.1, in one
- * run. Prints a table and writes bench/results.json. Builds nothing: run
- * `npm run build` first.
+ * `npm run bench`: measures the built server against the bare SDK v2 server and
+ * a direct HTTP request, all against the same service double on 127.0.0.1, in
+ * one run, in both protocol eras: 2026-07-28 (the client starts with
+ * server/discover) and 2025-11-25 (initialize). Prints a table per era and
+ * writes bench/results.json. Builds nothing: run `npm run build` first.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { Client } from "@modelcontextprotocol/client"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+
+/** A subclass probes for the era in place: the SDK's own class would probe in a second process. */
+class Stdio extends StdioClientTransport {}
+const ERAS = { "2026-07-28": { versionNegotiation: { mode: { pin: "2026-07-28" } } }, "2025-11-25": {} }
 
 const HERE = import.meta.dirname
 const ROOT = Path.resolve(HERE, "..")
@@ -53,15 +58,18 @@ const servers = {
   bare: { entry: BARE, call: { name: "call", arguments: { endpoint: "read/GetStack", params: { stack: "web" } } } },
 }
 
+let era = "2026-07-28"
+
 const connect = async (which, env = KEY_ENV) => {
-  const transport = new StdioClientTransport({
+  const transport = new Stdio({
     command: process.execPath,
     args: [servers[which].entry],
     env: { PATH: process.env.PATH ?? "", ...env },
     stderr: "ignore",
   })
-  const client = new Client({ name: "bench", version: "1.0.0" })
+  const client = new Client({ name: "bench", version: "1.0.0" }, ERAS[era])
   await client.connect(transport)
+  if (client.getNegotiatedProtocolVersion() !== era) throw new Error(`${which}: spoke ${client.getNegotiatedProtocolVersion()}`)
   return { client, pid: transport.pid }
 }
 
@@ -170,73 +178,88 @@ const contextCost = async () => {
   const { client } = await connect("ours")
   const listed = await client.listTools()
   await client.close()
-  return Buffer.byteLength(JSON.stringify(listed))
+  // The tools as a model's context gets them; 2026-07-28 adds its cache fields and server identity around them.
+  return Buffer.byteLength(JSON.stringify({ tools: listed.tools }))
 }
 
 const log = (text) => process.stderr.write(`${text}\n`)
 log(`bench: ${QUICK ? "quick run" : "full run"} against ${double.url}`)
-
-log("cold start...")
 const floor = nodeFloor()
-const bareStart = await coldStart("bare")
-const oursStart = await coldStart("ours")
-log("per-call latency...")
+log("direct calls...")
 const directCall = await direct()
-const bareCall = await sequential("bare")
-const oursCall = await sequential("ours")
-log("throughput...")
-const bareBurst = await throughput("bare", KEY_ENV)
-const oursBurst = await throughput("ours", LOGIN_ENV)
-log("memory...")
-const bareMemory = await memory("bare")
-const oursMemory = await memory("ours")
-const toolsListBytes = await contextCost()
-
 const last = N.memory.at(-1)
 const mid = N.memory[1]
+
+const measure = async () => {
+  log(`${era}: cold start...`)
+  const bareStart = await coldStart("bare")
+  const oursStart = await coldStart("ours")
+  log(`${era}: per-call latency...`)
+  const bareCall = await sequential("bare")
+  const oursCall = await sequential("ours")
+  log(`${era}: throughput...`)
+  const bareBurst = await throughput("bare", KEY_ENV)
+  const oursBurst = await throughput("ours", LOGIN_ENV)
+  log(`${era}: memory...`)
+  const bareMemory = await memory("bare")
+  const oursMemory = await memory("ours")
+  const toolsListBytes = await contextCost()
+  const results = {
+    coldStartMs: { nodeFloor: floor, bare: bareStart, ours: oursStart, ratioToolsList: round(oursStart.toolsList.median / bareStart.toolsList.median) },
+    perCallMs: {
+      direct: directCall,
+      bare: { ...bareCall, overheadMedian: round(bareCall.median - directCall.median, 3), overheadP99: round(bareCall.p99 - directCall.p99, 3) },
+      ours: { ...oursCall, overheadMedian: round(oursCall.median - directCall.median, 3), overheadP99: round(oursCall.p99 - directCall.p99, 3) },
+    },
+    throughput: { bare: bareBurst, oursJwt: oursBurst, ratio: round(oursBurst.callsPerSecond / bareBurst.callsPerSecond) },
+    rssMb: { bare: bareMemory, ours: oursMemory, ratio: round(oursMemory[last] / bareMemory[last]), growthFromMid: round(oursMemory[last] - oursMemory[mid], 1) },
+    toolsListBytes,
+  }
+  results.targets = {
+    coldStart: { target: "<= 1.15x bare", value: results.coldStartMs.ratioToolsList, met: results.coldStartMs.ratioToolsList <= 1.15 },
+    perCallMedian: {
+      target: "<= bare overhead + 0.15 ms",
+      value: results.perCallMs.ours.overheadMedian,
+      met: results.perCallMs.ours.overheadMedian <= results.perCallMs.bare.overheadMedian + 0.15,
+    },
+    perCallP99: { target: "< 2 ms over direct p99", value: results.perCallMs.ours.overheadP99, met: results.perCallMs.ours.overheadP99 < 2 },
+    throughput: { target: ">= 0.95x bare, 0 errors, 1 login", value: results.throughput.ratio, met: results.throughput.ratio >= 0.95 && oursBurst.errors === 0 && oursBurst.logins === 1 },
+    rss: { target: "<= 1.25x bare", value: results.rssMb.ratio, met: results.rssMb.ratio <= 1.25 },
+    toolsList: { target: "< 12000 bytes", value: toolsListBytes, met: toolsListBytes < 12_000 },
+  }
+  return results
+}
+
+const byEra = {}
+for (const name of Object.keys(ERAS)) {
+  era = name
+  byEra[name] = await measure()
+}
 const results = {
   date: new Date().toISOString(),
   machine: { cpu: Os.cpus()[0]?.model, cores: Os.cpus().length, node: process.version, platform: `${process.platform}-${process.arch}` },
   runs: N,
-  coldStartMs: { nodeFloor: floor, bare: bareStart, ours: oursStart, ratioToolsList: round(oursStart.toolsList.median / bareStart.toolsList.median) },
-  perCallMs: {
-    direct: directCall,
-    bare: { ...bareCall, overheadMedian: round(bareCall.median - directCall.median, 3), overheadP99: round(bareCall.p99 - directCall.p99, 3) },
-    ours: { ...oursCall, overheadMedian: round(oursCall.median - directCall.median, 3), overheadP99: round(oursCall.p99 - directCall.p99, 3) },
-  },
-  throughput: { bare: bareBurst, oursJwt: oursBurst, ratio: round(oursBurst.callsPerSecond / bareBurst.callsPerSecond) },
-  rssMb: { bare: bareMemory, ours: oursMemory, ratio: round(oursMemory[last] / bareMemory[last]), growthFromMid: round(oursMemory[last] - oursMemory[mid], 1) },
-  toolsListBytes,
+  eras: byEra,
 }
-results.targets = {
-  coldStart: { target: "<= 1.15x bare", value: results.coldStartMs.ratioToolsList, met: results.coldStartMs.ratioToolsList <= 1.15 },
-  perCallMedian: {
-    target: "<= bare overhead + 0.15 ms",
-    value: results.perCallMs.ours.overheadMedian,
-    met: results.perCallMs.ours.overheadMedian <= results.perCallMs.bare.overheadMedian + 0.15,
-  },
-  perCallP99: { target: "< 2 ms over direct p99", value: results.perCallMs.ours.overheadP99, met: results.perCallMs.ours.overheadP99 < 2 },
-  throughput: { target: ">= 0.95x bare, 0 errors, 1 login", value: results.throughput.ratio, met: results.throughput.ratio >= 0.95 && oursBurst.errors === 0 && oursBurst.logins === 1 },
-  rss: { target: "<= 1.25x bare", value: results.rssMb.ratio, met: results.rssMb.ratio <= 1.25 },
-  toolsList: { target: "< 12000 bytes", value: toolsListBytes, met: toolsListBytes < 12_000 },
-}
-
 if (!QUICK) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
 
-const rows = [
-  ["cold start to initialize (median/max ms)", `${oursStart.initialize.median} / ${oursStart.initialize.max}`, `${bareStart.initialize.median} / ${bareStart.initialize.max}`, `node -e 0: ${floor.median} / ${floor.max}`],
-  ["cold start to tools/list (median/max ms)", `${oursStart.toolsList.median} / ${oursStart.toolsList.max}`, `${bareStart.toolsList.median} / ${bareStart.toolsList.max}`, `ratio ${results.coldStartMs.ratioToolsList}`],
-  ["per call (median / p99 ms)", `${oursCall.median} / ${oursCall.p99}`, `${bareCall.median} / ${bareCall.p99}`, `direct: ${directCall.median} / ${directCall.p99}`],
-  ["overhead over direct (median / p99 ms)", `${results.perCallMs.ours.overheadMedian} / ${results.perCallMs.ours.overheadP99}`, `${results.perCallMs.bare.overheadMedian} / ${results.perCallMs.bare.overheadP99}`, ""],
-  [`throughput, ${N.burst} calls, ${N.inFlight} in flight (calls/s)`, `${oursBurst.callsPerSecond} (JWT: ${oursBurst.logins} login, ${oursBurst.errors} errors)`, `${bareBurst.callsPerSecond} (${bareBurst.errors} errors)`, `ratio ${results.throughput.ratio}`],
-  [`RSS after ${N.memory.join(" / ")} calls (MB)`, N.memory.map((n) => oursMemory[n]).join(" / "), N.memory.map((n) => bareMemory[n]).join(" / "), `ratio ${results.rssMb.ratio}`],
-  ["tools/list (bytes)", String(toolsListBytes), "", ""],
-]
-const widths = [0, 1, 2, 3].map((i) => Math.max(...[["", "svc-mcp", "bare SDK server", ""], ...rows].map((r) => r[i].length)))
-const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`
-process.stdout.write(`${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}\n\n`)
-process.stdout.write(`${line(["", "svc-mcp", "bare SDK server", ""])}\n${line(widths.map((w) => "-".repeat(w)))}\n`)
-for (const r of rows) process.stdout.write(`${line(r)}\n`)
-process.stdout.write("\nTargets:\n")
-for (const [name, t] of Object.entries(results.targets)) process.stdout.write(`  ${t.met ? "met " : "MISS"} ${name}: ${t.value} (${t.target})\n`)
+process.stdout.write(`${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}\n`)
+for (const [name, r] of Object.entries(byEra)) {
+  const { coldStartMs: start, perCallMs: call, throughput: burst, rssMb: rss } = r
+  const rows = [
+    [name === "2026-07-28" ? "cold start to server/discover (median/max ms)" : "cold start to initialize (median/max ms)", `${start.ours.initialize.median} / ${start.ours.initialize.max}`, `${start.bare.initialize.median} / ${start.bare.initialize.max}`, `node -e 0: ${floor.median} / ${floor.max}`],
+    ["cold start to tools/list (median/max ms)", `${start.ours.toolsList.median} / ${start.ours.toolsList.max}`, `${start.bare.toolsList.median} / ${start.bare.toolsList.max}`, `ratio ${start.ratioToolsList}`],
+    ["per call (median / p99 ms)", `${call.ours.median} / ${call.ours.p99}`, `${call.bare.median} / ${call.bare.p99}`, `direct: ${call.direct.median} / ${call.direct.p99}`],
+    ["overhead over direct (median / p99 ms)", `${call.ours.overheadMedian} / ${call.ours.overheadP99}`, `${call.bare.overheadMedian} / ${call.bare.overheadP99}`, ""],
+    [`throughput, ${N.burst} calls, ${N.inFlight} in flight (calls/s)`, `${burst.oursJwt.callsPerSecond} (JWT: ${burst.oursJwt.logins} login, ${burst.oursJwt.errors} errors)`, `${burst.bare.callsPerSecond} (${burst.bare.errors} errors)`, `ratio ${burst.ratio}`],
+    [`RSS after ${N.memory.join(" / ")} calls (MB)`, N.memory.map((n) => rss.ours[n]).join(" / "), N.memory.map((n) => rss.bare[n]).join(" / "), `ratio ${rss.ratio}`],
+    ["tools/list (bytes)", String(r.toolsListBytes), "", ""],
+  ]
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...[[name, "svc-mcp", "bare SDK server", ""], ...rows].map((row) => row[i].length)))
+  const line = (row) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`
+  process.stdout.write(`\n${line([name, "svc-mcp", "bare SDK server", ""])}\n${line(widths.map((w) => "-".repeat(w)))}\n`)
+  for (const row of rows) process.stdout.write(`${line(row)}\n`)
+  process.stdout.write("\nTargets:\n")
+  for (const [target, t] of Object.entries(r.targets)) process.stdout.write(`  ${t.met ? "met " : "MISS"} ${target}: ${t.value} (${t.target})\n`)
+}
 process.exit(0)

@@ -97,6 +97,7 @@ Configuration (environment):
   SVC_TIMEOUT_MS             time-out of each call to the service (default ${DEFAULT_TIMEOUT_MS})
   SVC_MODE                   read-only | operate | full (default full)
   SVC_ALLOW, SVC_DENY        tool:selector patterns, * as wildcard, comma separated
+  SVC_CONFIRM                the same patterns: calls the user confirms before they are sent
   SVC_WAIT_TIMEOUT_MS        how long svc_execute with wait follows an execution (default 600000)
   SVC_MAX_OUTPUT_CHARS       the longest text of a tool result (default 50000)
   SVC_REVEAL_SECRETS         true to show credentials in answers (default false)

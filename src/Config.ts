@@ -216,9 +216,9 @@ export type Mode = "read-only" | "operate" | "full"
 
 export const MODES: ReadonlyArray<Mode> = ["read-only", "operate", "full"]
 
-/** A `tool:selector` pattern of SVC_ALLOW or SVC_DENY; `*` matches any run of characters. */
+/** A `tool:selector` pattern of SVC_ALLOW, SVC_DENY or SVC_CONFIRM; `*` matches any run of characters. */
 export interface Pattern {
-  readonly variable: "SVC_ALLOW" | "SVC_DENY"
+  readonly variable: "SVC_ALLOW" | "SVC_DENY" | "SVC_CONFIRM"
   readonly text: string
   readonly tool: RegExp
   readonly selector: RegExp
@@ -229,6 +229,8 @@ export interface ServerSettingsShape {
   /** None: everything the mode lists is allowed. */
   readonly allow: Option.Option<ReadonlyArray<Pattern>>
   readonly deny: ReadonlyArray<Pattern>
+  /** Calls the user must confirm before anything is sent. */
+  readonly confirm: ReadonlyArray<Pattern>
   /** How long svc_execute with `wait` follows an Update before it gives up. */
   readonly waitTimeoutMs: number
   /** The longest text a tool result may have. */
@@ -243,6 +245,7 @@ export const DEFAULT_SETTINGS: ServerSettingsShape = {
   mode: "full",
   allow: Option.none(),
   deny: [],
+  confirm: [],
   waitTimeoutMs: 600_000,
   maxOutputChars: 50_000,
   revealSecrets: false,
@@ -298,10 +301,12 @@ export const loadSettings: Effect.Effect<ServerSettingsShape, ConfigError> = Eff
     : Option.none<ReadonlyArray<Pattern>>()
   const denyText = yield* Effect.orDie(optional("SVC_DENY"))
   const deny = Option.isSome(denyText) ? yield* parsePatterns("SVC_DENY", denyText.value) : []
+  const confirmText = yield* Effect.orDie(optional("SVC_CONFIRM"))
+  const confirm = Option.isSome(confirmText) ? yield* parsePatterns("SVC_CONFIRM", confirmText.value) : []
   const waitTimeoutMs = yield* positive("SVC_WAIT_TIMEOUT_MS", DEFAULT_SETTINGS.waitTimeoutMs, "milliseconds", 900_000)
   const maxOutputChars = yield* positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000)
   const revealSecrets = yield* parseBoolean("SVC_REVEAL_SECRETS")
-  return { mode, allow, deny, waitTimeoutMs, maxOutputChars, revealSecrets }
+  return { mode, allow, deny, confirm, waitTimeoutMs, maxOutputChars, revealSecrets }
 })
 
 export const layerSettings: Layer.Layer<ServerSettings, ConfigError> = Layer.effect(ServerSettings, loadSettings)

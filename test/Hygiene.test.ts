@@ -26,10 +26,14 @@ describe("design rules", () => {
     expect(offenders(/console\.(log|info|debug|warn)\(|process\.stdout/, ["Setup.ts"])).toEqual([])
   })
 
-  it("only the adapter (src/Mcp/) imports the MCP SDK", () => {
+  it("only the adapter (src/Mcp/) imports the MCP SDK, and only v2: v1 is for the tests' older client", () => {
     const adapter = sources.filter(({ file }) => file.startsWith("Mcp/")).map(({ file }) => file)
-    expect(offenders(/@modelcontextprotocol\/sdk/, adapter)).toEqual([])
+    expect(offenders(/@modelcontextprotocol\//, adapter)).toEqual([])
+    expect(offenders(/@modelcontextprotocol\/sdk/)).toEqual([])
     expect(adapter.length).toBeGreaterThan(0)
+    const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
+    expect(pkg.dependencies["@modelcontextprotocol/sdk"]).toBeUndefined()
+    expect(pkg.devDependencies["@modelcontextprotocol/sdk"]).toBeDefined()
   })
 
   it("the sandbox shares no code with the client side: it imports only its own modules and libraries", () => {

@@ -186,7 +186,7 @@ describe("the stdio server", () => {
   )
 
   it.scopedLive(
-    "writes only JSON-RPC on stdout, survives a garbage line, answers calls read before stdin ends, then exits 0",
+    "writes only JSON-RPC on stdout, skips a line that is not JSON, answers calls read before stdin ends, then exits 0",
     () =>
       Effect.gen(function* () {
         const double = yield* Double.scoped(API_KEY)
@@ -207,7 +207,6 @@ describe("the stdio server", () => {
         expect(messages.every((m) => m.jsonrpc === "2.0")).toBe(true)
         expect(messages.map((m) => m.id).sort()).toEqual([0, 1, 2, 3])
         expect(messages.find((m) => m.id === 3)?.error?.code).toBe(-32601)
-        expect(finished.stderr).toMatch(/not valid JSON/)
         expect(finished.stderr).not.toContain(Layers.SECRET)
       }),
   )

@@ -1,11 +1,30 @@
 /**
  * MCP over Streamable HTTP at /mcp, stateless: each request gets a server of
- * its own, so any number of instances can stand behind a load balancer.
+ * its own (2026-07-28 needs no session, and the earlier revisions are served
+ * without one), so any number of instances can stand behind a load balancer.
+ *
+ * The SDK does the MCP side: request handling for both eras, the 4 MiB body
+ * limit (413), the Host and Origin checks, the Bearer token's challenge. Ours:
+ * the routes (/mcp, /healthz), the token's constant-time comparison, and
+ * draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import * as NodeHttp from "node:http"
 import type { AddressInfo } from "node:net"
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import {
+  hostHeaderValidation,
+  type NodeIncomingMessageLike,
+  originValidation,
+  toNodeHandler,
+} from "@modelcontextprotocol/node"
+import {
+  createMcpHandler,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  OAuthError,
+  OAuthErrorCode,
+  requireBearerAuth,
+} from "@modelcontextprotocol/server"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -13,9 +32,9 @@ import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { type HttpSettingsShape, isLoopback } from "../Config.js"
-import { connect, make, type Requirements } from "./Server.js"
+import { make, type Requirements } from "./Server.js"
 
-/** A larger body is refused with 413 before it is read to the end. */
+/** A larger body is refused with 413 before it is read to the end (the SDK's default, stated). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024
 
 /** How long a shutdown lets calls in flight finish. */
@@ -25,14 +44,6 @@ const digest = (text: string) => createHash("sha256").update(text).digest()
 
 /** Compares in constant time: hashing first makes the lengths equal too. */
 const sameToken = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected))
-
-const hostnameOf = (hostHeader: string) => {
-  try {
-    return new URL(`http://${hostHeader}`).hostname
-  } catch {
-    return undefined
-  }
-}
 
 const sendJson = (
   res: NodeHttp.ServerResponse,
@@ -45,39 +56,6 @@ const sendJson = (
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers })
   res.end(text)
 }
-
-const rpcError = (
-  res: NodeHttp.ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers?: Record<string, string>,
-) => sendJson(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers)
-
-/** Reads the body, at most MAX_BODY_BYTES; undefined when it is larger (413 is sent). */
-const readBody = (req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse) =>
-  new Promise<string | undefined>((resolve, reject) => {
-    const tooLarge = () => {
-      rpcError(res, 413, -32600, `The request body is larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" })
-      resolve(undefined)
-    }
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
-      req.resume()
-      return tooLarge()
-    }
-    const chunks: Array<Buffer> = []
-    let size = 0
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_BODY_BYTES) {
-        req.destroy()
-        return tooLarge()
-      }
-      chunks.push(chunk)
-    })
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    req.on("error", reject)
-  })
 
 export class ListenError extends Data.TaggedError("ListenError")<{
   readonly address: string
@@ -94,6 +72,13 @@ export interface Serving {
   readonly url: string
 }
 
+/** The hostnames a loopback bind answers to: the SDK's localhost names, and the bound address. */
+const loopbackNames = (host: string) => {
+  const names = new Set(localhostAllowedHostnames())
+  names.add(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
+  return [...names]
+}
+
 /**
  * Listens until the scope closes; then it refuses new requests, lets those in
  * flight finish (for at most DRAIN_MS), and closes.
@@ -103,8 +88,38 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const mcp = yield* make
     const runtime = yield* Effect.runtime<never>()
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
-    const loopback = isLoopback(settings.host)
     const token = Option.map(settings.token, Redacted.value)
+    const handler = createMcpHandler(() => mcp.create(), {
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onerror: (error) => log(`http: ${error.message}`),
+    })
+    const authenticate = Option.map(token, (expected) =>
+      requireBearerAuth({
+        verifier: {
+          verifyAccessToken: async (given) => {
+            if (!sameToken(given, expected)) {
+              throw new OAuthError(OAuthErrorCode.InvalidToken, "the Bearer token is not SVC_MCP_TOKEN")
+            }
+            // The token does not expire; the SDK wants to know until when it holds.
+            return { token: given, clientId: "svc-mcp", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
+          },
+        },
+      }),
+    )
+    const serveMcp = toNodeHandler(
+      {
+        fetch: async (request) => {
+          if (Option.isNone(authenticate)) return handler.fetch(request)
+          const authInfo = await authenticate.value(request)
+          return authInfo instanceof Response ? authInfo : handler.fetch(request, { authInfo })
+        },
+      },
+      { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
+    )
+    // DNS rebinding: a page elsewhere must not reach a loopback server through a name it controls.
+    const guards = isLoopback(settings.host)
+      ? [hostHeaderValidation(loopbackNames(settings.host)), originValidation(localhostAllowedOrigins())]
+      : []
     let draining = false
     let active = 0
     let drained: (() => void) | undefined
@@ -115,51 +130,24 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
         return sendJson(res, draining ? 503 : 200, { status: draining ? "draining" : "ok" })
       }
       if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
-      if (draining)
-        return rpcError(res, 503, -32000, "The server is shutting down", { connection: "close", "retry-after": "1" })
-      // DNS rebinding: a page elsewhere must not reach a loopback server through a name it controls.
-      if (loopback) {
-        const host = hostnameOf(req.headers.host ?? "")
-        const origin = req.headers.origin
-        const originHost = origin === undefined ? undefined : hostnameOf(origin.replace(/^[a-z]+:\/\//i, ""))
-        if (
-          host === undefined ||
-          !isLoopback(host) ||
-          (origin !== undefined && (originHost === undefined || !isLoopback(originHost)))
-        ) {
-          return rpcError(res, 403, -32000, "Forbidden: the Host or Origin is not this machine")
-        }
+      if (draining) {
+        return sendJson(
+          res,
+          503,
+          { jsonrpc: "2.0", error: { code: -32000, message: "The server is shutting down" }, id: null },
+          { connection: "close", "retry-after": "1" },
+        )
       }
-      if (Option.isSome(token)) {
-        const [scheme, given] = (req.headers.authorization ?? "").split(" ")
-        if (scheme?.toLowerCase() !== "bearer" || given === undefined || !sameToken(given, token.value)) {
-          return rpcError(res, 401, -32001, "Unauthorized: send Authorization: Bearer <SVC_MCP_TOKEN>", {
-            "www-authenticate": 'Bearer realm="svc-mcp"',
-          })
-        }
-      }
-      if (req.method !== "POST") {
-        return rpcError(res, 405, -32000, "Method not allowed: this server is stateless; POST JSON-RPC to /mcp", {
-          allow: "POST",
+      for (const guard of guards) if (!guard(req, res)) return
+      // The SDK answers a declared oversize body with 413 at once and closes: a client still
+      // sending it would see its connection reset instead. A body of a sane size is let through first.
+      const declared = Number(req.headers["content-length"] ?? 0)
+      if (declared > MAX_BODY_BYTES && declared <= 4 * MAX_BODY_BYTES) {
+        await new Promise<void>((resolve) => {
+          req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
         })
       }
-      const text = await readBody(req, res)
-      if (text === undefined) return
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        return rpcError(res, 400, -32700, "Parse error: the body is not JSON")
-      }
-      const server = mcp.create()
-      // No sessionIdGenerator: the transport is stateless, one per request.
-      const transport = new StreamableHTTPServerTransport({})
-      res.on("close", () => {
-        void transport.close()
-        void server.close()
-      })
-      await connect(server, transport)
-      await transport.handleRequest(req, res, body)
+      await serveMcp(req as unknown as NodeIncomingMessageLike, res)
     }
 
     const http = NodeHttp.createServer((req, res) => {
@@ -169,7 +157,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       })
       handle(req, res).catch((error: unknown) => {
         log(`http: ${error instanceof Error ? error.message : String(error)}`)
-        rpcError(res, 500, -32603, "Internal error")
+        sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null })
       })
     })
     // Slow clients may not hold sockets open forever.
@@ -194,6 +182,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
               setTimeout(resolve, DRAIN_MS).unref()
             })
           }
+          await handler.close()
           http.closeAllConnections()
         }),
     )

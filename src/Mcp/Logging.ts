@@ -1,9 +1,10 @@
 /**
  * Log notifications to the MCP client: what the server does (service calls,
- * logins, retries) at the level the client asked for with logging/setLevel.
+ * logins, retries) at the level the client asked for. On 2026-07-28 a request
+ * names its level in `_meta` (none: no log notifications for it); on the
+ * earlier revisions the connection's `logging/setLevel` does, info by default.
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { LOG_LEVEL_META_KEY, type LoggingLevel, type Server, type ServerContext } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
@@ -36,14 +37,14 @@ const levelOf = (level: LogLevel.LogLevel): LoggingLevel => {
   }
 }
 
-/** Until the client sets a level, it gets info and above. */
+/** Until a client on an earlier revision sets a level, it gets info and above. */
 export const DEFAULT_LEVEL: LoggingLevel = "info"
 
 export interface ClientLog {
   /** Sends one log entry to this client, if its level is one the client asked for. */
   readonly send: (entry: Logger.Logger.Options<unknown>) => void
   /** Whether the client asked for debug messages, which are not produced otherwise. */
-  readonly wantsDebug: () => boolean
+  readonly wantsDebug: boolean
 }
 
 /** The client whose call a fiber serves; the forwarder sends that fiber's logs there. */
@@ -55,25 +56,45 @@ export const forwarder = Logger.make<unknown, void>((entry) => {
 })
 
 /**
- * Installs the logging/setLevel handler on `server`, and returns where its logs
- * go. Messages hold no secret: nothing logged anywhere does.
+ * Installs the `logging/setLevel` handler of the earlier revisions on `server`,
+ * and returns the level it holds.
  */
-export const attach = (server: Server): ClientLog => {
-  let threshold = SEVERITY.indexOf(DEFAULT_LEVEL)
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
-    threshold = SEVERITY.indexOf(request.params.level)
+export const attach = (server: Server): (() => LoggingLevel) => {
+  let level: LoggingLevel = DEFAULT_LEVEL
+  server.setRequestHandler("logging/setLevel", (request) => {
+    level = request.params.level
     return {}
   })
+  return () => level
+}
+
+/** The level a 2026-07-28 request asked for in its `_meta`, if any. */
+export const requested = (ctx: ServerContext): LoggingLevel | undefined => {
+  const level = (ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined)?.[LOG_LEVEL_META_KEY]
+  return typeof level === "string" && (SEVERITY as ReadonlyArray<string>).includes(level)
+    ? (level as LoggingLevel)
+    : undefined
+}
+
+/**
+ * Where one call's logs go: notifications related to the call, so that over
+ * HTTP they ride the call's own response stream. Messages hold no secret:
+ * nothing logged anywhere does.
+ */
+export const forCall = (level: LoggingLevel, ctx: ServerContext): ClientLog => {
+  const threshold = SEVERITY.indexOf(level)
   return {
-    wantsDebug: () => threshold === 0,
+    wantsDebug: threshold === 0,
     send: ({ logLevel, message, cause }) => {
-      const level = levelOf(logLevel)
-      if (SEVERITY.indexOf(level) < threshold) return
+      const entryLevel = levelOf(logLevel)
+      if (SEVERITY.indexOf(entryLevel) < threshold) return
       const parts = Array.isArray(message) ? message : [message]
       const text = parts.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join(" ")
       const data = Cause.isEmpty(cause) ? text : `${text}: ${Cause.pretty(cause).split("\n")[0]}`
       // A notification that cannot be sent (the client is gone) is not worth failing a call for.
-      server.sendLoggingMessage({ level, logger: "svc-mcp", data }).catch(() => undefined)
+      ctx.mcpReq
+        .notify({ method: "notifications/message", params: { level: entryLevel, logger: "svc-mcp", data } })
+        .catch(() => undefined)
     },
   }
 }

@@ -2,53 +2,105 @@
  * The MCP adapter: the one module that knows the protocol SDK. It publishes the
  * tools, turns each `tools/call` into the tool's Effect program, and renders
  * the outcome; transports are attached apart from registration.
+ *
+ * One factory builds the SDK server for every protocol revision it serves:
+ * 2026-07-28 (no handshake, per-request `_meta`) and the earlier ones
+ * (2025-11-25, 2025-06-18, 2025-03-26, after `initialize`).
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { PassThrough } from "node:stream"
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js"
+  type JSONRPCRequest,
+  type Result,
+  Server,
+  type ServerContext,
+  type ServerOptions,
+} from "@modelcontextprotocol/server"
+import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio"
 import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as HashSet from "effect/HashSet"
 import * as LogLevel from "effect/LogLevel"
 import * as Runtime from "effect/Runtime"
-import type * as Scope from "effect/Scope"
 import { ServerSettings } from "../Config.js"
 import type { SvcClient } from "../SvcClient.js"
-import { invoke } from "../Tools/Invoke.js"
+import { invoke, resolve } from "../Tools/Invoke.js"
 import { Policy, ToolDeniedError } from "../Tools/Policy.js"
 import { failure, type Rendered, success } from "../Tools/Render.js"
 import { Progress } from "../Tools/Wait.js"
+import * as TraceContext from "../TraceContext.js"
 import { VERSION } from "../Version.js"
+import * as Confirm from "./Confirm.js"
 import * as McpLogging from "./Logging.js"
 
 export const INSTRUCTIONS =
-  "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
+  "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
 
-const toResult = (rendered: Rendered): CallToolResult => ({
-  content: [{ type: "text", text: rendered.text }],
-  ...(rendered.isError ? { isError: true } : {}),
-  ...(rendered.structured === undefined ? {} : { structuredContent: rendered.structured }),
-})
+/** JSON-RPC "invalid params". */
+const INVALID_PARAMS = -32602
 
 /**
- * An error the SDK answers as a JSON-RPC error with this code. (Its McpError
- * would put "MCP error N:" in the message, which the client's McpError repeats.)
+ * An error the SDK answers as a JSON-RPC error with this code and this message
+ * as it is (its ProtocolError would be prefixed where a client prints it).
  */
-const protocolError = (code: ErrorCode, message: string) => Object.assign(new Error(message), { code })
+const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code })
+
+/** How long a client may cache tools/list and server/discover: the list changes only with a restart. */
+export const LIST_TTL_MS = 600_000
+
+const toResult = (rendered: Rendered): CallToolResult => {
+  const structured = rendered.structured ?? rendered.structuredData
+  return {
+    content: [{ type: "text", text: rendered.text }],
+    ...(rendered.isError ? { isError: true } : {}),
+    ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** Why a `tools/call` is not one at all, in words a caller can act on. */
+const callProblem = (params: unknown): string | undefined => {
+  if (!isObject(params)) return "params must be an object with name and arguments"
+  if (typeof params.name !== "string") return "params.name must be the tool's name, a string"
+  const args = params.arguments
+  if (args === undefined || isObject(args)) return undefined
+  const what = Array.isArray(args) ? "an array" : args === null ? "null" : `a ${typeof args}`
+  return `arguments must be an object, e.g. {"resource_type": "stack"}, not ${what}`
+}
+
+/**
+ * The SDK server, answering itself a `tools/call` that is malformed: the SDK
+ * would answer with a dump of its own validation, where a caller needs
+ * "invalid params" and why.
+ */
+class ToolServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler)
+    if (method !== "tools/call") return wrapped
+    return (request, ctx) => {
+      const problem = callProblem(request.params)
+      return problem === undefined
+        ? wrapped(request, ctx)
+        : Promise.reject(protocolError(INVALID_PARAMS, `Invalid params: ${problem}`))
+    }
+  }
+}
+
+const isModern = (version: string | undefined) => version !== undefined && version >= "2026-07-28"
 
 export interface McpServer {
   /**
-   * A new SDK server with the tools registered: one for stdio, one per request
-   * over stateless HTTP. What does not change between them is prepared once.
+   * A new SDK server with the tools registered: one per stdio connection, one
+   * per HTTP request. What does not change between them is prepared once.
    */
   readonly create: () => Server
   /** Completes once no tool call is in flight, on any server it created. */
@@ -79,55 +131,96 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
     waiters.push(() => resume(Effect.void))
   })
   const run = Runtime.runPromiseExit(runtime)
-  // Published as built once: the list is the same for every request.
+  // Published as built once, in the tools' fixed order: the list is the same for every request.
   const listed = {
     tools: policy.tools.map((tool) => ({
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.inputSchema,
+      inputSchema: tool.inputSchema as unknown as { type: "object"; [key: string]: unknown },
       annotations: tool.hints,
     })),
   }
+  const options: ServerOptions = {
+    capabilities: { tools: {}, logging: {} },
+    instructions: INSTRUCTIONS,
+    cacheHints: {
+      "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+      "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+    },
+  }
   const create = () => {
-    const server = new Server(
-      { name: "svc-mcp", version: VERSION },
-      { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
-    )
-    const toClient = McpLogging.attach(server)
-    server.setRequestHandler(ListToolsRequestSchema, () => listed)
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options)
+    const sessionLevel = McpLogging.attach(server)
+    server.setRequestHandler("tools/list", () => listed)
+    server.setRequestHandler("tools/call", async (request, ctx) => {
       const { name, arguments: args } = request.params
       const tool = policy.authorize(name, args)
       if (tool === undefined) {
         throw protocolError(
-          ErrorCode.InvalidParams,
+          INVALID_PARAMS,
           `Unknown tool ${JSON.stringify(name)}; the tools are: ${policy.tools.map((t) => t.name).join(", ")}`,
         )
       }
       if (tool instanceof ToolDeniedError) return toResult(failure(tool))
+      const modern = isModern(server.getNegotiatedProtocolVersion())
+      const level = modern ? McpLogging.requested(ctx) : sessionLevel()
+      const toClient = level === undefined ? undefined : McpLogging.forCall(level, ctx)
       const progressToken = request.params._meta?.progressToken
-      const program = invoke(tool, args).pipe(
-        Effect.match({ onSuccess: (outcome) => success(tool, outcome, settings), onFailure: failure }),
-        Effect.locally(McpLogging.CurrentClientLog, toClient),
-        toClient.wantsDebug() ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug) : (self) => self,
-        progressToken === undefined
-          ? (self) => self
-          : Effect.provideService(Progress, {
-              report: (progress, message) =>
-                Effect.promise(() =>
-                  extra.sendNotification({
-                    method: "notifications/progress",
-                    params: { progressToken, progress, message },
-                  }),
-                ),
-            }),
+      const trace = TraceContext.fromMeta(request.params._meta)
+      // Decoded here only when some call needs confirming; invoke decodes again, as it does for every call.
+      const resolved = settings.confirm.length === 0 ? undefined : resolve(tool, args)
+      const pattern =
+        resolved !== undefined && Either.isRight(resolved)
+          ? policy.confirmation(tool, resolved.right.selector)
+          : undefined
+
+      const serve = <A>(program: Effect.Effect<A, never, Requirements>) => {
+        const located = program.pipe(
+          Effect.locally(McpLogging.CurrentClientLog, toClient),
+          toClient?.wantsDebug === true
+            ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug)
+            : (self) => self,
+          trace === undefined ? (self) => self : Effect.provideService(TraceContext.TraceContext, trace),
+        )
+        inFlight++
+        // The client's cancellation interrupts the program, which aborts the HTTP request.
+        return run(located, { signal: ctx.mcpReq.signal }).finally(settled)
+      }
+
+      if (pattern !== undefined && resolved !== undefined && Either.isRight(resolved)) {
+        const invocation = resolved.right
+        const answer = Confirm.answerOf(ctx)
+        if (answer === "decline" || answer === "cancel") return Confirm.notConfirmed(invocation, answer)
+        if (answer === "unasked") {
+          if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
+            const reason = `SVC_CONFIRM (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`
+            return toResult(failure(new ToolDeniedError({ tool: tool.name, selector: invocation.selector, reason })))
+          }
+          const asked = await serve(Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }))
+          if (Exit.isFailure(asked)) throw protocolError(-32603, "The confirmation could not be prepared")
+          return Confirm.ask(asked.value)
+        }
+      }
+
+      const exit = await serve(
+        invoke(tool, args).pipe(
+          Effect.match({ onSuccess: (outcome) => success(tool, outcome, settings), onFailure: failure }),
+          Effect.map(toResult),
+          progressToken === undefined
+            ? (self) => self
+            : Effect.provideService(Progress, {
+                report: (progress, message) =>
+                  Effect.promise(() =>
+                    ctx.mcpReq
+                      .notify({ method: "notifications/progress", params: { progressToken, progress, message } })
+                      .catch(() => undefined),
+                  ),
+              }),
+        ),
       )
-      // The client's cancellation interrupts the program, which aborts the HTTP request.
-      inFlight++
-      const exit = await run(program, { signal: extra.signal }).finally(settled)
-      if (Exit.isSuccess(exit)) return toResult(exit.value)
-      if (Cause.isInterruptedOnly(exit.cause)) throw protocolError(ErrorCode.RequestTimeout, "The call was cancelled")
+      if (Exit.isSuccess(exit)) return exit.value
+      if (Cause.isInterruptedOnly(exit.cause)) throw protocolError(-32001, "The call was cancelled")
       await Runtime.runPromise(runtime)(Effect.logError(`${name} failed unexpectedly`, exit.cause))
       return toResult({ isError: true, text: `${name}: an unexpected error occurred in the server; see its log` })
     })
@@ -136,53 +229,19 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
   return { create, idle }
 })
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-/**
- * Connects `server` to `transport`, answering itself a `tools/call` whose
- * `arguments` is not an object: the SDK would answer it with an internal error
- * and a dump of its validation, where a caller needs "invalid params" and why.
- */
-export const connect = async (server: Server, transport: Transport): Promise<void> => {
-  await server.connect(transport)
-  const forward = transport.onmessage
-  transport.onmessage = (message, extra) => {
-    const { id, method, params } = message as { id?: string | number; method?: unknown; params?: unknown }
-    if (method === "tools/call" && id !== undefined) {
-      const args = isObject(params) ? params.arguments : undefined
-      const problem = !isObject(params)
-        ? "params must be an object with name and arguments"
-        : typeof params.name !== "string"
-          ? "params.name must be the tool's name, a string"
-          : args !== undefined && !isObject(args)
-            ? `arguments must be an object, e.g. {"resource_type": "stack"}, not ${Array.isArray(args) ? "an array" : args === null ? "null" : `a ${typeof args}`}`
-            : undefined
-      if (problem !== undefined) {
-        void transport
-          .send({ jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problem}` } })
-          .catch(() => undefined)
-        return
-      }
-    }
-    forward?.(message, extra)
+/** StdioServerTransport, telling when it has closed. */
+class ObservedStdioTransport extends StdioServerTransport {
+  constructor(
+    stdin: PassThrough,
+    private readonly closed: () => void,
+  ) {
+    super(stdin)
+  }
+  override async close(): Promise<void> {
+    await super.close()
+    this.closed()
   }
 }
-
-/** Serves `server` on `transport` until the transport closes, or the scope ends. */
-export const serve = (server: Server, transport: Transport): Effect.Effect<void, never, Scope.Scope> =>
-  Effect.gen(function* () {
-    const runtime = yield* Effect.runtime<never>()
-    const closed = yield* Deferred.make<void>()
-    server.onclose = () => Deferred.unsafeDone(closed, Exit.void)
-    // A garbage line or a malformed message is reported and skipped; serving goes on.
-    server.onerror = (error) => Runtime.runFork(runtime)(Effect.logWarning(`protocol: ${error.message}`))
-    yield* Effect.acquireRelease(
-      Effect.promise(() => connect(server, transport)),
-      () => Effect.promise(() => server.close()),
-    )
-    yield* Deferred.await(closed)
-  })
 
 /**
  * Serves the tools over this process's stdin and stdout until stdin ends.
@@ -191,18 +250,33 @@ export const serve = (server: Server, transport: Transport): Effect.Effect<void,
 export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scoped(
   Effect.gen(function* () {
     const { create, idle } = yield* make
-    const server = create()
-    const transport = new StdioServerTransport()
     const runtime = yield* Effect.runtime<never>()
+    const closed = yield* Deferred.make<void>()
+    // The SDK's transport closes, and aborts the calls in flight, as soon as its
+    // input ends; it reads through this stream, which ends once they are answered.
+    const input = new PassThrough()
+    const transport = new ObservedStdioTransport(input, () => Deferred.unsafeDone(closed, Exit.void))
+    process.stdin.pipe(input, { end: false })
     // The SDK starts a request's handler, and sends its answer, in microtasks:
     // by the next turn of the event loop each has happened.
     const nextTurn = Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void)))
     const stdinEnded = () =>
       Runtime.runFork(runtime)(
-        Effect.all([nextTurn, idle, nextTurn]).pipe(Effect.zipRight(Effect.promise(() => transport.close()))),
+        Effect.all([nextTurn, idle, nextTurn]).pipe(Effect.zipRight(Effect.sync(() => input.end()))),
       )
     process.stdin.once("end", stdinEnded)
-    yield* Effect.addFinalizer(() => Effect.sync(() => process.stdin.off("end", stdinEnded)))
-    yield* serve(server, transport)
+    const handle = sdkServeStdio(() => create(), {
+      transport,
+      // A garbage line or a malformed message is reported and skipped; serving goes on.
+      onerror: (error) => Runtime.runFork(runtime)(Effect.logWarning(`protocol: ${error.message}`)),
+    })
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        process.stdin.off("end", stdinEnded)
+        process.stdin.unpipe(input)
+        await handle.close()
+      }),
+    )
+    yield* Deferred.await(closed)
   }),
 )

@@ -33,6 +33,8 @@ export interface PolicyShape {
   readonly tools: ReadonlyArray<Tool>
   /** The published tool for a call, or why the call is refused; undefined for a tool that does not exist. */
   readonly authorize: (name: string, args: unknown) => Tool | ToolDeniedError | undefined
+  /** The SVC_CONFIRM pattern that makes this call need the user's confirmation, if any. */
+  readonly confirmation: (tool: Tool, selector: string) => Pattern | undefined
   /** One line for the log: the mode and what the patterns left. */
   readonly summary: string
 }
@@ -43,11 +45,12 @@ const matches = (pattern: Pattern, tool: Tool, selector: string) =>
   pattern.tool.test(tool.name) && pattern.selector.test(selector)
 
 export const make = (
-  settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny">,
+  settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> & Partial<Pick<ServerSettingsShape, "confirm">>,
   all: ReadonlyArray<Tool> = Definitions.all,
 ): Effect.Effect<PolicyShape, ConfigError> =>
   Effect.gen(function* () {
-    const patterns = [...Option.getOrElse(settings.allow, () => []), ...settings.deny]
+    const confirm = settings.confirm ?? []
+    const patterns = [...Option.getOrElse(settings.allow, () => []), ...settings.deny, ...confirm]
     // A pattern that matches nothing is a typo that would silently allow or deny nothing.
     for (const pattern of patterns) {
       if (!all.some((tool) => tool.selectors.some((selector) => matches(pattern, tool, selector)))) {
@@ -101,7 +104,8 @@ export const make = (
     const summary = `mode ${settings.mode}: ${published.size} tools, ${selectors} selectors${
       patterns.length === 0 ? "" : ` (${patterns.map((p) => `${p.variable}=${p.text}`).join(", ")})`
     }`
-    return { tools: [...published.values()], authorize, summary }
+    const confirmation = (tool: Tool, selector: string) => confirm.find((p) => matches(p, tool, selector))
+    return { tools: [...published.values()], authorize, confirmation, summary }
   })
 
 export const layer: Layer.Layer<Policy, ConfigError, ServerSettings> = Layer.effect(

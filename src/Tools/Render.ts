@@ -36,7 +36,22 @@ export interface Rendered {
   readonly isError: boolean
   readonly text: string
   readonly structured?: { readonly error: StructuredError }
+  /**
+   * A success's answer as an object, for clients that read structured results:
+   * an answer that is not an object is wrapped as `{ result }`; when the output
+   * budget cut the text, only the whole list items shown, and `truncated: true`.
+   */
+  readonly structuredData?: Readonly<Record<string, unknown>>
 }
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** A cut list's text is its JSON (which holds no raw newline) and then the note. */
+const shownOf = (data: unknown, fitted: string): Readonly<Record<string, unknown>> =>
+  Array.isArray(data)
+    ? { result: JSON.parse(fitted.slice(0, fitted.indexOf("\n"))), truncated: true }
+    : { truncated: true }
 
 export interface OutputSettings {
   readonly maxOutputChars: number
@@ -53,7 +68,9 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
   const notes = tool.paged === true ? pageNote(data, outcome.body) : ""
   const room = settings.maxOutputChars - lead.length - notes.length
-  return { isError: false, text: `${lead}${withinBudget(data, json, room, tool.narrow)}${notes}` }
+  const fitted = withinBudget(data, json, room, tool.narrow)
+  const structuredData = fitted !== json ? shownOf(data, fitted) : isRecord(data) ? data : { result: data }
+  return { isError: false, text: `${lead}${fitted}${notes}`, structuredData }
 }
 
 const kindOf = (error: SvcError): ErrorKind => {

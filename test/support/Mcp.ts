@@ -1,40 +1,72 @@
 /**
- * The MCP server in this process, spoken to by the SDK's Client over an
- * in-memory transport: the protocol end to end, without spawning.
+ * The MCP server in this process, spoken to by a client with no socket: the
+ * SDK v1 Client as older clients speak (`connect`), or the SDK v2 Client
+ * (`connectV2`) on the earlier revisions over an in-memory transport (after
+ * `initialize`), or on 2026-07-28 through the HTTP entry's fetch face.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import type { LoggingMessageNotification } from "@modelcontextprotocol/sdk/types.js"
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import {
+  Client,
+  type ClientCapabilities,
+  type ElicitResult,
+  InMemoryTransport,
+  type LoggingMessageNotification,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client"
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport as V1InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import {
+  LoggingMessageNotificationSchema,
+  type LoggingMessageNotification as V1LoggingMessageNotification,
+} from "@modelcontextprotocol/sdk/types.js"
+import { createMcpHandler } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Config from "../../src/Config.js"
 import * as McpServer from "../../src/Mcp/Server.js"
+import type * as SvcClient from "../../src/SvcClient.js"
 import * as Policy from "../../src/Tools/Policy.js"
 import * as Layers from "./Layers.js"
 
-export interface Connected {
-  readonly client: Client
-  readonly logs: Array<LoggingMessageNotification["params"]>
+/** `legacy`: 2025-11-25 after `initialize`; `modern`: 2026-07-28, no handshake. */
+export type Era = "legacy" | "modern"
+
+export interface Options {
+  readonly era?: Era
+  /** Answers the server's confirmation questions; the client then declares elicitation. */
+  readonly elicit?: (message: string) => ElicitResult["action"]
+  /** Instead of the client of the service at the config's URL. */
+  readonly service?: Layer.Layer<SvcClient.SvcClient>
 }
 
-export const connect = (config: Config.SvcConfigShape, settings: Partial<Config.ServerSettingsShape> = {}) =>
+const build = (
+  config: Config.SvcConfigShape,
+  settings: Partial<Config.ServerSettingsShape>,
+  client: Layer.Layer<SvcClient.SvcClient> = Layers.client(config),
+) =>
   Effect.gen(function* () {
     // Built in the test's scope: the server outlives this effect.
     const context = yield* Layer.build(
-      Policy.layer.pipe(
-        Layer.provideMerge(Config.layerSettingsValue(settings)),
-        Layer.provideMerge(Layers.client(config)),
-      ),
+      Policy.layer.pipe(Layer.provideMerge(Config.layerSettingsValue(settings)), Layer.provideMerge(client)),
     )
-    const server = (yield* McpServer.make.pipe(Effect.provide(context))).create()
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    return yield* McpServer.make.pipe(Effect.provide(context))
+  })
+
+export interface ConnectedV1 {
+  readonly client: V1Client
+  readonly logs: Array<V1LoggingMessageNotification["params"]>
+}
+
+/** The SDK v1 Client, on 2025-06-18 after `initialize`. */
+export const connect = (config: Config.SvcConfigShape, settings: Partial<Config.ServerSettingsShape> = {}) =>
+  Effect.gen(function* () {
+    const server = (yield* build(config, settings)).create()
+    const [clientSide, serverSide] = V1InMemoryTransport.createLinkedPair()
     yield* Effect.acquireRelease(
-      Effect.promise(() => McpServer.connect(server, serverSide)),
+      Effect.promise(() => server.connect(serverSide)),
       () => Effect.promise(() => server.close()),
     )
-    const client = new Client({ name: "svc-mcp-test", version: "1.0.0" })
-    const logs: Connected["logs"] = []
+    const client = new V1Client({ name: "svc-mcp-test", version: "1.0.0" })
+    const logs: ConnectedV1["logs"] = []
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       logs.push(notification.params)
     })
@@ -42,7 +74,65 @@ export const connect = (config: Config.SvcConfigShape, settings: Partial<Config.
       Effect.promise(() => client.connect(clientSide)),
       () => Effect.promise(() => client.close()),
     )
-    return { client, logs } satisfies Connected
+    return { client, logs } satisfies ConnectedV1
+  })
+
+export interface Connected {
+  readonly client: Client
+  readonly logs: Array<LoggingMessageNotification["params"]>
+  /** The questions the user was asked. */
+  readonly asked: Array<string>
+}
+
+/** The SDK v2 Client, in either era. */
+export const connectV2 = (
+  config: Config.SvcConfigShape,
+  settings: Partial<Config.ServerSettingsShape> = {},
+  options: Options = {},
+) =>
+  Effect.gen(function* () {
+    const mcp = yield* build(config, settings, options.service)
+    const era = options.era ?? "legacy"
+    const capabilities: ClientCapabilities = options.elicit === undefined ? {} : { elicitation: { form: {} } }
+    const client = new Client(
+      { name: "svc-mcp-test", version: "1.0.0" },
+      { capabilities, ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}) },
+    )
+    const logs: Connected["logs"] = []
+    const asked: Array<string> = []
+    client.setNotificationHandler("notifications/message", (notification) => {
+      logs.push(notification.params)
+    })
+    const { elicit } = options
+    if (elicit !== undefined) {
+      client.setRequestHandler("elicitation/create", (request) => {
+        asked.push(request.params.message)
+        const action = elicit(request.params.message)
+        return action === "accept" ? { action, content: {} } : { action }
+      })
+    }
+    if (era === "legacy") {
+      const server = mcp.create()
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+      yield* Effect.acquireRelease(
+        Effect.promise(() => server.connect(serverSide)),
+        () => Effect.promise(() => server.close()),
+      )
+      yield* Effect.acquireRelease(
+        Effect.promise(() => client.connect(clientSide)),
+        () => Effect.promise(() => client.close()),
+      )
+    } else {
+      const handler = createMcpHandler(() => mcp.create())
+      const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => client.connect(transport)),
+        () => Effect.promise(() => client.close().then(() => handler.close())),
+      )
+    }
+    return { client, logs, asked } satisfies Connected
   })
 
 export const text = (result: unknown): string => {

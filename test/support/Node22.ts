@@ -43,4 +43,6 @@ export const inspector = (): string => {
 
 export const conformance = (): string => Path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js")
 
-export const BASELINE = Path.join(ROOT, "conformance/baseline.yml")
+/** The conformance suite's expected failures, for a --spec-version. */
+export const baseline = (version: string) =>
+  Path.join(ROOT, version === "2026-07-28" ? "conformance/baseline.yml" : `conformance/baseline-${version}.yml`)

@@ -1,0 +1,146 @@
+/**
+ * SVC_CONFIRM: a call that matches one of its patterns is shown to the user,
+ * who accepts it before anything is sent. On 2026-07-28 the question rides an
+ * `input_required` result; on the earlier revisions the SDK asks it with
+ * `elicitation/create`. A client that can do neither is refused (fail closed).
+ */
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  type ServerContext,
+} from "@modelcontextprotocol/server"
+import * as Effect from "effect/Effect"
+import type { Pattern } from "../Config.js"
+import { REDACTED } from "../Secrets.js"
+import { SvcClient } from "../SvcClient.js"
+import * as Definitions from "../Tools/Definitions.js"
+import type { Invocation } from "../Tools/Invoke.js"
+import { redact } from "../Tools/Output.js"
+
+/** The key of the one question in `inputRequests` / `inputResponses`. */
+export const KEY = "confirm"
+
+export interface Question {
+  readonly invocation: Invocation
+  readonly pattern: Pattern
+  readonly revealSecrets: boolean
+}
+
+/** What the call does, in words: the endpoint and the identifying fields of its body. */
+const target = (body: Readonly<Record<string, unknown>>) => {
+  const fields = Object.entries(body).filter(([, value]) => typeof value !== "object" || value === null)
+  return fields.length === 0 ? "" : ` on ${fields.map(([key, value]) => `${key}=${shown(value)}`).join(", ")}`
+}
+
+const shown = (value: unknown) => {
+  const text = value === undefined ? "(not set)" : (JSON.stringify(value) ?? String(value))
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * For svc_update: each changed field's current and new value. The current
+ * record is read with the endpoint svc_get uses for the same resource type;
+ * secrets are shown as they would be in an answer.
+ */
+const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never, SvcClient> =>
+  Effect.gen(function* () {
+    const { invocation, revealSecrets } = question
+    const getEndpoint = Definitions.byName.get("svc_get")?.endpoints[invocation.selector]
+    const body = invocation.body
+    // Update bodies name the resource by id (most), tag, or name (variables).
+    const key = ["id", "tag", "name", "user_group"].find((k) => typeof body[k] === "string")
+    // The new values: a `config` or `account` object, or the one field beside the name (a tag's colour, a variable's value).
+    const payloadKey = isRecord(body.config) ? "config" : isRecord(body.account) ? "account" : undefined
+    const next: Record<string, unknown> =
+      payloadKey === undefined
+        ? Object.fromEntries(Object.entries(body).filter(([k]) => k !== key))
+        : (body[payloadKey] as Record<string, unknown>)
+    let current: Record<string, unknown> | undefined
+    let unread = ""
+    if (getEndpoint !== undefined && key !== undefined) {
+      const record = yield* SvcClient.pipe(
+        Effect.flatMap((client) => client.call("read", getEndpoint, { [key]: body[key] })),
+        Effect.either,
+      )
+      if (record._tag === "Right" && isRecord(record.right)) {
+        const secretVariable = record.right.is_secret === true
+        const fields = payloadKey === "config" && isRecord(record.right.config) ? record.right.config : record.right
+        current = revealSecrets ? fields : (redact(fields) as Record<string, unknown>)
+        if (secretVariable && !revealSecrets) current = { ...current, value: REDACTED }
+      } else {
+        unread = ` (the current record could not be read${record._tag === "Left" ? `: ${record.left.message}` : ""})`
+      }
+    }
+    const shownNext = revealSecrets ? next : (redact(next) as Record<string, unknown>)
+    const secretNext = current?.value === REDACTED && payloadKey === undefined
+    const prefix = payloadKey === undefined ? "" : `${payloadKey}.`
+    const lines = Object.keys(next).map((field) => {
+      const now = current === undefined ? "" : `${shown(current[field])} -> `
+      const then = secretNext && field === "value" ? REDACTED : shown(shownNext[field])
+      return `  ${prefix}${field}: ${now}${then}`
+    })
+    return [`Changes${unread}:`, ...lines]
+  })
+
+/** The question shown to the user. */
+export const message = (question: Question): Effect.Effect<string, never, SvcClient> =>
+  Effect.gen(function* () {
+    const { invocation, pattern } = question
+    const head = `${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation.body)}.`
+    const detail = invocation.tool === "svc_update" ? yield* changes(question) : []
+    return [
+      head,
+      ...detail,
+      `Send it? (asked because of SVC_CONFIRM ${pattern.text}; nothing is sent unless you accept)`,
+    ].join("\n")
+  })
+
+/** Whether the client can be asked: it declared elicitation, in this request (2026-07-28) or at initialize. */
+export const canAsk = (ctx: ServerContext, atInitialize: ClientCapabilities | undefined): boolean => {
+  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined
+  const declared = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? atInitialize
+  return declared?.elicitation !== undefined
+}
+
+export type Answer = "accept" | "decline" | "cancel" | "unasked"
+
+/** The user's answer to the question, when this is the call's retry with it. */
+export const answerOf = (ctx: ServerContext): Answer => {
+  const response = inputResponse(ctx.mcpReq.inputResponses, KEY)
+  return response.kind === "elicit" ? response.action : "unasked"
+}
+
+/** The `input_required` result that asks the question. */
+export const ask = (text: string): InputRequiredResult =>
+  inputRequired({
+    inputRequests: {
+      [KEY]: inputRequired.elicit({ message: text, requestedSchema: { type: "object", properties: {} } }),
+    },
+  })
+
+/** The result of a call the user declined or cancelled: nothing was sent. */
+export const notConfirmed = (invocation: Invocation, answer: "decline" | "cancel"): CallToolResult => {
+  const reason = answer === "decline" ? "declined" : "cancelled"
+  const text = `${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)}: the user ${reason} the confirmation (SVC_CONFIRM); ${invocation.endpoint} was not called. Nothing was sent.`
+  return {
+    content: [{ type: "text", text }],
+    isError: true,
+    structuredContent: {
+      error: {
+        kind: "not_confirmed",
+        tool: invocation.tool,
+        selector: invocation.selector,
+        endpoint: invocation.endpoint,
+        reason,
+        message: text,
+      },
+    },
+  }
+}
