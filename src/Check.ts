@@ -10,6 +10,7 @@ import { snippet } from "./ServiceResponse.js"
 import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./ServiceVersion.js"
 import { SvcClient } from "./SvcClient.js"
 import type { SvcError } from "./SvcError.js"
+import * as ParamsCheck from "./Tools/ParamsCheck.js"
 
 export interface Step {
   readonly name: string
@@ -128,6 +129,7 @@ export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | Ht
       detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
     })
   }
+  steps.push(yield* ParamsCheck.step)
   return report()
 })
 
