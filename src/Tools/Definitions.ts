@@ -25,7 +25,7 @@ export const svc_list = make({
   selectorKey: "resource_type",
   endpoints: Tables.list,
   description:
-    'List resources. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: one page (default 50) unless limit (0 = all); tag {query?: db filter, e.g. {"name": "prod"}}; user {service_users?}; *_account {domain?, username?}; variable, user_group {}.',
+    'List resources. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: one page (default 50) unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}.',
 })
 
 export const svc_get = make({
@@ -51,7 +51,7 @@ export const svc_create = make({
   selectorKey: "resource_type",
   endpoints: Tables.create,
   description:
-    "Create a resource. params: {name, config} (config partial, {} for defaults); tag {name, color?}; variable {name, value?}; user_group {name}; *_account {account}.",
+    "Create a resource. params: {name, config} (config: partial, may be empty); tag {name, color?}; variable {name, value?}; user_group {name}; *_account {account}.",
 })
 
 export const svc_update = make({

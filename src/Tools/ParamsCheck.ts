@@ -180,6 +180,8 @@ const list = (values: ReadonlyArray<unknown>) => values.map((v) => JSON.stringif
 export class Definitions {
   private readonly ajv: Ajv
   private readonly compiled = new Map<string, ValidateFunction | undefined>()
+  /** How many endpoint checks have been compiled: one per endpoint used, however many calls. */
+  compilations = 0
   private readonly unchecked: ReadonlySet<string>
   readonly serviceVersion: string
   private readonly definitions: Readonly<Record<string, Node>>
@@ -217,6 +219,7 @@ export class Definitions {
     const request = this.requestOf(endpoint)
     const validate =
       request === undefined ? undefined : this.ajv.compile({ $ref: `svc#/definitions/${encodeURIComponent(request)}` })
+    if (validate !== undefined) this.compilations++
     this.compiled.set(endpoint, validate)
     return validate
   }
