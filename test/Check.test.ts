@@ -84,7 +84,9 @@ describe("svc-mcp check", () => {
       const sandbox = yield* Sandboxes.scoped()
       const report = yield* check(Sandboxes.loginConfig(sandbox, "not-the-password"))
       expect(statuses(report)).toEqual({ reach: "ok", version: "ok", auth: "fail", params: "ok" })
-      expect(report.steps.find((s) => s.name === "auth")?.hint).toMatch(/SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD/)
+      expect(report.steps.find((s) => s.name === "auth")?.hint).toMatch(
+        /SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD/,
+      )
       expect(Check.format(report)).not.toContain("not-the-password")
     }),
   )

@@ -328,7 +328,6 @@ describe("output budget", () => {
       )
     }),
   )
-
 })
 
 describe("secrets", () => {

@@ -22,11 +22,14 @@ describe("svc-mcp --sandbox", () => {
 
         const created = yield* call("svc_create", {
           resource_type: "deployment",
-          params: { name: "cache", config: { server_id: "prod-01", image: "redis:7" } },
+          params: {
+            name: "cache",
+            config: { server_id: "prod-01", image: { type: "Image", params: { image: "redis:7" } } },
+          },
         })
         expect(json(created).name).toBe("cache")
         const got = yield* call("svc_get", { resource_type: "deployment", params: { deployment: "cache" } })
-        expect(json(got).config.image).toBe("redis:7")
+        expect(json(got).config.image).toEqual({ type: "Image", params: { image: "redis:7" } })
 
         yield* call("svc_rename", { resource_type: "deployment", params: { id: "cache", name: "redis-cache" } })
         const names = json(yield* call("svc_list", { resource_type: "deployment" })).map(

@@ -131,26 +131,30 @@ describe("tool programs against the service", () => {
     }),
   )
 
-  it.scoped("params reach the service exactly as given with the check off, a key named __proto__ included; checked, it is an unknown field", () =>
-    Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
-      const client = Layers.client(Layers.apiKey(double.url))
-      const text = '{"__proto__":{"a":1},"stack":"web","config":{"constructor":"x"}}'
-      // Checked, __proto__ is a field like any other: one GetStack does not have.
-      const error = yield* Effect.flip(
-        invoke(Definitions.svc_get, { resource_type: "stack", params: JSON.parse(text) }).pipe(Effect.provide(client)),
-      )
-      expect(error._tag === "ToolParamsError" && error.problems.map((p) => p.path)).toEqual([
-        "params.__proto__",
-        "params.config",
-      ])
-      expect(double.requests).toHaveLength(0)
-      yield* invoke(Definitions.svc_get, { resource_type: "stack", params: JSON.parse(text) }).pipe(
-        Effect.provide(client),
-        Effect.provide(ParamsCheck.layerOff),
-      )
-      expect(JSON.stringify(double.requests.at(-1)?.body)).toBe(text)
-    }),
+  it.scoped(
+    "params reach the service exactly as given with the check off, a key named __proto__ included; checked, it is an unknown field",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        const client = Layers.client(Layers.apiKey(double.url))
+        const text = '{"__proto__":{"a":1},"stack":"web","config":{"constructor":"x"}}'
+        // Checked, __proto__ is a field like any other: one GetStack does not have.
+        const error = yield* Effect.flip(
+          invoke(Definitions.svc_get, { resource_type: "stack", params: JSON.parse(text) }).pipe(
+            Effect.provide(client),
+          ),
+        )
+        expect(error._tag === "ToolParamsError" && error.problems.map((p) => p.path)).toEqual([
+          "params.__proto__",
+          "params.config",
+        ])
+        expect(double.requests).toHaveLength(0)
+        yield* invoke(Definitions.svc_get, { resource_type: "stack", params: JSON.parse(text) }).pipe(
+          Effect.provide(client),
+          Effect.provide(ParamsCheck.layerOff),
+        )
+        expect(JSON.stringify(double.requests.at(-1)?.body)).toBe(text)
+      }),
   )
 
   it.scoped("a refused call sends nothing", () =>

@@ -397,10 +397,14 @@ const MAX_DEPTH = 4
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`)
 
+/** Whether a null is anywhere in `value`; without recursion, as params may nest as deep as a client likes. */
 const hasNull = (value: unknown): boolean => {
-  if (value === null) return true
-  if (typeof value !== "object") return false
-  for (const field of Array.isArray(value) ? value : Object.values(value)) if (hasNull(field)) return true
+  const stack: Array<unknown> = [value]
+  while (stack.length > 0) {
+    const next = stack.pop()
+    if (next === null) return true
+    if (typeof next === "object") stack.push(...(Array.isArray(next) ? next : Object.values(next)))
+  }
   return false
 }
 
