@@ -16,7 +16,7 @@ import * as Double from "./support/ServiceDouble.js"
 
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 
-const definitions = ParamsCheck.Definitions.read(ParamsCheck.locate() as string)
+const definitions = ParamsCheck.RequestDefinitions.read(ParamsCheck.locate() as string)
 
 const loadWith = (env: Record<string, string>) =>
   ParamsCheck.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -74,7 +74,7 @@ describe("the check, against the definitions", () => {
   })
 
   it("compiles each endpoint's check once, on its first use", () => {
-    const fresh = ParamsCheck.Definitions.read(ParamsCheck.locate() as string)
+    const fresh = ParamsCheck.RequestDefinitions.read(ParamsCheck.locate() as string)
     expect(fresh.compilations).toBe(0)
     fresh.check("read/GetStack", { stack: "web" })
     fresh.check("read/GetStack", { id: "web" })

@@ -177,7 +177,7 @@ const closest = (name: string, candidates: ReadonlyArray<string>): string | unde
 const list = (values: ReadonlyArray<unknown>) => values.map((v) => JSON.stringify(v)).join(", ")
 
 /** The service's definitions, loaded, with one compiled check per endpoint. */
-export class Definitions {
+export class RequestDefinitions {
   private readonly ajv: Ajv
   private readonly compiled = new Map<string, ValidateFunction | undefined>()
   /** How many endpoint checks have been compiled: one per endpoint used, however many calls. */
@@ -204,8 +204,8 @@ export class Definitions {
     this.ajv.addSchema({ $id: "svc", definitions: prepare(document.definitions) as object })
   }
 
-  static read(path: string): Definitions {
-    return new Definitions(JSON.parse(Fs.readFileSync(path, "utf8")) as Document)
+  static read(path: string): RequestDefinitions {
+    return new RequestDefinitions(JSON.parse(Fs.readFileSync(path, "utf8")) as Document)
   }
 
   /** The request definition's name, or undefined for an endpoint the definitions do not have. */
@@ -430,13 +430,13 @@ const off: ParamsCheckShape = {
 }
 
 /** The check against the definitions file at `path`, read on the first call that needs it. */
-const loaded = new Map<string, Definitions>()
+const loaded = new Map<string, RequestDefinitions>()
 
 export const fromFile = (path: string, version: string): ParamsCheckShape => {
   const definitions = () => {
     let d = loaded.get(path)
     if (d === undefined) {
-      d = Definitions.read(path)
+      d = RequestDefinitions.read(path)
       loaded.set(path, d)
     }
     return d
