@@ -2,6 +2,8 @@
  * Params checked against the service's published definitions before anything
  * is sent; nulls as absent; `schema: true`; the examples in the descriptions.
  */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
@@ -40,6 +42,25 @@ interface ErrorResult {
 }
 
 describe("the check, against the definitions", () => {
+  it("the in-repo copies of the definitions and the wire notes are the shared ones", () => {
+    for (const file of ["service-api.schema.json", "service-notes.md"]) {
+      const shared = Path.resolve(import.meta.dirname, "../../shared/spec", file)
+      if (!Fs.existsSync(shared)) continue
+      const copy = Fs.readFileSync(Path.resolve(import.meta.dirname, "../spec", file), "utf8")
+      expect(copy, file).toBe(Fs.readFileSync(shared, "utf8"))
+    }
+  })
+
+  it("every endpoint a selector reaches is in the definitions: checked, or listed as not in them", () => {
+    for (const { endpoint } of allEndpoints) {
+      expect(Object.hasOwn(Examples.DOCUMENT.endpoints, endpoint), endpoint).toBe(true)
+      expect(
+        Examples.requestOf(endpoint) !== undefined || Examples.DOCUMENT.notInDefinitions.includes(endpoint),
+        endpoint,
+      ).toBe(true)
+    }
+  })
+
   it("finds the definitions beside the module, and says which are in force", () =>
     Effect.gen(function* () {
       expect(ParamsCheck.locate()).toMatch(/spec\/service-api\.schema\.json$/)
