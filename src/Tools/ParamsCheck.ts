@@ -191,7 +191,8 @@ export class RequestDefinitions {
     this.serviceVersion = document.serviceVersion
     this.endpoints = document.endpoints
     this.unchecked = new Set(document.notInDefinitions)
-    this.definitions = document.definitions
+    // One copy serves ajv, the rendering and the null stripping alike.
+    this.definitions = prepare(document.definitions) as Readonly<Record<string, Node>>
     // Compiled lazily per endpoint; the schema itself is trusted (it is the service's), not validated again.
     this.ajv = new Ajv({
       allErrors: true,
@@ -201,7 +202,7 @@ export class RequestDefinitions {
       validateSchema: false,
       inlineRefs: false,
     })
-    this.ajv.addSchema({ $id: "svc", definitions: prepare(document.definitions) as object })
+    this.ajv.addSchema({ $id: "svc", definitions: this.definitions })
   }
 
   static read(path: string): RequestDefinitions {
