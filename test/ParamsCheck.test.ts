@@ -318,6 +318,7 @@ describe("through the protocol", () => {
         resource_type: "stack",
         endpoint: "read/GetStackLog",
         params: "{services: string[], stack|id|name: string, tail?: number, timestamps?: boolean}",
+        notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
       })
       const unchecked = JSON.parse(
         Mcp.text(

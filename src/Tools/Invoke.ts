@@ -158,6 +158,7 @@ const schemaOf = (tool: Tool, invocation: Invocation, check: ParamsCheck.ParamsC
     [tool.selectorKey]: invocation.selector,
     endpoint: invocation.endpoint,
     params: described?.accepted ?? "unknown: the service's definitions are not installed",
+    notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
     ...(described?.checked === false
       ? { note: "not in the service's published definitions: params are sent unchecked" }
       : {}),
