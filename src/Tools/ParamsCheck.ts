@@ -366,6 +366,11 @@ export class RequestDefinitions {
     if (schema.enum !== undefined) return schema.enum.map((v) => JSON.stringify(v)).join(" | ")
     if (schema.const !== undefined) return JSON.stringify(schema.const)
     const branches = schema.oneOf ?? (aliasesOf(schema) === undefined ? schema.anyOf : undefined)
+    // A tagged union too deep or too wide to spell out: its tags, at least (a procedure's executions).
+    if (branches !== undefined && isTagged(branches) && (depth >= MAX_DEPTH || branches.length > 8)) {
+      const tags = branches.map((b) => JSON.stringify(b.properties?.type?.const)).join(" | ")
+      return `{type: ${tags}, params: {...}}`
+    }
     if (branches !== undefined) return branches.map((b) => this.render(b, depth, seen)).join(" | ")
     if (schema.type === "array") {
       const item = this.render(schema.items, depth, seen)
