@@ -83,7 +83,7 @@ describe("svc_execute wait: true", () => {
       })
       expect(summary).toBe("DeployStack: nothing had changed, so nothing was deployed (the service started no update).")
       expect(polls(double)).toBe(0)
-      expect(progress.map((p) => p.message)).toEqual(["DeployStack: Complete, succeeded"])
+      expect(progress.map((p) => p.message)).toEqual(["DeployStack: nothing changed"])
     }),
   )
 

@@ -68,10 +68,11 @@ const outcome = (u: Update) =>
   u.status === "Complete" ? (u.success === true ? "Complete, succeeded" : "Complete, FAILED") : u.status
 
 /** One line of progress: the operation and its status, or for several, how many are complete. */
-const progressLine = (updates: ReadonlyArray<Update>, failed: number): string => {
+const progressLine = (updates: ReadonlyArray<Update>, failed: number, endpoint: string): string => {
   if (updates.length === 1 && failed === 0) {
     const [u] = updates as [Update]
-    return `${u.operation}: ${outcome(u)}`
+    const unchanged = idOf(u) === undefined && endpoint.endsWith("IfChanged")
+    return `${u.operation}: ${unchanged ? "nothing changed" : outcome(u)}`
   }
   const complete = updates.filter((u) => u.status === "Complete").length
   const states = updates.map((u) => `${u.operation} ${u.status}`).join(", ")
@@ -147,7 +148,7 @@ export const follow = (data: unknown, timeoutMs: number, endpoint = ""): Effect.
     const report = (force: boolean) =>
       Effect.gen(function* () {
         if (Option.isNone(progress) || latest.length === 0) return
-        const line = progressLine(latest, failed.length)
+        const line = progressLine(latest, failed.length, endpoint)
         if (line === last && !force) return
         last = line
         yield* progress.value.report(++sent, line)
@@ -171,7 +172,7 @@ export const follow = (data: unknown, timeoutMs: number, endpoint = ""): Effect.
     if (Option.isNone(finished) && Option.isSome(progress)) {
       yield* progress.value.report(
         ++sent,
-        `${progressLine(latest, failed.length)}; still running after ${timeoutMs / 1000} s`,
+        `${progressLine(latest, failed.length, endpoint)}; still running after ${timeoutMs / 1000} s`,
       )
     }
 
