@@ -517,7 +517,8 @@ export const step: Effect.Effect<{
   readonly detail: string
   readonly hint?: string
 }> = Effect.match(load, {
-  onSuccess: (check) => ({ name: "params", status: "ok" as const, detail: check.inForce }),
+  // The step is named params already: "[ok  ] params   checked against ...".
+  onSuccess: (check) => ({ name: "params", status: "ok" as const, detail: check.inForce.replace(/^params /, "") }),
   onFailure: (error) => ({
     name: "params",
     status: "fail" as const,
