@@ -129,7 +129,7 @@ export const run: Effect.Effect<Report, never, SvcConfig | Auth | SvcClient | Ht
       detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
     })
   }
-  steps.push(yield* ParamsCheck.step)
+  steps.push(yield* ParamsCheck.step(text))
   return report()
 })
 

@@ -71,10 +71,21 @@ describe("the check, against the definitions", () => {
       expect(off.check("read/GetStack", { nonsense: 1 })).toEqual({ _tag: "Unchecked", body: { nonsense: 1 } })
       const bad = yield* Effect.flip(loadWith({ SVC_CHECK_PARAMS: "maybe" }))
       expect(bad.message).toMatch(/^SVC_CHECK_PARAMS is "maybe": use on .* or off/)
-      const step = yield* ParamsCheck.step.pipe(
+      const offStep = yield* ParamsCheck.step("2.9.0").pipe(
         Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["SVC_CHECK_PARAMS", "off"]]))),
       )
-      expect(step).toMatchObject({ name: "params", status: "ok", detail: "sent unchecked (SVC_CHECK_PARAMS=off)" })
+      expect(offStep).toEqual({ name: "params", status: "ok", detail: "sent unchecked (SVC_CHECK_PARAMS=off)" })
+      const provider = Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))
+      const samePatch = yield* ParamsCheck.step("2.3.3").pipe(provider)
+      expect(samePatch).toEqual({
+        name: "params",
+        status: "ok",
+        detail: "checked against the service's definitions 2.3.2",
+      })
+      const newer = yield* ParamsCheck.step("v2.4.0").pipe(provider)
+      expect(newer.hint).toMatch(
+        /^the service \(v2\.4\.0\) is newer than these definitions: .* set SVC_CHECK_PARAMS=off$/,
+      )
     }).pipe(Effect.runSync))
 
   it("the least body of every endpoint a selector reaches passes; those without a definition pass unchecked", () => {

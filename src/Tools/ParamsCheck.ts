@@ -17,6 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { ConfigError } from "../Config.js"
+import { compare } from "../ServiceVersion.js"
 
 type Json = Readonly<Record<string, unknown>>
 type Node = Readonly<Record<string, unknown>> & {
@@ -510,19 +511,44 @@ export const current: Effect.Effect<ParamsCheckShape> = Effect.flatMap(
   },
 )
 
-/** For `svc-mcp check`: which definitions are in force. */
-export const step: Effect.Effect<{
+/** The major.minor of a version: a newer patch of the service keeps its request shapes. */
+const minorOf = (version: string) => version.trim().replace(/^v/i, "").split(".").slice(0, 2).join(".")
+
+/**
+ * For `svc-mcp check`: which definitions are in force; `serviceVersion`, when
+ * known, is compared with them, as a newer service may take fields they lack.
+ */
+export const step = (
+  serviceVersion?: string,
+): Effect.Effect<{
   readonly name: string
   readonly status: "ok" | "fail"
   readonly detail: string
   readonly hint?: string
-}> = Effect.match(load, {
-  // The step is named params already: "[ok  ] params   checked against ...".
-  onSuccess: (check) => ({ name: "params", status: "ok" as const, detail: check.inForce.replace(/^params /, "") }),
-  onFailure: (error) => ({
-    name: "params",
-    status: "fail" as const,
-    detail: `${error.variable} ${error.problem}`,
-    hint: error.hint,
-  }),
-})
+}> =>
+  Effect.match(Effect.zip(load, Effect.sync(locate)), {
+    onSuccess: ([check, path]) => {
+      // The step is named params already: "[ok  ] params   checked against ...".
+      const detail = check.inForce.replace(/^params /, "")
+      const version = path === undefined ? undefined : versionOf(path)
+      const newer =
+        serviceVersion !== undefined &&
+        version !== undefined &&
+        !check.inForce.includes("SVC_CHECK_PARAMS=off") &&
+        compare(`${minorOf(serviceVersion)}.0`, `${minorOf(version)}.0`) > 0
+      return newer
+        ? {
+            name: "params",
+            status: "ok" as const,
+            detail,
+            hint: `the service (${serviceVersion}) is newer than these definitions: if it takes a field they lack, the call is refused; then set SVC_CHECK_PARAMS=off`,
+          }
+        : { name: "params", status: "ok" as const, detail }
+    },
+    onFailure: (error) => ({
+      name: "params",
+      status: "fail" as const,
+      detail: `${error.variable} ${error.problem}`,
+      hint: error.hint,
+    }),
+  })
