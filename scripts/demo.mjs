@@ -93,9 +93,13 @@ await call(
 await call("svc_list", { resource_type: "tag" }, (tags) => tags.map((t) => t.name).join(", "))
 await call("svc_delete", { resource_type: "tag", params: { id: "demo-renamed" } }, (t) => `deleted tag ${t.name}`)
 
+say("\nWhat a selector's params are, from the service's definitions (nothing is sent):")
+await call("svc_delete", { resource_type: "variable", schema: true }, (s) => `${s.endpoint} takes ${s.params}`)
+
 say("\nAnd what an error looks like:")
 await call("svc_get", { resource_type: "stack", params: { stack: "no-such-stack" } })
 await call("svc_get", { resource_type: "user", params: {} })
+await call("svc_delete", { resource_type: "variable", params: { id: "demo" } })
 
 await client.close()
 say("\nDone. Point the server at a real service with SVC_URL and credentials (see README).")

@@ -12,6 +12,8 @@ import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./ServiceVersion.js"
 import { SvcClient } from "./SvcClient.js"
 import { redirectAdvice, retryAfterText, type SvcError } from "./SvcError.js"
 import * as SvcTransport from "./SvcTransport.js"
+import type { SvcError } from "./SvcError.js"
+import * as ParamsCheck from "./Tools/ParamsCheck.js"
 
 export interface Step {
   readonly name: string
@@ -169,6 +171,7 @@ export const run: Effect.Effect<Report, never, Needs> = Effect.gen(function* () 
       detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
     })
   }
+  steps.push(yield* ParamsCheck.step(text))
   return report()
 })
 

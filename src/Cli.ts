@@ -101,6 +101,8 @@ Configuration (environment):
   SVC_WAIT_TIMEOUT_MS        how long svc_execute with wait follows an execution (default 600000)
   SVC_MAX_OUTPUT_CHARS       the longest text of a tool result (default 50000)
   SVC_REVEAL_SECRETS         true to show credentials in answers (default false)
+  SVC_CHECK_PARAMS           off to send params unchecked, for a service newer than
+                             the definitions shipped (default on)
   SVC_MCP_HTTP_PORT, SVC_MCP_HTTP_HOST
                              serve over HTTP on this port and host (default 127.0.0.1)
   SVC_MCP_TOKEN              the Bearer token HTTP clients must send (required off loopback)

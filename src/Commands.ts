@@ -19,6 +19,7 @@ import * as Sandbox from "./Sandbox/Server.js"
 import * as Setup from "./Setup.js"
 import * as SvcClient from "./SvcClient.js"
 import * as SvcTransport from "./SvcTransport.js"
+import * as ParamsCheck from "./Tools/ParamsCheck.js"
 import * as Policy from "./Tools/Policy.js"
 
 const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
@@ -33,7 +34,7 @@ const exitWith = (code: number) => Effect.sync(() => process.exit(code))
 const configFailed = (error: Config.ConfigError) =>
   Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
 
-const tools = Policy.layer.pipe(Layer.provideMerge(Config.layerSettings))
+const tools = Policy.layer.pipe(Layer.provideMerge(Config.layerSettings), Layer.merge(ParamsCheck.layer))
 
 /** Stdio, or Streamable HTTP when a port is given. */
 const serve = (httpPort: number | undefined) =>
@@ -41,15 +42,16 @@ const serve = (httpPort: number | undefined) =>
     const config = yield* Config.SvcConfig
     const auth = yield* Auth.Auth
     const policy = yield* Policy.Policy
+    const params = yield* ParamsCheck.ParamsCheck
     const http = yield* Config.loadHttp(Option.fromNullable(httpPort))
     const serving = `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${auth.method} auth`
     if (Option.isNone(http)) {
-      yield* Effect.logInfo(`${serving} over stdio; ${policy.summary}`)
+      yield* Effect.logInfo(`${serving} over stdio; ${policy.summary}; ${params.inForce}`)
       return yield* McpServer.serveStdio
     }
     const { url } = yield* McpHttp.listen(http.value)
     const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
-    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded}); ${policy.summary}`)
+    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded}); ${policy.summary}; ${params.inForce}`)
     return yield* Effect.never
   }).pipe(
     Effect.scoped,

@@ -41,7 +41,7 @@ describe("svc-mcp check", () => {
       const sandbox = yield* Sandboxes.scoped()
       const withKey = yield* check(Sandboxes.apiKeyConfig(sandbox))
       expect(withKey.ok).toBe(true)
-      expect(statuses(withKey)).toEqual({ reach: "ok", version: "ok", auth: "ok" })
+      expect(statuses(withKey)).toEqual({ reach: "ok", version: "ok", auth: "ok", params: "ok" })
       const withLogin = yield* check(Sandboxes.loginConfig(sandbox))
       expect(withLogin).toMatchObject({ ok: true, method: "jwt" })
       expect(sandbox.logins()).toBe(1)
@@ -85,8 +85,10 @@ describe("svc-mcp check", () => {
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
       const report = yield* check(Sandboxes.loginConfig(sandbox, "not-the-password"))
-      expect(statuses(report)).toEqual({ reach: "ok", version: "ok", auth: "fail" })
-      expect(report.steps.at(-1)?.hint).toMatch(/SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD/)
+      expect(statuses(report)).toEqual({ reach: "ok", version: "ok", auth: "fail", params: "ok" })
+      expect(report.steps.find((s) => s.name === "auth")?.hint).toMatch(
+        /SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD/,
+      )
       expect(Check.format(report)).not.toContain("not-the-password")
     }),
   )

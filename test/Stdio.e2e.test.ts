@@ -143,7 +143,10 @@ describe("the stdio server", () => {
       })
 
       const missing = yield* Effect.promise(() =>
-        client.callTool({ name: "svc_inspect", arguments: { inspect_type: "stack_swarm_info" } }),
+        client.callTool({
+          name: "svc_inspect",
+          arguments: { inspect_type: "stack_swarm_info", params: { stack: "web" } },
+        }),
       )
       expect(missing.structuredContent).toMatchObject({
         error: { kind: "unknown_endpoint", endpoint: "read/InspectStackSwarmInfo" },

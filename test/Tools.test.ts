@@ -3,7 +3,9 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Definitions from "../src/Tools/Definitions.js"
 import { invoke, resolve } from "../src/Tools/Invoke.js"
+import * as ParamsCheck from "../src/Tools/ParamsCheck.js"
 import * as Render from "../src/Tools/Render.js"
+import * as Examples from "./support/Examples.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 
@@ -21,6 +23,7 @@ describe("tool arguments", () => {
     expect(invocation).toEqual({
       tool: "svc_get",
       wait: false,
+      schema: false,
       selectorKey: "resource_type",
       selector: "sync_resource",
       endpoint: "read/GetResourceSync",
@@ -44,7 +47,15 @@ describe("tool arguments", () => {
     expect(refused(Definitions.svc_execute, { operation: "RunBuild" }).problems[0]).toMatch(/operation "RunBuild"/)
   })
 
-  for (const params of ["web", 5, null, [1, 2], true]) {
+  it("take null for an optional argument as absent, as clients that make every field required send it", () => {
+    const invocation = Either.getOrThrow(
+      resolve(Definitions.svc_execute, { operation: "deploy", params: null, wait: null, schema: null }),
+    )
+    expect(invocation).toMatchObject({ body: {}, wait: false, schema: false })
+    expect(refused(Definitions.svc_get, { resource_type: null }).problems[0]).toMatch(/^resource_type is required/)
+  })
+
+  for (const params of ["web", 5, [1, 2], true]) {
     it(`refuse params that is not an object: ${JSON.stringify(params)}`, () => {
       expect(refused(Definitions.svc_get, { resource_type: "stack", params }).problems).toEqual([
         expect.stringMatching(/^params must be a JSON object/),
@@ -61,7 +72,7 @@ describe("tool arguments", () => {
 
   it("refuse unknown arguments, naming those the tool takes", () => {
     expect(refused(Definitions.svc_get, { resource_type: "stack", param: {} }).problems).toEqual([
-      'unknown argument "param": svc_get takes resource_type, params',
+      'unknown argument "param": svc_get takes resource_type, params, schema',
     ])
   })
 
@@ -99,11 +110,14 @@ describe("tool programs against the service", () => {
       yield* Effect.gen(function* () {
         for (const tool of Definitions.all) {
           for (const selector of tool.selectors) {
-            const params = { marker: `${tool.name}:${selector}` }
+            const endpoint = `${tool.group}/${tool.endpoints[selector]}`
+            // The least params the endpoint's definition accepts; a marker where it has none.
+            const request = Examples.requestOf(endpoint)
+            const params =
+              request === undefined ? { marker: `${tool.name}:${selector}` } : (Examples.least(request) as object)
             const args = { [tool.selectorKey]: selector, params, ...(tool.query === undefined ? {} : { query: "q" }) }
             const before = double.requests.length
             const result = yield* invoke(tool, args)
-            const endpoint = `${tool.group}/${tool.endpoints[selector]}`
             expect(double.requests.length).toBe(before + 1)
             expect(double.requests.at(-1)?.path).toBe(`/${endpoint}`)
             expect(result.endpoint).toBe(endpoint)
@@ -117,15 +131,30 @@ describe("tool programs against the service", () => {
     }),
   )
 
-  it.scoped("params reach the service exactly as given, a key named __proto__ included", () =>
-    Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
-      const text = '{"__proto__":{"a":1},"stack":"web","config":{"constructor":"x"}}'
-      yield* invoke(Definitions.svc_get, { resource_type: "stack", params: JSON.parse(text) }).pipe(
-        Effect.provide(Layers.client(Layers.apiKey(double.url))),
-      )
-      expect(JSON.stringify(double.requests.at(-1)?.body)).toBe(text)
-    }),
+  it.scoped(
+    "params reach the service exactly as given with the check off, a key named __proto__ included; checked, it is an unknown field",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        const client = Layers.client(Layers.apiKey(double.url))
+        const text = '{"__proto__":{"a":1},"stack":"web","config":{"constructor":"x"}}'
+        // Checked, __proto__ is a field like any other: one GetStack does not have.
+        const error = yield* Effect.flip(
+          invoke(Definitions.svc_get, { resource_type: "stack", params: JSON.parse(text) }).pipe(
+            Effect.provide(client),
+          ),
+        )
+        expect(error._tag === "ToolParamsError" && error.problems.map((p) => p.path)).toEqual([
+          "params.__proto__",
+          "params.config",
+        ])
+        expect(double.requests).toHaveLength(0)
+        yield* invoke(Definitions.svc_get, { resource_type: "stack", params: JSON.parse(text) }).pipe(
+          Effect.provide(client),
+          Effect.provide(ParamsCheck.layerOff),
+        )
+        expect(JSON.stringify(double.requests.at(-1)?.body)).toBe(text)
+      }),
   )
 
   it.scoped("a refused call sends nothing", () =>

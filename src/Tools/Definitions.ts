@@ -2,7 +2,6 @@
  * The 13 tools. Descriptions are what an assistant reads to choose a tool and
  * fill its params; they are kept short because every session pays for them.
  */
-import { DEFAULT_PAGE } from "../ServiceResponse.js"
 import * as Tables from "./Tables.js"
 import { type Hints, make, type Tool } from "./Tool.js"
 
@@ -16,20 +15,17 @@ const changes = (idempotent: boolean): Hints => ({
   openWorldHint: true,
 })
 
-const LIMIT = `Lists stop at ${DEFAULT_PAGE} items unless params.limit is given (limit 0 = all; page for more).`
-
 export const svc_list = make({
   name: "svc_list",
   narrow: "params.limit and params.page, or params.query",
-  paged: true,
   title: "List resources",
   tier: "read",
   hints: READS,
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.list,
-  selectorDescription: "Resource type to list",
-  description: `List resources of one type (id, name, tags, info). params: {query?: {names?, tags?}, limit?, page?}. ${LIMIT}`,
+  description:
+    'List resources. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: one page (default 50) unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}.',
 })
 
 export const svc_get = make({
@@ -41,9 +37,8 @@ export const svc_get = make({
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.get,
-  selectorDescription: "Resource type to get",
   description:
-    "Get one resource with its config, by id or name under the type's key: stack {stack}, server {server}, build {build}, deployment {deployment}, sync_resource {sync}, tag {tag}, variable {name}.",
+    "Get one resource with its config. params: id or name under the type's key, e.g. stack {stack}, sync_resource {sync}; variable {name}; user_group {user_group}; *_account {id}.",
 })
 
 export const svc_create = make({
@@ -55,9 +50,8 @@ export const svc_create = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.create,
-  selectorDescription: "Resource type to create",
   description:
-    "Create a resource. params: {name, config?} (e.g. stack {name, config: {server_id, ...}}); tag {name}; variable {name, value}.",
+    "Create a resource. params: {name, config} (config: partial, may be empty); tag {name, color?}; variable {name, value?}; user_group {name}; *_account {account}.",
 })
 
 export const svc_update = make({
@@ -69,9 +63,8 @@ export const svc_update = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.update,
-  selectorDescription: "Resource type to update",
   description:
-    'Change a resource\'s config. params: {id, config}: id or name, and a partial config merged into the current one. tag changes its colour only {tag, color} (e.g. "Red"); variable its value only {name, value}.',
+    "Change a resource. params: {id, config}: id or name, and a partial config to merge; tag {tag, color}; variable {name, value}; *_account {id, account}.",
 })
 
 export const svc_delete = make({
@@ -83,8 +76,7 @@ export const svc_delete = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.delete_,
-  selectorDescription: "Resource type to delete",
-  description: "Delete a resource. params: {id} (id or name). Answers the deleted record.",
+  description: "Delete a resource, answering its record. params: {id} (id or name); variable {name}.",
 })
 
 export const svc_execute = make({
@@ -96,10 +88,9 @@ export const svc_execute = make({
   group: "execute",
   selectorKey: "operation",
   endpoints: Tables.execute,
-  selectorDescription: "Operation to run",
-  wait: "true: answer once the execution ends, with its outcome",
+  wait: "true: answer once it ends, with its outcome",
   description:
-    "Run an operation (deploy, build, start/stop, prune...). Returns at once with an Update record (status Queued/InProgress/Complete, success) while the work goes on, or with wait: true, once it completes. params: run_build {build}; deploy_stack {stack, services?}; deploy {deployment}; run_procedure {procedure}; run_action {action}; *_stack {stack}; *_deployment {deployment}; *_container {server, container}; batch_* {pattern} (names, wildcards or regex, comma separated).",
+    "Run an operation; answers an Update at once, or with wait: true once it ends. params: deploy_stack {stack, services?: only these}; deploy_stack_service runs a one-off command in a new container (docker compose run) {stack, service, command?}; *_stack {stack}; deploy, *_deployment {deployment}; *_container {server, container}; run_build {build}; run_procedure {procedure}; batch_* {pattern}.",
 })
 
 export const svc_logs = make({
@@ -111,9 +102,8 @@ export const svc_logs = make({
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.logs,
-  selectorDescription: "Whose logs",
   description:
-    "Read recent log lines. params: stack {stack, services: [] (required, may be empty = all)}; deployment {deployment}; container {server, container}; swarm_service {swarm, service}. All take tail? (default 50, max 5000) and timestamps?.",
+    "Recent log lines. params: stack {stack, services: []} ([] = all); deployment {deployment}; container {server, container}; swarm_service {swarm, service}; tail? (default 50).",
 })
 
 export const svc_search_logs = make({
@@ -125,10 +115,9 @@ export const svc_search_logs = make({
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.search_logs,
-  selectorDescription: "Whose logs",
-  query: "Text to search for, sent as params.terms = [query] unless params.terms is given",
+  query: "Search text, sent as params.terms: [query] unless terms are given",
   description:
-    'Search log lines for a text. params as svc_logs (stack {stack, services: []}, ...), plus combinator? ("Or"|"And" over terms), invert?.',
+    'Search log lines for query. params as svc_logs, no tail (the last 5000 lines); combinator? ("Or"|"And"), invert?.',
 })
 
 export const svc_summary = make({
@@ -140,8 +129,7 @@ export const svc_summary = make({
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.summary,
-  selectorDescription: "Resource type to summarize",
-  description: "Count resources of one type by state (running, stopped, unhealthy...). params: {} usually.",
+  description: "Count resources of one type by state. params: {}.",
 })
 
 export const svc_inspect = make({
@@ -153,23 +141,21 @@ export const svc_inspect = make({
   group: "read",
   selectorKey: "inspect_type",
   endpoints: Tables.inspect,
-  selectorDescription: "What to inspect",
   description:
-    "Docker-level detail of one object. params: container {server, container}; image {server, image}; network {server, network}; volume {server, volume}; deployment_container {deployment}; stack_container {stack, service}; swarm_* {swarm, <object id>}.",
+    "Docker detail of one object. params: container {server, container}; image {server, image} (network, volume alike); deployment_* {deployment}; stack_* {stack, service}, stack_swarm_info {stack}; swarm_* {swarm, <object>}, e.g. swarm_node {swarm, node}.",
 })
 
 export const svc_list_detail = make({
   name: "svc_list_detail",
   narrow: "params.limit and params.page, or params.query",
-  paged: true,
   title: "List details",
   tier: "read",
   hints: READS,
   group: "read",
   selectorKey: "list_type",
   endpoints: Tables.list_detail,
-  selectorDescription: "What to list",
-  description: `Other lists: Docker objects of a server (containers, images, networks, volumes {server}), updates {query?, page?} (answers {updates, next_page}), full_* (resources with full config), swarm_* {swarm}, permissions, api_keys, schedules... ${LIMIT}`,
+  description:
+    "Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}.",
 })
 
 export const svc_copy = make({
@@ -181,8 +167,7 @@ export const svc_copy = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.copy,
-  selectorDescription: "Resource type to copy",
-  description: "Copy a resource under a new name. params: {name, id}: the new name, and the source's id or name.",
+  description: "Copy a resource. params: {name, id}: the new name, and the source's id or name.",
 })
 
 export const svc_rename = make({
@@ -194,8 +179,8 @@ export const svc_rename = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.rename,
-  selectorDescription: "Resource type to rename",
-  description: "Rename a resource. params: {id, name}: its id or current name, and the new name.",
+  description:
+    "Rename a resource. params: {id, name}: its id or current name, and the new name. Answers an Update (tag, user_group: the record).",
 })
 
 /** In the order interface.md lists them. */

@@ -10,8 +10,11 @@ import * as ParseResult from "effect/ParseResult"
 import { DEFAULT_SETTINGS, ServerSettings } from "../Config.js"
 import { SvcClient } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
+import { defaultPage, PAGINATED } from "./Pages.js"
+import * as ParamsCheck from "./ParamsCheck.js"
+import { ToolParamsError } from "./ParamsCheck.js"
 import type { Tool } from "./Tool.js"
-import { follow } from "./Wait.js"
+import { follow, isUpdate } from "./Wait.js"
 
 /** The arguments were refused before anything was sent. */
 export class ToolInputError extends Data.TaggedError("ToolInputError")<{
@@ -43,6 +46,8 @@ export interface Invocation {
   readonly tool: string
   /** svc_execute: follow the execution to its end. */
   readonly wait: boolean
+  /** Answer the selector's params schema instead of calling. */
+  readonly schema: boolean
   readonly selectorKey: string
   readonly selector: string
   /** `group/Endpoint`, e.g. `read/GetStack`. */
@@ -56,6 +61,8 @@ export interface ToolSuccess extends Invocation {
   readonly text?: string
   /** For a call that waited: whether the execution succeeded, in a sentence. */
   readonly summary?: string
+  /** A paginated list asked without `limit`: the service's default page, which the answer may have filled. */
+  readonly page?: number
 }
 
 const describe = (value: unknown): string =>
@@ -74,6 +81,7 @@ const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): R
     "params",
     ...(tool.query === undefined ? [] : ["query"]),
     ...(tool.wait === undefined ? [] : ["wait"]),
+    "schema",
   ]
   const seen = new Set<string>()
   const problems: Array<string> = []
@@ -92,8 +100,8 @@ const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): R
       )
     } else if (key === "params") {
       problems.push(`params must be a JSON object (the endpoint's body), got ${describe(given[key])}`)
-    } else if (key === "wait") {
-      problems.push(`wait must be true or false, got ${describe(given[key])}`)
+    } else if (key === "wait" || key === "schema") {
+      problems.push(`${key} must be true or false, got ${describe(given[key])}`)
     } else if (key === "query") {
       problems.push(
         issue._tag === "Missing"
@@ -107,19 +115,34 @@ const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): R
   return problems
 }
 
+/**
+ * A JSON null for an argument counts as absent: clients that make every field
+ * required send null for those they leave out.
+ */
+const withoutNulls = (args: unknown): unknown => {
+  if (args === null || args === undefined) return {}
+  if (typeof args !== "object" || Array.isArray(args)) return args
+  const entries = Object.entries(args)
+  return entries.some(([, value]) => value === null)
+    ? Object.fromEntries(entries.filter(([, value]) => value !== null))
+    : args
+}
+
 /** Decodes and resolves a call without sending it. */
-export const resolve = (tool: Tool, args: unknown): Either.Either<Invocation, ToolInputError> => {
+export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, ToolInputError> => {
   // A client may send no arguments at all; that is the same as an empty object.
-  const decoded = tool.decode(args ?? {})
+  const args = withoutNulls(given)
+  const decoded = tool.decode(args)
   if (Either.isLeft(decoded)) {
-    return Either.left(new ToolInputError({ tool: tool.name, problems: problemsOf(tool, args ?? {}, decoded.left) }))
+    return Either.left(new ToolInputError({ tool: tool.name, problems: problemsOf(tool, args, decoded.left) }))
   }
-  const { params, query, wait } = decoded.right
+  const { params, query, wait, schema } = decoded.right
   const selector = decoded.right[tool.selectorKey] as string
   const body = query !== undefined && params.terms === undefined ? { ...params, terms: [query] } : params
   return Either.right({
     tool: tool.name,
     wait: wait === true,
+    schema: schema === true,
     selectorKey: tool.selectorKey,
     selector,
     endpoint: `${tool.group}/${tool.endpoints[selector]}`,
@@ -127,12 +150,43 @@ export const resolve = (tool: Tool, args: unknown): Either.Either<Invocation, To
   })
 }
 
+/** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
+const schemaOf = (tool: Tool, invocation: Invocation, check: ParamsCheck.ParamsCheckShape) => {
+  const described = check.describe(invocation.endpoint)
+  return {
+    tool: tool.name,
+    [tool.selectorKey]: invocation.selector,
+    endpoint: invocation.endpoint,
+    params: described?.accepted ?? "unknown: the service's definitions are not installed",
+    notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
+    ...(described?.checked === false
+      ? { note: "not in the service's published definitions: params are sent unchecked" }
+      : {}),
+    ...(tool.query === undefined ? {} : { query: "sent as params.terms = [query] unless params.terms is given" }),
+    ...(tool.wait === undefined ? {} : { wait: "true: answer once the execution ends, with its outcome" }),
+  }
+}
+
 export const invoke = (
   tool: Tool,
   args: unknown,
-): Effect.Effect<ToolSuccess, ToolInputError | ToolCallError, SvcClient> =>
+): Effect.Effect<ToolSuccess, ToolInputError | ToolParamsError | ToolCallError, SvcClient> =>
   Effect.gen(function* () {
-    const invocation = yield* resolve(tool, args)
+    const resolved = yield* resolve(tool, args)
+    const check = yield* ParamsCheck.current
+    if (resolved.schema) return { ...resolved, data: schemaOf(tool, resolved, check) }
+    const checked = check.check(resolved.endpoint, resolved.body)
+    if (checked._tag === "Invalid") {
+      return yield* new ToolParamsError({
+        tool: tool.name,
+        selectorKey: tool.selectorKey,
+        selector: resolved.selector,
+        endpoint: resolved.endpoint,
+        problems: checked.problems,
+        accepted: checked.accepted,
+      })
+    }
+    const invocation = checked.body === resolved.body ? resolved : { ...resolved, body: checked.body }
     const client = yield* SvcClient
     const endpoint = tool.endpoints[invocation.selector] as string
     const failed = (error: SvcError) =>
@@ -146,9 +200,17 @@ export const invoke = (
     const { value: data, text } = yield* client
       .answer(tool.group, endpoint, invocation.body)
       .pipe(Effect.mapError(failed))
-    if (!invocation.wait) return { ...invocation, data, text }
+    // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
+    if (!invocation.wait && !(tool.group === "write" && isUpdate(data))) {
+      const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
+      // A default page has at least one item: an empty list needs no note, nor the read of the page.
+      if (paged && Array.isArray(data) && data.length > 0) {
+        return { ...invocation, data, text, page: yield* defaultPage }
+      }
+      return { ...invocation, data, text }
+    }
     const settings = yield* Effect.serviceOption(ServerSettings)
     const timeoutMs = Option.getOrElse(settings, () => DEFAULT_SETTINGS).waitTimeoutMs
-    const waited = yield* follow(data, timeoutMs).pipe(Effect.mapError(failed))
+    const waited = yield* follow(data, timeoutMs, invocation.endpoint).pipe(Effect.mapError(failed))
     return { ...invocation, data: waited.data, summary: waited.summary }
   })

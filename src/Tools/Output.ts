@@ -3,7 +3,6 @@
  * assistant's context should take, with a note saying what was left out.
  */
 import { REDACTED } from "../Secrets.js"
-import { DEFAULT_PAGE } from "../ServiceResponse.js"
 
 /** Field names that hold a credential. `is_secret` flags a variable whose `value` is one. */
 const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i
@@ -71,10 +70,10 @@ export const withinBudget = (data: unknown, text: string, max: number, narrow: s
   return `${kept}${tail}`
 }
 
-/** The note for a list that came back as exactly the service's default page. */
-export const pageNote = (data: unknown, params: Readonly<Record<string, unknown>>): string =>
-  Array.isArray(data) && data.length === DEFAULT_PAGE && params.limit === undefined
+/** The note for a list that came back as exactly the service's default page (`page` items). */
+export const pageNote = (data: unknown, page: number): string =>
+  Array.isArray(data) && data.length === page
     ? note(
-        `${DEFAULT_PAGE} items, the service's default page: more may exist. Pass params.limit (0 for all) or params.page to see more`,
+        `${page} items, the service's default page: more may exist. Pass params.limit (0 for all) or params.page to see more`,
       )
     : ""

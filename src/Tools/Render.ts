@@ -5,11 +5,13 @@
 import type { SvcError } from "../SvcError.js"
 import type { ToolCallError, ToolInputError, ToolSuccess } from "./Invoke.js"
 import { mayHoldSecrets, pageNote, redact, withinBudget } from "./Output.js"
+import type { Problem, ToolParamsError } from "./ParamsCheck.js"
 import type { ToolDeniedError } from "./Policy.js"
 import type { Tool } from "./Tool.js"
 
 export type ErrorKind =
   | "invalid_arguments"
+  | "invalid_params"
   | "denied"
   | "timeout"
   | "unreachable"
@@ -28,7 +30,10 @@ export interface StructuredError {
   readonly reason?: string
   readonly error?: string
   readonly trace?: ReadonlyArray<string>
-  readonly problems?: ReadonlyArray<string>
+  /** Strings for invalid_arguments; for invalid_params, each with the path of the field it is about. */
+  readonly problems?: ReadonlyArray<string> | ReadonlyArray<Problem>
+  /** invalid_params: the fields the endpoint takes, with their types. */
+  readonly accepted?: string
   readonly retryAfter?: string
 }
 
@@ -66,7 +71,7 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   // The service's own text when nothing in it is to be hidden: it is compact JSON already.
   const json = asSent && text !== undefined ? text : (JSON.stringify(data) ?? "null")
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
-  const notes = tool.paged === true ? pageNote(data, outcome.body) : ""
+  const notes = outcome.page === undefined ? "" : pageNote(data, outcome.page)
   const room = settings.maxOutputChars - lead.length - notes.length
   const fitted = withinBudget(data, json, room, tool.narrow)
   const structuredData = fitted !== json ? shownOf(data, fitted) : isRecord(data) ? data : { result: data }
@@ -108,7 +113,24 @@ const detailsOf = (error: SvcError): Partial<StructuredError> => {
   }
 }
 
-export const failure = (error: ToolInputError | ToolCallError | ToolDeniedError): Rendered => {
+export const failure = (error: ToolInputError | ToolParamsError | ToolCallError | ToolDeniedError): Rendered => {
+  if (error._tag === "ToolParamsError") {
+    const structured: StructuredError = {
+      kind: "invalid_params",
+      tool: error.tool,
+      selector: error.selector,
+      endpoint: error.endpoint,
+      message: error.message,
+      problems: error.problems,
+      accepted: error.accepted,
+    }
+    const text = [
+      `${error.tool} ${error.selectorKey} ${JSON.stringify(error.selector)} -> ${error.endpoint}: invalid params, nothing was sent:`,
+      ...error.problems.map((p) => `- ${p.path}: ${p.message}`),
+      `${error.endpoint} takes params ${error.accepted}`,
+    ].join("\n")
+    return { isError: true, text, structured: { error: structured } }
+  }
   if (error._tag === "ToolDeniedError") {
     const structured: StructuredError = {
       kind: "denied",

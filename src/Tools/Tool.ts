@@ -31,13 +31,10 @@ export interface ToolSpec {
   /** Selector value -> endpoint name, in the order interface.md gives them. */
   readonly endpoints: Readonly<Record<string, string>>
   readonly description: string
-  readonly selectorDescription: string
   /** svc_search_logs: a required search text, sent as `terms: [query]`. */
   readonly query?: string
   /** svc_execute: an optional `wait` flag, to follow the execution to its end. */
   readonly wait?: string
-  /** Lists: the service stops at a default page when no limit is given. */
-  readonly paged?: boolean
   /** How to ask for less, said when an answer is cut to fit. */
   readonly narrow: string
 }
@@ -47,6 +44,7 @@ export type Arguments = {
   readonly params: Readonly<Record<string, unknown>>
   readonly query?: string
   readonly wait?: boolean
+  readonly schema?: boolean
 } & {
   readonly [key: string]: unknown
 }
@@ -59,25 +57,29 @@ export interface Tool extends ToolSpec {
   readonly inputSchema: JSONSchema.JsonSchema7Object
 }
 
-export const PARAMS_DESCRIPTION = "The endpoint's JSON body (default {})"
+/** Every tool takes it: the way to learn a selector's params without sending anything. */
+export const SCHEMA_DESCRIPTION = "true: list params' fields, send nothing"
 
-// The published schema of params is left open: each endpoint takes its own fields.
+// The published schema of params is left open: each endpoint takes its own fields, which
+// `schema: true` lists. (No descriptions on params and the selector: the tool's description
+// says both, and tools/list must stay small.)
 // A guard, not a Record: decoding a Record copies the object and drops a key named
 // "__proto__", and the service should get the body exactly as it was given.
 const Params = Schema.declare(
   (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u),
-  { jsonSchema: { type: "object", description: PARAMS_DESCRIPTION } },
+  { jsonSchema: { type: "object" } },
 )
 
 const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   const [first, ...rest] = selectors
   if (first === undefined) throw new Error(`${spec.name} has no selector`)
   const fields: Record<string, Schema.Schema.All | Schema.PropertySignature.All> = {
-    [spec.selectorKey]: Schema.Literal(first, ...rest).annotations({ description: spec.selectorDescription }),
+    [spec.selectorKey]: Schema.Literal(first, ...rest),
     params: Schema.optionalWith(Params, { default: () => ({}) }),
   }
   if (spec.query !== undefined) fields.query = Schema.String.annotations({ description: spec.query })
   if (spec.wait !== undefined) fields.wait = Schema.optional(Schema.Boolean.annotations({ description: spec.wait }))
+  fields.schema = Schema.optional(Schema.Boolean.annotations({ description: SCHEMA_DESCRIPTION }))
   return Schema.Struct(fields) as unknown as Schema.Schema<Arguments, unknown>
 }
 

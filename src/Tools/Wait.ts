@@ -1,6 +1,13 @@
 /**
- * svc_execute with `wait`: follows the Updates an execution started, with
- * read/GetUpdate about once a second, until each is Complete or time runs out.
+ * svc_execute with `wait` (and a rename that answers an Update): follows the
+ * Updates an execution started, with read/GetUpdate about once a second, until
+ * each is Complete or time runs out.
+ *
+ * As the service runs them: the Update it answers at once is already
+ * `InProgress` with `success: true` (success means nothing until Complete);
+ * DeployStackIfChanged answers an Update with no `_id` when nothing changed,
+ * which was never stored and cannot be followed; a batch answers
+ * `{status: "Ok", data: Update}` or `{status: "Err", data: {name, error}}` per target.
  */
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -18,23 +25,36 @@ export class Progress extends Context.Tag("svc-mcp/Progress")<
 export const POLL_INTERVAL = Duration.seconds(1)
 
 interface Update {
-  readonly _id: { readonly $oid: string }
-  readonly operation?: string
-  readonly status?: string
+  readonly _id?: { readonly $oid: string }
+  readonly operation: string
+  readonly status: string
   readonly success?: boolean
 }
 
-const isUpdate = (value: unknown): value is Update =>
+export const isUpdate = (value: unknown): value is Update =>
   typeof value === "object" &&
   value !== null &&
-  typeof (value as Update)._id?.$oid === "string" &&
+  typeof (value as Update).operation === "string" &&
   typeof (value as Update).status === "string"
 
-/** A batch answers `{status: "Ok", data: Update}` for what it started, `{status: "Err", ...}` for what it could not. */
-const startedBy = (data: unknown): ReadonlyArray<Update> => {
-  if (isUpdate(data)) return [data]
-  if (!Array.isArray(data)) return []
-  return data.flatMap((item) => (item?.status === "Ok" && isUpdate(item.data) ? [item.data] : []))
+const idOf = (u: Update): string | undefined => (typeof u._id?.$oid === "string" ? u._id.$oid : undefined)
+
+interface Failed {
+  readonly name: string
+  readonly error: string
+}
+
+const isOk = (item: unknown): item is { status: "Ok"; data: Update } =>
+  (item as { status?: unknown } | null)?.status === "Ok" && isUpdate((item as { data?: unknown }).data)
+
+const failedOf = (item: unknown): Failed | undefined => {
+  if ((item as { status?: unknown } | null)?.status !== "Err") return undefined
+  const data = (item as { data?: { name?: unknown; error?: { error?: unknown } | unknown } }).data
+  const error = (data?.error as { error?: unknown } | undefined)?.error ?? data?.error
+  return {
+    name: typeof data?.name === "string" ? data.name : "(unnamed)",
+    error: typeof error === "string" ? error : JSON.stringify(error ?? "unknown error"),
+  }
 }
 
 export interface Waited {
@@ -44,57 +64,129 @@ export interface Waited {
   readonly summary: string
 }
 
-const describe = (updates: ReadonlyArray<Update>, notStarted: number, timeoutMs: number): string => {
-  const done = updates.filter((u) => u.status === "Complete")
-  const running = updates.length - done.length
-  const failed = done.filter((u) => u.success !== true).length
-  const follow = "follow it with svc_list_detail updates, or call svc_execute again later"
-  if (updates.length === 1 && notStarted === 0) {
+const outcome = (u: Update) =>
+  u.status === "Complete" ? (u.success === true ? "Complete, succeeded" : "Complete, FAILED") : u.status
+
+/** One line of progress: the operation and its status, or for several, how many are complete. */
+const progressLine = (updates: ReadonlyArray<Update>, failed: number, endpoint: string): string => {
+  if (updates.length === 1 && failed === 0) {
     const [u] = updates as [Update]
-    const what = `${u.operation ?? "The operation"} (update ${u._id.$oid})`
-    if (running > 0) return `${what} is still running after ${timeoutMs / 1000} s (status ${u.status}); ${follow}.`
-    return u.success === true ? `${what} succeeded.` : `${what} FAILED: see its logs below.`
+    const unchanged = idOf(u) === undefined && endpoint.endsWith("IfChanged")
+    return `${u.operation}: ${unchanged ? "nothing changed" : outcome(u)}`
   }
-  const parts = [`${done.length - failed} succeeded`, `${failed} failed`]
-  if (running > 0) parts.push(`${running} still running after ${timeoutMs / 1000} s (${follow})`)
-  if (notStarted > 0) parts.push(`${notStarted} could not start`)
-  return `${updates.length + notStarted} operations: ${parts.join(", ")}.`
+  const complete = updates.filter((u) => u.status === "Complete").length
+  const states = updates.map((u) => `${u.operation} ${u.status}`).join(", ")
+  const notStarted = failed > 0 ? `; ${failed} could not start` : ""
+  return `${complete} of ${updates.length} complete (${states})${notStarted}`
 }
 
-export const follow = (data: unknown, timeoutMs: number): Effect.Effect<Waited, SvcError, SvcClient> =>
+const FOLLOW = "follow it with svc_list_detail updates, or call svc_execute again later"
+
+const single = (u: Update, endpoint: string, timeoutMs: number): string => {
+  const id = idOf(u)
+  if (id === undefined) {
+    // Never stored, so there is nothing to follow: for DeployStackIfChanged that means nothing changed.
+    if (endpoint.endsWith("/DeployStackIfChanged")) {
+      return `${u.operation}: nothing had changed, so nothing was deployed (the service started no update).`
+    }
+    if (u.status !== "Complete") return `${u.operation} has no update id to follow (status ${u.status}).`
+  }
+  const what = `${u.operation}${id === undefined ? "" : ` (update ${id})`}`
+  if (u.status !== "Complete")
+    return `${what} is still running after ${timeoutMs / 1000} s (status ${u.status}); ${FOLLOW}.`
+  return u.success === true ? `${what} succeeded.` : `${what} FAILED: see its logs below.`
+}
+
+const several = (
+  updates: ReadonlyArray<Update>,
+  failed: ReadonlyArray<Failed>,
+  endpoint: string,
+  timeoutMs: number,
+): string => {
+  const followed = updates.filter((u) => idOf(u) !== undefined)
+  const unfollowed = updates.length - followed.length
+  const done = followed.filter((u) => u.status === "Complete")
+  const failures = done.filter((u) => u.success !== true).length
+  const running = followed.length - done.length
+  const parts = [`${done.length - failures} succeeded`, `${failures} failed`]
+  if (unfollowed > 0) {
+    parts.push(
+      endpoint.endsWith("IfChanged")
+        ? `${unfollowed} unchanged (nothing to deploy)`
+        : `${unfollowed} with no update id to follow`,
+    )
+  }
+  if (running > 0) parts.push(`${running} still running after ${timeoutMs / 1000} s (${FOLLOW})`)
+  if (failed.length > 0) {
+    parts.push(`${failed.length} could not start (${failed.map((f) => `${f.name}: ${f.error}`).join("; ")})`)
+  }
+  return `${updates.length + failed.length} operations: ${parts.join(", ")}.`
+}
+
+/**
+ * Follows what `data` started. `endpoint` is the call that answered it, e.g.
+ * `execute/DeployStackIfChanged`. Progress: one notification as soon as the
+ * execution has started, one per change, and the last before the answer.
+ */
+export const follow = (data: unknown, timeoutMs: number, endpoint = ""): Effect.Effect<Waited, SvcError, SvcClient> =>
   Effect.gen(function* () {
     const client = yield* SvcClient
     const progress = yield* Effect.serviceOption(Progress)
-    const started = startedBy(data)
-    const notStarted = Array.isArray(data) ? data.length - started.length : 0
-    const latest = new Map(started.map((u) => [u._id.$oid, u]))
-    const pending = () => [...latest.values()].filter((u) => u.status !== "Complete")
+    const batch = Array.isArray(data)
+    const started: ReadonlyArray<Update> = isUpdate(data) ? [data] : batch ? data.filter(isOk).map((i) => i.data) : []
+    const failed = batch ? data.flatMap((item) => failedOf(item) ?? []) : []
+    // The latest state of each Update, by its place in `started`.
+    const latest = [...started]
+    const pending = () =>
+      latest.flatMap((u, i) => {
+        const id = idOf(u)
+        return u.status !== "Complete" && id !== undefined ? [{ i, id }] : []
+      })
 
-    let polls = 0
+    let sent = 0
+    let last = ""
+    const report = (force: boolean) =>
+      Effect.gen(function* () {
+        if (Option.isNone(progress) || latest.length === 0) return
+        const line = progressLine(latest, failed.length, endpoint)
+        if (line === last && !force) return
+        last = line
+        yield* progress.value.report(++sent, line)
+      })
+
+    yield* report(true)
     const poll = Effect.gen(function* () {
       while (pending().length > 0) {
         yield* Effect.sleep(POLL_INTERVAL)
-        const answers = yield* Effect.forEach(pending(), (u) => client.call("read", "GetUpdate", { id: u._id.$oid }), {
-          concurrency: 8,
-        })
-        for (const answer of answers) if (isUpdate(answer)) latest.set(answer._id.$oid, answer)
-        polls++
-        if (Option.isSome(progress)) {
-          const states = [...latest.values()].map((u) => u.status)
-          const complete = states.filter((s) => s === "Complete").length
-          yield* progress.value.report(polls, `${complete} of ${states.length} complete (${states.join(", ")})`)
-        }
+        const answers = yield* Effect.forEach(
+          pending(),
+          ({ i, id }) => Effect.map(client.call("read", "GetUpdate", { id }), (answer) => ({ i, answer })),
+          { concurrency: 8 },
+        )
+        for (const { i, answer } of answers) if (isUpdate(answer)) latest[i] = answer
+        yield* report(false)
       }
     })
-    yield* poll.pipe(Effect.timeoutOption(Duration.millis(timeoutMs)))
+    const finished = yield* poll.pipe(Effect.timeoutOption(Duration.millis(timeoutMs)))
+    // Timed out: the last word before the answer says so.
+    if (Option.isNone(finished) && Option.isSome(progress)) {
+      yield* progress.value.report(
+        ++sent,
+        `${progressLine(latest, failed.length, endpoint)}; still running after ${timeoutMs / 1000} s`,
+      )
+    }
 
-    const final = (u: Update) => latest.get(u._id.$oid) ?? u
+    let next = 0
     const updated = isUpdate(data)
-      ? final(data)
-      : Array.isArray(data)
-        ? data.map((item) =>
-            item?.status === "Ok" && isUpdate(item.data) ? { ...item, data: final(item.data) } : item,
-          )
+      ? latest[0]
+      : batch
+        ? data.map((item) => (isOk(item) ? { ...item, data: latest[next++] } : item))
         : data
-    return { data: updated, summary: describe([...latest.values()], notStarted, timeoutMs) }
+    const summary =
+      started.length === 1 && failed.length === 0
+        ? single(latest[0] as Update, endpoint, timeoutMs)
+        : started.length === 0 && failed.length === 0
+          ? "The answer holds no Update to follow."
+          : several(latest, failed, endpoint, timeoutMs)
+    return { data: updated, summary }
   })
