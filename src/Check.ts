@@ -12,7 +12,6 @@ import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./ServiceVersion.js"
 import { SvcClient } from "./SvcClient.js"
 import { redirectAdvice, retryAfterText, type SvcError } from "./SvcError.js"
 import * as SvcTransport from "./SvcTransport.js"
-import type { SvcError } from "./SvcError.js"
 import * as ParamsCheck from "./Tools/ParamsCheck.js"
 
 export interface Step {

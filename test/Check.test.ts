@@ -149,7 +149,7 @@ describe("svc-mcp check and the service's rules", () => {
       const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: Layers.SECRET } })
       double.next("/read/GetVersion", { status: 307, headers: { location: "https://svc.example.com/read/GetVersion" } })
       const report = yield* check(Layers.apiKey(double.url))
-      expect(statuses(report)).toEqual({ reach: "ok", version: "ok", auth: "fail" })
+      expect(statuses(report)).toEqual({ reach: "ok", version: "ok", auth: "fail", params: "ok" })
       expect(stepOf(report, "auth")?.detail).toMatch(/set SVC_URL to https:\/\/svc\.example\.com \(/)
       expect(stepOf(report, "auth")?.hint).toMatch(/set SVC_URL as the detail says/)
     }),
@@ -161,7 +161,7 @@ describe("svc-mcp check and the service's rules", () => {
       Effect.gen(function* () {
         const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: "another-secret" } })
         const report = yield* check(Layers.apiKey(double.url))
-        expect(statuses(report)).toEqual({ reach: "ok", version: "ok", auth: "fail" })
+        expect(statuses(report)).toEqual({ reach: "ok", version: "ok", auth: "fail", params: "ok" })
         const auth = stepOf(report, "auth")
         expect(auth?.detail).toMatch(/Invalid user credentials \| You have 4 attempts remaining/)
         expect(auth?.hint).toBe(

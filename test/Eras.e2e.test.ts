@@ -80,7 +80,8 @@ for (const [name, connect] of Object.entries(transports)) {
           client.callTool({ name: "svc_get", arguments: { resource_type: "nope" } }),
         )
         expect(failed.structuredContent).toMatchObject({ error: { kind: "invalid_arguments" } })
-        expect(double.requests.map((r) => r.path)).toEqual(["/read/ListStacks"])
+        // The list asked without a limit: the service's default page is read once, for the more-pages note.
+        expect(double.requests.map((r) => r.path)).toEqual(["/read/ListStacks", "/read/GetCoreInfo"])
       }),
     )
 
