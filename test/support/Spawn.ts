@@ -31,11 +31,16 @@ export interface Connected {
 }
 
 /** A connected client for the length of a scope; the server is stopped with it. */
-export const connect = (env: Record<string, string>, args: ReadonlyArray<string> = []) =>
+/** Which Node runs the server: the tests' own unless a test names another binary. */
+export interface Runtime {
+  readonly node?: string
+}
+
+export const connect = (env: Record<string, string>, args: ReadonlyArray<string> = [], runtime: Runtime = {}) =>
   Effect.acquireRelease(
     Effect.promise(async (): Promise<Connected> => {
       const transport = new StdioClientTransport({
-        command: process.execPath,
+        command: runtime.node ?? process.execPath,
         args: [ENTRY, ...args],
         env: { ...baseEnv(), ...env },
         stderr: "pipe",
@@ -97,10 +102,10 @@ export interface Serving {
 }
 
 /** The built server in HTTP mode on a free port, once it says where it listens, until the scope ends. */
-export const serveHttp = (env: Record<string, string>, args: ReadonlyArray<string> = []) =>
+export const serveHttp = (env: Record<string, string>, args: ReadonlyArray<string> = [], runtime: Runtime = {}) =>
   Effect.acquireRelease(
     Effect.promise(async (): Promise<Serving> => {
-      const child = ChildProcess.spawn(process.execPath, [ENTRY, ...args], {
+      const child = ChildProcess.spawn(runtime.node ?? process.execPath, [ENTRY, ...args], {
         env: { ...baseEnv(), SVC_MCP_HTTP_PORT: "0", ...env },
         stdio: ["ignore", "pipe", "pipe"],
       })
