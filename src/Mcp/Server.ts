@@ -29,6 +29,7 @@ import { failure, type Rendered, success } from "../Tools/Render.js"
 import { Progress } from "../Tools/Wait.js"
 import { VERSION } from "../Version.js"
 import * as McpLogging from "./Logging.js"
+import * as StdioFraming from "./StdioFraming.js"
 
 export const INSTRUCTIONS =
   "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
@@ -192,8 +193,19 @@ export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scope
   Effect.gen(function* () {
     const { create, idle } = yield* make
     const server = create()
-    const transport = new StdioServerTransport()
     const runtime = yield* Effect.runtime<never>()
+    const refuse = ({ id, bytes }: StdioFraming.Oversized) => {
+      const message = `Invalid Request: the message is ${bytes} bytes; the largest accepted is ${StdioFraming.MAX_MESSAGE_BYTES} bytes`
+      if (id === undefined) {
+        Runtime.runFork(runtime)(Effect.logWarning(`protocol: a message without a readable id was skipped. ${message}`))
+        return
+      }
+      void transport
+        .send({ jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidRequest, message } })
+        .catch(() => undefined)
+    }
+    const framed = process.stdin.pipe(StdioFraming.frame(StdioFraming.MAX_MESSAGE_BYTES, refuse))
+    const transport = new StdioServerTransport(framed, process.stdout)
     // The SDK starts a request's handler, and sends its answer, in microtasks:
     // by the next turn of the event loop each has happened.
     const nextTurn = Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void)))
