@@ -36,12 +36,15 @@ import * as TraceContext from "../TraceContext.js"
 import { VERSION } from "../Version.js"
 import * as Confirm from "./Confirm.js"
 import * as McpLogging from "./Logging.js"
+import * as StdioFraming from "./StdioFraming.js"
 
 export const INSTRUCTIONS =
   "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
 
 /** JSON-RPC "invalid params". */
 const INVALID_PARAMS = -32602
+/** JSON-RPC "invalid request". */
+const INVALID_REQUEST = -32600
 
 /**
  * An error the SDK answers as a JSON-RPC error with this code and this message
@@ -256,7 +259,16 @@ export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scope
     // input ends; it reads through this stream, which ends once they are answered.
     const input = new PassThrough()
     const transport = new ObservedStdioTransport(input, () => Deferred.unsafeDone(closed, Exit.void))
-    process.stdin.pipe(input, { end: false })
+    // A message over the largest accepted is skipped as it streams past and refused by its id.
+    const refuse = ({ id, bytes }: StdioFraming.Oversized) => {
+      const message = `Invalid Request: the message is ${bytes} bytes; the largest accepted is ${StdioFraming.MAX_MESSAGE_BYTES} bytes`
+      if (id === undefined) {
+        Runtime.runFork(runtime)(Effect.logWarning(`protocol: a message without a readable id was skipped. ${message}`))
+        return
+      }
+      void transport.send({ jsonrpc: "2.0", id, error: { code: INVALID_REQUEST, message } }).catch(() => undefined)
+    }
+    process.stdin.pipe(StdioFraming.frame(StdioFraming.MAX_MESSAGE_BYTES, refuse)).pipe(input, { end: false })
     // The SDK starts a request's handler, and sends its answer, in microtasks:
     // by the next turn of the event loop each has happened.
     const nextTurn = Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void)))

@@ -30,6 +30,11 @@ export interface Connected {
   readonly protocolErrors: Array<Error>
 }
 
+/** Which Node runs the server: the tests' own unless a test names another binary. */
+export interface Runtime {
+  readonly node?: string
+}
+
 /**
  * A connected client for the length of a scope; the server is stopped with it.
  * `command` starts the server: the built one by default, or another (an installed one).
@@ -104,10 +109,10 @@ export interface Serving {
 }
 
 /** The built server in HTTP mode on a free port, once it says where it listens, until the scope ends. */
-export const serveHttp = (env: Record<string, string>, args: ReadonlyArray<string> = []) =>
+export const serveHttp = (env: Record<string, string>, args: ReadonlyArray<string> = [], runtime: Runtime = {}) =>
   Effect.acquireRelease(
     Effect.promise(async (): Promise<Serving> => {
-      const child = ChildProcess.spawn(process.execPath, [ENTRY, ...args], {
+      const child = ChildProcess.spawn(runtime.node ?? process.execPath, [ENTRY, ...args], {
         env: { ...baseEnv(), SVC_MCP_HTTP_PORT: "0", ...env },
         stdio: ["ignore", "pipe", "pipe"],
       })

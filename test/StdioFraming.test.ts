@@ -1,0 +1,103 @@
+import { Readable } from "node:stream"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
+import { frame, IdScanner, type Oversized } from "../src/Mcp/StdioFraming.js"
+
+/** Streams `input` through the framing in chunks of `chunkSize`; the lines out and the reports. */
+const run = async (input: Buffer, maxBytes: number, chunkSize: number) => {
+  const reports: Array<Oversized> = []
+  const framed = frame(maxBytes, (oversized) => reports.push(oversized))
+  const chunks: Array<Buffer> = []
+  for (let i = 0; i < input.length; i += chunkSize) chunks.push(input.subarray(i, i + chunkSize))
+  const out: Array<Buffer> = []
+  await new Promise<void>((resolve, reject) => {
+    framed.on("data", (chunk: Buffer) => out.push(chunk))
+    framed.on("end", resolve)
+    framed.on("error", reject)
+    Readable.from(chunks).pipe(framed)
+  })
+  return { lines: Buffer.concat(out).toString("utf8"), reports }
+}
+
+const scan = (text: string) => {
+  const scanner = new IdScanner()
+  scanner.feed(Buffer.from(text))
+  return scanner.id
+}
+
+const jsonValue = FastCheck.jsonValue({ maxDepth: 3 })
+const id = FastCheck.oneof(
+  FastCheck.integer({ min: -1e9, max: 1e9 }),
+  FastCheck.string({ maxLength: 40, unit: "grapheme" }),
+)
+
+describe("the top-level id of a message", () => {
+  it.prop(
+    "is read wherever it stands among the members, whatever the others hold",
+    [id, FastCheck.dictionary(FastCheck.string({ maxLength: 8 }), jsonValue, { maxKeys: 4 }), FastCheck.nat(5)],
+    ([wanted, others, at]) => {
+      const members = Object.entries(others).filter(([key]) => key !== "id")
+      members.splice(Math.min(at, members.length), 0, ["id", wanted])
+      const text = `{${members.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(",")}}`
+      expect(scan(text)).toEqual(wanted)
+    },
+  )
+
+  it("is not taken from a nested object, a batch or a value that is no id", () => {
+    expect(scan('{"params":{"id":7},"method":"x"}')).toBeUndefined()
+    expect(scan('[{"id":1}]')).toBeUndefined()
+    expect(scan('{"id":null}')).toBeUndefined()
+    expect(scan('{"id":{"a":1}}')).toBeUndefined()
+    expect(scan('{ "jsonrpc" : "2.0" , "id" : "a\\"b" }')).toBe('a"b')
+    expect(scan('{"id":12')).toBe(12)
+  })
+})
+
+describe("framing stdio with a bound", () => {
+  it.effect.prop(
+    "passes every line within the bound unchanged and reports each longer one once, with its id",
+    [
+      FastCheck.array(FastCheck.tuple(FastCheck.nat(1000), FastCheck.integer({ min: 0, max: 300 })), {
+        minLength: 1,
+        maxLength: 12,
+      }),
+      FastCheck.integer({ min: 1, max: 97 }),
+    ],
+    ([messages, chunkSize]) =>
+      Effect.promise(async () => {
+        const max = 200
+        const texts = messages.map(([n, size]) =>
+          JSON.stringify({ jsonrpc: "2.0", method: "x", params: "p".repeat(size), id: n }),
+        )
+        const { lines, reports } = await run(Buffer.from(texts.map((t) => `${t}\n`).join("")), max, chunkSize)
+        const within = texts.filter((t) => Buffer.byteLength(t) <= max)
+        expect(lines).toBe(within.map((t) => `${t}\n`).join(""))
+        expect(reports).toEqual(
+          texts
+            .filter((t) => Buffer.byteLength(t) > max)
+            .map((t) => ({ id: JSON.parse(t).id, bytes: Buffer.byteLength(t) })),
+        )
+      }),
+  )
+
+  it("takes a line of exactly the bound, with or without \\r, and refuses one byte more", async () => {
+    const exact = `{"id":1,"p":"${"x".repeat(100 - 15)}"}`
+    expect(exact).toHaveLength(100)
+    const over = `{"id":2,"p":"${"x".repeat(101 - 15)}"}`
+    const { lines, reports } = await run(Buffer.from(`${exact}\n${exact}\r\n${over}\n${over}\r\n`), 100, 7)
+    expect(lines).toBe(`${exact}\n${exact}\r\n`)
+    expect(reports).toEqual([
+      { id: 2, bytes: 101 },
+      { id: 2, bytes: 101 },
+    ])
+  })
+
+  it("reports an unterminated oversized last line, and hands on a short one", async () => {
+    expect(await run(Buffer.from(`{"id":"a","p":"${"x".repeat(300)}"}`), 100, 64)).toMatchObject({
+      lines: "",
+      reports: [{ id: "a" }],
+    })
+    expect(await run(Buffer.from('{"id":3}'), 100, 64)).toEqual({ lines: '{"id":3}', reports: [] })
+  })
+})

@@ -1,0 +1,36 @@
+/**
+ * Official Node binaries from the npm registry (`node-<platform>-<arch>`), fetched once
+ * into node_modules/.cache, so that the built server is tested on the Node versions its
+ * users run, whatever Node runs the tests.
+ */
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+
+const ROOT = Path.resolve(import.meta.dirname, "../..")
+export const CACHE = Path.join(ROOT, "node_modules/.cache/svc-mcp-tools")
+
+/** The newest release of each supported line that is not the machine's own, as tested. */
+export const NODE22_VERSION = "22.23.3"
+export const NODE24_VERSION = "24.21.0"
+export const TESTED = [NODE22_VERSION, NODE24_VERSION] as const
+
+/** Installs `spec` under `prefix` without touching the project's lock. */
+export const npmInstall = (prefix: string, spec: string): void => {
+  const result = ChildProcess.spawnSync(
+    "npm",
+    ["install", "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--prefix", prefix, spec],
+    { encoding: "utf8", timeout: 300_000 },
+  )
+  if (result.status !== 0) throw new Error(`npm install ${spec} failed: ${result.stderr}`)
+}
+
+/** The path of the Node binary of exactly `version`, fetched on first use. */
+export const node = (version: string): string => {
+  if (process.versions.node === version) return process.execPath
+  const pkg = `node-${process.platform === "win32" ? "win" : process.platform}-${process.arch}`
+  const prefix = Path.join(CACHE, `node-${version}`)
+  const binary = Path.join(prefix, "node_modules", pkg, "bin", process.platform === "win32" ? "node.exe" : "node")
+  if (!Fs.existsSync(binary)) npmInstall(prefix, `${pkg}@${version}`)
+  return binary
+}
