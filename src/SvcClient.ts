@@ -12,6 +12,7 @@ import { SvcConfig } from "./Config.js"
 import { Http, post } from "./Http.js"
 import { fromResponse, type Outcome, rejected } from "./ServiceResponse.js"
 import type { Call, SvcError } from "./SvcError.js"
+import * as Telemetry from "./Telemetry.js"
 
 export type Group = "read" | "write" | "execute"
 
@@ -34,12 +35,14 @@ export const make: Effect.Effect<SvcClientShape, never, SvcConfig | Auth | Http>
   const config = yield* SvcConfig
   const auth = yield* Auth
   const http = yield* Http
+  const telemetry = yield* Telemetry.hooks
 
   const answer = (group: Group, endpoint: string, params: object) => {
     const target: Call = { group, endpoint }
     const url = `${config.url}/${group}/${endpoint}`
     const attempt = (headers: Readonly<Record<string, string>>) =>
       post(http, target, url, params, headers, config.timeoutMs).pipe(
+        telemetry.serviceRequest("POST", `/${group}/${endpoint}`),
         Effect.timed,
         Effect.tap(([took, { status }]) =>
           Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),

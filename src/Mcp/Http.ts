@@ -13,6 +13,8 @@ import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { type HttpSettingsShape, isLoopback } from "../Config.js"
+import { Readiness } from "../Readiness.js"
+import * as RequestContext from "../RequestContext.js"
 import { connect, make, type Requirements } from "./Server.js"
 
 /** A larger body is refused with 413 before it is read to the end. */
@@ -101,7 +103,10 @@ export interface Serving {
 export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, ListenError, Requirements | Scope.Scope> =>
   Effect.gen(function* () {
     const mcp = yield* make
+    const context = yield* RequestContext.make
+    const readiness = yield* Effect.serviceOption(Readiness)
     const runtime = yield* Effect.runtime<never>()
+    const run = Runtime.runPromise(runtime)
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
     const loopback = isLoopback(settings.host)
     const token = Option.map(settings.token, Redacted.value)
@@ -113,6 +118,10 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       const path = (req.url ?? "/").split("?")[0]
       if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
         return sendJson(res, draining ? 503 : 200, { status: draining ? "draining" : "ok" })
+      }
+      if (path === "/readyz" && Option.isSome(readiness) && (req.method === "GET" || req.method === "HEAD")) {
+        const state = draining ? { ready: false, reason: "draining" } : await run(readiness.value.probe)
+        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", ...state })
       }
       if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
       if (draining)
@@ -138,6 +147,8 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
           })
         }
       }
+      const around = context.fromHeaders(req.headers)
+      if (typeof around === "string") return rpcError(res, 401, -32001, around)
       if (req.method !== "POST") {
         return rpcError(res, 405, -32000, "Method not allowed: this server is stateless; POST JSON-RPC to /mcp", {
           allow: "POST",
@@ -151,7 +162,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       } catch {
         return rpcError(res, 400, -32700, "Parse error: the body is not JSON")
       }
-      const server = mcp.create()
+      const server = mcp.create(around)
       // No sessionIdGenerator: the transport is stateless, one per request.
       const transport = new StreamableHTTPServerTransport({})
       res.on("close", () => {

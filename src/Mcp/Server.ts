@@ -22,6 +22,8 @@ import * as LogLevel from "effect/LogLevel"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { ServerSettings } from "../Config.js"
+import * as Observe from "../Observe.js"
+import * as RequestContext from "../RequestContext.js"
 import type { SvcClient } from "../SvcClient.js"
 import { invoke } from "../Tools/Invoke.js"
 import { Policy, ToolDeniedError } from "../Tools/Policy.js"
@@ -50,7 +52,7 @@ export interface McpServer {
    * A new SDK server with the tools registered: one for stdio, one per request
    * over stateless HTTP. What does not change between them is prepared once.
    */
-  readonly create: () => Server
+  readonly create: (around?: RequestContext.Around) => Server
   /** Completes once no tool call is in flight, on any server it created. */
   readonly idle: Effect.Effect<void>
 }
@@ -67,6 +69,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
   )
   const policy = yield* Policy
   const settings = yield* ServerSettings
+  const observe = yield* Observe.make
   let inFlight = 0
   let waiters: Array<() => void> = []
   const settled = () => {
@@ -89,7 +92,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
       annotations: tool.hints,
     })),
   }
-  const create = () => {
+  const create = (around: RequestContext.Around = RequestContext.none) => {
     const server = new Server(
       { name: "svc-mcp", version: VERSION },
       { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
@@ -105,10 +108,15 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
           `Unknown tool ${JSON.stringify(name)}; the tools are: ${policy.tools.map((t) => t.name).join(", ")}`,
         )
       }
-      if (tool instanceof ToolDeniedError) return toResult(failure(tool))
+      if (tool instanceof ToolDeniedError)
+        return toResult(await Runtime.runPromise(runtime)(around(observe.refused(tool, args))))
       const progressToken = request.params._meta?.progressToken
       const program = invoke(tool, args).pipe(
-        Effect.match({ onSuccess: (outcome) => success(tool, outcome, settings), onFailure: failure }),
+        observe.call(tool, args, request.params._meta),
+        Effect.match({
+          onSuccess: (outcome) => success(tool, outcome, settings),
+          onFailure: (error) => (error._tag === "AuditError" ? Observe.unrecorded(error) : failure(error)),
+        }),
         Effect.locally(McpLogging.CurrentClientLog, toClient),
         toClient.wantsDebug() ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug) : (self) => self,
         progressToken === undefined
@@ -122,6 +130,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
                   }),
                 ),
             }),
+        around,
       )
       // The client's cancellation interrupts the program, which aborts the HTTP request.
       inFlight++
