@@ -16,10 +16,22 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Auth from "./Auth.js"
+import * as CallerCredentials from "./CallerCredentials.js"
 import * as Check from "./Check.js"
 import { type ConfigError, loadCredentialsMode, SvcConfig } from "./Config.js"
 import type { Http } from "./Http.js"
 import * as SvcClient from "./SvcClient.js"
+import { SvcAuthError } from "./SvcError.js"
+
+/** Without credentials of the server's own there is nothing to authenticate with: the step is skipped, unsent. */
+const unchecked: SvcClient.SvcClientShape = (() => {
+  const skipped = new SvcAuthError({
+    call: { group: "read", endpoint: "GetVersion" },
+    reason: "Rejected",
+    detail: "not checked: no credentials of the server's own",
+  })
+  return { call: () => Effect.fail(skipped), answer: () => Effect.fail(skipped) }
+})()
 
 export const READY_INTERVAL_MS = 5_000
 
@@ -83,9 +95,11 @@ export const layer: Layer.Layer<Readiness, ConfigError, SvcConfig | Auth.Auth | 
       const config = yield* SvcConfig
       const perRequest = (yield* loadCredentialsMode) === "per-request"
       const withAuth = config.credentials._tag !== "None"
-      const own = perRequest
-        ? yield* Layer.build(SvcClient.layer.pipe(Layer.provideMerge(Auth.layer)))
-        : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()
+      const own = !withAuth
+        ? Context.make(Auth.Auth, CallerCredentials.auth).pipe(Context.add(SvcClient.SvcClient, unchecked))
+        : perRequest
+          ? yield* Layer.build(SvcClient.layer.pipe(Layer.provideMerge(Auth.layer)))
+          : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()
       const base = yield* Effect.context<SvcConfig | Http>()
       return yield* make(
         Check.run.pipe(
