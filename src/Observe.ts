@@ -175,8 +175,18 @@ export const make: Effect.Effect<Observer> = Effect.gen(function* () {
 
   const refused: Observer["refused"] = (error, args, outcome = "refused") => {
     const rendered = failure(error)
-    if (Option.isNone(audit)) return Effect.succeed(rendered)
-    return Effect.gen(function* () {
+    // Counted and traced as calls too, with their own outcome.
+    const observed = (self: Effect.Effect<Rendered>) =>
+      traced
+        ? telemetry.toolCall(
+            error.tool,
+            error.selector,
+            undefined,
+            undefined,
+          )(self, () => ({ outcome, kind: "denied" }))
+        : self
+    if (Option.isNone(audit)) return observed(Effect.succeed(rendered))
+    const audited = Effect.gen(function* () {
       const body = typeof args === "object" && args !== null ? (args as { params?: unknown }).params : undefined
       const params =
         typeof body === "object" && body !== null && !Array.isArray(body)
@@ -194,6 +204,7 @@ export const make: Effect.Effect<Observer> = Effect.gen(function* () {
       })
       return rendered
     }).pipe(Effect.catchTag("AuditError", (e) => Effect.succeed(unrecorded(e))))
+    return observed(audited)
   }
 
   return { call, refused }

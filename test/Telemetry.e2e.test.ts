@@ -47,6 +47,7 @@ describe("OpenTelemetry", () => {
         OTEL_SERVICE_NAME: "svc-mcp-under-test",
         OTEL_BSP_SCHEDULE_DELAY: "100",
         OTEL_METRIC_EXPORT_INTERVAL: "200",
+        SVC_DENY: "svc_delete:*",
       })
       const traced = yield* connect(server.url, { traceparent: `00-${HEADER_TRACE}-${HEADER_SPAN}-01` })
       const plain = yield* connect(server.url)
@@ -67,7 +68,11 @@ describe("OpenTelemetry", () => {
         plain.callTool({ name: "svc_create", arguments: { resource_type: "tag", params: { name: "x" } } }),
       )
 
-      yield* until(() => receiver.spans().filter((s) => s.name.startsWith("tools/call")).length === 4, 10_000)
+      yield* Effect.promise(() =>
+        plain.callTool({ name: "svc_delete", arguments: { resource_type: "tag", params: { id: "t1" } } }),
+      )
+
+      yield* until(() => receiver.spans().filter((s) => s.name.startsWith("tools/call")).length === 5, 10_000)
       yield* until(() => receiver.spans().length >= 9, 10_000)
       const spans = receiver.spans()
       const named = (name: string) => spans.filter((s) => s.name === name)
@@ -85,6 +90,9 @@ describe("OpenTelemetry", () => {
       expect(attribute(stacks?.attributes ?? [], "svc.outcome")).toBe("ok")
       expect(attribute(create?.attributes ?? [], "svc.outcome")).toBe("error")
       expect(attribute(create?.attributes ?? [], "error.type")).toBe("service_error")
+      const [denied] = named("tools/call svc_delete")
+      expect(attribute(denied?.attributes ?? [], "svc.outcome")).toBe("refused")
+      expect(attribute(denied?.attributes ?? [], "error.type")).toBe("denied")
       expect(attribute(stacks?.resource ?? [], "service.name")).toBe("svc-mcp-under-test")
       // Children: each request to the service under its call, the login under the first call.
       const request = (path: string) => named(`POST ${path}`)[0]
@@ -99,11 +107,12 @@ describe("OpenTelemetry", () => {
       expect(request("/auth/login/LoginLocalUser")?.parentSpanId).toBe(login?.spanId)
 
       // Metrics: cumulative, so the latest export holds every call.
-      yield* until(() => valueAt(receiver.latestMetrics(), "svc_mcp.tool.calls", { tool: "svc_create" }) === 1, 10_000)
+      yield* until(() => valueAt(receiver.latestMetrics(), "svc_mcp.tool.calls", { tool: "svc_delete" }) === 1, 10_000)
       const metrics = receiver.latestMetrics()
       expect(valueAt(metrics, "svc_mcp.tool.calls", { tool: "svc_list", outcome: "ok" })).toBe(2)
       expect(valueAt(metrics, "svc_mcp.tool.calls", { tool: "svc_get", outcome: "ok" })).toBe(1)
       expect(valueAt(metrics, "svc_mcp.tool.calls", { tool: "svc_create", outcome: "error" })).toBe(1)
+      expect(valueAt(metrics, "svc_mcp.tool.calls", { tool: "svc_delete", outcome: "refused" })).toBe(1)
       expect(valueAt(metrics, "svc_mcp.tool.duration", { tool: "svc_list", outcome: "ok" })).toBe(2)
       expect(valueAt(metrics, "svc_mcp.service.requests", { status: "200" })).toBe(4)
       expect(valueAt(metrics, "svc_mcp.service.requests", { status: "500" })).toBe(1)
