@@ -18,6 +18,9 @@ await esbuild
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
     },
+    // Telemetry's SDK is loaded by a dynamic import, only when configured: left out
+    // of the bundle, it costs start-up nothing and is read from node_modules then.
+    external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
     legalComments: "none",
     logLevel: "warning",
     metafile: process.argv.includes("--analyze"),

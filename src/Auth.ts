@@ -11,6 +11,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as SynchronizedRef from "effect/SynchronizedRef"
+import * as CallerCredentials from "./CallerCredentials.js"
 import { SvcConfig, type SvcConfigShape } from "./Config.js"
 import { scrub } from "./Secrets.js"
 import { errorBody, isRedirect, retryAfterOf, snippet } from "./ServiceResponse.js"
@@ -23,6 +24,7 @@ import {
   type SvcUnreachableError,
 } from "./SvcError.js"
 import * as SvcTransport from "./SvcTransport.js"
+import * as Telemetry from "./Telemetry.js"
 
 export interface Credential {
   readonly headers: Readonly<Record<string, string>>
@@ -119,6 +121,7 @@ export const makeJwt = (
 ): Effect.Effect<AuthShape, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const http = yield* HttpClient.HttpClient
+    const telemetry = yield* Telemetry.hooks
     const current = yield* SynchronizedRef.make(Option.none<Login>())
     // The password and the last two tokens (a caller may still hold the previous
     // one): rebuilt at each login, read by every call.
@@ -137,6 +140,7 @@ export const makeJwt = (
         config.timeoutMs,
       ),
     ).pipe(
+      telemetry.serviceRequest("POST", `/${LOGIN.group}/${LOGIN.endpoint}`),
       Effect.flatMap((answer) => readLogin(answer, hidden)),
       Effect.tap((token) =>
         Effect.sync(() => {
@@ -145,6 +149,7 @@ export const makeJwt = (
       ),
       Effect.tap(() => Effect.logInfo(`logged in to ${config.url} as ${username}`)),
       Effect.tapError((error) => Effect.logWarning(`login as ${username} failed: ${error.message}`)),
+      telemetry.login,
     )
 
     // The login runs on a fiber of its own, so a caller that is interrupted does
@@ -202,6 +207,8 @@ export const makeJwt = (
 export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient> = Effect.gen(function* () {
   const config = yield* SvcConfig
   const { credentials } = config
+  // Per-request mode without credentials of the server's own: only a caller's can serve.
+  if (credentials._tag === "None") return CallerCredentials.auth
   return credentials._tag === "ApiKey"
     ? makeApiKey(credentials.key, credentials.secret)
     : yield* makeJwt(config, credentials.username, credentials.password)

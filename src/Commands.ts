@@ -9,16 +9,20 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Audit from "./Audit.js"
 import * as Auth from "./Auth.js"
+import * as CallerCredentials from "./CallerCredentials.js"
 import * as Check from "./Check.js"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
 import * as McpHttp from "./Mcp/Http.js"
 import * as McpServer from "./Mcp/Server.js"
+import * as Readiness from "./Readiness.js"
 import * as Sandbox from "./Sandbox/Server.js"
 import * as Setup from "./Setup.js"
 import * as SvcClient from "./SvcClient.js"
 import * as SvcTransport from "./SvcTransport.js"
+import * as Telemetry from "./Telemetry.js"
 import * as ParamsCheck from "./Tools/ParamsCheck.js"
 import * as Policy from "./Tools/Policy.js"
 
@@ -29,12 +33,33 @@ const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
     Layer.provideMerge(SvcTransport.layer),
   )
 
+/**
+ * The services as served: telemetry beneath them (when configured), and in
+ * per-request mode each caller's own credentials instead of the server's.
+ */
+const served = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
+  Layer.unwrapEffect(
+    Effect.map(Config.loadCredentialsMode, (mode) =>
+      SvcClient.layer.pipe(
+        Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, CallerCredentials.auth) : Auth.layer),
+        Layer.provideMerge(config),
+        Layer.provideMerge(SvcTransport.layer),
+        Layer.provideMerge(Telemetry.layer),
+        Layer.provideMerge(Layer.succeed(CallerCredentials.Mode, mode)),
+      ),
+    ),
+  )
+
 const exitWith = (code: number) => Effect.sync(() => process.exit(code))
 
 const configFailed = (error: Config.ConfigError) =>
   Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
 
-const tools = Policy.layer.pipe(Layer.provideMerge(Config.layerSettings), Layer.merge(ParamsCheck.layer))
+const tools = Policy.layer.pipe(
+  Layer.provideMerge(Config.layerSettings),
+  Layer.merge(ParamsCheck.layer),
+  Layer.merge(Audit.layer),
+)
 
 /** Stdio, or Streamable HTTP when a port is given. */
 const serve = (httpPort: number | undefined) =>
@@ -44,12 +69,21 @@ const serve = (httpPort: number | undefined) =>
     const policy = yield* Policy.Policy
     const params = yield* ParamsCheck.ParamsCheck
     const http = yield* Config.loadHttp(Option.fromNullable(httpPort))
-    const serving = `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${auth.method} auth`
+    const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
+    const serving = `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
     if (Option.isNone(http)) {
+      if (mode === "per-request") {
+        return yield* new Config.ConfigError({
+          variable: "SVC_MCP_CREDENTIALS",
+          problem: "is per-request, which needs HTTP",
+          hint: "serve over HTTP (--http-port or SVC_MCP_HTTP_PORT), where each request carries its caller's key; over stdio use the server's own credentials",
+        })
+      }
       yield* Effect.logInfo(`${serving} over stdio; ${policy.summary}; ${params.inForce}`)
       return yield* McpServer.serveStdio
     }
-    const { url } = yield* McpHttp.listen(http.value)
+    const ready = yield* Layer.buildWithScope(Readiness.layer, yield* Effect.scope)
+    const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
     yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded}); ${policy.summary}; ${params.inForce}`)
     return yield* Effect.never
@@ -77,7 +111,7 @@ const serveSandbox = (httpPort: number | undefined) =>
     yield* Effect.logInfo(
       `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
     )
-    yield* serve(httpPort).pipe(Effect.provide(services(Config.layerValue(sandboxConfig(sandbox)))))
+    yield* serve(httpPort).pipe(Effect.provide(served(Config.layerValue(sandboxConfig(sandbox)))))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 const runSandbox = (port: number) =>
@@ -129,7 +163,7 @@ export const run = (command: Cli.Command) =>
         return yield* command.sandbox
           ? serveSandbox(command.httpPort)
           : serve(command.httpPort).pipe(
-              Effect.provide(services(Config.layer)),
+              Effect.provide(served(Config.layer)),
               Effect.catchTag("ConfigError", configFailed),
             )
     }

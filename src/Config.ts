@@ -24,6 +24,8 @@ export type Credentials =
       readonly username: string
       readonly password: Redacted.Redacted<string>
     }
+  /** SVC_MCP_CREDENTIALS=per-request without credentials of the server's own: each caller brings its own. */
+  | { readonly _tag: "None" }
 
 export interface SvcConfigShape {
   /** Base URL without a trailing slash, e.g. `https://svc.example.com`. */
@@ -197,11 +199,34 @@ const parseCredentials = (env: Raw): Effect.Effect<Credentials, ConfigError> => 
   )
 }
 
+/** Whose service credentials the calls use: the server's own, or each HTTP request's caller's. */
+export type CredentialsMode = "server" | "per-request"
+
+/** SVC_MCP_CREDENTIALS: `server` (the default) or `per-request`. */
+export const loadCredentialsMode: Effect.Effect<CredentialsMode, ConfigError> = Effect.flatMap(
+  Effect.orDie(optional("SVC_MCP_CREDENTIALS")),
+  (value) => {
+    const text = Option.getOrElse(value, () => "server")
+      .trim()
+      .toLowerCase()
+    return text === "server" || text === "per-request"
+      ? Effect.succeed(text)
+      : fail(
+          "SVC_MCP_CREDENTIALS",
+          `is ${JSON.stringify(Option.getOrElse(value, () => ""))}`,
+          "use server (the server's own credentials, the default) or per-request (each HTTP request sends X-Svc-Api-Key and X-Svc-Api-Secret)",
+        )
+  },
+)
+
 /** Reads and checks the whole configuration from the current ConfigProvider. */
 export const load: Effect.Effect<SvcConfigShape, ConfigError> = Effect.gen(function* () {
   const env = yield* raw
   const url = yield* parseUrl(env.url)
-  const credentials = yield* parseCredentials(env)
+  // In per-request mode the server's own credentials are optional (check and /readyz use them when given).
+  const ownless = [env.apiKey, env.apiSecret, env.username, env.password].every(Option.isNone)
+  const credentials: Credentials =
+    ownless && (yield* loadCredentialsMode) === "per-request" ? { _tag: "None" } : yield* parseCredentials(env)
   const timeoutMs = yield* positive("SVC_TIMEOUT_MS", DEFAULT_TIMEOUT_MS, "milliseconds", 60_000)
   return { url, credentials, timeoutMs }
 })

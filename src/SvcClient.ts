@@ -16,6 +16,7 @@ import { SvcConfig } from "./Config.js"
 import { fromResponse, type Outcome, rejected } from "./ServiceResponse.js"
 import type { Call, SvcError } from "./SvcError.js"
 import * as SvcTransport from "./SvcTransport.js"
+import * as Telemetry from "./Telemetry.js"
 
 export type Group = "read" | "write" | "execute"
 
@@ -40,12 +41,14 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
   const config = yield* SvcConfig
   const auth = yield* Auth
   const http = yield* HttpClient.HttpClient
+  const telemetry = yield* Telemetry.hooks
 
   const answer = (group: Group, endpoint: string, params: object) => {
     const target: Call = { group, endpoint }
     const url = `${config.url}/${group}/${endpoint}`
     const attempt = (headers: Readonly<Record<string, string>>) =>
       SvcTransport.send(http, target, SvcTransport.postJson(url, params, headers), config.timeoutMs).pipe(
+        telemetry.serviceRequest("POST", `/${group}/${endpoint}`),
         Effect.timed,
         Effect.tap(([took, { status }]) =>
           Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),

@@ -2,12 +2,16 @@
  * svc-mcp as a library: the service's client and the tool programs, usable by
  * any Effect program without MCP, and the adapter for those who want MCP.
  */
+export * as Audit from "./Audit.js"
 export * as Auth from "./Auth.js"
+export * as CallerCredentials from "./CallerCredentials.js"
 export * as Config from "./Config.js"
 export * as McpServer from "./Mcp/Server.js"
+export * as Readiness from "./Readiness.js"
 export * as SvcClient from "./SvcClient.js"
 export * from "./SvcError.js"
 export * as SvcTransport from "./SvcTransport.js"
+export * as Telemetry from "./Telemetry.js"
 export * as Definitions from "./Tools/Definitions.js"
 export * as Invoke from "./Tools/Invoke.js"
 export * as ParamsCheck from "./Tools/ParamsCheck.js"

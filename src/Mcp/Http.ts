@@ -8,6 +8,7 @@
  * the routes (/mcp, /healthz), the token's constant-time comparison, and
  * draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
+import { AsyncLocalStorage } from "node:async_hooks"
 import { createHash, timingSafeEqual } from "node:crypto"
 import * as NodeHttp from "node:http"
 import type { AddressInfo } from "node:net"
@@ -32,6 +33,8 @@ import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { type HttpSettingsShape, isLoopback } from "../Config.js"
+import { Readiness } from "../Readiness.js"
+import * as RequestContext from "../RequestContext.js"
 import { make, type Requirements } from "./Server.js"
 
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated). */
@@ -86,10 +89,16 @@ const loopbackNames = (host: string) => {
 export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, ListenError, Requirements | Scope.Scope> =>
   Effect.gen(function* () {
     const mcp = yield* make
+    const context = yield* RequestContext.make
+    const readiness = yield* Effect.serviceOption(Readiness)
     const runtime = yield* Effect.runtime<never>()
+    const run = Runtime.runPromise(runtime)
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
     const token = Option.map(settings.token, Redacted.value)
-    const handler = createMcpHandler(() => mcp.create(), {
+    // The SDK makes each request's server through this factory, within the request's own
+    // async context: its calls run in what the request brought (the caller, the trace).
+    const requests = new AsyncLocalStorage<RequestContext.Around>()
+    const handler = createMcpHandler(() => mcp.create(requests.getStore() ?? RequestContext.none), {
       maxRequestBodySize: MAX_BODY_BYTES,
       onerror: (error) => log(`http: ${error.message}`),
     })
@@ -109,9 +118,19 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const serveMcp = toNodeHandler(
       {
         fetch: async (request) => {
-          if (Option.isNone(authenticate)) return handler.fetch(request)
-          const authInfo = await authenticate.value(request)
-          return authInfo instanceof Response ? authInfo : handler.fetch(request, { authInfo })
+          const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
+          if (authInfo instanceof Response) return authInfo
+          // Past the token: a request without what per-request mode needs is refused, never served otherwise.
+          const around = context.fromHeaders(Object.fromEntries(request.headers))
+          if (typeof around === "string") {
+            return Response.json(
+              { jsonrpc: "2.0", error: { code: -32001, message: around }, id: null },
+              { status: 401 },
+            )
+          }
+          return requests.run(around, () =>
+            authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo }),
+          )
         },
       },
       { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
@@ -128,6 +147,10 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       const path = (req.url ?? "/").split("?")[0]
       if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
         return sendJson(res, draining ? 503 : 200, { status: draining ? "draining" : "ok" })
+      }
+      if (path === "/readyz" && Option.isSome(readiness) && (req.method === "GET" || req.method === "HEAD")) {
+        const state = draining ? { ready: false, reason: "draining" } : await run(readiness.value.probe)
+        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", ...state })
       }
       if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
       if (draining) {

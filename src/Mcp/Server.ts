@@ -27,6 +27,8 @@ import * as HashSet from "effect/HashSet"
 import * as LogLevel from "effect/LogLevel"
 import * as Runtime from "effect/Runtime"
 import { ServerSettings } from "../Config.js"
+import * as Observe from "../Observe.js"
+import * as RequestContext from "../RequestContext.js"
 import type { SvcClient } from "../SvcClient.js"
 import { invoke, resolve } from "../Tools/Invoke.js"
 import { Policy, ToolDeniedError } from "../Tools/Policy.js"
@@ -105,7 +107,7 @@ export interface McpServer {
    * A new SDK server with the tools registered: one per stdio connection, one
    * per HTTP request. What does not change between them is prepared once.
    */
-  readonly create: () => Server
+  readonly create: (around?: RequestContext.Around) => Server
   /** Completes once no tool call is in flight, on any server it created. */
   readonly idle: Effect.Effect<void>
 }
@@ -122,6 +124,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
   )
   const policy = yield* Policy
   const settings = yield* ServerSettings
+  const observe = yield* Observe.make
   let inFlight = 0
   let waiters: Array<() => void> = []
   const settled = () => {
@@ -152,7 +155,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
       "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
     },
   }
-  const create = () => {
+  const create = (around: RequestContext.Around = RequestContext.none) => {
     const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options)
     const sessionLevel = McpLogging.attach(server)
     server.setRequestHandler("tools/list", () => listed)
@@ -165,7 +168,10 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
           `Unknown tool ${JSON.stringify(name)}; the tools are: ${policy.tools.map((t) => t.name).join(", ")}`,
         )
       }
-      if (tool instanceof ToolDeniedError) return toResult(failure(tool))
+      // Refusals are recorded (audit, telemetry) in the request's context, like calls.
+      const refuse = (denied: ToolDeniedError, outcome?: "declined") =>
+        Runtime.runPromise(runtime)(around(observe.refused(denied, args, outcome)))
+      if (tool instanceof ToolDeniedError) return toResult(await refuse(tool))
       const modern = isModern(server.getNegotiatedProtocolVersion())
       const level = modern ? McpLogging.requested(ctx) : sessionLevel()
       const toClient = level === undefined ? undefined : McpLogging.forCall(level, ctx)
@@ -185,6 +191,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
             ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug)
             : (self) => self,
           trace === undefined ? (self) => self : Effect.provideService(TraceContext.TraceContext, trace),
+          around,
         )
         inFlight++
         // The client's cancellation interrupts the program, which aborts the HTTP request.
@@ -194,11 +201,17 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
       if (pattern !== undefined && resolved !== undefined && Either.isRight(resolved)) {
         const invocation = resolved.right
         const answer = Confirm.answerOf(ctx)
-        if (answer === "decline" || answer === "cancel") return Confirm.notConfirmed(invocation, answer)
+        if (answer === "decline" || answer === "cancel") {
+          const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (SVC_CONFIRM)`
+          await refuse(new ToolDeniedError({ tool: tool.name, selector: invocation.selector, reason }), "declined")
+          return Confirm.notConfirmed(invocation, answer)
+        }
         if (answer === "unasked") {
           if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
             const reason = `SVC_CONFIRM (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`
-            return toResult(failure(new ToolDeniedError({ tool: tool.name, selector: invocation.selector, reason })))
+            return toResult(
+              await refuse(new ToolDeniedError({ tool: tool.name, selector: invocation.selector, reason })),
+            )
           }
           const asked = await serve(Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }))
           if (Exit.isFailure(asked)) throw protocolError(-32603, "The confirmation could not be prepared")
@@ -208,7 +221,11 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
 
       const exit = await serve(
         invoke(tool, args).pipe(
-          Effect.match({ onSuccess: (outcome) => success(tool, outcome, settings), onFailure: failure }),
+          observe.call(tool, args, request.params._meta),
+          Effect.match({
+            onSuccess: (outcome) => success(tool, outcome, settings),
+            onFailure: (error) => (error._tag === "AuditError" ? Observe.unrecorded(error) : failure(error)),
+          }),
           Effect.map(toResult),
           progressToken === undefined
             ? (self) => self

@@ -31,6 +31,12 @@ export type Behaviour =
 
 export interface DoubleOptions {
   readonly apiKey?: { readonly key: string; readonly secret: string }
+  /**
+   * More API keys, each a user of its own: a `readOnly` one may read but is
+   * refused on write/ and execute/ as the service refuses a permission (500).
+   * With these, a successful answer also says whose key served it (`user`).
+   */
+  readonly apiKeys?: ReadonlyArray<{ readonly key: string; readonly secret: string; readonly readOnly?: boolean }>
   readonly users?: Readonly<Record<string, string>>
   /** 2.3.2 lacks seven endpoints that interface.md names. */
   readonly version?: string
@@ -199,20 +205,21 @@ export class ServiceDouble {
     if (match === null) return this.fail(res, 404, `no route ${path}`)
     const locked = this.lockedFor()
     if (locked !== undefined) return this.fail(res, 429, `Too many attempts | Try again in ${locked}s`)
+    let servedBy: string | undefined
     const authorization = req.headers.authorization
     if (authorization !== undefined) {
       const token = authorization.replace(/^Bearer /, "")
       const state = this.tokens.get(token)
       if (state === undefined || state.expired) return this.fail(res, 500, "Invalid user credentials")
     } else if (req.headers["x-api-key"] !== undefined || req.headers["x-api-secret"] !== undefined) {
-      const { apiKey } = this.options
-      if (
-        apiKey === undefined ||
-        req.headers["x-api-key"] !== apiKey.key ||
-        req.headers["x-api-secret"] !== apiKey.secret
-      ) {
-        return this.refuse(res, "Invalid user credentials")
+      const { apiKey, apiKeys = [] } = this.options
+      const keys = apiKey === undefined ? apiKeys : [apiKey, ...apiKeys]
+      const user = keys.find((k) => req.headers["x-api-key"] === k.key && req.headers["x-api-secret"] === k.secret)
+      if (user === undefined) return this.refuse(res, "Invalid user credentials")
+      if ("readOnly" in user && user.readOnly === true && match[1] !== "read") {
+        return this.fail(res, 500, `User does not have permission to call ${match[1]}/${match[2]}`)
       }
+      if (this.options.apiKeys !== undefined) servedBy = user.key
     } else {
       return this.fail(res, 401, "Invalid client credentials")
     }
@@ -220,7 +227,11 @@ export class ServiceDouble {
     if (compare(this.version, SPEC_VERSION) < 0 && ADDED_IN_2_3_3.has(endpoint)) {
       return this.fail(res, 500, `Failed to parse request body: unknown variant \`${match[2]}\`, expected one of ...`)
     }
-    this.send(res, 200, { endpoint, params: body })
+    this.send(
+      res,
+      200,
+      servedBy === undefined ? { endpoint, params: body } : { endpoint, params: body, user: servedBy },
+    )
   }
 
   private login(res: Http.ServerResponse, body: Record<string, unknown>, count: boolean): void {

@@ -1,0 +1,81 @@
+/**
+ * Per-request service credentials (SVC_MCP_CREDENTIALS=per-request): over HTTP
+ * each MCP request carries its caller's own API key and secret, and the calls it
+ * makes to the service use exactly those, so the service applies that user's
+ * permissions. The caller lives in a FiberRef set around the one tool call, so
+ * nothing of it can reach another caller's call; there is no fallback.
+ */
+import type { IncomingHttpHeaders } from "node:http"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type { AuthShape, Credential } from "./Auth.js"
+import type { CredentialsMode } from "./Config.js"
+import { SvcAuthError } from "./SvcError.js"
+
+export const KEY_HEADER = "x-svc-api-key"
+export const SECRET_HEADER = "x-svc-api-secret"
+
+export interface Caller {
+  /** The API key: the caller's identity in audit lines. */
+  readonly key: string
+  readonly secret: Redacted.Redacted<string>
+}
+
+/** The caller of the tool call this fiber serves; None outside per-request mode. */
+export const current: FiberRef.FiberRef<Option.Option<Caller>> = FiberRef.unsafeMake(Option.none<Caller>())
+
+/** Runs `self` on behalf of `caller`. */
+export const as =
+  (caller: Caller) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.locally(self, current, Option.some(caller))
+
+export const MISSING =
+  "Unauthorized: this server runs with SVC_MCP_CREDENTIALS=per-request; send your own service API key and secret in the X-Svc-Api-Key and X-Svc-Api-Secret headers"
+
+const single = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
+  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined
+
+/** The caller an HTTP request names, or why it names none (for a 401). */
+export const fromHeaders = (headers: IncomingHttpHeaders): Caller | string => {
+  const key = single(headers[KEY_HEADER])
+  const secret = single(headers[SECRET_HEADER])
+  if (key === undefined && secret === undefined) return MISSING
+  if (key === undefined) return `${MISSING} (X-Svc-Api-Key is missing)`
+  if (secret === undefined) return `${MISSING} (X-Svc-Api-Secret is missing)`
+  return { key, secret: Redacted.make(secret) }
+}
+
+/**
+ * The Auth of per-request mode: the current caller's key and secret, and no
+ * other. Without a caller the call fails before anything is sent.
+ */
+export const auth: AuthShape = {
+  method: "api-key",
+  credential: Effect.flatMap(FiberRef.get(current), (caller) =>
+    Option.isNone(caller)
+      ? Effect.fail(
+          new SvcAuthError({
+            call: { group: "auth", endpoint: "per-request" },
+            reason: "Rejected",
+            detail:
+              "no caller credentials: in per-request mode every call must come over HTTP with X-Svc-Api-Key and X-Svc-Api-Secret",
+          }),
+        )
+      : Effect.succeed<Credential>({
+          headers: { "x-api-key": caller.value.key, "x-api-secret": Redacted.value(caller.value.secret) },
+          generation: 0,
+        }),
+  ),
+  renew: Option.none(),
+  // The caller's own secret is the one to keep out of what it is shown.
+  secrets: Effect.map(FiberRef.get(current), (caller) =>
+    Option.isSome(caller) ? [Redacted.value(caller.value.secret)] : [],
+  ),
+}
+
+/** Whose credentials the calls use, as the server was started (Config.loadCredentialsMode). */
+export class Mode extends Context.Tag("svc-mcp/CredentialsMode")<Mode, CredentialsMode>() {}

@@ -1,0 +1,212 @@
+/**
+ * What operators see of each tool call: its audit line (SVC_AUDIT_LOG) and its
+ * span and metrics (Telemetry). The adapter wraps every call with `call`, and
+ * reports calls refused before running with `refused`; with neither feature
+ * configured both cost nothing.
+ */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
+import { Audit, type AuditEntry, type AuditError } from "./Audit.js"
+import { Auth } from "./Auth.js"
+import * as CallerCredentials from "./CallerCredentials.js"
+import { scrubValue } from "./Secrets.js"
+import * as Telemetry from "./Telemetry.js"
+import { resolve, type ToolCallError, type ToolInputError, type ToolSuccess } from "./Tools/Invoke.js"
+import { redact } from "./Tools/Output.js"
+import type { ToolParamsError } from "./Tools/ParamsCheck.js"
+import type { ToolDeniedError } from "./Tools/Policy.js"
+import { failure, type Rendered } from "./Tools/Render.js"
+import type { Tool } from "./Tools/Tool.js"
+
+type CallError = ToolInputError | ToolParamsError | ToolCallError
+
+export interface Observer {
+  /** Around one tool call's program: audited (a writing tool), traced and counted. */
+  readonly call: (
+    tool: Tool,
+    args: unknown,
+    meta: unknown,
+  ) => <R>(self: Effect.Effect<ToolSuccess, CallError, R>) => Effect.Effect<ToolSuccess, CallError | AuditError, R>
+  /**
+   * A call refused before it ran: by the policy (`refused`), or by the user
+   * asked to confirm it (`declined`). Audited, then rendered.
+   */
+  readonly refused: (error: ToolDeniedError, args: unknown, outcome?: "refused" | "declined") => Effect.Effect<Rendered>
+}
+
+/** The result of a call whose audit line could not be written. */
+export const unrecorded = (error: AuditError): Rendered => ({
+  isError: true,
+  text: `${error.message}. This server records every change it makes; until the log can be written again (fix it, then send SIGHUP), calls that change anything are refused. If a call was made, its outcome is in the server's log.`,
+})
+
+/** Fields of params that name the resource a call acts on, most telling first. */
+const TARGET_KEYS = [
+  "id",
+  "name",
+  "stack",
+  "deployment",
+  "server",
+  "build",
+  "repo",
+  "procedure",
+  "action",
+  "sync",
+  "swarm",
+  "builder",
+  "alerter",
+  "container",
+  "service",
+  "tag",
+  "pattern",
+]
+
+const targetOf = (body: Readonly<Record<string, unknown>>): string | undefined => {
+  for (const key of TARGET_KEYS) {
+    const value = body[key]
+    if (typeof value === "string" && value !== "") return value
+  }
+  const target = body.target
+  if (typeof target === "object" && target !== null) {
+    const { type, id } = target as { type?: unknown; id?: unknown }
+    if (typeof id === "string") return typeof type === "string" ? `${type}:${id}` : id
+  }
+  return undefined
+}
+
+/** The ids of the Updates an execution answered: one, or one per started item of a batch. */
+const updatesOf = (data: unknown): string | ReadonlyArray<string> | undefined => {
+  const idOf = (value: unknown) => {
+    const oid = (value as { _id?: { $oid?: unknown } } | null)?._id?.$oid
+    return typeof oid === "string" ? oid : undefined
+  }
+  const single = idOf(data)
+  if (single !== undefined) return single
+  if (!Array.isArray(data)) return undefined
+  const ids = data.flatMap((item) => {
+    const id = idOf((item as { data?: unknown } | null)?.data)
+    return id === undefined ? [] : [id]
+  })
+  return ids.length === 0 ? undefined : ids
+}
+
+const describe = (
+  exit: Exit.Exit<ToolSuccess, CallError>,
+): { readonly outcome: "ok" | "error" | "cancelled"; readonly kind?: string } => {
+  if (Exit.isSuccess(exit)) return { outcome: "ok" }
+  if (Cause.isInterruptedOnly(exit.cause)) return { outcome: "cancelled" }
+  const error = Cause.failureOption(exit.cause)
+  if (Option.isNone(error)) return { outcome: "error", kind: "internal" }
+  return { outcome: "error", kind: failure(error.value).structured?.error.kind ?? "internal" }
+}
+
+const selectorOf = (tool: Tool, args: unknown): string | undefined => {
+  const value =
+    typeof args === "object" && args !== null ? (args as Record<string, unknown>)[tool.selectorKey] : undefined
+  return typeof value === "string" ? value : undefined
+}
+
+export const make: Effect.Effect<Observer> = Effect.gen(function* () {
+  const audit = Option.flatten(yield* Effect.serviceOption(Audit))
+  const telemetry = yield* Telemetry.hooks
+  const traced = Option.isSome(yield* Effect.serviceOption(Telemetry.Telemetry).pipe(Effect.map(Option.flatten)))
+  const auth = yield* Effect.serviceOption(Auth)
+  const secrets = Option.match(auth, { onNone: () => Effect.succeed([]), onSome: (a) => a.secrets })
+
+  const base = (tool: string, selector: string | undefined) =>
+    Effect.map(FiberRef.get(CallerCredentials.current), (caller) => ({
+      time: new Date().toISOString(),
+      caller: Option.isSome(caller) ? caller.value.key : "server",
+      tool,
+      ...(selector === undefined ? {} : { selector }),
+    }))
+
+  const paramsOf = (body: Readonly<Record<string, unknown>>) =>
+    Effect.map(secrets, (hidden) => scrubValue(redact(body), hidden))
+
+  const record = (entry: AuditEntry) => (Option.isSome(audit) ? audit.value.write(entry) : Effect.void)
+
+  const call: Observer["call"] = (tool, args, meta) => {
+    const audited = Option.isSome(audit) && tool.group !== "read"
+    if (!audited && !traced) return (self) => self
+    return <R>(self: Effect.Effect<ToolSuccess, CallError, R>) =>
+      Effect.suspend(() => {
+        const selector = selectorOf(tool, args)
+        const resolved = resolve(tool, args)
+        const endpoint = Either.isRight(resolved) ? resolved.right.endpoint : undefined
+        const target = Either.isRight(resolved) ? targetOf(resolved.right.body) : undefined
+        const program = traced ? telemetry.toolCall(tool.name, selector, endpoint, meta)(self, describe) : self
+        if (!audited) return program
+        const log = audit.value
+        const started = performance.now()
+        const line = (exit: Exit.Exit<ToolSuccess, CallError>) =>
+          Effect.gen(function* () {
+            const { outcome, kind } = describe(exit)
+            const error = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : Option.none()
+            const structured = Option.isSome(error) ? failure(error.value).structured?.error : undefined
+            const update = Exit.isSuccess(exit) && tool.group === "execute" ? updatesOf(exit.value.data) : undefined
+            const entry: AuditEntry = {
+              ...(yield* base(tool.name, selector)),
+              ...(endpoint === undefined ? {} : { endpoint }),
+              ...(target === undefined ? {} : { target }),
+              ...(Either.isRight(resolved) ? { params: yield* paramsOf(resolved.right.body) } : {}),
+              outcome,
+              ...(kind === undefined ? {} : { kind }),
+              ...(structured?.status === undefined ? {} : { status: structured.status }),
+              ...(update === undefined ? {} : { update }),
+              durationMs: Math.round(performance.now() - started),
+            }
+            yield* log.write(entry)
+          })
+        // A log known to be unwritable refuses the call before anything is sent.
+        const broken = log.broken()
+        if (broken !== undefined) return Effect.fail(broken)
+        return Effect.uninterruptibleMask((restore) =>
+          restore(program).pipe(
+            Effect.exit,
+            Effect.flatMap((exit) => Effect.zipRight(line(exit), exit)),
+          ),
+        )
+      })
+  }
+
+  const refused: Observer["refused"] = (error, args, outcome = "refused") => {
+    const rendered = failure(error)
+    // Counted and traced as calls too, with their own outcome.
+    const observed = (self: Effect.Effect<Rendered>) =>
+      traced
+        ? telemetry.toolCall(
+            error.tool,
+            error.selector,
+            undefined,
+            undefined,
+          )(self, () => ({ outcome, kind: "denied" }))
+        : self
+    if (Option.isNone(audit)) return observed(Effect.succeed(rendered))
+    const audited = Effect.gen(function* () {
+      const body = typeof args === "object" && args !== null ? (args as { params?: unknown }).params : undefined
+      const params =
+        typeof body === "object" && body !== null && !Array.isArray(body)
+          ? (body as Record<string, unknown>)
+          : undefined
+      const target = params === undefined ? undefined : targetOf(params)
+      yield* record({
+        ...(yield* base(error.tool, error.selector)),
+        ...(target === undefined ? {} : { target }),
+        ...(params === undefined ? {} : { params: yield* paramsOf(params) }),
+        outcome,
+        kind: "denied",
+        reason: error.reason,
+        durationMs: 0,
+      })
+      return rendered
+    }).pipe(Effect.catchTag("AuditError", (e) => Effect.succeed(unrecorded(e))))
+    return observed(audited)
+  }
+
+  return { call, refused }
+})

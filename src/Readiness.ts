@@ -1,0 +1,114 @@
+/**
+ * `GET /readyz` over HTTP: ready when the service is reachable and the
+ * configured credentials are accepted, as `svc-mcp check` sees them. Checked at
+ * most once every READY_INTERVAL_MS, whatever the rate of probes: a probe gets
+ * the latest finding, and a stale one starts a new check in the background
+ * (only the very first probe waits for its check).
+ *
+ * In per-request mode the credentials that matter are each caller's, which a
+ * probe does not have: the server's own credentials are checked when they are
+ * given (SVC_API_KEY or a login); without them, ready means the service is
+ * reachable and answers as the service.
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Auth from "./Auth.js"
+import * as CallerCredentials from "./CallerCredentials.js"
+import * as Check from "./Check.js"
+import { type ConfigError, loadCredentialsMode, SvcConfig } from "./Config.js"
+import * as SvcClient from "./SvcClient.js"
+import { SvcAuthError } from "./SvcError.js"
+
+/** Without credentials of the server's own there is nothing to authenticate with: the step is skipped, unsent. */
+const unchecked: SvcClient.SvcClientShape = (() => {
+  const skipped = new SvcAuthError({
+    call: { group: "read", endpoint: "GetVersion" },
+    reason: "Rejected",
+    detail: "not checked: no credentials of the server's own",
+  })
+  return { call: () => Effect.fail(skipped), answer: () => Effect.fail(skipped) }
+})()
+
+export const READY_INTERVAL_MS = 5_000
+
+export interface ReadyState {
+  readonly ready: boolean
+  /** Why not, in one sentence; absent when ready. */
+  readonly reason?: string
+}
+
+export interface ReadinessShape {
+  /** The latest finding; never more than one check per interval. */
+  readonly probe: Effect.Effect<ReadyState>
+}
+
+export class Readiness extends Context.Tag("svc-mcp/Readiness")<Readiness, ReadinessShape>() {}
+
+const toState = (report: Check.Report, withAuth: boolean): ReadyState => {
+  const failed = report.steps.find((step) => step.status === "fail" && (withAuth || step.name !== "auth"))
+  return failed === undefined
+    ? { ready: true }
+    : {
+        ready: false,
+        reason: `${failed.name}: ${failed.detail}${failed.hint === undefined ? "" : ` (${failed.hint})`}`,
+      }
+}
+
+export const make = (check: Effect.Effect<ReadyState>): Effect.Effect<ReadinessShape> =>
+  Effect.gen(function* () {
+    let last: { readonly at: number; readonly state: ReadyState } | undefined
+    let running: Fiber.RuntimeFiber<ReadyState> | undefined
+    const refresh = Effect.suspend(() => {
+      if (running !== undefined) return Effect.succeed(running)
+      return Effect.forkDaemon(
+        check.pipe(
+          Effect.tap((state) =>
+            Effect.map(Clock.currentTimeMillis, (at) => {
+              last = { at, state }
+              running = undefined
+            }),
+          ),
+        ),
+      ).pipe(Effect.tap((fiber) => Effect.sync(() => (running = fiber))))
+    })
+    const probe = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      if (last !== undefined && now - last.at < READY_INTERVAL_MS) return last.state
+      const fiber = yield* refresh
+      return last === undefined ? yield* Fiber.join(fiber) : last.state
+    })
+    return { probe }
+  })
+
+/**
+ * Readiness as `check` sees it, with the server's own credentials (in
+ * per-request mode, a client of their own, built once).
+ */
+export const layer: Layer.Layer<
+  Readiness,
+  ConfigError,
+  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient
+> = Layer.scoped(
+  Readiness,
+  Effect.gen(function* () {
+    const config = yield* SvcConfig
+    const perRequest = (yield* loadCredentialsMode) === "per-request"
+    const withAuth = config.credentials._tag !== "None"
+    const own = !withAuth
+      ? Context.make(Auth.Auth, CallerCredentials.auth).pipe(Context.add(SvcClient.SvcClient, unchecked))
+      : perRequest
+        ? yield* Layer.build(SvcClient.layer.pipe(Layer.provideMerge(Auth.layer)))
+        : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()
+    const base = yield* Effect.context<SvcConfig | HttpClient.HttpClient>()
+    return yield* make(
+      Check.run.pipe(
+        Effect.provide(Context.merge(base, own)),
+        Effect.map((report) => toState(report, withAuth)),
+      ),
+    )
+  }),
+)

@@ -1,0 +1,41 @@
+/**
+ * What an HTTP request brings to the tool calls it carries: in per-request
+ * mode its caller's service credentials (refused with 401 when absent), and
+ * with telemetry its `traceparent` header. The adapter asks once per request,
+ * and runs the request's calls inside what it gets.
+ */
+import type { IncomingHttpHeaders } from "node:http"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as CallerCredentials from "./CallerCredentials.js"
+import * as Telemetry from "./Telemetry.js"
+
+/** Runs a call within a request's context. */
+export type Around = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+
+export const none: Around = (self) => self
+
+export interface RequestContext {
+  /** The context of a request with these headers, or why it is refused (a 401). */
+  readonly fromHeaders: (headers: IncomingHttpHeaders) => Around | string
+}
+
+export const make: Effect.Effect<RequestContext> = Effect.gen(function* () {
+  const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
+  const traced = Option.isSome(Option.flatten(yield* Effect.serviceOption(Telemetry.Telemetry)))
+  const perRequest = mode === "per-request"
+  if (!perRequest && !traced) return { fromHeaders: () => none }
+  return {
+    fromHeaders: (headers) => {
+      const caller = perRequest ? CallerCredentials.fromHeaders(headers) : undefined
+      if (typeof caller === "string") return caller
+      const traceparent = traced ? headers.traceparent : undefined
+      return <A, E, R>(self: Effect.Effect<A, E, R>) => {
+        let program = self
+        if (caller !== undefined) program = CallerCredentials.as(caller)(program)
+        if (typeof traceparent === "string") program = Effect.locally(program, Telemetry.headerTraceparent, traceparent)
+        return program
+      }
+    },
+  }
+})

@@ -1,0 +1,78 @@
+/**
+ * The audit lines of calls that do not end in an answer: cancelled, declined by
+ * the user; and a per-request caller named by its key, its secret scrubbed.
+ */
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Audit from "../src/Audit.js"
+import * as Auth from "../src/Auth.js"
+import * as CallerCredentials from "../src/CallerCredentials.js"
+import * as Observe from "../src/Observe.js"
+import * as Definitions from "../src/Tools/Definitions.js"
+import { ToolDeniedError } from "../src/Tools/Policy.js"
+
+const auditTo = (path: string) =>
+  Layer.mergeAll(
+    Layer.scoped(Audit.Audit, Effect.map(Audit.open(path), Option.some)),
+    Layer.succeed(Auth.Auth, CallerCredentials.auth),
+  )
+
+const linesOf = (path: string) =>
+  Fs.readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+
+describe("Observe with an audit log", () => {
+  it.scoped("logs a cancelled call as cancelled, and a declined one as declined, as its caller", () =>
+    Effect.gen(function* () {
+      const path = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-observe-")), "audit.log")
+      const context = yield* Layer.build(auditTo(path))
+      const observe = yield* Observe.make.pipe(Effect.provide(context))
+      const caller = { key: "viewer-key", secret: Redacted.make("viewer-secret") }
+      const args = { operation: "deploy_stack", params: { stack: "web", note: "viewer-secret" } }
+
+      const running = yield* Effect.never.pipe(
+        observe.call(Definitions.svc_execute, args, undefined),
+        CallerCredentials.as(caller),
+        Effect.fork,
+      )
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(running)
+      const declined = yield* observe
+        .refused(
+          new ToolDeniedError({ tool: "svc_execute", selector: "deploy_stack", reason: "the user declined it" }),
+          args,
+          "declined",
+        )
+        .pipe(CallerCredentials.as(caller))
+      expect(declined).toMatchObject({ isError: true, structured: { error: { kind: "denied" } } })
+
+      const [cancelled, refused] = linesOf(path)
+      expect(cancelled).toMatchObject({
+        caller: "viewer-key",
+        tool: "svc_execute",
+        endpoint: "execute/DeployStack",
+        target: "web",
+        outcome: "cancelled",
+        params: { stack: "web", note: "[redacted]" },
+      })
+      expect(refused).toMatchObject({
+        caller: "viewer-key",
+        selector: "deploy_stack",
+        target: "web",
+        outcome: "declined",
+        reason: "the user declined it",
+        params: { stack: "web", note: "[redacted]" },
+      })
+      expect(Fs.readFileSync(path, "utf8")).not.toContain("viewer-secret")
+    }),
+  )
+})
