@@ -2,8 +2,12 @@
  * The command line. Configuration comes from the environment; arguments only
  * choose what to run.
  */
+import * as Option from "effect/Option"
 import { DEFAULT_TIMEOUT_MS } from "./Config.js"
+import { parsePort as parsePortText } from "./ConfigRead.js"
+import { DEFAULT_HOST } from "./Mcp/HttpConfig.js"
 import * as Setup from "./Setup.js"
+import { DEFAULT_SETTINGS, MODES } from "./Tools/Settings.js"
 import { VERSION } from "./Version.js"
 
 export type Command =
@@ -17,11 +21,8 @@ export type Command =
 
 const invalid = (message: string): Command => ({ _tag: "Invalid", message })
 
-const parsePort = (value: string | undefined): number | undefined => {
-  if (value === undefined || !/^\d+$/.test(value)) return undefined
-  const port = Number(value)
-  return port <= 65535 ? port : undefined
-}
+const parsePort = (value: string | undefined): number | undefined =>
+  value === undefined ? undefined : Option.getOrUndefined(parsePortText(value))
 
 /** `[--sandbox] [--http-port N]`, in any order. */
 const parseServe = (argv: ReadonlyArray<string>): Command => {
@@ -78,7 +79,7 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
 export const HELP = `svc-mcp ${VERSION}: an MCP server (stdio) for the infrastructure-management service.
 
 Usage: svc-mcp                     serve MCP over stdin/stdout
-       svc-mcp --http-port N       serve MCP over Streamable HTTP at http://127.0.0.1:N/mcp
+       svc-mcp --http-port N       serve MCP over Streamable HTTP at http://${DEFAULT_HOST}:N/mcp
        svc-mcp --sandbox           serve MCP against an in-memory sandbox service (no setup;
                                    with --http-port too)
        svc-mcp sandbox [--port N]  run the sandbox service alone on 127.0.0.1, print its URL
@@ -95,16 +96,16 @@ Configuration (environment):
   SVC_INIT_ADMIN_USERNAME, SVC_INIT_ADMIN_PASSWORD
                              login credentials, used only without an API key
   SVC_TIMEOUT_MS             time-out of each call to the service (default ${DEFAULT_TIMEOUT_MS})
-  SVC_MODE                   read-only | operate | full (default full)
+  SVC_MODE                   ${MODES.join(" | ")} (default ${DEFAULT_SETTINGS.mode})
   SVC_ALLOW, SVC_DENY        tool:selector patterns, * as wildcard, comma separated
   SVC_CONFIRM                the same patterns: calls the user confirms before they are sent
-  SVC_WAIT_TIMEOUT_MS        how long svc_execute with wait follows an execution (default 600000)
-  SVC_MAX_OUTPUT_CHARS       the longest text of a tool result (default 50000)
-  SVC_REVEAL_SECRETS         true to show credentials in answers (default false)
+  SVC_WAIT_TIMEOUT_MS        how long svc_execute with wait follows an execution (default ${DEFAULT_SETTINGS.waitTimeoutMs})
+  SVC_MAX_OUTPUT_CHARS       the longest text of a tool result (default ${DEFAULT_SETTINGS.maxOutputChars})
+  SVC_REVEAL_SECRETS         true to show credentials in answers (default ${DEFAULT_SETTINGS.revealSecrets})
   SVC_CHECK_PARAMS           off to send params unchecked, for a service newer than
                              the definitions shipped (default on)
   SVC_MCP_HTTP_PORT, SVC_MCP_HTTP_HOST
-                             serve over HTTP on this port and host (default 127.0.0.1)
+                             serve over HTTP on this port and host (default ${DEFAULT_HOST})
   SVC_MCP_TOKEN              the Bearer token HTTP clients must send (required off loopback)
   Each credential X may be read from a file named by X_FILE instead.
 

@@ -16,6 +16,7 @@ import * as Check from "./Check.js"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
 import * as McpHttp from "./Mcp/Http.js"
+import * as HttpConfig from "./Mcp/HttpConfig.js"
 import * as McpServer from "./Mcp/Server.js"
 import * as Readiness from "./Readiness.js"
 import * as Sandbox from "./Sandbox/Server.js"
@@ -25,6 +26,7 @@ import * as SvcTransport from "./SvcTransport.js"
 import * as Telemetry from "./Telemetry.js"
 import * as ParamsCheck from "./Tools/ParamsCheck.js"
 import * as Policy from "./Tools/Policy.js"
+import * as Settings from "./Tools/Settings.js"
 
 const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
   SvcClient.layer.pipe(
@@ -56,7 +58,7 @@ const configFailed = (error: Config.ConfigError) =>
   Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
 
 const tools = Policy.layer.pipe(
-  Layer.provideMerge(Config.layerSettings),
+  Layer.provideMerge(Settings.layer),
   Layer.merge(ParamsCheck.layer),
   Layer.merge(Audit.layer),
 )
@@ -68,7 +70,7 @@ const serve = (httpPort: number | undefined) =>
     const auth = yield* Auth.Auth
     const policy = yield* Policy.Policy
     const params = yield* ParamsCheck.ParamsCheck
-    const http = yield* Config.loadHttp(Option.fromNullable(httpPort))
+    const http = yield* HttpConfig.load(Option.fromNullable(httpPort))
     const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
     const serving = `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
     if (Option.isNone(http)) {

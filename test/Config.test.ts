@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import * as Config from "../src/Config.js"
+import * as Settings from "../src/Tools/Settings.js"
 
 const load = (env: Record<string, string>) =>
   Config.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -159,7 +160,7 @@ describe("Config from files (_FILE), as container secrets are mounted", () => {
   it.effect("the server settings: defaults, and each variable checked", () =>
     Effect.gen(function* () {
       const settings = (env: Record<string, string>) =>
-        Config.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+        Settings.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
       expect(yield* settings({})).toMatchObject({
         mode: "full",
         deny: [],

@@ -7,8 +7,8 @@ import { describe, expect, it } from "@effect/vitest"
 import type { ElicitResult } from "@modelcontextprotocol/client"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
-import * as Config from "../src/Config.js"
 import * as Policy from "../src/Tools/Policy.js"
+import * as Settings from "../src/Tools/Settings.js"
 import * as Layers from "./support/Layers.js"
 import * as Mcp from "./support/Mcp.js"
 import * as Double from "./support/ServiceDouble.js"
@@ -17,7 +17,7 @@ const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const ERAS: ReadonlyArray<Mcp.Era> = ["modern", "legacy"]
 
 const settingsFrom = (env: Record<string, string>) =>
-  Config.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  Settings.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
 
 const confirming = (patterns: string) =>
   Effect.map(settingsFrom({ SVC_CONFIRM: patterns }), ({ confirm }) => ({ confirm }))

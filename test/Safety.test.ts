@@ -5,8 +5,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
-import * as Config from "../src/Config.js"
 import * as Policy from "../src/Tools/Policy.js"
+import * as Settings from "../src/Tools/Settings.js"
 import * as Layers from "./support/Layers.js"
 import * as Mcp from "./support/Mcp.js"
 import * as Sandboxes from "./support/Sandbox.js"
@@ -16,7 +16,7 @@ import { until } from "./support/Wait.js"
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 
 const settingsFrom = (env: Record<string, string>) =>
-  Config.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  Settings.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
 
 const update = (id: string, status: string, success = false) => ({
   _id: { $oid: id },

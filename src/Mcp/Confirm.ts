@@ -14,12 +14,12 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
-import type { Pattern } from "../Config.js"
 import { REDACTED } from "../Secrets.js"
 import { SvcClient } from "../SvcClient.js"
 import * as Definitions from "../Tools/Definitions.js"
 import type { Invocation } from "../Tools/Invoke.js"
 import { redact } from "../Tools/Output.js"
+import type { Pattern } from "../Tools/Settings.js"
 
 /** The key of the one question in `inputRequests` / `inputResponses`. */
 export const KEY = "confirm"

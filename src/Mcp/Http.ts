@@ -32,9 +32,9 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import { type HttpSettingsShape, isLoopback } from "../Config.js"
 import { Readiness } from "../Readiness.js"
 import * as RequestContext from "../RequestContext.js"
+import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
 import { make, type Requirements } from "./Server.js"
 
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated). */

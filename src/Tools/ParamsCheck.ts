@@ -16,7 +16,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { ConfigError } from "../Config.js"
+import { ConfigError } from "../ConfigRead.js"
 import { compare } from "../ServiceVersion.js"
 
 type Json = Readonly<Record<string, unknown>>

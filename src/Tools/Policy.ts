@@ -8,8 +8,9 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { ConfigError, type Mode, type Pattern, ServerSettings, type ServerSettingsShape } from "../Config.js"
+import { ConfigError } from "../ConfigRead.js"
 import * as Definitions from "./Definitions.js"
+import { type Mode, type Pattern, ServerSettings, type ServerSettingsShape } from "./Settings.js"
 import { make as makeTool, type Tier, type Tool } from "./Tool.js"
 
 export class ToolDeniedError extends Data.TaggedError("ToolDeniedError")<{

@@ -21,10 +21,11 @@ import {
 import { createMcpHandler } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Config from "../../src/Config.js"
+import type * as Config from "../../src/Config.js"
 import * as McpServer from "../../src/Mcp/Server.js"
 import type * as SvcClient from "../../src/SvcClient.js"
 import * as Policy from "../../src/Tools/Policy.js"
+import * as Settings from "../../src/Tools/Settings.js"
 import * as Layers from "./Layers.js"
 
 /** `legacy`: 2025-11-25 after `initialize`; `modern`: 2026-07-28, no handshake. */
@@ -40,13 +41,13 @@ export interface Options {
 
 const build = (
   config: Config.SvcConfigShape,
-  settings: Partial<Config.ServerSettingsShape>,
+  settings: Partial<Settings.ServerSettingsShape>,
   client: Layer.Layer<SvcClient.SvcClient> = Layers.client(config),
 ) =>
   Effect.gen(function* () {
     // Built in the test's scope: the server outlives this effect.
     const context = yield* Layer.build(
-      Policy.layer.pipe(Layer.provideMerge(Config.layerSettingsValue(settings)), Layer.provideMerge(client)),
+      Policy.layer.pipe(Layer.provideMerge(Settings.layerValue(settings)), Layer.provideMerge(client)),
     )
     return yield* McpServer.make.pipe(Effect.provide(context))
   })
@@ -57,7 +58,7 @@ export interface ConnectedV1 {
 }
 
 /** The SDK v1 Client, on 2025-06-18 after `initialize`. */
-export const connect = (config: Config.SvcConfigShape, settings: Partial<Config.ServerSettingsShape> = {}) =>
+export const connect = (config: Config.SvcConfigShape, settings: Partial<Settings.ServerSettingsShape> = {}) =>
   Effect.gen(function* () {
     const server = (yield* build(config, settings)).create()
     const [clientSide, serverSide] = V1InMemoryTransport.createLinkedPair()
@@ -87,7 +88,7 @@ export interface Connected {
 /** The SDK v2 Client, in either era. */
 export const connectV2 = (
   config: Config.SvcConfigShape,
-  settings: Partial<Config.ServerSettingsShape> = {},
+  settings: Partial<Settings.ServerSettingsShape> = {},
   options: Options = {},
 ) =>
   Effect.gen(function* () {

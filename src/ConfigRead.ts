@@ -1,0 +1,135 @@
+/**
+ * How every setting is read from the environment: `effect/Config` descriptions
+ * whose refusals become one `ConfigError`, a line that names the variable and
+ * the fix. Each module that is configured reads its own settings through this.
+ */
+import * as Fs from "node:fs"
+import * as Config from "effect/Config"
+import * as EffectConfigError from "effect/ConfigError"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+
+export class ConfigError extends Data.TaggedError("ConfigError")<{
+  readonly variable: string
+  readonly problem: string
+  readonly hint: string
+}> {
+  override get message(): string {
+    return `${this.variable} ${this.problem}: ${this.hint}`
+  }
+}
+
+// Problems quote the values they refuse with JSON.stringify, which escapes newlines, so a newline cannot come from the environment.
+const SEPARATOR = "\n"
+
+/** A refusal inside a `Config`, carried as effect's InvalidData until `read` turns it into a ConfigError. */
+export const refuse = (variable: string, problem: string, hint: string): EffectConfigError.ConfigError =>
+  EffectConfigError.InvalidData([variable], `${problem}${SEPARATOR}${hint}`)
+
+const firstRefusal = (error: EffectConfigError.ConfigError): ConfigError => {
+  switch (error._op) {
+    case "And":
+    case "Or": {
+      const left = firstRefusal(error.left)
+      return left.variable === "" ? firstRefusal(error.right) : left
+    }
+    case "InvalidData": {
+      const at = error.message.indexOf(SEPARATOR)
+      return new ConfigError({
+        variable: error.path.join("."),
+        problem: at < 0 ? error.message : error.message.slice(0, at),
+        hint: at < 0 ? "see svc-mcp --help" : error.message.slice(at + 1),
+      })
+    }
+    default:
+      // Every variable is optional at the Config level; a missing one is refused by name with its fix.
+      return new ConfigError({ variable: "", problem: error.message, hint: "see svc-mcp --help" })
+  }
+}
+
+/** Reads a setting from the current ConfigProvider; its first refusal is the error. */
+export const read = <A>(config: Config.Config<A>): Effect.Effect<A, ConfigError> =>
+  Effect.mapError(config, firstRefusal)
+
+/** The variable as a string; an empty value counts as unset, as client config templates often leave `""`. */
+export const optional = (name: string): Config.Config<Option.Option<string>> =>
+  Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
+
+/** `optional`, with each present value parsed: `Either.left` is a refusal. */
+export const optionalWith = <A>(
+  name: string,
+  parse: (text: string) => Either.Either<A, EffectConfigError.ConfigError>,
+): Config.Config<Option.Option<A>> =>
+  Config.mapOrFail(
+    optional(name),
+    Option.match({ onNone: () => Either.right(Option.none()), onSome: (text) => Either.map(parse(text), Option.some) }),
+  )
+
+const readFile = (name: string, path: string): Either.Either<string, EffectConfigError.ConfigError> => {
+  try {
+    const content = Fs.readFileSync(path, "utf8").replace(/\r?\n$/, "")
+    return content.trim() === ""
+      ? Either.left(
+          refuse(`${name}_FILE`, `names an empty file (${JSON.stringify(path)})`, `put the value of ${name} in it`),
+        )
+      : Either.right(content)
+  } catch (error) {
+    return Either.left(
+      refuse(
+        `${name}_FILE`,
+        `names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        `check the path ${JSON.stringify(path)} and its permissions`,
+      ),
+    )
+  }
+}
+
+/**
+ * A secret given either in `name` or, as container secrets are mounted, in the
+ * file that `name_FILE` names (one trailing newline is dropped). Not both.
+ */
+export const secret = (name: string): Config.Config<Option.Option<Redacted.Redacted<string>>> =>
+  Config.mapOrFail(Config.all([Config.option(Config.redacted(name)), optional(`${name}_FILE`)]), ([direct, file]) => {
+    const given = Option.filter(direct, (value) => Redacted.value(value).trim() !== "")
+    if (Option.isNone(file)) return Either.right(given)
+    if (Option.isSome(given)) {
+      return Either.left(
+        refuse(`${name}_FILE`, `is set, and so is ${name}`, `set only one of ${name} and ${name}_FILE`),
+      )
+    }
+    return Either.map(readFile(name, file.value.trim()), (content) => Option.some(Redacted.make(content)))
+  })
+
+/** A positive whole number from `variable`, or `fallback` when unset. */
+export const positive = (variable: string, fallback: number, unit: string, example: number): Config.Config<number> =>
+  optionalWith(variable, (value) => {
+    const text = value.trim()
+    const n = Number(text)
+    return /^\d+$/.test(text) && Number.isSafeInteger(n) && n > 0
+      ? Either.right(n)
+      : Either.left(
+          refuse(
+            variable,
+            `is not a positive whole number of ${unit} (${JSON.stringify(text)})`,
+            `unset it for the default of ${fallback}, or give e.g. ${variable}=${example}`,
+          ),
+        )
+  }).pipe(Config.map(Option.getOrElse(() => fallback)))
+
+/** One of `values`, case-insensitive, or `fallback` when unset. */
+export const pickOne =
+  <A extends string>(variable: string, values: ReadonlyArray<A>, fallback: A, hint: string) =>
+  (value: Option.Option<string>): Either.Either<A, EffectConfigError.ConfigError> => {
+    if (Option.isNone(value)) return Either.right(fallback)
+    const found = values.find((v) => v === value.value.trim().toLowerCase())
+    return found === undefined
+      ? Either.left(refuse(variable, `is ${JSON.stringify(value.value)}`, hint))
+      : Either.right(found)
+  }
+
+/** A port number from 0 to 65535, given as digits. */
+export const parsePort = (text: string): Option.Option<number> =>
+  /^\d+$/.test(text) && Number(text) <= 65535 ? Option.some(Number(text)) : Option.none()

@@ -1,0 +1,112 @@
+/**
+ * The tool policy's settings: which tools and selectors the assistant may use,
+ * which calls the user confirms, how long a wait lasts, how long an answer may
+ * be, and whether secrets are shown.
+ */
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { type ConfigError, optional, optionalWith, pickOne, positive, read, refuse } from "../ConfigRead.js"
+
+/** Which tools an assistant may use: `read-only` (the reading tools), `operate` (and svc_execute), `full` (all). */
+export type Mode = "read-only" | "operate" | "full"
+
+export const MODES: ReadonlyArray<Mode> = ["read-only", "operate", "full"]
+
+/** A `tool:selector` pattern of SVC_ALLOW, SVC_DENY or SVC_CONFIRM; `*` matches any run of characters. */
+export interface Pattern {
+  readonly variable: "SVC_ALLOW" | "SVC_DENY" | "SVC_CONFIRM"
+  readonly text: string
+  readonly tool: RegExp
+  readonly selector: RegExp
+}
+
+export interface ServerSettingsShape {
+  readonly mode: Mode
+  /** None: everything the mode lists is allowed. */
+  readonly allow: Option.Option<ReadonlyArray<Pattern>>
+  readonly deny: ReadonlyArray<Pattern>
+  /** Calls the user must confirm before anything is sent. */
+  readonly confirm: ReadonlyArray<Pattern>
+  /** How long svc_execute with `wait` follows an Update before it gives up. */
+  readonly waitTimeoutMs: number
+  /** The longest text a tool result may have. */
+  readonly maxOutputChars: number
+  /** Show credential fields and secret variables' values as the service sent them. */
+  readonly revealSecrets: boolean
+}
+
+export class ServerSettings extends Context.Tag("svc-mcp/ServerSettings")<ServerSettings, ServerSettingsShape>() {}
+
+export const DEFAULT_SETTINGS: ServerSettingsShape = {
+  mode: "full",
+  allow: Option.none(),
+  deny: [],
+  confirm: [],
+  waitTimeoutMs: 600_000,
+  maxOutputChars: 50_000,
+  revealSecrets: false,
+}
+
+const wildcard = (part: string) => new RegExp(`^${part.replace(/\*/g, ".*")}$`)
+
+const patterns = (variable: Pattern["variable"]) =>
+  optionalWith(variable, (text) =>
+    Either.all(
+      text
+        .split(",")
+        .map((p) => p.trim())
+        .filter((p) => p !== "")
+        .map((item) => {
+          const match = /^([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
+          return match === null
+            ? Either.left(
+                refuse(
+                  variable,
+                  `has the pattern ${JSON.stringify(item)}, which is not tool:selector`,
+                  "write comma-separated tool:selector patterns with * as a wildcard, e.g. svc_execute:prune_*,svc_delete:*",
+                ),
+              )
+            : Either.right<Pattern>({
+                variable,
+                text: item,
+                tool: wildcard(match[1] as string),
+                selector: wildcard(match[2] as string),
+              })
+        }),
+    ),
+  )
+
+const boolean = (variable: string) =>
+  optionalWith(variable, (value) =>
+    pickOne(variable, ["true", "1", "yes", "false", "0", "no"], "false", "use true or false")(Option.some(value)),
+  ).pipe(Config.map(Option.match({ onNone: () => false, onSome: (text) => ["true", "1", "yes"].includes(text) })))
+
+const settings: Config.Config<ServerSettingsShape> = Config.all({
+  mode: Config.mapOrFail(
+    optional("SVC_MODE"),
+    pickOne("SVC_MODE", MODES, DEFAULT_SETTINGS.mode, `use one of ${MODES.join(", ")} (default full)`),
+  ),
+  allow: patterns("SVC_ALLOW"),
+  deny: Config.map(
+    patterns("SVC_DENY"),
+    Option.getOrElse(() => []),
+  ),
+  confirm: Config.map(
+    patterns("SVC_CONFIRM"),
+    Option.getOrElse(() => []),
+  ),
+  waitTimeoutMs: positive("SVC_WAIT_TIMEOUT_MS", DEFAULT_SETTINGS.waitTimeoutMs, "milliseconds", 900_000),
+  maxOutputChars: positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000),
+  revealSecrets: boolean("SVC_REVEAL_SECRETS"),
+})
+
+export const loadSettings: Effect.Effect<ServerSettingsShape, ConfigError> = read(settings)
+
+export const layer: Layer.Layer<ServerSettings, ConfigError> = Layer.effect(ServerSettings, loadSettings)
+
+export const layerValue = (settings: Partial<ServerSettingsShape> = {}): Layer.Layer<ServerSettings> =>
+  Layer.succeed(ServerSettings, { ...DEFAULT_SETTINGS, ...settings })
