@@ -70,7 +70,7 @@ const serve = (httpPort: number | undefined) =>
     const auth = yield* Auth.Auth
     const policy = yield* Policy.Policy
     const params = yield* ParamsCheck.ParamsCheck
-    const http = yield* HttpConfig.load(Option.fromNullable(httpPort))
+    const http = yield* HttpConfig.HttpSettings
     const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
     const serving = `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
     if (Option.isNone(http)) {
@@ -91,6 +91,8 @@ const serve = (httpPort: number | undefined) =>
     return yield* Effect.never
   }).pipe(
     Effect.scoped,
+    // The HTTP settings are read after the tools' settings, so that their refusals come in that order.
+    Effect.provide(HttpConfig.layer(Option.fromNullable(httpPort))),
     Effect.provide(tools),
     Effect.catchTag("ListenError", (error) =>
       Console.error(`svc-mcp: ${error.message}`).pipe(Effect.zipRight(exitWith(1))),
