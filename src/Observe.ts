@@ -15,12 +15,11 @@ import { Auth } from "./Auth.js"
 import * as CallerCredentials from "./CallerCredentials.js"
 import { scrubValue } from "./Secrets.js"
 import * as Telemetry from "./Telemetry.js"
-import { resolve, type ToolCallError, type ToolInputError, type ToolSuccess } from "./Tools/Invoke.js"
+import { resolve, type ToolSuccess } from "./Tools/Invoke.js"
 import { redact } from "./Tools/Output.js"
-import type { ToolParamsError } from "./Tools/ParamsCheck.js"
-import type { ToolDeniedError } from "./Tools/Policy.js"
 import { failure, type Rendered } from "./Tools/Render.js"
 import type { Tool } from "./Tools/Tool.js"
+import type { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./Tools/ToolError.js"
 
 type CallError = ToolInputError | ToolParamsError | ToolCallError
 

@@ -4,8 +4,8 @@ import * as Secrets from "../src/Secrets.js"
 import { fromResponse, INVALID_CREDENTIALS, rejected } from "../src/ServiceResponse.js"
 import type { SvcError } from "../src/SvcError.js"
 import { suggestedUrl } from "../src/SvcError.js"
-import { ToolCallError } from "../src/Tools/Invoke.js"
 import * as Render from "../src/Tools/Render.js"
+import { ToolCallError } from "../src/Tools/ToolError.js"
 
 // One secret needs escaping in JSON, so scrubbing must happen after parsing too.
 const SECRETS = ["secret-api-value-5678", 'pass"word\\of-admin', "eyJ.token-abc-123"]

@@ -16,7 +16,7 @@ import * as Auth from "../src/Auth.js"
 import * as CallerCredentials from "../src/CallerCredentials.js"
 import * as Observe from "../src/Observe.js"
 import * as Definitions from "../src/Tools/Definitions.js"
-import { ToolDeniedError } from "../src/Tools/Policy.js"
+import { ToolDeniedError } from "../src/Tools/ToolError.js"
 
 const auditTo = (path: string) =>
   Layer.mergeAll(

@@ -5,7 +5,6 @@
  * `elicitation/create`. A client that can do neither is refused (fail closed).
  */
 import {
-  type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   type InputRequiredResult,
@@ -124,23 +123,3 @@ export const ask = (text: string): InputRequiredResult =>
       [KEY]: inputRequired.elicit({ message: text, requestedSchema: { type: "object", properties: {} } }),
     },
   })
-
-/** The result of a call the user declined or cancelled: nothing was sent. */
-export const notConfirmed = (invocation: Invocation, answer: "decline" | "cancel"): CallToolResult => {
-  const reason = answer === "decline" ? "declined" : "cancelled"
-  const text = `${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)}: the user ${reason} the confirmation (SVC_CONFIRM); ${invocation.endpoint} was not called. Nothing was sent.`
-  return {
-    content: [{ type: "text", text }],
-    isError: true,
-    structuredContent: {
-      error: {
-        kind: "not_confirmed",
-        tool: invocation.tool,
-        selector: invocation.selector,
-        endpoint: invocation.endpoint,
-        reason,
-        message: text,
-      },
-    },
-  }
-}

@@ -30,9 +30,10 @@ import * as Observe from "../Observe.js"
 import * as RequestContext from "../RequestContext.js"
 import type { SvcClient } from "../SvcClient.js"
 import { invoke, resolve } from "../Tools/Invoke.js"
-import { Policy, ToolDeniedError } from "../Tools/Policy.js"
+import { Policy } from "../Tools/Policy.js"
 import { failure, type Rendered, success } from "../Tools/Render.js"
 import { ServerSettings } from "../Tools/Settings.js"
+import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
 import { Progress } from "../Tools/Wait.js"
 import * as TraceContext from "../TraceContext.js"
 import { VERSION } from "../Version.js"
@@ -161,17 +162,16 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
     server.setRequestHandler("tools/list", () => listed)
     server.setRequestHandler("tools/call", async (request, ctx) => {
       const { name, arguments: args } = request.params
-      const tool = policy.authorize(name, args)
-      if (tool === undefined) {
-        throw protocolError(
-          INVALID_PARAMS,
-          `Unknown tool ${JSON.stringify(name)}; the tools are: ${policy.tools.map((t) => t.name).join(", ")}`,
-        )
-      }
+      const authorized = policy.authorize(name, args)
       // Refusals are recorded (audit, telemetry) in the request's context, like calls.
       const refuse = (denied: ToolDeniedError, outcome?: "declined") =>
         Runtime.runPromise(runtime)(around(observe.refused(denied, args, outcome)))
-      if (tool instanceof ToolDeniedError) return toResult(await refuse(tool))
+      if (Either.isLeft(authorized)) {
+        const refusal = authorized.left
+        if (refusal._tag === "UnknownToolError") throw protocolError(INVALID_PARAMS, refusal.message)
+        return toResult(await refuse(refusal))
+      }
+      const tool = authorized.right
       const modern = isModern(server.getNegotiatedProtocolVersion())
       const level = modern ? McpLogging.requested(ctx) : sessionLevel()
       const toClient = level === undefined ? undefined : McpLogging.forCall(level, ctx)
@@ -204,7 +204,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
         if (answer === "decline" || answer === "cancel") {
           const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (SVC_CONFIRM)`
           await refuse(new ToolDeniedError({ tool: tool.name, selector: invocation.selector, reason }), "declined")
-          return Confirm.notConfirmed(invocation, answer)
+          return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
         }
         if (answer === "unasked") {
           if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
@@ -220,7 +220,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
       }
 
       const exit = await serve(
-        invoke(tool, args).pipe(
+        invoke(tool, args, settings.waitTimeoutMs).pipe(
           observe.call(tool, args, request.params._meta),
           Effect.match({
             onSuccess: (outcome) => success(tool, outcome, settings),

@@ -2,45 +2,17 @@
  * The one program behind every tool: decode the arguments with the tool's
  * schema, pick the endpoint the selector names, call it once.
  */
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import { SvcClient } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import { defaultPage, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
-import { ToolParamsError } from "./ParamsCheck.js"
-import { DEFAULT_SETTINGS, ServerSettings } from "./Settings.js"
+import { DEFAULT_SETTINGS } from "./Settings.js"
 import type { Tool } from "./Tool.js"
+import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
 import { follow, isUpdate } from "./Wait.js"
-
-/** The arguments were refused before anything was sent. */
-export class ToolInputError extends Data.TaggedError("ToolInputError")<{
-  readonly tool: string
-  readonly problems: ReadonlyArray<string>
-}> {
-  override get message(): string {
-    return `${this.tool}: invalid arguments: ${this.problems.join("; ")}`
-  }
-}
-
-/** The endpoint was called and the call failed. */
-export class ToolCallError extends Data.TaggedError("ToolCallError")<{
-  readonly tool: string
-  readonly selectorKey: string
-  readonly selector: string
-  readonly endpoint: string
-  readonly error: SvcError
-}> {
-  override get message(): string {
-    const { group, endpoint } = this.error.call
-    // The endpoint is named once: by the error itself, unless it failed elsewhere (at login).
-    const where = `${group}/${endpoint}` === this.endpoint ? "" : ` -> ${this.endpoint}`
-    return `${this.tool} ${this.selectorKey} ${JSON.stringify(this.selector)}${where}: ${this.error.message}`
-  }
-}
 
 export interface Invocation {
   readonly tool: string
@@ -167,9 +139,11 @@ const schemaOf = (tool: Tool, invocation: Invocation, check: ParamsCheck.ParamsC
   }
 }
 
+/** `waitTimeoutMs`: how long svc_execute with `wait` follows the execution (SVC_WAIT_TIMEOUT_MS when served). */
 export const invoke = (
   tool: Tool,
   args: unknown,
+  waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
 ): Effect.Effect<ToolSuccess, ToolInputError | ToolParamsError | ToolCallError, SvcClient> =>
   Effect.gen(function* () {
     const resolved = yield* resolve(tool, args)
@@ -209,8 +183,6 @@ export const invoke = (
       }
       return { ...invocation, data, text }
     }
-    const settings = yield* Effect.serviceOption(ServerSettings)
-    const timeoutMs = Option.getOrElse(settings, () => DEFAULT_SETTINGS).waitTimeoutMs
-    const waited = yield* follow(data, timeoutMs, invocation.endpoint).pipe(Effect.mapError(failed))
+    const waited = yield* follow(data, waitTimeoutMs, invocation.endpoint).pipe(Effect.mapError(failed))
     return { ...invocation, data: waited.data, summary: waited.summary }
   })

@@ -12,12 +12,12 @@ import { fileURLToPath } from "node:url"
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { ConfigError } from "../ConfigRead.js"
 import { compare } from "../ServiceVersion.js"
+import type { Problem } from "./ToolError.js"
 
 type Json = Readonly<Record<string, unknown>>
 type Node = Readonly<Record<string, unknown>> & {
@@ -56,28 +56,6 @@ const versionOf = (path: string): string | undefined => {
     return /"serviceVersion"\s*:\s*"([^"]+)"/.exec(head.toString("utf8", 0, read))?.[1]
   } finally {
     Fs.closeSync(fd)
-  }
-}
-
-/** One thing wrong with the params, at a path such as `params.config.links[0]`. */
-export interface Problem {
-  readonly path: string
-  readonly message: string
-}
-
-/** The params were refused by the endpoint's definition; nothing was sent. */
-export class ToolParamsError extends Data.TaggedError("ToolParamsError")<{
-  readonly tool: string
-  readonly selectorKey: string
-  readonly selector: string
-  readonly endpoint: string
-  readonly problems: ReadonlyArray<Problem>
-  /** The fields the endpoint takes, with their types, compact. */
-  readonly accepted: string
-}> {
-  override get message(): string {
-    const problems = this.problems.map((p) => `${p.path}: ${p.message}`).join("; ")
-    return `${this.tool} ${this.selectorKey} ${JSON.stringify(this.selector)} -> ${this.endpoint}: invalid params: ${problems}`
   }
 }
 

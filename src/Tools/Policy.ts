@@ -4,24 +4,15 @@
  * anyway is refused before anything is sent.
  */
 import * as Context from "effect/Context"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { ConfigError } from "../ConfigRead.js"
 import * as Definitions from "./Definitions.js"
 import { type Mode, type Pattern, ServerSettings, type ServerSettingsShape } from "./Settings.js"
 import { make as makeTool, type Tier, type Tool } from "./Tool.js"
-
-export class ToolDeniedError extends Data.TaggedError("ToolDeniedError")<{
-  readonly tool: string
-  readonly selector?: string
-  readonly reason: string
-}> {
-  override get message(): string {
-    return `${this.tool}${this.selector === undefined ? "" : ` ${JSON.stringify(this.selector)}`} is refused: ${this.reason}. Nothing was sent.`
-  }
-}
+import { ToolDeniedError, UnknownToolError } from "./ToolError.js"
 
 const TIERS: Readonly<Record<Mode, ReadonlyArray<Tier>>> = {
   "read-only": ["read"],
@@ -32,8 +23,8 @@ const TIERS: Readonly<Record<Mode, ReadonlyArray<Tier>>> = {
 export interface PolicyShape {
   /** The tools as published: only the allowed ones, each with only its allowed selectors. */
   readonly tools: ReadonlyArray<Tool>
-  /** The published tool for a call, or why the call is refused; undefined for a tool that does not exist. */
-  readonly authorize: (name: string, args: unknown) => Tool | ToolDeniedError | undefined
+  /** The published tool for a call, or why there is none: no such tool, or the call is refused. */
+  readonly authorize: (name: string, args: unknown) => Either.Either<Tool, UnknownToolError | ToolDeniedError>
   /** The SVC_CONFIRM pattern that makes this call need the user's confirmation, if any. */
   readonly confirmation: (tool: Tool, selector: string) => Pattern | undefined
   /** One line for the log: the mode and what the patterns left. */
@@ -88,18 +79,21 @@ export const make = (
       )
     }
     const byName = new Map(all.map((tool) => [tool.name, tool]))
-    const authorize = (name: string, args: unknown) => {
+    const names = [...published.keys()]
+    const authorize = (name: string, args: unknown): Either.Either<Tool, UnknownToolError | ToolDeniedError> => {
       const tool = byName.get(name)
-      if (tool === undefined) return undefined
+      if (tool === undefined) return Either.left(new UnknownToolError({ name, tools: names }))
       const allowed = published.get(name)
       const selector =
         typeof args === "object" && args !== null ? (args as Record<string, unknown>)[tool.selectorKey] : undefined
       // An unknown or missing selector is left to the decoder, which lists the allowed ones.
       if (typeof selector === "string" && Object.hasOwn(tool.endpoints, selector)) {
         const reason = refusal(tool, selector)
-        if (reason !== undefined) return new ToolDeniedError({ tool: name, selector, reason })
+        if (reason !== undefined) return Either.left(new ToolDeniedError({ tool: name, selector, reason }))
       }
-      return allowed ?? new ToolDeniedError({ tool: name, reason: refusal(tool, tool.selectors[0] ?? "") ?? "" })
+      return allowed === undefined
+        ? Either.left(new ToolDeniedError({ tool: name, reason: refusal(tool, tool.selectors[0] ?? "") ?? "" }))
+        : Either.right(allowed)
     }
     const selectors = [...published.values()].reduce((n, tool) => n + tool.selectors.length, 0)
     const summary = `mode ${settings.mode}: ${published.size} tools, ${selectors} selectors${

@@ -3,16 +3,16 @@
  * same facts as a structured object a program can read.
  */
 import type { SvcError } from "../SvcError.js"
-import type { ToolCallError, ToolInputError, ToolSuccess } from "./Invoke.js"
+import type { ToolSuccess } from "./Invoke.js"
 import { mayHoldSecrets, pageNote, redact, withinBudget } from "./Output.js"
-import type { Problem, ToolParamsError } from "./ParamsCheck.js"
-import type { ToolDeniedError } from "./Policy.js"
 import type { Tool } from "./Tool.js"
+import type { Problem, ToolCallError, ToolError } from "./ToolError.js"
 
 export type ErrorKind =
   | "invalid_arguments"
   | "invalid_params"
   | "denied"
+  | "not_confirmed"
   | "timeout"
   | "unreachable"
   | "service_error"
@@ -113,43 +113,7 @@ const detailsOf = (error: SvcError): Partial<StructuredError> => {
   }
 }
 
-export const failure = (error: ToolInputError | ToolParamsError | ToolCallError | ToolDeniedError): Rendered => {
-  if (error._tag === "ToolParamsError") {
-    const structured: StructuredError = {
-      kind: "invalid_params",
-      tool: error.tool,
-      selector: error.selector,
-      endpoint: error.endpoint,
-      message: error.message,
-      problems: error.problems,
-      accepted: error.accepted,
-    }
-    const text = [
-      `${error.tool} ${error.selectorKey} ${JSON.stringify(error.selector)} -> ${error.endpoint}: invalid params, nothing was sent:`,
-      ...error.problems.map((p) => `- ${p.path}: ${p.message}`),
-      `${error.endpoint} takes params ${error.accepted}`,
-    ].join("\n")
-    return { isError: true, text, structured: { error: structured } }
-  }
-  if (error._tag === "ToolDeniedError") {
-    const structured: StructuredError = {
-      kind: "denied",
-      tool: error.tool,
-      message: error.message,
-      reason: error.reason,
-      ...(error.selector === undefined ? {} : { selector: error.selector }),
-    }
-    return { isError: true, text: error.message, structured: { error: structured } }
-  }
-  if (error._tag === "ToolInputError") {
-    const structured: StructuredError = {
-      kind: "invalid_arguments",
-      tool: error.tool,
-      message: error.message,
-      problems: error.problems,
-    }
-    return { isError: true, text: `${error.message}. Nothing was sent.`, structured: { error: structured } }
-  }
+const callFailure = (error: ToolCallError): Rendered => {
   const cause = error.error
   const structured: StructuredError = {
     kind: kindOf(cause),
@@ -164,4 +128,65 @@ export const failure = (error: ToolInputError | ToolParamsError | ToolCallError 
       ? `\ntrace:\n${structured.trace.map((line) => `  - ${line}`).join("\n")}`
       : ""
   return { isError: true, text: `${error.message}${trace}`, structured: { error: structured } }
+}
+
+const refused = (text: string, structured: StructuredError): Rendered => ({
+  isError: true,
+  text,
+  structured: { error: structured },
+})
+
+export const failure = (error: ToolError): Rendered => {
+  switch (error._tag) {
+    case "ToolInputError":
+      return refused(`${error.message}. Nothing was sent.`, {
+        kind: "invalid_arguments",
+        tool: error.tool,
+        message: error.message,
+        problems: error.problems,
+      })
+    case "ToolParamsError":
+      return refused(
+        [
+          `${error.tool} ${error.selectorKey} ${JSON.stringify(error.selector)} -> ${error.endpoint}: invalid params, nothing was sent:`,
+          ...error.problems.map((p) => `- ${p.path}: ${p.message}`),
+          `${error.endpoint} takes params ${error.accepted}`,
+        ].join("\n"),
+        {
+          kind: "invalid_params",
+          tool: error.tool,
+          selector: error.selector,
+          endpoint: error.endpoint,
+          message: error.message,
+          problems: error.problems,
+          accepted: error.accepted,
+        },
+      )
+    case "ToolDeniedError":
+      return refused(error.message, {
+        kind: "denied",
+        tool: error.tool,
+        message: error.message,
+        reason: error.reason,
+        ...(error.selector === undefined ? {} : { selector: error.selector }),
+      })
+    case "ToolNotConfirmedError":
+      return refused(error.message, {
+        kind: "not_confirmed",
+        tool: error.tool,
+        selector: error.selector,
+        endpoint: error.endpoint,
+        reason: error.reason,
+        message: error.message,
+      })
+    case "ToolCallError":
+      return callFailure(error)
+    default:
+      return absurd(error)
+  }
+}
+
+/** Reached only if a kind of ToolError is not handled above: then `error` is not `never`, and this does not compile. */
+const absurd = (error: never): never => {
+  throw new Error(`unrendered tool error ${JSON.stringify(error)}`)
 }
