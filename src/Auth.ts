@@ -14,7 +14,6 @@ import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as CallerCredentials from "./CallerCredentials.js"
 import { SvcConfig, type SvcConfigShape } from "./Config.js"
 import { scrub } from "./Secrets.js"
-import { errorBody, isRedirect, retryAfterOf, snippet } from "./ServiceResponse.js"
 import {
   type Call,
   redirectAdvice,
@@ -23,6 +22,7 @@ import {
   type SvcTimeoutError,
   type SvcUnreachableError,
 } from "./SvcError.js"
+import { errorBody, isRedirect, retryAfterOf, snippet } from "./SvcResponse.js"
 import * as SvcTransport from "./SvcTransport.js"
 import * as Telemetry from "./Telemetry.js"
 

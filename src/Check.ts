@@ -7,11 +7,11 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
 import { Auth } from "./Auth.js"
 import { SvcConfig } from "./Config.js"
-import { attemptsRemaining, isRedirect, snippet } from "./ServiceResponse.js"
-import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./ServiceVersion.js"
 import { SvcClient } from "./SvcClient.js"
 import { redirectAdvice, retryAfterText, type SvcError } from "./SvcError.js"
+import { attemptsRemaining, isRedirect, snippet } from "./SvcResponse.js"
 import * as SvcTransport from "./SvcTransport.js"
+import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./SvcVersion.js"
 import * as ParamsCheck from "./Tools/ParamsCheck.js"
 
 export interface Step {

@@ -39,7 +39,7 @@ describe("design rules", () => {
   it("the sandbox shares no code with the client side: it imports only its own modules and libraries", () => {
     const sandbox = sources.filter(({ file }) => file.startsWith("Sandbox/"))
     expect(sandbox.length).toBeGreaterThan(5)
-    // Any relative import that leaves src/Sandbox/ reaches the client (Tools/, SvcClient, ServiceResponse, ...).
+    // Any relative import that leaves src/Sandbox/ reaches the client (Tools/, SvcClient, SvcResponse, ...).
     const outside = sandbox.flatMap(({ file, text }) =>
       [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)]
         .map((m) => m[1] as string)

@@ -15,9 +15,9 @@ import {
 import * as Effect from "effect/Effect"
 import { REDACTED } from "../Secrets.js"
 import { SvcClient } from "../SvcClient.js"
+import { redact } from "../Tools/AnswerBounds.js"
 import * as Definitions from "../Tools/Definitions.js"
 import type { Invocation } from "../Tools/Invoke.js"
-import { redact } from "../Tools/Output.js"
 import type { Pattern } from "../Tools/Settings.js"
 
 /** The key of the one question in `inputRequests` / `inputResponses`. */

@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { ConfigError } from "../ConfigRead.js"
-import { compare } from "../ServiceVersion.js"
+import { compare } from "../SvcVersion.js"
 import type { Problem } from "./ToolError.js"
 
 type Json = Readonly<Record<string, unknown>>

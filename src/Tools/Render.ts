@@ -3,8 +3,8 @@
  * same facts as a structured object a program can read.
  */
 import type { SvcError } from "../SvcError.js"
+import { mayHoldSecrets, pageNote, redact, withinBudget } from "./AnswerBounds.js"
 import type { ToolSuccess } from "./Invoke.js"
-import { mayHoldSecrets, pageNote, redact, withinBudget } from "./Output.js"
 import type { Tool } from "./Tool.js"
 import type { Problem, ToolCallError, ToolError } from "./ToolError.js"
 

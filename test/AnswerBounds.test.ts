@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
-import { mayHoldSecrets, redact, withinBudget } from "../src/Tools/Output.js"
+import { mayHoldSecrets, redact, withinBudget } from "../src/Tools/AnswerBounds.js"
 
 /** JSON values whose keys are often credential-like. */
 const key = FastCheck.oneof(
