@@ -16,6 +16,7 @@ import { SvcConfig, type SvcConfigShape } from "./Config.js"
 import { scrub } from "./Secrets.js"
 import {
   type Call,
+  callPath,
   redirectAdvice,
   retryAfterText,
   SvcAuthError,
@@ -132,15 +133,11 @@ export const makeJwt = (
       SvcTransport.send(
         http,
         LOGIN,
-        SvcTransport.postJson(
-          `${config.url}/auth/login/LoginLocalUser`,
-          { username, password: Redacted.value(password) },
-          {},
-        ),
+        SvcTransport.postJson(`${config.url}/${callPath(LOGIN)}`, { username, password: Redacted.value(password) }, {}),
         config.timeoutMs,
       ),
     ).pipe(
-      telemetry.serviceRequest("POST", `/${LOGIN.group}/${LOGIN.endpoint}`),
+      telemetry.serviceRequest("POST", `/${callPath(LOGIN)}`),
       Effect.flatMap((answer) => readLogin(answer, hidden)),
       Effect.tap((token) =>
         Effect.sync(() => {

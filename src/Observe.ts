@@ -20,6 +20,7 @@ import { resolve, type ToolSuccess } from "./Tools/Invoke.js"
 import { failure, type Rendered } from "./Tools/Render.js"
 import type { Tool } from "./Tools/Tool.js"
 import type { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./Tools/ToolError.js"
+import { isObject } from "./Values.js"
 
 type CallError = ToolInputError | ToolParamsError | ToolCallError
 
@@ -104,8 +105,7 @@ const describe = (
 }
 
 const selectorOf = (tool: Tool, args: unknown): string | undefined => {
-  const value =
-    typeof args === "object" && args !== null ? (args as Record<string, unknown>)[tool.selectorKey] : undefined
+  const value = isObject(args) ? args[tool.selectorKey] : undefined
   return typeof value === "string" ? value : undefined
 }
 
@@ -187,11 +187,8 @@ export const make: Effect.Effect<Observer> = Effect.gen(function* () {
         : self
     if (Option.isNone(audit)) return observed(Effect.succeed(rendered))
     const audited = Effect.gen(function* () {
-      const body = typeof args === "object" && args !== null ? (args as { params?: unknown }).params : undefined
-      const params =
-        typeof body === "object" && body !== null && !Array.isArray(body)
-          ? (body as Record<string, unknown>)
-          : undefined
+      const body = isObject(args) ? args.params : undefined
+      const params = isObject(body) ? body : undefined
       const target = params === undefined ? undefined : targetOf(params)
       yield* record({
         ...(yield* base(error.tool, error.selector)),

@@ -11,7 +11,8 @@ export interface Call {
   readonly endpoint: string
 }
 
-const path = (call: Call) => `${call.group}/${call.endpoint}`
+/** `group/Endpoint`, as the service's URL paths name a call. */
+export const callPath = (call: Call): string => `${call.group}/${call.endpoint}`
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`)
 
@@ -20,7 +21,7 @@ export class SvcTimeoutError extends Data.TaggedError("SvcTimeoutError")<{
   readonly timeoutMs: number
 }> {
   override get message(): string {
-    return `${path(this.call)} timed out after ${seconds(this.timeoutMs)}`
+    return `${callPath(this.call)} timed out after ${seconds(this.timeoutMs)}`
   }
 }
 
@@ -31,7 +32,7 @@ export class SvcUnreachableError extends Data.TaggedError("SvcUnreachableError")
   readonly detail: string
 }> {
   override get message(): string {
-    return `${path(this.call)} could not reach the service (${this.reason}): ${this.detail}`
+    return `${callPath(this.call)} could not reach the service (${this.reason}): ${this.detail}`
   }
 }
 
@@ -43,7 +44,7 @@ export const suggestedUrl = (call: Call, location: string): string | undefined =
   } catch {
     return undefined
   }
-  const suffix = call.group === "" ? `/${call.endpoint}` : `/${path(call)}`
+  const suffix = call.group === "" ? `/${call.endpoint}` : `/${callPath(call)}`
   const pathname = url.pathname.replace(/\/+$/, "")
   if (!pathname.endsWith(suffix)) return undefined
   return `${url.origin}${pathname.slice(0, -suffix.length)}`
@@ -76,7 +77,7 @@ export class SvcServiceError extends Data.TaggedError("SvcServiceError")<{
   readonly location?: string
 }> {
   override get message(): string {
-    const at = path(this.call)
+    const at = callPath(this.call)
     if (this.reason === "UnknownEndpoint") {
       return `${at} is not offered by this version of the service (it answered ${this.status}: ${this.error})${
         ADDED_IN_2_3_3.has(at) ? `; the endpoint was added in service API ${SPEC_VERSION}` : ""
@@ -101,7 +102,7 @@ export class SvcResponseError extends Data.TaggedError("SvcResponseError")<{
   readonly detail: string
 }> {
   override get message(): string {
-    return `${path(this.call)} answered ${this.status} with a body that is not JSON: ${this.detail}`
+    return `${callPath(this.call)} answered ${this.status} with a body that is not JSON: ${this.detail}`
   }
 }
 
@@ -127,7 +128,7 @@ export class SvcAuthError extends Data.TaggedError("SvcAuthError")<{
   readonly detail: string
 }> {
   override get message(): string {
-    return `${path(this.call)}: authentication failed (${this.reason}): ${this.detail}`
+    return `${callPath(this.call)}: authentication failed (${this.reason}): ${this.detail}`
   }
 }
 

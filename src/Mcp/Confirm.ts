@@ -19,6 +19,7 @@ import { redact } from "../Tools/AnswerBounds.js"
 import * as Definitions from "../Tools/Definitions.js"
 import type { Invocation } from "../Tools/Invoke.js"
 import type { Pattern } from "../Tools/Settings.js"
+import { isObject } from "../Values.js"
 
 /** The key of the one question in `inputRequests` / `inputResponses`. */
 export const KEY = "confirm"
@@ -40,9 +41,6 @@ const shown = (value: unknown) => {
   return text.length > 200 ? `${text.slice(0, 197)}...` : text
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
 /**
  * For svc_update: each changed field's current and new value. The current
  * record is read with the endpoint svc_get uses for the same resource type;
@@ -56,7 +54,7 @@ const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never
     // Update bodies name the resource by id (most), tag, or name (variables).
     const key = ["id", "tag", "name", "user_group"].find((k) => typeof body[k] === "string")
     // The new values: a `config` or `account` object, or the one field beside the name (a tag's colour, a variable's value).
-    const payloadKey = isRecord(body.config) ? "config" : isRecord(body.account) ? "account" : undefined
+    const payloadKey = isObject(body.config) ? "config" : isObject(body.account) ? "account" : undefined
     const next: Record<string, unknown> =
       payloadKey === undefined
         ? Object.fromEntries(Object.entries(body).filter(([k]) => k !== key))
@@ -68,9 +66,9 @@ const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never
         Effect.flatMap((client) => client.call("read", getEndpoint, { [key]: body[key] })),
         Effect.either,
       )
-      if (record._tag === "Right" && isRecord(record.right)) {
+      if (record._tag === "Right" && isObject(record.right)) {
         const secretVariable = record.right.is_secret === true
-        const fields = payloadKey === "config" && isRecord(record.right.config) ? record.right.config : record.right
+        const fields = payloadKey === "config" && isObject(record.right.config) ? record.right.config : record.right
         current = revealSecrets ? fields : (redact(fields) as Record<string, unknown>)
         if (secretVariable && !revealSecrets) current = { ...current, value: REDACTED }
       } else {

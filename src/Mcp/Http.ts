@@ -36,9 +36,10 @@ import { Readiness } from "../Readiness.js"
 import * as RequestContext from "../RequestContext.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
 import { make, type Requirements } from "./Server.js"
+import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
 
-/** A larger body is refused with 413 before it is read to the end (the SDK's default, stated). */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024
+/** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
+const MAX_BODY_BYTES = MAX_MESSAGE_BYTES
 
 /** How long a shutdown lets calls in flight finish. */
 export const DRAIN_MS = 10_000

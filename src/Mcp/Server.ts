@@ -36,6 +36,7 @@ import { ServerSettings } from "../Tools/Settings.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
 import { Progress } from "../Tools/Wait.js"
 import * as TraceContext from "../TraceContext.js"
+import { describe, isObject } from "../Values.js"
 import { VERSION } from "../Version.js"
 import * as Confirm from "./Confirm.js"
 import * as McpLogging from "./Logging.js"
@@ -67,16 +68,13 @@ const toResult = (rendered: Rendered): CallToolResult => {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
 /** Why a `tools/call` is not one at all, in words a caller can act on. */
 const callProblem = (params: unknown): string | undefined => {
   if (!isObject(params)) return "params must be an object with name and arguments"
   if (typeof params.name !== "string") return "params.name must be the tool's name, a string"
   const args = params.arguments
   if (args === undefined || isObject(args)) return undefined
-  const what = Array.isArray(args) ? "an array" : args === null ? "null" : `a ${typeof args}`
+  const what = describe(args)
   return `arguments must be an object, e.g. {"resource_type": "stack"}, not ${what}`
 }
 

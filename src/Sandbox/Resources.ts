@@ -6,6 +6,7 @@
 import { isResource, type Kind, kinds, resourceKinds } from "./Kinds.js"
 import { imageOf, servicesOf } from "./Lifecycle.js"
 import * as Schema from "./Schema.js"
+import { isRecord } from "./Schema.js"
 import { adminOnly, type Caller, configOf, lacks, merge, type Params, type Resource, ref, type Store } from "./Store.js"
 import type { World } from "./World.js"
 
@@ -15,9 +16,6 @@ export type Handler = (params: Params, caller: Caller) => unknown
 export const DEFAULT_PAGE = 50
 
 const oid = (id: string) => ({ $oid: id })
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const recordSchema = (kind: Kind) => {
   const found = Schema.endpointSchema(`read/Get${kinds[kind].target}`, "response")

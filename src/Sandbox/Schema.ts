@@ -78,7 +78,7 @@ export const property = (schema: JsonSchema, key: string): JsonSchema | undefine
   return found === undefined ? undefined : resolve(found).schema
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** The branch of an `anyOf` that a value takes: by its `type` tag, else the first of its JSON kind. */

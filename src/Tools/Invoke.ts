@@ -7,6 +7,7 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import { SvcClient } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
+import { describe, isObject } from "../Values.js"
 import { defaultPage, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import { DEFAULT_SETTINGS } from "./Settings.js"
@@ -37,14 +38,11 @@ export interface ToolSuccess extends Invocation {
   readonly page?: number
 }
 
-const describe = (value: unknown): string =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
-
 const list = (values: ReadonlyArray<string>) => values.join(", ")
 
 /** One sentence for each thing wrong, saying what is accepted instead. */
 const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): ReadonlyArray<string> => {
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+  if (!isObject(args)) {
     return [`the arguments must be an object with ${tool.selectorKey}, got ${describe(args)}`]
   }
   const given = args as Record<string, unknown>

@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { ConfigError } from "../ConfigRead.js"
 import { compare } from "../SvcVersion.js"
+import { describe } from "../Values.js"
 import type { Problem } from "./ToolError.js"
 
 type Json = Readonly<Record<string, unknown>>
@@ -102,13 +103,7 @@ const prepare = (value: unknown): unknown => {
 }
 
 const describeValue = (value: unknown): string =>
-  value === null
-    ? "null"
-    : Array.isArray(value)
-      ? "an array"
-      : typeof value === "object"
-        ? "an object"
-        : `a ${typeof value} (${JSON.stringify(value).slice(0, 40)})`
+  typeof value === "object" ? describe(value) : `${describe(value)} (${JSON.stringify(value).slice(0, 40)})`
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 

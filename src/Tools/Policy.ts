@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { ConfigError } from "../ConfigRead.js"
+import { isObject } from "../Values.js"
 import * as Definitions from "./Definitions.js"
 import { type Mode, type Pattern, ServerSettings, type ServerSettingsShape } from "./Settings.js"
 import { make as makeTool, type Tier, type Tool } from "./Tool.js"
@@ -84,8 +85,7 @@ export const make = (
       const tool = byName.get(name)
       if (tool === undefined) return Either.left(new UnknownToolError({ name, tools: names }))
       const allowed = published.get(name)
-      const selector =
-        typeof args === "object" && args !== null ? (args as Record<string, unknown>)[tool.selectorKey] : undefined
+      const selector = isObject(args) ? args[tool.selectorKey] : undefined
       // An unknown or missing selector is left to the decoder, which lists the allowed ones.
       if (typeof selector === "string" && Object.hasOwn(tool.endpoints, selector)) {
         const reason = refusal(tool, selector)

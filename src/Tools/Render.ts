@@ -3,6 +3,7 @@
  * same facts as a structured object a program can read.
  */
 import type { SvcError } from "../SvcError.js"
+import { isObject } from "../Values.js"
 import { mayHoldSecrets, pageNote, redact, withinBudget } from "./AnswerBounds.js"
 import type { ToolSuccess } from "./Invoke.js"
 import type { Tool } from "./Tool.js"
@@ -49,9 +50,6 @@ export interface Rendered {
   readonly structuredData?: Readonly<Record<string, unknown>>
 }
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
 /** A cut list's text is its JSON (which holds no raw newline) and then the note. */
 const shownOf = (data: unknown, fitted: string): Readonly<Record<string, unknown>> =>
   Array.isArray(data)
@@ -74,7 +72,7 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   const notes = outcome.page === undefined ? "" : pageNote(data, outcome.page)
   const room = settings.maxOutputChars - lead.length - notes.length
   const fitted = withinBudget(data, json, room, tool.narrow)
-  const structuredData = fitted !== json ? shownOf(data, fitted) : isRecord(data) ? data : { result: data }
+  const structuredData = fitted !== json ? shownOf(data, fitted) : isObject(data) ? data : { result: data }
   return { isError: false, text: `${lead}${fitted}${notes}`, structuredData }
 }
 

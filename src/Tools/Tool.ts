@@ -8,6 +8,7 @@ import * as JSONSchema from "effect/JSONSchema"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { Group } from "../SvcClient.js"
+import { isObject } from "../Values.js"
 
 export type SelectorKey = "resource_type" | "operation" | "inspect_type" | "list_type"
 
@@ -65,10 +66,7 @@ export const SCHEMA_DESCRIPTION = "true: list params' fields, send nothing"
 // says both, and tools/list must stay small.)
 // A guard, not a Record: decoding a Record copies the object and drops a key named
 // "__proto__", and the service should get the body exactly as it was given.
-const Params = Schema.declare(
-  (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u),
-  { jsonSchema: { type: "object" } },
-)
+const Params = Schema.declare(isObject, { jsonSchema: { type: "object" } })
 
 const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   const [first, ...rest] = selectors

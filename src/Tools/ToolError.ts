@@ -4,7 +4,7 @@
  * everywhere or does not compile.
  */
 import * as Data from "effect/Data"
-import type { SvcError } from "../SvcError.js"
+import { callPath, type SvcError } from "../SvcError.js"
 
 /** The arguments were refused by the tool's schema before anything was sent. */
 export class ToolInputError extends Data.TaggedError("ToolInputError")<{
@@ -74,9 +74,8 @@ export class ToolCallError extends Data.TaggedError("ToolCallError")<{
   readonly error: SvcError
 }> {
   override get message(): string {
-    const { group, endpoint } = this.error.call
     // The endpoint is named once: by the error itself, unless it failed elsewhere (at login).
-    const where = `${group}/${endpoint}` === this.endpoint ? "" : ` -> ${this.endpoint}`
+    const where = callPath(this.error.call) === this.endpoint ? "" : ` -> ${this.endpoint}`
     return `${this.tool} ${this.selectorKey} ${JSON.stringify(this.selector)}${where}: ${this.error.message}`
   }
 }
