@@ -13,6 +13,7 @@ import { VERSION } from "../src/Version.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
+import * as Spec from "./support/Spec.js"
 import { until } from "./support/Wait.js"
 
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
@@ -62,27 +63,29 @@ const transports = {
 
 for (const [name, connect] of Object.entries(transports)) {
   describe.each(ERAS)(`over ${name}, the %s era`, (era) => {
-    it.scopedLive("negotiates the era, lists the 13 tools and calls them; results carry object structuredContent", () =>
-      Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
-        const client = yield* connect(era, double)
-        expect(client.getProtocolEra()).toBe(era)
-        if (era === "modern") expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28")
-        expect(client.getServerVersion()).toMatchObject({ name: "svc-mcp", version: VERSION })
-        const { tools } = yield* Effect.promise(() => client.listTools())
-        expect(tools).toHaveLength(13)
-        double.next("/read/ListStacks", { status: 200, body: [{ name: "web" }] })
-        const listed = yield* Effect.promise(() =>
-          client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } }),
-        )
-        expect(listed.structuredContent).toEqual({ result: [{ name: "web" }] })
-        const failed = yield* Effect.promise(() =>
-          client.callTool({ name: "svc_get", arguments: { resource_type: "nope" } }),
-        )
-        expect(failed.structuredContent).toMatchObject({ error: { kind: "invalid_arguments" } })
-        // The list asked without a limit: the service's default page is read once, for the more-pages note.
-        expect(double.requests.map((r) => r.path)).toEqual(["/read/ListStacks", "/read/GetCoreInfo"])
-      }),
+    it.scopedLive(
+      `negotiates the era, lists the ${Spec.tools.length} tools and calls them; results carry object structuredContent`,
+      () =>
+        Effect.gen(function* () {
+          const double = yield* Double.scoped(API_KEY)
+          const client = yield* connect(era, double)
+          expect(client.getProtocolEra()).toBe(era)
+          if (era === "modern") expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28")
+          expect(client.getServerVersion()).toMatchObject({ name: "svc-mcp", version: VERSION })
+          const { tools } = yield* Effect.promise(() => client.listTools())
+          expect(tools.map((tool) => tool.name)).toEqual(Spec.tools)
+          double.next("/read/ListStacks", { status: 200, body: [{ name: "web" }] })
+          const listed = yield* Effect.promise(() =>
+            client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } }),
+          )
+          expect(listed.structuredContent).toEqual({ result: [{ name: "web" }] })
+          const failed = yield* Effect.promise(() =>
+            client.callTool({ name: "svc_get", arguments: { resource_type: "nope" } }),
+          )
+          expect(failed.structuredContent).toMatchObject({ error: { kind: "invalid_arguments" } })
+          // The list asked without a limit: the service's default page is read once, for the more-pages note.
+          expect(double.requests.map((r) => r.path)).toEqual(["/read/ListStacks", "/read/GetCoreInfo"])
+        }),
     )
 
     // On the earlier revisions over HTTP, notifications/cancelled reaches a server of its own (stateless),
@@ -205,7 +208,7 @@ describe("2026-07-28 on the wire", () => {
       })
       const listed = yield* modern(server.url, "tools/list")
       expect(listed.body.result).toMatchObject({ resultType: "complete", ttlMs: 600_000, cacheScope: "public" })
-      expect((listed.body.result.tools as Array<unknown>).length).toBe(13)
+      expect((listed.body.result.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual(Spec.tools)
       const called = yield* modern(server.url, "tools/call", { name: "svc_list", arguments: { resource_type: "tag" } })
       expect(called.body.result).toMatchObject({ resultType: "complete", structuredContent: expect.any(Object) })
     }),

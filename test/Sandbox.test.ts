@@ -12,6 +12,7 @@ import { invoke } from "../src/Tools/Invoke.js"
 import * as Tables from "../src/Tools/Tables.js"
 import * as Layers from "./support/Layers.js"
 import * as Sandboxes from "./support/Sandbox.js"
+import * as Spec from "./support/Spec.js"
 import { until } from "./support/Wait.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read the service's JSON answers field by field
@@ -35,7 +36,7 @@ const completed = (id: string) =>
   })
 
 describe("the sandbox", () => {
-  it.scopedLive("answers every endpoint the 13 tools reach: none is an unknown variant", () =>
+  it.scopedLive(`answers every endpoint the ${Spec.tools.length} tools reach: none is an unknown variant`, () =>
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
       const unknown: Array<string> = []
