@@ -389,8 +389,12 @@ describe.each<Era>(["legacy", "modern"])("over stdio, the %s era", (era) => {
         expect(byId.get(key("open"))).toHaveLength(1)
         expect(byId.get(key("final"))?.[0]?.message.result).toBeDefined()
         const expected = new Set([key("open"), key("final")])
+        const tally = { valid: 0, invalid: 0, unanswered: 0 }
         for (const c of all) {
-          if (c.answered === undefined) continue
+          if (c.answered === undefined) {
+            tally.unanswered++
+            continue
+          }
           expected.add(key(c.answered))
           const got = byId.get(key(c.answered)) ?? []
           expect(got.length, failing(c, "answered exactly once")).toBe(1)
@@ -402,6 +406,7 @@ describe.each<Era>(["legacy", "modern"])("over stdio, the %s era", (era) => {
           } catch {
             valid = false
           }
+          tally[valid ? "valid" : "invalid"]++
           if (!valid) {
             expect(answer.message.error, failing(c, "an invalid request")).toMatchObject({
               code: -32600,
@@ -411,6 +416,8 @@ describe.each<Era>(["legacy", "modern"])("over stdio, the %s era", (era) => {
           }
         }
         for (const k of byId.keys()) expect(expected.has(k), `an answer to an id never sent: ${k}`).toBe(true)
+        // Each kind of case is well represented.
+        for (const n of Object.values(tally)) expect(n, JSON.stringify(tally)).toBeGreaterThan(count / 10)
         expect(code).toBe(0)
         // One short line per skipped message, never its content.
         expect(stderr).not.toContain(MARKER)
