@@ -354,7 +354,13 @@ const streamStdio = (era: Era, all: ReadonlyArray<Case>) =>
       const answers = stdout
         .split("\n")
         .filter((line) => line !== "")
-        .map((line) => ({ line, message: JSON.parse(line) as Record<string, unknown> }))
+        .map((line) => {
+          try {
+            return { line, message: JSON.parse(line) as Record<string, unknown> }
+          } catch {
+            return { line, message: { notJson: line.slice(0, 200) } }
+          }
+        })
       resume(Effect.succeed({ answers, stdout, stderr, code }))
     })
     for (const line of openers(era)) child.stdin.write(`${line}\n`)
@@ -375,9 +381,9 @@ describe.each<Era>(["legacy", "modern"])("over stdio, the %s era", (era) => {
       Effect.gen(function* () {
         const all = cases(era, count, SEED + (era === "modern" ? 1 : 0))
         const { answers, stderr, code } = yield* streamStdio(era, all)
-        // stdout holds JSON-RPC only (the parse above would have thrown on anything else).
+        // stdout holds JSON-RPC only.
         for (const { message } of answers) {
-          expect(message.jsonrpc).toBe("2.0")
+          expect(message.jsonrpc, JSON.stringify(message).slice(0, 200)).toBe("2.0")
           expect("id" in message || typeof message.method === "string").toBe(true)
         }
         const responses = answers.filter(({ message }) => "result" in message || "error" in message)
