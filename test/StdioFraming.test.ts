@@ -125,16 +125,4 @@ describe("inspecting each line within the bound", () => {
     expect(Buffer.concat(out).toString("utf8")).toBe("keep 1\nkeep 4\r\nlast")
     expect(reports).toEqual([{ id: 3, bytes: 45 }])
   })
-
-  it("has the id's text as sent, digit for digit", () => {
-    const raw = (text: string) => {
-      const scanner = new IdScanner()
-      scanner.feed(Buffer.from(text))
-      return scanner.raw
-    }
-    expect(raw('{"id":9007199254740993,"method":"x"}')).toBe("9007199254740993")
-    expect(raw('{"id":1e300}')).toBe("1e300")
-    expect(raw('{"id":"a\\"b"}')).toBe('"a\\"b"')
-    expect(raw('{"id":null}')).toBeUndefined()
-  })
 })

@@ -271,9 +271,9 @@ export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scope
     }
     const warn = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(`protocol: ${message}`))
     // A request the SDK would drop without a word is answered here; other lines it cannot serve are
-    // skipped with one short line on stderr. Written straight to stdout, as the transport writes.
+    // skipped with one short line on stderr.
     const inspect = StdioMessages.inspect({
-      answer: (line) => void process.stdout.write(line),
+      answer: (response) => void transport.send(response).catch(() => undefined),
       skipped: (why) => warn(`a message was skipped: ${why}`),
     })
     process.stdin.pipe(StdioFraming.frame(StdioFraming.MAX_MESSAGE_BYTES, refuse, inspect)).pipe(input, { end: false })

@@ -41,17 +41,11 @@ export class IdScanner {
   private value: Array<number> | undefined
   private valueIsString = false
   private found: string | number | undefined
-  private foundText: string | undefined
   private done = false
 
   get id(): string | number | undefined {
     if (!this.done && this.value !== undefined && !this.valueIsString) this.finishValue()
     return this.found
-  }
-
-  /** The id's JSON text as it was sent: a number's own digits, which a double may not keep. */
-  get raw(): string | undefined {
-    return this.id === undefined ? undefined : this.foundText
   }
 
   feed(bytes: Uint8Array): void {
@@ -64,10 +58,7 @@ export class IdScanner {
     this.done = true
     try {
       const parsed: unknown = JSON.parse(this.valueIsString ? `"${raw}"` : raw)
-      if (typeof parsed === "string" || (typeof parsed === "number" && Number.isFinite(parsed))) {
-        this.found = parsed
-        this.foundText = this.valueIsString ? `"${raw}"` : raw
-      }
+      if (typeof parsed === "string" || (typeof parsed === "number" && Number.isFinite(parsed))) this.found = parsed
     } catch {
       // Not a readable id: the message is answered as one without an id.
     }

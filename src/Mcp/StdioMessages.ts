@@ -9,14 +9,18 @@
  * A response from the client is never answered, whatever its shape.
  */
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server"
-import { IdScanner, type Inspect } from "./StdioFraming.js"
+import type { Inspect } from "./StdioFraming.js"
 
 /** JSON-RPC "invalid request". */
 const INVALID_REQUEST = -32600
 
 export interface Handlers {
-  /** Writes one JSON-RPC message, serialized with its line end, to the client. */
-  readonly answer: (line: string) => void
+  /** Sends the client a JSON-RPC error response. */
+  readonly answer: (response: {
+    readonly jsonrpc: "2.0"
+    readonly id: string | number
+    readonly error: { readonly code: number; readonly message: string }
+  }) => void
   /** Reports a line that was skipped, and why, in a few words. */
   readonly skipped: (why: string) => void
 }
@@ -70,15 +74,6 @@ const isBlank = (line: Buffer) => {
   return true
 }
 
-/** The id as the answer carries it: a number with the very digits it was sent with. */
-const idText = (line: Buffer, id: string | number): string => {
-  if (typeof id === "string") return JSON.stringify(id)
-  const scanner = new IdScanner()
-  scanner.feed(line)
-  const raw = scanner.raw
-  return raw !== undefined && scanner.id === id ? raw : JSON.stringify(id)
-}
-
 /**
  * The inspection of each stdin line: a line the SDK would serve is handed on; a
  * request it would drop is answered here; anything else is reported and dropped.
@@ -101,8 +96,12 @@ export const inspect =
         return true
       } catch {
         const why = problem(value) ?? "not a valid JSON-RPC request"
-        const error = JSON.stringify({ code: INVALID_REQUEST, message: `Invalid Request: ${why}` })
-        handlers.answer(`{"jsonrpc":"2.0","id":${idText(line, value.id)},"error":${error}}\n`)
+        // The id as parsed, as the SDK answers over HTTP: past 2^53, the nearest double.
+        handlers.answer({
+          jsonrpc: "2.0",
+          id: value.id,
+          error: { code: INVALID_REQUEST, message: `Invalid Request: ${why}` },
+        })
         return false
       }
     }
