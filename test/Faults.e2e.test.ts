@@ -309,7 +309,7 @@ describe("fault matrix: the client misbehaves", () => {
   )
 
   it.scopedLive(
-    "wrong types, unknown extras, a 5 MB argument and deeply nested params are answered, and serving goes on",
+    "wrong types, unknown extras, a 3.5 MB and a 5 MB argument and deeply nested params are answered, and serving goes on",
     () =>
       Effect.gen(function* () {
         const double = yield* Double.scoped(API_KEY)
@@ -330,8 +330,20 @@ describe("fault matrix: the client misbehaves", () => {
         expect(String(notAnObject.cause)).toBe(
           'McpError: MCP error -32602: Invalid params: arguments must be an object, e.g. {"resource_type": "stack"}, not an array',
         )
-        const big = yield* call({ resource_type: "stack", params: { stack: "x".repeat(5 * 1024 * 1024) } })
+        // Within the largest message accepted (4 MiB), a 3.5 MB argument is served; a 5 MB one is refused by its id.
+        const big = yield* call({ resource_type: "stack", params: { stack: "x".repeat(3.5 * 1024 * 1024) } })
         expect(kindOf(big)).toBe("ok")
+        const tooBig = yield* Effect.flip(
+          Effect.tryPromise(() =>
+            client.callTool({
+              name: "svc_get",
+              arguments: { resource_type: "stack", params: { stack: "x".repeat(5 * 1024 * 1024) } },
+            }),
+          ),
+        )
+        expect(String(tooBig.cause)).toMatch(
+          /MCP error -32600: Invalid Request: the message is \d+ bytes; the largest accepted is 4194304 bytes/,
+        )
         let nested: unknown = { leaf: true }
         for (let i = 0; i < 2000; i++) nested = { n: nested }
         // GetStack has no field "deep": refused by the check, whatever is inside it.
