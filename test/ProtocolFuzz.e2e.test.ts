@@ -301,7 +301,11 @@ interface Answer {
 
 const openers = (era: Era): Array<string> =>
   era === "modern"
-    ? [JSON.stringify({ jsonrpc: "2.0", id: "open", method: "server/discover", params: { _meta: ENVELOPE } })]
+    ? // server/discover does not pin the era; the first request with the envelope does.
+      [
+        JSON.stringify({ jsonrpc: "2.0", id: "open", method: "server/discover", params: { _meta: ENVELOPE } }),
+        JSON.stringify({ jsonrpc: "2.0", id: "pin", method: "tools/list", params: { _meta: ENVELOPE } }),
+      ]
     : [
         JSON.stringify({
           jsonrpc: "2.0",
@@ -385,8 +389,10 @@ describe.each<Era>(["legacy", "modern"])("over stdio, the %s era", (era) => {
           byId.set(k, [...(byId.get(k) ?? []), answer])
         }
         expect(byId.get(key("open"))).toHaveLength(1)
-        expect(byId.get(key("final"))?.[0]?.message.result).toBeDefined()
-        const expected = new Set([key("open"), key("final")])
+        const final = byId.get(key("final"))?.[0]?.message
+        expect(final?.result, `seed ${SEED}: ${JSON.stringify(final)}`).toBeDefined()
+        if (era === "modern") expect(byId.get(key("pin"))?.[0]?.message.result).toBeDefined()
+        const expected = new Set([key("open"), key("pin"), key("final")])
         const tally = { valid: 0, invalid: 0, unanswered: 0 }
         for (const c of all) {
           if (c.answered === undefined) {
