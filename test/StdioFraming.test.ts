@@ -101,3 +101,28 @@ describe("framing stdio with a bound", () => {
     expect(await run(Buffer.from('{"id":3}'), 100, 64)).toEqual({ lines: '{"id":3}', reports: [] })
   })
 })
+
+describe("inspecting each line within the bound", () => {
+  it("sees each line without its \\n, drops those it has dealt with, and never sees an oversized one", async () => {
+    const seen: Array<string> = []
+    const reports: Array<Oversized> = []
+    const framed = frame(
+      20,
+      (oversized) => reports.push(oversized),
+      (line) => {
+        seen.push(line.toString("utf8"))
+        return !line.toString("utf8").startsWith("drop")
+      },
+    )
+    const out: Array<Buffer> = []
+    await new Promise<void>((resolve, reject) => {
+      framed.on("data", (chunk: Buffer) => out.push(chunk))
+      framed.on("end", resolve)
+      framed.on("error", reject)
+      Readable.from([Buffer.from(`keep 1\ndrop 2\r\n{"id":3,"p":"${"x".repeat(30)}"}\nkeep 4\r\nlast`)]).pipe(framed)
+    })
+    expect(seen).toEqual(["keep 1", "drop 2\r", "keep 4\r"])
+    expect(Buffer.concat(out).toString("utf8")).toBe("keep 1\nkeep 4\r\nlast")
+    expect(reports).toEqual([{ id: 3, bytes: 45 }])
+  })
+})

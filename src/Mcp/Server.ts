@@ -41,6 +41,7 @@ import { VERSION } from "../Version.js"
 import * as Confirm from "./Confirm.js"
 import * as McpLogging from "./Logging.js"
 import * as StdioFraming from "./StdioFraming.js"
+import * as StdioMessages from "./StdioMessages.js"
 
 export const INSTRUCTIONS =
   "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
@@ -283,7 +284,14 @@ export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scope
       }
       void transport.send({ jsonrpc: "2.0", id, error: { code: INVALID_REQUEST, message } }).catch(() => undefined)
     }
-    process.stdin.pipe(StdioFraming.frame(StdioFraming.MAX_MESSAGE_BYTES, refuse)).pipe(input, { end: false })
+    const warn = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(`protocol: ${message}`))
+    // A request the SDK would drop without a word is answered here; other lines it cannot serve are
+    // skipped with one short line on stderr.
+    const inspect = StdioMessages.inspect({
+      answer: (response) => void transport.send(response).catch(() => undefined),
+      skipped: (why) => warn(`a message was skipped: ${why}`),
+    })
+    process.stdin.pipe(StdioFraming.frame(StdioFraming.MAX_MESSAGE_BYTES, refuse, inspect)).pipe(input, { end: false })
     // The SDK starts a request's handler, and sends its answer, in microtasks:
     // by the next turn of the event loop each has happened.
     const nextTurn = Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void)))
@@ -294,8 +302,14 @@ export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scope
     process.stdin.once("end", stdinEnded)
     const handle = sdkServeStdio(() => create(), {
       transport,
-      // A garbage line or a malformed message is reported and skipped; serving goes on.
-      onerror: (error) => Runtime.runFork(runtime)(Effect.logWarning(`protocol: ${error.message}`)),
+      // A message the SDK refuses is reported and skipped; serving goes on. Its schema's
+      // failures come as a dump of many lines: one is said instead.
+      onerror: (error) =>
+        warn(
+          error.name === "ZodError"
+            ? "a message was skipped: not a valid JSON-RPC message"
+            : (error.message.split("\n", 1)[0] ?? ""),
+        ),
     })
     yield* Effect.addFinalizer(() =>
       Effect.promise(async () => {

@@ -5,7 +5,8 @@
  * itself: one oversized message would end the server and every call in flight. Here a
  * line over the bound is never buffered: it is skipped as it streams past, while a small
  * scanner reads its top-level `id`, so that the sender can be answered with an error.
- * Lines within the bound reach the transport unchanged.
+ * Lines within the bound reach the transport unchanged, unless an inspection, given by
+ * the caller, has dealt with one (answered or skipped it) before the transport reads it.
  */
 import { Transform, type TransformCallback } from "node:stream"
 
@@ -151,10 +152,21 @@ export class IdScanner {
 }
 
 /**
- * A stream of the lines of `input` that are at most `maxBytes` long, each with its `\n`;
- * for each longer one, `onOversized` is called once its end has streamed past.
+ * Looks at one line within the bound (without its `\n`) before it is handed on:
+ * `false` when it has dealt with the line, which is then dropped.
  */
-export const frame = (maxBytes: number, onOversized: (oversized: Oversized) => void): Transform => {
+export type Inspect = (line: Buffer) => boolean
+
+/**
+ * A stream of the lines of `input` that are at most `maxBytes` long, each with its `\n`,
+ * less those `inspect` drops; for each longer one, `onOversized` is called once its end
+ * has streamed past.
+ */
+export const frame = (
+  maxBytes: number,
+  onOversized: (oversized: Oversized) => void,
+  inspect: Inspect = () => true,
+): Transform => {
   let pending: Array<Buffer> = []
   let pendingBytes = 0
   let skipping: { scanner: IdScanner; bytes: number; endsWithCr: boolean } | undefined
@@ -200,7 +212,7 @@ export const frame = (maxBytes: number, onOversized: (oversized: Oversized) => v
             const scanner = new IdScanner()
             scanner.feed(line)
             onOversized({ id: scanner.id, bytes })
-          } else {
+          } else if (inspect(line)) {
             this.push(Buffer.concat([line, Buffer.from("\n")]))
           }
         }
@@ -209,7 +221,8 @@ export const frame = (maxBytes: number, onOversized: (oversized: Oversized) => v
       callback()
     },
     flush(callback: TransformCallback) {
-      // An unterminated last line is handed on as the transport would see it; an oversized one is reported.
+      // An unterminated last line is handed on as the transport would see it (it reads whole
+      // lines only), uninspected; an oversized one is reported.
       if (skipping !== undefined) onOversized({ id: skipping.scanner.id, bytes: skipping.bytes })
       else if (pendingBytes > 0) this.push(Buffer.concat(pending, pendingBytes))
       callback()

@@ -1,0 +1,112 @@
+/**
+ * What a line on stdin is, judged before the SDK's stdio transport reads it.
+ *
+ * The transport drops, without a word to the client, every line that fails its
+ * JSON-RPC schema, even a request whose id it could read: the client then waits
+ * forever. Here such a request is answered with "invalid request" and its id; any
+ * other line that cannot be served is skipped with one short log line that says
+ * what was wrong and nothing of what the line held (it may hold a secret).
+ * A response from the client is never answered, whatever its shape.
+ */
+import { parseJSONRPCMessage } from "@modelcontextprotocol/server"
+import type { Inspect } from "./StdioFraming.js"
+
+/** JSON-RPC "invalid request". */
+const INVALID_REQUEST = -32600
+
+export interface Handlers {
+  /** Sends the client a JSON-RPC error response. */
+  readonly answer: (response: {
+    readonly jsonrpc: "2.0"
+    readonly id: string | number
+    readonly error: { readonly code: number; readonly message: string }
+  }) => void
+  /** Reports a line that was skipped, and why, in a few words. */
+  readonly skipped: (why: string) => void
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const MEMBERS = new Set(["jsonrpc", "id", "method", "params", "result", "error"])
+
+/** What makes a parsed message not JSON-RPC, in a few words; undefined when nothing shows. */
+export const problem = (value: unknown): string | undefined => {
+  if (Array.isArray(value)) return "a batch (MCP has none)"
+  if (!isObject(value)) return "not a JSON object"
+  if (value.jsonrpc !== "2.0") return "jsonrpc is not 2.0"
+  if ("method" in value && typeof value.method !== "string") return "method is not a string"
+  if ("id" in value) {
+    const id = value.id
+    if (typeof id !== "string" && typeof id !== "number") return "id is not a string or a number"
+    if (typeof id === "number" && !Number.isSafeInteger(id)) return "id is not a safe integer"
+  }
+  for (const key of Object.keys(value)) if (!MEMBERS.has(key)) return "a member JSON-RPC does not have"
+  if ("method" in value) {
+    if ("result" in value || "error" in value) return "both a method and a result or error"
+    if ("params" in value) {
+      const params = value.params
+      if (!isObject(params)) return "params is not an object"
+      if ("_meta" in params) {
+        const meta = params._meta
+        if (!isObject(meta)) return "params._meta is not an object"
+        const token = meta.progressToken
+        if (token !== undefined && typeof token !== "string" && !Number.isSafeInteger(token))
+          return "the progress token is not a string or an integer"
+      }
+    }
+    return undefined
+  }
+  if ("result" in value && "error" in value) return "both a result and an error"
+  if ("result" in value) return isObject(value.result) ? undefined : "result is not an object"
+  if ("error" in value) {
+    const error = value.error
+    if (!isObject(error) || !Number.isSafeInteger(error.code) || typeof error.message !== "string")
+      return "error is not {code, message}"
+    return undefined
+  }
+  return "neither a method nor a result or error"
+}
+
+/** Whether the line holds nothing but JSON whitespace: skipped without a word, as the transport does. */
+const isBlank = (line: Buffer) => {
+  for (const byte of line) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) return false
+  return true
+}
+
+/**
+ * The inspection of each stdin line: a line the SDK would serve is handed on; a
+ * request it would drop is answered here; anything else is reported and dropped.
+ */
+export const inspect =
+  (handlers: Handlers): Inspect =>
+  (line) => {
+    if (isBlank(line)) return false
+    let value: unknown
+    try {
+      value = JSON.parse(line.toString("utf8"))
+    } catch {
+      handlers.skipped("not JSON")
+      return false
+    }
+    if (isObject(value) && "method" in value && (typeof value.id === "string" || typeof value.id === "number")) {
+      // A request: only the SDK's own check says whether the SDK will serve it.
+      try {
+        parseJSONRPCMessage(value)
+        return true
+      } catch {
+        const why = problem(value) ?? "not a valid JSON-RPC request"
+        // The id as parsed, as the SDK answers over HTTP: past 2^53, the nearest double.
+        handlers.answer({
+          jsonrpc: "2.0",
+          id: value.id,
+          error: { code: INVALID_REQUEST, message: `Invalid Request: ${why}` },
+        })
+        return false
+      }
+    }
+    const why = problem(value)
+    if (why === undefined) return true
+    handlers.skipped(why)
+    return false
+  }
