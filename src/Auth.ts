@@ -36,7 +36,7 @@ export interface Credential {
 export type AuthFailure = SvcAuthError | SvcTimeoutError | SvcUnreachableError
 
 export interface AuthShape {
-  readonly method: "api-key" | "jwt"
+  readonly method: "api-key" | "caller-key" | "jwt"
   /** Headers for the next call; logs in first if no token is held. */
   readonly credential: Effect.Effect<Credential, AuthFailure>
   /**

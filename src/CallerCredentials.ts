@@ -54,7 +54,7 @@ export const fromHeaders = (headers: IncomingHttpHeaders): Caller | string => {
  * other. Without a caller the call fails before anything is sent.
  */
 export const auth: AuthShape = {
-  method: "api-key",
+  method: "caller-key",
   credential: Effect.flatMap(FiberRef.get(current), (caller) =>
     Option.isNone(caller)
       ? Effect.fail(

@@ -23,7 +23,7 @@ export interface Step {
 
 export interface Report {
   readonly url: string
-  readonly method: "api-key" | "jwt"
+  readonly method: "api-key" | "caller-key" | "jwt"
   readonly steps: ReadonlyArray<Step>
   readonly ok: boolean
 }
@@ -55,7 +55,7 @@ const hintFor = (error: SvcError, method: Report["method"]): string => {
         case "SecondFactor":
           return "this account needs a second factor: create an API key and set SVC_API_KEY and SVC_API_SECRET"
         case "Rejected":
-          return method === "api-key"
+          return method !== "jwt"
             ? `check SVC_API_KEY and SVC_API_SECRET; the key may have expired or been deleted${lockout(error.detail)}`
             : "the service refused a fresh token: check the user is enabled"
         case "Redirected":
@@ -167,7 +167,7 @@ export const run: Effect.Effect<Report, never, Needs> = Effect.gen(function* () 
     steps.push({
       name: "auth",
       status: "ok",
-      detail: auth.method === "api-key" ? "the API key was accepted" : "logged in, and the token was accepted",
+      detail: auth.method !== "jwt" ? "the API key was accepted" : "logged in, and the token was accepted",
     })
   }
   steps.push(yield* ParamsCheck.step(text))
@@ -181,7 +181,7 @@ export const format = (report: Report): string => {
   const lines = [
     "svc-mcp check",
     `  service   ${report.url}`,
-    `  auth      ${report.method === "api-key" ? "API key (SVC_API_KEY, SVC_API_SECRET)" : "login (SVC_INIT_ADMIN_USERNAME, SVC_INIT_ADMIN_PASSWORD)"}`,
+    `  auth      ${report.method !== "jwt" ? "API key (SVC_API_KEY, SVC_API_SECRET)" : "login (SVC_INIT_ADMIN_USERNAME, SVC_INIT_ADMIN_PASSWORD)"}`,
   ]
   for (const step of report.steps) {
     lines.push(`  [${mark[step.status]}] ${step.name.padEnd(8)} ${step.detail}`)

@@ -166,7 +166,7 @@ export const fromResponse = (
 export const rejected = (
   call: Call,
   outcome: { readonly status: number; readonly error: string },
-  method: "api-key" | "jwt",
+  method: "api-key" | "caller-key" | "jwt",
 ): SvcAuthError =>
   new SvcAuthError({
     call,
@@ -175,5 +175,7 @@ export const rejected = (
     detail:
       method === "api-key"
         ? `the service refused the API key (${outcome.error}); check SVC_API_KEY and SVC_API_SECRET, and whether the key has expired`
-        : `the service refused a fresh login token (${outcome.error})`,
+        : method === "caller-key"
+          ? `the service refused the caller's API key (${outcome.error}); check the X-Svc-Api-Key and X-Svc-Api-Secret the client sends, and whether the key has expired`
+          : `the service refused a fresh login token (${outcome.error})`,
   })

@@ -118,6 +118,9 @@ describe("per-request service credentials over HTTP", () => {
         wrong.callTool({ name: "svc_list", arguments: { resource_type: "stack" } }),
       )
       expect(refused.structuredContent).toMatchObject({ error: { kind: "auth" } })
+      // The caller is told about the headers it sent, not the server's own variables.
+      expect(JSON.stringify(refused.content)).toMatch(/X-Svc-Api-Key and X-Svc-Api-Secret the client sends/)
+      expect(JSON.stringify(refused.content)).not.toMatch(/SVC_API_KEY/)
       expect(double.calls()).toHaveLength(1)
       expect(double.calls()[0]?.headers["x-api-secret"]).toBe("not-the-secret")
     }),
