@@ -29,7 +29,6 @@ export interface Observer {
   readonly call: (
     tool: Tool,
     args: unknown,
-    meta: unknown,
   ) => <R>(self: Effect.Effect<ToolSuccess, CallError, R>) => Effect.Effect<ToolSuccess, CallError | AuditError, R>
   /**
    * A call refused before it ran: by the policy (`refused`), or by the user
@@ -129,7 +128,7 @@ export const make: Effect.Effect<Observer> = Effect.gen(function* () {
 
   const record = (entry: AuditEntry) => (Option.isSome(audit) ? audit.value.write(entry) : Effect.void)
 
-  const call: Observer["call"] = (tool, args, meta) => {
+  const call: Observer["call"] = (tool, args) => {
     const audited = Option.isSome(audit) && tool.group !== "read"
     if (!audited && !traced) return (self) => self
     return <R>(self: Effect.Effect<ToolSuccess, CallError, R>) =>
@@ -138,7 +137,7 @@ export const make: Effect.Effect<Observer> = Effect.gen(function* () {
         const resolved = resolve(tool, args)
         const endpoint = Either.isRight(resolved) ? resolved.right.endpoint : undefined
         const target = Either.isRight(resolved) ? targetOf(resolved.right.body) : undefined
-        const program = traced ? telemetry.toolCall(tool.name, selector, endpoint, meta)(self, describe) : self
+        const program = traced ? telemetry.toolCall(tool.name, selector, endpoint)(self, describe) : self
         if (!audited) return program
         const log = audit.value
         const started = performance.now()
@@ -178,12 +177,7 @@ export const make: Effect.Effect<Observer> = Effect.gen(function* () {
     // Counted and traced as calls too, with their own outcome.
     const observed = (self: Effect.Effect<Rendered>) =>
       traced
-        ? telemetry.toolCall(
-            error.tool,
-            error.selector,
-            undefined,
-            undefined,
-          )(self, () => ({ outcome, kind: "denied" }))
+        ? telemetry.toolCall(error.tool, error.selector, undefined)(self, () => ({ outcome, kind: "denied" }))
         : self
     if (Option.isNone(audit)) return observed(Effect.succeed(rendered))
     const audited = Effect.gen(function* () {

@@ -21,6 +21,7 @@ import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
+import * as TraceContext from "./TraceContext.js"
 import { VERSION } from "./Version.js"
 
 export interface Hooks {
@@ -29,7 +30,6 @@ export interface Hooks {
     tool: string,
     selector: string | undefined,
     endpoint: string | undefined,
-    meta: unknown,
   ) => <A, E, R>(self: Effect.Effect<A, E, R>, describe: (exit: Exit.Exit<A, E>) => Outcome) => Effect.Effect<A, E, R>
   /** Around one request to the service that answers a status. */
   readonly serviceRequest: (
@@ -66,9 +66,6 @@ export const parseTraceparent = (value: unknown): Option.Option<Tracer.ExternalS
   return Option.some(Tracer.externalSpan({ traceId, spanId, sampled: (Number.parseInt(flags, 16) & 1) === 1 }))
 }
 
-const metaTraceparent = (meta: unknown): unknown =>
-  typeof meta === "object" && meta !== null ? (meta as { traceparent?: unknown }).traceparent : undefined
-
 const toolCalls = Metric.counter("svc_mcp.tool.calls", {
   description: "tool calls, by tool and outcome",
   incremental: true,
@@ -87,38 +84,42 @@ const inFlight = Metric.gauge("svc_mcp.tool.in_flight", { description: "tool cal
 
 export const makeHooks = (): Hooks => {
   let running = 0
-  const toolCall: Hooks["toolCall"] = (tool, selector, endpoint, meta) => (self, describe) =>
+  const toolCall: Hooks["toolCall"] = (tool, selector, endpoint) => (self, describe) =>
     Effect.suspend(() => {
-      const parent = parseTraceparent(metaTraceparent(meta))
       const started = performance.now()
       const attributes: Record<string, unknown> = { "mcp.method.name": "tools/call", "gen_ai.tool.name": tool }
       if (selector !== undefined) attributes["svc.selector"] = selector
       if (endpoint !== undefined) attributes["svc.endpoint"] = endpoint
-      return Effect.flatMap(FiberRef.get(headerTraceparent), (header) => {
-        const resolved = Option.isSome(parent) ? parent : parseTraceparent(header)
-        return Effect.suspend(() => Metric.set(inFlight, ++running)).pipe(
-          Effect.zipRight(self),
-          Effect.onExit((exit) => {
-            const { outcome, kind } = describe(exit)
-            const tags = labels(tool, outcome)
-            running--
-            return Effect.all([
-              Effect.annotateCurrentSpan(
-                kind === undefined ? { "svc.outcome": outcome } : { "svc.outcome": outcome, "error.type": kind },
-              ),
-              Metric.increment(Metric.taggedWithLabels(toolCalls, tags)),
-              Metric.update(Metric.taggedWithLabels(toolDuration, tags), performance.now() - started),
-              Metric.set(inFlight, running),
-            ])
-          }),
-          Effect.withSpan(`tools/call ${tool}`, {
-            kind: "server",
-            attributes,
-            captureStackTrace: false,
-            ...(Option.isSome(resolved) ? { parent: resolved.value } : {}),
-          }),
-        )
-      })
+      // The caller's `_meta` trace context (kept by the adapter) wins over the HTTP header.
+      return Effect.flatMap(
+        Effect.zip(TraceContext.TraceContext, FiberRef.get(headerTraceparent)),
+        ([trace, header]) => {
+          const parent = parseTraceparent(trace.traceparent)
+          const resolved = Option.isSome(parent) ? parent : parseTraceparent(header)
+          return Effect.suspend(() => Metric.set(inFlight, ++running)).pipe(
+            Effect.zipRight(self),
+            Effect.onExit((exit) => {
+              const { outcome, kind } = describe(exit)
+              const tags = labels(tool, outcome)
+              running--
+              return Effect.all([
+                Effect.annotateCurrentSpan(
+                  kind === undefined ? { "svc.outcome": outcome } : { "svc.outcome": outcome, "error.type": kind },
+                ),
+                Metric.increment(Metric.taggedWithLabels(toolCalls, tags)),
+                Metric.update(Metric.taggedWithLabels(toolDuration, tags), performance.now() - started),
+                Metric.set(inFlight, running),
+              ])
+            }),
+            Effect.withSpan(`tools/call ${tool}`, {
+              kind: "server",
+              attributes,
+              captureStackTrace: false,
+              ...(Option.isSome(resolved) ? { parent: resolved.value } : {}),
+            }),
+          )
+        },
+      )
     })
   const serviceRequest: Hooks["serviceRequest"] = (method, path) => (self) =>
     self.pipe(

@@ -40,7 +40,7 @@ describe("Observe with an audit log", () => {
       const args = { operation: "deploy_stack", params: { stack: "web", note: "viewer-secret" } }
 
       const running = yield* Effect.never.pipe(
-        observe.call(Definitions.svc_execute, args, undefined),
+        observe.call(Definitions.svc_execute, args),
         CallerCredentials.as(caller),
         Effect.fork,
       )

@@ -50,7 +50,7 @@ describe("parseTraceparent", () => {
       expect(hooks.serviceRequest("POST", "/read/ListStacks")(program)).toBe(program)
       expect(hooks.login(program)).toBe(program)
       expect(
-        hooks.toolCall("svc_list", "stack", "read/ListStacks", undefined)(program, () => ({ outcome: "ok" })),
+        hooks.toolCall("svc_list", "stack", "read/ListStacks")(program, () => ({ outcome: "ok" })),
       ).toBe(program)
     }),
   )

@@ -220,7 +220,7 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
 
       const exit = await serve(
         invoke(tool, args, settings.waitTimeoutMs).pipe(
-          observe.call(tool, args, request.params._meta),
+          observe.call(tool, args),
           Effect.match({
             onSuccess: (outcome) => success(tool, outcome, settings),
             onFailure: (error) => (error._tag === "AuditError" ? Observe.unrecorded(error) : failure(error)),
