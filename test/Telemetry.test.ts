@@ -49,9 +49,7 @@ describe("parseTraceparent", () => {
       const program = Effect.succeed({ status: 200 })
       expect(hooks.serviceRequest("POST", "/read/ListStacks")(program)).toBe(program)
       expect(hooks.login(program)).toBe(program)
-      expect(
-        hooks.toolCall("svc_list", "stack", "read/ListStacks")(program, () => ({ outcome: "ok" })),
-      ).toBe(program)
+      expect(hooks.toolCall("svc_list", "stack", "read/ListStacks")(program, () => ({ outcome: "ok" }))).toBe(program)
     }),
   )
 })
