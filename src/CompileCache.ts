@@ -5,10 +5,11 @@
  * enableCompileCache comes with 22.1), so the bundle is a CommonJS script run
  * through vm.Script, whose cachedData does the same on every Node version.
  *
- * The cache is written once, a second after the start (so that it holds the
+ * The cache is written a second after the start (so that it holds the
  * functions compiled lazily on the way to serving, not only the top level),
- * beside the bundle if that directory is writable, else in the user's cache
- * directory, else in a directory of the user's own in the temporary one. Its name carries
+ * or at the exit of a shorter run, beside the bundle if that directory is
+ * writable, else in the user's cache directory, else in a directory of the
+ * user's own in the temporary one. Its name carries
  * the bundle's content hash and the Node version and architecture; V8 refuses
  * a cache made for another source or build on its own. Whatever goes wrong
  * with the cache (no writable place, a corrupt or stale file) only means a
@@ -107,28 +108,39 @@ const writeCache = (dirs: ReadonlyArray<string>, hash: string, data: Buffer): vo
 }
 
 /**
+ * The byte a cache file starts with: how much of the start its code covers. A
+ * run that ends within its first second (a one-shot client, --version) leaves
+ * a partial cache at its exit, which the next start that serves for a second
+ * replaces with a full one; a full one is never written again.
+ */
+const PARTIAL = 1
+const FULL = 2
+
+/**
  * Runs the CommonJS bundle at `bundle` (whose content hash is `hash`) as Node
  * would run it, with the code cache.
  */
 export const run = (bundle: string, hash: string): void => {
   const source = Fs.readFileSync(bundle, "utf8")
   const dirs = candidates(Path.dirname(bundle))
-  const name = fileName(hash)
-  const cachedData = findCache(dirs, name)
+  const found = findCache(dirs, fileName(hash))
+  const stage = found?.[0]
+  const cachedData = stage === PARTIAL || stage === FULL ? found?.subarray(1) : undefined
   // The same wrapper as Node's for a CommonJS module, on the bundle's first line so that its lines keep their numbers.
   const script = new Vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
     ...(cachedData === undefined ? {} : { cachedData }),
   })
-  if (cachedData === undefined || script.cachedDataRejected === true) {
-    // Not on exit: a cache made by a short run (--version, a refused configuration) would lack
-    // what serving compiles, and would stay, as a cache V8 accepts is never written again.
-    setTimeout(() => {
-      try {
-        writeCache(dirs, hash, script.createCachedData())
-      } catch {}
-    }, WRITE_AFTER_MS).unref()
+  let covered = cachedData === undefined || script.cachedDataRejected === true ? 0 : (stage as number)
+  const write = (upTo: number) => {
+    if (covered >= upTo) return
+    covered = upTo
+    try {
+      writeCache(dirs, hash, Buffer.concat([Buffer.of(upTo), script.createCachedData()]))
+    } catch {}
   }
+  if (covered < FULL) setTimeout(() => write(FULL), WRITE_AFTER_MS).unref()
+  if (covered < PARTIAL) process.once("exit", () => write(PARTIAL))
   const module = { exports: {} }
   const main = script.runInThisContext() as (...args: ReadonlyArray<unknown>) => void
   main(module.exports, createRequire(bundle), module, bundle, Path.dirname(bundle))

@@ -63,6 +63,11 @@ const identity = (file: string) => {
   return { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size }
 }
 
+/** The first byte of a cache file: 1 for the partial cache of a run shorter than a second, 2 for a full one. */
+const stageOf = (file: string) => Fs.readFileSync(file)[0]
+const PARTIAL = 1
+const FULL = 2
+
 const runtimes = [
   { version: process.version, node: process.execPath },
   ...NodeRuntimes.TESTED.map((version) => ({ version: `v${version}`, node: NodeRuntimes.node(version) })),
@@ -81,6 +86,7 @@ describe.each(runtimes)("the code cache on Node $version", ({ version, node }) =
       const file = Path.join(installed.dist, name as string)
       const written = identity(file)
       expect(written.size).toBeGreaterThan(100_000)
+      expect(stageOf(file)).toBe(FULL)
 
       yield* serve(installed, node, outlastWrite)
       // A cache V8 refused would have been written again, as a new file.
@@ -90,7 +96,29 @@ describe.each(runtimes)("the code cache on Node $version", ({ version, node }) =
   )
 })
 
-describe("the code cache, when something is wrong with it", () => {
+describe("the code cache, when a start cannot use or write it as usual", () => {
+  it.live("a run shorter than a second leaves a partial cache, which the next start that serves replaces", () =>
+    Effect.gen(function* () {
+      const installed = install("partial")
+      const entry = Path.join(installed.dist, "svc-mcp.js")
+      const version = yield* Spawn.runCommand(process.execPath, [entry, "--version"], { env: { HOME: installed.home } })
+      expect(version.code).toBe(0)
+      const [name] = caches(installed.dist, process.version)
+      const file = Path.join(installed.dist, name as string)
+      expect(stageOf(file)).toBe(PARTIAL)
+      const partial = identity(file)
+
+      // A partial cache is used, and a run that serves for a second writes the full one.
+      yield* serve(
+        installed,
+        process.execPath,
+        until(() => stageOf(file) === FULL, 10_000),
+      )
+      expect(identity(file).ino).not.toBe(partial.ino)
+      expect(caches(installed.dist, process.version)).toEqual([name])
+    }),
+  )
+
   it.live("a corrupt cache file is ignored, and replaced", () =>
     Effect.gen(function* () {
       const installed = install("corrupt")
