@@ -96,7 +96,8 @@ const coldStart = async (which) => {
 
 /**
  * Ours writes its V8 code cache a second into its first start (src/CompileCache.ts), as a
- * user's first session does; every later start uses it. Cold starts are measured after that.
+ * user's first session does; every later start uses it. Cold starts are measured after that:
+ * the first start, which compiles the whole bundle, is not among them.
  */
 const warmUp = async () => {
   const { client } = await connect("ours")
