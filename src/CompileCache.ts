@@ -136,6 +136,9 @@ export const run = (bundle: string, hash: string): void => {
     if (covered >= upTo) return
     covered = upTo
     try {
+      // Another start may have written a cache since this one began: a partial one would only replace it.
+      const now = upTo === PARTIAL ? findCache(dirs, fileName(hash)) : undefined
+      if ((now?.[0] === PARTIAL || now?.[0] === FULL) && !(found !== undefined && now.equals(found))) return
       writeCache(dirs, hash, Buffer.concat([Buffer.of(upTo), script.createCachedData()]))
     } catch {}
   }
