@@ -113,17 +113,25 @@ const nodeFloor = () => {
   return { median: round(median(times)), max: round(Math.max(...times)) }
 }
 
-/** Calls one at a time to both servers, in alternating blocks, for the same reason. */
+/**
+ * Calls one at a time to both servers and to the service directly, in
+ * alternating blocks, for the same reason.
+ */
 const sequentials = async () => {
   const clients = { bare: (await connect("bare")).client, ours: (await connect("ours")).client }
-  const times = { bare: [], ours: [] }
+  const calls = {
+    direct: post,
+    bare: () => clients.bare.callTool(servers.bare.call),
+    ours: () => clients.ours.callTool(servers.ours.call),
+  }
+  const times = { direct: [], bare: [], ours: [] }
   const block = 100
-  for (const which of ["bare", "ours"]) for (let i = 0; i < 200; i++) await clients[which].callTool(servers[which].call)
+  for (const one of Object.values(calls)) for (let i = 0; i < 200; i++) await one()
   for (let done = 0; done < N.sequential; done += block) {
-    for (const which of ["bare", "ours"]) {
+    for (const [which, one] of Object.entries(calls)) {
       for (let i = 0; i < block; i++) {
         const t0 = now()
-        const result = await clients[which].callTool(servers[which].call)
+        const result = await one()
         times[which].push(now() - t0)
         if (result.isError) throw new Error(`${which}: ${JSON.stringify(result)}`)
       }
@@ -131,25 +139,16 @@ const sequentials = async () => {
   }
   await Promise.all(Object.values(clients).map((client) => client.close()))
   const summary = (xs) => ({ median: round(median(xs), 3), p99: round(quantile(xs, 0.99), 3) })
-  return { bare: summary(times.bare), ours: summary(times.ours) }
+  return { direct: summary(times.direct), bare: summary(times.bare), ours: summary(times.ours) }
 }
 
-const direct = async () => {
-  const post = () =>
-    fetch(`${double.url}/read/GetStack`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": "bench-key", "x-api-secret": "bench-secret" },
-      body: JSON.stringify({ stack: "web" }),
-    }).then((r) => r.text())
-  for (let i = 0; i < 200; i++) await post()
-  const times = []
-  for (let i = 0; i < N.sequential; i++) {
-    const t0 = now()
-    await post()
-    times.push(now() - t0)
-  }
-  return { median: round(median(times), 3), p99: round(quantile(times, 0.99), 3) }
-}
+/** The service called directly, as the servers call it: the floor each call's overhead is measured from. */
+const post = () =>
+  fetch(`${double.url}/read/GetStack`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": "bench-key", "x-api-secret": "bench-secret" },
+    body: JSON.stringify({ stack: "web" }),
+  }).then((r) => r.text())
 
 /** `total` calls with `inFlight` at a time. */
 const burst = async (client, call, total, inFlight) => {
@@ -220,8 +219,6 @@ const contextCost = async () => {
 const log = (text) => process.stderr.write(`${text}\n`)
 log(`bench: ${QUICK ? "quick run" : "full run"} against ${double.url}`)
 const floor = nodeFloor()
-log("direct calls...")
-const directCall = await direct()
 const last = N.memory.at(-1)
 const mid = N.memory[1]
 
@@ -229,7 +226,7 @@ const measure = async () => {
   log(`${era}: cold start...`)
   const { bare: bareStart, ours: oursStart } = await coldStarts()
   log(`${era}: per-call latency...`)
-  const { bare: bareCall, ours: oursCall } = await sequentials()
+  const { direct: directCall, bare: bareCall, ours: oursCall } = await sequentials()
   log(`${era}: throughput...`)
   const { bare: bareBurst, ours: oursBurst } = await throughputs()
   log(`${era}: memory...`)
