@@ -176,8 +176,9 @@ const exchange = (
           method: request.method,
           headers: request.headers,
           body,
-          // Time-outs are Effect's (Effect.timeout around the exchange), on its clock.
-          headersTimeout: 60 * 60 * 1000,
+          // 0: undici's own timers are off. Time-outs are Effect's (Effect.timeout around the
+          // exchange, on its clock), whatever SVC_TIMEOUT_MS is.
+          headersTimeout: 0,
           bodyTimeout: 0,
         },
         handler,
