@@ -3,8 +3,10 @@
  * `npm run bench`: measures the built server against the bare SDK v2 server and
  * a direct HTTP request, all against the same service double on 127.0.0.1, in
  * one run, in both protocol eras: 2026-07-28 (the client starts with
- * server/discover) and 2025-11-25 (initialize). Prints a table per era and
- * writes bench/results.json. Builds nothing: run `npm run build` first.
+ * server/discover) and 2025-11-25 (initialize). The two servers are measured in
+ * alternation (starts, blocks of calls, bursts), so that the machine's other load
+ * weighs on both alike. Prints a table per era and writes bench/results.json.
+ * Builds nothing: run `npm run build` first.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -28,6 +30,7 @@ const N = {
   sequential: QUICK ? 300 : 2000,
   burst: QUICK ? 1000 : 5000,
   inFlight: 200,
+  rounds: QUICK ? 1 : 3,
   memory: QUICK ? [1000, 5000, 10000] : [1000, 10000, 50000],
 }
 
@@ -78,20 +81,26 @@ const rssMb = (pid) => {
   return round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024, 1)
 }
 
-const coldStart = async (which) => {
-  const initialize = []
-  const list = []
+/** Starts of both servers, alternated, so that a change in the machine's load weighs on both alike. */
+const coldStarts = async () => {
+  const samples = { bare: { initialize: [], list: [] }, ours: { initialize: [], list: [] } }
   for (let i = 0; i < N.starts; i++) {
-    const t0 = now()
-    const { client } = await connect(which)
-    const t1 = now()
-    await client.listTools()
-    const t2 = now()
-    await client.close()
-    initialize.push(t1 - t0)
-    list.push(t2 - t0)
+    for (const which of ["bare", "ours"]) {
+      const t0 = now()
+      const { client } = await connect(which)
+      const t1 = now()
+      await client.listTools()
+      const t2 = now()
+      await client.close()
+      samples[which].initialize.push(t1 - t0)
+      samples[which].list.push(t2 - t0)
+    }
   }
-  return { initialize: { median: round(median(initialize)), max: round(Math.max(...initialize)) }, toolsList: { median: round(median(list)), max: round(Math.max(...list)) } }
+  const summary = ({ initialize, list }) => ({
+    initialize: { median: round(median(initialize)), max: round(Math.max(...initialize)) },
+    toolsList: { median: round(median(list)), max: round(Math.max(...list)) },
+  })
+  return { bare: summary(samples.bare), ours: summary(samples.ours) }
 }
 
 /**
@@ -116,37 +125,42 @@ const nodeFloor = () => {
   return { median: round(median(times)), max: round(Math.max(...times)) }
 }
 
-const sequential = async (which) => {
-  const { client } = await connect(which)
-  const { call } = servers[which]
-  for (let i = 0; i < 200; i++) await client.callTool(call)
-  const times = []
-  for (let i = 0; i < N.sequential; i++) {
-    const t0 = now()
-    const result = await client.callTool(call)
-    times.push(now() - t0)
-    if (result.isError) throw new Error(`${which}: ${JSON.stringify(result)}`)
+/**
+ * Calls one at a time to both servers and to the service directly, in
+ * alternating blocks, for the same reason.
+ */
+const sequentials = async () => {
+  const clients = { bare: (await connect("bare")).client, ours: (await connect("ours")).client }
+  const calls = {
+    direct: post,
+    bare: () => clients.bare.callTool(servers.bare.call),
+    ours: () => clients.ours.callTool(servers.ours.call),
   }
-  await client.close()
-  return { median: round(median(times), 3), p99: round(quantile(times, 0.99), 3) }
+  const times = { direct: [], bare: [], ours: [] }
+  const block = 100
+  for (const one of Object.values(calls)) for (let i = 0; i < 200; i++) await one()
+  for (let done = 0; done < N.sequential; done += block) {
+    for (const [which, one] of Object.entries(calls)) {
+      for (let i = 0; i < block; i++) {
+        const t0 = now()
+        const result = await one()
+        times[which].push(now() - t0)
+        if (result.isError) throw new Error(`${which}: ${JSON.stringify(result)}`)
+      }
+    }
+  }
+  await Promise.all(Object.values(clients).map((client) => client.close()))
+  const summary = (xs) => ({ median: round(median(xs), 3), p99: round(quantile(xs, 0.99), 3) })
+  return { direct: summary(times.direct), bare: summary(times.bare), ours: summary(times.ours) }
 }
 
-const direct = async () => {
-  const post = () =>
-    fetch(`${double.url}/read/GetStack`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": "bench-key", "x-api-secret": "bench-secret" },
-      body: JSON.stringify({ stack: "web" }),
-    }).then((r) => r.text())
-  for (let i = 0; i < 200; i++) await post()
-  const times = []
-  for (let i = 0; i < N.sequential; i++) {
-    const t0 = now()
-    await post()
-    times.push(now() - t0)
-  }
-  return { median: round(median(times), 3), p99: round(quantile(times, 0.99), 3) }
-}
+/** The service called directly, as the servers call it: the floor each call's overhead is measured from. */
+const post = () =>
+  fetch(`${double.url}/read/GetStack`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": "bench-key", "x-api-secret": "bench-secret" },
+    body: JSON.stringify({ stack: "web" }),
+  }).then((r) => r.text())
 
 /** `total` calls with `inFlight` at a time. */
 const burst = async (client, call, total, inFlight) => {
@@ -173,6 +187,26 @@ const throughput = async (which, env) => {
   return { ...result, logins: after.logins - before.logins }
 }
 
+/**
+ * Bursts against both servers, alternated, N.rounds times: the figure of each is
+ * its median round; errors are those of all rounds, logins the most one server made.
+ */
+const throughputs = async () => {
+  const rounds = { bare: [], ours: [] }
+  for (let i = 0; i < N.rounds; i++) {
+    rounds.bare.push(await throughput("bare", KEY_ENV))
+    rounds.ours.push(await throughput("ours", LOGIN_ENV))
+  }
+  const summary = (runs) => ({
+    callsPerSecond: median(runs.map((run) => run.callsPerSecond)),
+    rounds: runs.map((run) => run.callsPerSecond),
+    errors: runs.reduce((n, run) => n + run.errors, 0),
+    // Logins of each server process (one per round): JWT calls must share one.
+    logins: Math.max(...runs.map((run) => run.logins)),
+  })
+  return { bare: summary(rounds.bare), ours: summary(rounds.ours) }
+}
+
 const memory = async (which) => {
   const { client, pid } = await connect(which)
   const samples = {}
@@ -197,22 +231,17 @@ const contextCost = async () => {
 const log = (text) => process.stderr.write(`${text}\n`)
 log(`bench: ${QUICK ? "quick run" : "full run"} against ${double.url}`)
 const floor = nodeFloor()
-log("direct calls...")
-const directCall = await direct()
 const last = N.memory.at(-1)
 const mid = N.memory[1]
 
 const measure = async () => {
   log(`${era}: cold start...`)
-  const bareStart = await coldStart("bare")
   await warmUp()
-  const oursStart = await coldStart("ours")
+  const { bare: bareStart, ours: oursStart } = await coldStarts()
   log(`${era}: per-call latency...`)
-  const bareCall = await sequential("bare")
-  const oursCall = await sequential("ours")
+  const { direct: directCall, bare: bareCall, ours: oursCall } = await sequentials()
   log(`${era}: throughput...`)
-  const bareBurst = await throughput("bare", KEY_ENV)
-  const oursBurst = await throughput("ours", LOGIN_ENV)
+  const { bare: bareBurst, ours: oursBurst } = await throughputs()
   log(`${era}: memory...`)
   const bareMemory = await memory("bare")
   const oursMemory = await memory("ours")
@@ -264,7 +293,7 @@ for (const [name, r] of Object.entries(byEra)) {
     ["cold start to tools/list (median/max ms)", `${start.ours.toolsList.median} / ${start.ours.toolsList.max}`, `${start.bare.toolsList.median} / ${start.bare.toolsList.max}`, `ratio ${start.ratioToolsList}`],
     ["per call (median / p99 ms)", `${call.ours.median} / ${call.ours.p99}`, `${call.bare.median} / ${call.bare.p99}`, `direct: ${call.direct.median} / ${call.direct.p99}`],
     ["overhead over direct (median / p99 ms)", `${call.ours.overheadMedian} / ${call.ours.overheadP99}`, `${call.bare.overheadMedian} / ${call.bare.overheadP99}`, ""],
-    [`throughput, ${N.burst} calls, ${N.inFlight} in flight (calls/s)`, `${burst.oursJwt.callsPerSecond} (JWT: ${burst.oursJwt.logins} login, ${burst.oursJwt.errors} errors)`, `${burst.bare.callsPerSecond} (${burst.bare.errors} errors)`, `ratio ${burst.ratio}`],
+    [`throughput, ${N.burst} calls, ${N.inFlight} in flight, median of ${N.rounds} (calls/s)`, `${burst.oursJwt.callsPerSecond} (JWT: ${burst.oursJwt.logins} login, ${burst.oursJwt.errors} errors)`, `${burst.bare.callsPerSecond} (${burst.bare.errors} errors)`, `ratio ${burst.ratio}`],
     [`RSS after ${N.memory.join(" / ")} calls (MB)`, N.memory.map((n) => rss.ours[n]).join(" / "), N.memory.map((n) => rss.bare[n]).join(" / "), `ratio ${rss.ratio}`],
     ["tools/list (bytes)", String(r.toolsListBytes), "", ""],
   ]

@@ -7,11 +7,10 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { Auth } from "./Auth.js"
+import { Auth, type Credential } from "./Auth.js"
 import { SvcConfig } from "./Config.js"
 import type { Call, SvcError } from "./SvcError.js"
 import { fromResponse, type Outcome, rejected } from "./SvcResponse.js"
@@ -47,28 +46,39 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
     const target: Call = { group, endpoint }
     const url = `${config.url}/${group}/${endpoint}`
     const attempt = (headers: Readonly<Record<string, string>>) =>
-      SvcTransport.send(http, target, SvcTransport.postJson(url, params, headers), config.timeoutMs).pipe(
-        telemetry.serviceRequest("POST", `/${group}/${endpoint}`),
-        Effect.timed,
-        Effect.tap(([took, { status }]) =>
-          Effect.logDebug(`${group}/${endpoint} answered ${status} in ${Math.round(Duration.toMillis(took))} ms`),
-        ),
-        Effect.flatMap(([, { status, text, ...headers }]) =>
-          Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, headers)),
-        ),
-      )
+      Effect.suspend(() => {
+        const started = performance.now()
+        return SvcTransport.send(http, target, SvcTransport.postJson(url, params, headers), config.timeoutMs).pipe(
+          telemetry.serviceRequest("POST", `/${group}/${endpoint}`),
+          Effect.flatMap(({ status, text, ...headers }) => {
+            const took = Math.round(performance.now() - started)
+            return Effect.zipRight(
+              Effect.logDebug(`${group}/${endpoint} answered ${status} in ${took} ms`),
+              Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, headers)),
+            )
+          }),
+        )
+      })
     const settle = (outcome: Outcome): Effect.Effect<Answer, SvcError> =>
       outcome._tag === "Ok"
         ? Effect.succeed(outcome)
         : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method))
-    return Effect.gen(function* () {
-      const credential = yield* auth.credential
-      const first = yield* attempt(credential.headers)
-      if (first._tag !== "CredentialsInvalid" || Option.isNone(auth.renew)) return yield* settle(first)
-      yield* Effect.logInfo(`${group}/${endpoint}: the token was refused; logging in again, then retrying once`)
-      const fresh = yield* auth.renew.value(credential)
-      return yield* settle(yield* attempt(fresh.headers))
-    }).pipe(Effect.tapError((error) => Effect.logWarning(error.message)))
+    const renewed = (credential: Credential) =>
+      Option.isNone(auth.renew)
+        ? undefined
+        : Effect.logInfo(`${group}/${endpoint}: the token was refused; logging in again, then retrying once`).pipe(
+            Effect.zipRight(auth.renew.value(credential)),
+            Effect.flatMap((fresh) => attempt(fresh.headers)),
+            Effect.flatMap(settle),
+          )
+    return auth.credential.pipe(
+      Effect.flatMap((credential) =>
+        Effect.flatMap(attempt(credential.headers), (first) =>
+          first._tag === "CredentialsInvalid" ? (renewed(credential) ?? settle(first)) : settle(first),
+        ),
+      ),
+      Effect.tapError((error) => Effect.logWarning(error.message)),
+    )
   }
   const call = (group: Group, endpoint: string, params: object) =>
     Effect.map(answer(group, endpoint, params), (a) => a.value)

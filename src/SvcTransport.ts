@@ -9,12 +9,12 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Undici from "@effect/platform-node/Undici"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type Call, SvcTimeoutError, SvcUnreachableError } from "./SvcError.js"
+import * as UndiciClient from "./UndiciClient.js"
 
 export interface Exchange {
   readonly status: number
@@ -124,26 +124,17 @@ export const postJson = (url: string, body: unknown, headers: Readonly<Record<st
 export const MAX_CONNECTIONS = 64
 
 /**
- * The client the service's modules use: undici (measured faster than node:http
- * through HttpClient here), keep-alive, at most MAX_CONNECTIONS connections.
- * Spans are off: with no tracer configured they would be built for nothing on
- * every call.
+ * The client the service's modules use: undici (see UndiciClient), keep-alive,
+ * at most MAX_CONNECTIONS connections, closed with the layer. It builds no
+ * spans: telemetry's own hooks trace each service request when configured.
  */
-export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.effect(
+export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
   HttpClient.HttpClient,
   Effect.map(
-    HttpClient.HttpClient,
-    HttpClient.withTracerDisabledWhen(() => true),
-  ),
-).pipe(
-  Layer.provide(NodeHttpClient.layerUndiciWithoutDispatcher),
-  Layer.provide(
-    Layer.scoped(
-      NodeHttpClient.Dispatcher,
-      Effect.acquireRelease(
-        Effect.sync(() => new Undici.Agent({ connections: MAX_CONNECTIONS })),
-        (agent) => Effect.promise(() => agent.destroy()),
-      ),
+    Effect.acquireRelease(
+      Effect.sync(() => new Undici.Agent({ connections: MAX_CONNECTIONS })),
+      (agent) => Effect.promise(() => agent.destroy()),
     ),
+    UndiciClient.make,
   ),
 )
