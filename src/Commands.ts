@@ -12,14 +12,11 @@ import * as Redacted from "effect/Redacted"
 import * as Audit from "./Audit.js"
 import * as Auth from "./Auth.js"
 import * as CallerCredentials from "./CallerCredentials.js"
-import * as Check from "./Check.js"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
-import * as McpHttp from "./Mcp/Http.js"
 import * as HttpConfig from "./Mcp/HttpConfig.js"
 import * as McpServer from "./Mcp/Server.js"
-import * as Readiness from "./Readiness.js"
-import * as Sandbox from "./Sandbox/Server.js"
+import type * as Sandbox from "./Sandbox/Server.js"
 import * as Setup from "./Setup.js"
 import * as SvcClient from "./SvcClient.js"
 import * as SvcTransport from "./SvcTransport.js"
@@ -27,6 +24,11 @@ import * as Telemetry from "./Telemetry.js"
 import * as ParamsCheck from "./Tools/ParamsCheck.js"
 import * as Policy from "./Tools/Policy.js"
 import * as Settings from "./Tools/Settings.js"
+
+// What serving over stdio never uses (HTTP, the sandbox, check) is imported when its command
+// runs: start-up neither loads nor runs it.
+const loadHttp = Effect.promise(() => Promise.all([import("./Readiness.js"), import("./Mcp/Http.js")]))
+const loadSandbox = Effect.promise(() => import("./Sandbox/Server.js"))
 
 const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
   SvcClient.layer.pipe(
@@ -84,6 +86,7 @@ const serve = (httpPort: number | undefined) =>
       yield* Effect.logInfo(`${serving} over stdio; ${policy.summary}; ${params.inForce}`)
       return yield* McpServer.serveStdio
     }
+    const [Readiness, McpHttp] = yield* loadHttp
     const ready = yield* Layer.buildWithScope(Readiness.layer, yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
@@ -111,6 +114,7 @@ const sandboxConfig = (sandbox: Sandbox.Sandbox): Config.SvcConfigShape => ({
 
 const serveSandbox = (httpPort: number | undefined) =>
   Effect.gen(function* () {
+    const Sandbox = yield* loadSandbox
     const sandbox = yield* Sandbox.make()
     yield* Effect.logInfo(
       `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
@@ -120,6 +124,7 @@ const serveSandbox = (httpPort: number | undefined) =>
 
 const runSandbox = (port: number) =>
   Effect.gen(function* () {
+    const Sandbox = yield* loadSandbox
     const sandbox = yield* Effect.tryPromise(() => Sandbox.start({ port })).pipe(
       Effect.tapError((error) =>
         Console.error(`svc-mcp: the sandbox could not listen on port ${port}: ${error.cause}`),
@@ -141,6 +146,7 @@ const runSandbox = (port: number) =>
   }).pipe(Effect.scoped)
 
 const check = Effect.gen(function* () {
+  const Check = yield* Effect.promise(() => import("./Check.js"))
   const report = yield* Check.run
   yield* Console.error(Check.format(report))
   if (!report.ok) yield* exitWith(1)

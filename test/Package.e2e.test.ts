@@ -68,7 +68,7 @@ const sources = new Set(
 )
 
 describe("the packed package", () => {
-  it("holds only what runs: the bundle, the library and its types, the service definitions, README, LICENSE", () => {
+  it("holds only what runs: the bundle and its entry, the library and its types, the service definitions, README, LICENSE", () => {
     const files = packed.files.map((file) => file.path)
     for (const needed of [
       "package.json",
@@ -76,13 +76,23 @@ describe("the packed package", () => {
       "LICENSE",
       "spec/service-api.schema.json",
       "dist/svc-mcp.js",
+      "dist/svc-mcp.cjs",
       "dist/index.js",
       "dist/index.d.ts",
     ]) {
       expect(files).toContain(needed)
     }
     const stray = files.filter((file) => {
-      if (["package.json", "README.md", "LICENSE", "spec/service-api.schema.json", "dist/svc-mcp.js"].includes(file)) {
+      if (
+        [
+          "package.json",
+          "README.md",
+          "LICENSE",
+          "spec/service-api.schema.json",
+          "dist/svc-mcp.js",
+          "dist/svc-mcp.cjs",
+        ].includes(file)
+      ) {
         return false
       }
       const compiled = /^dist\/(.+)\.(js|d\.ts)$/.exec(file)

@@ -29,7 +29,7 @@ interface Document {
   readonly definitions: Readonly<Record<string, JsonSchema>>
 }
 
-// The module runs inside the bundle dist/svc-mcp.js, as dist/Sandbox/*.js (the library) or as
+// The module runs inside the bundle dist/svc-mcp.cjs, as dist/Sandbox/*.js (the library) or as
 // src/Sandbox/*.ts (tests): the file is one level up in the first case, two in the others. One
 // level is tried first: from the bundle, two levels up would leave the package.
 const CANDIDATES = ["../spec/service-api.schema.json", "../../spec/service-api.schema.json"]
