@@ -29,6 +29,7 @@ import * as Settings from "./Tools/Settings.js"
 // runs: start-up neither loads nor runs it.
 const loadHttp = Effect.promise(() => Promise.all([import("./Readiness.js"), import("./Mcp/Http.js")]))
 const loadSandbox = Effect.promise(() => import("./Sandbox/Server.js"))
+const loadCheck = Effect.promise(() => import("./Check.js"))
 
 const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
   SvcClient.layer.pipe(
@@ -146,7 +147,7 @@ const runSandbox = (port: number) =>
   }).pipe(Effect.scoped)
 
 const check = Effect.gen(function* () {
-  const Check = yield* Effect.promise(() => import("./Check.js"))
+  const Check = yield* loadCheck
   const report = yield* Check.run
   yield* Console.error(Check.format(report))
   if (!report.ok) yield* exitWith(1)
