@@ -1,15 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server"
 import * as FastCheck from "effect/FastCheck"
-import { inspect, problem } from "../src/Mcp/StdioMessages.js"
+import { problem, reader } from "../src/Mcp/StdioMessages.js"
 
 const seen = (text: string) => {
   const answers: Array<{ id: unknown; error: { code: number; message: string } }> = []
   const skipped: Array<string> = []
-  const handedOn = inspect({ answer: (line) => answers.push(line), skipped: (why) => skipped.push(why) })(
+  const message = reader({ answer: (line) => answers.push(line), skipped: (why) => skipped.push(why) })(
     Buffer.from(text),
   )
-  return { handedOn, answers, skipped }
+  return { handedOn: message !== undefined, message, answers, skipped }
 }
 
 const sdkAccepts = (value: unknown) => {
@@ -47,17 +47,18 @@ const message = FastCheck.record(
   { requiredKeys: [] },
 )
 
-describe("a stdin line, before the SDK reads it", () => {
+describe("a stdin line, read", () => {
   it.prop(
-    "a message the SDK accepts is handed on untouched; a request it refuses is answered once with its id; nothing else is answered",
+    "a message the SDK accepts is handed on as the SDK reads it; a request it refuses is answered once with its id; anything else is reported once",
     [message],
     ([value]) => {
       const text = JSON.stringify(value)
-      const { handedOn, answers, skipped } = seen(text)
+      const { handedOn, message: read, answers, skipped } = seen(text)
       const parsed = JSON.parse(text) as Record<string, unknown>
       const request = "method" in parsed && (typeof parsed.id === "string" || typeof parsed.id === "number")
       if (sdkAccepts(parsed)) {
         expect(handedOn).toBe(true)
+        expect(read).toEqual(parseJSONRPCMessage(parsed))
         expect(problem(parsed)).toBeUndefined()
         expect(answers).toEqual([])
         expect(skipped).toEqual([])
@@ -69,8 +70,9 @@ describe("a stdin line, before the SDK reads it", () => {
         expect(answer.error.code).toBe(-32600)
         expect(answer.error.message).toMatch(/^Invalid Request: [a-z]/)
       } else {
+        expect(handedOn).toBe(false)
         expect(answers).toEqual([])
-        expect(skipped.length).toBe(handedOn ? 0 : 1)
+        expect(skipped).toHaveLength(1)
       }
     },
     { fastCheck: { numRuns: 2000 } },
@@ -90,6 +92,7 @@ describe("a stdin line, before the SDK reads it", () => {
     expect(seen('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').skipped).toEqual(["a batch (MCP has none)"])
     expect(seen('{"jsonrpc":"2.0","id":1,"result":[]}')).toEqual({
       handedOn: false,
+      message: undefined,
       answers: [],
       skipped: ["result is not an object"],
     })

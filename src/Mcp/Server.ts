@@ -7,7 +7,6 @@
  * 2026-07-28 (no handshake, per-request `_meta`) and the earlier ones
  * (2025-11-25, 2025-06-18, 2025-03-26, after `initialize`).
  */
-import { PassThrough } from "node:stream"
 import {
   type CallToolResult,
   type JSONRPCRequest,
@@ -16,9 +15,8 @@ import {
   type ServerContext,
   type ServerOptions,
 } from "@modelcontextprotocol/server"
-import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio"
+import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio"
 import * as Cause from "effect/Cause"
-import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
@@ -40,16 +38,13 @@ import { describe, isObject } from "../Values.js"
 import { VERSION } from "../Version.js"
 import * as Confirm from "./Confirm.js"
 import * as McpLogging from "./Logging.js"
-import * as StdioFraming from "./StdioFraming.js"
-import * as StdioMessages from "./StdioMessages.js"
+import { StdioTransport } from "./StdioTransport.js"
 
 export const INSTRUCTIONS =
   "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
 
 /** JSON-RPC "invalid params". */
 const INVALID_PARAMS = -32602
-/** JSON-RPC "invalid request". */
-const INVALID_REQUEST = -32600
 
 /**
  * An error the SDK answers as a JSON-RPC error with this code and this message
@@ -248,20 +243,6 @@ export const make: Effect.Effect<McpServer, never, Requirements> = Effect.gen(fu
   return { create, idle }
 })
 
-/** StdioServerTransport, telling when it has closed. */
-class ObservedStdioTransport extends StdioServerTransport {
-  constructor(
-    stdin: PassThrough,
-    private readonly closed: () => void,
-  ) {
-    super(stdin)
-  }
-  override async close(): Promise<void> {
-    await super.close()
-    this.closed()
-  }
-}
-
 /**
  * Serves the tools over this process's stdin and stdout until stdin ends.
  * Calls already read when it ends are answered before the server closes.
@@ -270,54 +251,22 @@ export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scope
   Effect.gen(function* () {
     const { create, idle } = yield* make
     const runtime = yield* Effect.runtime<never>()
-    const closed = yield* Deferred.make<void>()
-    // The SDK's transport closes, and aborts the calls in flight, as soon as its
-    // input ends; it reads through this stream, which ends once they are answered.
-    const input = new PassThrough()
-    const transport = new ObservedStdioTransport(input, () => Deferred.unsafeDone(closed, Exit.void))
-    // A message over the largest accepted is skipped as it streams past and refused by its id.
-    const refuse = ({ id, bytes }: StdioFraming.Oversized) => {
-      const message = `Invalid Request: the message is ${bytes} bytes; the largest accepted is ${StdioFraming.MAX_MESSAGE_BYTES} bytes`
-      if (id === undefined) {
-        Runtime.runFork(runtime)(Effect.logWarning(`protocol: a message without a readable id was skipped. ${message}`))
-        return
-      }
-      void transport.send({ jsonrpc: "2.0", id, error: { code: INVALID_REQUEST, message } }).catch(() => undefined)
-    }
     const warn = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(`protocol: ${message}`))
-    // A request the SDK would drop without a word is answered here; other lines it cannot serve are
-    // skipped with one short line on stderr.
-    const inspect = StdioMessages.inspect({
-      answer: (response) => void transport.send(response).catch(() => undefined),
-      skipped: (why) => warn(`a message was skipped: ${why}`),
-    })
-    process.stdin.pipe(StdioFraming.frame(StdioFraming.MAX_MESSAGE_BYTES, refuse, inspect)).pipe(input, { end: false })
     // The SDK starts a request's handler, and sends its answer, in microtasks:
     // by the next turn of the event loop each has happened.
     const nextTurn = Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void)))
-    const stdinEnded = () =>
-      Runtime.runFork(runtime)(
-        Effect.all([nextTurn, idle, nextTurn]).pipe(Effect.zipRight(Effect.sync(() => input.end()))),
-      )
-    process.stdin.once("end", stdinEnded)
+    const transport = new StdioTransport({
+      stdin: process.stdin,
+      stdout: process.stdout,
+      drained: () => Runtime.runPromise(runtime)(Effect.all([nextTurn, idle, nextTurn], { discard: true })),
+      warn,
+    })
     const handle = sdkServeStdio(() => create(), {
       transport,
-      // A message the SDK refuses is reported and skipped; serving goes on. Its schema's
-      // failures come as a dump of many lines: one is said instead.
-      onerror: (error) =>
-        warn(
-          error.name === "ZodError"
-            ? "a message was skipped: not a valid JSON-RPC message"
-            : (error.message.split("\n", 1)[0] ?? ""),
-        ),
+      // A message the server refuses is reported and skipped; serving goes on.
+      onerror: (error) => warn(error.message.split("\n", 1)[0] ?? ""),
     })
-    yield* Effect.addFinalizer(() =>
-      Effect.promise(async () => {
-        process.stdin.off("end", stdinEnded)
-        process.stdin.unpipe(input)
-        await handle.close()
-      }),
-    )
-    yield* Deferred.await(closed)
+    yield* Effect.addFinalizer(() => Effect.promise(() => handle.close()))
+    yield* Effect.promise(transport.whenClosed)
   }),
 )

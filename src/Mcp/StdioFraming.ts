@@ -5,10 +5,7 @@
  * itself: one oversized message would end the server and every call in flight. Here a
  * line over the bound is never buffered: it is skipped as it streams past, while a small
  * scanner reads its top-level `id`, so that the sender can be answered with an error.
- * Lines within the bound reach the transport unchanged, unless an inspection, given by
- * the caller, has dealt with one (answered or skipped it) before the transport reads it.
  */
-import { Transform, type TransformCallback } from "node:stream"
 
 /** The largest message accepted, over stdio as over HTTP. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024
@@ -151,22 +148,23 @@ export class IdScanner {
   }
 }
 
-/**
- * Looks at one line within the bound (without its `\n`) before it is handed on:
- * `false` when it has dealt with the line, which is then dropped.
- */
-export type Inspect = (line: Buffer) => boolean
+export interface Framer {
+  /** Takes the next bytes of the input. */
+  readonly push: (chunk: Buffer) => void
+  /** The input has ended: an unterminated last line is handed on as a line, or reported if too long. */
+  readonly end: () => void
+}
 
 /**
- * A stream of the lines of `input` that are at most `maxBytes` long, each with its `\n`,
- * less those `inspect` drops; for each longer one, `onOversized` is called once its end
- * has streamed past.
+ * Cuts the input into lines: `onLine` gets each line of at most `maxBytes` bytes, without
+ * its `\n` (a `\r` before it is kept: it is JSON whitespace); for each longer line,
+ * `onOversized` is called once its end has streamed past.
  */
-export const frame = (
+export const framer = (
   maxBytes: number,
+  onLine: (line: Buffer) => void,
   onOversized: (oversized: Oversized) => void,
-  inspect: Inspect = () => true,
-): Transform => {
+): Framer => {
   let pending: Array<Buffer> = []
   let pendingBytes = 0
   let skipping: { scanner: IdScanner; bytes: number; endsWithCr: boolean } | undefined
@@ -181,51 +179,52 @@ export const frame = (
     pendingBytes = 0
   }
 
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      let start = 0
-      while (start < chunk.length) {
-        const end = chunk.indexOf(NEWLINE, start)
-        const segment = chunk.subarray(start, end === -1 ? chunk.length : end)
-        if (skipping !== undefined) {
-          skipping.scanner.feed(segment)
-          skipping.bytes += segment.length
-          if (segment.length > 0) skipping.endsWithCr = segment[segment.length - 1] === 0x0d
-        } else if (pendingBytes + segment.length > maxBytes + 1) {
-          // One byte of slack for a "\r" before the "\n".
-          startSkipping(segment)
-        } else {
-          pending.push(segment)
-          pendingBytes += segment.length
-        }
-        if (end === -1) break
-        if (skipping !== undefined) {
-          const { scanner, bytes, endsWithCr } = skipping
-          skipping = undefined
-          onOversized({ id: scanner.id, bytes: endsWithCr ? bytes - 1 : bytes })
-        } else {
-          const line = Buffer.concat(pending, pendingBytes)
-          const bytes = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length
-          pending = []
-          pendingBytes = 0
-          if (bytes > maxBytes) {
-            const scanner = new IdScanner()
-            scanner.feed(line)
-            onOversized({ id: scanner.id, bytes })
-          } else if (inspect(line)) {
-            this.push(Buffer.concat([line, Buffer.from("\n")]))
-          }
-        }
-        start = end + 1
+  const lineEnded = () => {
+    if (skipping !== undefined) {
+      const { scanner, bytes, endsWithCr } = skipping
+      skipping = undefined
+      onOversized({ id: scanner.id, bytes: endsWithCr ? bytes - 1 : bytes })
+      return
+    }
+    // One chunk holds most lines whole: no copy then.
+    const line = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending, pendingBytes)
+    const bytes = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length
+    pending = []
+    pendingBytes = 0
+    if (bytes > maxBytes) {
+      const scanner = new IdScanner()
+      scanner.feed(line)
+      onOversized({ id: scanner.id, bytes })
+    } else {
+      onLine(line)
+    }
+  }
+
+  const push = (chunk: Buffer) => {
+    let start = 0
+    while (start < chunk.length) {
+      const end = chunk.indexOf(NEWLINE, start)
+      const segment = chunk.subarray(start, end === -1 ? chunk.length : end)
+      if (skipping !== undefined) {
+        skipping.scanner.feed(segment)
+        skipping.bytes += segment.length
+        if (segment.length > 0) skipping.endsWithCr = segment[segment.length - 1] === 0x0d
+      } else if (pendingBytes + segment.length > maxBytes + 1) {
+        // One byte of slack for a "\r" before the "\n".
+        startSkipping(segment)
+      } else if (segment.length > 0) {
+        pending.push(segment)
+        pendingBytes += segment.length
       }
-      callback()
-    },
-    flush(callback: TransformCallback) {
-      // An unterminated last line is handed on as the transport would see it (it reads whole
-      // lines only), uninspected; an oversized one is reported.
-      if (skipping !== undefined) onOversized({ id: skipping.scanner.id, bytes: skipping.bytes })
-      else if (pendingBytes > 0) this.push(Buffer.concat(pending, pendingBytes))
-      callback()
-    },
-  })
+      if (end === -1) break
+      lineEnded()
+      start = end + 1
+    }
+  }
+
+  const end = () => {
+    if (skipping !== undefined || pendingBytes > 0) lineEnded()
+  }
+
+  return { push, end }
 }

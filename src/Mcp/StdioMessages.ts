@@ -1,15 +1,15 @@
 /**
- * What a line on stdin is, judged before the SDK's stdio transport reads it.
+ * What a line on stdin is: a message for the server, checked with the SDK's own
+ * JSON-RPC schema, or a line that cannot be served.
  *
- * The transport drops, without a word to the client, every line that fails its
- * JSON-RPC schema, even a request whose id it could read: the client then waits
+ * The SDK's stdio transport drops, without a word to the client, every line that
+ * fails that schema, even a request whose id it could read: the client then waits
  * forever. Here such a request is answered with "invalid request" and its id; any
  * other line that cannot be served is skipped with one short log line that says
  * what was wrong and nothing of what the line held (it may hold a secret).
  * A response from the client is never answered, whatever its shape.
  */
-import { parseJSONRPCMessage } from "@modelcontextprotocol/server"
-import type { Inspect } from "./StdioFraming.js"
+import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/server"
 
 /** JSON-RPC "invalid request". */
 const INVALID_REQUEST = -32600
@@ -75,38 +75,35 @@ const isBlank = (line: Buffer) => {
 }
 
 /**
- * The inspection of each stdin line: a line the SDK would serve is handed on; a
- * request it would drop is answered here; anything else is reported and dropped.
+ * Reads one stdin line (without its `\n`): the message, as the SDK's schema
+ * parses it, when the server can serve it; otherwise undefined, the line having
+ * been answered (a request) or reported.
  */
-export const inspect =
-  (handlers: Handlers): Inspect =>
-  (line) => {
-    if (isBlank(line)) return false
+export const reader =
+  (handlers: Handlers) =>
+  (line: Buffer): JSONRPCMessage | undefined => {
+    if (isBlank(line)) return undefined
     let value: unknown
     try {
       value = JSON.parse(line.toString("utf8"))
     } catch {
       handlers.skipped("not JSON")
-      return false
+      return undefined
     }
-    if (isObject(value) && "method" in value && (typeof value.id === "string" || typeof value.id === "number")) {
-      // A request: only the SDK's own check says whether the SDK will serve it.
-      try {
-        parseJSONRPCMessage(value)
-        return true
-      } catch {
-        const why = problem(value) ?? "not a valid JSON-RPC request"
+    try {
+      return parseJSONRPCMessage(value)
+    } catch {
+      const why = problem(value)
+      if (isObject(value) && "method" in value && (typeof value.id === "string" || typeof value.id === "number")) {
         // The id as parsed, as the SDK answers over HTTP: past 2^53, the nearest double.
         handlers.answer({
           jsonrpc: "2.0",
           id: value.id,
-          error: { code: INVALID_REQUEST, message: `Invalid Request: ${why}` },
+          error: { code: INVALID_REQUEST, message: `Invalid Request: ${why ?? "not a valid JSON-RPC request"}` },
         })
-        return false
+      } else {
+        handlers.skipped(why ?? "not a valid JSON-RPC message")
       }
+      return undefined
     }
-    const why = problem(value)
-    if (why === undefined) return true
-    handlers.skipped(why)
-    return false
   }
