@@ -23,9 +23,14 @@ const ROOT = Path.resolve(import.meta.dirname, "..")
 const work = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-package-"))
 const prefix = Path.join(work, "prefix")
 const installed = Path.join(prefix, "bin", "svc-mcp")
-// npm's own settings pass through (npm test sets them to the ones in effect), so the install uses the same cache.
+// npm's own settings pass through (npm test sets them to the ones in effect), so the install uses the same
+// cache; so does the way to the registry (a proxy, and the CA that signs its certificates): without it a
+// dependency missing from the cache is fetched, refused and retried until the hook's time-out.
 const npmEnv: Record<string, string> = { HOME: Os.homedir() }
-for (const name of ["npm_config_cache", "npm_config_registry", "npm_config_userconfig"]) {
+const passed = ["npm_config_cache", "npm_config_registry", "npm_config_userconfig"]
+const network = ["cafile", "ca", "proxy", "https_proxy", "noproxy", "strict_ssl"].map((name) => `npm_config_${name}`)
+const proxies = ["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"].flatMap((name) => [name, name.toLowerCase()])
+for (const name of [...passed, ...network, ...proxies, "NODE_EXTRA_CA_CERTS"]) {
   const value = process.env[name]
   if (value !== undefined) npmEnv[name] = value
 }
