@@ -25,6 +25,9 @@ const wellFormed = (result: Result) => {
   expect(result.content).toHaveLength(1)
   expect(result.content[0]?.type).toBe("text")
   expect(typeof result.content[0]?.text).toBe("string")
+  // An object, whatever the service answered: clients that validate structuredContent refuse anything else.
+  const structured: unknown = result.structuredContent
+  expect(typeof structured === "object" && structured !== null && !Array.isArray(structured)).toBe(true)
   if (result.isError === true) {
     expect(typeof result.structuredContent?.error?.kind).toBe("string")
     expect(typeof result.structuredContent?.error?.message).toBe("string")
