@@ -192,7 +192,7 @@ describe("the stdio server", () => {
   )
 
   it.scopedLive(
-    "writes only JSON-RPC on stdout, skips a line that is not JSON, answers calls read before stdin ends, then exits 0",
+    "writes only JSON-RPC on stdout, skips a line that is not JSON, answers calls read before stdin ends (the last without its newline), then exits 0",
     () =>
       Effect.gen(function* () {
         const double = yield* Double.scoped(API_KEY)
@@ -205,13 +205,14 @@ describe("the stdio server", () => {
           "\n" +
           line({ id: 1, method: "tools/list" }) +
           line({ id: 2, method: "tools/call", params: { name: "svc_get", arguments: { resource_type: "build" } } }) +
-          line({ id: 3, method: "no/such/method" })
+          line({ id: 3, method: "no/such/method" }) +
+          line({ id: 4, method: "ping" }).trimEnd()
         const finished = yield* Spawn.run(keyEnv(double.url), [], input)
         expect(finished.code).toBe(0)
         const lines = finished.stdout.trimEnd().split("\n")
         const messages = lines.map((l) => JSON.parse(l) as { jsonrpc: string; id: number; error?: { code: number } })
         expect(messages.every((m) => m.jsonrpc === "2.0")).toBe(true)
-        expect(messages.map((m) => m.id).sort()).toEqual([0, 1, 2, 3])
+        expect(messages.map((m) => m.id).sort()).toEqual([0, 1, 2, 3, 4])
         expect(messages.find((m) => m.id === 3)?.error?.code).toBe(-32601)
         expect(finished.stderr).not.toContain(Layers.SECRET)
       }),

@@ -12,7 +12,7 @@
 import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/server"
 
 /** JSON-RPC "invalid request". */
-const INVALID_REQUEST = -32600
+export const INVALID_REQUEST = -32600
 
 export interface Handlers {
   /** Sends the client a JSON-RPC error response. */

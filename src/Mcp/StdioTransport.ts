@@ -18,9 +18,6 @@ import { type JSONRPCMessage, serializeMessage, type Transport } from "@modelcon
 import * as StdioFraming from "./StdioFraming.js"
 import * as StdioMessages from "./StdioMessages.js"
 
-/** JSON-RPC "invalid request". */
-const INVALID_REQUEST = -32600
-
 export interface Options {
   readonly stdin: Readable
   readonly stdout: Writable
@@ -58,7 +55,7 @@ export class StdioTransport implements Transport {
       ({ id, bytes }) => {
         const message = `Invalid Request: the message is ${bytes} bytes; the largest accepted is ${maxBytes} bytes`
         if (id === undefined) options.warn(`a message without a readable id was skipped. ${message}`)
-        else this.answer({ jsonrpc: "2.0", id, error: { code: INVALID_REQUEST, message } })
+        else this.answer({ jsonrpc: "2.0", id, error: { code: StdioMessages.INVALID_REQUEST, message } })
       },
     )
   }
