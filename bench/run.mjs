@@ -104,7 +104,7 @@ const coldStarts = async () => {
 }
 
 /**
- * Ours writes its V8 code cache a second into its first start (src/CompileCache.ts), as a
+ * Ours writes its V8 code cache a second into its first start (src/Cli/CompileCache.ts), as a
  * user's first session does; every later start uses it. Cold starts are measured after that:
  * the first start, which compiles the whole bundle, is not among them.
  */

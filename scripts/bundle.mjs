@@ -2,7 +2,7 @@
 /**
  * Bundles the executable into one minified CommonJS script, dist/svc-mcp.cjs:
  * one file to read and compile at start-up instead of hundreds; and its entry,
- * dist/svc-mcp.js, which runs it with a V8 code cache (src/CompileCache.ts).
+ * dist/svc-mcp.js, which runs it with a V8 code cache (src/Cli/CompileCache.ts).
  */
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
@@ -40,7 +40,7 @@ Fs.writeFileSync("dist/svc-mcp.cjs", script)
 const hash = Crypto.createHash("sha256").update(script).digest("hex").slice(0, 16)
 await esbuild.build({
   stdin: {
-    contents: `import * as Path from "node:path"\nimport { run } from "./src/CompileCache.ts"\nrun(Path.join(import.meta.dirname, "svc-mcp.cjs"), ${JSON.stringify(hash)})\n`,
+    contents: `import * as Path from "node:path"\nimport { run } from "./src/Cli/CompileCache.ts"\nrun(Path.join(import.meta.dirname, "svc-mcp.cjs"), ${JSON.stringify(hash)})\n`,
     resolveDir: ".",
     loader: "ts",
   },

@@ -11,9 +11,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as SynchronizedRef from "effect/SynchronizedRef"
-import * as CallerCredentials from "./CallerCredentials.js"
 import { SvcConfig, type SvcConfigShape } from "./Config.js"
-import { scrub } from "./Secrets.js"
+import * as Telemetry from "./Operations/Telemetry.js"
+import * as CallerCredentials from "./Service/CallerCredentials.js"
 import {
   type Call,
   callPath,
@@ -22,10 +22,10 @@ import {
   SvcAuthError,
   type SvcTimeoutError,
   type SvcUnreachableError,
-} from "./SvcError.js"
-import { errorBody, isRedirect, retryAfterOf, snippet } from "./SvcResponse.js"
-import * as SvcTransport from "./SvcTransport.js"
-import * as Telemetry from "./Telemetry.js"
+} from "./Service/Errors.js"
+import { errorBody, isRedirect, retryAfterOf, snippet } from "./Service/Response.js"
+import * as SvcTransport from "./Service/Transport.js"
+import { scrub } from "./Shared/Secrets.js"
 
 export interface Credential {
   readonly headers: Readonly<Record<string, string>>

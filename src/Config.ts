@@ -11,9 +11,9 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { type ConfigError, optional, pickOne, positive, read, refuse, secret } from "./ConfigRead.js"
+import { type ConfigError, optional, pickOne, positive, read, refuse, secret } from "./Settings/Read.js"
 
-export { ConfigError } from "./ConfigRead.js"
+export { ConfigError } from "./Settings/Read.js"
 
 export type Credentials =
   | {

@@ -4,9 +4,9 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Effect from "effect/Effect"
-import * as Cli from "./Cli.js"
-import * as Commands from "./Commands.js"
-import * as Logging from "./Logging.js"
+import * as Cli from "./Cli/CommandLine.js"
+import * as Commands from "./Cli/Commands.js"
+import * as Logging from "./Operations/Logging.js"
 
 NodeRuntime.runMain(Commands.run(Cli.parse(process.argv.slice(2))).pipe(Effect.provide(Logging.layer())), {
   disableErrorReporting: false,

@@ -1,5 +1,5 @@
 /**
- * The executable's V8 code cache (src/CompileCache.ts), on a copy of the built
+ * The executable's V8 code cache (src/Cli/CompileCache.ts), on a copy of the built
  * package in a directory of its own: the first start writes the cache, the next
  * one uses it; a corrupt cache or a directory it cannot write to never stops a
  * start. On the machine's Node and on the newest 22.x and 24.x.
@@ -9,7 +9,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as CompileCache from "../src/CompileCache.js"
+import * as CompileCache from "../src/Cli/CompileCache.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import * as NodeRuntimes from "./support/NodeRuntimes.js"
 import * as Spawn from "./support/Spawn.js"

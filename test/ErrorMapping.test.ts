@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
-import * as Secrets from "../src/Secrets.js"
-import type { SvcError } from "../src/SvcError.js"
-import { suggestedUrl } from "../src/SvcError.js"
-import { fromResponse, INVALID_CREDENTIALS, rejected } from "../src/SvcResponse.js"
+import type { SvcError } from "../src/Service/Errors.js"
+import { suggestedUrl } from "../src/Service/Errors.js"
+import { fromResponse, INVALID_CREDENTIALS, rejected } from "../src/Service/Response.js"
+import * as Secrets from "../src/Shared/Secrets.js"
 import * as Render from "../src/Tools/Render.js"
 import { ToolCallError } from "../src/Tools/ToolError.js"
 

@@ -28,7 +28,7 @@ describe("design rules", () => {
     expect(server?.text.split(handOver)).toHaveLength(2)
     const written = /console\.(log|info|debug|warn)\(|process\.stdout/
     // setup is not the server: it prints what to run or paste, to be piped or redirected.
-    const others = offenders(written, ["Setup.ts", "Mcp/Server.ts"])
+    const others = offenders(written, ["Cli/Setup.ts", "Mcp/Server.ts"])
     expect(others).toEqual([])
     expect(written.test(server?.text.replace(handOver, "") ?? "")).toBe(false)
   })

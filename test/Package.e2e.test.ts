@@ -15,8 +15,8 @@ import * as Path from "node:path"
 import * as Url from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { VERSION } from "../src/Shared/Version.js"
 import * as Definitions from "../src/Tools/Definitions.js"
-import { VERSION } from "../src/Version.js"
 import * as Spawn from "./support/Spawn.js"
 
 const ROOT = Path.resolve(import.meta.dirname, "..")

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { READY_INTERVAL_MS } from "../src/Readiness.js"
+import { READY_INTERVAL_MS } from "../src/Operations/Readiness.js"
 import { raw } from "./support/HttpMcp.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
-import * as Setup from "../src/Setup.js"
+import * as Setup from "../src/Cli/Setup.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import * as Spawn from "./support/Spawn.js"
 

@@ -8,8 +8,8 @@ import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as CallerCredentials from "../src/CallerCredentials.js"
-import * as Telemetry from "../src/Telemetry.js"
+import * as Telemetry from "../src/Operations/Telemetry.js"
+import * as CallerCredentials from "../src/Service/CallerCredentials.js"
 
 const hex = (length: number) =>
   FastCheck.array(FastCheck.constantFrom(..."0123456789abcdef"), { minLength: length, maxLength: length }).map((cs) =>

@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import * as UndiciClient from "../src/UndiciClient.js"
+import * as UndiciClient from "../src/Service/UndiciClient.js"
 
 interface Seen {
   readonly method: string

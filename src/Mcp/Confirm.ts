@@ -13,13 +13,13 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
-import { REDACTED } from "../Secrets.js"
+import { isObject } from "../Shared/JsonShape.js"
+import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
 import { redact } from "../Tools/AnswerBounds.js"
 import * as Definitions from "../Tools/Definitions.js"
 import type { Invocation } from "../Tools/Invoke.js"
 import type { Pattern } from "../Tools/Settings.js"
-import { isObject } from "../Values.js"
 
 /** The key of the one question in `inputRequests` / `inputResponses`. */
 export const KEY = "confirm"

@@ -2,7 +2,7 @@
  * What an answer may show: credentials redacted, and no more text than an
  * assistant's context should take, with a note saying what was left out.
  */
-import { REDACTED } from "../Secrets.js"
+import { REDACTED } from "../Shared/Secrets.js"
 
 /** Field names that hold a credential. `is_secret` flags a variable whose `value` is one. */
 const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i

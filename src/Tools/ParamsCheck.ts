@@ -15,9 +15,9 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { ConfigError } from "../ConfigRead.js"
-import { compare } from "../SvcVersion.js"
-import { describe } from "../Values.js"
+import { compare } from "../Service/Versions.js"
+import { ConfigError } from "../Settings/Read.js"
+import { describe } from "../Shared/JsonShape.js"
 import type { Problem } from "./ToolError.js"
 
 type Json = Readonly<Record<string, unknown>>

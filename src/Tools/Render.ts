@@ -2,8 +2,8 @@
  * How a tool's outcome is shown: text for the assistant, and for failures the
  * same facts as a structured object a program can read.
  */
-import type { SvcError } from "../SvcError.js"
-import { isObject } from "../Values.js"
+import type { SvcError } from "../Service/Errors.js"
+import { isObject } from "../Shared/JsonShape.js"
 import { mayHoldSecrets, pageNote, redact, withinBudget } from "./AnswerBounds.js"
 import type { ToolSuccess } from "./Invoke.js"
 import type { Tool } from "./Tool.js"

@@ -7,8 +7,8 @@ import type * as Either from "effect/Either"
 import * as JSONSchema from "effect/JSONSchema"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { isObject } from "../Shared/JsonShape.js"
 import type { Group } from "../SvcClient.js"
-import { isObject } from "../Values.js"
 
 export type SelectorKey = "resource_type" | "operation" | "inspect_type" | "list_type"
 

@@ -4,7 +4,7 @@
  * everywhere or does not compile.
  */
 import * as Data from "effect/Data"
-import { callPath, type SvcError } from "../SvcError.js"
+import { callPath, type SvcError } from "../Service/Errors.js"
 
 /** The arguments were refused by the tool's schema before anything was sent. */
 export class ToolInputError extends Data.TaggedError("ToolInputError")<{

@@ -13,8 +13,8 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { SvcError } from "../Service/Errors.js"
 import { SvcClient } from "../SvcClient.js"
-import type { SvcError } from "../SvcError.js"
 
 /** Where progress goes while a call waits; absent, progress is not reported. */
 export class Progress extends Context.Tag("svc-mcp/Progress")<

@@ -7,7 +7,7 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
-import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "../../src/SvcVersion.js"
+import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "../../src/Service/Versions.js"
 
 export interface Recorded {
   readonly method: string

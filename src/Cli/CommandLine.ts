@@ -3,12 +3,12 @@
  * choose what to run.
  */
 import * as Option from "effect/Option"
-import { DEFAULT_TIMEOUT_MS } from "./Config.js"
-import { parsePort as parsePortText } from "./ConfigRead.js"
-import { DEFAULT_HOST } from "./Mcp/HttpConfig.js"
+import { DEFAULT_TIMEOUT_MS } from "../Config.js"
+import { DEFAULT_HOST } from "../Mcp/HttpConfig.js"
+import { parsePort as parsePortText } from "../Settings/Read.js"
+import { VERSION } from "../Shared/Version.js"
+import { DEFAULT_SETTINGS, MODES } from "../Tools/Settings.js"
 import * as Setup from "./Setup.js"
-import { DEFAULT_SETTINGS, MODES } from "./Tools/Settings.js"
-import { VERSION } from "./Version.js"
 
 export type Command =
   | { readonly _tag: "Serve"; readonly sandbox: boolean; readonly httpPort: number | undefined }

@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from "node:http"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as CallerCredentials from "./CallerCredentials.js"
+import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as Telemetry from "./Telemetry.js"
 
 /** Runs a call within a request's context. */

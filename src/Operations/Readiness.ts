@@ -16,12 +16,12 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
-import * as Auth from "./Auth.js"
-import * as CallerCredentials from "./CallerCredentials.js"
-import * as Check from "./Check.js"
-import { type ConfigError, loadCredentialsMode, SvcConfig } from "./Config.js"
-import * as SvcClient from "./SvcClient.js"
-import { SvcAuthError } from "./SvcError.js"
+import * as Auth from "../Auth.js"
+import * as Check from "../Cli/Check.js"
+import { type ConfigError, loadCredentialsMode, SvcConfig } from "../Config.js"
+import * as CallerCredentials from "../Service/CallerCredentials.js"
+import { SvcAuthError } from "../Service/Errors.js"
+import * as SvcClient from "../SvcClient.js"
 
 /** Without credentials of the server's own there is nothing to authenticate with: the step is skipped, unsent. */
 const unchecked: SvcClient.SvcClientShape = (() => {

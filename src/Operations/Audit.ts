@@ -16,7 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import { ConfigError } from "./ConfigRead.js"
+import { ConfigError } from "../Settings/Read.js"
 
 export interface AuditEntry {
   /** ISO 8601, when the call ended. */

@@ -13,7 +13,7 @@ import * as Undici from "@effect/platform-node/Undici"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { type Call, SvcTimeoutError, SvcUnreachableError } from "./SvcError.js"
+import { type Call, SvcTimeoutError, SvcUnreachableError } from "./Errors.js"
 import * as UndiciClient from "./UndiciClient.js"
 
 export interface Exchange {

@@ -9,26 +9,26 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Audit from "./Audit.js"
-import * as Auth from "./Auth.js"
-import * as CallerCredentials from "./CallerCredentials.js"
-import * as Cli from "./Cli.js"
-import * as Config from "./Config.js"
-import * as HttpConfig from "./Mcp/HttpConfig.js"
-import * as McpServer from "./Mcp/Server.js"
-import type * as Sandbox from "./Sandbox/Server.js"
+import * as Auth from "../Auth.js"
+import * as Config from "../Config.js"
+import * as HttpConfig from "../Mcp/HttpConfig.js"
+import * as McpServer from "../Mcp/Server.js"
+import * as Audit from "../Operations/Audit.js"
+import * as Telemetry from "../Operations/Telemetry.js"
+import type * as Sandbox from "../Sandbox/Server.js"
+import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as SvcTransport from "../Service/Transport.js"
+import * as SvcClient from "../SvcClient.js"
+import * as ParamsCheck from "../Tools/ParamsCheck.js"
+import * as Policy from "../Tools/Policy.js"
+import * as Settings from "../Tools/Settings.js"
+import * as Cli from "./CommandLine.js"
 import * as Setup from "./Setup.js"
-import * as SvcClient from "./SvcClient.js"
-import * as SvcTransport from "./SvcTransport.js"
-import * as Telemetry from "./Telemetry.js"
-import * as ParamsCheck from "./Tools/ParamsCheck.js"
-import * as Policy from "./Tools/Policy.js"
-import * as Settings from "./Tools/Settings.js"
 
 // What serving over stdio never uses (HTTP, the sandbox, check) is imported when its command
 // runs: start-up neither loads nor runs it.
-const loadHttp = Effect.promise(() => Promise.all([import("./Readiness.js"), import("./Mcp/Http.js")]))
-const loadSandbox = Effect.promise(() => import("./Sandbox/Server.js"))
+const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http.js")]))
+const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
 const loadCheck = Effect.promise(() => import("./Check.js"))
 
 const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>

@@ -3,7 +3,7 @@
  * and nothing else, so callers can match on `_tag` exhaustively.
  */
 import * as Data from "effect/Data"
-import { ADDED_IN_2_3_3, SPEC_VERSION } from "./SvcVersion.js"
+import { ADDED_IN_2_3_3, SPEC_VERSION } from "./Versions.js"
 
 /** What was called: carried by every error so a message can say where it happened. */
 export interface Call {

@@ -2,8 +2,8 @@
  * What an answer of the service means, as a pure function of its status and body,
  * so that the rules can be checked for every possible answer.
  */
-import { inJson, scrub, scrubValue } from "./Secrets.js"
-import { type Call, SvcAuthError, SvcResponseError, SvcServiceError } from "./SvcError.js"
+import { inJson, scrub, scrubValue } from "../Shared/Secrets.js"
+import { type Call, SvcAuthError, SvcResponseError, SvcServiceError } from "./Errors.js"
 
 export type Outcome =
   /** `text` is the body as sent, kept so that it can be passed on without printing `value` again. */

@@ -21,8 +21,8 @@ import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
+import { VERSION } from "../Shared/Version.js"
 import * as TraceContext from "./TraceContext.js"
-import { VERSION } from "./Version.js"
 
 export interface Hooks {
   /** Around a tool call: its span, its count, latency and the calls in flight. */

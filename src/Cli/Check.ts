@@ -5,14 +5,14 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
-import { Auth } from "./Auth.js"
-import { SvcConfig } from "./Config.js"
-import { SvcClient } from "./SvcClient.js"
-import { redirectAdvice, retryAfterText, type SvcError } from "./SvcError.js"
-import { attemptsRemaining, isRedirect, snippet } from "./SvcResponse.js"
-import * as SvcTransport from "./SvcTransport.js"
-import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "./SvcVersion.js"
-import * as ParamsCheck from "./Tools/ParamsCheck.js"
+import { Auth } from "../Auth.js"
+import { SvcConfig } from "../Config.js"
+import { redirectAdvice, retryAfterText, type SvcError } from "../Service/Errors.js"
+import { attemptsRemaining, isRedirect, snippet } from "../Service/Response.js"
+import * as SvcTransport from "../Service/Transport.js"
+import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "../Service/Versions.js"
+import { SvcClient } from "../SvcClient.js"
+import * as ParamsCheck from "../Tools/ParamsCheck.js"
 
 export interface Step {
   readonly name: string
