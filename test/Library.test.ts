@@ -9,11 +9,12 @@ import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { Auth, Config, Definitions, Invoke, SvcClient, SvcTransport, VERSION } from "../src/index.js"
+import { Auth, Config, Definitions, Invoke, Pages, SvcClient, SvcTransport, VERSION } from "../src/index.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 
-const services = SvcClient.layer.pipe(
+const services = Pages.layer.pipe(
+  Layer.provideMerge(SvcClient.layer),
   Layer.provideMerge(Auth.layer),
   Layer.provideMerge(Config.layer),
   Layer.provide(SvcTransport.layer),

@@ -28,6 +28,7 @@ import {
 } from "@modelcontextprotocol/server"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
@@ -98,8 +99,8 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const token = Option.map(settings.token, Redacted.value)
     // The SDK makes each request's server through this factory, within the request's own
     // async context: its calls run in what the request brought (the caller, the trace).
-    const requests = new AsyncLocalStorage<RequestContext.Around>()
-    const handler = createMcpHandler(() => mcp.create(requests.getStore() ?? RequestContext.none), {
+    const requests = new AsyncLocalStorage<RequestContext.WithinRequest>()
+    const handler = createMcpHandler(() => mcp.create(requests.getStore() ?? RequestContext.noRequest), {
       maxRequestBodySize: MAX_BODY_BYTES,
       onerror: (error) => log(`http: ${error.message}`),
     })
@@ -122,14 +123,14 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
           const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
           if (authInfo instanceof Response) return authInfo
           // Past the token: a request without what per-request mode needs is refused, never served otherwise.
-          const around = context.fromHeaders(Object.fromEntries(request.headers))
-          if (typeof around === "string") {
+          const within = context.fromHeaders(Object.fromEntries(request.headers))
+          if (typeof within === "string") {
             return Response.json(
-              { jsonrpc: "2.0", error: { code: -32001, message: around }, id: null },
+              { jsonrpc: "2.0", error: { code: -32001, message: within }, id: null },
               { status: 401 },
             )
           }
-          return requests.run(around, () =>
+          return requests.run(within, () =>
             authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo }),
           )
         },
@@ -140,9 +141,8 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const guards = isLoopback(settings.host)
       ? [hostHeaderValidation(loopbackNames(settings.host)), originValidation(localhostAllowedOrigins())]
       : []
+    // Read by each request as it arrives: once set, new requests are refused while those in flight finish.
     let draining = false
-    let active = 0
-    let drained: (() => void) | undefined
 
     const handle = async (req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse) => {
       const path = (req.url ?? "/").split("?")[0]
@@ -174,15 +174,19 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       await serveMcp(req as unknown as NodeIncomingMessageLike, res)
     }
 
+    // Each request is a fiber of this set until its response closes: draining waits for the set to empty.
+    const requestsInFlight = yield* FiberSet.make<void>()
+    const runFork = yield* FiberSet.runtime(requestsInFlight)<never>()
     const http = NodeHttp.createServer((req, res) => {
-      active++
-      res.on("close", () => {
-        if (--active === 0) drained?.()
-      })
-      handle(req, res).catch((error: unknown) => {
-        log(`http: ${error instanceof Error ? error.message : String(error)}`)
-        sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null })
-      })
+      runFork(
+        Effect.async<void>((resume) => {
+          res.on("close", () => resume(Effect.void))
+          handle(req, res).catch((error: unknown) => {
+            log(`http: ${error instanceof Error ? error.message : String(error)}`)
+            sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null })
+          })
+        }),
+      )
     })
     // Slow clients may not hold sockets open forever.
     http.requestTimeout = 15 * 60 * 1000
@@ -196,17 +200,12 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
         http.listen(settings.port, settings.host, () => resume(Effect.void))
       }),
       () =>
-        Effect.promise(async () => {
+        Effect.gen(function* () {
           draining = true
           http.close()
           http.closeIdleConnections()
-          if (active > 0) {
-            await new Promise<void>((resolve) => {
-              drained = resolve
-              setTimeout(resolve, DRAIN_MS).unref()
-            })
-          }
-          await handler.close()
+          yield* FiberSet.awaitEmpty(requestsInFlight).pipe(Effect.timeoutOption(DRAIN_MS))
+          yield* Effect.promise(() => handler.close())
           http.closeAllConnections()
         }),
     )

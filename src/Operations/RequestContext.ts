@@ -10,21 +10,22 @@ import * as Option from "effect/Option"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as Telemetry from "./Telemetry.js"
 
-/** Runs a call within a request's context. */
-export type Around = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+/** Runs a call within what its request brought: its caller, its trace. */
+export type WithinRequest = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 
-export const none: Around = (self) => self
+/** A call that came with no request of its own (stdio): it runs as the server. */
+export const noRequest: WithinRequest = (self) => self
 
 export interface RequestContext {
-  /** The context of a request with these headers, or why it is refused (a 401). */
-  readonly fromHeaders: (headers: IncomingHttpHeaders) => Around | string
+  /** How to run the calls of a request with these headers, or why it is refused (a 401). */
+  readonly fromHeaders: (headers: IncomingHttpHeaders) => WithinRequest | string
 }
 
 export const make: Effect.Effect<RequestContext> = Effect.gen(function* () {
   const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
   const traced = Option.isSome(Option.flatten(yield* Effect.serviceOption(Telemetry.Telemetry)))
   const perRequest = mode === "per-request"
-  if (!perRequest && !traced) return { fromHeaders: () => none }
+  if (!perRequest && !traced) return { fromHeaders: () => noRequest }
   return {
     fromHeaders: (headers) => {
       const caller = perRequest ? CallerCredentials.fromHeaders(headers) : undefined

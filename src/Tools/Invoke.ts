@@ -1,6 +1,7 @@
 /**
  * The one program behind every tool: decode the arguments with the tool's
- * schema, pick the endpoint the selector names, call it once.
+ * schema, pick the endpoint the selector names, call it once. A call is
+ * decoded once (`resolveCall`); each later stage reads what that found.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -8,7 +9,7 @@ import * as ParseResult from "effect/ParseResult"
 import type { SvcError } from "../Service/Errors.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
-import { defaultPage, PAGINATED } from "./Pages.js"
+import { DefaultPage, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import { DEFAULT_SETTINGS } from "./Settings.js"
 import type { Tool } from "./Tool.js"
@@ -120,6 +121,27 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   })
 }
 
+/** One `tools/call` of a published tool, resolved once: what every stage after the adapter reads. */
+export interface Call {
+  readonly tool: Tool
+  /** The arguments as the client sent them. */
+  readonly args: unknown
+  /** The selector as sent, when it is a string: recorded even when the arguments do not decode. */
+  readonly selector: string | undefined
+  /** The call decoded, or why its arguments do not decode. */
+  readonly invocation: Either.Either<Invocation, ToolInputError>
+}
+
+export const resolveCall = (tool: Tool, args: unknown): Call => {
+  const selector = isObject(args) ? args[tool.selectorKey] : undefined
+  return {
+    tool,
+    args,
+    selector: typeof selector === "string" ? selector : undefined,
+    invocation: resolve(tool, args),
+  }
+}
+
 /** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
 const schemaOf = (tool: Tool, invocation: Invocation, check: ParamsCheck.ParamsCheckShape) => {
   const described = check.describe(invocation.endpoint)
@@ -137,14 +159,23 @@ const schemaOf = (tool: Tool, invocation: Invocation, check: ParamsCheck.ParamsC
   }
 }
 
+type Failure = ToolInputError | ToolParamsError | ToolCallError
+
 /** `waitTimeoutMs`: how long svc_execute with `wait` follows the execution (SVC_WAIT_TIMEOUT_MS when served). */
 export const invoke = (
   tool: Tool,
   args: unknown,
   waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
-): Effect.Effect<ToolSuccess, ToolInputError | ToolParamsError | ToolCallError, SvcClient> =>
+): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage> => run(resolveCall(tool, args), waitTimeoutMs)
+
+/** Runs a resolved call: checks its params, sends it, follows what it started when asked to. */
+export const run = (
+  call: Call,
+  waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
+): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage> =>
   Effect.gen(function* () {
-    const resolved = yield* resolve(tool, args)
+    const { tool } = call
+    const resolved = yield* call.invocation
     const check = yield* ParamsCheck.current
     if (resolved.schema) return { ...resolved, data: schemaOf(tool, resolved, check) }
     const checked = check.check(resolved.endpoint, resolved.body)
@@ -177,7 +208,8 @@ export const invoke = (
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
-        return { ...invocation, data, text, page: yield* defaultPage }
+        const page = yield* Effect.flatMap(DefaultPage, (pages) => pages.size)
+        return { ...invocation, data, text, page }
       }
       return { ...invocation, data, text }
     }

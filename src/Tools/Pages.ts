@@ -2,8 +2,10 @@
  * Which lists the service pages, and its default page: a list that comes back
  * as exactly one default page may have more behind it.
  */
-import * as Deferred from "effect/Deferred"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
@@ -47,21 +49,23 @@ const read = (client: SvcClientShape): Effect.Effect<number> =>
     ),
   )
 
-const pages = new WeakMap<SvcClientShape, Deferred.Deferred<number>>()
+export interface DefaultPageShape {
+  /** The service's default page size. */
+  readonly size: Effect.Effect<number>
+}
+
+/** The service's default page, as this client learned it. */
+export class DefaultPage extends Context.Tag("svc-mcp/DefaultPage")<DefaultPage, DefaultPageShape>() {}
 
 /**
  * The service's default page (`read/GetCoreInfo` `default_pagination_limit`),
- * read once per client, on first need; 50 when that read fails. The read runs
- * on its own fiber, so that a cancelled call does not leave it half done for the others.
+ * read once, on first need; 50 when that read fails. The read runs on its own
+ * fiber, so that a cancelled call does not leave it half done for the others.
  */
-export const defaultPage: Effect.Effect<number, never, SvcClient> = Effect.gen(function* () {
+export const make: Effect.Effect<DefaultPageShape, never, SvcClient> = Effect.gen(function* () {
   const client = yield* SvcClient
-  let page = pages.get(client)
-  if (page === undefined) {
-    const fresh = yield* Deferred.make<number>()
-    pages.set(client, fresh)
-    yield* Effect.forkDaemon(Deferred.complete(fresh, read(client)))
-    page = fresh
-  }
-  return yield* Deferred.await(page)
+  const started = yield* Effect.cached(Effect.forkDaemon(read(client)))
+  return { size: Effect.flatMap(started, Fiber.join) }
 })
+
+export const layer: Layer.Layer<DefaultPage, never, SvcClient> = Layer.effect(DefaultPage, make)

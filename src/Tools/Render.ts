@@ -7,19 +7,9 @@ import { isObject } from "../Shared/JsonShape.js"
 import { mayHoldSecrets, pageNote, redact, withinBudget } from "./AnswerBounds.js"
 import type { ToolSuccess } from "./Invoke.js"
 import type { Tool } from "./Tool.js"
-import type { Problem, ToolCallError, ToolError } from "./ToolError.js"
+import { type ErrorKind, kindOf, type Problem, type ToolCallError, type ToolError } from "./ToolError.js"
 
-export type ErrorKind =
-  | "invalid_arguments"
-  | "invalid_params"
-  | "denied"
-  | "not_confirmed"
-  | "timeout"
-  | "unreachable"
-  | "service_error"
-  | "unknown_endpoint"
-  | "bad_response"
-  | "auth"
+export type { ErrorKind } from "./ToolError.js"
 
 export interface StructuredError {
   readonly kind: ErrorKind
@@ -76,21 +66,6 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   return { isError: false, text: `${lead}${fitted}${notes}`, structuredData }
 }
 
-const kindOf = (error: SvcError): ErrorKind => {
-  switch (error._tag) {
-    case "SvcTimeoutError":
-      return "timeout"
-    case "SvcUnreachableError":
-      return "unreachable"
-    case "SvcServiceError":
-      return error.reason === "UnknownEndpoint" ? "unknown_endpoint" : "service_error"
-    case "SvcResponseError":
-      return "bad_response"
-    case "SvcAuthError":
-      return "auth"
-  }
-}
-
 const detailsOf = (error: SvcError): Partial<StructuredError> => {
   switch (error._tag) {
     case "SvcTimeoutError":
@@ -114,7 +89,7 @@ const detailsOf = (error: SvcError): Partial<StructuredError> => {
 const callFailure = (error: ToolCallError): Rendered => {
   const cause = error.error
   const structured: StructuredError = {
-    kind: kindOf(cause),
+    kind: kindOf(error),
     tool: error.tool,
     selector: error.selector,
     endpoint: error.endpoint,
@@ -183,6 +158,15 @@ export const failure = (error: ToolError): Rendered => {
       return absurd(error)
   }
 }
+
+/**
+ * The result of a call whose audit line could not be written (`error` is the
+ * audit log's error): the call is refused, or its outcome is in the log.
+ */
+export const unrecorded = (error: { readonly message: string }): Rendered => ({
+  isError: true,
+  text: `${error.message}. This server records every change it makes; until the log can be written again (fix it, then send SIGHUP), calls that change anything are refused. If a call was made, its outcome is in the server's log.`,
+})
 
 /** Reached only if a kind of ToolError is not handled above: then `error` is not `never`, and this does not compile. */
 const absurd = (error: never): never => {

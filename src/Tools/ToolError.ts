@@ -1,7 +1,8 @@
 /**
- * Every way a tool call ends in error, one tagged class each. `ToolError` is
- * their union: rendering matches it exhaustively, so a new kind is shown
- * everywhere or does not compile.
+ * Every way a tool call ends in error, one tagged class each, and the kind
+ * each is reported as. `ToolError` is their union: rendering and `kindOf`
+ * match it exhaustively, so a new error is shown and recorded everywhere or
+ * does not compile.
  */
 import * as Data from "effect/Data"
 import { callPath, type SvcError } from "../Service/Errors.js"
@@ -81,6 +82,63 @@ export class ToolCallError extends Data.TaggedError("ToolCallError")<{
 }
 
 export type ToolError = ToolInputError | ToolParamsError | ToolDeniedError | ToolNotConfirmedError | ToolCallError
+
+/** What went wrong, in one word a program can switch on: in results, audit lines and metrics alike. */
+export type ErrorKind =
+  | "invalid_arguments"
+  | "invalid_params"
+  | "denied"
+  | "not_confirmed"
+  | "timeout"
+  | "unreachable"
+  | "service_error"
+  | "unknown_endpoint"
+  | "bad_response"
+  | "auth"
+
+const serviceKind = (error: SvcError): ErrorKind => {
+  switch (error._tag) {
+    case "SvcTimeoutError":
+      return "timeout"
+    case "SvcUnreachableError":
+      return "unreachable"
+    case "SvcServiceError":
+      return error.reason === "UnknownEndpoint" ? "unknown_endpoint" : "service_error"
+    case "SvcResponseError":
+      return "bad_response"
+    case "SvcAuthError":
+      return "auth"
+  }
+}
+
+export const kindOf = (error: ToolError): ErrorKind => {
+  switch (error._tag) {
+    case "ToolInputError":
+      return "invalid_arguments"
+    case "ToolParamsError":
+      return "invalid_params"
+    case "ToolDeniedError":
+      return "denied"
+    case "ToolNotConfirmedError":
+      return "not_confirmed"
+    case "ToolCallError":
+      return serviceKind(error.error)
+  }
+}
+
+/** The HTTP status the service answered a failed call with, when it answered at all. */
+export const statusOf = (error: ToolError): number | undefined => {
+  if (error._tag !== "ToolCallError") return undefined
+  const cause = error.error
+  switch (cause._tag) {
+    case "SvcServiceError":
+    case "SvcResponseError":
+    case "SvcAuthError":
+      return cause.status
+    default:
+      return undefined
+  }
+}
 
 /** No tool has this name: a protocol error, not a tool's, since there is no tool to answer. */
 export class UnknownToolError extends Data.TaggedError("UnknownToolError")<{

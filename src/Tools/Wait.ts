@@ -9,20 +9,18 @@
  * which was never stored and cannot be followed; a batch answers
  * `{status: "Ok", data: Update}` or `{status: "Err", data: {name, error}}` per target.
  */
-import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
 import type { SvcError } from "../Service/Errors.js"
 import { SvcClient } from "../SvcClient.js"
-
-/** Where progress goes while a call waits; absent, progress is not reported. */
-export class Progress extends Context.Tag("svc-mcp/Progress")<
-  Progress,
-  { readonly report: (progress: number, message: string) => Effect.Effect<void> }
->() {}
+import { Progress } from "./Progress.js"
 
 export const POLL_INTERVAL = Duration.seconds(1)
+
+/** After each round of reads: the next one a POLL_INTERVAL later, while some Update is still running. */
+const following = Schedule.spaced(POLL_INTERVAL).pipe(Schedule.whileInput((running: number) => running > 0))
 
 interface Update {
   readonly _id?: { readonly $oid: string }
@@ -131,7 +129,7 @@ const several = (
 export const follow = (data: unknown, timeoutMs: number, endpoint = ""): Effect.Effect<Waited, SvcError, SvcClient> =>
   Effect.gen(function* () {
     const client = yield* SvcClient
-    const progress = yield* Effect.serviceOption(Progress)
+    const progress = yield* Progress
     const batch = Array.isArray(data)
     const started: ReadonlyArray<Update> = isUpdate(data) ? [data] : batch ? data.filter(isOk).map((i) => i.data) : []
     const failed = batch ? data.flatMap((item) => failedOf(item) ?? []) : []
@@ -147,30 +145,31 @@ export const follow = (data: unknown, timeoutMs: number, endpoint = ""): Effect.
     let last = ""
     const report = (force: boolean) =>
       Effect.gen(function* () {
-        if (Option.isNone(progress) || latest.length === 0) return
+        if (latest.length === 0) return
         const line = progressLine(latest, failed.length, endpoint)
         if (line === last && !force) return
         last = line
-        yield* progress.value.report(++sent, line)
+        yield* progress.report(++sent, line)
       })
 
     yield* report(true)
-    const poll = Effect.gen(function* () {
-      while (pending().length > 0) {
-        yield* Effect.sleep(POLL_INTERVAL)
-        const answers = yield* Effect.forEach(
-          pending(),
-          ({ i, id }) => Effect.map(client.call("read", "GetUpdate", { id }), (answer) => ({ i, answer })),
-          { concurrency: 8 },
-        )
-        for (const { i, answer } of answers) if (isUpdate(answer)) latest[i] = answer
-        yield* report(false)
-      }
+    /** One round: each running Update read again; how many are still running after it. */
+    const round = Effect.gen(function* () {
+      const answers = yield* Effect.forEach(
+        pending(),
+        ({ i, id }) => Effect.map(client.call("read", "GetUpdate", { id }), (answer) => ({ i, answer })),
+        { concurrency: 8 },
+      )
+      for (const { i, answer } of answers) if (isUpdate(answer)) latest[i] = answer
+      yield* report(false)
+      return pending().length
     })
+    const poll =
+      pending().length === 0 ? Effect.void : round.pipe(Effect.delay(POLL_INTERVAL), Effect.repeat(following))
     const finished = yield* poll.pipe(Effect.timeoutOption(Duration.millis(timeoutMs)))
     // Timed out: the last word before the answer says so.
-    if (Option.isNone(finished) && Option.isSome(progress)) {
-      yield* progress.value.report(
+    if (Option.isNone(finished)) {
+      yield* progress.report(
         ++sent,
         `${progressLine(latest, failed.length, endpoint)}; still running after ${timeoutMs / 1000} s`,
       )

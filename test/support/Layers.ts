@@ -7,6 +7,7 @@ import * as Auth from "../../src/Auth.js"
 import * as Config from "../../src/Config.js"
 import * as SvcTransport from "../../src/Service/Transport.js"
 import * as SvcClient from "../../src/SvcClient.js"
+import * as Pages from "../../src/Tools/Pages.js"
 
 export const KEY = "key-1234"
 export const SECRET = "secret-api-value-5678"
@@ -29,8 +30,10 @@ export const login = (
   credentials: { _tag: "Login", username: USER, password: Redacted.make(password) },
 })
 
+/** The client of the service, with the default page it learns once. */
 export const client = (config: Config.SvcConfigShape) =>
-  SvcClient.layer.pipe(
+  Pages.layer.pipe(
+    Layer.provideMerge(SvcClient.layer),
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(Config.layerValue(config)),
     Layer.provide(SvcTransport.layer),

@@ -13,9 +13,10 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../src/Auth.js"
 import * as Audit from "../src/Operations/Audit.js"
-import * as Observe from "../src/Operations/Observe.js"
+import * as CallRecord from "../src/Operations/CallRecord.js"
 import * as CallerCredentials from "../src/Service/CallerCredentials.js"
 import * as Definitions from "../src/Tools/Definitions.js"
+import { resolveCall } from "../src/Tools/Invoke.js"
 import { ToolDeniedError } from "../src/Tools/ToolError.js"
 
 const auditTo = (path: string) =>
@@ -30,30 +31,29 @@ const linesOf = (path: string) =>
     .split("\n")
     .map((line) => JSON.parse(line) as Record<string, unknown>)
 
-describe("Observe with an audit log", () => {
+describe("the call record with an audit log", () => {
   it.scoped("logs a cancelled call as cancelled, and a declined one as declined, as its caller", () =>
     Effect.gen(function* () {
       const path = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-observe-")), "audit.log")
       const context = yield* Layer.build(auditTo(path))
-      const observe = yield* Observe.make.pipe(Effect.provide(context))
+      const record = yield* CallRecord.make.pipe(Effect.provide(context))
       const caller = { key: "viewer-key", secret: Redacted.make("viewer-secret") }
       const args = { operation: "deploy_stack", params: { stack: "web", note: "viewer-secret" } }
 
       const running = yield* Effect.never.pipe(
-        observe.call(Definitions.svc_execute, args),
+        record.call(resolveCall(Definitions.svc_execute, args)),
         CallerCredentials.as(caller),
         Effect.fork,
       )
       yield* Effect.yieldNow()
       yield* Fiber.interrupt(running)
-      const declined = yield* observe
+      yield* record
         .refused(
           new ToolDeniedError({ tool: "svc_execute", selector: "deploy_stack", reason: "the user declined it" }),
           args,
           "declined",
         )
         .pipe(CallerCredentials.as(caller))
-      expect(declined).toMatchObject({ isError: true, structured: { error: { kind: "denied" } } })
 
       const [cancelled, refused] = linesOf(path)
       expect(cancelled).toMatchObject({

@@ -1,12 +1,11 @@
 /**
- * What operators see of each tool call: its audit line (SVC_AUDIT_LOG) and its
- * span and metrics (Telemetry). The adapter wraps every call with `call`, and
- * reports calls refused before running with `refused`; with neither feature
- * configured both cost nothing.
+ * The record operators keep of each tool call: its audit line (SVC_AUDIT_LOG)
+ * and its span and metrics (Telemetry). The adapter wraps every resolved call
+ * with `call`, and reports calls refused before running with `refused`; with
+ * neither feature configured both cost nothing.
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
@@ -15,33 +14,35 @@ import * as CallerCredentials from "../Service/CallerCredentials.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrubValue } from "../Shared/Secrets.js"
 import { redact } from "../Tools/AnswerBounds.js"
-import { resolve, type ToolSuccess } from "../Tools/Invoke.js"
-import { failure, type Rendered } from "../Tools/Render.js"
-import type { Tool } from "../Tools/Tool.js"
-import type { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "../Tools/ToolError.js"
+import type { Call, ToolSuccess } from "../Tools/Invoke.js"
+import {
+  kindOf,
+  statusOf,
+  type ToolCallError,
+  type ToolDeniedError,
+  type ToolInputError,
+  type ToolParamsError,
+} from "../Tools/ToolError.js"
 import { Audit, type AuditEntry, type AuditError } from "./Audit.js"
 import * as Telemetry from "./Telemetry.js"
 
 type CallError = ToolInputError | ToolParamsError | ToolCallError
 
-export interface Observer {
-  /** Around one tool call's program: audited (a writing tool), traced and counted. */
+export interface CallRecorder {
+  /** Around one resolved call's program: audited (a writing tool), traced and counted. */
   readonly call: (
-    tool: Tool,
-    args: unknown,
+    call: Call,
   ) => <R>(self: Effect.Effect<ToolSuccess, CallError, R>) => Effect.Effect<ToolSuccess, CallError | AuditError, R>
   /**
    * A call refused before it ran: by the policy (`refused`), or by the user
-   * asked to confirm it (`declined`). Audited, then rendered.
+   * asked to confirm it (`declined`). `args` are as the client sent them.
    */
-  readonly refused: (error: ToolDeniedError, args: unknown, outcome?: "refused" | "declined") => Effect.Effect<Rendered>
+  readonly refused: (
+    error: ToolDeniedError,
+    args: unknown,
+    outcome?: "refused" | "declined",
+  ) => Effect.Effect<void, AuditError>
 }
-
-/** The result of a call whose audit line could not be written. */
-export const unrecorded = (error: AuditError): Rendered => ({
-  isError: true,
-  text: `${error.message}. This server records every change it makes; until the log can be written again (fix it, then send SIGHUP), calls that change anything are refused. If a call was made, its outcome is in the server's log.`,
-})
 
 /** Fields of params that name the resource a call acts on, most telling first. */
 const TARGET_KEYS = [
@@ -100,15 +101,10 @@ const describe = (
   if (Cause.isInterruptedOnly(exit.cause)) return { outcome: "cancelled" }
   const error = Cause.failureOption(exit.cause)
   if (Option.isNone(error)) return { outcome: "error", kind: "internal" }
-  return { outcome: "error", kind: failure(error.value).structured?.error.kind ?? "internal" }
+  return { outcome: "error", kind: kindOf(error.value) }
 }
 
-const selectorOf = (tool: Tool, args: unknown): string | undefined => {
-  const value = isObject(args) ? args[tool.selectorKey] : undefined
-  return typeof value === "string" ? value : undefined
-}
-
-export const make: Effect.Effect<Observer> = Effect.gen(function* () {
+export const make: Effect.Effect<CallRecorder> = Effect.gen(function* () {
   const audit = Option.flatten(yield* Effect.serviceOption(Audit))
   const telemetry = yield* Telemetry.hooks
   const traced = Option.isSome(yield* Effect.serviceOption(Telemetry.Telemetry).pipe(Effect.map(Option.flatten)))
@@ -128,15 +124,14 @@ export const make: Effect.Effect<Observer> = Effect.gen(function* () {
 
   const record = (entry: AuditEntry) => (Option.isSome(audit) ? audit.value.write(entry) : Effect.void)
 
-  const call: Observer["call"] = (tool, args) => {
+  const call: CallRecorder["call"] = ({ tool, selector, invocation }) => {
     const audited = Option.isSome(audit) && tool.group !== "read"
     if (!audited && !traced) return (self) => self
+    const resolved = invocation._tag === "Right" ? invocation.right : undefined
+    const endpoint = resolved?.endpoint
+    const target = resolved === undefined ? undefined : targetOf(resolved.body)
     return <R>(self: Effect.Effect<ToolSuccess, CallError, R>) =>
       Effect.suspend(() => {
-        const selector = selectorOf(tool, args)
-        const resolved = resolve(tool, args)
-        const endpoint = Either.isRight(resolved) ? resolved.right.endpoint : undefined
-        const target = Either.isRight(resolved) ? targetOf(resolved.right.body) : undefined
         const program = traced ? telemetry.toolCall(tool.name, selector, endpoint)(self, describe) : self
         if (!audited) return program
         const log = audit.value
@@ -145,16 +140,16 @@ export const make: Effect.Effect<Observer> = Effect.gen(function* () {
           Effect.gen(function* () {
             const { outcome, kind } = describe(exit)
             const error = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : Option.none()
-            const structured = Option.isSome(error) ? failure(error.value).structured?.error : undefined
+            const status = Option.isSome(error) ? statusOf(error.value) : undefined
             const update = Exit.isSuccess(exit) && tool.group === "execute" ? updatesOf(exit.value.data) : undefined
             const entry: AuditEntry = {
               ...(yield* base(tool.name, selector)),
               ...(endpoint === undefined ? {} : { endpoint }),
               ...(target === undefined ? {} : { target }),
-              ...(Either.isRight(resolved) ? { params: yield* paramsOf(resolved.right.body) } : {}),
+              ...(resolved === undefined ? {} : { params: yield* paramsOf(resolved.body) }),
               outcome,
               ...(kind === undefined ? {} : { kind }),
-              ...(structured?.status === undefined ? {} : { status: structured.status }),
+              ...(status === undefined ? {} : { status }),
               ...(update === undefined ? {} : { update }),
               durationMs: Math.round(performance.now() - started),
             }
@@ -172,30 +167,29 @@ export const make: Effect.Effect<Observer> = Effect.gen(function* () {
       })
   }
 
-  const refused: Observer["refused"] = (error, args, outcome = "refused") => {
-    const rendered = failure(error)
+  const refused: CallRecorder["refused"] = (error, args, outcome = "refused") => {
     // Counted and traced as calls too, with their own outcome.
-    const observed = (self: Effect.Effect<Rendered>) =>
+    const observed = <E>(self: Effect.Effect<void, E>) =>
       traced
         ? telemetry.toolCall(error.tool, error.selector, undefined)(self, () => ({ outcome, kind: "denied" }))
         : self
-    if (Option.isNone(audit)) return observed(Effect.succeed(rendered))
-    const audited = Effect.gen(function* () {
-      const body = isObject(args) ? args.params : undefined
-      const params = isObject(body) ? body : undefined
-      const target = params === undefined ? undefined : targetOf(params)
-      yield* record({
-        ...(yield* base(error.tool, error.selector)),
-        ...(target === undefined ? {} : { target }),
-        ...(params === undefined ? {} : { params: yield* paramsOf(params) }),
-        outcome,
-        kind: "denied",
-        reason: error.reason,
-        durationMs: 0,
-      })
-      return rendered
-    }).pipe(Effect.catchTag("AuditError", (e) => Effect.succeed(unrecorded(e))))
-    return observed(audited)
+    if (Option.isNone(audit)) return observed(Effect.void)
+    return observed(
+      Effect.gen(function* () {
+        const body = isObject(args) ? args.params : undefined
+        const params = isObject(body) ? body : undefined
+        const target = params === undefined ? undefined : targetOf(params)
+        yield* record({
+          ...(yield* base(error.tool, error.selector)),
+          ...(target === undefined ? {} : { target }),
+          ...(params === undefined ? {} : { params: yield* paramsOf(params) }),
+          outcome,
+          kind: "denied",
+          reason: error.reason,
+          durationMs: 0,
+        })
+      }),
+    )
   }
 
   return { call, refused }

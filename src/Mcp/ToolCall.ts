@@ -1,0 +1,193 @@
+/**
+ * One `tools/call`, as one Effect. The call is resolved once (the tool, its
+ * decoded arguments, the endpoint), and that value flows one way: the policy,
+ * the user's confirmation, the tool's program (which calls the service), the
+ * call's record (audit, telemetry), and back through rendering. The SDK runs
+ * this Effect once per call (Server.ts); nothing here returns to it before the end.
+ */
+import type {
+  CallToolResult,
+  InputRequiredResult,
+  LoggingLevel,
+  Server,
+  ServerContext,
+} from "@modelcontextprotocol/server"
+import * as Cause from "effect/Cause"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
+import * as LogLevel from "effect/LogLevel"
+import * as CallRecord from "../Operations/CallRecord.js"
+import type { WithinRequest } from "../Operations/RequestContext.js"
+import * as TraceContext from "../Operations/TraceContext.js"
+import type { SvcClient } from "../SvcClient.js"
+import { type Call, resolveCall, run } from "../Tools/Invoke.js"
+import * as Pages from "../Tools/Pages.js"
+import { Policy } from "../Tools/Policy.js"
+import { Progress, type ProgressShape } from "../Tools/Progress.js"
+import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
+import { ServerSettings } from "../Tools/Settings.js"
+import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
+import * as Confirm from "./Confirm.js"
+import * as McpLogging from "./Logging.js"
+
+/** JSON-RPC "invalid params". */
+export const INVALID_PARAMS = -32602
+
+/** A call the SDK answers with a JSON-RPC error instead of a result. */
+export class ProtocolFailure extends Data.TaggedError("ProtocolFailure")<{
+  readonly code: number
+  readonly message: string
+}> {}
+
+export type Answer = CallToolResult | InputRequiredResult
+
+/** One `tools/call` as it came, with what the SDK knows of its connection. */
+export interface Incoming {
+  readonly name: string
+  readonly args: unknown
+  readonly meta: { readonly progressToken?: string | number | undefined; readonly [key: string]: unknown } | undefined
+  readonly ctx: ServerContext
+  /** The SDK server the call came to: its protocol revision and the client's capabilities. */
+  readonly server: Server
+  /** The connection's `logging/setLevel` (the earlier revisions). */
+  readonly sessionLevel: () => LoggingLevel
+  /** What the call's request brought (its caller, its trace). */
+  readonly within: WithinRequest
+}
+
+/** The requirements of a call's Effect. */
+export type Requirements = SvcClient
+
+/** The Effect of one call. */
+export type Handler = (incoming: Incoming) => Effect.Effect<Answer, ProtocolFailure, Requirements>
+
+export const toResult = (rendered: Rendered): CallToolResult => {
+  const structured = rendered.structured ?? rendered.structuredData
+  return {
+    content: [{ type: "text", text: rendered.text }],
+    ...(rendered.isError ? { isError: true } : {}),
+    ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
+  }
+}
+
+const isModern = (version: string | undefined) => version !== undefined && version >= "2026-07-28"
+
+/** Progress as `notifications/progress` to the client that asked with this token. */
+const progressTo = (ctx: ServerContext, progressToken: string | number): ProgressShape => ({
+  report: (progress, message) =>
+    Effect.promise(() =>
+      ctx.mcpReq
+        .notify({ method: "notifications/progress", params: { progressToken, progress, message } })
+        .catch(() => undefined),
+    ),
+})
+
+/** The call as the client's own: its log level, its trace, and what its request brought. */
+const located =
+  ({ ctx, server, sessionLevel, meta, within }: Incoming) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+    const level = isModern(server.getNegotiatedProtocolVersion()) ? McpLogging.requested(ctx) : sessionLevel()
+    const toClient = level === undefined ? undefined : McpLogging.forCall(level, ctx)
+    const trace = TraceContext.fromMeta(meta)
+    return self.pipe(
+      Effect.locally(McpLogging.CurrentClientLog, toClient),
+      toClient?.wantsDebug === true ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug) : (s) => s,
+      trace === undefined ? (s) => s : Effect.provideService(TraceContext.TraceContext, trace),
+      within,
+    )
+  }
+
+/** Prepares the handler of every call, with what does not change between calls. */
+export const make: Effect.Effect<Handler, never, Policy | ServerSettings | SvcClient> = Effect.gen(function* () {
+  const policy = yield* Policy
+  const settings = yield* ServerSettings
+  const record = yield* CallRecord.make
+  const pages = yield* Pages.make
+
+  /** A call refused before anything is sent: recorded, then answered. */
+  const refuse = (denied: ToolDeniedError, args: unknown) =>
+    record.refused(denied, args).pipe(
+      Effect.as(failure(denied)),
+      Effect.catchTag("AuditError", (error) => Effect.succeed(unrecorded(error))),
+      Effect.map(toResult),
+    )
+
+  /**
+   * SVC_CONFIRM: the answer that stops the call here (refused, declined, or the
+   * question itself), or undefined when it goes on.
+   */
+  const confirmation = (call: Call, { ctx, server }: Incoming) =>
+    Effect.gen(function* () {
+      if (Either.isLeft(call.invocation)) return undefined
+      const invocation = call.invocation.right
+      const pattern = policy.confirmation(call.tool, invocation.selector)
+      if (pattern === undefined) return undefined
+      const answer = Confirm.answerOf(ctx)
+      const deny = (reason: string) =>
+        new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
+      if (answer === "decline" || answer === "cancel") {
+        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (SVC_CONFIRM)`
+        yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
+        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
+      }
+      if (answer === "accept") return undefined
+      if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
+        return yield* refuse(
+          deny(
+            `SVC_CONFIRM (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
+          ),
+          call.args,
+        )
+      }
+      const question = yield* Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
+        Effect.catchAllDefect(
+          () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
+        ),
+      )
+      return Confirm.ask(question)
+    })
+
+  /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
+  const perform = (call: Call, { ctx, meta }: Incoming) => {
+    const progressToken = meta?.progressToken
+    return run(call, settings.waitTimeoutMs).pipe(
+      record.call(call),
+      Effect.match({
+        onSuccess: (outcome) => success(call.tool, outcome, settings),
+        onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
+      }),
+      Effect.map(toResult),
+      Effect.provideService(Pages.DefaultPage, pages),
+      progressToken === undefined ? (self) => self : Effect.provideService(Progress, progressTo(ctx, progressToken)),
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.as(
+              Effect.logError(`${call.tool.name} failed unexpectedly`, cause),
+              toResult({
+                isError: true,
+                text: `${call.tool.name}: an unexpected error occurred in the server; see its log`,
+              }),
+            ),
+      ),
+    )
+  }
+
+  return (incoming) =>
+    Effect.gen(function* () {
+      const authorized = policy.authorize(incoming.name, incoming.args)
+      if (Either.isLeft(authorized)) {
+        const refusal = authorized.left
+        if (refusal._tag === "UnknownToolError") {
+          return yield* new ProtocolFailure({ code: INVALID_PARAMS, message: refusal.message })
+        }
+        return yield* refuse(refusal, incoming.args)
+      }
+      const call = resolveCall(authorized.right, incoming.args)
+      const stopped = yield* confirmation(call, incoming)
+      if (stopped !== undefined) return stopped
+      return yield* perform(call, incoming)
+    }).pipe(located(incoming))
+})
