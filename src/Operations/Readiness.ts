@@ -14,8 +14,11 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as Auth from "../Auth.js"
 import * as Check from "../Cli/Check.js"
 import { type ConfigError, loadCredentialsMode, SvcConfig } from "../Config.js"
@@ -58,28 +61,41 @@ const toState = (report: Check.Report, withAuth: boolean): ReadyState => {
       }
 }
 
-export const make = (check: Effect.Effect<ReadyState>): Effect.Effect<ReadinessShape> =>
+interface Findings {
+  /** The latest finding, and when it was made. */
+  readonly last?: { readonly at: number; readonly state: ReadyState }
+  /** The check under way, if any: at most one at a time. */
+  readonly running?: Fiber.RuntimeFiber<ReadyState>
+}
+
+/** Checks run in the background, in the scope: closing it stops one under way. */
+export const make = (check: Effect.Effect<ReadyState>): Effect.Effect<ReadinessShape, never, Scope.Scope> =>
   Effect.gen(function* () {
-    let last: { readonly at: number; readonly state: ReadyState } | undefined
-    let running: Fiber.RuntimeFiber<ReadyState> | undefined
-    const refresh = Effect.suspend(() => {
-      if (running !== undefined) return Effect.succeed(running)
-      return Effect.forkDaemon(
-        check.pipe(
-          Effect.tap((state) =>
-            Effect.map(Clock.currentTimeMillis, (at) => {
-              last = { at, state }
-              running = undefined
-            }),
-          ),
-        ),
-      ).pipe(Effect.tap((fiber) => Effect.sync(() => (running = fiber))))
-    })
+    const scope = yield* Effect.scope
+    const findings = yield* SynchronizedRef.make<Findings>({})
+    const recheck = check.pipe(
+      Effect.tap((state) =>
+        Effect.flatMap(Clock.currentTimeMillis, (at) => SynchronizedRef.set(findings, { last: { at, state } })),
+      ),
+      Effect.forkIn(scope),
+    )
+    // Right: the finding to answer with; Left: the first check, which the very first probe waits for.
+    const latest = (now: number) =>
+      SynchronizedRef.modifyEffect(findings, (held) => {
+        const { last, running } = held
+        if (last !== undefined && now - last.at < READY_INTERVAL_MS)
+          return Effect.succeed([Either.right(last.state), held])
+        if (running !== undefined) {
+          return Effect.succeed([last === undefined ? Either.left(running) : Either.right(last.state), held])
+        }
+        return Effect.map(recheck, (fiber) => [
+          last === undefined ? Either.left(fiber) : Either.right(last.state),
+          { ...held, running: fiber },
+        ])
+      })
     const probe = Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      if (last !== undefined && now - last.at < READY_INTERVAL_MS) return last.state
-      const fiber = yield* refresh
-      return last === undefined ? yield* Fiber.join(fiber) : last.state
+      const found = yield* latest(yield* Clock.currentTimeMillis)
+      return Either.isRight(found) ? found.right : yield* Fiber.join(found.left)
     })
     return { probe }
   })
