@@ -34,7 +34,7 @@ const linesOf = (path: string) =>
 describe("the call record with an audit log", () => {
   it.scoped("logs a cancelled call as cancelled, and a declined one as declined, as its caller", () =>
     Effect.gen(function* () {
-      const path = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-observe-")), "audit.log")
+      const path = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-callrecord-")), "audit.log")
       const context = yield* Layer.build(auditTo(path))
       const record = yield* CallRecord.make.pipe(Effect.provide(context))
       const caller = { key: "viewer-key", secret: Redacted.make("viewer-secret") }

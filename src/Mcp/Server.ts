@@ -1,7 +1,7 @@
 /**
- * The MCP adapter: the one module that knows the protocol SDK. It publishes the
- * tools, turns each `tools/call` into the tool's Effect program, and renders
- * the outcome; transports are attached apart from registration.
+ * The SDK server: it publishes the tools and hands each `tools/call` to its
+ * Effect (ToolCall.ts), run once per call; transports are attached apart from
+ * registration (stdio here, HTTP in Http.ts).
  *
  * One factory builds the SDK server for every protocol revision it serves:
  * 2026-07-28 (no handshake, per-request `_meta`) and the earlier ones
