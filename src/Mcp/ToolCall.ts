@@ -63,7 +63,7 @@ export type Requirements = SvcClient
 /** The Effect of one call. */
 export type Handler = (incoming: Incoming) => Effect.Effect<Answer, ProtocolFailure, Requirements>
 
-export const toResult = (rendered: Rendered): CallToolResult => {
+const toResult = (rendered: Rendered): CallToolResult => {
   const structured = rendered.structured ?? rendered.structuredData
   return {
     content: [{ type: "text", text: rendered.text }],
