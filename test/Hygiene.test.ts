@@ -21,6 +21,13 @@ describe("design rules", () => {
     expect(offenders(/process\.env/)).toEqual([])
   })
 
+  it("only the settings modules describe variables: nothing else imports effect/Config", () => {
+    const settings = ["Config.ts", "Tools/Settings.ts", "Mcp/HttpConfig.ts", "Cli/Setup.ts"]
+    const described = offenders(/from "effect\/Config"/)
+    expect(described.filter((file) => !file.startsWith("Settings/") && !settings.includes(file))).toEqual([])
+    expect(described).toContain("Settings/Telemetry.ts")
+  })
+
   it("nothing writes to stdout but the stdio transport: it belongs to the protocol", () => {
     // The one place stdout is handed on: the adapter gives it to its stdio transport.
     const handOver = "stdout: process.stdout,"
