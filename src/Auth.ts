@@ -7,12 +7,12 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import { SvcConfig, type SvcConfigShape } from "./Config.js"
-import * as Telemetry from "./Operations/Telemetry.js"
 import * as CallerCredentials from "./Service/CallerCredentials.js"
 import {
   type Call,
@@ -23,6 +23,7 @@ import {
   type SvcTimeoutError,
   type SvcUnreachableError,
 } from "./Service/Errors.js"
+import { Hooks } from "./Service/Hooks.js"
 import { errorBody, isRedirect, retryAfterOf, snippet } from "./Service/Response.js"
 import * as SvcTransport from "./Service/Transport.js"
 import { scrub } from "./Shared/Secrets.js"
@@ -122,7 +123,7 @@ export const makeJwt = (
 ): Effect.Effect<AuthShape, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const http = yield* HttpClient.HttpClient
-    const telemetry = yield* Telemetry.hooks
+    const hooks = yield* Hooks
     const current = yield* SynchronizedRef.make(Option.none<Login>())
     // The password and the last two tokens (a caller may still hold the previous
     // one): rebuilt at each login, read by every call.
@@ -137,7 +138,7 @@ export const makeJwt = (
         config.timeoutMs,
       ),
     ).pipe(
-      telemetry.serviceRequest("POST", `/${callPath(LOGIN)}`),
+      hooks.serviceRequest("POST", `/${callPath(LOGIN)}`),
       Effect.flatMap((answer) => readLogin(answer, hidden)),
       Effect.tap((token) =>
         Effect.sync(() => {
@@ -146,7 +147,7 @@ export const makeJwt = (
       ),
       Effect.tap(() => Effect.logInfo(`logged in to ${config.url} as ${username}`)),
       Effect.tapError((error) => Effect.logWarning(`login as ${username} failed: ${error.message}`)),
-      telemetry.login,
+      hooks.login,
     )
 
     // The login runs on a fiber of its own, so a caller that is interrupted does
@@ -201,11 +202,40 @@ export const makeJwt = (
     } satisfies AuthShape
   })
 
+/**
+ * The Auth of per-request mode (SVC_MCP_CREDENTIALS=per-request): the current
+ * caller's key and secret (CallerCredentials.current), and no other. Without a
+ * caller the call fails before anything is sent.
+ */
+export const perRequest: AuthShape = {
+  method: "caller-key",
+  credential: Effect.flatMap(FiberRef.get(CallerCredentials.current), (caller) =>
+    Option.isNone(caller)
+      ? Effect.fail(
+          new SvcAuthError({
+            call: { group: "auth", endpoint: "per-request" },
+            reason: "Rejected",
+            detail:
+              "no caller credentials: in per-request mode every call must come over HTTP with X-Svc-Api-Key and X-Svc-Api-Secret",
+          }),
+        )
+      : Effect.succeed<Credential>({
+          headers: { "x-api-key": caller.value.key, "x-api-secret": Redacted.value(caller.value.secret) },
+          generation: 0,
+        }),
+  ),
+  renew: Option.none(),
+  // The caller's own secret is the one to keep out of what it is shown.
+  secrets: Effect.map(FiberRef.get(CallerCredentials.current), (caller) =>
+    Option.isSome(caller) ? [Redacted.value(caller.value.secret)] : [],
+  ),
+}
+
 export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient> = Effect.gen(function* () {
   const config = yield* SvcConfig
   const { credentials } = config
   // Per-request mode without credentials of the server's own: only a caller's can serve.
-  if (credentials._tag === "None") return CallerCredentials.auth
+  if (credentials._tag === "None") return perRequest
   return credentials._tag === "ApiKey"
     ? makeApiKey(credentials.key, credentials.secret)
     : yield* makeJwt(config, credentials.username, credentials.password)

@@ -8,7 +8,8 @@ import * as Cli from "./Cli/CommandLine.js"
 import * as Commands from "./Cli/Commands.js"
 import * as Logging from "./Operations/Logging.js"
 
-NodeRuntime.runMain(Commands.run(Cli.parse(process.argv.slice(2))).pipe(Effect.provide(Logging.layer())), {
-  disableErrorReporting: false,
-  disablePrettyLogger: true,
-})
+// Failures are reported by Commands (an ExitCode's message is on stderr already); the exit code is set by its teardown.
+NodeRuntime.runMain(
+  Commands.run(Cli.parse(process.argv.slice(2))).pipe(Commands.reportUnexpected, Effect.provide(Logging.layer())),
+  { disableErrorReporting: true, disablePrettyLogger: true, teardown: Commands.teardown },
+)

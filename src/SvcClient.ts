@@ -12,8 +12,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Auth, type Credential } from "./Auth.js"
 import { SvcConfig } from "./Config.js"
-import * as Telemetry from "./Operations/Telemetry.js"
 import type { Call, SvcError } from "./Service/Errors.js"
+import { Hooks } from "./Service/Hooks.js"
 import { fromResponse, type Outcome, rejected } from "./Service/Response.js"
 import * as SvcTransport from "./Service/Transport.js"
 
@@ -32,6 +32,9 @@ export interface SvcClientShape {
   readonly answer: (group: Group, endpoint: string, params: object) => Effect.Effect<Answer, SvcError>
 }
 
+/** What the client calls around each request and login: nothing by default, spans and metrics with telemetry. */
+export { type ClientHooks, Hooks } from "./Service/Hooks.js"
+
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
 type Needs = SvcConfig | Auth | HttpClient.HttpClient
@@ -40,7 +43,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
   const config = yield* SvcConfig
   const auth = yield* Auth
   const http = yield* HttpClient.HttpClient
-  const telemetry = yield* Telemetry.hooks
+  const hooks = yield* Hooks
 
   const answer = (group: Group, endpoint: string, params: object) => {
     const target: Call = { group, endpoint }
@@ -49,7 +52,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
       Effect.suspend(() => {
         const started = performance.now()
         return SvcTransport.send(http, target, SvcTransport.postJson(url, params, headers), config.timeoutMs).pipe(
-          telemetry.serviceRequest("POST", `/${group}/${endpoint}`),
+          hooks.serviceRequest("POST", `/${group}/${endpoint}`),
           Effect.flatMap(({ status, text, ...headers }) => {
             const took = Math.round(performance.now() - started)
             return Effect.zipRight(

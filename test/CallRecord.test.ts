@@ -22,7 +22,7 @@ import { ToolDeniedError } from "../src/Tools/ToolError.js"
 const auditTo = (path: string) =>
   Layer.mergeAll(
     Layer.scoped(Audit.Audit, Effect.map(Audit.open(path), Option.some)),
-    Layer.succeed(Auth.Auth, CallerCredentials.auth),
+    Layer.succeed(Auth.Auth, Auth.perRequest),
   )
 
 const linesOf = (path: string) =>

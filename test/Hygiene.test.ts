@@ -21,6 +21,13 @@ describe("design rules", () => {
     expect(offenders(/process\.env/)).toEqual([])
   })
 
+  it("only the settings modules describe variables: nothing else imports effect/Config", () => {
+    const settings = ["Config.ts", "Tools/Settings.ts", "Mcp/HttpConfig.ts", "Cli/Setup.ts"]
+    const described = offenders(/from "effect\/Config"/)
+    expect(described.filter((file) => !file.startsWith("Settings/") && !settings.includes(file))).toEqual([])
+    expect(described).toContain("Settings/Telemetry.ts")
+  })
+
   it("nothing writes to stdout but the stdio transport: it belongs to the protocol", () => {
     // The one place stdout is handed on: the adapter gives it to its stdio transport.
     const handOver = "stdout: process.stdout,"
@@ -54,6 +61,36 @@ describe("design rules", () => {
         .map((path) => `${file} imports ${path}`),
     )
     expect(outside).toEqual([])
+  })
+
+  it("no import circles in src/: static, type-only and dynamic imports alike", () => {
+    const edges = new Map(
+      sources.map(({ file, text }) => [
+        file,
+        [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)].map((m) =>
+          Path.posix.join(Path.posix.dirname(file), (m[1] as string).replace(/\.js$/, ".ts")),
+        ),
+      ]),
+    )
+    for (const [file, targets] of edges)
+      for (const target of targets) expect(edges.has(target), `${file} imports ${target}`).toBe(true)
+    const circles: Array<string> = []
+    const state = new Map<string, "open" | "done">()
+    const visit = (file: string, trail: ReadonlyArray<string>) => {
+      if (state.get(file) === "done") return
+      if (state.get(file) === "open") {
+        circles.push([...trail.slice(trail.indexOf(file)), file].join(" -> "))
+        return
+      }
+      state.set(file, "open")
+      for (const target of edges.get(file) ?? []) visit(target, [...trail, file])
+      state.set(file, "done")
+    }
+    for (const file of [...edges.keys()].sort()) visit(file, [])
+    expect(circles).toEqual([])
+    // The walk sees the imports it must: the server's entry reaches the commands, dynamically too.
+    expect(edges.get("Main.ts")).toContain("Cli/Commands.ts")
+    expect(edges.get("Cli/Commands.ts")).toContain("Cli/Check.ts")
   })
 
   it("no zod, and not the deprecated @effect/schema", () => {

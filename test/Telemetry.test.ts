@@ -8,8 +8,10 @@ import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Auth from "../src/Auth.js"
 import * as Telemetry from "../src/Operations/Telemetry.js"
 import * as CallerCredentials from "../src/Service/CallerCredentials.js"
+import * as SvcClient from "../src/SvcClient.js"
 
 const hex = (length: number) =>
   FastCheck.array(FastCheck.constantFrom(..."0123456789abcdef"), { minLength: length, maxLength: length }).map((cs) =>
@@ -46,10 +48,31 @@ describe("parseTraceparent", () => {
   it.effect("without telemetry, every hook hands back the very effect it was given", () =>
     Effect.gen(function* () {
       const hooks = yield* Telemetry.hooks
+      const client = yield* SvcClient.Hooks
       const program = Effect.succeed({ status: 200 })
-      expect(hooks.serviceRequest("POST", "/read/ListStacks")(program)).toBe(program)
-      expect(hooks.login(program)).toBe(program)
+      expect(client.serviceRequest("POST", "/read/ListStacks")(program)).toBe(program)
+      expect(client.login(program)).toBe(program)
       expect(hooks.toolCall("svc_list", "stack", "read/ListStacks")(program, () => ({ outcome: "ok" }))).toBe(program)
+    }).pipe(Effect.provide(Telemetry.layerOff)),
+  )
+
+  it.effect("the service client's hooks do nothing unless a layer provides others", () =>
+    Effect.gen(function* () {
+      const client = yield* SvcClient.Hooks
+      const program = Effect.succeed({ status: 200 })
+      expect(client.serviceRequest("POST", "/read/ListStacks")(program)).toBe(program)
+      expect(client.login(program)).toBe(program)
+    }),
+  )
+
+  it.effect("with telemetry on, the hooks wrap what they are given and hand back its result", () =>
+    Effect.gen(function* () {
+      const hooks = Telemetry.makeHooks()
+      const program = Effect.succeed({ status: 200 })
+      const wrapped = hooks.serviceRequest("POST", "/read/ListStacks")(program)
+      expect(wrapped).not.toBe(program)
+      expect(yield* wrapped).toEqual({ status: 200 })
+      expect(yield* hooks.login(Effect.succeed("token"))).toBe("token")
     }),
   )
 })
@@ -68,12 +91,12 @@ describe("CallerCredentials", () => {
   it.effect("its Auth sends the current caller's key and secret, and fails unsent without a caller", () =>
     Effect.gen(function* () {
       const caller = { key: "k-1", secret: Redacted.make("s-1") }
-      const credential = yield* CallerCredentials.as(caller)(CallerCredentials.auth.credential)
+      const credential = yield* CallerCredentials.as(caller)(Auth.perRequest.credential)
       expect(credential.headers).toEqual({ "x-api-key": "k-1", "x-api-secret": "s-1" })
-      expect(yield* CallerCredentials.as(caller)(CallerCredentials.auth.secrets)).toEqual(["s-1"])
-      const none = yield* Effect.flip(CallerCredentials.auth.credential)
+      expect(yield* CallerCredentials.as(caller)(Auth.perRequest.secrets)).toEqual(["s-1"])
+      const none = yield* Effect.flip(Auth.perRequest.credential)
       expect(none.message).toMatch(/no caller credentials/)
-      expect(yield* CallerCredentials.auth.secrets).toEqual([])
+      expect(yield* Auth.perRequest.secrets).toEqual([])
     }),
   )
 })

@@ -2,10 +2,15 @@
  * What each command line does: serve (stdio or HTTP, against the service or the
  * sandbox), run the sandbox alone, check a configuration, print a client's
  * setup. Exit codes: 2 for a bad command line or configuration, 1 for a
- * failure, 0 otherwise.
+ * failure, 0 otherwise. A command ends with an ExitCode failure, and the
+ * runtime's main sets the code (`teardown`) once the scopes are closed.
  */
+import type { Teardown } from "@effect/platform/Runtime"
+import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -31,7 +36,8 @@ const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readine
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
 const loadCheck = Effect.promise(() => import("./Check.js"))
 
-const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
+/** The service's client as `check` uses it: the server's own credentials, nothing traced. */
+const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
   SvcClient.layer.pipe(
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(config),
@@ -39,31 +45,50 @@ const services = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
   )
 
 /**
- * The services as served: telemetry beneath them (when configured), and in
+ * The service's client as served: telemetry beneath it (as OTEL_* say), and in
  * per-request mode each caller's own credentials instead of the server's.
  */
-const served = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
+const servingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
   Layer.unwrapEffect(
     Effect.map(Config.loadCredentialsMode, (mode) =>
       SvcClient.layer.pipe(
-        Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, CallerCredentials.auth) : Auth.layer),
+        Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
         Layer.provideMerge(config),
         Layer.provideMerge(SvcTransport.layer),
-        Layer.provideMerge(Telemetry.layer),
-        Layer.provideMerge(Layer.succeed(CallerCredentials.Mode, mode)),
+        Layer.provideMerge(Telemetry.layerConfig),
+        Layer.provideMerge(CallerCredentials.layer(mode)),
       ),
     ),
   )
 
-const exitWith = (code: number) => Effect.sync(() => process.exit(code))
+/** How a command ends when it does not end well: its message is on stderr already. */
+export class ExitCode extends Data.TaggedError("ExitCode")<{ readonly code: number }> {}
+
+const exitWith = (code: number) => Effect.fail(new ExitCode({ code }))
+
+/** For NodeRuntime.runMain: the code of an ExitCode, 1 for any other failure, 0 for success or a signal. */
+export const teardown: Teardown = (exit, onExit) => {
+  if (Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)) return onExit(0)
+  const failure = Cause.failureOption(exit.cause)
+  onExit(failure._tag === "Some" && failure.value instanceof ExitCode ? failure.value.code : 1)
+}
+
+/** Logs a failure other than an ExitCode (whose message was written already): a defect, with its cause. */
+export const reportUnexpected = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.tapErrorCause(self, (cause) =>
+    Cause.isInterruptedOnly(cause) || Option.exists(Cause.failureOption(cause), (error) => error instanceof ExitCode)
+      ? Effect.void
+      : Effect.logError(cause),
+  )
 
 const configFailed = (error: Config.ConfigError) =>
   Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
 
+/** The tools' policy and the optional services around them, as the environment says. */
 const tools = Policy.layer.pipe(
   Layer.provideMerge(Settings.layer),
-  Layer.merge(ParamsCheck.layer),
-  Layer.merge(Audit.layer),
+  Layer.merge(ParamsCheck.layerConfig),
+  Layer.merge(Audit.layerConfig),
 )
 
 /** Stdio, or Streamable HTTP when a port is given. */
@@ -74,7 +99,7 @@ const serve = (httpPort: number | undefined) =>
     const policy = yield* Policy.Policy
     const params = yield* ParamsCheck.ParamsCheck
     const http = yield* HttpConfig.HttpSettings
-    const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
+    const mode = yield* CallerCredentials.Mode
     const serving = `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
     if (Option.isNone(http)) {
       if (mode === "per-request") {
@@ -120,7 +145,7 @@ const serveSandbox = (httpPort: number | undefined) =>
     yield* Effect.logInfo(
       `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
     )
-    yield* serve(httpPort).pipe(Effect.provide(served(Config.layerValue(sandboxConfig(sandbox)))))
+    yield* serve(httpPort).pipe(Effect.provide(servingClient(Config.layerValue(sandboxConfig(sandbox)))))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 const runSandbox = (port: number) =>
@@ -130,7 +155,7 @@ const runSandbox = (port: number) =>
       Effect.tapError((error) =>
         Console.error(`svc-mcp: the sandbox could not listen on port ${port}: ${error.cause}`),
       ),
-      Effect.orElse(() => exitWith(1).pipe(Effect.zipRight(Effect.never))),
+      Effect.orElse(() => exitWith(1)),
     )
     yield* Effect.addFinalizer(() => Effect.promise(() => sandbox.close()))
     yield* Console.error(
@@ -151,10 +176,10 @@ const check = Effect.gen(function* () {
   const report = yield* Check.run
   yield* Console.error(Check.format(report))
   if (!report.ok) yield* exitWith(1)
-}).pipe(Effect.provide(services(Config.layer)))
+}).pipe(Effect.provide(checkingClient(Config.layer)))
 
-/** Runs one command line's command to its end. */
-export const run = (command: Cli.Command) =>
+/** Runs one command line's command to its end; a failure is an ExitCode, its message on stderr. */
+export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
   Effect.gen(function* () {
     switch (command._tag) {
       case "Help":
@@ -174,7 +199,7 @@ export const run = (command: Cli.Command) =>
         return yield* command.sandbox
           ? serveSandbox(command.httpPort)
           : serve(command.httpPort).pipe(
-              Effect.provide(served(Config.layer)),
+              Effect.provide(servingClient(Config.layer)),
               Effect.catchTag("ConfigError", configFailed),
             )
     }

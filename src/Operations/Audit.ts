@@ -8,7 +8,6 @@
  * lines silently. SIGHUP reopens the file, for logrotate.
  */
 import * as Fs from "node:fs"
-import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -16,6 +15,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
+import * as Settings from "../Settings/Audit.js"
 import { ConfigError } from "../Settings/Read.js"
 
 export interface AuditEntry {
@@ -60,7 +60,7 @@ export interface AuditLog {
   readonly broken: () => AuditError | undefined
 }
 
-/** The audit log, when SVC_AUDIT_LOG is set. */
+/** The audit log when one is kept; None when it is off (`layerOff`). */
 export class Audit extends Context.Tag("svc-mcp/Audit")<Audit, Option.Option<AuditLog>>() {}
 
 const writeAll = (fd: number, text: string) => {
@@ -133,30 +133,33 @@ export const open = (destination: string): Effect.Effect<AuditLog, AuditError, S
     } satisfies AuditLog
   })
 
-/** SVC_AUDIT_LOG: a file to append to, or `-` for stderr; unset, nothing is audited. */
-export const layer: Layer.Layer<Audit, ConfigError> = Layer.scoped(
-  Audit,
-  Effect.gen(function* () {
-    const setting = yield* Effect.orDie(Config.option(Config.string("SVC_AUDIT_LOG")))
-    const destination = Option.map(
-      Option.filter(setting, (value) => value.trim() !== ""),
-      (value) => value.trim(),
-    )
-    if (Option.isNone(destination)) return Option.none()
-    const log = yield* open(destination.value).pipe(
-      Effect.mapError(
-        (error) =>
-          new ConfigError({
-            variable: "SVC_AUDIT_LOG",
-            problem: `names a file that cannot be opened for appending (${(error.cause as NodeJS.ErrnoException).code ?? String(error.cause)})`,
-            hint: `check the path ${JSON.stringify(destination.value)}, that its directory exists and that this user may write there; or use - for stderr`,
-          }),
-      ),
-    )
-    yield* Effect.logInfo(`audit log: ${log.destination}`)
-    return Option.some(log)
-  }),
-)
+/**
+ * The audit log at `destination` (a path, or `-` for stderr), opened now: a log
+ * that cannot be opened stops the start, with the fix.
+ */
+export const layer = (destination: string): Layer.Layer<Audit, ConfigError> =>
+  Layer.scoped(
+    Audit,
+    Effect.gen(function* () {
+      const log = yield* open(destination).pipe(
+        Effect.mapError(
+          (error) =>
+            new ConfigError({
+              variable: "SVC_AUDIT_LOG",
+              problem: `names a file that cannot be opened for appending (${(error.cause as NodeJS.ErrnoException).code ?? String(error.cause)})`,
+              hint: `check the path ${JSON.stringify(destination)}, that its directory exists and that this user may write there; or use - for stderr`,
+            }),
+        ),
+      )
+      yield* Effect.logInfo(`audit log: ${log.destination}`)
+      return Option.some(log)
+    }),
+  )
 
-/** No audit log: for embedding and tests. */
-export const layerNone: Layer.Layer<Audit> = Layer.succeed(Audit, Option.none())
+/** No audit log: nothing is audited. */
+export const layerOff: Layer.Layer<Audit> = Layer.succeed(Audit, Option.none())
+
+/** The audit log as SVC_AUDIT_LOG says (Settings/Audit.ts): `layer` when it is set, else `layerOff`. */
+export const layerConfig: Layer.Layer<Audit, ConfigError> = Layer.unwrapEffect(
+  Effect.map(Settings.load, Option.match({ onNone: () => layerOff, onSome: layer })),
+)

@@ -106,7 +106,10 @@ const describe = (
 
 export const make: Effect.Effect<CallRecorder> = Effect.gen(function* () {
   const audit = Option.flatten(yield* Effect.serviceOption(Audit))
-  const telemetry = yield* Telemetry.hooks
+  const telemetry = Option.getOrElse(
+    Option.flatten(yield* Effect.serviceOption(Telemetry.Telemetry)),
+    () => Telemetry.off,
+  )
   const traced = Option.isSome(yield* Effect.serviceOption(Telemetry.Telemetry).pipe(Effect.map(Option.flatten)))
   const auth = yield* Effect.serviceOption(Auth)
   const secrets = Option.match(auth, { onNone: () => Effect.succeed([]), onSome: (a) => a.secrets })

@@ -22,7 +22,6 @@ import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as Auth from "../Auth.js"
 import * as Check from "../Cli/Check.js"
 import { type ConfigError, loadCredentialsMode, SvcConfig } from "../Config.js"
-import * as CallerCredentials from "../Service/CallerCredentials.js"
 import { SvcAuthError } from "../Service/Errors.js"
 import * as SvcClient from "../SvcClient.js"
 
@@ -115,7 +114,7 @@ export const layer: Layer.Layer<
     const perRequest = (yield* loadCredentialsMode) === "per-request"
     const withAuth = config.credentials._tag !== "None"
     const own = !withAuth
-      ? Context.make(Auth.Auth, CallerCredentials.auth).pipe(Context.add(SvcClient.SvcClient, unchecked))
+      ? Context.make(Auth.Auth, Auth.perRequest).pipe(Context.add(SvcClient.SvcClient, unchecked))
       : perRequest
         ? yield* Layer.build(SvcClient.layer.pipe(Layer.provideMerge(Auth.layer)))
         : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()

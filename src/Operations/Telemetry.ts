@@ -1,8 +1,8 @@
 /**
  * OpenTelemetry traces and metrics, exported over OTLP/HTTP when
- * OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing of the SDK is loaded
- * (it comes in by a dynamic import) and every hook is the identity, so calls
- * cost what they cost without telemetry.
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set (Settings/Telemetry.ts). Off, nothing of
+ * the SDK is loaded (it comes in by a dynamic import) and every hook is the
+ * identity, so calls cost what they cost without telemetry.
  *
  * Spans: one per tool call (its parent the caller's trace context, from the
  * request's `_meta` or the HTTP `traceparent` header), a child per request to
@@ -10,7 +10,6 @@
  * latency, service requests by status, logins, calls in flight. Attributes
  * hold names, paths, statuses and kinds: never a credential or a parameter.
  */
-import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -21,8 +20,12 @@ import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
-import { VERSION } from "../Shared/Version.js"
+import * as SvcHooks from "../Service/Hooks.js"
+import type { ConfigError } from "../Settings/Read.js"
+import * as Settings from "../Settings/Telemetry.js"
 import * as TraceContext from "./TraceContext.js"
+
+export type { TelemetrySettings } from "../Settings/Telemetry.js"
 
 export interface Hooks {
   /** Around a tool call: its span, its count, latency and the calls in flight. */
@@ -31,13 +34,6 @@ export interface Hooks {
     selector: string | undefined,
     endpoint: string | undefined,
   ) => <A, E, R>(self: Effect.Effect<A, E, R>, describe: (exit: Exit.Exit<A, E>) => Outcome) => Effect.Effect<A, E, R>
-  /** Around one request to the service that answers a status. */
-  readonly serviceRequest: (
-    method: string,
-    path: string,
-  ) => <A extends { readonly status: number }, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /** Around a login. */
-  readonly login: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }
 
 /** How a tool call ended, for its span and metrics. */
@@ -46,7 +42,7 @@ export interface Outcome {
   readonly kind?: string
 }
 
-/** The hooks, when telemetry is configured. */
+/** The tool-call hooks when telemetry is on; None when it is off (`layerOff`). */
 export class Telemetry extends Context.Tag("svc-mcp/Telemetry")<Telemetry, Option.Option<Hooks>>() {}
 
 /** The `traceparent` header of the HTTP request a call came in, for a call whose `_meta` names none. */
@@ -82,7 +78,8 @@ const serviceRequests = Metric.counter("svc_mcp.service.requests", {
 const logins = Metric.counter("svc_mcp.logins", { description: "logins to the service, by outcome", incremental: true })
 const inFlight = Metric.gauge("svc_mcp.tool.in_flight", { description: "tool calls in flight" })
 
-export const makeHooks = (): Hooks => {
+/** The hooks of telemetry that is on: for tool calls, and for the service's client (requests, logins). */
+export const makeHooks = (): Hooks & SvcHooks.ClientHooks => {
   let running = 0
   const toolCall: Hooks["toolCall"] = (tool, selector, endpoint) => (self, describe) =>
     Effect.suspend(() => {
@@ -121,7 +118,7 @@ export const makeHooks = (): Hooks => {
         },
       )
     })
-  const serviceRequest: Hooks["serviceRequest"] = (method, path) => (self) =>
+  const serviceRequest: SvcHooks.ClientHooks["serviceRequest"] = (method, path) => (self) =>
     self.pipe(
       Effect.tap(({ status }) =>
         Effect.zipRight(
@@ -136,7 +133,7 @@ export const makeHooks = (): Hooks => {
         captureStackTrace: false,
       }),
     )
-  const login: Hooks["login"] = (self) =>
+  const login: SvcHooks.ClientHooks["login"] = (self) =>
     self.pipe(
       Effect.onExit((exit) =>
         Metric.increment(Metric.tagged(logins, "outcome", Exit.isSuccess(exit) ? "ok" : "error")),
@@ -148,39 +145,41 @@ export const makeHooks = (): Hooks => {
 
 const labels = (tool: string, outcome: string) => [MetricLabel.make("tool", tool), MetricLabel.make("outcome", outcome)]
 
-/** The hooks as configured: identity functions unless telemetry is on. */
-export const hooks: Effect.Effect<Hooks> = Effect.map(Effect.serviceOption(Telemetry), (found) =>
-  Option.getOrElse(Option.flatten(found), () => NONE),
+/** Hooks that do nothing: a tool call costs what it costs without telemetry. */
+export const off: Hooks = { toolCall: () => (self) => self }
+
+/** The tool-call hooks in force: `off` unless telemetry is on. */
+export const hooks: Effect.Effect<Hooks, never, Telemetry> = Effect.map(
+  Telemetry,
+  Option.getOrElse(() => off),
 )
 
-const NONE: Hooks = {
-  toolCall: () => (self) => self,
-  serviceRequest: () => (self) => self,
-  login: (self) => self,
-}
-
-export interface TelemetrySettings {
-  readonly serviceName: string
-  readonly serviceVersion: string
-  readonly metricIntervalMs: number
-}
+/** No telemetry: the hooks do nothing, and nothing of the SDK is loaded. */
+export const layerOff: Layer.Layer<Telemetry | SvcHooks.Hooks> = Layer.merge(
+  Layer.succeed(Telemetry, Option.none()),
+  Layer.succeed(SvcHooks.Hooks, SvcHooks.none),
+)
 
 /**
- * Telemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set (the exporters read it and
- * the other OTEL_EXPORTER_OTLP_* variables themselves); otherwise no hooks, and
- * nothing loaded.
+ * Telemetry exporting to `settings.endpoint`: the tool-call hooks, the service
+ * client's hooks (SvcClient.Hooks), and the SDK, loaded now. Provide it beneath
+ * the client, so that the client's requests are traced.
  */
-export const layer: Layer.Layer<Telemetry> = Layer.unwrapEffect(
-  Effect.gen(function* () {
-    const endpoint = yield* Effect.orDie(Config.option(Config.nonEmptyString("OTEL_EXPORTER_OTLP_ENDPOINT")))
-    if (Option.isNone(endpoint)) return Layer.succeed(Telemetry, Option.none())
-    const settings: TelemetrySettings = {
-      serviceName: yield* Effect.orDie(Config.withDefault(Config.nonEmptyString("OTEL_SERVICE_NAME"), "svc-mcp")),
-      serviceVersion: VERSION,
-      metricIntervalMs: yield* Effect.orDie(Config.withDefault(Config.integer("OTEL_METRIC_EXPORT_INTERVAL"), 60_000)),
-    }
-    const sdk = yield* Effect.promise(() => import("./TelemetrySdk.js"))
-    yield* Effect.logInfo(`telemetry: exporting traces and metrics over OTLP/HTTP to ${endpoint.value}`)
-    return Layer.merge(Layer.succeed(Telemetry, Option.some(makeHooks())), sdk.layer(settings))
-  }),
+export const layer = (settings: Settings.TelemetrySettings): Layer.Layer<Telemetry | SvcHooks.Hooks> =>
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      const sdk = yield* Effect.promise(() => import("./TelemetrySdk.js"))
+      yield* Effect.logInfo(`telemetry: exporting traces and metrics over OTLP/HTTP to ${settings.endpoint}`)
+      const made = makeHooks()
+      return Layer.mergeAll(
+        Layer.succeed(Telemetry, Option.some(made)),
+        Layer.succeed(SvcHooks.Hooks, made),
+        sdk.layer(settings),
+      )
+    }),
+  )
+
+/** Telemetry as the OTEL_* variables say (Settings/Telemetry.ts): `layer` when an endpoint is set, else `layerOff`. */
+export const layerConfig: Layer.Layer<Telemetry | SvcHooks.Hooks, ConfigError> = Layer.unwrapEffect(
+  Effect.map(Settings.load, Option.match({ onNone: () => layerOff, onSome: layer })),
 )

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { TelemetrySettings } from "./Telemetry.js"
+import type { TelemetrySettings } from "../Settings/Telemetry.js"
 
 export const layer = (settings: TelemetrySettings): Layer.Layer<never> =>
   Layer.unwrapEffect(

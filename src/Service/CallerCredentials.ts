@@ -3,17 +3,17 @@
  * each MCP request carries its caller's own API key and secret, and the calls it
  * makes to the service use exactly those, so the service applies that user's
  * permissions. The caller lives in a FiberRef set around the one tool call, so
- * nothing of it can reach another caller's call; there is no fallback.
+ * nothing of it can reach another caller's call; there is no fallback. The Auth
+ * that sends these credentials is Auth.perRequest.
  */
 import type { IncomingHttpHeaders } from "node:http"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import type { AuthShape, Credential } from "../Auth.js"
 import type { CredentialsMode } from "../Config.js"
-import { SvcAuthError } from "./Errors.js"
 
 export const KEY_HEADER = "x-svc-api-key"
 export const SECRET_HEADER = "x-svc-api-secret"
@@ -49,33 +49,10 @@ export const fromHeaders = (headers: IncomingHttpHeaders): Caller | string => {
   return { key, secret: Redacted.make(secret) }
 }
 
-/**
- * The Auth of per-request mode: the current caller's key and secret, and no
- * other. Without a caller the call fails before anything is sent.
- */
-export const auth: AuthShape = {
-  method: "caller-key",
-  credential: Effect.flatMap(FiberRef.get(current), (caller) =>
-    Option.isNone(caller)
-      ? Effect.fail(
-          new SvcAuthError({
-            call: { group: "auth", endpoint: "per-request" },
-            reason: "Rejected",
-            detail:
-              "no caller credentials: in per-request mode every call must come over HTTP with X-Svc-Api-Key and X-Svc-Api-Secret",
-          }),
-        )
-      : Effect.succeed<Credential>({
-          headers: { "x-api-key": caller.value.key, "x-api-secret": Redacted.value(caller.value.secret) },
-          generation: 0,
-        }),
-  ),
-  renew: Option.none(),
-  // The caller's own secret is the one to keep out of what it is shown.
-  secrets: Effect.map(FiberRef.get(current), (caller) =>
-    Option.isSome(caller) ? [Redacted.value(caller.value.secret)] : [],
-  ),
-}
-
-/** Whose credentials the calls use, as the server was started (Config.loadCredentialsMode). */
+/** Whose credentials the calls use, as the server was started (SVC_MCP_CREDENTIALS, read by Config.loadCredentialsMode). */
 export class Mode extends Context.Tag("svc-mcp/CredentialsMode")<Mode, CredentialsMode>() {}
+
+export const layer = (mode: CredentialsMode): Layer.Layer<Mode> => Layer.succeed(Mode, mode)
+
+/** Per-request credentials off: every call uses the server's own. */
+export const layerOff: Layer.Layer<Mode> = layer("server")

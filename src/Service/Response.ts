@@ -12,9 +12,6 @@ export type Outcome =
   /** The service refused the credentials: the caller may log in again and retry once. */
   | { readonly _tag: "CredentialsInvalid"; readonly status: number; readonly error: string }
 
-/** The service stops a list at this many items unless `params.limit` says otherwise. */
-export const DEFAULT_PAGE = 50
-
 /** The service answers an expired or invalid JWT with 500 and this text, not with 401. */
 export const INVALID_CREDENTIALS = "Invalid user credentials"
 

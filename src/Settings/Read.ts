@@ -1,7 +1,11 @@
 /**
  * How every setting is read from the environment: `effect/Config` descriptions
  * whose refusals become one `ConfigError`, a line that names the variable and
- * the fix. Each module that is configured reads its own settings through this.
+ * the fix. Each variable is described once with these helpers: the optional
+ * services' in Settings/ (Audit, Telemetry, ParamsCheck), the service's in
+ * Config.ts, the policy's in Tools/Settings.ts, HTTP's in Mcp/HttpConfig.ts.
+ * The services take values; their `layerConfig` reads the description, and the
+ * command line (Cli/Commands.ts) is where those layers are chosen.
  */
 import * as Fs from "node:fs"
 import * as Config from "effect/Config"

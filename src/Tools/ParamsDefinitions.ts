@@ -1,0 +1,87 @@
+/**
+ * The service's published request definitions (spec/service-api.schema.json):
+ * where the file is, its version, and how to read the shapes in it.
+ */
+import * as Fs from "node:fs"
+import { fileURLToPath } from "node:url"
+
+export type Json = Readonly<Record<string, unknown>>
+export type Node = Readonly<Record<string, unknown>> & {
+  readonly $ref?: string
+  readonly type?: string
+  readonly properties?: Readonly<Record<string, Node>>
+  readonly required?: ReadonlyArray<string>
+  readonly additionalProperties?: boolean | Node
+  readonly items?: Node
+  readonly enum?: ReadonlyArray<unknown>
+  readonly const?: unknown
+  readonly anyOf?: ReadonlyArray<Node>
+  readonly oneOf?: ReadonlyArray<Node>
+}
+
+export interface Document {
+  readonly serviceVersion: string
+  readonly notInDefinitions: ReadonlyArray<string>
+  readonly endpoints: Readonly<Record<string, { readonly request: string | null }>>
+  readonly definitions: Readonly<Record<string, Node>>
+}
+
+/** Relative to this module: the bundle is dist/svc-mcp.cjs, the library dist/Tools/*.js, the sources src/Tools/*.ts. */
+export const CANDIDATES = ["../spec/service-api.schema.json", "../../spec/service-api.schema.json"]
+
+/** The definitions file shipped with the package, if it is there. */
+export const locate = (): string | undefined =>
+  CANDIDATES.map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((path) => Fs.existsSync(path))
+
+/** Where `locate` looks, in words, for the error that says they are missing. */
+export const searched = (): string => `${CANDIDATES.join(" or ")} from ${fileURLToPath(import.meta.url)}`
+
+/** The definitions' service version, read from the file's head alone: start-up does not parse the whole file. */
+export const versionOf = (path: string): string | undefined => {
+  const fd = Fs.openSync(path, "r")
+  try {
+    const head = Buffer.alloc(2048)
+    const read = Fs.readSync(fd, head, 0, head.length, 0)
+    return /"serviceVersion"\s*:\s*"([^"]+)"/.exec(head.toString("utf8", 0, read))?.[1]
+  } finally {
+    Fs.closeSync(fd)
+  }
+}
+
+/** The whole file, parsed: read on the first call that needs it, never at start-up. */
+export const readDocument = (path: string): Document => JSON.parse(Fs.readFileSync(path, "utf8")) as Document
+
+export const definitionName = (ref: string) => decodeURIComponent(ref.slice(ref.lastIndexOf("/") + 1))
+
+/** An anyOf whose branches each require one field: aliases, e.g. `stack`, `id` or `name`. */
+export const aliasesOf = (node: Node): ReadonlyArray<string> | undefined => {
+  const branches = node.anyOf
+  if (branches === undefined || branches.length === 0) return undefined
+  const keys = branches.map((b) =>
+    Object.keys(b).length === 1 && b.required?.length === 1 ? b.required[0] : undefined,
+  )
+  return keys.every((k) => k !== undefined) ? (keys as ReadonlyArray<string>) : undefined
+}
+
+/** An anyOf of `{type: <const>, params}` objects, as the service's tagged enums are. */
+export const isTagged = (branches: ReadonlyArray<Node>) =>
+  branches.length > 0 && branches.every((b) => b.properties?.type?.const !== undefined && b.required?.includes("type"))
+
+/**
+ * Tagged unions become oneOf with a discriminator: ajv then checks the one
+ * branch the `type` names and reports its problems, instead of every branch's.
+ */
+export const prepare = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(prepare)
+  if (typeof value !== "object" || value === null) return value
+  const entries = Object.entries(value).map(([k, v]) => [k, prepare(v)] as const)
+  const node = Object.fromEntries(entries) as Record<string, unknown>
+  const anyOf = node.anyOf as ReadonlyArray<Node> | undefined
+  if (anyOf !== undefined && isTagged(anyOf)) {
+    delete node.anyOf
+    node.oneOf = anyOf
+    node.discriminator = { propertyName: "type" }
+    node.type = "object"
+  }
+  return node
+}

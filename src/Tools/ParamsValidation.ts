@@ -1,0 +1,137 @@
+/**
+ * Params checked against the service's request definitions: each endpoint's
+ * check is compiled by ajv on its first use, so that start-up pays for none,
+ * and a null that stands for an absent optional field is left out of the body.
+ */
+import { Ajv, type ValidateFunction } from "ajv"
+import {
+  type Document,
+  definitionName,
+  isTagged,
+  type Json,
+  type Node,
+  prepare,
+  readDocument,
+} from "./ParamsDefinitions.js"
+import { accepted, problems } from "./ParamsWording.js"
+import type { Problem } from "./ToolError.js"
+
+export type Checked =
+  /** The body to send: as given, less the nulls that stand for absent optional fields. */
+  | { readonly _tag: "Valid"; readonly body: Json }
+  | { readonly _tag: "Invalid"; readonly problems: ReadonlyArray<Problem>; readonly accepted: string }
+  /** No definition for this endpoint, or the check is off: sent as given. */
+  | { readonly _tag: "Unchecked"; readonly body: Json }
+
+/** The service's definitions, loaded, with one compiled check per endpoint. */
+export class RequestDefinitions {
+  private readonly ajv: Ajv
+  private readonly compiled = new Map<string, ValidateFunction | undefined>()
+  /** How many endpoint checks have been compiled: one per endpoint used, however many calls. */
+  compilations = 0
+  private readonly unchecked: ReadonlySet<string>
+  readonly serviceVersion: string
+  private readonly definitions: Readonly<Record<string, Node>>
+  private readonly endpoints: Document["endpoints"]
+
+  constructor(document: Document) {
+    this.serviceVersion = document.serviceVersion
+    this.endpoints = document.endpoints
+    this.unchecked = new Set(document.notInDefinitions)
+    // One copy serves ajv, the rendering and the null stripping alike.
+    this.definitions = prepare(document.definitions) as Readonly<Record<string, Node>>
+    // Compiled lazily per endpoint; the schema itself is trusted (it is the service's), not validated again.
+    this.ajv = new Ajv({
+      allErrors: true,
+      strict: false,
+      verbose: true,
+      discriminator: true,
+      validateSchema: false,
+      inlineRefs: false,
+    })
+    this.ajv.addSchema({ $id: "svc", definitions: this.definitions })
+  }
+
+  static read(path: string): RequestDefinitions {
+    return new RequestDefinitions(readDocument(path))
+  }
+
+  /** The request definition's name, or undefined for an endpoint the definitions do not have. */
+  requestOf(endpoint: string): string | undefined {
+    if (this.unchecked.has(endpoint)) return undefined
+    return this.endpoints[endpoint]?.request ?? undefined
+  }
+
+  private validator(endpoint: string): ValidateFunction | undefined {
+    if (this.compiled.has(endpoint)) return this.compiled.get(endpoint)
+    const request = this.requestOf(endpoint)
+    const validate =
+      request === undefined ? undefined : this.ajv.compile({ $ref: `svc#/definitions/${encodeURIComponent(request)}` })
+    if (validate !== undefined) this.compilations++
+    this.compiled.set(endpoint, validate)
+    return validate
+  }
+
+  private resolve(node: Node | undefined): Node | undefined {
+    let current = node
+    for (let hops = 0; current?.$ref !== undefined && hops < 20; hops++) {
+      current = this.definitions[definitionName(current.$ref)]
+    }
+    return current
+  }
+
+  check(endpoint: string, body: Json): Checked {
+    const validate = this.validator(endpoint)
+    if (validate === undefined) return { _tag: "Unchecked", body }
+    const request = this.definitions[this.requestOf(endpoint) as string]
+    const sent = hasNull(body) ? (this.withoutNulls(request, body) as Json) : body
+    if (validate(sent)) return { _tag: "Valid", body: sent }
+    return {
+      _tag: "Invalid",
+      problems: problems(this.definitions, validate.errors ?? []),
+      accepted: this.accepted(endpoint),
+    }
+  }
+
+  /** A JSON null for a field its object does not require counts as absent, and is left out of the body. */
+  private withoutNulls(schema: Node | undefined, value: unknown): unknown {
+    const node = this.resolve(schema)
+    if (node === undefined || value === null || typeof value !== "object") return value
+    if (Array.isArray(value))
+      return node.items === undefined ? value : value.map((v) => this.withoutNulls(node.items, v))
+    const record = value as Json
+    const branches = node.anyOf ?? node.oneOf
+    if (branches !== undefined && isTagged(branches)) {
+      const branch = branches.find((b) => b.properties?.type?.const === record.type)
+      return branch === undefined ? value : this.withoutNulls(branch, value)
+    }
+    const properties = node.properties
+    // A free-form document (a database filter) keeps its nulls: there they mean something.
+    if (properties === undefined) return value
+    const required = new Set(node.required ?? [])
+    return Object.fromEntries(
+      Object.entries(record)
+        .filter(([key, field]) => !(field === null && Object.hasOwn(properties, key) && !required.has(key)))
+        .map(([key, field]) => [
+          key,
+          Object.hasOwn(properties, key) ? this.withoutNulls(properties[key], field) : field,
+        ]),
+    )
+  }
+
+  /** The endpoint's params as a compact TypeScript-like type, e.g. `{stack|id|name: string, services: string[], tail?: number}`. */
+  accepted(endpoint: string): string {
+    return accepted(this.definitions, this.requestOf(endpoint))
+  }
+}
+
+/** Whether a null is anywhere in `value`; without recursion, as params may nest as deep as a client likes. */
+const hasNull = (value: unknown): boolean => {
+  const stack: Array<unknown> = [value]
+  while (stack.length > 0) {
+    const next = stack.pop()
+    if (next === null) return true
+    if (typeof next === "object") stack.push(...(Array.isArray(next) ? next : Object.values(next)))
+  }
+  return false
+}
