@@ -12,7 +12,10 @@ import { VERSION } from "../Shared/Version.js"
 import { type ConfigError, optional, optionalWith, positive, read, refuse } from "./Read.js"
 
 export interface TelemetrySettings {
-  /** Where traces and metrics go over OTLP/HTTP. */
+  /**
+   * Where traces and metrics go over OTLP/HTTP, for the start-up line: the
+   * exporters read it, and the other OTEL_EXPORTER_OTLP_* variables, themselves.
+   */
   readonly endpoint: string
   readonly serviceName: string
   readonly serviceVersion: string

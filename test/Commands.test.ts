@@ -1,0 +1,42 @@
+/**
+ * How a command's end becomes the process's exit code: through the runtime's
+ * main (its teardown), after the program's scopes are closed, not by exiting
+ * from inside the program.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
+import * as Commands from "../src/Cli/Commands.js"
+
+const codeOf = (exit: Exit.Exit<unknown, unknown>) => {
+  let code: number | undefined
+  Commands.teardown(exit, (c) => {
+    code = c
+  })
+  return code
+}
+
+describe("exit codes", () => {
+  it("an ExitCode sets its code; any other failure 1; success and a signal's interruption 0", () => {
+    expect(codeOf(Exit.fail(new Commands.ExitCode({ code: 2 })))).toBe(2)
+    expect(codeOf(Exit.fail(new Commands.ExitCode({ code: 1 })))).toBe(1)
+    expect(codeOf(Exit.die(new Error("a defect")))).toBe(1)
+    expect(codeOf(Exit.fail("another error"))).toBe(1)
+    expect(codeOf(Exit.void)).toBe(0)
+    expect(codeOf(Exit.failCause(Cause.interrupt(FiberId.none)))).toBe(0)
+  })
+
+  it.effect("a command line that is refused fails with ExitCode 2, its finalizers run first", () =>
+    Effect.gen(function* () {
+      let closed = false
+      const exit = yield* Commands.run({ _tag: "Invalid", message: "unknown argument" }).pipe(
+        Effect.ensuring(Effect.sync(() => (closed = true))),
+        Effect.exit,
+      )
+      expect(closed).toBe(true)
+      expect(codeOf(exit)).toBe(2)
+    }),
+  )
+})
