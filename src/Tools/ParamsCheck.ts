@@ -37,7 +37,7 @@ type Node = Readonly<Record<string, unknown>> & {
 interface Document {
   readonly serviceVersion: string
   readonly notInDefinitions: ReadonlyArray<string>
-  readonly endpoints: Readonly<Record<string, { readonly request: string | null }>>
+  readonly endpoints: Readonly<Record<string, { readonly request: string | null; readonly response?: string | null }>>
   readonly definitions: Readonly<Record<string, Node>>
 }
 
@@ -328,6 +328,14 @@ export class RequestDefinitions {
       : this.render({ $ref: `#/${request}` }, 0, new Set())
   }
 
+  /** The endpoint's answer, compact as its params are, or undefined when the definitions do not have it. */
+  answer(endpoint: string): string | undefined {
+    const response = this.endpoints[endpoint]?.response
+    return typeof response === "string" && this.definitions[response] !== undefined
+      ? this.render({ $ref: `#/${response}` }, 0, new Set())
+      : undefined
+  }
+
   private render(schema: Node | undefined, depth: number, seen: ReadonlySet<string>): string {
     if (schema === undefined) return "any"
     if (schema.$ref !== undefined) {
@@ -393,7 +401,9 @@ export interface ParamsCheckShape {
   readonly inForce: string
   readonly check: (endpoint: string, body: Json) => Checked
   /** The endpoint's params, compact, or undefined when the check is off. */
-  readonly describe: (endpoint: string) => { readonly accepted: string; readonly checked: boolean } | undefined
+  readonly describe: (
+    endpoint: string,
+  ) => { readonly accepted: string; readonly checked: boolean; readonly answer?: string | undefined } | undefined
 }
 
 export class ParamsCheck extends Context.Tag("svc-mcp/ParamsCheck")<ParamsCheck, ParamsCheckShape>() {}
@@ -426,7 +436,11 @@ export const fromFile = (path: string, version: string): ParamsCheckShape => {
     check: (endpoint, body) => definitions().check(endpoint, body),
     describe: (endpoint) => {
       const d = definitions()
-      return { accepted: d.accepted(endpoint), checked: d.requestOf(endpoint) !== undefined }
+      return {
+        accepted: d.accepted(endpoint),
+        checked: d.requestOf(endpoint) !== undefined,
+        answer: d.answer(endpoint),
+      }
     },
   }
 }
