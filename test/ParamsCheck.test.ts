@@ -330,8 +330,6 @@ describe("through the protocol", () => {
         resource_type: "stack",
         endpoint: "read/GetStackLog",
         params: "{services: string[], stack|id|name: string, tail?: number, timestamps?: boolean}",
-        answer:
-          "{command: string, end_ts: number, stage: string, start_ts: number, stderr: string, stdout: string, success: boolean}",
         notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
       })
       const unchecked = JSON.parse(

@@ -8,16 +8,20 @@ import type { Tool } from "./Tool.js"
 
 type Described = ReturnType<ParamsCheckShape["describe"]>
 
-/** The answer's part of the schema answer: `answer`, and how to use `fields` where the tool takes it. */
-export const of = (tool: Tool, described: Described): Readonly<Record<string, string>> => ({
-  answer:
-    described === undefined
-      ? "unknown: the service's definitions are not installed"
-      : (described.answer ?? "not in the service's published definitions"),
-  ...(tool.fields === true
+/**
+ * The answer's part of the schema answer, for a tool that takes `fields`: the
+ * answer's type, and how to name its paths. Other tools leave it out: an
+ * execution's answer alone (an Update, with every operation's name) is longer
+ * than all its params.
+ */
+export const of = (tool: Tool, described: Described): Readonly<Record<string, string>> =>
+  tool.fields === true
     ? {
+        answer:
+          described === undefined
+            ? "unknown: the service's definitions are not installed"
+            : (described.answer ?? "not in the service's published definitions"),
         fields:
           'dotted paths of the answer to keep, of each item for a list, e.g. ["name", "info.state"]; arrays on the way are kept item by item',
       }
-    : {}),
-})
+    : {}

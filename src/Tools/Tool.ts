@@ -62,8 +62,10 @@ export interface Tool extends ToolSpec {
   readonly inputSchema: JSONSchema.JsonSchema7Object
 }
 
-/** Every tool takes it: the way to learn a selector's params and answer without sending anything. */
-export const SCHEMA_DESCRIPTION = "true: list params and answer, send nothing"
+/** Every tool takes it: the way to learn a selector's params without sending anything. */
+export const SCHEMA_DESCRIPTION = "true: list params' fields, send nothing"
+/** A tool that takes `fields` also shows its answer's, to choose from. */
+export const SCHEMA_WITH_ANSWER = "true: list params and answer, send nothing"
 
 // The published schema of params is left open: each endpoint takes its own fields, which
 // `schema: true` lists. (No descriptions on params and the selector: the tool's description
@@ -83,7 +85,8 @@ const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   if (spec.wait !== undefined) fields.wait = Schema.optional(Schema.Boolean.annotations({ description: spec.wait }))
   // No description, as for params: the tool's description says it in a few words.
   if (spec.fields === true) fields.fields = Schema.optional(Paths)
-  fields.schema = Schema.optional(Schema.Boolean.annotations({ description: SCHEMA_DESCRIPTION }))
+  const schema = spec.fields === true ? SCHEMA_WITH_ANSWER : SCHEMA_DESCRIPTION
+  fields.schema = Schema.optional(Schema.Boolean.annotations({ description: schema }))
   return Schema.Struct(fields) as unknown as Schema.Schema<Arguments, unknown>
 }
 
