@@ -136,7 +136,7 @@ describe("fields, end to end", () => {
       expect(stacks.endpoint).toBe("read/ListStacks")
       // A list of items, each with its info and the info's state and server name.
       expect(stacks.answer).toMatch(/^\{id: string, info: \{.*server_name\?: string.*state: "deploying" \| "running"/)
-      expect(stacks.answer.endsWith("}[]")).toBe(true)
+      expect(stacks.answer?.endsWith("}[]")).toBe(true)
       expect(stacks.fields).toMatch(/dotted paths/)
 
       const summary = yield* schema("svc_summary", { resource_type: "stack" })
