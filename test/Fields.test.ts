@@ -10,6 +10,7 @@ import { redact } from "../src/Tools/AnswerBounds.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import { shape } from "../src/Tools/Fields.js"
 import { resolve } from "../src/Tools/Invoke.js"
+import { success } from "../src/Tools/Render.js"
 
 const name = FastCheck.constantFrom("name", "info", "state", "token", "value", "is_secret", "id", "__proto__", "x")
 const json = FastCheck.letrec((tie) => ({
@@ -82,6 +83,43 @@ describe("shape", () => {
       if (!Array.isArray(a) || a.length > 0) expect(shown).toContain(REDACTED)
     },
     { fastCheck: { numRuns: 1000 } },
+  )
+
+  it.prop(
+    "as rendered: the text and structuredContent are the redacted answer, shaped, and hold no secret",
+    { a: answer, p: paths, secret: FastCheck.string({ minLength: 8, maxLength: 12 }) },
+    ({ a, p, secret }) => {
+      const marked = `S3CRET-${secret}`
+      const withSecret = Array.isArray(a)
+        ? [...a, { name: "DB", value: marked, is_secret: true }]
+        : { ...a, api_token: marked }
+      const rendered = success(
+        Definitions.svc_list,
+        {
+          tool: "svc_list",
+          wait: false,
+          schema: false,
+          selectorKey: "resource_type",
+          selector: "variable",
+          endpoint: "read/ListVariables",
+          body: {},
+          fields: [...p, "value", "api_token"],
+          data: withSecret,
+          text: JSON.stringify(withSecret),
+        },
+        { maxOutputChars: 1_000_000, revealSecrets: false },
+      )
+      expect(rendered.text).not.toContain(marked)
+      expect(JSON.stringify(rendered.structuredData)).not.toContain(marked)
+      const expected = shape(redact(withSecret), [...p, "value", "api_token"])
+      const [json, ...notes] = rendered.text.split("\n")
+      expect(JSON.parse(json ?? "")).toEqual(expected.value)
+      expect(notes.join("\n")).toBe(expected.note === undefined ? "" : `[svc-mcp: ${expected.note}]`)
+      expect(rendered.structuredData).toEqual(
+        Array.isArray(expected.value) ? { result: expected.value } : expected.value,
+      )
+    },
+    { fastCheck: { numRuns: 500 } },
   )
 
   it.prop(
