@@ -73,7 +73,7 @@ describe("tool arguments", () => {
 
   it("refuse unknown arguments, naming those the tool takes", () => {
     expect(refused(Definitions.svc_get, { resource_type: "stack", param: {} }).problems).toEqual([
-      'unknown argument "param": svc_get takes resource_type, params, schema',
+      'unknown argument "param": svc_get takes resource_type, params, fields, schema',
     ])
   })
 

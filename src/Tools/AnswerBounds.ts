@@ -33,7 +33,8 @@ export const redact = (value: unknown): unknown => {
   )
 }
 
-const note = (text: string) => `\n[svc-mcp: ${text}]`
+/** A note after an answer, set apart from its JSON so that the JSON stays whole. */
+export const note = (text: string) => `\n[svc-mcp: ${text}]`
 
 /** Cuts `text` to at most `max` UTF-16 units without splitting a surrogate pair. */
 const cut = (text: string, max: number) => {

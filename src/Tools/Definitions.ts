@@ -17,7 +17,8 @@ const changes = (idempotent: boolean): Hints => ({
 
 export const svc_list = make({
   name: "svc_list",
-  narrow: "params.limit and params.page, or params.query",
+  fields: true,
+  narrow: "params.limit and params.page, params.query, or fields (the paths to keep)",
   title: "List resources",
   tier: "read",
   hints: READS,
@@ -25,12 +26,13 @@ export const svc_list = make({
   selectorKey: "resource_type",
   endpoints: Tables.list,
   description:
-    'List resources. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: one page (default 50) unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}.',
+    'List resources. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: one page (default 50) unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}. fields: paths to keep, e.g. ["name","info.state"].',
 })
 
 export const svc_get = make({
   name: "svc_get",
-  narrow: "get one resource at a time; svc_list shows less per resource",
+  fields: true,
+  narrow: "fields (the paths to keep); svc_list shows less per resource",
   title: "Get a resource",
   tier: "read",
   hints: READS,
@@ -38,7 +40,7 @@ export const svc_get = make({
   selectorKey: "resource_type",
   endpoints: Tables.get,
   description:
-    "Get one resource with its config. params: id or name under the type's key, e.g. stack {stack}, sync_resource {sync}; variable {name}; user_group {user_group}; *_account {id}.",
+    "Get one resource with its config. params: id or name under the type's key, e.g. stack {stack}, sync_resource {sync}; variable {name}; user_group {user_group}; *_account {id}. fields: paths to keep.",
 })
 
 export const svc_create = make({
@@ -122,19 +124,21 @@ export const svc_search_logs = make({
 
 export const svc_summary = make({
   name: "svc_summary",
-  narrow: "ask for less",
+  fields: true,
+  narrow: "fields (the paths to keep)",
   title: "Summarize resources",
   tier: "read",
   hints: READS,
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.summary,
-  description: "Count resources of one type by state. params: {}.",
+  description: "Count resources of one type by state. params: {}. fields: paths to keep.",
 })
 
 export const svc_inspect = make({
   name: "svc_inspect",
-  narrow: "ask for less",
+  fields: true,
+  narrow: "fields (the paths to keep)",
   title: "Inspect Docker objects",
   tier: "read",
   hints: READS,
@@ -142,12 +146,13 @@ export const svc_inspect = make({
   selectorKey: "inspect_type",
   endpoints: Tables.inspect,
   description:
-    "Docker detail of one object. params: container {server, container}; image {server, image} (network, volume alike); deployment_* {deployment}; stack_* {stack, service}, stack_swarm_info {stack}; swarm_* {swarm, <object>}, e.g. swarm_node {swarm, node}.",
+    "Docker detail of one object. params: container {server, container}; image {server, image} (network, volume alike); deployment_* {deployment}; stack_* {stack, service}, stack_swarm_info {stack}; swarm_* {swarm, <object>}, e.g. swarm_node {swarm, node}. fields: paths to keep.",
 })
 
 export const svc_list_detail = make({
   name: "svc_list_detail",
-  narrow: "params.limit and params.page, or params.query",
+  fields: true,
+  narrow: "params.limit and params.page, params.query, or fields (the paths to keep)",
   title: "List details",
   tier: "read",
   hints: READS,
@@ -155,7 +160,7 @@ export const svc_list_detail = make({
   selectorKey: "list_type",
   endpoints: Tables.list_detail,
   description:
-    "Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}.",
+    "Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}. fields: paths to keep per item.",
 })
 
 export const svc_copy = make({

@@ -9,6 +9,8 @@ import * as ParseResult from "effect/ParseResult"
 import type { SvcError } from "../Service/Errors.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
+import * as AnswerSchema from "./AnswerSchema.js"
+import * as Fields from "./Fields.js"
 import { DefaultPage, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import { DEFAULT_SETTINGS } from "./Settings.js"
@@ -27,6 +29,8 @@ export interface Invocation {
   /** `group/Endpoint`, e.g. `read/GetStack`. */
   readonly endpoint: string
   readonly body: Readonly<Record<string, unknown>>
+  /** The dotted paths of the answer to keep, applied when it is rendered. */
+  readonly fields?: ReadonlyArray<string>
 }
 
 export interface ToolSuccess extends Invocation {
@@ -52,6 +56,7 @@ const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): R
     "params",
     ...(tool.query === undefined ? [] : ["query"]),
     ...(tool.wait === undefined ? [] : ["wait"]),
+    ...(tool.fields === true ? ["fields"] : []),
     "schema",
   ]
   const seen = new Set<string>()
@@ -73,6 +78,8 @@ const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): R
       problems.push(`params must be a JSON object (the endpoint's body), got ${describe(given[key])}`)
     } else if (key === "wait" || key === "schema") {
       problems.push(`${key} must be true or false, got ${describe(given[key])}`)
+    } else if (key === "fields") {
+      problems.push(Fields.problemOf(given[key]))
     } else if (key === "query") {
       problems.push(
         issue._tag === "Missing"
@@ -107,7 +114,7 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   if (Either.isLeft(decoded)) {
     return Either.left(new ToolInputError({ tool: tool.name, problems: problemsOf(tool, args, decoded.left) }))
   }
-  const { params, query, wait, schema } = decoded.right
+  const { params, query, wait, schema, fields } = decoded.right
   const selector = decoded.right[tool.selectorKey] as string
   const body = query !== undefined && params.terms === undefined ? { ...params, terms: [query] } : params
   return Either.right({
@@ -118,6 +125,8 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
     selector,
     endpoint: `${tool.group}/${tool.endpoints[selector]}`,
     body,
+    // An empty list is taken as absent (the whole answer), as a null is; a schema answer is never shaped.
+    ...(fields !== undefined && fields.length > 0 && schema !== true ? { fields } : {}),
   })
 }
 
@@ -150,6 +159,7 @@ const schemaOf = (tool: Tool, invocation: Invocation, check: ParamsCheck.ParamsC
     [tool.selectorKey]: invocation.selector,
     endpoint: invocation.endpoint,
     params: described?.accepted ?? "unknown: the service's definitions are not installed",
+    ...AnswerSchema.of(tool, described),
     notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
     ...(described?.checked === false
       ? { note: "not in the service's published definitions: params are sent unchecked" }

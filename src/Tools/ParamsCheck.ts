@@ -25,7 +25,9 @@ export interface ParamsCheckShape {
   readonly inForce: string
   readonly check: (endpoint: string, body: Json) => Checked
   /** The endpoint's params, compact, or undefined when the check is off. */
-  readonly describe: (endpoint: string) => { readonly accepted: string; readonly checked: boolean } | undefined
+  readonly describe: (
+    endpoint: string,
+  ) => { readonly accepted: string; readonly checked: boolean; readonly answer?: string | undefined } | undefined
 }
 
 /** The check against the definitions file at `path`, read on the first call that needs it. */
@@ -40,7 +42,11 @@ export const fromFile = (path: string, version: string): ParamsCheckShape => {
     check: (endpoint, body) => definitions().check(endpoint, body),
     describe: (endpoint) => {
       const d = definitions()
-      return { accepted: d.accepted(endpoint), checked: d.requestOf(endpoint) !== undefined }
+      return {
+        accepted: d.accepted(endpoint),
+        checked: d.requestOf(endpoint) !== undefined,
+        answer: d.answer(endpoint),
+      }
     },
   }
 }

@@ -22,7 +22,7 @@ export type Node = Readonly<Record<string, unknown>> & {
 export interface Document {
   readonly serviceVersion: string
   readonly notInDefinitions: ReadonlyArray<string>
-  readonly endpoints: Readonly<Record<string, { readonly request: string | null }>>
+  readonly endpoints: Readonly<Record<string, { readonly request: string | null; readonly response?: string | null }>>
   readonly definitions: Readonly<Record<string, Node>>
 }
 

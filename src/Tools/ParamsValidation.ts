@@ -13,7 +13,7 @@ import {
   prepare,
   readDocument,
 } from "./ParamsDefinitions.js"
-import { accepted, problems } from "./ParamsWording.js"
+import { accepted, answerType, problems } from "./ParamsWording.js"
 import type { Problem } from "./ToolError.js"
 
 export type Checked =
@@ -122,6 +122,11 @@ export class RequestDefinitions {
   /** The endpoint's params as a compact TypeScript-like type, e.g. `{stack|id|name: string, services: string[], tail?: number}`. */
   accepted(endpoint: string): string {
     return accepted(this.definitions, this.requestOf(endpoint))
+  }
+
+  /** The endpoint's answer, compact as its params are, or undefined when the definitions do not have it. */
+  answer(endpoint: string): string | undefined {
+    return answerType(this.definitions, this.endpoints[endpoint]?.response)
   }
 }
 

@@ -150,6 +150,12 @@ export const accepted = (definitions: Definitions, request: string | undefined):
     : render(definitions, { $ref: `#/${request}` }, 0, new Set())
 }
 
+/** An endpoint's answer, compact as its params are, or undefined when the definitions do not have it. */
+export const answerType = (definitions: Definitions, response: string | null | undefined): string | undefined =>
+  typeof response === "string" && definitions[response] !== undefined
+    ? render(definitions, { $ref: `#/${response}` }, 0, new Set())
+    : undefined
+
 const render = (
   definitions: Definitions,
   schema: Node | undefined,

@@ -4,7 +4,8 @@
  */
 import type { SvcError } from "../Service/Errors.js"
 import { isObject } from "../Shared/JsonShape.js"
-import { mayHoldSecrets, pageNote, redact, withinBudget } from "./AnswerBounds.js"
+import { mayHoldSecrets, note, pageNote, redact, withinBudget } from "./AnswerBounds.js"
+import { shape } from "./Fields.js"
 import type { ToolSuccess } from "./Invoke.js"
 import type { Tool } from "./Tool.js"
 import { type ErrorKind, kindOf, type Problem, type ToolCallError, type ToolError } from "./ToolError.js"
@@ -54,12 +55,16 @@ export interface OutputSettings {
 export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings): Rendered => {
   const { text } = outcome
   const asSent = text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
-  const data = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
+  const shown = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
+  // Shaped after redaction, so that a kept path shows only what the whole answer would;
+  // and before the budget, so that a shaped list fits where the whole one was cut.
+  const shaped = outcome.fields === undefined ? undefined : shape(shown, outcome.fields)
+  const data = shaped === undefined ? shown : shaped.value
   // Compact JSON: an assistant reads it as well as indented JSON, at a third fewer tokens.
   // The service's own text when nothing in it is to be hidden: it is compact JSON already.
-  const json = asSent && text !== undefined ? text : (JSON.stringify(data) ?? "null")
+  const json = shaped === undefined && asSent && text !== undefined ? text : (JSON.stringify(data) ?? "null")
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
-  const notes = outcome.page === undefined ? "" : pageNote(data, outcome.page)
+  const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shaped?.note === undefined ? "" : note(shaped.note)}`
   const room = settings.maxOutputChars - lead.length - notes.length
   const fitted = withinBudget(data, json, room, tool.narrow)
   const structuredData = fitted !== json ? shownOf(data, fitted) : isObject(data) ? data : { result: data }

@@ -9,6 +9,7 @@ import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { isObject } from "../Shared/JsonShape.js"
 import type { Group } from "../SvcClient.js"
+import { Paths } from "./Fields.js"
 
 export type SelectorKey = "resource_type" | "operation" | "inspect_type" | "list_type"
 
@@ -36,6 +37,8 @@ export interface ToolSpec {
   readonly query?: string
   /** svc_execute: an optional `wait` flag, to follow the execution to its end. */
   readonly wait?: string
+  /** The tools that read: an optional `fields`, the dotted paths of the answer to keep (the description says how). */
+  readonly fields?: boolean
   /** How to ask for less, said when an answer is cut to fit. */
   readonly narrow: string
 }
@@ -46,6 +49,7 @@ export type Arguments = {
   readonly query?: string
   readonly wait?: boolean
   readonly schema?: boolean
+  readonly fields?: ReadonlyArray<string>
 } & {
   readonly [key: string]: unknown
 }
@@ -60,6 +64,8 @@ export interface Tool extends ToolSpec {
 
 /** Every tool takes it: the way to learn a selector's params without sending anything. */
 export const SCHEMA_DESCRIPTION = "true: list params' fields, send nothing"
+/** A tool that takes `fields` also shows its answer's, to choose from. */
+export const SCHEMA_WITH_ANSWER = "true: list params and answer, send nothing"
 
 // The published schema of params is left open: each endpoint takes its own fields, which
 // `schema: true` lists. (No descriptions on params and the selector: the tool's description
@@ -77,7 +83,10 @@ const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   }
   if (spec.query !== undefined) fields.query = Schema.String.annotations({ description: spec.query })
   if (spec.wait !== undefined) fields.wait = Schema.optional(Schema.Boolean.annotations({ description: spec.wait }))
-  fields.schema = Schema.optional(Schema.Boolean.annotations({ description: SCHEMA_DESCRIPTION }))
+  // No description, as for params: the tool's description says it in a few words.
+  if (spec.fields === true) fields.fields = Schema.optional(Paths)
+  const schema = spec.fields === true ? SCHEMA_WITH_ANSWER : SCHEMA_DESCRIPTION
+  fields.schema = Schema.optional(Schema.Boolean.annotations({ description: schema }))
   return Schema.Struct(fields) as unknown as Schema.Schema<Arguments, unknown>
 }
 
