@@ -141,5 +141,6 @@ export const layer: Layer.Layer<ConfirmationState, never, TeamSettings> = Layer.
   ),
 )
 
-/** The principal of a call: the caller's key id in per-request mode, else the server. */
-export const principalOf = (keyId: Option.Option<string>): string => Option.getOrElse(keyId, () => SERVER_PRINCIPAL)
+/** The principal of a call: the caller's key id in per-request mode (prefixed, so that no key id passes for the server), else the server. */
+export const principalOf = (keyId: Option.Option<string>): string =>
+  Option.match(keyId, { onNone: () => SERVER_PRINCIPAL, onSome: (id) => `key:${id}` })
