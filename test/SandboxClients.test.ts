@@ -7,6 +7,10 @@
 import * as Http from "node:http"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { callerAddress } from "../src/Callers/Address.js"
+import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
 import { clientAddress, isPrivateOrLoopback } from "../src/Sandbox/ClientAddress.js"
 import * as Sandboxes from "./support/Sandbox.js"
 
@@ -22,7 +26,7 @@ const postFrom = (url: string, from: string, path: string, headers: Record<strin
   Effect.async<Reply>((resume) => {
     const body = "{}"
     const req = Http.request(
-      `${url}/${path}`,
+      path === "" ? url : `${url}/${path}`,
       {
         method: "POST",
         localAddress: from,
@@ -131,4 +135,91 @@ describe("the client address the sandbox counts", () => {
       expect(isPrivateOrLoopback(a), a).toBe(false)
     }
   })
+})
+
+describe("a server in front of the sandbox, for many callers", () => {
+  /**
+   * What the server does for each call over HTTP: it names its caller's address
+   * in X-Forwarded-For (Callers/Address) and holds back a key the service
+   * refused (Callers/RefusedKeys); `naming: false` is a server that does neither.
+   */
+  const front = (target: string, naming: boolean) =>
+    Effect.acquireRelease(
+      Effect.promise(async () => {
+        const refused = Effect.runSync(RefusedKeys.make)
+        const server = Http.createServer((req, res) => {
+          const key = String(req.headers["x-api-key"] ?? "")
+          const id = RefusedKeys.fingerprint(key, Redacted.make(String(req.headers["x-api-secret"] ?? "")))
+          const answer = (status: number, body: unknown) => {
+            res.writeHead(status, { "content-type": "application/json" })
+            res.end(JSON.stringify(body))
+          }
+          const held = naming ? Effect.runSync(refused.check(id)) : Option.none()
+          if (Option.isSome(held)) return answer(401, { error: RefusedKeys.describe(held.value), remembered: true })
+          const address = callerAddress(req.socket.remoteAddress ?? "", req.headers, [])
+          fetch(`${target}/read/ListStacks`, {
+            method: "POST",
+            body: "{}",
+            headers: {
+              "content-type": "application/json",
+              "x-api-key": key,
+              "x-api-secret": String(req.headers["x-api-secret"] ?? ""),
+              ...(naming ? { "x-forwarded-for": address } : {}),
+            },
+          }).then(async (r) => {
+            const body = await r.json()
+            if (naming && r.status === 401) Effect.runSync(refused.refused(id))
+            if (naming && r.status === 200) Effect.runSync(refused.succeeded(id))
+            answer(r.status, body)
+          })
+        })
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+        return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }
+      }),
+      ({ server }) =>
+        Effect.promise(
+          () =>
+            new Promise<void>((resolve) => {
+              server.closeAllConnections()
+              server.close(() => resolve())
+            }),
+        ),
+    )
+
+  it.scopedLive("one caller's bad key spends only its own budget, once; the others are served", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { url } = yield* front(sandbox.url, true)
+      const call = (from: string, headers: Record<string, string>) => postFrom(url, from, "", headers)
+      const bad = yield* Effect.forEach([1, 2, 3, 4, 5, 6, 7], () => call("127.0.0.2", WRONG))
+      expect(bad[0]?.body.error).toBe("Invalid user credentials | You have 4 attempts remaining")
+      // The next six are answered from memory: never sent, so never counted.
+      for (const reply of bad.slice(1)) {
+        expect(reply.status).toBe(401)
+        expect(reply.body.remembered).toBe(true)
+        expect(reply.body.error).toMatch(/^the service refused this API key at .+; remembered/)
+      }
+      expect((yield* call("127.0.0.3", key(sandbox.apiKey))).status).toBe(200)
+      expect((yield* call("127.0.0.2", key(sandbox.apiKey))).status).toBe(200)
+      // Another bad key from the first caller: its second counted failure.
+      expect((yield* call("127.0.0.2", key({ key: "other", secret: "wrong" }))).body.error).toBe(
+        "Invalid user credentials | You have 3 attempts remaining",
+      )
+      // A caller that names another address in its own headers is still counted as itself.
+      for (let i = 0; i < 5; i++) {
+        yield* call("127.0.0.4", { ...key({ key: `k${i}`, secret: "x" }), "x-forwarded-for": `198.51.100.${i}` })
+      }
+      expect((yield* call("127.0.0.4", key(sandbox.apiKey))).status).toBe(429)
+      expect((yield* call("127.0.0.5", key(sandbox.apiKey))).status).toBe(200)
+    }),
+  )
+
+  it.scopedLive("without naming callers, one caller's failures lock every caller out", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { url } = yield* front(sandbox.url, false)
+      for (let i = 0; i < 5; i++) yield* postFrom(url, "127.0.0.2", "", WRONG)
+      expect((yield* postFrom(url, "127.0.0.3", "", key(sandbox.apiKey))).status).toBe(429)
+    }),
+  )
 })

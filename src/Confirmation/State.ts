@@ -64,8 +64,15 @@ interface Payload {
   readonly n: string
 }
 
+// The label keeps a digest made for anything else from ever passing for a confirmation's.
 const bindingDigest = (binding: Binding) =>
-  digest({ tool: binding.tool, selector: binding.selector, args: binding.args, principal: binding.principal })
+  digest({
+    use: "svc-mcp tools/call confirmation",
+    tool: binding.tool,
+    selector: binding.selector,
+    args: binding.args,
+    principal: binding.principal,
+  })
 
 const isPayload = (value: unknown): value is Payload => {
   const p = value as Partial<Payload> | null
