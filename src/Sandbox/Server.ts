@@ -1,8 +1,9 @@
 /**
  * The sandbox: an in-memory service on 127.0.0.1 with the real service's wire
  * behaviour: its paths and endpoint names, both auth methods for two users (an
- * admin and a read-only viewer), its refusals (401, the rate limiter's 429, JWT
- * expiry answered as 500), params decoded as its deserializer decodes them,
+ * admin and a read-only viewer), its refusals (401, the 429 of its limit on
+ * failed authentications per client address, JWT expiry answered as 500),
+ * params decoded as its deserializer decodes them,
  * answers completed to its definitions, unknown endpoints as unknown variants.
  */
 import * as Http from "node:http"
