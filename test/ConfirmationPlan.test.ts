@@ -116,6 +116,12 @@ describe("the plan of a confirmation question", () => {
             "- deploys: Stack web (config changed)",
           ].join("\n"),
         )
+        const limited = yield* plan("svc_execute", "run_sync", {
+          sync: "estate-sync",
+          resource_type: "Stack",
+          resources: ["web"],
+        })
+        expect(limited.text).toBe(`${before.text}\nThis call limits the run to Stack resources: web.`)
         const update = yield* call("execute", "RunSync", { sync: "estate-sync" })
         for (let i = 0; i < 100; i++) {
           if ((yield* call("read", "GetUpdate", { id: update._id.$oid })).status === "Complete") break

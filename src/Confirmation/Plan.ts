@@ -121,7 +121,12 @@ const syncPlan = (params: Params) =>
         ),
       ),
     )
-    return { _tag: "Sync", sync, changes } satisfies SyncPlan
+    const type = text(params.resource_type)
+    const resources = Array.isArray(params.resources)
+      ? params.resources.filter((r): r is string => typeof r === "string")
+      : []
+    const only = type === undefined ? undefined : { type, resources }
+    return { _tag: "Sync", sync, only, changes } satisfies SyncPlan
   })
 
 /**

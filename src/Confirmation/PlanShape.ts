@@ -29,6 +29,8 @@ export interface BatchPlan {
 export interface SyncPlan {
   readonly _tag: "Sync"
   readonly sync: string
+  /** RunSync's `resource_type` and `resources`, when the call limits the run to them. */
+  readonly only: { readonly type: string; readonly resources: ReadonlyArray<string> } | undefined
   readonly changes: Either.Either<SyncChanges, string>
 }
 

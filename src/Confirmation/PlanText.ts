@@ -76,7 +76,16 @@ export const render = (plan: Plan): string => {
       return Either.match(plan.changes, {
         onLeft: (why) =>
           `The sync ${quoted(plan.sync)} could not be read before asking (${why}), so its pending changes cannot be shown.`,
-        onRight: (changes) => syncText(plan.sync, changes),
+        onRight: (changes) =>
+          [
+            syncText(plan.sync, changes),
+            // Said, not applied to the list: which of the pending changes such a run leaves is the service's to decide.
+            ...(plan.only === undefined
+              ? []
+              : [
+                  `This call limits the run to ${plan.only.type} resources${plan.only.resources.length === 0 ? "" : `: ${plan.only.resources.join(", ")}`}.`,
+                ]),
+          ].join("\n"),
       })
   }
 }
