@@ -8,6 +8,7 @@ import { type Kind, kinds } from "./Kinds.js"
 import { logKey, place, type RunState, servicesOf, setContainer, writeStartLogs } from "./Lifecycle.js"
 import type { Handler } from "./Resources.js"
 import { adminOnly, type Caller, lacks, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import { synced } from "./SyncPending.js"
 import type { Container, UpdateRecord, World } from "./World.js"
 
 export interface Timing {
@@ -162,7 +163,16 @@ operations.set("RunProcedure", { kind: "procedure", effect: touch("last_run_at",
 operations.set("CancelProcedure", { kind: "procedure", effect: noted("no run in progress") })
 operations.set("RunAction", { kind: "action", effect: touch("last_run_at", "finished") })
 operations.set("CancelAction", { kind: "action", effect: noted("no run in progress") })
-operations.set("RunSync", { kind: "sync_resource", effect: touch("last_sync_ts", "in sync, nothing to change") })
+operations.set("RunSync", {
+  kind: "sync_resource",
+  effect: (_world, target) => {
+    if (target === undefined) return ["in sync, nothing to change"]
+    const pending = target.resource.info.resource_updates
+    const count = Array.isArray(pending) ? pending.length : 0
+    target.resource.info = synced(target.resource.info, Date.now())
+    return [`${target.resource.name}: ${count === 0 ? "in sync, nothing to change" : `applied ${count} changes`}`]
+  },
+})
 operations.set("TestAlerter", { kind: "alerter", effect: noted("test alert sent") })
 for (const op of [
   "RunServerRefreshContainers",
@@ -201,7 +211,11 @@ for (const op of ["RotateAllServerKeys", "BackupCoreDatabase", "RotateCoreKeys",
   operations.set(op, { effect: noted(`${op}: done`) })
 }
 
-/** `pattern`: names or ids, `*` wildcards, or a regex between backslashes; comma or newline separated. */
+/**
+ * `pattern` as the service reads it: comma or newline separated entries, each a
+ * wildcard (`*`, `?`) matched against the whole name, or a regex between
+ * backslashes found anywhere in it. Names only, never ids.
+ */
 const matcher = (pattern: string) => {
   const parts = pattern
     .split(/[,\n]/)
@@ -209,11 +223,22 @@ const matcher = (pattern: string) => {
     .filter((p) => p !== "")
   const tests = parts.map((part) => {
     if (part.length > 1 && part.startsWith("\\") && part.endsWith("\\")) return new RegExp(part.slice(1, -1))
-    const escaped = part.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")
-    return new RegExp(`^${escaped}$`)
+    const escaped = part
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")
+    return new RegExp(`^${escaped}$`, "s")
   })
-  return (r: Resource) => tests.some((t) => t.test(r.name) || t.test(r.id))
+  return (r: Resource) => tests.some((t) => t.test(r.name))
 }
+
+/** Whether `r` carries every tag in `tags` (each a tag's name or id). */
+const tagged = (world: World, tags: unknown) => (r: Resource) =>
+  !Array.isArray(tags) ||
+  tags.every((t) => {
+    const tag = world.store.all("tag").find((x) => x.id === t || x.name === t)
+    return tag !== undefined && r.tags.includes(tag.id)
+  })
 
 /** The executions that also come in a batch, `Batch<name>` with a `pattern`. */
 const BATCHED = [
@@ -290,7 +315,13 @@ export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<str
   for (const single of BATCHED) {
     const kind = operations.get(single)?.kind as Kind
     routes.set(`execute/Batch${single}`, (params, caller) => {
-      const matches = world.store.all(kind).filter(matcher(ref(params, "pattern")))
+      // Of the matches, the service runs those the caller may execute; the others are left out, not refused.
+      const matches = caller.admin
+        ? world.store
+            .all(kind)
+            .filter(matcher(ref(params, "pattern")))
+            .filter(tagged(world, params.tags))
+        : []
       return matches.map((r) => {
         try {
           return { status: "Ok", data: start(single, { [kinds[kind].key]: r.id }, caller) }

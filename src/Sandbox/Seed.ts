@@ -3,6 +3,7 @@
  * deployments, with the builds, repos and procedures behind them.
  */
 import { logKey, place, type RunState } from "./Lifecycle.js"
+import { pendingInfo } from "./SyncPending.js"
 import type { SandboxUser, World } from "./World.js"
 
 /** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
@@ -135,10 +136,6 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
     config: { enabled: true, endpoint: { type: "Slack", params: { url: "https://hooks.slack.example/T000" } } },
     info: { state: "Ok" },
   })
-  store.create("sync_resource", "estate-sync", {
-    config: { repo: "acme/infra", branch: "main", resource_path: ["resources"] },
-    info: { state: "Ok", last_sync_ts: 1_762_000_000_000 },
-  })
   store.create("swarm", "edge-swarm", {
     config: { server_ids: [prod1.id, prod2.id] },
     info: { state: "Healthy" },
@@ -158,6 +155,11 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   })
   store.create("image_registry_account", "ghcr.io:acme-bot", {
     config: { domain: "ghcr.io", username: "acme-bot", token: "ghcr_sandboxtokennotreal" },
+  })
+  // Created last: its pending changes name the resources above.
+  store.create("sync_resource", "estate-sync", {
+    config: { repo: "acme/infra", branch: "main", resource_path: ["resources"] },
+    info: { state: "Pending", last_sync_ts: 1_762_000_000_000, last_sync_hash: "9b1d2aa", ...pendingInfo(store) },
   })
 
   return world.users

@@ -1,0 +1,83 @@
+/**
+ * Caller keys the service refused (401), remembered for the service's failure
+ * window so that they are not sent again: each refusal costs the caller's
+ * address one of its five attempts, and an assistant that retries a dead key
+ * would lock its caller out window after window. Only fingerprints are kept,
+ * never a secret.
+ */
+import { createHash } from "node:crypto"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+
+/** The service's failure window. */
+export const REMEMBER_MS = 15_000
+
+/** A refusal still remembered: when the service gave it, and until when it is answered from memory. */
+export interface Refusal {
+  readonly at: number
+  readonly until: number
+}
+
+export interface RefusedKeysShape {
+  /** The refusal remembered for this key, if it is within the window. */
+  readonly check: (keyId: string) => Effect.Effect<Option.Option<Refusal>>
+  /** The service refused this key (401). */
+  readonly refused: (keyId: string) => Effect.Effect<void>
+  /** The service accepted this key: whatever was remembered of it ends. */
+  readonly succeeded: (keyId: string) => Effect.Effect<void>
+}
+
+export class RefusedKeys extends Context.Tag("svc-mcp/RefusedKeys")<RefusedKeys, RefusedKeysShape>() {}
+
+/**
+ * A key's id for this service: a digest of the key and its secret, so that a
+ * corrected secret for the same key is not held back, and nothing kept can be
+ * sent in its place.
+ */
+export const fingerprint = (key: string, secret: Redacted.Redacted<string>): string =>
+  createHash("sha256").update(key).update("\u0000").update(Redacted.value(secret)).digest("base64url")
+
+/** The words a caller gets for a remembered refusal, as it would get the service's. */
+export const describe = (refusal: Refusal): string =>
+  `the service refused this API key at ${new Date(refusal.at).toISOString()}; remembered, so it is not sent again until ${new Date(refusal.until).toISOString()}`
+
+export const make: Effect.Effect<RefusedKeysShape> = Effect.map(
+  Ref.make(new Map<string, number>()),
+  (state): RefusedKeysShape => ({
+    check: (keyId) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Ref.modify(state, (refusals) => {
+          const at = refusals.get(keyId)
+          if (at === undefined) return [Option.none(), refusals] as const
+          if (now >= at + REMEMBER_MS) {
+            const kept = new Map(refusals)
+            kept.delete(keyId)
+            return [Option.none(), kept] as const
+          }
+          return [Option.some({ at, until: at + REMEMBER_MS }), refusals] as const
+        }),
+      ),
+    refused: (keyId) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Ref.update(state, (refusals) => {
+          const kept = new Map([...refusals].filter(([, at]) => now < at + REMEMBER_MS))
+          kept.set(keyId, now)
+          return kept
+        }),
+      ),
+    succeeded: (keyId) =>
+      Ref.update(state, (refusals) => {
+        if (!refusals.has(keyId)) return refusals
+        const kept = new Map(refusals)
+        kept.delete(keyId)
+        return kept
+      }),
+  }),
+)
+
+export const layer: Layer.Layer<RefusedKeys> = Layer.effect(RefusedKeys, make)

@@ -1,0 +1,151 @@
+/**
+ * What a confirmation question shows: what the call will do, read from the
+ * service just before asking. A delete names the record it removes, a batch
+ * the names its pattern matches now, a sync run the changes it applies. A read
+ * that fails is said in the plan, never guessed around.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { type Group, SvcClient } from "../SvcClient.js"
+import * as Tables from "../Tools/Tables.js"
+import { compile } from "./Pattern.js"
+import type { BatchPlan, DeletePlan, Plan, Planned, SyncPlan } from "./PlanShape.js"
+import { render } from "./PlanText.js"
+import { syncChanges } from "./SyncChanges.js"
+
+export type { BatchPlan, DeletePlan, Plan, Planned, SyncPlan } from "./PlanShape.js"
+
+/** The kind each batch endpoint runs on. */
+export const BATCH_KINDS: Readonly<Record<string, keyof typeof Tables.list>> = {
+  BatchRunBuild: "build",
+  BatchDeployStack: "stack",
+  BatchDeployStackIfChanged: "stack",
+  BatchPullStack: "stack",
+  BatchDestroyStack: "stack",
+  BatchDeploy: "deployment",
+  BatchDestroyDeployment: "deployment",
+  BatchPullRepo: "repo",
+  BatchBuildRepo: "repo",
+  BatchCloneRepo: "repo",
+  BatchRunProcedure: "procedure",
+  BatchRunAction: "action",
+}
+
+/** The key a Get request names its record under, where it is not the kind itself. */
+const GET_KEY: Readonly<Record<string, string>> = {
+  sync_resource: "sync",
+  variable: "name",
+  git_provider_account: "id",
+}
+
+type Params = Readonly<Record<string, unknown>>
+
+const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
+const field = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined
+
+const read = (group: Group, endpoint: string, params: object) =>
+  Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params)).pipe(
+    // Its message names the call and the service's words.
+    Effect.mapError((error) => error.message),
+  )
+
+/** The state and server of a stack or deployment: from its list item, as a full record has no state. */
+const placement = (kind: "stack" | "deployment", id: string, name: string) =>
+  Effect.gen(function* () {
+    const items = yield* read("read", Tables.list[kind], { query: { names: [name] }, limit: 0 })
+    const item = Array.isArray(items) ? items.find((i) => field(i, "id") === id) : undefined
+    const info = field(item, "info")
+    const state = text(field(info, "state"))
+    let server = text(field(info, "server_name"))
+    const serverId = text(field(info, "server_id"))
+    if (server === undefined && serverId !== undefined) {
+      server = text(field(yield* read("read", "GetServer", { server: serverId }), "name")) ?? serverId
+    }
+    return { state, server }
+  })
+
+const deletePlan = (kind: string, params: Params) =>
+  Effect.gen(function* () {
+    const target = text(params.id) ?? text(params.name) ?? ""
+    const get = Tables.get[kind as keyof typeof Tables.get]
+    const record = yield* Effect.either(
+      Effect.gen(function* () {
+        if (get === undefined) return yield* Effect.fail(`no read of a ${kind} is known`)
+        const found = yield* read("read", get, { [GET_KEY[kind] ?? kind]: target })
+        const name =
+          text(field(found, "name")) ??
+          [text(field(found, "username")), text(field(found, "domain"))].filter((p) => p !== undefined).join("@")
+        if (kind !== "stack" && kind !== "deployment") return { name: name === "" ? target : name }
+        const id = text(field(field(found, "_id"), "$oid")) ?? text(field(found, "id")) ?? target
+        const where = yield* placement(kind, id, name)
+        return {
+          name,
+          ...(where.server === undefined ? {} : { server: where.server }),
+          ...(where.state === undefined ? {} : { state: where.state }),
+        }
+      }),
+    )
+    return { _tag: "Delete", kind, target, record } satisfies DeletePlan
+  })
+
+const batchPlan = (endpoint: string, params: Params) =>
+  Effect.gen(function* () {
+    const kind = BATCH_KINDS[endpoint] ?? "stack"
+    const pattern = typeof params.pattern === "string" ? params.pattern : ""
+    const tags = Array.isArray(params.tags) ? params.tags.filter((t): t is string => typeof t === "string") : []
+    const matches = yield* Effect.either(
+      Effect.gen(function* () {
+        const test = yield* Either.mapLeft(
+          compile(pattern),
+          (entry) => `the regex ${entry} cannot be read here; the service decides what it matches`,
+        )
+        // The service's own tag rule (every tag, by name or id) through its list query; limit 0 is every page.
+        const query = tags.length === 0 ? {} : { query: { tags } }
+        const items = yield* read("read", Tables.list[kind], { ...query, limit: 0 })
+        const names = Array.isArray(items) ? items.map((i) => text(field(i, "name"))) : []
+        return names.filter((n): n is string => n !== undefined && test(n))
+      }),
+    )
+    return { _tag: "Batch", endpoint, kind, pattern, tags, matches } satisfies BatchPlan
+  })
+
+const syncPlan = (params: Params) =>
+  Effect.gen(function* () {
+    const sync = text(params.sync) ?? ""
+    const changes = yield* Effect.either(
+      Effect.flatMap(read("read", "GetResourceSync", { sync }), (record) =>
+        syncChanges(field(record, "info"), (type, id) =>
+          read("read", `Get${type}`, { id }).pipe(Effect.map((r) => text(field(r, "name")))),
+        ),
+      ),
+    )
+    const type = text(params.resource_type)
+    const resources = Array.isArray(params.resources)
+      ? params.resources.filter((r): r is string => typeof r === "string")
+      : []
+    const only = type === undefined ? undefined : { type, resources }
+    return { _tag: "Sync", sync, only, changes } satisfies SyncPlan
+  })
+
+/**
+ * The plan of a call the user is asked to confirm, where there is one to show:
+ * svc_delete, svc_execute's batch operations and run_sync. `params` are the
+ * call's params as they will be sent.
+ */
+export const make = (
+  tool: string,
+  selector: string,
+  params: Params,
+): Effect.Effect<Option.Option<Planned>, never, SvcClient> => {
+  const planned = (plan: Effect.Effect<Plan, never, SvcClient>) =>
+    Effect.map(plan, (p) => Option.some({ plan: p, text: render(p) }))
+  if (tool === "svc_delete") return planned(deletePlan(selector, params))
+  if (tool === "svc_execute") {
+    const endpoint = Tables.execute[selector as keyof typeof Tables.execute] as string | undefined
+    if (endpoint !== undefined && endpoint in BATCH_KINDS) return planned(batchPlan(endpoint, params))
+    if (selector === "run_sync") return planned(syncPlan(params))
+  }
+  return Effect.succeed(Option.none())
+}

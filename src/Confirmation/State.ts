@@ -1,0 +1,153 @@
+/**
+ * The `requestState` of a confirmation question (MCP 2026-07-28, multi round-trip
+ * requests): what the client echoes back is attacker-controlled, so the state is
+ * sealed with HMAC-SHA256 under the server's key, binds the call it was issued
+ * for (tool, selector, a digest of the exact arguments, the principal) and a
+ * short expiry, and is honoured once per process. Its payload names no argument:
+ * the client learns nothing from it that it did not send.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import { TeamSettings } from "../Settings/Team.js"
+import { digest } from "./Canonical.js"
+
+/** How long a question's answer may take. */
+export const TTL_MS = 5 * 60 * 1000
+
+/** The principal when the server calls with its own credentials. */
+export const SERVER_PRINCIPAL = "server"
+
+/** What a state is bound to: the exact call the question was about, and who was asked. */
+export interface Binding {
+  readonly tool: string
+  readonly selector: string
+  readonly args: unknown
+  /** The caller's key id in per-request mode, else SERVER_PRINCIPAL. */
+  readonly principal: string
+}
+
+export type Refusal = "Malformed" | "Forged" | "Expired" | "OtherCall" | "Reused"
+
+/** Why a state is not honoured; the call is asked about again. */
+export class StateRefused extends Data.TaggedError("StateRefused")<{ readonly reason: Refusal }> {
+  override get message(): string {
+    return `the confirmation state is not honoured (${this.reason})`
+  }
+}
+
+export interface ConfirmationStateShape {
+  /** A fresh state for a question about this call. */
+  readonly seal: (binding: Binding) => Effect.Effect<string>
+  /** Succeeds once for a state sealed here for this very call, within its lifetime; it is then used up. */
+  readonly verify: (state: string, binding: Binding) => Effect.Effect<void, StateRefused>
+}
+
+export class ConfirmationState extends Context.Tag("svc-mcp/ConfirmationState")<
+  ConfirmationState,
+  ConfirmationStateShape
+>() {}
+
+interface Payload {
+  readonly v: 1
+  /** Digest of the binding. */
+  readonly b: string
+  /** Expiry, epoch ms. */
+  readonly e: number
+  /** Nonce: what single use remembers. */
+  readonly n: string
+}
+
+// The label keeps a digest made for anything else from ever passing for a confirmation's.
+const bindingDigest = (binding: Binding) =>
+  digest({
+    use: "svc-mcp tools/call confirmation",
+    tool: binding.tool,
+    selector: binding.selector,
+    args: binding.args,
+    principal: binding.principal,
+  })
+
+const isPayload = (value: unknown): value is Payload => {
+  const p = value as Partial<Payload> | null
+  return (
+    typeof p === "object" &&
+    p !== null &&
+    p.v === 1 &&
+    typeof p.b === "string" &&
+    typeof p.n === "string" &&
+    typeof p.e === "number" &&
+    Number.isSafeInteger(p.e)
+  )
+}
+
+/** The service over a key; used nonces are remembered until their state would have expired anyway. */
+export const make = (key: Redacted.Redacted<Uint8Array>): Effect.Effect<ConfirmationStateShape> =>
+  Effect.gen(function* () {
+    const used = yield* Ref.make(new Map<string, number>())
+    const mac = (body: string) => createHmac("sha256", Redacted.value(key)).update(body).digest()
+
+    const seal = (binding: Binding) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const payload: Payload = {
+          v: 1,
+          b: bindingDigest(binding),
+          e: now + TTL_MS,
+          n: randomBytes(16).toString("base64url"),
+        }
+        const body = Buffer.from(JSON.stringify(payload)).toString("base64url")
+        return `${body}.${mac(body).toString("base64url")}`
+      })
+
+    const verify = (state: string, binding: Binding) =>
+      Effect.gen(function* () {
+        const parts = state.split(".")
+        const [body = "", tag = ""] = parts
+        if (parts.length !== 2 || !/^[\w-]+$/.test(body) || !/^[\w-]+$/.test(tag)) {
+          return yield* new StateRefused({ reason: "Malformed" })
+        }
+        const given = Buffer.from(tag, "base64url")
+        const expected = mac(body)
+        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+          return yield* new StateRefused({ reason: "Forged" })
+        }
+        let payload: unknown
+        try {
+          payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8"))
+        } catch {
+          payload = undefined
+        }
+        // Sealed here, so a malformed payload is a bug or an old format: refused all the same.
+        if (!isPayload(payload)) return yield* new StateRefused({ reason: "Malformed" })
+        const now = yield* Clock.currentTimeMillis
+        if (now >= payload.e) return yield* new StateRefused({ reason: "Expired" })
+        if (payload.b !== bindingDigest(binding)) return yield* new StateRefused({ reason: "OtherCall" })
+        const fresh = yield* Ref.modify(used, (nonces) => {
+          if (nonces.has(payload.n)) return [false, nonces] as const
+          const kept = new Map([...nonces].filter(([, expires]) => expires > now))
+          kept.set(payload.n, payload.e)
+          return [true, kept] as const
+        })
+        if (!fresh) return yield* new StateRefused({ reason: "Reused" })
+      })
+
+    return { seal, verify } satisfies ConfirmationStateShape
+  })
+
+/** The key of the settings, or a random one for this process (states then die with it). */
+export const layer: Layer.Layer<ConfirmationState, never, TeamSettings> = Layer.effect(
+  ConfirmationState,
+  Effect.flatMap(TeamSettings, (settings) =>
+    make(Option.getOrElse(settings.stateKey, () => Redacted.make(new Uint8Array(randomBytes(32))))),
+  ),
+)
+
+/** The principal of a call: the caller's key id in per-request mode (prefixed, so that no key id passes for the server), else the server. */
+export const principalOf = (keyId: Option.Option<string>): string =>
+  Option.match(keyId, { onNone: () => SERVER_PRINCIPAL, onSome: (id) => `key:${id}` })

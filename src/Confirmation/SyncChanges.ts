@@ -1,0 +1,142 @@
+/**
+ * A resource sync's pending changes, read from GetResourceSync's `info` as the
+ * service computes them on a refresh: `resource_updates` (a ResourceDiff each:
+ * target and Create/Update/Delete of TOML text), `variable_updates` and
+ * `user_group_updates` (DiffData), `pending_deploys`, and the commit
+ * (`pending_hash`, `pending_message`). Names come from the TOML the service
+ * sent, or else from a read of the target.
+ */
+import * as Effect from "effect/Effect"
+
+export interface Named {
+  /** The ResourceTarget's type, e.g. "Stack". */
+  readonly type: string
+  readonly name: string
+}
+
+export interface Diffs<A> {
+  readonly created: ReadonlyArray<A>
+  readonly updated: ReadonlyArray<A>
+  readonly deleted: ReadonlyArray<A>
+}
+
+export interface SyncChanges {
+  readonly hash: string | undefined
+  readonly message: string | undefined
+  readonly resources: Diffs<Named>
+  readonly variables: Diffs<string>
+  readonly userGroups: Diffs<string>
+  readonly deploys: ReadonlyArray<Named & { readonly reason: string }>
+  /** Why the service could not compute the changes, when it could not. */
+  readonly error: string | undefined
+  readonly deployError: string | undefined
+}
+
+/** The types a target's name can be read for (`read/Get<type>` with `{id}`). */
+const READABLE = new Set([
+  "Server",
+  "Stack",
+  "Deployment",
+  "Build",
+  "Repo",
+  "Procedure",
+  "Action",
+  "Builder",
+  "Alerter",
+  "ResourceSync",
+  "Swarm",
+])
+
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : [])
+const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
+
+/** The first `name = "..."` (or `'...'`) of a TOML text. */
+export const tomlName = (toml: unknown): string | undefined => {
+  if (typeof toml !== "string") return undefined
+  const basic = /^\s*name\s*=\s*"((?:[^"\\\n]|\\.)*)"/m.exec(toml)
+  if (basic !== null) {
+    try {
+      return JSON.parse(`"${basic[1] ?? ""}"`) as string
+    } catch {
+      return basic[1]
+    }
+  }
+  return /^\s*name\s*=\s*'([^'\n]*)'/m.exec(toml)?.[1]
+}
+
+type Kind = "Create" | "Update" | "Delete"
+
+/** A DiffData's kind and the name its data gives (Create's `name`, else the TOML's). */
+const diff = (value: unknown): { kind: Kind; name: string | undefined } | undefined => {
+  const { type, data } = record(value)
+  if (type !== "Create" && type !== "Update" && type !== "Delete") return undefined
+  const d = record(data)
+  return { kind: type, name: text(d.name) ?? tomlName(d.proposed) ?? tomlName(d.current) }
+}
+
+const byKind = <A>(items: ReadonlyArray<{ kind: Kind; value: A }>): Diffs<A> => ({
+  created: items.filter((i) => i.kind === "Create").map((i) => i.value),
+  updated: items.filter((i) => i.kind === "Update").map((i) => i.value),
+  deleted: items.filter((i) => i.kind === "Delete").map((i) => i.value),
+})
+
+const names = (values: unknown): Diffs<string> =>
+  byKind(
+    list(values).flatMap((v) => {
+      const d = diff(v)
+      return d === undefined ? [] : [{ kind: d.kind, value: d.name ?? "(unnamed)" }]
+    }),
+  )
+
+/**
+ * The changes of a sync's `info`. `nameOf` reads a target's name where the
+ * service's texts give none; a failed read leaves the id.
+ */
+export const syncChanges = <E, R>(
+  info: unknown,
+  nameOf: (type: string, id: string) => Effect.Effect<string | undefined, E, R>,
+): Effect.Effect<SyncChanges, never, R> =>
+  Effect.gen(function* () {
+    const i = record(info)
+    const known = new Map<string, string>()
+    const resolve = (type: string, id: string, given: string | undefined) =>
+      Effect.gen(function* () {
+        if (given !== undefined) return given
+        const seen = known.get(`${type}/${id}`)
+        if (seen !== undefined) return seen
+        if (id === "" || !READABLE.has(type)) return id === "" ? "(unnamed)" : id
+        const read = yield* Effect.orElseSucceed(nameOf(type, id), () => undefined)
+        return read ?? id
+      })
+    const resources: Array<{ kind: Kind; value: Named }> = []
+    for (const update of list(i.resource_updates)) {
+      const { target, data } = record(update)
+      const t = record(target)
+      const d = diff(data)
+      const type = text(t.type) ?? "Resource"
+      const id = text(t.id) ?? ""
+      if (d === undefined) continue
+      const name = yield* resolve(type, id, d.name)
+      if (id !== "") known.set(`${type}/${id}`, name)
+      resources.push({ kind: d.kind, value: { type, name } })
+    }
+    const deploys: Array<Named & { reason: string }> = []
+    for (const deploy of list(i.pending_deploys)) {
+      const { target, reason } = record(deploy)
+      const t = record(target)
+      const type = text(t.type) ?? "Resource"
+      deploys.push({ type, name: yield* resolve(type, text(t.id) ?? "", undefined), reason: text(reason) ?? "" })
+    }
+    return {
+      hash: text(i.pending_hash),
+      message: text(i.pending_message),
+      resources: byKind(resources),
+      variables: names(i.variable_updates),
+      userGroups: names(i.user_group_updates),
+      deploys,
+      error: text(i.pending_error),
+      deployError: text(i.pending_deploy_error),
+    }
+  })

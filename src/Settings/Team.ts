@@ -1,0 +1,66 @@
+/**
+ * The settings of a server shared by a team: the key that seals confirmation
+ * states (so that replicas behind a balancer accept each other's), and the
+ * proxies whose X-Forwarded-For is believed.
+ */
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { type Cidr, parse } from "../Callers/Cidr.js"
+import { type ConfigError, optionalWith, read, refuse, secret } from "./Read.js"
+
+/** The shortest state key, in bytes: HMAC-SHA256's own strength. */
+export const MIN_KEY_BYTES = 32
+
+export interface TeamSettingsShape {
+  /** The key confirmation states are sealed with; none: a random key per process. */
+  readonly stateKey: Option.Option<Redacted.Redacted<Uint8Array>>
+  /** Peers whose X-Forwarded-For names the caller. */
+  readonly trustedProxies: ReadonlyArray<Cidr>
+}
+
+export class TeamSettings extends Context.Tag("svc-mcp/TeamSettings")<TeamSettings, TeamSettingsShape>() {}
+
+export const DEFAULT: TeamSettingsShape = { stateKey: Option.none(), trustedProxies: [] }
+
+const stateKey = Config.mapOrFail(secret("SVC_MCP_STATE_KEY"), (given) => {
+  if (Option.isNone(given)) return Either.right(Option.none())
+  const bytes = Buffer.from(Redacted.value(given.value), "utf8")
+  return bytes.length >= MIN_KEY_BYTES
+    ? Either.right(Option.some(Redacted.make(new Uint8Array(bytes))))
+    : Either.left(
+        refuse(
+          "SVC_MCP_STATE_KEY",
+          `is ${bytes.length} bytes long, shorter than ${MIN_KEY_BYTES}`,
+          "give at least 32 random bytes, e.g. the output of `openssl rand -base64 48`",
+        ),
+      )
+})
+
+const trustedProxies = optionalWith("SVC_MCP_TRUSTED_PROXIES", (text) => {
+  const parsed = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
+    .map(parse)
+  const bad = parsed.find(Either.isLeft)
+  return bad === undefined
+    ? Either.right(parsed.flatMap((p) => (Either.isRight(p) ? [p.right] : [])))
+    : Either.left(
+        refuse(
+          "SVC_MCP_TRUSTED_PROXIES",
+          `holds ${bad.left}`,
+          "give comma-separated addresses or CIDRs, e.g. SVC_MCP_TRUSTED_PROXIES=10.0.0.0/8,fd00::/8",
+        ),
+      )
+}).pipe(Config.map(Option.getOrElse((): ReadonlyArray<Cidr> => [])))
+
+export const config: Config.Config<TeamSettingsShape> = Config.all({ stateKey, trustedProxies })
+
+export const load: Effect.Effect<TeamSettingsShape, ConfigError> = read(config)
+
+export const layer: Layer.Layer<TeamSettings, ConfigError> = Layer.effect(TeamSettings, load)

@@ -1,0 +1,196 @@
+/**
+ * Who a caller is to the service: its address (the TCP peer, or behind a trusted
+ * proxy the client the proxy reports, never what an untrusted caller claims),
+ * CIDR matching for IPv4, IPv6 and IPv4-mapped IPv6, and a refused key held back
+ * for the service's window.
+ */
+import * as Net from "node:net"
+import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as FastCheck from "effect/FastCheck"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as TestClock from "effect/TestClock"
+import { callerAddress } from "../src/Callers/Address.js"
+import * as Cidr from "../src/Callers/Cidr.js"
+import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
+import * as Team from "../src/Settings/Team.js"
+
+const cidr = (text: string) => Either.getOrThrow(Cidr.parse(text))
+const ipv4 = FastCheck.ipV4()
+const ipv6 = FastCheck.ipV6()
+const ip = FastCheck.oneof(ipv4, ipv6)
+
+/** A /n test written independently: compare the first n bits of the 128-bit numbers. */
+const toBigInt = (address: string) =>
+  Option.match(Cidr.addressBytes(address), {
+    onNone: () => -1n,
+    onSome: (bytes) => bytes.reduce((n, b) => (n << 8n) | BigInt(b), 0n),
+  })
+const sameBits = (a: string, b: string, bits: number) =>
+  bits === 0 || toBigInt(a) >> BigInt(128 - bits) === toBigInt(b) >> BigInt(128 - bits)
+
+describe("CIDR ranges", () => {
+  it.prop(
+    "an IPv4 /n holds exactly the addresses that share its first n bits",
+    { a: ipv4, b: ipv4, n: FastCheck.integer({ min: 0, max: 32 }) },
+    ({ a, b, n }) => {
+      expect(Cidr.contains(cidr(`${a}/${n}`), b)).toBe(sameBits(a, b, 96 + n))
+      // The same address as an IPv4-mapped IPv6 peer is held alike.
+      expect(Cidr.contains(cidr(`${a}/${n}`), `::ffff:${b}`)).toBe(sameBits(a, b, 96 + n))
+    },
+  )
+
+  it.prop(
+    "an IPv6 /n holds exactly the addresses that share its first n bits",
+    { a: ipv6, b: ip, n: FastCheck.integer({ min: 0, max: 128 }) },
+    ({ a, b, n }) => {
+      expect(Cidr.contains(cidr(`${a}/${n}`), b)).toBe(sameBits(a, b, n))
+    },
+  )
+
+  it.prop("a bare address holds itself only; formatting keeps the address", { a: ip, b: ip }, ({ a, b }) => {
+    expect(Cidr.contains(cidr(a), a)).toBe(true)
+    expect(Cidr.contains(cidr(a), b)).toBe(toBigInt(a) === toBigInt(b))
+    const formatted = Option.getOrThrow(Cidr.normalize(a))
+    expect(Net.isIP(formatted)).not.toBe(0)
+    expect(toBigInt(formatted)).toBe(toBigInt(a))
+  })
+
+  it("reads the usual forms and refuses the rest", () => {
+    expect(Cidr.contains(cidr("127.0.0.0/8"), "::ffff:127.0.0.2")).toBe(true)
+    expect(Cidr.contains(cidr("::ffff:127.0.0.0/104"), "127.9.9.9")).toBe(true)
+    expect(Cidr.contains(cidr("10.0.0.0/8"), "11.0.0.1")).toBe(false)
+    expect(Cidr.contains(cidr("fd00::/8"), "fd12:3456::1")).toBe(true)
+    expect(Cidr.contains(cidr("fd00::/8"), "fe80::1")).toBe(false)
+    expect(Cidr.contains(cidr("0.0.0.0/0"), "2001:db8::1")).toBe(false)
+    expect(Cidr.contains(cidr("::/0"), "2001:db8::1")).toBe(true)
+    expect(Cidr.contains(cidr("10.0.0.0/8"), "not-an-ip")).toBe(false)
+    expect(Cidr.normalize("::ffff:127.0.0.2")).toEqual(Option.some("127.0.0.2"))
+    expect(Cidr.normalize("2001:0db8:0000:0000:0000:0000:0000:0001")).toEqual(Option.some("2001:db8::1"))
+    for (const bad of ["10.0.0.0/33", "::/129", "10.0.0.0/", "10.0.0/8", "host.example", "10.0.0.0/8/8", "1.2.3.4/x"]) {
+      expect(Either.isLeft(Cidr.parse(bad)), bad).toBe(true)
+    }
+  })
+})
+
+describe("the caller's address", () => {
+  const proxies = [cidr("10.0.0.0/8"), cidr("fd00::/8")]
+
+  it.prop(
+    "an untrusted peer is its own address, whatever it sends",
+    { peer: ip, claimed: FastCheck.array(ip), realIp: ip },
+    ({ peer, claimed, realIp }) => {
+      if (Cidr.containsAny(proxies, peer)) return
+      const headers = { "x-forwarded-for": claimed.join(", "), "x-real-ip": realIp }
+      expect(callerAddress(peer, headers, proxies)).toBe(Option.getOrThrow(Cidr.normalize(peer)))
+      expect(callerAddress(peer, headers, [])).toBe(Option.getOrThrow(Cidr.normalize(peer)))
+    },
+  )
+
+  it.prop(
+    "behind trusted proxies, the rightmost untrusted entry of the chain; what the client put left of it is ignored",
+    {
+      forged: FastCheck.array(ip, { maxLength: 3 }),
+      client: ip,
+      hops: FastCheck.array(FastCheck.constantFrom("10.1.2.3", "fd00::7", "10.9.9.9"), { maxLength: 3 }),
+    },
+    ({ forged, client, hops }) => {
+      if (Cidr.containsAny(proxies, client)) return
+      const headers = { "x-forwarded-for": [...forged, client, ...hops].join(", ") }
+      expect(callerAddress("10.0.0.1", headers, proxies)).toBe(Option.getOrThrow(Cidr.normalize(client)))
+      expect(callerAddress("::ffff:10.0.0.1", headers, proxies)).toBe(Option.getOrThrow(Cidr.normalize(client)))
+    },
+  )
+
+  it("reads repeated headers as one chain, and stops at an entry that is no address", () => {
+    expect(callerAddress("10.0.0.1", { "x-forwarded-for": ["198.51.100.1", "10.0.0.2"] }, proxies)).toBe("198.51.100.1")
+    expect(callerAddress("10.0.0.1", { "x-forwarded-for": "198.51.100.1, garbage, 10.0.0.2" }, proxies)).toBe(
+      "10.0.0.2",
+    )
+    // A trusted proxy that reports nothing: the proxy itself.
+    expect(callerAddress("10.0.0.1", {}, proxies)).toBe("10.0.0.1")
+    // Only trusted hops: the leftmost.
+    expect(callerAddress("10.0.0.1", { "x-forwarded-for": "10.0.0.5, 10.0.0.2" }, proxies)).toBe("10.0.0.5")
+    // X-Real-IP is never believed: only the chain a trusted proxy extends.
+    expect(callerAddress("10.0.0.1", { "x-real-ip": "198.51.100.1" }, proxies)).toBe("10.0.0.1")
+    expect(callerAddress("::ffff:127.0.0.2", { "x-forwarded-for": "198.51.100.1" }, [cidr("127.0.0.0/8")])).toBe(
+      "198.51.100.1",
+    )
+    expect(callerAddress("::ffff:127.0.0.2", { "x-forwarded-for": "198.51.100.1" }, [])).toBe("127.0.0.2")
+  })
+})
+
+describe("the team settings", () => {
+  const load = (env: Record<string, string>) =>
+    Effect.either(Team.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+
+  it.effect("read the state key and the trusted proxies, each malformed value refused in one line", () =>
+    Effect.gen(function* () {
+      const none = Either.getOrThrow(yield* load({}))
+      expect(Option.isNone(none.stateKey)).toBe(true)
+      expect(none.trustedProxies).toEqual([])
+      const given = Either.getOrThrow(
+        yield* load({ SVC_MCP_STATE_KEY: "x".repeat(32), SVC_MCP_TRUSTED_PROXIES: " 10.0.0.0/8, fd00::/8 ,127.0.0.1" }),
+      )
+      expect(given.trustedProxies.map((c) => c.text)).toEqual(["10.0.0.0/8", "fd00::/8", "127.0.0.1"])
+      expect(Option.map(given.stateKey, (k) => Redacted.value(k).length)).toEqual(Option.some(32))
+      const short = yield* load({ SVC_MCP_STATE_KEY: "short-secret-value" })
+      expect(Either.isLeft(short) && short.left.message).toBe(
+        "SVC_MCP_STATE_KEY is 18 bytes long, shorter than 32: give at least 32 random bytes, e.g. the output of `openssl rand -base64 48`",
+      )
+      expect(JSON.stringify(short)).not.toContain("short-secret-value")
+      const bad = yield* load({ SVC_MCP_TRUSTED_PROXIES: "10.0.0.0/8,proxy.internal" })
+      expect(Either.isLeft(bad) && bad.left.message).toBe(
+        'SVC_MCP_TRUSTED_PROXIES holds "proxy.internal" is not an address or CIDR: give comma-separated addresses or CIDRs, e.g. SVC_MCP_TRUSTED_PROXIES=10.0.0.0/8,fd00::/8',
+      )
+      const both = yield* load({ SVC_MCP_STATE_KEY: "x".repeat(32), SVC_MCP_STATE_KEY_FILE: "/nonexistent" })
+      expect(Either.isLeft(both) && both.left.variable).toBe("SVC_MCP_STATE_KEY_FILE")
+    }),
+  )
+})
+
+describe("refused keys", () => {
+  const alice = RefusedKeys.fingerprint("alice-key", Redacted.make("alice-secret"))
+  const bob = RefusedKeys.fingerprint("bob-key", Redacted.make("bob-secret"))
+
+  it.effect("a refusal is remembered for 15 s; other keys are untouched; a success ends it", () =>
+    Effect.gen(function* () {
+      const keys = yield* RefusedKeys.make
+      yield* TestClock.adjust("1000 millis")
+      expect(yield* keys.check(alice)).toEqual(Option.none())
+      yield* keys.refused(alice)
+      expect(yield* keys.check(alice)).toEqual(Option.some({ at: 1000, until: 16_000 }))
+      expect(yield* keys.check(bob)).toEqual(Option.none())
+      yield* TestClock.adjust("14999 millis")
+      const held = yield* keys.check(alice)
+      expect(Option.map(held, RefusedKeys.describe)).toEqual(
+        Option.some(
+          "the service refused this API key at 1970-01-01T00:00:01.000Z; remembered, so it is not sent again until 1970-01-01T00:00:16.000Z",
+        ),
+      )
+      yield* TestClock.adjust("1 millis")
+      expect(yield* keys.check(alice)).toEqual(Option.none())
+      yield* keys.refused(bob)
+      yield* keys.succeeded(bob)
+      expect(yield* keys.check(bob)).toEqual(Option.none())
+    }),
+  )
+
+  it.prop(
+    "a fingerprint names the pair and holds neither part",
+    {
+      key: FastCheck.string({ minLength: 4 }),
+      secret: FastCheck.string({ minLength: 4 }),
+      other: FastCheck.string({ minLength: 4 }),
+    },
+    ({ key, secret, other }) => {
+      const print = RefusedKeys.fingerprint(key, Redacted.make(secret))
+      expect(print).not.toContain(secret)
+      expect(print).toBe(RefusedKeys.fingerprint(key, Redacted.make(secret)))
+      if (other !== secret) expect(RefusedKeys.fingerprint(key, Redacted.make(other))).not.toBe(print)
+    },
+  )
+})
