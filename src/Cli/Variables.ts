@@ -73,7 +73,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_CHECK_PARAMS",
-        meaning: "off: send params unchecked, for a service newer than the definitions (default on)",
+        meaning: "off: params sent unchecked, for a newer service (default on)",
       },
     ],
   },
@@ -95,7 +95,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       { name: "SVC_MCP_TOKEN_FILE", meaning: "a file holding SVC_MCP_TOKEN", httpOnly: true },
       {
         name: "SVC_MCP_CREDENTIALS",
-        meaning: "server (default) | per-request: each request carries its caller's own API key",
+        meaning: "server (default) | per-request: each request brings its caller's key",
         httpOnly: true,
       },
     ],
@@ -106,7 +106,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       { name: "SVC_AUDIT_LOG", meaning: "a file to append one JSON line per audited call to, or - for stderr" },
       {
         name: "OTEL_EXPORTER_OTLP_ENDPOINT",
-        meaning: "export traces and metrics over OTLP/HTTP (other OTEL_EXPORTER_OTLP_* apply)",
+        meaning: "export traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_*)",
       },
       { name: "OTEL_SERVICE_NAME", meaning: "the service name on spans and metrics (default svc-mcp)" },
       { name: "OTEL_METRIC_EXPORT_INTERVAL", meaning: "milliseconds between metric exports (default 60000)" },

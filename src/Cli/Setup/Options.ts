@@ -75,7 +75,7 @@ const GIVES: Record<Client, string> = {
 
 /** `svc-mcp help setup`. */
 export const HELP = `${USAGE}
-Prints what to run, or paste and where, so that a client starts this server (or reaches one over HTTP).
+Prints what to run, or paste and where, for a client to start this server (or reach one over HTTP).
 
 Clients:
 ${CLIENTS.map((client) => `  ${client.padEnd(16)}${GIVES[client]}`).join("\n")}
@@ -84,5 +84,5 @@ Options:
   --sandbox       configure the in-memory sandbox: no service, no credentials
   --http URL      configure a server already running over HTTP (its /mcp URL; not claude-desktop)
 
-The command or the file's content goes to stdout, alone; where it goes and what to replace, to stderr.
-Secrets are never copied: credentials appear as the _FILE paths the server reads, or as placeholders.`
+The command or file content goes to stdout, alone; where it goes and what to replace, to stderr.
+Secrets are never copied: credentials appear as the _FILE paths the server reads, or placeholders.`
