@@ -1,21 +1,21 @@
 /**
- * The built bundle on each Node its users run (the newest 22.x and 24.x, fetched from
- * the npm registry), over stdio and over Streamable HTTP, against the sandbox: start,
- * list, read, execute and follow, and an error, as on the machine's own Node.
+ * The built server on each Node its users run (the newest 22.x, 24.x and 26.x, fetched
+ * from the npm registry), over stdio and over Streamable HTTP, in both protocol eras
+ * (2026-07-28 after `server/discover`, 2025-11-25 after `initialize`), against the
+ * sandbox: a representative session each (list, read, execute and follow, an error).
+ * Node 20, past its end of life, keeps a smoke test.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import { VERSION } from "../src/Shared/Version.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import * as NodeRuntimes from "./support/NodeRuntimes.js"
 import * as Spawn from "./support/Spawn.js"
 
-interface Caller {
-  readonly callTool: Client["callTool"]
-  readonly listTools: Client["listTools"]
-}
+type Era = "modern" | "legacy"
+const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
 
 /** The service's JSON in a result's text, after the one-line summary a waited call leads with. */
 const json = (result: unknown) => {
@@ -24,9 +24,60 @@ const json = (result: unknown) => {
   return JSON.parse(text.slice(text.search(/^[[{]/m)))
 }
 
-/** The same short session on any connected client. */
-const session = (client: Caller) =>
+const connected = (era: Era, transport: () => Parameters<Client["connect"]>[0]) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const client = new Client(
+        { name: "svc-mcp-runtime-test", version: "1.0.0" },
+        era === "modern" ? { versionNegotiation: { mode: "auto" } } : {},
+      )
+      await client.connect(transport())
+      return client
+    }),
+    (client) => Effect.promise(() => client.close()),
+  )
+
+/** Over stdio, with what the server wrote on stderr so far. */
+const overStdio = (era: Era, node: string) => {
+  let stderr = ""
+  return Effect.map(
+    connected(era, () => {
+      const transport = new StdioClientTransport({
+        command: node,
+        args: [Spawn.ENTRY, "--sandbox"],
+        env: { PATH: process.env.PATH ?? "" },
+        stderr: "pipe",
+      })
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8")
+      })
+      return transport
+    }),
+    (client) => ({ client, stderr: () => stderr }),
+  )
+}
+
+/** A stdio session, after which the server has warned of nothing (a newer Node deprecates what an older allowed). */
+const stdioSession = (era: Era, node: string) =>
   Effect.gen(function* () {
+    const { client, stderr } = yield* overStdio(era, node)
+    yield* session(client, era)
+    expect(stderr()).toMatch(/serving .* over stdio/)
+    expect(stderr()).not.toMatch(/ExperimentalWarning|DeprecationWarning/)
+  })
+
+const overHttp = (era: Era, node: string) =>
+  Effect.flatMap(Spawn.serveHttp({}, ["--sandbox"], { node }), ({ url }) =>
+    connected(era, () => new StreamableHTTPClientTransport(new URL(url))),
+  )
+
+/** The same short session on any connected client, after checking the era it landed on. */
+const session = (client: Client, era: Era) =>
+  Effect.gen(function* () {
+    expect(client.getProtocolEra()).toBe(era)
+    if (era === "modern") expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28")
+    else expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25")
+    expect(client.getServerVersion()).toMatchObject({ name: "svc-mcp", version: VERSION })
     const call = (name: string, args: Record<string, unknown>) =>
       Effect.promise(() => client.callTool({ name, arguments: args }))
     const { tools } = yield* Effect.promise(() => client.listTools())
@@ -58,27 +109,23 @@ describe.each(NodeRuntimes.TESTED)("on Node %s", (version) => {
     }),
   )
 
-  it.scopedLive("serves over stdio", () =>
-    Effect.gen(function* () {
-      const { client, protocolErrors, stderr } = yield* Spawn.connect({}, ["--sandbox"], [node, Spawn.ENTRY])
-      yield* session(client)
-      expect(protocolErrors).toEqual([])
-      expect(stderr()).not.toMatch(/ExperimentalWarning|DeprecationWarning/)
-    }),
-  )
+  describe.each(ERAS)("the %s era", (era) => {
+    it.scopedLive("serves over stdio", () => stdioSession(era, node))
 
-  it.scopedLive("serves over Streamable HTTP", () =>
+    it.scopedLive("serves over Streamable HTTP", () =>
+      Effect.flatMap(overHttp(era, node), (client) => session(client, era)),
+    )
+  })
+})
+
+describe(`on Node ${NodeRuntimes.NODE20_VERSION} (end of life: a smoke test)`, () => {
+  const node = NodeRuntimes.node(NodeRuntimes.NODE20_VERSION)
+
+  it.scopedLive("starts, and serves a session over stdio in both eras", () =>
     Effect.gen(function* () {
-      const { url } = yield* Spawn.serveHttp({}, ["--sandbox"], { node })
-      const client = yield* Effect.acquireRelease(
-        Effect.promise(async () => {
-          const connected = new Client({ name: "svc-mcp-runtime-test", version: "1.0.0" })
-          await connected.connect(new StreamableHTTPClientTransport(new URL(url)))
-          return connected
-        }),
-        (connected) => Effect.promise(() => connected.close()),
-      )
-      yield* session(client)
+      const finished = yield* Spawn.runCommand(node, [Spawn.ENTRY, "--version"])
+      expect([finished.code, finished.stderr.trim()]).toEqual([0, VERSION])
+      for (const era of ERAS) yield* Effect.scoped(stdioSession(era, node))
     }),
   )
 })

@@ -304,6 +304,11 @@ describe("setup for Claude Desktop", () => {
     )
   })
 
+  it("points to the bundle, which needs nothing pasted", () => {
+    const { notes } = Setup.make(options("claude-desktop"), INSTALLED, FILES)
+    expect(notes.join("\n")).toMatch(/npm run bundle:mcpb.*dist\/svc-mcp\.mcpb/)
+  })
+
   it("is refused --http: its configuration file starts stdio servers only", () => {
     expect(Setup.parse(["claude-desktop", "--http", "http://127.0.0.1:1/mcp"])).toMatch(/stdio only/)
   })

@@ -3,19 +3,20 @@
  * choose what to run.
  */
 import * as Option from "effect/Option"
-import { DEFAULT_TIMEOUT_MS } from "../Config.js"
 import { DEFAULT_HOST } from "../Mcp/HttpConfig.js"
 import { parsePort as parsePortText } from "../Settings/Read.js"
 import { VERSION } from "../Shared/Version.js"
-import { DEFAULT_SETTINGS, MODES } from "../Tools/Settings.js"
 import * as Setup from "./Setup.js"
+import * as Variables from "./Variables.js"
+
+export type HelpTopic = "all" | "setup"
 
 export type Command =
   | { readonly _tag: "Serve"; readonly sandbox: boolean; readonly httpPort: number | undefined }
   | { readonly _tag: "Sandbox"; readonly port: number }
   | { readonly _tag: "Check" }
   | { readonly _tag: "Setup"; readonly options: Setup.Options }
-  | { readonly _tag: "Help" }
+  | { readonly _tag: "Help"; readonly topic: HelpTopic }
   | { readonly _tag: "Version" }
   | { readonly _tag: "Invalid"; readonly message: string }
 
@@ -50,8 +51,13 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
   switch (first) {
     case "--help":
     case "-h":
-    case "help":
-      return { _tag: "Help" }
+      return extra(first, rest) ?? { _tag: "Help", topic: "all" }
+    case "help": {
+      const [topic, ...more] = rest
+      if (topic === undefined) return { _tag: "Help", topic: "all" }
+      if (topic !== "setup" || more.length > 0) return invalid("usage: svc-mcp help [setup]")
+      return { _tag: "Help", topic: "setup" }
+    }
     case "--version":
     case "-v":
     case "version":
@@ -59,6 +65,7 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
     case "check":
       return extra("check", rest) ?? { _tag: "Check" }
     case "setup": {
+      if (rest[0] === "--help" || rest[0] === "-h") return { _tag: "Help", topic: "setup" }
       const options = Setup.parse(rest)
       return typeof options === "string" ? invalid(options) : { _tag: "Setup", options }
     }
@@ -76,39 +83,33 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
   }
 }
 
-export const HELP = `svc-mcp ${VERSION}: an MCP server (stdio) for the infrastructure-management service.
+/** The commands, one line each. */
+const COMMANDS: ReadonlyArray<readonly [string, string]> = [
+  ["svc-mcp", "serve MCP over stdin/stdout (what a client starts)"],
+  ["svc-mcp --http-port N", `serve MCP over Streamable HTTP at http://${DEFAULT_HOST}:N/mcp`],
+  ["svc-mcp --sandbox", "serve MCP against an in-memory sandbox service (also with --http-port)"],
+  ["svc-mcp sandbox [--port N]", "run the sandbox service alone on 127.0.0.1 and print its URL"],
+  ["svc-mcp check", "check that the configuration reaches the service and logs in"],
+  ["svc-mcp setup <client>", "print what to add this server to a client with (svc-mcp help setup)"],
+  ["svc-mcp help [setup]", "print this help, or setup's"],
+  ["svc-mcp --version", "print the version"],
+]
 
-Usage: svc-mcp                     serve MCP over stdin/stdout
-       svc-mcp --http-port N       serve MCP over Streamable HTTP at http://${DEFAULT_HOST}:N/mcp
-       svc-mcp --sandbox           serve MCP against an in-memory sandbox service (no setup;
-                                   with --http-port too)
-       svc-mcp sandbox [--port N]  run the sandbox service alone on 127.0.0.1, print its URL
-       svc-mcp check               check that the configuration reaches the service and logs in
-       svc-mcp setup <client> [--sandbox | --http URL]
-                                   print what to run or paste to add this server to a client:
-                                   ${Setup.CLIENTS.join(", ")}
-       svc-mcp --help | --version
+const width = Math.max(...COMMANDS.map(([usage]) => usage.length)) + 2
 
-Configuration (environment):
-  SVC_URL                    required: the service's base URL, http(s)://...
-  SVC_API_KEY, SVC_API_SECRET
-                             API key credentials (preferred)
-  SVC_INIT_ADMIN_USERNAME, SVC_INIT_ADMIN_PASSWORD
-                             login credentials, used only without an API key
-  SVC_TIMEOUT_MS             time-out of each call to the service (default ${DEFAULT_TIMEOUT_MS})
-  SVC_MODE                   ${MODES.join(" | ")} (default ${DEFAULT_SETTINGS.mode})
-  SVC_ALLOW, SVC_DENY        tool:selector patterns, * as wildcard, comma separated
-  SVC_CONFIRM                the same patterns: calls the user confirms before they are sent
-  SVC_WAIT_TIMEOUT_MS        how long svc_execute with wait follows an execution (default ${DEFAULT_SETTINGS.waitTimeoutMs})
-  SVC_MAX_OUTPUT_CHARS       the longest text of a tool result (default ${DEFAULT_SETTINGS.maxOutputChars})
-  SVC_REVEAL_SECRETS         true to show credentials in answers (default ${DEFAULT_SETTINGS.revealSecrets})
-  SVC_CHECK_PARAMS           off to send params unchecked, for a service newer than
-                             the definitions shipped (default on)
-  SVC_MCP_HTTP_PORT, SVC_MCP_HTTP_HOST
-                             serve over HTTP on this port and host (default ${DEFAULT_HOST})
-  SVC_MCP_TOKEN              the Bearer token HTTP clients must send (required off loopback)
-  Each credential X may be read from a file named by X_FILE instead.
+/** `svc-mcp --help`: every command and every variable read. Printed with a newline after it. */
+export const HELP = `svc-mcp ${VERSION}: an MCP server for the infrastructure-management service.
+
+${COMMANDS.map(([usage, what]) => `  ${usage.padEnd(width)}${what}`).join("\n")}
+
+Configuration comes from the environment, read once at start; an empty value counts as unset,
+and a malformed one stops the server with one line naming it (exit code 2).
+
+${Variables.help()}
 
 Everything but the MCP protocol is written to stderr, except what setup prints to be run or pasted.`
+
+/** The help of a topic: the whole, or a command's. */
+export const help = (topic: HelpTopic): string => (topic === "setup" ? Setup.HELP : HELP)
 
 export { VERSION }

@@ -183,7 +183,7 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
   Effect.gen(function* () {
     switch (command._tag) {
       case "Help":
-        return yield* Console.error(Cli.HELP)
+        return yield* Console.error(Cli.help(command.topic))
       case "Version":
         return yield* Console.error(Cli.VERSION)
       case "Invalid":

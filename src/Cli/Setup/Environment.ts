@@ -1,0 +1,107 @@
+/**
+ * What setup learns before it writes anything: how this very executable is
+ * started, and what the environment says (secrets only by name, never by value).
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+
+/** How the client starts this very executable. */
+export interface Invocation {
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  /** Started as `node <script>` rather than as an installed command. */
+  readonly script: boolean
+  /** For an installed command: node's path and the script's real path, which need no `node` on the PATH. */
+  readonly viaNode?: readonly [string, string]
+}
+
+/**
+ * An installed command (`svc-mcp` on the PATH, a bin link) is given as its
+ * absolute path; a script run with node as node's absolute path and the
+ * script's real path, since clients start servers from a directory of their own.
+ */
+export const invocation = (argv1: string, execPath: string): Invocation => {
+  const path = Path.resolve(argv1)
+  let real = path
+  try {
+    real = Fs.realpathSync(path)
+  } catch {
+    // The script runs, so it exists; a failure here leaves the resolved path, which also works.
+  }
+  if (!/\.[cm]?js$/.test(path)) return { command: path, args: [], script: false, viaNode: [execPath, real] }
+  return { command: execPath, args: [real], script: true }
+}
+
+/** What the environment tells setup; secrets only by name, never by value. */
+export interface Environment {
+  readonly url: string | undefined
+  readonly apiKeyFile: string | undefined
+  readonly apiSecretFile: string | undefined
+  readonly username: string | undefined
+  readonly usernameFile: string | undefined
+  readonly passwordFile: string | undefined
+  /** Policy settings carried into the configuration as they are. */
+  readonly policy: ReadonlyArray<readonly [string, string]>
+  /** Credentials set as values in this environment, which setup leaves out. */
+  readonly secretsSet: ReadonlyArray<string>
+}
+
+export const emptyEnvironment: Environment = {
+  url: undefined,
+  apiKeyFile: undefined,
+  apiSecretFile: undefined,
+  username: undefined,
+  usernameFile: undefined,
+  passwordFile: undefined,
+  policy: [],
+  secretsSet: [],
+}
+
+const optional = (name: string) =>
+  Config.option(Config.string(name)).pipe(
+    Config.map(Option.filter((value) => value.trim() !== "")),
+    Config.map(Option.getOrUndefined),
+    Effect.orDie,
+  )
+
+/** A `_FILE` path made absolute: the client starts the server from a directory of its own. */
+const optionalPath = (name: string) =>
+  optional(name).pipe(Effect.map((value) => (value === undefined ? undefined : Path.resolve(value.trim()))))
+
+const POLICY = ["SVC_MODE", "SVC_ALLOW", "SVC_DENY"] as const
+const SECRETS = ["SVC_API_KEY", "SVC_API_SECRET", "SVC_INIT_ADMIN_PASSWORD"] as const
+
+export const readEnvironment: Effect.Effect<Environment> = Effect.gen(function* () {
+  const policy: Array<readonly [string, string]> = []
+  for (const name of POLICY) {
+    const value = yield* optional(name)
+    if (value !== undefined) policy.push([name, value])
+  }
+  const secretsSet: Array<string> = []
+  for (const name of SECRETS) if ((yield* optional(name)) !== undefined) secretsSet.push(name)
+  return {
+    url: (yield* optional("SVC_URL"))?.trim(),
+    apiKeyFile: yield* optionalPath("SVC_API_KEY_FILE"),
+    apiSecretFile: yield* optionalPath("SVC_API_SECRET_FILE"),
+    username: (yield* optional("SVC_INIT_ADMIN_USERNAME"))?.trim(),
+    usernameFile: yield* optionalPath("SVC_INIT_ADMIN_USERNAME_FILE"),
+    passwordFile: yield* optionalPath("SVC_INIT_ADMIN_PASSWORD_FILE"),
+    policy,
+    secretsSet,
+  }
+})
+
+export const PLACEHOLDER = {
+  url: "https://svc.example.com",
+  apiKeyFile: "/path/to/svc-api-key",
+  apiSecretFile: "/path/to/svc-api-secret",
+  usernameFile: "/path/to/svc-username",
+  passwordFile: "/path/to/svc-password",
+  token: "<token>",
+} as const
+
+/** The variable Codex reads the bearer token from (it takes no literal header). */
+export const TOKEN_VARIABLE = "SVC_MCP_TOKEN"

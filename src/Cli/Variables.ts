@@ -1,0 +1,126 @@
+/**
+ * Every environment variable the server reads, in the groups `--help` and the
+ * README's Configuration table show them. This is the one list to extend when a
+ * setting is added: the help is rendered from it, and tests hold the README's
+ * table, server.json and the names read in src/ to it.
+ */
+import { DEFAULT_TIMEOUT_MS } from "../Config.js"
+import { DEFAULT_HOST } from "../Mcp/HttpConfig.js"
+import { DEFAULT_SETTINGS, MODES } from "../Tools/Settings.js"
+
+export interface Variable {
+  readonly name: string
+  /** One line for `--help` (and the registry entry's description). */
+  readonly meaning: string
+  /** A credential: never echoed, asked for as a secret. */
+  readonly secret?: boolean
+  /** The server does not start without it. */
+  readonly required?: boolean
+  /** Meaningful only when serving over HTTP: a stdio client sets none of these. */
+  readonly httpOnly?: boolean
+}
+
+export interface Group {
+  readonly title: string
+  readonly variables: ReadonlyArray<Variable>
+}
+
+export const GROUPS: ReadonlyArray<Group> = [
+  {
+    title: "The service",
+    variables: [
+      { name: "SVC_URL", meaning: "required: the service's base URL, http(s)://...", required: true },
+      {
+        name: "SVC_TIMEOUT_MS",
+        meaning: `time-out of each call to the service (default ${DEFAULT_TIMEOUT_MS})`,
+      },
+    ],
+  },
+  {
+    title: "Credentials",
+    variables: [
+      { name: "SVC_API_KEY", meaning: "the API key (preferred; with SVC_API_SECRET)", secret: true },
+      { name: "SVC_API_SECRET", meaning: "the API key's secret", secret: true },
+      {
+        name: "SVC_INIT_ADMIN_USERNAME",
+        meaning: "a local user's name, to log in when no API key is set",
+      },
+      { name: "SVC_INIT_ADMIN_PASSWORD", meaning: "that user's password", secret: true },
+      { name: "SVC_API_KEY_FILE", meaning: "a file holding SVC_API_KEY (as container secrets are mounted)" },
+      { name: "SVC_API_SECRET_FILE", meaning: "a file holding SVC_API_SECRET" },
+      { name: "SVC_INIT_ADMIN_USERNAME_FILE", meaning: "a file holding SVC_INIT_ADMIN_USERNAME" },
+      { name: "SVC_INIT_ADMIN_PASSWORD_FILE", meaning: "a file holding SVC_INIT_ADMIN_PASSWORD" },
+    ],
+  },
+  {
+    title: "Tools and policy",
+    variables: [
+      { name: "SVC_MODE", meaning: `${MODES.join(" | ")} (default ${DEFAULT_SETTINGS.mode})` },
+      { name: "SVC_ALLOW", meaning: "tool:selector patterns, * as wildcard, comma separated: only these" },
+      { name: "SVC_DENY", meaning: "the same patterns: never these" },
+      { name: "SVC_CONFIRM", meaning: "the same patterns: calls the user confirms before they are sent" },
+      {
+        name: "SVC_WAIT_TIMEOUT_MS",
+        meaning: `how long svc_execute with wait follows an execution (default ${DEFAULT_SETTINGS.waitTimeoutMs})`,
+      },
+      {
+        name: "SVC_MAX_OUTPUT_CHARS",
+        meaning: `the longest text of a tool result (default ${DEFAULT_SETTINGS.maxOutputChars})`,
+      },
+      {
+        name: "SVC_REVEAL_SECRETS",
+        meaning: `true to show credentials in answers (default ${DEFAULT_SETTINGS.revealSecrets})`,
+      },
+      {
+        name: "SVC_CHECK_PARAMS",
+        meaning: "off: params sent unchecked, for a newer service (default on)",
+      },
+    ],
+  },
+  {
+    title: "Serving over HTTP",
+    variables: [
+      {
+        name: "SVC_MCP_HTTP_PORT",
+        meaning: "serve over Streamable HTTP on this port (--http-port wins)",
+        httpOnly: true,
+      },
+      { name: "SVC_MCP_HTTP_HOST", meaning: `the host to listen on (default ${DEFAULT_HOST})`, httpOnly: true },
+      {
+        name: "SVC_MCP_TOKEN",
+        meaning: "the Bearer token clients must send (required off loopback)",
+        secret: true,
+        httpOnly: true,
+      },
+      { name: "SVC_MCP_TOKEN_FILE", meaning: "a file holding SVC_MCP_TOKEN", httpOnly: true },
+      {
+        name: "SVC_MCP_CREDENTIALS",
+        meaning: "server (default) | per-request: each request brings its caller's key",
+        httpOnly: true,
+      },
+    ],
+  },
+  {
+    title: "Operations",
+    variables: [
+      { name: "SVC_AUDIT_LOG", meaning: "a file to append one JSON line per audited call to, or - for stderr" },
+      {
+        name: "OTEL_EXPORTER_OTLP_ENDPOINT",
+        meaning: "export traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_*)",
+      },
+      { name: "OTEL_SERVICE_NAME", meaning: "the service name on spans and metrics (default svc-mcp)" },
+      { name: "OTEL_METRIC_EXPORT_INTERVAL", meaning: "milliseconds between metric exports (default 60000)" },
+    ],
+  },
+]
+
+export const ALL: ReadonlyArray<Variable> = GROUPS.flatMap((group) => group.variables)
+
+/** The help's section: a title per group, then a name and its meaning per line. */
+export const help = (): string => {
+  const width = Math.max(...ALL.map((variable) => variable.name.length)) + 2
+  return GROUPS.map(
+    (group) =>
+      `${group.title}:\n${group.variables.map((variable) => `  ${variable.name.padEnd(width)}${variable.meaning}`).join("\n")}`,
+  ).join("\n\n")
+}

@@ -1,0 +1,131 @@
+/**
+ * The help tells everything: every variable the server reads is in the one list
+ * (src/Cli/Variables.ts), `--help` shows that list, and the README's
+ * Configuration table names the same variables in the same groups. A variable
+ * read in src/ and missing from the list (or listed and read nowhere) fails here.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Cli from "../src/Cli/CommandLine.js"
+import * as Setup from "../src/Cli/Setup.js"
+import * as Variables from "../src/Cli/Variables.js"
+import * as Spawn from "./support/Spawn.js"
+
+const root = Path.resolve(import.meta.dirname, "..")
+
+const NAME = /\b(?:SVC|OTEL)_[A-Z0-9_]+\b/g
+
+/**
+ * The variables src/ reads: every string literal that is exactly a variable's name
+ * (as `Config.string("SVC_X")` and the settings module's helpers take them), and
+ * `X_FILE` beside each `secret("X")`, which reads both.
+ */
+const readInSources = (): Set<string> => {
+  const names = new Set<string>()
+  const dir = Path.join(root, "src")
+  for (const file of Fs.readdirSync(dir, { recursive: true }) as Array<string>) {
+    if (!file.endsWith(".ts") || file.split(Path.sep).join("/") === "Cli/Variables.ts") continue
+    const text = Fs.readFileSync(Path.join(dir, file), "utf8")
+    for (const [, name] of text.matchAll(/["'`]((?:SVC|OTEL)_[A-Z0-9_]+)["'`]/g)) names.add(name as string)
+    for (const [, name] of text.matchAll(/\bsecret\(\s*["'`]([A-Z0-9_]+)["'`]\s*\)/g)) names.add(`${name}_FILE`)
+  }
+  return names
+}
+
+/** The README's Configuration table: a bold row starts each group, the names are in the first cell. */
+const readmeGroups = (): Array<[string, Array<string>]> => {
+  const readme = Fs.readFileSync(Path.join(root, "README.md"), "utf8")
+  const start = readme.indexOf("\n## Configuration\n")
+  expect(start).toBeGreaterThan(0)
+  const section = readme.slice(start + 1, readme.indexOf("\n## ", start + 1))
+  const groups: Array<[string, Array<string>]> = []
+  for (const line of section.split("\n")) {
+    const first = /^\|([^|]*)\|/.exec(line)?.[1]?.trim()
+    if (first === undefined) continue
+    const title = /^\*\*(.+)\*\*$/.exec(first)?.[1]
+    if (title !== undefined) groups.push([title, []])
+    else for (const [name] of first.matchAll(NAME)) groups.at(-1)?.[1].push(name)
+  }
+  return groups
+}
+
+const listed = Variables.GROUPS.map((group) => [group.title, group.variables.map((v) => v.name)])
+
+describe("the variables the server reads", () => {
+  it("are each listed once, and src/ reads exactly those", () => {
+    const names = Variables.ALL.map((variable) => variable.name)
+    expect(new Set(names).size).toBe(names.length)
+    expect([...readInSources()].sort()).toEqual([...names].sort())
+  })
+
+  it("are named by the README's Configuration table, in the same groups and order", () => {
+    expect(readmeGroups()).toEqual(listed)
+  })
+
+  it("are all in --help, under their group's title", () => {
+    const sections = Cli.HELP.split("\n\n")
+    for (const group of Variables.GROUPS) {
+      const section = sections.find((text) => text.startsWith(`${group.title}:\n`))
+      expect(section).toBeDefined()
+      const lines = (section ?? "").split("\n").slice(1)
+      expect(lines.map((line) => line.trim().split(/\s+/)[0])).toEqual(group.variables.map((v) => v.name))
+      for (const line of lines) expect(line.trim().split(/\s{2,}/)).toHaveLength(2)
+    }
+    expect(new Set(Cli.HELP.match(NAME))).toEqual(new Set([...Variables.ALL.map((v) => v.name), "OTEL_EXPORTER_OTLP_"]))
+  })
+})
+
+describe("the command line's help", () => {
+  it("is asked for as --help, -h, help, help setup and setup --help", () => {
+    expect(Cli.parse(["--help"])).toEqual({ _tag: "Help", topic: "all" })
+    expect(Cli.parse(["-h"])).toEqual({ _tag: "Help", topic: "all" })
+    expect(Cli.parse(["help"])).toEqual({ _tag: "Help", topic: "all" })
+    expect(Cli.parse(["help", "setup"])).toEqual({ _tag: "Help", topic: "setup" })
+    expect(Cli.parse(["setup", "--help"])).toEqual({ _tag: "Help", topic: "setup" })
+    expect(Cli.parse(["help", "check"])).toMatchObject({ _tag: "Invalid", message: "usage: svc-mcp help [setup]" })
+    expect(Cli.parse(["--help", "x"])).toMatchObject({ _tag: "Invalid" })
+  })
+
+  it("says what each command does in one line, and setup's what each client gets in one line", () => {
+    const commands = Cli.HELP.split("\n\n")[1]?.split("\n") ?? []
+    for (const command of ["svc-mcp ", "--http-port", "--sandbox", "sandbox [--port N]", "check", "setup", "help"]) {
+      expect(commands.filter((line) => line.includes(command)).length).toBeGreaterThan(0)
+    }
+    for (const line of commands) expect(line).toMatch(/^ {2}svc-mcp\S*( \S+)*? {2,}\S.*$/)
+    for (const client of Setup.CLIENTS) {
+      expect(Setup.HELP.split("\n").filter((line) => line.startsWith(`  ${client} `))).toHaveLength(1)
+    }
+  })
+
+  it("fits a terminal: no line over 100 characters", () => {
+    for (const text of [Cli.HELP, Setup.HELP]) {
+      for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(100)
+    }
+  })
+})
+
+describe("svc-mcp --help, run", () => {
+  it.live("prints the help on stderr, ending with one newline, and nothing on stdout", () =>
+    Effect.gen(function* () {
+      for (const [args, expected] of [
+        [["--help"], Cli.HELP],
+        [["help", "setup"], Setup.HELP],
+      ] as const) {
+        const finished = yield* Spawn.run({}, args)
+        expect(finished.code).toBe(0)
+        expect(finished.stdout).toBe("")
+        expect(finished.stderr).toBe(`${expected}\n`)
+      }
+    }),
+  )
+
+  it.live("refuses a help topic it does not know, with exit code 2", () =>
+    Effect.gen(function* () {
+      const finished = yield* Spawn.run({}, ["help", "nope"])
+      expect(finished.code).toBe(2)
+      expect(finished.stderr).toMatch(/usage: svc-mcp help \[setup\]/)
+    }),
+  )
+})
