@@ -1,6 +1,6 @@
 /**
- * The outbound transport to the service: `@effect/platform-node`'s undici
- * HttpClient on an undici Agent of our own, connections kept alive and bounded,
+ * The outbound transport to the service: `@effect/platform`'s HttpClient, as
+ * `@effect/platform-node` provides it, with connections kept alive and bounded
  * and no tracing spans. One exchange is a request sent and its answer read to
  * the end (status, text, and the two headers the client acts on), bounded by
  * `Effect.timeoutFail` on the Effect clock. Transport failures become
@@ -9,12 +9,12 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Undici from "@effect/platform-node/Undici"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type Call, SvcTimeoutError, SvcUnreachableError } from "./Errors.js"
+import * as UndiciClient from "./UndiciClient.js"
 
 export interface Exchange {
   readonly status: number
@@ -124,7 +124,7 @@ export const postJson = (url: string, body: unknown, headers: Readonly<Record<st
 export const MAX_CONNECTIONS = 64
 
 /**
- * The client the service's modules use: the platform's undici client, keep-alive,
+ * The client the service's modules use: undici (see UndiciClient), keep-alive,
  * at most MAX_CONNECTIONS connections, closed with the layer. It builds no
  * spans: telemetry's own hooks trace each service request when configured.
  */
@@ -135,6 +135,6 @@ export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
       Effect.sync(() => new Undici.Agent({ connections: MAX_CONNECTIONS })),
       (agent) => Effect.promise(() => agent.destroy()),
     ),
-    (agent) => HttpClient.withTracerDisabledWhen(NodeHttpClient.makeUndici(agent), () => true),
+    UndiciClient.make,
   ),
 )

@@ -1,0 +1,200 @@
+/**
+ * An `@effect/platform` HttpClient on an undici dispatcher, for small JSON
+ * exchanges: the request is dispatched with undici's handler interface and its
+ * answer collected whole before the client answers, so the response's body is
+ * already a value.
+ *
+ * Why not `NodeHttpClient.layerUndici`: per request it builds an AbortController
+ * and its listener, registers the response with a FinalizationRegistry, and
+ * reads the body through a stream, a promise and a fiber of its own. Measured at
+ * 200 requests in flight, that is about 170 µs of CPU per request over undici's
+ * own 45 µs, more than the rest of a tool call. This client is built with
+ * `HttpClient.makeWith`, the platform's own constructor beneath `make`, and does
+ * none of that: interrupting the request (a time-out, a cancelled call) aborts it
+ * through undici's dispatch controller.
+ *
+ * Bodies: empty, bytes and raw (string or bytes). A stream or form-data body is
+ * refused with a RequestError ("Encode"): nothing here sends one.
+ */
+import * as Cookies from "@effect/platform/Cookies"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as UrlParams from "@effect/platform/UrlParams"
+import type * as Undici from "@effect/platform-node/Undici"
+import * as Effect from "effect/Effect"
+import * as Inspectable from "effect/Inspectable"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+
+type RawHeaders = Record<string, string | ReadonlyArray<string> | undefined>
+
+/** A response whose body has been read whole. */
+class WholeResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
+  readonly [HttpClientResponse.TypeId]: HttpClientResponse.TypeId = HttpClientResponse.TypeId
+  readonly [HttpIncomingMessage.TypeId]: HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
+  private parsedHeaders: Headers.Headers | undefined
+
+  constructor(
+    readonly request: HttpClientRequest.HttpClientRequest,
+    readonly status: number,
+    private readonly rawHeaders: RawHeaders,
+    readonly body: Buffer,
+  ) {
+    super()
+  }
+
+  get headers(): Headers.Headers {
+    this.parsedHeaders ??= Headers.fromInput(this.rawHeaders)
+    return this.parsedHeaders
+  }
+
+  get cookies(): Cookies.Cookies {
+    const header = this.rawHeaders["set-cookie"]
+    if (header === undefined) return Cookies.empty
+    return Cookies.fromSetCookie(typeof header === "string" ? [header] : header)
+  }
+
+  get remoteAddress(): Option.Option<string> {
+    return Option.none()
+  }
+
+  private decodeError(cause: unknown) {
+    return new HttpClientError.ResponseError({ request: this.request, response: this, reason: "Decode", cause })
+  }
+
+  get text(): Effect.Effect<string, HttpClientError.ResponseError> {
+    return Effect.succeed(this.body.toString("utf8"))
+  }
+
+  get json(): Effect.Effect<unknown, HttpClientError.ResponseError> {
+    return Effect.try({
+      try: () => {
+        const text = this.body.toString("utf8")
+        return text === "" ? null : JSON.parse(text)
+      },
+      catch: (cause) => this.decodeError(cause),
+    })
+  }
+
+  get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpClientError.ResponseError> {
+    return Effect.try({
+      try: () => UrlParams.fromInput(new URLSearchParams(this.body.toString("utf8"))),
+      catch: (cause) => this.decodeError(cause),
+    })
+  }
+
+  get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpClientError.ResponseError> {
+    return Effect.sync(() => new Uint8Array(this.body).buffer)
+  }
+
+  get stream(): Stream.Stream<Uint8Array, HttpClientError.ResponseError> {
+    return Stream.succeed(new Uint8Array(this.body))
+  }
+
+  get formData(): Effect.Effect<FormData, HttpClientError.ResponseError> {
+    return Effect.tryPromise({
+      try: () => new Response(new Uint8Array(this.body), { headers: this.headers }).formData(),
+      catch: (cause) => this.decodeError(cause),
+    })
+  }
+
+  toJSON(): unknown {
+    return HttpIncomingMessage.inspect(this, {
+      _id: "@effect/platform/HttpClientResponse",
+      request: this.request.toJSON(),
+      status: this.status,
+    })
+  }
+}
+
+const bodyOf = (request: HttpClientRequest.HttpClientRequest): Uint8Array | string | null | undefined => {
+  const body = request.body
+  switch (body._tag) {
+    case "Empty":
+      return null
+    case "Uint8Array":
+      return body.body
+    case "Raw":
+      return typeof body.body === "string" || body.body instanceof Uint8Array ? body.body : undefined
+    default:
+      return undefined
+  }
+}
+
+/** One request, dispatched and read to its end; interrupting it aborts it. */
+const exchange = (
+  dispatcher: Undici.Dispatcher,
+  request: HttpClientRequest.HttpClientRequest,
+): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> =>
+  Effect.async((resume) => {
+    const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
+    if (url._tag === "Left") {
+      return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: url.left })))
+    }
+    const body = bodyOf(request)
+    if (body === undefined) {
+      const description = `a ${request.body._tag} body is not supported by this client`
+      return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Encode", description })))
+    }
+    let controller: Undici.Dispatcher.DispatchController | undefined
+    let interrupted = false
+    let started: { status: number; headers: RawHeaders } | undefined
+    const chunks: Array<Buffer> = []
+    const handler: Undici.Dispatcher.DispatchHandler = {
+      onRequestStart: (control) => {
+        controller = control
+        if (interrupted) control.abort(new Error("the request was interrupted"))
+      },
+      onResponseStart: (_, status, headers) => {
+        started = { status, headers: headers as RawHeaders }
+      },
+      onResponseData: (_, chunk) => {
+        chunks.push(chunk)
+      },
+      onResponseEnd: () => {
+        const answer = started ?? { status: 0, headers: {} }
+        const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+        resume(Effect.succeed(new WholeResponse(request, answer.status, answer.headers, whole)))
+      },
+      onResponseError: (_, cause) => {
+        if (started === undefined) {
+          return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause })))
+        }
+        const response = new WholeResponse(request, started.status, started.headers, Buffer.alloc(0))
+        resume(Effect.fail(new HttpClientError.ResponseError({ request, response, reason: "Decode", cause })))
+      },
+    }
+    try {
+      dispatcher.dispatch(
+        {
+          origin: url.right.origin,
+          path: url.right.pathname + url.right.search,
+          method: request.method,
+          headers: request.headers,
+          body,
+          // 0: undici's own timers are off. Time-outs are Effect's (Effect.timeout around the
+          // exchange, on its clock), whatever SVC_TIMEOUT_MS is.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        handler,
+      )
+    } catch (cause) {
+      return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause })))
+    }
+    return Effect.sync(() => {
+      interrupted = true
+      controller?.abort(new Error("the request was interrupted"))
+    })
+  })
+
+/** The client, on `dispatcher` (an undici Agent: its connections are kept alive and bounded). */
+export const make = (dispatcher: Undici.Dispatcher): HttpClient.HttpClient =>
+  HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
+    Effect.flatMap((request) => exchange(dispatcher, request)),
+    Effect.succeed,
+  )
