@@ -7,6 +7,11 @@
  * alternation (starts, blocks of calls, bursts), so that the machine's other load
  * weighs on both alike. Prints a table per era and writes bench/results.json.
  * Builds nothing: run `npm run build` first.
+ *
+ * Options: --quick (a short, rougher run); --node PATH (both servers run on that
+ * Node, the bench itself on its own); --compare ENTRY (a second build of ours, e.g.
+ * with another HttpClient, measured in the same alternation for throughput and
+ * CPU per call); --rounds N (bursts per server, 3 by default).
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -25,12 +30,20 @@ const PKG = JSON.parse(Fs.readFileSync(Path.join(ROOT, "package.json"), "utf8"))
 const OURS = Path.join(ROOT, PKG.bin["svc-mcp"])
 const BARE = Path.join(HERE, "bare-server.mjs")
 const QUICK = process.argv.includes("--quick")
+const option = (name) => {
+  const at = process.argv.indexOf(name)
+  return at === -1 ? undefined : process.argv[at + 1]
+}
+const pathOption = (name) => (option(name) === undefined ? undefined : Path.resolve(option(name)))
+/** The Node the servers run on. */
+const NODE = pathOption("--node") ?? process.execPath
+const COMPARE = pathOption("--compare")
 const N = {
   starts: QUICK ? 5 : 20,
   sequential: QUICK ? 300 : 2000,
   burst: QUICK ? 1000 : 5000,
   inFlight: 200,
-  rounds: QUICK ? 1 : 3,
+  rounds: Number(option("--rounds") ?? (QUICK ? 1 : 3)),
   memory: QUICK ? [1000, 5000, 10000] : [1000, 10000, 50000],
 }
 
@@ -56,16 +69,20 @@ process.on("exit", () => double.child.kill())
 const KEY_ENV = { SVC_URL: double.url, SVC_API_KEY: "bench-key", SVC_API_SECRET: "bench-secret" }
 const LOGIN_ENV = { SVC_URL: double.url, SVC_INIT_ADMIN_USERNAME: "admin", SVC_INIT_ADMIN_PASSWORD: "bench-password" }
 
+const OUR_CALL = { name: "svc_get", arguments: { resource_type: "stack", params: { stack: "web" } } }
 const servers = {
-  ours: { entry: OURS, call: { name: "svc_get", arguments: { resource_type: "stack", params: { stack: "web" } } } },
+  ours: { entry: OURS, call: OUR_CALL },
   bare: { entry: BARE, call: { name: "call", arguments: { endpoint: "read/GetStack", params: { stack: "web" } } } },
+  ...(COMPARE === undefined ? {} : { compared: { entry: COMPARE, call: OUR_CALL } }),
 }
+/** The servers whose throughput is measured, in the order of each round. */
+const BURSTS = ["bare", "ours", ...(COMPARE === undefined ? [] : ["compared"])]
 
 let era = "2026-07-28"
 
 const connect = async (which, env = KEY_ENV) => {
   const transport = new Stdio({
-    command: process.execPath,
+    command: NODE,
     args: [servers[which].entry],
     env: { PATH: process.env.PATH ?? "", ...env },
     stderr: "ignore",
@@ -74,6 +91,12 @@ const connect = async (which, env = KEY_ENV) => {
   await client.connect(transport)
   if (client.getNegotiatedProtocolVersion() !== era) throw new Error(`${which}: spoke ${client.getNegotiatedProtocolVersion()}`)
   return { client, pid: transport.pid }
+}
+
+/** The CPU time a process has used, in ms (user and system, from /proc). */
+const cpuMs = (pid) => {
+  const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
 }
 
 const rssMb = (pid) => {
@@ -104,9 +127,9 @@ const coldStarts = async () => {
 }
 
 /**
- * Ours writes its V8 code cache a second into its first start (src/Cli/CompileCache.ts), as a
- * user's first session does; every later start uses it. Cold starts are measured after that:
- * the first start, which compiles the whole bundle, is not among them.
+ * Ours writes Node's compile cache a second into its first start (src/Cli/Start.ts; Node 22.1
+ * and later), as a user's first session does; every later start uses it. Cold starts are
+ * measured after that: the first start, which compiles the whole bundle, is not among them.
  */
 const warmUp = async () => {
   const { client } = await connect("ours")
@@ -119,7 +142,7 @@ const nodeFloor = () => {
   const times = []
   for (let i = 0; i < N.starts; i++) {
     const t0 = now()
-    ChildProcess.spawnSync(process.execPath, ["-e", "0"])
+    ChildProcess.spawnSync(NODE, ["-e", "0"])
     times.push(now() - t0)
   }
   return { median: round(median(times)), max: round(Math.max(...times)) }
@@ -180,11 +203,13 @@ const burst = async (client, call, total, inFlight) => {
 
 const throughput = async (which, env) => {
   const before = await fetch(`${double.url}/bench/logins`).then((r) => r.json())
-  const { client } = await connect(which, env)
+  const { client, pid } = await connect(which, env)
+  const cpuBefore = cpuMs(pid)
   const result = await burst(client, servers[which].call, N.burst, N.inFlight)
+  const cpuUsPerCall = Math.round(((cpuMs(pid) - cpuBefore) * 1000) / N.burst)
   await client.close()
   const after = await fetch(`${double.url}/bench/logins`).then((r) => r.json())
-  return { ...result, logins: after.logins - before.logins }
+  return { ...result, cpuUsPerCall, logins: after.logins - before.logins }
 }
 
 /**
@@ -192,19 +217,20 @@ const throughput = async (which, env) => {
  * its median round; errors are those of all rounds, logins the most one server made.
  */
 const throughputs = async () => {
-  const rounds = { bare: [], ours: [] }
+  const rounds = Object.fromEntries(BURSTS.map((which) => [which, []]))
   for (let i = 0; i < N.rounds; i++) {
-    rounds.bare.push(await throughput("bare", KEY_ENV))
-    rounds.ours.push(await throughput("ours", LOGIN_ENV))
+    for (const which of BURSTS) rounds[which].push(await throughput(which, which === "bare" ? KEY_ENV : LOGIN_ENV))
   }
   const summary = (runs) => ({
     callsPerSecond: median(runs.map((run) => run.callsPerSecond)),
     rounds: runs.map((run) => run.callsPerSecond),
+    cpuUsPerCall: median(runs.map((run) => run.cpuUsPerCall)),
+    cpuRounds: runs.map((run) => run.cpuUsPerCall),
     errors: runs.reduce((n, run) => n + run.errors, 0),
     // Logins of each server process (one per round): JWT calls must share one.
     logins: Math.max(...runs.map((run) => run.logins)),
   })
-  return { bare: summary(rounds.bare), ours: summary(rounds.ours) }
+  return Object.fromEntries(BURSTS.map((which) => [which, summary(rounds[which])]))
 }
 
 const memory = async (which) => {
@@ -241,7 +267,7 @@ const measure = async () => {
   log(`${era}: per-call latency...`)
   const { direct: directCall, bare: bareCall, ours: oursCall } = await sequentials()
   log(`${era}: throughput...`)
-  const { bare: bareBurst, ours: oursBurst } = await throughputs()
+  const { bare: bareBurst, ours: oursBurst, compared: comparedBurst } = await throughputs()
   log(`${era}: memory...`)
   const bareMemory = await memory("bare")
   const oursMemory = await memory("ours")
@@ -253,7 +279,14 @@ const measure = async () => {
       bare: { ...bareCall, overheadMedian: round(bareCall.median - directCall.median, 3), overheadP99: round(bareCall.p99 - directCall.p99, 3) },
       ours: { ...oursCall, overheadMedian: round(oursCall.median - directCall.median, 3), overheadP99: round(oursCall.p99 - directCall.p99, 3) },
     },
-    throughput: { bare: bareBurst, oursJwt: oursBurst, ratio: round(oursBurst.callsPerSecond / bareBurst.callsPerSecond) },
+    throughput: {
+      bare: bareBurst,
+      oursJwt: oursBurst,
+      ratio: round(oursBurst.callsPerSecond / bareBurst.callsPerSecond),
+      ...(comparedBurst === undefined
+        ? {}
+        : { compared: { entry: COMPARE, ...comparedBurst, ratio: round(comparedBurst.callsPerSecond / bareBurst.callsPerSecond) } }),
+    },
     rssMb: { bare: bareMemory, ours: oursMemory, ratio: round(oursMemory[last] / bareMemory[last]), growthFromMid: round(oursMemory[last] - oursMemory[mid], 1) },
     toolsListBytes,
   }
@@ -279,11 +312,16 @@ for (const name of Object.keys(ERAS)) {
 }
 const results = {
   date: new Date().toISOString(),
-  machine: { cpu: Os.cpus()[0]?.model, cores: Os.cpus().length, node: process.version, platform: `${process.platform}-${process.arch}` },
+  machine: {
+    cpu: Os.cpus()[0]?.model,
+    cores: Os.cpus().length,
+    node: ChildProcess.execFileSync(NODE, ["--version"], { encoding: "utf8" }).trim(),
+    platform: `${process.platform}-${process.arch}`,
+  },
   runs: N,
   eras: byEra,
 }
-if (!QUICK) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
+if (!QUICK && NODE === process.execPath && COMPARE === undefined) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
 
 process.stdout.write(`${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}\n`)
 for (const [name, r] of Object.entries(byEra)) {
@@ -293,7 +331,11 @@ for (const [name, r] of Object.entries(byEra)) {
     ["cold start to tools/list (median/max ms)", `${start.ours.toolsList.median} / ${start.ours.toolsList.max}`, `${start.bare.toolsList.median} / ${start.bare.toolsList.max}`, `ratio ${start.ratioToolsList}`],
     ["per call (median / p99 ms)", `${call.ours.median} / ${call.ours.p99}`, `${call.bare.median} / ${call.bare.p99}`, `direct: ${call.direct.median} / ${call.direct.p99}`],
     ["overhead over direct (median / p99 ms)", `${call.ours.overheadMedian} / ${call.ours.overheadP99}`, `${call.bare.overheadMedian} / ${call.bare.overheadP99}`, ""],
-    [`throughput, ${N.burst} calls, ${N.inFlight} in flight, median of ${N.rounds} (calls/s)`, `${burst.oursJwt.callsPerSecond} (JWT: ${burst.oursJwt.logins} login, ${burst.oursJwt.errors} errors)`, `${burst.bare.callsPerSecond} (${burst.bare.errors} errors)`, `ratio ${burst.ratio}`],
+    [`throughput, ${N.burst} calls, ${N.inFlight} in flight, median of ${N.rounds} (calls/s)`, `${burst.oursJwt.callsPerSecond} (JWT: ${burst.oursJwt.logins} login, ${burst.oursJwt.errors} errors)`, `${burst.bare.callsPerSecond} (${burst.bare.errors} errors)`, `ratio ${burst.ratio}; rounds ${burst.oursJwt.rounds.join(", ")} / ${burst.bare.rounds.join(", ")}`],
+    ["server CPU per call at that load, median (µs)", String(burst.oursJwt.cpuUsPerCall), String(burst.bare.cpuUsPerCall), `rounds ${burst.oursJwt.cpuRounds.join(", ")} / ${burst.bare.cpuRounds.join(", ")}`],
+    ...(burst.compared === undefined
+      ? []
+      : [[`compared build: throughput (calls/s) / CPU per call (µs)`, `${burst.compared.callsPerSecond} / ${burst.compared.cpuUsPerCall} (${burst.compared.errors} errors)`, "", `ratio ${burst.compared.ratio}; rounds ${burst.compared.rounds.join(", ")} / CPU ${burst.compared.cpuRounds.join(", ")}`]]),
     [`RSS after ${N.memory.join(" / ")} calls (MB)`, N.memory.map((n) => rss.ours[n]).join(" / "), N.memory.map((n) => rss.bare[n]).join(" / "), `ratio ${rss.ratio}`],
     ["tools/list (bytes)", String(r.toolsListBytes), "", ""],
   ]

@@ -1,57 +1,66 @@
 #!/usr/bin/env node
 /**
- * Bundles the executable into one minified CommonJS script, dist/svc-mcp.cjs:
- * one file to read and compile at start-up instead of hundreds; and its entry,
- * dist/svc-mcp.js, which runs it with a V8 code cache (src/Cli/CompileCache.ts).
+ * Bundles the executable as ES modules, minified: the program (src/Main.ts) in
+ * dist/svc-mcp/, split so that what serving over stdio never uses (the HTTP mode,
+ * the sandbox, check, setup, telemetry) is a chunk of its own, loaded by its
+ * dynamic import when asked for; and its entry, dist/svc-mcp.js, which turns on
+ * Node's compile cache (src/Cli/Start.ts) before it loads the program. A few files
+ * to read and compile at start-up instead of hundreds.
  */
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
+import * as Path from "node:path"
 import * as esbuild from "esbuild"
 
 const analyze = process.argv.includes("--analyze")
 const minify = !process.argv.includes("--no-minify")
+const PROGRAM = "dist/svc-mcp"
 
-const bundled = await esbuild.build({
-  entryPoints: ["src/Main.ts"],
-  outfile: "dist/svc-mcp.cjs",
-  bundle: true,
-  minify,
-  // A script, not a module: vm.Script can cache its compiled code on every Node version.
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  define: { "import.meta.url": "__bundleUrl" },
-  banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  // Telemetry's SDK is loaded only when configured: left out of the bundle, it costs
-  // start-up nothing and is read from node_modules then.
-  external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
-  // ...by require() when it is asked for: a script restored from a code cache loses the
-  // callback that import() needs (Node 20 to 24 answer "A dynamic import callback was not specified").
-  supported: { "dynamic-import": false },
-  legalComments: "none",
-  logLevel: "warning",
-  metafile: analyze,
-})
-if (bundled.metafile) process.stderr.write(await esbuild.analyzeMetafile(bundled.metafile, { verbose: false }))
-
-// src/Main.ts's #! line is the entry's alone: inside the script's function wrapper it would not parse.
-const script = Fs.readFileSync("dist/svc-mcp.cjs", "utf8").replace(/^#!.*\n/, "")
-Fs.writeFileSync("dist/svc-mcp.cjs", script)
-const hash = Crypto.createHash("sha256").update(script).digest("hex").slice(0, 16)
-await esbuild.build({
-  stdin: {
-    contents: `import * as Path from "node:path"\nimport { run } from "./src/Cli/CompileCache.ts"\nrun(Path.join(import.meta.dirname, "svc-mcp.cjs"), ${JSON.stringify(hash)})\n`,
-    resolveDir: ".",
-    loader: "ts",
-  },
-  outfile: "dist/svc-mcp.js",
+const common = {
   bundle: true,
   minify,
   format: "esm",
   platform: "node",
   target: "node20",
-  banner: { js: "#!/usr/bin/env node" },
   legalComments: "none",
   logLevel: "warning",
+}
+
+// Chunks are named by their hash: a build leaves none of an earlier one's behind.
+Fs.rmSync(PROGRAM, { recursive: true, force: true })
+const bundled = await esbuild.build({
+  ...common,
+  entryPoints: { main: "src/Main.ts" },
+  outdir: PROGRAM,
+  splitting: true,
+  chunkNames: "[name]-[hash]",
+  // The modules some dependencies load with require() (CommonJS inside the bundle) need a require of their own.
+  banner: { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' },
+  // Telemetry's SDK is loaded only when configured, from node_modules: start-up never reads it.
+  external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
+  metafile: true,
+})
+if (analyze) process.stderr.write(await esbuild.analyzeMetafile(bundled.metafile, { verbose: false }))
+
+// The build's name: a hash of every file of the program, which names its compile cache.
+const hash = Crypto.createHash("sha256")
+for (const file of Object.keys(bundled.metafile.outputs).sort()) hash.update(file).update(Fs.readFileSync(file))
+const build = hash.digest("hex").slice(0, 16)
+
+const main = `./${Path.relative("dist", PROGRAM)}/main.js`
+await esbuild.build({
+  ...common,
+  stdin: {
+    contents: [
+      'import { enableCompileCache } from "./src/Cli/Start.ts"',
+      `enableCompileCache(import.meta.dirname, ${JSON.stringify(build)})`,
+      `await import(${JSON.stringify(main)})`,
+    ].join("\n"),
+    resolveDir: ".",
+    loader: "ts",
+  },
+  outfile: "dist/svc-mcp.js",
+  external: [main],
+  banner: { js: "#!/usr/bin/env node" },
 })
 Fs.chmodSync("dist/svc-mcp.js", 0o755)

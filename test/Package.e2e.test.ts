@@ -73,7 +73,7 @@ const sources = new Set(
 )
 
 describe("the packed package", () => {
-  it("holds only what runs: the bundle and its entry, the library and its types, the service definitions, README, LICENSE", () => {
+  it("holds only what runs: the executable and its modules, the library and its types, the service definitions, README, LICENSE", () => {
     const files = packed.files.map((file) => file.path)
     // Beside the library compiled from src/, the package holds these and nothing else.
     const named = [
@@ -82,13 +82,20 @@ describe("the packed package", () => {
       "LICENSE",
       "spec/service-api.schema.json",
       "dist/svc-mcp.js",
-      "dist/svc-mcp.cjs",
+      "dist/svc-mcp/main.js",
     ]
     for (const needed of [...named, "dist/index.js", "dist/index.d.ts"]) {
       expect(files).toContain(needed)
     }
+    // The program's modules beside main.js (dist/svc-mcp/), as the bundler splits them, and no cache.
+    const chunk = /^dist\/svc-mcp\/[\w-]+\.js$/
+    expect(files.filter((file) => chunk.test(file)).sort()).toEqual(
+      Fs.readdirSync(Path.join(ROOT, "dist", "svc-mcp"))
+        .map((file) => `dist/svc-mcp/${file}`)
+        .sort(),
+    )
     const stray = files.filter((file) => {
-      if (named.includes(file)) return false
+      if (named.includes(file) || chunk.test(file)) return false
       const compiled = /^dist\/(.+)\.(js|d\.ts)$/.exec(file)
       return compiled === null || !sources.has(compiled[1] as string)
     })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
-import { framer, IdScanner, type Oversized } from "../src/Mcp/StdioFraming.js"
+import { framer, Outline, type Oversized } from "../src/Mcp/StdioFraming.js"
 
 /** Feeds `input` to the framing in chunks of `chunkSize`: the lines out, each with a \n, and the reports. */
 const run = async (input: Buffer, maxBytes: number, chunkSize: number) => {
@@ -17,10 +17,12 @@ const run = async (input: Buffer, maxBytes: number, chunkSize: number) => {
   return { lines: out.join(""), reports }
 }
 
-const scan = (text: string) => {
-  const scanner = new IdScanner()
-  scanner.feed(Buffer.from(text))
-  return scanner.id
+/** The outline of `text`, fed in chunks of `chunkSize` bytes. */
+const outline = (text: string, chunkSize = 1 << 20) => {
+  const kept = new Outline()
+  const bytes = Buffer.from(text)
+  for (let i = 0; i < bytes.length; i += chunkSize) kept.feed(bytes.subarray(i, i + chunkSize))
+  return kept.value
 }
 
 const jsonValue = FastCheck.jsonValue({ maxDepth: 3 })
@@ -29,25 +31,39 @@ const id = FastCheck.oneof(
   FastCheck.string({ maxLength: 40, unit: "grapheme" }),
 )
 
-describe("the top-level id of a message", () => {
+describe("the outline of a message", () => {
   it.prop(
-    "is read wherever it stands among the members, whatever the others hold",
-    [id, FastCheck.dictionary(FastCheck.string({ maxLength: 8 }), jsonValue, { maxKeys: 4 }), FastCheck.nat(5)],
-    ([wanted, others, at]) => {
+    "is its top level, whatever the members hold and however the bytes are cut: nested values as 0, long strings as null",
+    [
+      id,
+      FastCheck.dictionary(FastCheck.string({ maxLength: 8 }), jsonValue, { maxKeys: 4 }),
+      FastCheck.nat(5),
+      FastCheck.integer({ min: 1, max: 16 }),
+    ],
+    ([wanted, others, at, chunkSize]) => {
       const members = Object.entries(others).filter(([key]) => key !== "id")
       members.splice(Math.min(at, members.length), 0, ["id", wanted])
       const text = `{${members.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(",")}}`
-      expect(scan(text)).toEqual(wanted)
+      const top = (value: unknown) =>
+        typeof value === "object" && value !== null
+          ? 0
+          : typeof value === "string" && Buffer.byteLength(JSON.stringify(value)) - 2 > 256
+            ? null
+            : value
+      expect(outline(text, chunkSize)).toEqual(Object.fromEntries(members.map(([key, value]) => [key, top(value)])))
     },
   )
 
-  it("is not taken from a nested object, a batch or a value that is no id", () => {
-    expect(scan('{"params":{"id":7},"method":"x"}')).toBeUndefined()
-    expect(scan('[{"id":1}]')).toBeUndefined()
-    expect(scan('{"id":null}')).toBeUndefined()
-    expect(scan('{"id":{"a":1}}')).toBeUndefined()
-    expect(scan('{ "jsonrpc" : "2.0" , "id" : "a\\"b" }')).toBe('a"b')
-    expect(scan('{"id":12')).toBe(12)
+  it("keeps nothing of what is nested, of a long string or of a text that is not JSON", () => {
+    expect(outline('{"params":{"id":7,"s":"}"},"method":"x"}')).toEqual({ params: 0, method: "x" })
+    expect(outline('[{"id":1},[2]]')).toEqual([0, 0])
+    expect(outline(`{"id":"${"i".repeat(256)}","method":"${"m".repeat(257)}"}`)).toEqual({
+      id: "i".repeat(256),
+      method: null,
+    })
+    expect(outline('{ "jsonrpc" : "2.0" , "id" : "a\\"b" }')).toEqual({ jsonrpc: "2.0", id: 'a"b' })
+    expect(outline('{"id":12')).toBeUndefined()
+    expect(outline(`{${'"a":1,'.repeat(20_000)}"id":1}`)).toBeUndefined()
   })
 })
 
@@ -79,9 +95,9 @@ describe("framing stdio with a bound", () => {
   )
 
   it("takes a line of exactly the bound, with or without \\r, and refuses one byte more", async () => {
-    const exact = `{"id":1,"p":"${"x".repeat(100 - 15)}"}`
+    const exact = `{"id":1,"method":"m","p":"${"x".repeat(100 - 28)}"}`
     expect(exact).toHaveLength(100)
-    const over = `{"id":2,"p":"${"x".repeat(101 - 15)}"}`
+    const over = `{"id":2,"method":"m","p":"${"x".repeat(101 - 28)}"}`
     const { lines, reports } = await run(Buffer.from(`${exact}\n${exact}\r\n${over}\n${over}\r\n`), 100, 7)
     expect(lines).toBe(`${exact}\n${exact}\r\n`)
     expect(reports).toEqual([
@@ -91,9 +107,13 @@ describe("framing stdio with a bound", () => {
   })
 
   it("reports an unterminated oversized last line, and hands on a short one at the end", async () => {
-    expect(await run(Buffer.from(`{"id":"a","p":"${"x".repeat(300)}"}`), 100, 64)).toMatchObject({
+    expect(await run(Buffer.from(`{"id":"a","method":"m","p":"${"x".repeat(300)}"}`), 100, 64)).toMatchObject({
       lines: "",
       reports: [{ id: "a" }],
+    })
+    // A response is never answered, whatever its size.
+    expect(await run(Buffer.from(`{"id":"r","result":"${"x".repeat(300)}"}`), 100, 64)).toMatchObject({
+      reports: [{ id: undefined }],
     })
     expect(await run(Buffer.from('{"id":3}'), 100, 64)).toEqual({ lines: '{"id":3}\n', reports: [] })
   })
@@ -108,11 +128,11 @@ describe("the lines handed on", () => {
       (line) => seen.push(line.toString("utf8")),
       (oversized) => reports.push(oversized),
     )
-    framing.push(Buffer.from(`keep 1\n\nkeep 2\r\n{"id":3,"p":"${"x".repeat(30)}"}\nke`))
+    framing.push(Buffer.from(`keep 1\n\nkeep 2\r\n{"id":3,"method":"m","p":"${"x".repeat(30)}"}\nke`))
     framing.push(Buffer.from("ep 4\r\nlast"))
     expect(seen).toEqual(["keep 1", "", "keep 2\r", "keep 4\r"])
     framing.end()
     expect(seen.at(-1)).toBe("last")
-    expect(reports).toEqual([{ id: 3, bytes: 45 }])
+    expect(reports).toEqual([{ id: 3, bytes: 58 }])
   })
 })

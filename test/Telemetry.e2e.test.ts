@@ -128,10 +128,25 @@ describe("OpenTelemetry", () => {
   )
 
   it("the executable loads the SDK only when asked for, so without configuration nothing of it is loaded", () => {
-    // The bundle is a script beside the entry; it requires the SDK inside a promise's callback, on demand.
-    const bundle = Fs.readFileSync(Path.join(Path.dirname(Spawn.ENTRY), "svc-mcp.cjs"), "utf8")
-    const mentions = [...bundle.matchAll(/.{0,40}"(@effect\/opentelemetry|@opentelemetry\/[a-z-]+)[^"]*"/g)]
-    expect(mentions.length).toBeGreaterThan(0)
-    for (const [found] of mentions) expect(found).toMatch(/\.then\(\(\)=>[\w$]*\(require\("[^"]+"$/)
+    // The program's modules (dist/svc-mcp/): what main.js loads at start is what it imports statically, and so on.
+    const dir = Path.join(Path.dirname(Spawn.ENTRY), "svc-mcp")
+    const read = (file: string) => Fs.readFileSync(Path.join(dir, file), "utf8")
+    const atStart = new Set<string>()
+    const visit = (file: string) => {
+      if (atStart.has(file)) return
+      atStart.add(file)
+      for (const [, next] of read(file).matchAll(/(?:from|import)\s*"\.\/([^"]+)"/g)) visit(next as string)
+    }
+    visit("main.js")
+    const sdk = /"(@effect\/opentelemetry|@opentelemetry\/[a-z-]+)[^"]*"/
+    const withSdk = Fs.readdirSync(dir).filter((file) => sdk.test(read(file)))
+    expect(withSdk.length).toBeGreaterThan(0)
+    for (const file of withSdk) {
+      expect(atStart.has(file)).toBe(false)
+      // ...and it reaches the SDK by import() alone.
+      for (const [found] of read(file).matchAll(new RegExp(`.{0,8}${sdk.source}`, "g"))) {
+        expect(found).toMatch(/import\("[^"]+"$/)
+      }
+    }
   })
 })

@@ -28,13 +28,13 @@ import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
 import * as Cli from "./CommandLine.js"
-import * as Setup from "./Setup.js"
 
-// What serving over stdio never uses (HTTP, the sandbox, check) is imported when its command
-// runs: start-up neither loads nor runs it.
+// What serving over stdio never uses (HTTP, the sandbox, check, setup) is imported when its
+// command runs: start-up neither loads nor runs it.
 const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http.js")]))
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
 const loadCheck = Effect.promise(() => import("./Check.js"))
+const loadSetup = Effect.promise(() => import("./Setup.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
@@ -192,7 +192,7 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
       case "Check":
         return yield* check.pipe(Effect.catchTag("ConfigError", configFailed))
       case "Setup":
-        return yield* Setup.run(command.options)
+        return yield* Effect.flatMap(loadSetup, (Setup) => Setup.run(command.options))
       case "Sandbox":
         return yield* runSandbox(command.port)
       case "Serve":

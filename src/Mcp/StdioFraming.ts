@@ -3,15 +3,16 @@
  *
  * The SDK's stdio transport buffers a line whole and, past its buffer's limit, closes
  * itself: one oversized message would end the server and every call in flight. Here a
- * line over the bound is never buffered: it is skipped as it streams past, while a small
- * scanner reads its top-level `id`, so that the sender can be answered with an error.
+ * line over the bound is never buffered: it is skipped as it streams past, keeping only
+ * an outline of its top level, so that a request can be answered with an error and its id.
  */
+import { requestId } from "./StdioMessages.js"
 
 /** The largest message accepted, over stdio as over HTTP. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 export interface Oversized {
-  /** The message's top-level `id`, when it has one that could be read. */
+  /** The id of the request it is, when its outline shows one (see StdioMessages.requestId). */
   readonly id: string | number | undefined
   /** Its length in bytes, without the line's end. */
   readonly bytes: number
@@ -20,132 +21,97 @@ export interface Oversized {
 const NEWLINE = 0x0a
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
-/** An id longer than this is not read: no client makes one, and it is not kept in memory. */
-const MAX_ID_CHARS = 256
+const ZERO = 0x30
+/** A top-level string longer than this (an id, a method) is read as null: no client makes one. */
+const MAX_STRING_BYTES = 256
+/** An outline longer than this (thousands of top-level members) is not read at all. */
+const MAX_OUTLINE_BYTES = 64 * 1024
 
 /**
- * Reads the value of the top-level `"id"` member of a JSON object as its bytes stream
- * by, keeping nothing else. JSON's structural characters are ASCII, so bytes will do.
+ * The top level of a JSON text, kept as its bytes stream by: every nested object or
+ * array is kept as `0`, every longer string as `null`, so that memory stays bounded
+ * whatever the text's size, and `value` is what JSON.parse makes of the rest.
+ * JSON's structural characters are ASCII, so bytes will do.
  */
-export class IdScanner {
+export class Outline {
+  private readonly kept = Buffer.allocUnsafe(MAX_OUTLINE_BYTES)
+  private length = 0
   private depth = 0
   private inString = false
   private escaped = false
-  private expectKey = false
-  private key: Array<number> | undefined
-  private lastKey = ""
-  private wantValue = false
-  private value: Array<number> | undefined
-  private valueIsString = false
-  private found: string | number | undefined
-  private done = false
+  /** Where the top-level string being read starts in `kept`, after its quote. */
+  private stringStart = 0
+  private overflow = false
 
-  get id(): string | number | undefined {
-    if (!this.done && this.value !== undefined && !this.valueIsString) this.finishValue()
-    return this.found
+  /** The outline as JSON.parse reads it; undefined when it is not JSON, or too long to keep. */
+  get value(): unknown {
+    if (this.overflow) return undefined
+    try {
+      return JSON.parse(this.kept.toString("utf8", 0, this.length))
+    } catch {
+      return undefined
+    }
   }
 
   feed(bytes: Uint8Array): void {
-    for (let i = 0; i < bytes.length && !this.done; i++) this.step(bytes[i] as number)
+    for (let i = 0; i < bytes.length && !this.overflow; i++) this.step(bytes[i] as number)
   }
 
-  private finishValue(): void {
-    const raw = Buffer.from(this.value ?? []).toString("utf8")
-    this.value = undefined
-    this.done = true
-    try {
-      const parsed: unknown = JSON.parse(this.valueIsString ? `"${raw}"` : raw)
-      if (typeof parsed === "string" || (typeof parsed === "number" && Number.isFinite(parsed))) this.found = parsed
-    } catch {
-      // Not a readable id: the message is answered as one without an id.
-    }
+  private keep(byte: number): void {
+    if (this.length === this.kept.length) this.overflow = true
+    else this.kept[this.length++] = byte
   }
 
   private step(byte: number): void {
+    const top = this.depth <= 1
     if (this.inString) {
-      const collecting = this.key ?? (this.valueIsString ? this.value : undefined)
-      if (this.escaped) {
-        this.escaped = false
-      } else if (byte === BACKSLASH) {
-        this.escaped = true
-      } else if (byte === QUOTE) {
+      if (this.escaped) this.escaped = false
+      else if (byte === BACKSLASH) this.escaped = true
+      else if (byte === QUOTE) {
         this.inString = false
-        if (this.key !== undefined) {
-          this.lastKey = Buffer.from(this.key).toString("utf8")
-          this.key = undefined
-        } else if (this.value !== undefined) {
-          return this.finishValue()
-        }
+        if (top) this.endString()
         return
       }
-      if (collecting !== undefined) {
-        if (collecting.length >= MAX_ID_CHARS) {
-          // A key this long is not "id"; a value this long is not kept.
-          if (this.key !== undefined) this.key = undefined
-          else this.done = true
-          return
-        }
-        collecting.push(byte)
-      }
-      return
-    }
-    if (this.value !== undefined) {
-      // A number (or a literal) goes on until a delimiter.
-      if (byte === 0x2c || byte === 0x7d || byte === 0x5d || byte <= 0x20) return this.finishValue()
-      if (this.value.length >= MAX_ID_CHARS) {
-        this.done = true
-        return
-      }
-      this.value.push(byte)
-      return
-    }
-    if (byte <= 0x20) return
-    if (this.wantValue) {
-      this.wantValue = false
-      if (byte === QUOTE) {
-        this.inString = true
-        this.valueIsString = true
-        this.value = []
-      } else if (byte === 0x2d || (byte >= 0x30 && byte <= 0x39)) {
-        this.valueIsString = false
-        this.value = [byte]
-      } else {
-        this.done = true
-      }
+      // A byte past the longest string kept is not kept: the string is read as null.
+      if (top && this.length - this.stringStart <= MAX_STRING_BYTES) this.keep(byte)
       return
     }
     switch (byte) {
       case QUOTE:
         this.inString = true
-        if (this.depth === 1 && this.expectKey) {
-          this.key = []
-          this.expectKey = false
+        if (top) {
+          this.keep(QUOTE)
+          this.stringStart = this.length
         }
         return
       case 0x7b: // {
-        this.depth++
-        if (this.depth === 1) this.expectKey = true
-        return
       case 0x5b: // [
-        if (this.depth === 0) this.done = true // a batch has no id of its own
         this.depth++
+        if (this.depth === 1) this.keep(byte)
+        else if (this.depth === 2) this.keep(ZERO)
         return
       case 0x7d: // }
       case 0x5d: // ]
         this.depth--
-        if (this.depth <= 0) this.done = true
-        return
-      case 0x2c: // ,
-        if (this.depth === 1) this.expectKey = true
-        return
-      case 0x3a: // :
-        if (this.depth === 1 && this.lastKey === "id") this.wantValue = true
-        this.lastKey = ""
+        if (this.depth <= 0) this.keep(byte)
         return
       default:
-        return
+        if (top) this.keep(byte)
     }
   }
+
+  private endString(): void {
+    if (this.length - this.stringStart <= MAX_STRING_BYTES) return this.keep(QUOTE)
+    this.length = this.stringStart - 1
+    for (const byte of Buffer.from("null")) this.keep(byte)
+  }
+}
+
+/** The id of the request a line holds, read from its outline. */
+const idOf = (line: Uint8Array): string | number | undefined => {
+  const outline = new Outline()
+  outline.feed(line)
+  return requestId(outline.value)
 }
 
 export interface Framer {
@@ -167,23 +133,23 @@ export const framer = (
 ): Framer => {
   let pending: Array<Buffer> = []
   let pendingBytes = 0
-  let skipping: { scanner: IdScanner; bytes: number; endsWithCr: boolean } | undefined
+  let skipping: { outline: Outline; bytes: number; endsWithCr: boolean } | undefined
 
   const startSkipping = (segment: Buffer) => {
-    const scanner = new IdScanner()
-    for (const part of pending) scanner.feed(part)
-    scanner.feed(segment)
+    const outline = new Outline()
+    for (const part of pending) outline.feed(part)
+    outline.feed(segment)
     const last = segment.length > 0 ? segment[segment.length - 1] : pending.at(-1)?.at(-1)
-    skipping = { scanner, bytes: pendingBytes + segment.length, endsWithCr: last === 0x0d }
+    skipping = { outline, bytes: pendingBytes + segment.length, endsWithCr: last === 0x0d }
     pending = []
     pendingBytes = 0
   }
 
   const lineEnded = () => {
     if (skipping !== undefined) {
-      const { scanner, bytes, endsWithCr } = skipping
+      const { outline, bytes, endsWithCr } = skipping
       skipping = undefined
-      onOversized({ id: scanner.id, bytes: endsWithCr ? bytes - 1 : bytes })
+      onOversized({ id: requestId(outline.value), bytes: endsWithCr ? bytes - 1 : bytes })
       return
     }
     // One chunk holds most lines whole: no copy then.
@@ -192,9 +158,7 @@ export const framer = (
     pending = []
     pendingBytes = 0
     if (bytes > maxBytes) {
-      const scanner = new IdScanner()
-      scanner.feed(line)
-      onOversized({ id: scanner.id, bytes })
+      onOversized({ id: idOf(line), bytes })
     } else {
       onLine(line)
     }
@@ -206,7 +170,7 @@ export const framer = (
       const end = chunk.indexOf(NEWLINE, start)
       const segment = chunk.subarray(start, end === -1 ? chunk.length : end)
       if (skipping !== undefined) {
-        skipping.scanner.feed(segment)
+        skipping.outline.feed(segment)
         skipping.bytes += segment.length
         if (segment.length > 0) skipping.endsWithCr = segment[segment.length - 1] === 0x0d
       } else if (pendingBytes + segment.length > maxBytes + 1) {

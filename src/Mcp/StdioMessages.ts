@@ -68,6 +68,16 @@ export const problem = (value: unknown): string | undefined => {
   return "neither a method nor a result or error"
 }
 
+/**
+ * The id of a request, to answer it with an error: a JSON object with a method and a
+ * string or numeric id (as parsed: past 2^53, the nearest double, as the SDK answers
+ * over HTTP). Anything else, a response above all, is never answered.
+ */
+export const requestId = (value: unknown): string | number | undefined =>
+  isObject(value) && "method" in value && (typeof value.id === "string" || typeof value.id === "number")
+    ? value.id
+    : undefined
+
 /** Whether the line holds nothing but JSON whitespace: skipped without a word, as the transport does. */
 const isBlank = (line: Buffer) => {
   for (const byte of line) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) return false
@@ -94,11 +104,11 @@ export const reader =
       return parseJSONRPCMessage(value)
     } catch {
       const why = problem(value)
-      if (isObject(value) && "method" in value && (typeof value.id === "string" || typeof value.id === "number")) {
-        // The id as parsed, as the SDK answers over HTTP: past 2^53, the nearest double.
+      const id = requestId(value)
+      if (id !== undefined) {
         handlers.answer({
           jsonrpc: "2.0",
-          id: value.id,
+          id,
           error: { code: INVALID_REQUEST, message: `Invalid Request: ${why ?? "not a valid JSON-RPC request"}` },
         })
       } else {

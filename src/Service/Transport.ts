@@ -1,7 +1,7 @@
 /**
- * The outbound transport to the service: `@effect/platform`'s HttpClient, as
- * `@effect/platform-node` provides it, with connections kept alive and bounded
- * and no tracing spans. One exchange is a request sent and its answer read to
+ * The outbound transport to the service: an `@effect/platform` HttpClient on an
+ * undici Agent (UndiciClient), with connections kept alive and bounded and no
+ * tracing spans. One exchange is a request sent and its answer read to
  * the end (status, text, and the two headers the client acts on), bounded by
  * `Effect.timeoutFail` on the Effect clock. Transport failures become
  * `SvcUnreachableError` with a reason; status codes are left to the caller.

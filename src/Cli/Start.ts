@@ -1,0 +1,92 @@
+/**
+ * The executable's first step: Node's own compile cache (`module.enableCompileCache`,
+ * Node 22.1 and later), turned on before the program is loaded, so that every start
+ * after the first reads V8's compiled code instead of compiling the bundle again.
+ * Node 20 has no such cache: there the program simply compiles.
+ *
+ * Where the cache lives: beside the bundle if that directory is writable, else in
+ * the user's cache directory, else in a directory of the user's own in the temporary
+ * one; outside the bundle's directory, only a directory of the user's own that
+ * others cannot write to (a cache is code). Each build has a directory of its own
+ * there, named by its hash, and the first start of a build removes the others'.
+ * Whatever goes wrong with the cache only means a plain compile: it never stops a start.
+ */
+import * as Fs from "node:fs"
+import * as Module from "node:module"
+import * as Os from "node:os"
+import * as Path from "node:path"
+
+/** The directory beside the bundle that holds its caches. */
+export const BESIDE = "compile-cache"
+
+const BUILD_PREFIX = "build-"
+
+/** What Node 22.1+ adds to node:module (the types here are Node 20's). */
+const NodeModule = Module as {
+  readonly enableCompileCache?: (dir: string) => unknown
+  readonly flushCompileCache?: () => void
+}
+
+/** How long after the start the cache is written, unless the process ends first (it is written at the exit). */
+const FLUSH_AFTER_MS = 1000
+
+const isOwnPrivateDirectory = (dir: string): boolean => {
+  const stat = Fs.lstatSync(dir)
+  const uid = process.getuid?.()
+  return stat.isDirectory() && (uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0))
+}
+
+/** The user's cache directory, as each system names it. */
+const userCacheDir = (): string | undefined => {
+  const home = Os.homedir()
+  if (!home) return undefined
+  if (process.platform === "darwin") return Path.join(home, "Library", "Caches")
+  if (process.platform === "win32") return Path.join(home, "AppData", "Local")
+  return Path.join(home, ".cache")
+}
+
+/** The directories the caches may live in, best first. */
+export const candidates = (bundleDir: string): ReadonlyArray<string> => {
+  const found: Array<string> = [Path.join(bundleDir, BESIDE)]
+  const user = userCacheDir()
+  if (user !== undefined) found.push(Path.join(user, "svc-mcp"))
+  found.push(Path.join(Os.tmpdir(), `svc-mcp-${process.getuid?.() ?? "user"}`))
+  return found
+}
+
+/** The first candidate that is, or can be made, a usable directory. */
+const usable = (dirs: ReadonlyArray<string>): string | undefined =>
+  dirs.find((dir, i) => {
+    try {
+      Fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+      Fs.accessSync(dir, Fs.constants.W_OK)
+      return i === 0 || isOwnPrivateDirectory(dir)
+    } catch {
+      return false
+    }
+  })
+
+/**
+ * Turns on the compile cache for the bundle in `bundleDir`, whose build is named
+ * `build`, when this Node has one.
+ */
+export const enableCompileCache = (bundleDir: string, build: string): void => {
+  const { enableCompileCache: enable, flushCompileCache: flush } = NodeModule
+  if (enable === undefined) return
+  try {
+    const base = usable(candidates(bundleDir))
+    if (base === undefined) return
+    const dir = Path.join(base, `${BUILD_PREFIX}${build}`)
+    const first = !Fs.existsSync(dir)
+    enable(dir)
+    if (first) {
+      for (const other of Fs.readdirSync(base)) {
+        if (other.startsWith(BUILD_PREFIX) && other !== Path.basename(dir)) {
+          Fs.rmSync(Path.join(base, other), { recursive: true, force: true })
+        }
+      }
+    }
+    // The cache holds what is compiled by the time it is written: a second into serving, most of it.
+    if (flush !== undefined) setTimeout(flush, FLUSH_AFTER_MS).unref()
+  } catch {}
+}
