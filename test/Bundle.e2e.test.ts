@@ -126,7 +126,7 @@ describe("the Claude Desktop bundle", () => {
         )
         expect(listed.isError).toBeFalsy()
         const [first] = listed.content as Array<{ text: string }>
-      expect(JSON.parse(first?.text ?? "[]").map((stack: { name: string }) => stack.name)).toContain("web")
+        expect(JSON.parse(first?.text ?? "[]").map((stack: { name: string }) => stack.name)).toContain("web")
       }),
   )
 
