@@ -27,7 +27,7 @@ const NodeModule = Module as {
   readonly flushCompileCache?: () => void
 }
 
-/** How long after the start the cache is written, unless the process ends first (it is written at the exit). */
+/** How long after the start the cache is written, besides at the exit, which a server ended by a signal never reaches. */
 const FLUSH_AFTER_MS = 1000
 
 const isOwnPrivateDirectory = (dir: string): boolean => {
@@ -86,7 +86,7 @@ export const enableCompileCache = (bundleDir: string, build: string): void => {
         }
       }
     }
-    // The cache holds what is compiled by the time it is written: a second into serving, most of it.
+    // What it holds is fixed as each module loads (V8's code for its top level), whenever it is written.
     if (flush !== undefined) setTimeout(flush, FLUSH_AFTER_MS).unref()
   } catch {}
 }

@@ -29,9 +29,9 @@ interface Document {
   readonly definitions: Readonly<Record<string, JsonSchema>>
 }
 
-// The module runs inside the bundle dist/svc-mcp.cjs, as dist/Sandbox/*.js (the library) or as
-// src/Sandbox/*.ts (tests): the file is one level up in the first case, two in the others. One
-// level is tried first: from the bundle, two levels up would leave the package.
+// The module runs as dist/Sandbox/*.js (the library), inside the bundle's dist/svc-mcp/*.js, or
+// as src/Sandbox/*.ts (tests): the file is two levels up in each case (one level up matches no
+// layout since the bundle became ES modules in dist/svc-mcp/).
 const CANDIDATES = ["../spec/service-api.schema.json", "../../spec/service-api.schema.json"]
 
 let loaded: Document | undefined

@@ -26,8 +26,11 @@ export interface Document {
   readonly definitions: Readonly<Record<string, Node>>
 }
 
-/** Relative to this module: the bundle is dist/svc-mcp.cjs, the library dist/Tools/*.js, the sources src/Tools/*.ts. */
-export const CANDIDATES = ["../spec/service-api.schema.json", "../../spec/service-api.schema.json"]
+/**
+ * Relative to this module, two levels up in every layout: the bundle's modules are
+ * dist/svc-mcp/*.js, the library dist/Tools/*.js, the sources src/Tools/*.ts.
+ */
+export const CANDIDATES = ["../../spec/service-api.schema.json"]
 
 /** The definitions file shipped with the package, if it is there. */
 export const locate = (): string | undefined =>
