@@ -9,10 +9,12 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as Undici from "@effect/platform-node/Undici"
+import type * as Undici from "@effect/platform-node/Undici"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import { type Call, SvcTimeoutError, SvcUnreachableError } from "./Errors.js"
 import * as UndiciClient from "./UndiciClient.js"
 
@@ -127,14 +129,27 @@ export const MAX_CONNECTIONS = 64
  * The client the service's modules use: undici (see UndiciClient), keep-alive,
  * at most MAX_CONNECTIONS connections, closed with the layer. It builds no
  * spans: telemetry's own hooks trace each service request when configured.
+ *
+ * undici (some 750 kB of modules) is loaded, and its Agent made, by the first
+ * request: a start that serves tools/list and nothing else needs none of it, and
+ * loading it was the largest single part of the start.
  */
 export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
   HttpClient.HttpClient,
-  Effect.map(
-    Effect.acquireRelease(
-      Effect.sync(() => new Undici.Agent({ connections: MAX_CONNECTIONS })),
-      (agent) => Effect.promise(() => agent.destroy()),
-    ),
-    UndiciClient.make,
-  ),
+  Effect.gen(function* () {
+    const made = yield* Ref.make(Option.none<Undici.Agent>())
+    yield* Effect.addFinalizer(() =>
+      Effect.flatMap(Ref.get(made), (agent) =>
+        Option.isSome(agent) ? Effect.promise(() => agent.value.destroy()) : Effect.void,
+      ),
+    )
+    const agent = yield* Effect.cached(
+      Effect.promise(() => import("@effect/platform-node/Undici")).pipe(
+        // Its default export: undici is CommonJS, whose named exports a split chunk does not carry over.
+        Effect.map((Undici) => new Undici.default.Agent({ connections: MAX_CONNECTIONS })),
+        Effect.tap((agent) => Ref.set(made, Option.some(agent))),
+      ),
+    )
+    return UndiciClient.make(agent)
+  }),
 )

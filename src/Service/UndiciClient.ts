@@ -193,9 +193,14 @@ const exchange = (
     })
   })
 
-/** The client, on `dispatcher` (an undici Agent: its connections are kept alive and bounded). */
-export const make = (dispatcher: Undici.Dispatcher): HttpClient.HttpClient =>
+/**
+ * The client, on `dispatcher` (an undici Agent: its connections are kept alive and
+ * bounded), or on the dispatcher an Effect makes, once, when the first request needs it.
+ */
+export const make = (dispatcher: Undici.Dispatcher | Effect.Effect<Undici.Dispatcher>): HttpClient.HttpClient =>
   HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
-    Effect.flatMap((request) => exchange(dispatcher, request)),
+    Effect.isEffect(dispatcher)
+      ? Effect.flatMap((request) => Effect.flatMap(dispatcher, (ready) => exchange(ready, request)))
+      : Effect.flatMap((request) => exchange(dispatcher, request)),
     Effect.succeed,
   )
