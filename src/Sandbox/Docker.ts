@@ -3,13 +3,11 @@
  * containers, images, swarm objects...) and the other detail lists, under the
  * service's endpoint names, in the shapes of its definitions.
  */
-import { kinds } from "./Kinds.js"
-import { imageOf, servicesOf } from "./Lifecycle.js"
+import { servicesOf } from "./Lifecycle.js"
 import { type Handler, page } from "./Resources.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import { CREATED, inspectService, onSwarm, swarmOf, swarmOne, swarmParam } from "./Swarm.js"
 import type { Container, World } from "./World.js"
-
-const CREATED = "2026-11-01T09:00:00Z"
 
 const inspectContainer = (c: Container) => ({
   Id: c.id,
@@ -49,112 +47,12 @@ const named = <A extends { name: string }>(items: ReadonlyArray<A> | undefined, 
   return found
 }
 
-/** The swarm objects of a swarm resource: its nodes are its servers, and it runs one service. */
-const swarmOf = (world: World, swarm: Resource) => {
-  const serverIds = (swarm.config.server_ids as ReadonlyArray<string> | undefined) ?? []
-  const nodes = serverIds.map((id, i) => {
-    const hostname = world.store.all("server").find((s) => s.id === id)?.name ?? id
-    return {
-      ID: `node${i + 1}${id.slice(-6)}`,
-      Name: hostname,
-      Hostname: hostname,
-      Role: i === 0 ? "manager" : "worker",
-      Availability: "active",
-      State: "ready",
-    }
-  })
-  const service = {
-    ID: "svc1edgeproxy",
-    Name: "edge-proxy",
-    Image: "traefik:v3.2",
-    Mode: "Replicated",
-    Replicas: 2,
-    RunningTasks: nodes.length,
-    DesiredTasks: nodes.length,
-    State: "Healthy",
-    Configs: ["edge-proxy-config"],
-    Secrets: ["edge-tls-key"],
-  }
-  const tasks = nodes.map((n, i) => ({
-    ID: `task${i + 1}`,
-    Name: `edge-proxy.${i + 1}`,
-    ServiceID: service.ID,
-    NodeID: n.ID,
-    State: "running",
-    DesiredState: "running",
-    Configs: service.Configs,
-    Secrets: service.Secrets,
-  }))
-  return {
-    nodes,
-    services: [service],
-    tasks,
-    configs: [{ ID: "cfg1proxy", Name: "edge-proxy-config", InUse: true, CreatedAt: CREATED }],
-    secrets: [{ ID: "sec1tls", Name: "edge-tls-key", InUse: true, Driver: "", CreatedAt: CREATED }],
-    stacks: [{ Name: "edge", Services: "1", Orchestrator: "Swarm", State: "Healthy" }],
-    networks: [
-      { name: "ingress", id: "ingress0swarm", driver: "overlay", scope: "swarm", ingress: true, in_use: true },
-    ],
-  }
-}
-
-type SwarmParts = ReturnType<typeof swarmOf>
-
-const swarmParam = (params: Params) => ref(params, "swarm", "id", "name")
-
-/** One swarm object by its ID or name; `inspect` gives it the shape its Inspect* answers. */
-const swarmOne =
-  <K extends "nodes" | "services" | "tasks" | "configs" | "secrets">(
-    world: World,
-    part: K,
-    key: string,
-    inspect: (item: SwarmParts[K][number]) => unknown,
-  ) =>
-  (params: Params): unknown => {
-    const wanted = ref(params, key)
-    const items = swarmOf(world, world.store.find("swarm", swarmParam(params)))[part] as ReadonlyArray<
-      SwarmParts[K][number]
-    >
-    const found = items.find((o) => {
-      const { ID, Name } = o as { ID?: string; Name?: string }
-      return ID === wanted || Name === wanted
-    })
-    if (found === undefined) throw new ServiceFailure(500, `no swarm ${part.replace(/s$/, "")} ${wanted}`)
-    return inspect(found)
-  }
-
-const inspectService = (s: SwarmParts["services"][number]) => ({
-  ID: s.ID,
-  CreatedAt: CREATED,
-  Spec: { Name: s.Name },
-  Replicas: s.Replicas,
-  Mode: s.Mode,
-  State: s.State,
-})
-
 const ownedContainer = (world: World, kind: "stack" | "deployment", r: Resource, service?: string) => {
   for (const list of world.containers.values()) {
     const found = list.find((c) => c.owner?.id === r.id && (service === undefined || c.owner.service === service))
     if (found !== undefined) return found
   }
   throw new ServiceFailure(500, `${kind} ${r.name} has no container${service === undefined ? "" : ` for ${service}`}`)
-}
-
-/** A stack's or deployment's service on its swarm, or the service's error when it is on none. */
-const onSwarm = (kind: "stack" | "deployment", r: Resource, service: string) => {
-  if (typeof r.config.swarm_id !== "string" || r.config.swarm_id === "") {
-    throw new ServiceFailure(500, `${kinds[kind].target} ${r.name} is not deployed to a swarm`)
-  }
-  const image = kind === "deployment" ? imageOf(r) : `${service}:latest`
-  return {
-    ID: `svc${r.id.slice(-8)}${service}`,
-    CreatedAt: CREATED,
-    Spec: { Name: kind === "stack" ? `${r.name}_${service}` : r.name },
-    Mode: "Replicated",
-    Replicas: 1,
-    State: r.info.state === "running" ? "Healthy" : "Down",
-    image,
-  }
 }
 
 export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArray<unknown>): Map<string, Handler> => {
