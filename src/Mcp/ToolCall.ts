@@ -5,6 +5,8 @@
  * call's record (audit, telemetry), and back through rendering. The SDK runs
  * this Effect once per call (Server.ts); nothing here returns to it before the end.
  */
+
+import { randomBytes } from "node:crypto"
 import type {
   CallToolResult,
   InputRequiredResult,
@@ -14,7 +16,6 @@ import type {
 } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
-import { randomBytes } from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
