@@ -2,7 +2,10 @@
 /**
  * The benchmark's service double: answers every API call at once with a small
  * JSON body, checks credentials cheaply, issues one token per login and counts
- * logins. Prints its port on stdout, then serves until killed.
+ * logins. For the team figure it also takes TEAM_SIZE callers' keys
+ * (team-key-N, team-secret-N), and counts each call whose body names another
+ * caller than its key (`stack: "caller-N"`): a call served with another's key.
+ * Prints its port on stdout, then serves until killed.
  */
 import * as Http from "node:http"
 
@@ -10,6 +13,10 @@ const KEY = "bench-key"
 const SECRET = "bench-secret"
 const tokens = new Set()
 let logins = 0
+const TEAM_SIZE = 50
+const team = new Map(Array.from({ length: TEAM_SIZE }, (_, i) => [`team-key-${i}`, { secret: `team-secret-${i}`, caller: `caller-${i}` }]))
+let teamServed = 0
+let teamMismatched = 0
 
 const server = Http.createServer((req, res) => {
   const chunks = []
@@ -21,6 +28,18 @@ const server = Http.createServer((req, res) => {
       res.end(text)
     }
     if (req.url === "/bench/logins") return send(200, { logins })
+    if (req.url === "/bench/team") return send(200, { served: teamServed, mismatched: teamMismatched })
+    const member = team.get(req.headers["x-api-key"])
+    if (member !== undefined) {
+      if (req.headers["x-api-secret"] !== member.secret) return send(401, { error: "Invalid API key or secret", trace: [] })
+      let stack
+      try {
+        stack = JSON.parse(Buffer.concat(chunks).toString("utf8")).stack
+      } catch {}
+      teamServed++
+      if (stack !== member.caller) teamMismatched++
+      return send(200, { name: stack, info: { state: "running" }, config: { server_id: "prod-01" } })
+    }
     if (req.url === "/auth/login/LoginLocalUser") {
       logins++
       const jwt = `eyJ.bench.${logins}`

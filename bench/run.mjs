@@ -11,7 +11,10 @@
  * Options: --quick (a short, rougher run); --node PATH (both servers run on that
  * Node, the bench itself on its own); --compare ENTRY (a second build of ours, e.g.
  * with another HttpClient, measured in the same alternation for throughput and
- * CPU per call); --rounds N (bursts per server, 3 by default).
+ * CPU per call); --rounds N (bursts per server, 3 by default); --team (only the
+ * team figure: HTTP, per-request mode, 50 callers with their own keys and
+ * addresses, 200 in flight, against the bare SDK v2 server over HTTP; bench/team.mjs).
+ * A full run measures the team figure too, after both eras.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -19,6 +22,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { teamFigure } from "./team.mjs"
 
 /** A subclass probes for the era in place: the SDK's own class would probe in a second process. */
 class Stdio extends StdioClientTransport {}
@@ -65,6 +69,27 @@ const double = await new Promise((resolve) => {
   child.stdout.once("data", (chunk) => resolve({ child, url: `http://127.0.0.1:${String(chunk).trim()}` }))
 })
 process.on("exit", () => double.child.kill())
+
+const TEAM_ONLY = process.argv.includes("--team")
+const team = () =>
+  teamFigure({ node: NODE, ours: OURS, here: HERE, serviceUrl: double.url, total: N.burst, rounds: N.rounds })
+const teamTarget = (t) => ({
+  target: ">= 0.9x bare over HTTP, 0 errors, no call served with another caller's key",
+  value: t.ratio,
+  met: t.ratio >= 0.9 && t.ours.errors === 0 && t.servedWithAnotherCallersKey === 0,
+})
+const teamLines = (t) => [
+  `team over HTTP, per-request mode: ${t.callers} callers with their own keys and addresses, ${t.inFlight} in flight, ${t.callsPerRound} calls per round`,
+  `  svc-mcp ${t.ours.callsPerSecond} calls/s (${t.ours.errors} errors; rounds ${t.ours.rounds.join(", ")})`,
+  `  bare SDK v2 over HTTP ${t.bare.callsPerSecond} calls/s (${t.bare.errors} errors; rounds ${t.bare.rounds.join(", ")})`,
+  `  ratio ${t.ratio}; ${t.served} calls served, ${t.servedWithAnotherCallersKey} with another caller's key`,
+  `  ${teamTarget(t).met ? "met " : "MISS"} team: ${t.ratio} (${teamTarget(t).target})`,
+]
+if (TEAM_ONLY) {
+  const t = await team()
+  process.stdout.write(`${Os.cpus()[0]?.model}, ${Os.cpus().length} cores, Node ${process.version}\n${teamLines(t).join("\n")}\n`)
+  process.exit(0)
+}
 
 const KEY_ENV = { SVC_URL: double.url, SVC_API_KEY: "bench-key", SVC_API_SECRET: "bench-secret" }
 const LOGIN_ENV = { SVC_URL: double.url, SVC_INIT_ADMIN_USERNAME: "admin", SVC_INIT_ADMIN_PASSWORD: "bench-password" }
@@ -310,6 +335,8 @@ for (const name of Object.keys(ERAS)) {
   era = name
   byEra[name] = await measure()
 }
+log("team: HTTP, per-request mode...")
+const teamResult = await team()
 const results = {
   date: new Date().toISOString(),
   machine: {
@@ -320,6 +347,7 @@ const results = {
   },
   runs: N,
   eras: byEra,
+  team: { ...teamResult, target: teamTarget(teamResult) },
 }
 if (!QUICK && NODE === process.execPath && COMPARE === undefined) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
 
@@ -346,4 +374,5 @@ for (const [name, r] of Object.entries(byEra)) {
   process.stdout.write("\nTargets:\n")
   for (const [target, t] of Object.entries(r.targets)) process.stdout.write(`  ${t.met ? "met " : "MISS"} ${target}: ${t.value} (${t.target})\n`)
 }
+process.stdout.write(`\n${teamLines(teamResult).join("\n")}\n`)
 process.exit(0)

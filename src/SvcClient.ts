@@ -8,9 +8,13 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Auth, type Credential } from "./Auth.js"
+import * as CallerAddress from "./Callers/Address.js"
+import { guarded } from "./Callers/KeyGuard.js"
+import { RefusedKeys } from "./Callers/RefusedKeys.js"
 import { SvcConfig } from "./Config.js"
 import type { Call, SvcError } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
@@ -44,13 +48,16 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
   const auth = yield* Auth
   const http = yield* HttpClient.HttpClient
   const hooks = yield* Hooks
+  const refusedKeys = yield* Effect.serviceOption(RefusedKeys)
 
   const answer = (group: Group, endpoint: string, params: object) => {
     const target: Call = { group, endpoint }
     const url = `${config.url}/${group}/${endpoint}`
-    const attempt = (headers: Readonly<Record<string, string>>) =>
-      Effect.suspend(() => {
+    const attempt = (credentials: Readonly<Record<string, string>>) =>
+      Effect.flatMap(FiberRef.get(CallerAddress.current), (address) => {
         const started = performance.now()
+        // The service counts failed authentications per address: each caller's own, never the server's.
+        const headers = Option.isSome(address) ? { ...credentials, "x-forwarded-for": address.value } : credentials
         return SvcTransport.send(http, target, SvcTransport.postJson(url, params, headers), config.timeoutMs).pipe(
           hooks.serviceRequest("POST", `/${group}/${endpoint}`),
           Effect.flatMap(({ status, text, ...headers }) => {
@@ -80,6 +87,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
           first._tag === "CredentialsInvalid" ? (renewed(credential) ?? settle(first)) : settle(first),
         ),
       ),
+      guarded(refusedKeys, target),
       Effect.tapError((error) => Effect.logWarning(error.message)),
     )
   }

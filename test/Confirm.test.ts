@@ -38,7 +38,11 @@ describe.each(ERAS)("confirmation in the %s era", (era) => {
       expect(asked).toHaveLength(1)
       expect(asked[0]).toMatch(/^svc_delete resource_type "stack" will call write\/DeleteStack on id="web"\./)
       expect(asked[0]).toMatch(/SVC_CONFIRM svc_delete:\*/)
-      expect(double.requests.map((r) => r.path)).toEqual(["/write/DeleteStack"])
+      // The question's plan reads the stack first; the one write is the call accepted.
+      expect(double.requests[0]?.path).toBe("/read/GetStack")
+      expect(double.requests.filter((r) => !r.path.startsWith("/read/")).map((r) => r.path)).toEqual([
+        "/write/DeleteStack",
+      ])
       // Calls no pattern matches are not asked about.
       yield* Effect.promise(() =>
         client.callTool({ name: "svc_execute", arguments: { operation: "deploy_stack", params: { stack: "web" } } }),
@@ -66,7 +70,8 @@ describe.each(ERAS)("confirmation in the %s era", (era) => {
         expect(result.structuredContent).toMatchObject({
           error: { kind: "not_confirmed", reason, tool: "svc_delete", endpoint: "write/DeleteStack" },
         })
-        expect(double.requests).toHaveLength(0)
+        // Only the plan's reads: nothing written.
+        expect(double.requests.filter((r) => !r.path.startsWith("/read/"))).toHaveLength(0)
       }),
     )
   }

@@ -15,7 +15,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../Auth.js"
+import * as RefusedKeys from "../Callers/RefusedKeys.js"
 import * as Config from "../Config.js"
+import * as ConfirmationState from "../Confirmation/State.js"
 import * as HttpConfig from "../Mcp/HttpConfig.js"
 import * as McpServer from "../Mcp/Server.js"
 import * as Audit from "../Operations/Audit.js"
@@ -23,6 +25,7 @@ import * as Telemetry from "../Operations/Telemetry.js"
 import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
+import * as TeamSettings from "../Settings/Team.js"
 import * as SvcClient from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
@@ -57,6 +60,8 @@ const servingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>
         Layer.provideMerge(SvcTransport.layer),
         Layer.provideMerge(Telemetry.layerConfig),
         Layer.provideMerge(CallerCredentials.layer(mode)),
+        // A caller key the service refused is not sent again within its failure window.
+        Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : Layer.empty),
       ),
     ),
   )
@@ -89,6 +94,8 @@ const tools = Policy.layer.pipe(
   Layer.provideMerge(Settings.layer),
   Layer.merge(ParamsCheck.layerConfig),
   Layer.merge(Audit.layerConfig),
+  // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
+  Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
 )
 
 /** Stdio, or Streamable HTTP when a port is given. */

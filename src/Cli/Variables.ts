@@ -98,6 +98,18 @@ export const GROUPS: ReadonlyArray<Group> = [
         meaning: "server (default) | per-request: each request brings its caller's key",
         httpOnly: true,
       },
+      {
+        name: "SVC_MCP_TRUSTED_PROXIES",
+        meaning: "proxies (CIDRs) whose X-Forwarded-For names the caller",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_STATE_KEY",
+        meaning: "the key (32+ bytes) sealing confirmations; replicas share it",
+        secret: true,
+        httpOnly: true,
+      },
+      { name: "SVC_MCP_STATE_KEY_FILE", meaning: "a file holding SVC_MCP_STATE_KEY", httpOnly: true },
     ],
   },
   {

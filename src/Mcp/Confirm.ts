@@ -3,6 +3,9 @@
  * who accepts it before anything is sent. On 2026-07-28 the question rides an
  * `input_required` result; on the earlier revisions the SDK asks it with
  * `elicitation/create`. A client that can do neither is refused (fail closed).
+ * Every question carries a `requestState` sealed for the very call it asks
+ * about (Confirmation/State.ts); the SDK echoes it back on the earlier
+ * revisions too, so one rule decides in both eras.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -13,6 +16,8 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Plan from "../Confirmation/Plan.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
@@ -91,7 +96,13 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
   Effect.gen(function* () {
     const { invocation, pattern } = question
     const head = `${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation.body)}.`
-    const detail = invocation.tool === "svc_update" ? yield* changes(question) : []
+    const detail =
+      invocation.tool === "svc_update"
+        ? yield* changes(question)
+        : Option.match(yield* Plan.make(invocation.tool, invocation.selector, invocation.body), {
+            onNone: () => [],
+            onSome: (planned) => [planned.text],
+          })
     return [
       head,
       ...detail,
@@ -114,10 +125,17 @@ export const answerOf = (ctx: ServerContext): Answer => {
   return response.kind === "elicit" ? response.action : "unasked"
 }
 
-/** The `input_required` result that asks the question. */
-export const ask = (text: string): InputRequiredResult =>
+/** The `requestState` the client echoed with this retry, as it came: attacker-controlled until verified. */
+export const stateOf = (ctx: ServerContext): string | undefined => {
+  const state: unknown = ctx.mcpReq.requestState()
+  return typeof state === "string" ? state : undefined
+}
+
+/** The `input_required` result that asks the question, with the state sealed for this call. */
+export const ask = (text: string, requestState: string): InputRequiredResult =>
   inputRequired({
     inputRequests: {
       [KEY]: inputRequired.elicit({ message: text, requestedSchema: { type: "object", properties: {} } }),
     },
+    requestState,
   })

@@ -100,6 +100,8 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     // The SDK makes each request's server through this factory, within the request's own
     // async context: its calls run in what the request brought (the caller, the trace).
     const requests = new AsyncLocalStorage<RequestContext.WithinRequest>()
+    // The TCP peer of the request being served, for the caller's address (the fetch handler sees no socket).
+    const peers = new AsyncLocalStorage<string>()
     const handler = createMcpHandler(() => mcp.create(requests.getStore() ?? RequestContext.noRequest), {
       maxRequestBodySize: MAX_BODY_BYTES,
       onerror: (error) => log(`http: ${error.message}`),
@@ -123,7 +125,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
           const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
           if (authInfo instanceof Response) return authInfo
           // Past the token: a request without what per-request mode needs is refused, never served otherwise.
-          const within = context.fromHeaders(Object.fromEntries(request.headers))
+          const within = context.fromHeaders(Object.fromEntries(request.headers), peers.getStore())
           if (typeof within === "string") {
             return Response.json(
               { jsonrpc: "2.0", error: { code: -32001, message: within }, id: null },
@@ -171,7 +173,9 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
           req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
         })
       }
-      await serveMcp(req as unknown as NodeIncomingMessageLike, res)
+      const peer = req.socket.remoteAddress
+      const serve = () => serveMcp(req as unknown as NodeIncomingMessageLike, res)
+      await (peer === undefined ? serve() : peers.run(peer, serve))
     }
 
     // Each request is a fiber of this set until its response closes: draining waits for the set to empty.

@@ -5,6 +5,8 @@
  * call's record (audit, telemetry), and back through rendering. The SDK runs
  * this Effect once per call (Server.ts); nothing here returns to it before the end.
  */
+
+import { randomBytes } from "node:crypto"
 import type {
   CallToolResult,
   InputRequiredResult,
@@ -18,9 +20,13 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import type { WithinRequest } from "../Operations/RequestContext.js"
 import * as TraceContext from "../Operations/TraceContext.js"
+import * as CallerCredentials from "../Service/CallerCredentials.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
@@ -105,6 +111,15 @@ export const make: Effect.Effect<Handler, never, Policy | ServerSettings | SvcCl
   const settings = yield* ServerSettings
   const record = yield* CallRecord.make
   const pages = yield* Pages.make
+  // Without the layer (a handler built on its own), states are sealed with a key of this handler's.
+  const states = yield* Effect.serviceOption(ConfirmationState.ConfirmationState).pipe(
+    Effect.flatMap(
+      Option.match({
+        onSome: Effect.succeed,
+        onNone: () => ConfirmationState.make(Redacted.make(new Uint8Array(randomBytes(32)))),
+      }),
+    ),
+  )
 
   /** A call refused before anything is sent: recorded, then answered. */
   const refuse = (denied: ToolDeniedError, args: unknown) =>
@@ -116,7 +131,10 @@ export const make: Effect.Effect<Handler, never, Policy | ServerSettings | SvcCl
 
   /**
    * SVC_CONFIRM: the answer that stops the call here (refused, declined, or the
-   * question itself), or undefined when it goes on.
+   * question itself), or undefined when it goes on. An accept is honoured only
+   * with the state sealed for this very call, by this caller, unexpired and
+   * unused; any other accept is asked again, and nothing is sent. A decline or
+   * a cancel sends nothing, so it is honoured as it comes.
    */
   const confirmation = (call: Call, { ctx, server }: Incoming) =>
     Effect.gen(function* () {
@@ -132,7 +150,27 @@ export const make: Effect.Effect<Handler, never, Policy | ServerSettings | SvcCl
         yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
         return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
       }
-      if (answer === "accept") return undefined
+      const caller = yield* FiberRef.get(CallerCredentials.current)
+      const binding: ConfirmationState.Binding = {
+        tool: call.tool.name,
+        selector: invocation.selector,
+        args: call.args,
+        principal: ConfirmationState.principalOf(Option.map(caller, (c) => c.key)),
+      }
+      if (answer === "accept") {
+        const given = Confirm.stateOf(ctx)
+        const verified =
+          given === undefined
+            ? "NoState"
+            : yield* states.verify(given, binding).pipe(
+                Effect.as(undefined),
+                Effect.catchTag("StateRefused", (refused) => Effect.succeed(refused.reason)),
+              )
+        if (verified === undefined) return undefined
+        yield* Effect.logInfo(
+          `${call.tool.name} ${invocation.selector}: an accept without a valid confirmation state (${verified}); asked again, nothing sent`,
+        )
+      }
       if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
         return yield* refuse(
           deny(
@@ -146,7 +184,11 @@ export const make: Effect.Effect<Handler, never, Policy | ServerSettings | SvcCl
           () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
         ),
       )
-      return Confirm.ask(question)
+      const state = yield* states.seal(binding)
+      yield* Effect.ignore(
+        record.refused(deny(`awaiting the user's confirmation (SVC_CONFIRM ${pattern.text})`), call.args, "asked"),
+      )
+      return Confirm.ask(question, state)
     })
 
   /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */

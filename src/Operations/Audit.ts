@@ -31,7 +31,7 @@ export interface AuditEntry {
   readonly target?: string
   /** The params as sent, credential fields and known secrets redacted. */
   readonly params?: unknown
-  readonly outcome: "ok" | "error" | "refused" | "declined" | "cancelled"
+  readonly outcome: "ok" | "error" | "refused" | "declined" | "cancelled" | "asked"
   /** For an error or a refusal: the error's kind (as in the result's structured error). */
   readonly kind?: string
   readonly status?: number

@@ -34,13 +34,14 @@ export interface CallRecorder {
     call: Call,
   ) => <R>(self: Effect.Effect<ToolSuccess, CallError, R>) => Effect.Effect<ToolSuccess, CallError | AuditError, R>
   /**
-   * A call refused before it ran: by the policy (`refused`), or by the user
-   * asked to confirm it (`declined`). `args` are as the client sent them.
+   * A call refused before it ran: by the policy (`refused`), by the user
+   * asked to confirm it (`declined`), or held until the user answers the
+   * question it was asked (`asked`). `args` are as the client sent them.
    */
   readonly refused: (
     error: ToolDeniedError,
     args: unknown,
-    outcome?: "refused" | "declined",
+    outcome?: "refused" | "declined" | "asked",
   ) => Effect.Effect<void, AuditError>
 }
 

@@ -1,13 +1,16 @@
 /**
- * What an HTTP request brings to the tool calls it carries: in per-request
- * mode its caller's service credentials (refused with 401 when absent), and
- * with telemetry its `traceparent` header. The adapter asks once per request,
+ * What an HTTP request brings to the tool calls it carries: its caller's
+ * address (named to the service in X-Forwarded-For), in per-request mode its
+ * caller's service credentials (refused with 401 when absent), and with
+ * telemetry its `traceparent` header. The adapter asks once per request,
  * and runs the request's calls inside what it gets.
  */
 import type { IncomingHttpHeaders } from "node:http"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as CallerAddress from "../Callers/Address.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import { TeamSettings } from "../Settings/Team.js"
 import * as Telemetry from "./Telemetry.js"
 
 /** Runs a call within what its request brought: its caller, its trace. */
@@ -17,22 +20,31 @@ export type WithinRequest = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Ef
 export const noRequest: WithinRequest = (self) => self
 
 export interface RequestContext {
-  /** How to run the calls of a request with these headers, or why it is refused (a 401). */
-  readonly fromHeaders: (headers: IncomingHttpHeaders) => WithinRequest | string
+  /**
+   * How to run the calls of a request with these headers, from this TCP peer
+   * (none: not known), or why it is refused (a 401).
+   */
+  readonly fromHeaders: (headers: IncomingHttpHeaders, peer?: string) => WithinRequest | string
 }
 
 export const make: Effect.Effect<RequestContext> = Effect.gen(function* () {
   const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
   const traced = Option.isSome(Option.flatten(yield* Effect.serviceOption(Telemetry.Telemetry)))
+  const trusted = Option.match(yield* Effect.serviceOption(TeamSettings), {
+    onNone: () => [],
+    onSome: (team) => team.trustedProxies,
+  })
   const perRequest = mode === "per-request"
-  if (!perRequest && !traced) return { fromHeaders: () => noRequest }
   return {
-    fromHeaders: (headers) => {
+    fromHeaders: (headers, peer) => {
       const caller = perRequest ? CallerCredentials.fromHeaders(headers) : undefined
       if (typeof caller === "string") return caller
       const traceparent = traced ? headers.traceparent : undefined
+      const address = peer === undefined ? undefined : CallerAddress.callerAddress(peer, headers, trusted)
+      if (caller === undefined && traceparent === undefined && address === undefined) return noRequest
       return <A, E, R>(self: Effect.Effect<A, E, R>) => {
         let program = self
+        if (address !== undefined) program = Effect.locally(program, CallerAddress.current, Option.some(address))
         if (caller !== undefined) program = CallerCredentials.as(caller)(program)
         if (typeof traceparent === "string") program = Effect.locally(program, Telemetry.headerTraceparent, traceparent)
         return program
