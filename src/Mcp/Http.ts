@@ -88,11 +88,13 @@ const loopbackNames = (host: string) => {
  * Listens until the scope closes; then it refuses new requests, lets those in
  * flight finish (for at most DRAIN_MS), and closes.
  */
-export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, ListenError, Requirements | Scope.Scope> =>
+export const listen = (
+  settings: HttpSettingsShape,
+): Effect.Effect<Serving, ListenError, Requirements | RequestContext.Requirements | Readiness | Scope.Scope> =>
   Effect.gen(function* () {
     const mcp = yield* make
     const context = yield* RequestContext.make
-    const readiness = yield* Effect.serviceOption(Readiness)
+    const readiness = yield* Readiness
     const runtime = yield* Effect.runtime<never>()
     const run = Runtime.runPromise(runtime)
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))

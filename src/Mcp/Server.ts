@@ -25,6 +25,7 @@ import * as HashSet from "effect/HashSet"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
+import type * as CallRecord from "../Operations/CallRecord.js"
 import * as RequestContext from "../Operations/RequestContext.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { VERSION } from "../Shared/Version.js"
@@ -88,7 +89,8 @@ export interface McpServer {
   readonly idle: Effect.Effect<void>
 }
 
-export type Requirements = SvcClient | Policy | ServerSettings
+/** What serving the tools needs: the service's client, the policy and settings, and the call's record (audit, telemetry). */
+export type Requirements = SvcClient | Policy | ServerSettings | CallRecord.Requirements
 
 /**
  * Prepares the tools for serving. Each call runs as one fiber of a set that

@@ -21,9 +21,12 @@ export interface RequestContext {
   readonly fromHeaders: (headers: IncomingHttpHeaders) => WithinRequest | string
 }
 
-export const make: Effect.Effect<RequestContext> = Effect.gen(function* () {
-  const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
-  const traced = Option.isSome(Option.flatten(yield* Effect.serviceOption(Telemetry.Telemetry)))
+/** What the context of a request depends on: whose credentials calls use, and whether they are traced. */
+export type Requirements = CallerCredentials.Mode | Telemetry.Telemetry
+
+export const make: Effect.Effect<RequestContext, never, Requirements> = Effect.gen(function* () {
+  const mode = yield* CallerCredentials.Mode
+  const traced = Option.isSome(yield* Telemetry.Telemetry)
   const perRequest = mode === "per-request"
   if (!perRequest && !traced) return { fromHeaders: () => noRequest }
   return {
