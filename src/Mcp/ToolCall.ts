@@ -105,7 +105,8 @@ export const make: Effect.Effect<Handler, never, Policy | ServerSettings | SvcCl
     const policy = yield* Policy
     const settings = yield* ServerSettings
     const record = yield* CallRecord.make
-    const pages = yield* Pages.make
+    // Learned from this server's own client, once; not a layer of its own, so that it cannot come from another client.
+  const pages = yield* Pages.make
 
     /** A call refused before anything is sent: recorded, then answered. */
     const refuse = (denied: ToolDeniedError, args: unknown) =>
