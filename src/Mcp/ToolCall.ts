@@ -99,97 +99,99 @@ const located =
     )
   }
 
+/** What preparing the handler needs: the tools' rules and the client, and the call's record (audit, telemetry). */
+type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements
+
 /** Prepares the handler of every call, with what does not change between calls. */
-export const make: Effect.Effect<Handler, never, Policy | ServerSettings | SvcClient | CallRecord.Requirements> =
-  Effect.gen(function* () {
-    const policy = yield* Policy
-    const settings = yield* ServerSettings
-    const record = yield* CallRecord.make
-    // Learned from this server's own client, once; not a layer of its own, so that it cannot come from another client.
+export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* () {
+  const policy = yield* Policy
+  const settings = yield* ServerSettings
+  const record = yield* CallRecord.make
+  // Learned once from this server's own client; not a layer of its own, so it cannot come from another client.
   const pages = yield* Pages.make
 
-    /** A call refused before anything is sent: recorded, then answered. */
-    const refuse = (denied: ToolDeniedError, args: unknown) =>
-      record.refused(denied, args).pipe(
-        Effect.as(failure(denied)),
-        Effect.catchTag("AuditError", (error) => Effect.succeed(unrecorded(error))),
-        Effect.map(toResult),
-      )
+  /** A call refused before anything is sent: recorded, then answered. */
+  const refuse = (denied: ToolDeniedError, args: unknown) =>
+    record.refused(denied, args).pipe(
+      Effect.as(failure(denied)),
+      Effect.catchTag("AuditError", (error) => Effect.succeed(unrecorded(error))),
+      Effect.map(toResult),
+    )
 
-    /**
-     * SVC_CONFIRM: the answer that stops the call here (refused, declined, or the
-     * question itself), or undefined when it goes on.
-     */
-    const confirmation = (call: Call, { ctx, server }: Incoming) =>
-      Effect.gen(function* () {
-        if (Either.isLeft(call.invocation)) return undefined
-        const invocation = call.invocation.right
-        const pattern = policy.confirmation(call.tool, invocation.selector)
-        if (pattern === undefined) return undefined
-        const answer = Confirm.answerOf(ctx)
-        const deny = (reason: string) =>
-          new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
-        if (answer === "decline" || answer === "cancel") {
-          const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (SVC_CONFIRM)`
-          yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
-          return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
-        }
-        if (answer === "accept") return undefined
-        if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
-          return yield* refuse(
-            deny(
-              `SVC_CONFIRM (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
-            ),
-            call.args,
-          )
-        }
-        const question = yield* Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
-          Effect.catchAllDefect(
-            () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
+  /**
+   * SVC_CONFIRM: the answer that stops the call here (refused, declined, or the
+   * question itself), or undefined when it goes on.
+   */
+  const confirmation = (call: Call, { ctx, server }: Incoming) =>
+    Effect.gen(function* () {
+      if (Either.isLeft(call.invocation)) return undefined
+      const invocation = call.invocation.right
+      const pattern = policy.confirmation(call.tool, invocation.selector)
+      if (pattern === undefined) return undefined
+      const answer = Confirm.answerOf(ctx)
+      const deny = (reason: string) =>
+        new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
+      if (answer === "decline" || answer === "cancel") {
+        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (SVC_CONFIRM)`
+        yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
+        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
+      }
+      if (answer === "accept") return undefined
+      if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
+        return yield* refuse(
+          deny(
+            `SVC_CONFIRM (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
           ),
+          call.args,
         )
-        return Confirm.ask(question)
-      })
-
-    /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
-    const perform = (call: Call, { ctx, meta }: Incoming) => {
-      const progressToken = meta?.progressToken
-      return run(call, settings.waitTimeoutMs).pipe(
-        record.call(call),
-        Effect.match({
-          onSuccess: (outcome) => success(call.tool, outcome, settings),
-          onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
-        }),
-        Effect.map(toResult),
-        Effect.provideService(Pages.DefaultPage, pages),
-        progressToken === undefined ? (self) => self : Effect.provideService(Progress, progressTo(ctx, progressToken)),
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause)
-            : Effect.as(
-                Effect.logError(`${call.tool.name} failed unexpectedly`, cause),
-                toResult({
-                  isError: true,
-                  text: `${call.tool.name}: an unexpected error occurred in the server; see its log`,
-                }),
-              ),
+      }
+      const question = yield* Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
+        Effect.catchAllDefect(
+          () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
         ),
       )
-    }
+      return Confirm.ask(question)
+    })
 
-    return (incoming) =>
-      Effect.gen(function* () {
-        const authorized = policy.authorize(incoming.name, incoming.args)
-        if (Either.isLeft(authorized)) {
-          const refusal = authorized.left
-          if (refusal._tag === "UnknownToolError") {
-            return yield* new ProtocolFailure({ code: INVALID_PARAMS, message: refusal.message })
-          }
-          return yield* refuse(refusal, incoming.args)
+  /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
+  const perform = (call: Call, { ctx, meta }: Incoming) => {
+    const progressToken = meta?.progressToken
+    return run(call, settings.waitTimeoutMs).pipe(
+      record.call(call),
+      Effect.match({
+        onSuccess: (outcome) => success(call.tool, outcome, settings),
+        onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
+      }),
+      Effect.map(toResult),
+      Effect.provideService(Pages.DefaultPage, pages),
+      progressToken === undefined ? (self) => self : Effect.provideService(Progress, progressTo(ctx, progressToken)),
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.as(
+              Effect.logError(`${call.tool.name} failed unexpectedly`, cause),
+              toResult({
+                isError: true,
+                text: `${call.tool.name}: an unexpected error occurred in the server; see its log`,
+              }),
+            ),
+      ),
+    )
+  }
+
+  return (incoming) =>
+    Effect.gen(function* () {
+      const authorized = policy.authorize(incoming.name, incoming.args)
+      if (Either.isLeft(authorized)) {
+        const refusal = authorized.left
+        if (refusal._tag === "UnknownToolError") {
+          return yield* new ProtocolFailure({ code: INVALID_PARAMS, message: refusal.message })
         }
-        const call = resolveCall(authorized.right, incoming.args)
-        const stopped = yield* confirmation(call, incoming)
-        if (stopped !== undefined) return stopped
-        return yield* perform(call, incoming)
-      }).pipe(located(incoming))
-  })
+        return yield* refuse(refusal, incoming.args)
+      }
+      const call = resolveCall(authorized.right, incoming.args)
+      const stopped = yield* confirmation(call, incoming)
+      if (stopped !== undefined) return stopped
+      return yield* perform(call, incoming)
+    }).pipe(located(incoming))
+})
