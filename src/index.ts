@@ -1,10 +1,20 @@
 /**
- * svc-mcp as a library: the service's client and the tool programs, usable by
- * any Effect program without MCP, and the adapter for those who want MCP.
+ * svc-mcp as a library, for an Effect program that embeds it
+ * (examples/embed.ts shows one):
+ * - the service's client: Config (read from any ConfigProvider, or given as a
+ *   value), Auth and SvcClient over any HttpClient (SvcTransport is ours);
+ * - the tool programs: Definitions (the tools), Invoke (one call), Render
+ *   (its answer as text), Pages (the service's default page Invoke needs);
+ * - the MCP server: McpServer.layerStdio and McpHttp.layerHttp, over the
+ *   tools' Settings and Policy and the optional services each has an off
+ *   layer for (Audit, Telemetry, CallerCredentials.Mode, ParamsCheck,
+ *   Readiness over HTTP).
  */
 
 export * as Auth from "./Auth.js"
 export * as Config from "./Config.js"
+export * as McpHttp from "./Mcp/Http.js"
+export * as HttpConfig from "./Mcp/HttpConfig.js"
 export * as McpServer from "./Mcp/Server.js"
 export * as Audit from "./Operations/Audit.js"
 export * as Readiness from "./Operations/Readiness.js"
@@ -12,15 +22,16 @@ export * as Telemetry from "./Operations/Telemetry.js"
 export * as CallerCredentials from "./Service/CallerCredentials.js"
 export * from "./Service/Errors.js"
 export * as SvcTransport from "./Service/Transport.js"
+export * as TeamSettings from "./Settings/Team.js"
 export { VERSION } from "./Shared/Version.js"
 export * as SvcClient from "./SvcClient.js"
 export * as Definitions from "./Tools/Definitions.js"
 export * as Invoke from "./Tools/Invoke.js"
 export * as Pages from "./Tools/Pages.js"
 export * as ParamsCheck from "./Tools/ParamsCheck.js"
+export * as Policy from "./Tools/Policy.js"
 export * as Progress from "./Tools/Progress.js"
 export * as Render from "./Tools/Render.js"
 export * as Settings from "./Tools/Settings.js"
-export * as Tables from "./Tools/Tables.js"
 export * as Tool from "./Tools/Tool.js"
 export * from "./Tools/ToolError.js"

@@ -26,9 +26,11 @@ import {
   OAuthErrorCode,
   requireBearerAuth,
 } from "@modelcontextprotocol/server"
+import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
@@ -36,7 +38,7 @@ import type * as Scope from "effect/Scope"
 import { Readiness } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
-import { make, type Requirements } from "./Server.js"
+import { make, type Requirements as ServerRequirements } from "./Server.js"
 import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
 
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
@@ -72,6 +74,9 @@ export class ListenError extends Data.TaggedError("ListenError")<{
   }
 }
 
+/** What serving over HTTP needs: the tools' (Server.ts), a request's context, and `/readyz`'s probe (or its `layerOff`). */
+export type Requirements = ServerRequirements | RequestContext.Requirements | Readiness
+
 export interface Serving {
   /** The URL of the MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
   readonly url: string
@@ -92,7 +97,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
   Effect.gen(function* () {
     const mcp = yield* make
     const context = yield* RequestContext.make
-    const readiness = yield* Effect.serviceOption(Readiness)
+    const readiness = yield* Readiness
     const runtime = yield* Effect.runtime<never>()
     const run = Runtime.runPromise(runtime)
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
@@ -217,3 +222,14 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const shownHost = settings.host.includes(":") ? `[${settings.host}]` : settings.host
     return { url: `http://${shownHost}:${port}/mcp` }
   })
+
+/** Where `layerHttp` serves. */
+export class HttpServing extends Context.Tag("svc-mcp/HttpServing")<HttpServing, Serving>() {}
+
+/**
+ * The tools served over Streamable HTTP for the life of the layer, for a
+ * program that composes it with layers of its own; when the layer's scope
+ * closes, calls in flight are drained as on shutdown.
+ */
+export const layerHttp = (settings: HttpSettingsShape): Layer.Layer<HttpServing, ListenError, Requirements> =>
+  Layer.scoped(HttpServing, listen(settings))

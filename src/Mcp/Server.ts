@@ -22,9 +22,11 @@ import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberSet from "effect/FiberSet"
 import * as HashSet from "effect/HashSet"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
+import type * as CallRecord from "../Operations/CallRecord.js"
 import * as RequestContext from "../Operations/RequestContext.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { VERSION } from "../Shared/Version.js"
@@ -88,7 +90,8 @@ export interface McpServer {
   readonly idle: Effect.Effect<void>
 }
 
-export type Requirements = SvcClient | Policy | ServerSettings
+/** What serving the tools needs: the service's client, the policy and settings, and the call's record (audit, telemetry). */
+export type Requirements = SvcClient | Policy | ServerSettings | CallRecord.Requirements
 
 /**
  * Prepares the tools for serving. Each call runs as one fiber of a set that
@@ -195,3 +198,10 @@ export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scope
     yield* Effect.promise(transport.whenClosed)
   }),
 )
+
+/**
+ * The tools served over this process's stdio for the life of the layer, for a
+ * program that composes it with layers of its own (as `@effect/ai`'s
+ * McpServer.layerStdio). Serving stops when stdin ends or the layer's scope closes.
+ */
+export const layerStdio: Layer.Layer<never, never, Requirements> = Layer.scopedDiscard(Effect.forkScoped(serveStdio))

@@ -105,11 +105,15 @@ const located =
     )
   }
 
+/** What preparing the handler needs: the tools' rules and the client, and the call's record (audit, telemetry). */
+type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements
+
 /** Prepares the handler of every call, with what does not change between calls. */
-export const make: Effect.Effect<Handler, never, Policy | ServerSettings | SvcClient> = Effect.gen(function* () {
+export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* () {
   const policy = yield* Policy
   const settings = yield* ServerSettings
   const record = yield* CallRecord.make
+  // Learned once from this server's own client; not a layer of its own, so it cannot come from another client.
   const pages = yield* Pages.make
   // Without the layer (a handler built on its own), states are sealed with a key of this handler's.
   const states = yield* Effect.serviceOption(ConfirmationState.ConfirmationState).pipe(

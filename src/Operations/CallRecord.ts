@@ -105,15 +105,16 @@ const describe = (
   return { outcome: "error", kind: kindOf(error.value) }
 }
 
-export const make: Effect.Effect<CallRecorder> = Effect.gen(function* () {
-  const audit = Option.flatten(yield* Effect.serviceOption(Audit))
-  const telemetry = Option.getOrElse(
-    Option.flatten(yield* Effect.serviceOption(Telemetry.Telemetry)),
-    () => Telemetry.off,
-  )
-  const traced = Option.isSome(yield* Effect.serviceOption(Telemetry.Telemetry).pipe(Effect.map(Option.flatten)))
-  const auth = yield* Effect.serviceOption(Auth)
-  const secrets = Option.match(auth, { onNone: () => Effect.succeed([]), onSome: (a) => a.secrets })
+/** What the record depends on. */
+export type Requirements = Audit | Telemetry.Telemetry | Auth
+
+/** The recorder as the audit log, telemetry and the credentials (whose secrets are scrubbed) in force say. */
+export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen(function* () {
+  const audit = yield* Audit
+  const hooks = yield* Telemetry.Telemetry
+  const telemetry = Option.getOrElse(hooks, () => Telemetry.off)
+  const traced = Option.isSome(hooks)
+  const { secrets } = yield* Auth
 
   const base = (tool: string, selector: string | undefined) =>
     Effect.map(FiberRef.get(CallerCredentials.current), (caller) => ({

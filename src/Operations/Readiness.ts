@@ -17,11 +17,13 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as Auth from "../Auth.js"
 import * as Check from "../Cli/Check.js"
-import { type ConfigError, loadCredentialsMode, SvcConfig } from "../Config.js"
+import { SvcConfig } from "../Config.js"
+import * as CallerCredentials from "../Service/CallerCredentials.js"
 import { SvcAuthError } from "../Service/Errors.js"
 import * as SvcClient from "../SvcClient.js"
 
@@ -48,7 +50,8 @@ export interface ReadinessShape {
   readonly probe: Effect.Effect<ReadyState>
 }
 
-export class Readiness extends Context.Tag("svc-mcp/Readiness")<Readiness, ReadinessShape>() {}
+/** The readiness probe when `/readyz` is served; None when it is off (`layerOff`: 404). */
+export class Readiness extends Context.Tag("svc-mcp/Readiness")<Readiness, Option.Option<ReadinessShape>>() {}
 
 const toState = (report: Check.Report, withAuth: boolean): ReadyState => {
   const failed = report.steps.find((step) => step.status === "fail" && (withAuth || step.name !== "auth"))
@@ -105,13 +108,13 @@ export const make = (check: Effect.Effect<ReadyState>): Effect.Effect<ReadinessS
  */
 export const layer: Layer.Layer<
   Readiness,
-  ConfigError,
-  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient
+  never,
+  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | CallerCredentials.Mode
 > = Layer.scoped(
   Readiness,
   Effect.gen(function* () {
     const config = yield* SvcConfig
-    const perRequest = (yield* loadCredentialsMode) === "per-request"
+    const perRequest = (yield* CallerCredentials.Mode) === "per-request"
     const withAuth = config.credentials._tag !== "None"
     const own = !withAuth
       ? Context.make(Auth.Auth, Auth.perRequest).pipe(Context.add(SvcClient.SvcClient, unchecked))
@@ -124,6 +127,9 @@ export const layer: Layer.Layer<
         Effect.provide(Context.merge(base, own)),
         Effect.map((report) => toState(report, withAuth)),
       ),
-    )
+    ).pipe(Effect.map(Option.some))
   }),
 )
+
+/** No readiness probe: `/readyz` is not served. */
+export const layerOff: Layer.Layer<Readiness> = Layer.succeed(Readiness, Option.none())

@@ -27,13 +27,13 @@ export interface RequestContext {
   readonly fromHeaders: (headers: IncomingHttpHeaders, peer?: string) => WithinRequest | string
 }
 
-export const make: Effect.Effect<RequestContext> = Effect.gen(function* () {
-  const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
-  const traced = Option.isSome(Option.flatten(yield* Effect.serviceOption(Telemetry.Telemetry)))
-  const trusted = Option.match(yield* Effect.serviceOption(TeamSettings), {
-    onNone: () => [],
-    onSome: (team) => team.trustedProxies,
-  })
+/** What the context of a request depends on: whose credentials calls use, whether they are traced, which proxies are trusted. */
+export type Requirements = CallerCredentials.Mode | Telemetry.Telemetry | TeamSettings
+
+export const make: Effect.Effect<RequestContext, never, Requirements> = Effect.gen(function* () {
+  const mode = yield* CallerCredentials.Mode
+  const traced = Option.isSome(yield* Telemetry.Telemetry)
+  const trusted = (yield* TeamSettings).trustedProxies
   const perRequest = mode === "per-request"
   return {
     fromHeaders: (headers, peer) => {

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import type * as Http from "node:http"
 import type { RateLimiter } from "./RateLimiter.js"
-import * as Schema from "./Schema.js"
+import type { ServiceSchema } from "./Schema.js"
 import { type Caller, ServiceFailure } from "./Store.js"
 
 export interface Credentials {
@@ -33,7 +33,12 @@ export interface Accounts {
   readonly expireTokens: () => void
 }
 
-export const make = (accounts: ReadonlyArray<Account>, limiter: RateLimiter, ttlMs: number): Accounts => {
+export const make = (
+  accounts: ReadonlyArray<Account>,
+  limiter: RateLimiter,
+  ttlMs: number,
+  definitions: ServiceSchema,
+): Accounts => {
   const tokens = new Map<string, { expires: number; caller: Caller }>()
   let logins = 0
 
@@ -41,7 +46,7 @@ export const make = (accounts: ReadonlyArray<Account>, limiter: RateLimiter, ttl
     logins++
     const locked = limiter.locked(address)
     if (locked !== undefined) throw locked
-    const params = Schema.decodeRequest(LOGIN, body) as { username: string; password: string }
+    const params = definitions.decodeRequest(LOGIN, body) as { username: string; password: string }
     const account = accounts.find(
       (a) => a.credentials.username === params.username && a.credentials.password === params.password,
     )

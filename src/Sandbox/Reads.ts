@@ -4,14 +4,13 @@
 import { type Kind, kinds, resourceKinds } from "./Kinds.js"
 import { logKey } from "./Lifecycle.js"
 import type { Handler } from "./Resources.js"
-import * as Schema from "./Schema.js"
 import { missingField, type Params, ref } from "./Store.js"
 import type { LogLine, World } from "./World.js"
 
 /** The counters the definitions give a summary, each state adding to its own (or to `unknown`). */
 const summary = (world: World, kind: Kind) => {
   const endpoint = `read/Get${kinds[kind].plural}Summary`
-  const fields = Object.keys(Schema.endpointSchema(endpoint, "response")?.schema.properties ?? {})
+  const fields = Object.keys(world.schema.endpointSchema(endpoint, "response")?.schema.properties ?? {})
   const counts: Record<string, number> = Object.fromEntries(fields.map((field) => [field, 0]))
   const byState = kinds[kind].summary ?? {}
   for (const r of world.store.all(kind)) {

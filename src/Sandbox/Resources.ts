@@ -3,10 +3,10 @@
  * Copy, Rename) for the 16 types, under the service's endpoint names and
  * answering in the shapes its definitions give.
  */
+
 import { isResource, type Kind, kinds, resourceKinds } from "./Kinds.js"
 import { imageOf, servicesOf } from "./Lifecycle.js"
-import * as Schema from "./Schema.js"
-import { isRecord } from "./Schema.js"
+import { isRecord, type ServiceSchema } from "./Schema.js"
 import { adminOnly, type Caller, configOf, lacks, merge, type Params, type Resource, ref, type Store } from "./Store.js"
 import type { World } from "./World.js"
 
@@ -17,22 +17,22 @@ export const DEFAULT_PAGE = 50
 
 const oid = (id: string) => ({ $oid: id })
 
-const recordSchema = (kind: Kind) => {
-  const found = Schema.endpointSchema(`read/Get${kinds[kind].target}`, "response")
+const recordSchema = (definitions: ServiceSchema, kind: Kind) => {
+  const found = definitions.endpointSchema(`read/Get${kinds[kind].target}`, "response")
   if (found === undefined) throw new Error(`no definition of read/Get${kinds[kind].target}`)
   return found.schema
 }
 
-const listInfoSchema = (kind: Kind) => {
-  const list = Schema.endpointSchema(`read/List${kinds[kind].plural}`, "response")
+const listInfoSchema = (definitions: ServiceSchema, kind: Kind) => {
+  const list = definitions.endpointSchema(`read/List${kinds[kind].plural}`, "response")
   const item = list?.schema.items
-  return item === undefined ? undefined : Schema.property(item, "info")
+  return item === undefined ? undefined : definitions.property(item, "info")
 }
 
 /** A resource's whole config, every field present, as the service stores and answers it. */
-const fullConfig = (kind: Kind, r: Resource): Record<string, unknown> => {
-  const schema = Schema.property(recordSchema(kind), "config")
-  return (schema === undefined ? r.config : Schema.complete(schema, r.config, true)) as Record<string, unknown>
+const fullConfig = (definitions: ServiceSchema, kind: Kind, r: Resource): Record<string, unknown> => {
+  const schema = definitions.property(recordSchema(definitions, kind), "config")
+  return (schema === undefined ? r.config : definitions.complete(schema, r.config, true)) as Record<string, unknown>
 }
 
 const serverName = (store: Store, id: unknown) =>
@@ -73,14 +73,14 @@ const listExtras = (store: Store, kind: Kind, r: Resource, config: Record<string
 }
 
 /** What List* answers for one resource. */
-const listItem = (store: Store, kind: Kind, r: Resource): unknown => {
-  if (!isResource(kind)) return full(kind, r)
-  const config = fullConfig(kind, r)
-  const infoSchema = listInfoSchema(kind) ?? {}
+const listItem = (definitions: ServiceSchema, store: Store, kind: Kind, r: Resource): unknown => {
+  if (!isResource(kind)) return full(definitions, kind, r)
+  const config = fullConfig(definitions, kind, r)
+  const infoSchema = listInfoSchema(definitions, kind) ?? {}
   const info = {
-    ...Schema.pick(infoSchema, config),
-    ...Schema.pick(infoSchema, r.info),
-    ...Schema.pick(infoSchema, listExtras(store, kind, r, config)),
+    ...definitions.pick(infoSchema, config),
+    ...definitions.pick(infoSchema, r.info),
+    ...definitions.pick(infoSchema, listExtras(store, kind, r, config)),
   }
   return {
     id: r.id,
@@ -88,25 +88,25 @@ const listItem = (store: Store, kind: Kind, r: Resource): unknown => {
     name: r.name,
     template: false,
     tags: r.tags,
-    info: Schema.complete(infoSchema, info),
+    info: definitions.complete(infoSchema, info),
   }
 }
 
 /** What Get* (and Create, Update, Delete, Copy) answers: the whole record. */
-export const full = (kind: Kind, r: Resource): unknown => {
-  const schema = recordSchema(kind)
+export const full = (definitions: ServiceSchema, kind: Kind, r: Resource): unknown => {
+  const schema = recordSchema(definitions, kind)
   switch (kind) {
     case "variable":
-      return Schema.complete(schema, { name: r.name, ...r.config })
+      return definitions.complete(schema, { name: r.name, ...r.config })
     case "tag":
-      return Schema.complete(schema, { _id: oid(r.id), name: r.name, ...r.config })
+      return definitions.complete(schema, { _id: oid(r.id), name: r.name, ...r.config })
     case "user_group":
-      return Schema.complete(schema, { _id: oid(r.id), name: r.name, ...r.config, updated_at: r.updated_at })
+      return definitions.complete(schema, { _id: oid(r.id), name: r.name, ...r.config, updated_at: r.updated_at })
     case "git_provider_account":
     case "image_registry_account":
-      return Schema.complete(schema, { _id: oid(r.id), ...r.config })
+      return definitions.complete(schema, { _id: oid(r.id), ...r.config })
   }
-  const infoSchema = Schema.property(schema, "info")
+  const infoSchema = definitions.property(schema, "info")
   const info = infoSchema === undefined || infoSchema.not !== undefined ? undefined : infoSchema
   return {
     _id: oid(r.id),
@@ -114,8 +114,8 @@ export const full = (kind: Kind, r: Resource): unknown => {
     description: r.description,
     template: false,
     tags: r.tags,
-    config: fullConfig(kind, r),
-    ...(info === undefined ? {} : { info: Schema.complete(info, Schema.pick(info, r.info)) }),
+    config: fullConfig(definitions, kind, r),
+    ...(info === undefined ? {} : { info: definitions.complete(info, definitions.pick(info, r.info)) }),
     base_permission: "None",
     updated_at: r.updated_at,
   }
@@ -184,10 +184,10 @@ const normalize = (store: Store, config: Record<string, unknown>): Record<string
 
 /** Every resource endpoint, bound to the world's store. */
 export const handlers = (world: World): Map<string, Handler> => {
-  const { store } = world
+  const { store, schema: definitions } = world
   const routes = new Map<string, Handler>()
   const add = (endpoint: string, handler: Handler) => routes.set(endpoint, handler)
-  const view = (kind: Kind) => (r: Resource) => full(kind, r)
+  const view = (kind: Kind) => (r: Resource) => full(definitions, kind, r)
   /** The resource named by `keys`, if the caller may act on it at `level`. */
   const permitted =
     (caller: Caller, kind: Kind, level: "Write", ...keys: ReadonlyArray<string>) =>
@@ -203,7 +203,7 @@ export const handlers = (world: World): Map<string, Handler> => {
       page(
         store.all(kind).filter((r) => matchesQuery(store, r, p)),
         p,
-      ).map((r) => listItem(store, kind, r)),
+      ).map((r) => listItem(definitions, store, kind, r)),
     )
     add(`read/ListFull${plural}`, (p) =>
       page(
@@ -348,8 +348,10 @@ export const handlers = (world: World): Map<string, Handler> => {
 
   // As the service answers users: their password hashes blanked.
   add("read/ListUsers", () => {
-    const item = Schema.endpointSchema("read/ListUsers", "response")?.schema.items ?? {}
-    return world.users.map((u) => Schema.complete(item, { ...u, config: { type: "Local", data: { password: "" } } }))
+    const item = definitions.endpointSchema("read/ListUsers", "response")?.schema.items ?? {}
+    return world.users.map((u) =>
+      definitions.complete(item, { ...u, config: { type: "Local", data: { password: "" } } }),
+    )
   })
   return routes
 }

@@ -4,7 +4,8 @@
  * deserializer does (serde's errors, unknown fields dropped) and to make its
  * answers complete (every config field, every required field).
  *
- * Read on first use, not at start: `svc-mcp --sandbox` must start quickly.
+ * Each sandbox has its own (`make`, kept by its World), read on first use, not
+ * at start: `svc-mcp --sandbox` must start quickly.
  */
 import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -29,80 +30,14 @@ interface Document {
   readonly definitions: Readonly<Record<string, JsonSchema>>
 }
 
-// The module runs as dist/Sandbox/*.js (the library), inside the bundle's dist/svc-mcp/*.js, or
-// as src/Sandbox/*.ts (tests): the file is two levels up in each case (one level up matches no
-// layout since the bundle became ES modules in dist/svc-mcp/).
-const CANDIDATES = ["../spec/service-api.schema.json", "../../spec/service-api.schema.json"]
-
-let loaded: Document | undefined
-
-export const document = (): Document => {
-  if (loaded !== undefined) return loaded
-  for (const candidate of CANDIDATES) {
-    const path = fileURLToPath(new URL(candidate, import.meta.url))
-    if (Fs.existsSync(path)) {
-      loaded = JSON.parse(Fs.readFileSync(path, "utf8")) as Document
-      return loaded
-    }
-  }
-  throw new Error(`the service's definitions (spec/service-api.schema.json) are not beside ${import.meta.url}`)
-}
+// The module runs as a chunk of the bundle (dist/svc-mcp/*.js), as dist/Sandbox/Schema.js (the
+// library) or as src/Sandbox/Schema.ts (tests): the file is two levels up in each.
+const CANDIDATES = ["../../spec/service-api.schema.json"]
 
 const refName = (ref: string) => decodeURIComponent(ref.slice(ref.lastIndexOf("/") + 1))
 
-export const definition = (name: string): JsonSchema => {
-  const found = document().definitions[name]
-  if (found === undefined) throw new Error(`no definition named ${name}`)
-  return found
-}
-
-/** Follows `$ref`s to the schema itself, with the name of the last definition on the way. */
-export const resolve = (schema: JsonSchema, name?: string): { schema: JsonSchema; name: string | undefined } => {
-  let current = schema
-  let currentName = name
-  for (let i = 0; current.$ref !== undefined && i < 20; i++) {
-    currentName = refName(current.$ref)
-    current = definition(currentName)
-  }
-  return { schema: current, name: currentName }
-}
-
-/** The schema of an endpoint's request or answer, or undefined when the definitions have none. */
-export const endpointSchema = (endpoint: string, part: "request" | "response") => {
-  const name = document().endpoints[endpoint]?.[part]
-  return name === undefined || name === null ? undefined : resolve(definition(name), name)
-}
-
-export const property = (schema: JsonSchema, key: string): JsonSchema | undefined => {
-  const found = resolve(schema).schema.properties?.[key]
-  return found === undefined ? undefined : resolve(found).schema
-}
-
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
-
-/** The branch of an `anyOf` that a value takes: by its `type` tag, else the first of its JSON kind. */
-const branch = (options: ReadonlyArray<JsonSchema>, value: unknown): JsonSchema | undefined => {
-  const resolved = options.map((o) => resolve(o).schema)
-  if (isRecord(value) && typeof value.type === "string") {
-    const tagged = resolved.find((o) => resolve(o.properties?.type ?? {}).schema.const === value.type)
-    if (tagged !== undefined) return tagged
-  }
-  return resolved.find((o) => kindMatches(o, value))
-}
-
-/** The fields of `value` that `schema` has, with values of the kind it expects. */
-export const pick = (schema: JsonSchema, value: Record<string, unknown>): Record<string, unknown> => {
-  const properties = resolve(schema).schema.properties ?? {}
-  return Object.fromEntries(
-    Object.entries(value).filter(([key, field]) => {
-      const expected = properties[key]
-      return (
-        expected !== undefined && field !== undefined && field !== null && kindMatches(resolve(expected).schema, field)
-      )
-    }),
-  )
-}
 
 const kindMatches = (schema: JsonSchema, value: unknown): boolean => {
   if (schema.const !== undefined) return schema.const === value
@@ -120,75 +55,6 @@ const kindMatches = (schema: JsonSchema, value: unknown): boolean => {
       return isRecord(value)
     default:
       return true
-  }
-}
-
-/**
- * `value` made complete for `schema`: what it holds is kept, and each missing field gets
- * the type's empty value, as the service's serializer writes a default. With `every`,
- * optional fields are filled too (a config has all of them); otherwise only required ones.
- */
-export const complete = (schema: JsonSchema, value: unknown, every = false, depth = 0): unknown => {
-  const s = resolve(schema).schema
-  if (depth > 8) return value
-  if (s.anyOf !== undefined) {
-    const chosen = branch(s.anyOf, value) ?? resolve(s.anyOf[0] ?? {}).schema
-    return complete(chosen, value, every, depth + 1)
-  }
-  if (value === undefined) return empty(s, every, depth)
-  if (Array.isArray(value) && s.items !== undefined) {
-    const items = s.items
-    return value.map((item) => complete(items, item, every, depth + 1))
-  }
-  if (isRecord(value) && s.properties !== undefined) {
-    const required = new Set(s.required ?? [])
-    const out: Record<string, unknown> = {}
-    for (const [key, field] of Object.entries(s.properties)) {
-      if (Object.hasOwn(value, key) && value[key] !== undefined) {
-        out[key] = complete(field, value[key], every, depth + 1)
-      } else if (every || required.has(key)) {
-        const filled = empty(resolve(field).schema, every, depth + 1)
-        if (filled !== undefined) out[key] = filled
-      }
-    }
-    // Fields beyond the schema stay: the caller answers for them, and the tests catch them.
-    for (const [key, field] of Object.entries(value)) if (!Object.hasOwn(out, key)) out[key] = field
-    return out
-  }
-  return value
-}
-
-// A type's empty value depends only on its schema: built once, then copied.
-const empties = [new WeakMap<JsonSchema, string>(), new WeakMap<JsonSchema, string>()]
-
-const empty = (schema: JsonSchema, every: boolean, depth: number): unknown => {
-  const cache = empties[every ? 1 : 0] as WeakMap<JsonSchema, string>
-  const cached = cache.get(schema)
-  if (cached !== undefined) return cached === "undefined" ? undefined : JSON.parse(cached)
-  const value = emptyOf(schema, every, depth)
-  cache.set(schema, value === undefined ? "undefined" : JSON.stringify(value))
-  return value
-}
-
-const emptyOf = (schema: JsonSchema, every: boolean, depth: number): unknown => {
-  const s = resolve(schema).schema
-  if (s.not !== undefined) return undefined
-  if (s.const !== undefined) return s.const
-  if (s.enum !== undefined) return s.enum[0]
-  if (s.anyOf !== undefined) return complete(s.anyOf[0] ?? {}, undefined, every, depth + 1)
-  switch (s.type) {
-    case "string":
-      return ""
-    case "number":
-      return 0
-    case "boolean":
-      return false
-    case "array":
-      return []
-    case "object":
-      return s.properties === undefined ? {} : complete(s, {}, every, depth + 1)
-    default:
-      return null
   }
 }
 
@@ -232,95 +98,262 @@ const oneOf = (variants: ReadonlyArray<string>) => {
   return `expected one of ${quoted.join(", ")}`
 }
 
-/**
- * Decodes `value` as the service's deserializer would: the first error in serde's words
- * (a 500), or the value with the fields the service does not know dropped, as it drops them.
- */
-export const decode = (schema: JsonSchema, value: unknown, name?: string): unknown => {
-  const { schema: s, name: n } = resolve(schema, name)
-  if (s.anyOf !== undefined && s.properties === undefined) return decodeAnyOf(s.anyOf, value, n)
-  if (s.not !== undefined || (s.type === undefined && s.enum === undefined && s.const === undefined)) return value
-  if (s.const !== undefined) {
-    if (value !== s.const) throw serde(`unknown variant \`${String(value)}\`, ${oneOf([String(s.const)])}`)
-    return value
-  }
-  if (s.enum !== undefined) {
-    if (typeof value !== "string") throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
-    if (!s.enum.includes(value)) throw serde(`unknown variant \`${value}\`, ${oneOf(s.enum)}`)
-    return value
-  }
-  switch (s.type) {
-    case "number":
-      if (typeof value !== "number") throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
-      if ((n === "U64" || n === "I64" || n === "Usize") && !Number.isInteger(value)) {
-        throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+/** The definitions as one sandbox reads them: on first use, and then kept for its life. */
+export interface ServiceSchema {
+  readonly document: () => Document
+  readonly definition: (name: string) => JsonSchema
+  readonly resolve: (schema: JsonSchema, name?: string) => { schema: JsonSchema; name: string | undefined }
+  readonly endpointSchema: (
+    endpoint: string,
+    part: "request" | "response",
+  ) => { schema: JsonSchema; name: string | undefined } | undefined
+  readonly property: (schema: JsonSchema, key: string) => JsonSchema | undefined
+  readonly pick: (schema: JsonSchema, value: Record<string, unknown>) => Record<string, unknown>
+  readonly complete: (schema: JsonSchema, value: unknown, every?: boolean) => unknown
+  readonly decode: (schema: JsonSchema, value: unknown, name?: string) => unknown
+  readonly decodeRequest: (endpoint: string, params: unknown) => unknown
+}
+
+export const make = (): ServiceSchema => {
+  let loaded: Document | undefined
+
+  const document = (): Document => {
+    if (loaded !== undefined) return loaded
+    for (const candidate of CANDIDATES) {
+      const path = fileURLToPath(new URL(candidate, import.meta.url))
+      if (Fs.existsSync(path)) {
+        loaded = JSON.parse(Fs.readFileSync(path, "utf8")) as Document
+        return loaded
       }
-      if ((n === "U64" || n === "Usize") && value < 0) {
-        throw serde(`invalid value: ${unexpected(value)}, expected ${expected(s, n)}`)
-      }
-      return value
-    case "array": {
-      if (!Array.isArray(value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+    }
+    throw new Error(`the service's definitions (spec/service-api.schema.json) are not beside ${import.meta.url}`)
+  }
+
+  const definition = (name: string): JsonSchema => {
+    const found = document().definitions[name]
+    if (found === undefined) throw new Error(`no definition named ${name}`)
+    return found
+  }
+
+  /** Follows `$ref`s to the schema itself, with the name of the last definition on the way. */
+  const resolve = (schema: JsonSchema, name?: string): { schema: JsonSchema; name: string | undefined } => {
+    let current = schema
+    let currentName = name
+    for (let i = 0; current.$ref !== undefined && i < 20; i++) {
+      currentName = refName(current.$ref)
+      current = definition(currentName)
+    }
+    return { schema: current, name: currentName }
+  }
+
+  /** The schema of an endpoint's request or answer, or undefined when the definitions have none. */
+  const endpointSchema = (endpoint: string, part: "request" | "response") => {
+    const name = document().endpoints[endpoint]?.[part]
+    return name === undefined || name === null ? undefined : resolve(definition(name), name)
+  }
+
+  const property = (schema: JsonSchema, key: string): JsonSchema | undefined => {
+    const found = resolve(schema).schema.properties?.[key]
+    return found === undefined ? undefined : resolve(found).schema
+  }
+
+  /** The branch of an `anyOf` that a value takes: by its `type` tag, else the first of its JSON kind. */
+  const branch = (options: ReadonlyArray<JsonSchema>, value: unknown): JsonSchema | undefined => {
+    const resolved = options.map((o) => resolve(o).schema)
+    if (isRecord(value) && typeof value.type === "string") {
+      const tagged = resolved.find((o) => resolve(o.properties?.type ?? {}).schema.const === value.type)
+      if (tagged !== undefined) return tagged
+    }
+    return resolved.find((o) => kindMatches(o, value))
+  }
+
+  /** The fields of `value` that `schema` has, with values of the kind it expects. */
+  const pick = (schema: JsonSchema, value: Record<string, unknown>): Record<string, unknown> => {
+    const properties = resolve(schema).schema.properties ?? {}
+    return Object.fromEntries(
+      Object.entries(value).filter(([key, field]) => {
+        const expected = properties[key]
+        return (
+          expected !== undefined &&
+          field !== undefined &&
+          field !== null &&
+          kindMatches(resolve(expected).schema, field)
+        )
+      }),
+    )
+  }
+
+  /**
+   * `value` made complete for `schema`: what it holds is kept, and each missing field gets
+   * the type's empty value, as the service's serializer writes a default. With `every`,
+   * optional fields are filled too (a config has all of them); otherwise only required ones.
+   */
+  const complete = (schema: JsonSchema, value: unknown, every = false, depth = 0): unknown => {
+    const s = resolve(schema).schema
+    if (depth > 8) return value
+    if (s.anyOf !== undefined) {
+      const chosen = branch(s.anyOf, value) ?? resolve(s.anyOf[0] ?? {}).schema
+      return complete(chosen, value, every, depth + 1)
+    }
+    if (value === undefined) return empty(s, every, depth)
+    if (Array.isArray(value) && s.items !== undefined) {
       const items = s.items
-      return items === undefined ? value : value.map((item) => decode(items, item))
+      return value.map((item) => complete(items, item, every, depth + 1))
     }
-    case "object":
-      return decodeObject(s, value, n)
-    default:
-      if (!kindMatches(s, value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+    if (isRecord(value) && s.properties !== undefined) {
+      const required = new Set(s.required ?? [])
+      const out: Record<string, unknown> = {}
+      for (const [key, field] of Object.entries(s.properties)) {
+        if (Object.hasOwn(value, key) && value[key] !== undefined) {
+          out[key] = complete(field, value[key], every, depth + 1)
+        } else if (every || required.has(key)) {
+          const filled = empty(resolve(field).schema, every, depth + 1)
+          if (filled !== undefined) out[key] = filled
+        }
+      }
+      // Fields beyond the schema stay: the caller answers for them, and the tests catch them.
+      for (const [key, field] of Object.entries(value)) if (!Object.hasOwn(out, key)) out[key] = field
+      return out
+    }
+    return value
+  }
+
+  // A type's empty value depends only on its schema: built once, then copied.
+  const empties = [new WeakMap<JsonSchema, string>(), new WeakMap<JsonSchema, string>()]
+
+  const empty = (schema: JsonSchema, every: boolean, depth: number): unknown => {
+    const cache = empties[every ? 1 : 0] as WeakMap<JsonSchema, string>
+    const cached = cache.get(schema)
+    if (cached !== undefined) return cached === "undefined" ? undefined : JSON.parse(cached)
+    const value = emptyOf(schema, every, depth)
+    cache.set(schema, value === undefined ? "undefined" : JSON.stringify(value))
+    return value
+  }
+
+  const emptyOf = (schema: JsonSchema, every: boolean, depth: number): unknown => {
+    const s = resolve(schema).schema
+    if (s.not !== undefined) return undefined
+    if (s.const !== undefined) return s.const
+    if (s.enum !== undefined) return s.enum[0]
+    if (s.anyOf !== undefined) return complete(s.anyOf[0] ?? {}, undefined, every, depth + 1)
+    switch (s.type) {
+      case "string":
+        return ""
+      case "number":
+        return 0
+      case "boolean":
+        return false
+      case "array":
+        return []
+      case "object":
+        return s.properties === undefined ? {} : complete(s, {}, every, depth + 1)
+      default:
+        return null
+    }
+  }
+
+  /**
+   * Decodes `value` as the service's deserializer would: the first error in serde's words
+   * (a 500), or the value with the fields the service does not know dropped, as it drops them.
+   */
+  const decode = (schema: JsonSchema, value: unknown, name?: string): unknown => {
+    const { schema: s, name: n } = resolve(schema, name)
+    if (s.anyOf !== undefined && s.properties === undefined) return decodeAnyOf(s.anyOf, value, n)
+    if (s.not !== undefined || (s.type === undefined && s.enum === undefined && s.const === undefined)) return value
+    if (s.const !== undefined) {
+      if (value !== s.const) throw serde(`unknown variant \`${String(value)}\`, ${oneOf([String(s.const)])}`)
       return value
-  }
-}
-
-const decodeObject = (s: JsonSchema, value: unknown, name: string | undefined): unknown => {
-  if (!isRecord(value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, name)}`)
-  const properties = s.properties
-  if (properties === undefined) {
-    const values = s.additionalProperties
-    if (typeof values !== "object") return value
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decode(values, v)]))
-  }
-  const out: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(value)) {
-    const schema = properties[key]
-    // A field the service does not know is ignored, as serde ignores it; null is an absent Option.
-    if (schema === undefined || (field === null && !(s.required ?? []).includes(key))) continue
-    out[key] = decode(schema, field)
-  }
-  for (const key of s.required ?? []) if (!Object.hasOwn(out, key)) throw serde(`missing field \`${key}\``)
-  // A field that also goes by other names: `{anyOf: [{required: [stack]}, {required: [id]}, ...]}`.
-  const aliases = s.anyOf?.map((o) => o.required ?? [])
-  if (aliases !== undefined && !aliases.some((keys) => keys.every((k) => Object.hasOwn(out, k)))) {
-    throw serde(`missing field \`${aliases[0]?.[0] ?? "id"}\``)
-  }
-  return out
-}
-
-const decodeAnyOf = (options: ReadonlyArray<JsonSchema>, value: unknown, name: string | undefined): unknown => {
-  const resolved = options.map((o) => resolve(o).schema)
-  const tags = resolved.map((o) => resolve(o.properties?.type ?? {}).schema.const)
-  if (tags.every((t): t is string => typeof t === "string")) {
-    // An enum tagged by `type`, its content in `params` or `data`, as the service's are.
-    if (!isRecord(value)) {
-      throw serde(`invalid type: ${unexpected(value)}, expected adjacently tagged enum ${name ?? "value"}`)
     }
-    if (value.type === undefined) throw serde("missing field `type`")
-    const index = tags.indexOf(String(value.type))
-    if (index < 0) throw serde(`unknown variant \`${String(value.type)}\`, ${oneOf(tags)}`)
-    return decode(resolved[index] ?? {}, value, name)
-  }
-  for (const option of resolved) {
-    try {
-      return decode(option, value, name)
-    } catch {
-      // the next variant may fit, as serde tries each of an untagged enum's
+    if (s.enum !== undefined) {
+      if (typeof value !== "string") throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+      if (!s.enum.includes(value)) throw serde(`unknown variant \`${value}\`, ${oneOf(s.enum)}`)
+      return value
+    }
+    switch (s.type) {
+      case "number":
+        if (typeof value !== "number") throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+        if ((n === "U64" || n === "I64" || n === "Usize") && !Number.isInteger(value)) {
+          throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+        }
+        if ((n === "U64" || n === "Usize") && value < 0) {
+          throw serde(`invalid value: ${unexpected(value)}, expected ${expected(s, n)}`)
+        }
+        return value
+      case "array": {
+        if (!Array.isArray(value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+        const items = s.items
+        return items === undefined ? value : value.map((item) => decode(items, item))
+      }
+      case "object":
+        return decodeObject(s, value, n)
+      default:
+        if (!kindMatches(s, value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+        return value
     }
   }
-  throw serde(`data did not match any variant of untagged enum ${name ?? "value"}`)
-}
 
-/** A request body decoded against its endpoint's definition; a body of an endpoint without one passes as it is. */
-export const decodeRequest = (endpoint: string, params: unknown): unknown => {
-  const request = endpointSchema(endpoint, "request")
-  return request === undefined ? params : decode(request.schema, params, request.name)
+  const decodeObject = (s: JsonSchema, value: unknown, name: string | undefined): unknown => {
+    if (!isRecord(value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, name)}`)
+    const properties = s.properties
+    if (properties === undefined) {
+      const values = s.additionalProperties
+      if (typeof values !== "object") return value
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decode(values, v)]))
+    }
+    const out: Record<string, unknown> = {}
+    for (const [key, field] of Object.entries(value)) {
+      const schema = properties[key]
+      // A field the service does not know is ignored, as serde ignores it; null is an absent Option.
+      if (schema === undefined || (field === null && !(s.required ?? []).includes(key))) continue
+      out[key] = decode(schema, field)
+    }
+    for (const key of s.required ?? []) if (!Object.hasOwn(out, key)) throw serde(`missing field \`${key}\``)
+    // A field that also goes by other names: `{anyOf: [{required: [stack]}, {required: [id]}, ...]}`.
+    const aliases = s.anyOf?.map((o) => o.required ?? [])
+    if (aliases !== undefined && !aliases.some((keys) => keys.every((k) => Object.hasOwn(out, k)))) {
+      throw serde(`missing field \`${aliases[0]?.[0] ?? "id"}\``)
+    }
+    return out
+  }
+
+  const decodeAnyOf = (options: ReadonlyArray<JsonSchema>, value: unknown, name: string | undefined): unknown => {
+    const resolved = options.map((o) => resolve(o).schema)
+    const tags = resolved.map((o) => resolve(o.properties?.type ?? {}).schema.const)
+    if (tags.every((t): t is string => typeof t === "string")) {
+      // An enum tagged by `type`, its content in `params` or `data`, as the service's are.
+      if (!isRecord(value)) {
+        throw serde(`invalid type: ${unexpected(value)}, expected adjacently tagged enum ${name ?? "value"}`)
+      }
+      if (value.type === undefined) throw serde("missing field `type`")
+      const index = tags.indexOf(String(value.type))
+      if (index < 0) throw serde(`unknown variant \`${String(value.type)}\`, ${oneOf(tags)}`)
+      return decode(resolved[index] ?? {}, value, name)
+    }
+    for (const option of resolved) {
+      try {
+        return decode(option, value, name)
+      } catch {
+        // the next variant may fit, as serde tries each of an untagged enum's
+      }
+    }
+    throw serde(`data did not match any variant of untagged enum ${name ?? "value"}`)
+  }
+
+  /** A request body decoded against its endpoint's definition; a body of an endpoint without one passes as it is. */
+  const decodeRequest = (endpoint: string, params: unknown): unknown => {
+    const request = endpointSchema(endpoint, "request")
+    return request === undefined ? params : decode(request.schema, params, request.name)
+  }
+
+  return {
+    document,
+    definition,
+    resolve,
+    endpointSchema,
+    property,
+    pick,
+    complete: (schema, value, every = false) => complete(schema, value, every),
+    decode,
+    decodeRequest,
+  }
 }

@@ -17,7 +17,7 @@ import * as Executions from "./Executions.js"
 import { RateLimiter, WINDOW_MS } from "./RateLimiter.js"
 import * as Reads from "./Reads.js"
 import * as Resources from "./Resources.js"
-import * as Schema from "./Schema.js"
+import type { ServiceSchema } from "./Schema.js"
 import { seed } from "./Seed.js"
 import { type Caller, type Params, ServiceFailure } from "./Store.js"
 import { fail, listener, send } from "./Wire.js"
@@ -77,8 +77,8 @@ const compare = (a: string, b: string) => {
 }
 
 /** The 2.3.3 endpoints a 2.3.2 service lacks: those its published definitions (2.3.2) give no answer for. */
-const addedIn233 = () =>
-  Object.entries(Schema.document().endpoints)
+const addedIn233 = (definitions: ServiceSchema) =>
+  Object.entries(definitions.document().endpoints)
     .filter(([, d]) => d.response === null)
     .map(([endpoint]) => endpoint)
 
@@ -135,9 +135,9 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
     ["read/GetVersion", () => ({ version })],
     ["read/GetCoreInfo", coreInfo],
   ])
-  if (compare(version, VERSION) < 0) for (const endpoint of addedIn233()) routes.delete(endpoint)
+  if (compare(version, VERSION) < 0) for (const endpoint of addedIn233(world.schema)) routes.delete(endpoint)
 
-  const auth = Accounts.make(accounts, limiter, ttl)
+  const auth = Accounts.make(accounts, limiter, ttl, world.schema)
 
   const handle = (req: Http.IncomingMessage, res: Http.ServerResponse, text: string) => {
     const path = ((req.url ?? "/").split("?")[0] ?? "/").replace(/^\/+/, "")
@@ -167,10 +167,10 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
         new ServiceFailure(500, `unknown variant \`${match[2]}\`, expected one of the ${match[1]} requests`),
       )
     }
-    const params = Schema.decodeRequest(path, body) as Params
+    const params = world.schema.decodeRequest(path, body) as Params
     const answer = handler(params, caller) ?? null
-    const response = Schema.endpointSchema(path, "response")
-    send(res, 200, response === undefined ? answer : Schema.complete(response.schema, answer))
+    const response = world.schema.endpointSchema(path, "response")
+    send(res, 200, response === undefined ? answer : world.schema.complete(response.schema, answer))
   }
 
   const server = Http.createServer(listener(handle))

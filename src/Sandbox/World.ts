@@ -1,8 +1,11 @@
 /**
  * Everything the sandbox knows beyond resource records: the Docker objects on
- * each server, log lines, and Update records of executions.
+ * each server, log lines, Update records of executions, and the service's
+ * definitions it answers by.
  */
 import type { Kind } from "./Kinds.js"
+import type { ServiceSchema } from "./Schema.js"
+import * as Schema from "./Schema.js"
 import { type Resource, ServiceFailure, Store } from "./Store.js"
 
 export interface Container {
@@ -82,6 +85,8 @@ export class World {
   readonly logs = new Map<string, Array<LogLine>>()
   readonly updates: Array<UpdateRecord> = []
   readonly users: Array<SandboxUser> = []
+  /** The service's definitions, which this sandbox's requests are decoded and its answers completed by. */
+  readonly schema: ServiceSchema = Schema.make()
 
   constructor(readonly now: () => number = Date.now) {
     this.store = new Store(now)

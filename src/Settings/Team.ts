@@ -64,3 +64,6 @@ export const config: Config.Config<TeamSettingsShape> = Config.all({ stateKey, t
 export const load: Effect.Effect<TeamSettingsShape, ConfigError> = read(config)
 
 export const layer: Layer.Layer<TeamSettings, ConfigError> = Layer.effect(TeamSettings, load)
+
+/** No trusted proxies, and a state key of the process's own: a server run by one, or embedded. */
+export const layerDefaults: Layer.Layer<TeamSettings> = Layer.succeed(TeamSettings, DEFAULT)

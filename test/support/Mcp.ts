@@ -21,8 +21,11 @@ import {
 import { createMcpHandler } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Auth from "../../src/Auth.js"
 import type * as Config from "../../src/Config.js"
 import * as McpServer from "../../src/Mcp/Server.js"
+import * as Audit from "../../src/Operations/Audit.js"
+import * as Telemetry from "../../src/Operations/Telemetry.js"
 import type * as SvcClient from "../../src/SvcClient.js"
 import * as Policy from "../../src/Tools/Policy.js"
 import * as Settings from "../../src/Tools/Settings.js"
@@ -42,12 +45,17 @@ export interface Options {
 const build = (
   config: Config.SvcConfigShape,
   settings: Partial<Settings.ServerSettingsShape>,
-  client: Layer.Layer<SvcClient.SvcClient> = Layers.client(config),
+  client: Layer.Layer<SvcClient.SvcClient | Auth.Auth> = Layers.client(config),
 ) =>
   Effect.gen(function* () {
-    // Built in the test's scope: the server outlives this effect.
+    // Built in the test's scope: the server outlives this effect. No audit log, no telemetry.
     const context = yield* Layer.build(
-      Policy.layer.pipe(Layer.provideMerge(Settings.layerValue(settings)), Layer.provideMerge(client)),
+      Policy.layer.pipe(
+        Layer.provideMerge(Settings.layerValue(settings)),
+        Layer.provideMerge(client),
+        Layer.merge(Audit.layerOff),
+        Layer.merge(Telemetry.layerOff),
+      ),
     )
     return yield* McpServer.make.pipe(Effect.provide(context))
   })
@@ -92,7 +100,9 @@ export const connectV2 = (
   options: Options = {},
 ) =>
   Effect.gen(function* () {
-    const mcp = yield* build(config, settings, options.service)
+    // A service of the test's own has no credentials of the server's to scrub from records.
+    const service = options.service && Layer.merge(options.service, Layer.succeed(Auth.Auth, Auth.perRequest))
+    const mcp = yield* build(config, settings, service)
     const era = options.era ?? "legacy"
     const capabilities: ClientCapabilities = options.elicit === undefined ? {} : { elicitation: { form: {} } }
     const client = new Client(
