@@ -44,8 +44,12 @@ const cacheFiles = (dir: string): Record<string, { ino: number; mtimeMs: number;
   if (!Fs.existsSync(dir)) return {}
   const found: Record<string, { ino: number; mtimeMs: number; size: number }> = {}
   for (const file of Fs.readdirSync(dir, { recursive: true }) as Array<string>) {
-    const stat = Fs.statSync(Path.join(dir, file))
-    if (stat.isFile()) found[file] = { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size }
+    // A server still running writes each entry to a temporary file beside it, then renames it:
+    // such a file may be gone by the time it is looked at, and is not the cache.
+    const stat = Fs.statSync(Path.join(dir, file), { throwIfNoEntry: false })
+    if (stat?.isFile() === true && !Path.basename(file).includes(".")) {
+      found[file] = { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size }
+    }
   }
   return found
 }
