@@ -37,7 +37,15 @@ export const publish = (services: ReadonlyArray<Service>): ReadonlyArray<Tool> =
       Object.entries(tool.endpoints).filter(([selector]) => offered.some((t) => Object.hasOwn(t.endpoints, selector))),
     )
     const missing = services.filter((s) => !policyOf(s).tools.some((t) => t.name === tool.name))
-    return [makeTool({ ...tool, endpoints, description: `${tool.description}${absence(missing)}`, services: names })]
+    return [
+      makeTool({
+        ...tool,
+        endpoints,
+        description: `${tool.description}${absence(missing)}`,
+        // One service named alone takes no `service`: the schemas stay as a single service's.
+        ...(names.length > 1 ? { services: names } : {}),
+      }),
+    ]
   })
 }
 

@@ -90,11 +90,10 @@ const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   if (spec.fields === true) fields.fields = Schema.optional(Paths)
   const schema = spec.fields === true ? SCHEMA_WITH_ANSWER : SCHEMA_DESCRIPTION
   fields.schema = Schema.optional(Schema.Boolean.annotations({ description: schema }))
-  const [service, ...others] = spec.services ?? []
-  // Published as the bare enum (its values are strings): tools/list carries it once per tool.
-  if (service !== undefined) {
-    const names = [service, ...others]
-    fields.service = Schema.optional(Schema.Literal(...names).annotations({ jsonSchema: { enum: names } }))
+  // Published as the selectors are, a typed enum (clients that need `type` beside `enum` take it), without a description.
+  const names = spec.services ?? []
+  if (names.length > 0) {
+    fields.service = Schema.optional(Schema.Literal(...(names as [string, ...Array<string>])))
   }
   return Schema.Struct(fields) as unknown as Schema.Schema<Arguments, unknown>
 }
