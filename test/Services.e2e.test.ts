@@ -179,7 +179,6 @@ describe("several services", () => {
         )
       const [one, alone, both] = [yield* size(single), yield* size(named), yield* size(two)]
       expect(alone).toBe(one)
-      console.log(`tools/list: ${one} bytes with one service, ${both} with two (+${both - one})`)
       // Both services offer every tool: no description grows, each schema gains the one enum.
       const tools = (yield* Effect.promise(() => two.client.listTools())).tools.length
       expect(both - one).toBe(tools * `,"service":{"type":"string","enum":["prod","staging"]}`.length)
