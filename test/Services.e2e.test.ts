@@ -10,6 +10,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as HttpMcp from "./support/HttpMcp.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
 
@@ -182,6 +183,61 @@ describe("several services", () => {
       // Both services offer every tool: no description grows, each schema gains the one enum.
       const tools = (yield* Effect.promise(() => two.client.listTools())).tools.length
       expect(both - one).toBe(tools * `,"service":{"type":"string","enum":["prod","staging"]}`.length)
+    }),
+  )
+
+  it.scopedLive("per-request over HTTP: each service's key in its own header pair, reaching that service alone", () =>
+    Effect.gen(function* () {
+      const prod = yield* Double.scoped({ apiKeys: [PROD] })
+      const staging = yield* Double.scoped({ apiKeys: [STAGING] })
+      const server = yield* Spawn.serveHttp({
+        SVC_SERVICES: "prod,staging",
+        SVC_PROD_URL: prod.url,
+        SVC_STAGING_URL: staging.url,
+        SVC_MCP_CREDENTIALS: "per-request",
+      })
+      const client = yield* HttpMcp.connect(server.url, {
+        "X-Svc-Prod-Api-Key": PROD.key,
+        "X-Svc-Prod-Api-Secret": PROD.secret,
+      })
+      const call = (service: string) =>
+        Effect.promise(() => client.callTool({ name: "svc_list", arguments: { resource_type: "stack", service } }))
+      const first = yield* call("prod")
+      expect(textOf(first)).not.toMatch(/^prod: /)
+      expect((first as Result).isError).toBeUndefined()
+      expect(prod.calls().map((r) => [r.headers["x-api-key"], r.headers["x-api-secret"]])).toEqual([
+        [PROD.key, PROD.secret],
+      ])
+      // No staging pair: the call to staging is refused, and prod's key is not sent there.
+      const refused = yield* call("staging")
+      expect((refused as Result).isError).toBe(true)
+      expect(textOf(refused)).toMatch(/^staging: .*X-Svc-Staging-Api-Key/)
+      expect(staging.requests).toEqual([])
+
+      const both = yield* HttpMcp.connect(server.url, {
+        "X-Svc-Prod-Api-Key": PROD.key,
+        "X-Svc-Prod-Api-Secret": PROD.secret,
+        "X-Svc-Staging-Api-Key": STAGING.key,
+        "X-Svc-Staging-Api-Secret": STAGING.secret,
+      })
+      yield* Effect.promise(() =>
+        both.callTool({ name: "svc_list", arguments: { resource_type: "stack", service: "staging" } }),
+      )
+      expect(staging.calls().map((r) => [r.headers["x-api-key"], r.headers["x-api-secret"]])).toEqual([
+        [STAGING.key, STAGING.secret],
+      ])
+      // Half a pair, or none at all, is refused before anything is served.
+      const half = yield* HttpMcp.raw(server.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "X-Svc-Staging-Api-Key": STAGING.key,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      })
+      expect(half.status).toBe(401)
+      expect(half.body).toContain("X-Svc-Staging-Api-Secret is missing")
     }),
   )
 })

@@ -10,6 +10,7 @@ import * as Auth from "../Auth.js"
 import * as Config from "../Config.js"
 import * as Telemetry from "../Operations/Telemetry.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as ServiceCallers from "../Service/ServiceCallers.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
 import * as SvcClient from "../SvcClient.js"
@@ -48,6 +49,7 @@ export const serving = (
         Layer.provideMerge(SvcTransport.layer),
         Layer.provideMerge(Telemetry.layerConfig),
         Layer.provideMerge(CallerCredentials.layer(mode)),
+        Layer.provideMerge(Layer.succeed(ServiceCallers.Named, names)),
       )
     }),
   )

@@ -7,11 +7,12 @@
 import type { CallToolResult } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import * as ServiceName from "../Operations/ServiceName.js"
+import * as ServiceCallers from "../Service/ServiceCallers.js"
 import { policyOf, type Service, Services, settingsOf } from "../Services/Registry.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Definitions from "../Tools/Definitions.js"
 import { make as makeTool, type Tool } from "../Tools/Tool.js"
-import type { Answer, Handler } from "./ToolCall.js"
+import type { Answer, Handler, Incoming } from "./ToolCall.js"
 import * as ToolCall from "./ToolCall.js"
 
 export interface RouterShape {
@@ -56,7 +57,9 @@ const named = (name: string, answer: Answer): Answer => {
   return {
     ...result,
     content: result.content.map((part, at) =>
-      at === 0 && part.type === "text" ? { ...part, text: `${name}: ${part.text}` } : part,
+      at === 0 && part.type === "text"
+        ? { ...part, text: `${name}: ${ServiceCallers.renameIn(name, part.text)}` }
+        : part,
     ),
   }
 }
@@ -88,7 +91,9 @@ export const make: Effect.Effect<RouterShape, never, Services> = Effect.gen(func
     if (chosen === undefined) return Effect.succeed(refused(given, names))
     const { service: _, ...rest } = isObject(args) ? args : { service: undefined }
     const name = chosen.service.name
-    return chosen.handle({ ...incoming, args: isObject(args) ? rest : args }).pipe(
+    // The request's callers are set by `within`; inside it, the call runs as this service's alone.
+    const within: Incoming["within"] = (self) => incoming.within(ServiceCallers.forService(name)(self))
+    return chosen.handle({ ...incoming, args: isObject(args) ? rest : args, within }).pipe(
       Effect.map((answer) => named(name, answer)),
       Effect.provide(chosen.service.context),
       ServiceName.as(name),

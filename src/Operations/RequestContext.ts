@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from "node:http"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as ServiceCallers from "../Service/ServiceCallers.js"
 import * as Telemetry from "./Telemetry.js"
 
 /** Runs a call within what its request brought: its caller, its trace. */
@@ -25,15 +26,22 @@ export const make: Effect.Effect<RequestContext> = Effect.gen(function* () {
   const mode = Option.getOrElse(yield* Effect.serviceOption(CallerCredentials.Mode), () => "server")
   const traced = Option.isSome(Option.flatten(yield* Effect.serviceOption(Telemetry.Telemetry)))
   const perRequest = mode === "per-request"
+  // Several services: each one's key in its own header pair.
+  const named = yield* Effect.serviceOption(ServiceCallers.Named)
   if (!perRequest && !traced) return { fromHeaders: () => noRequest }
   return {
     fromHeaders: (headers) => {
-      const caller = perRequest ? CallerCredentials.fromHeaders(headers) : undefined
+      const caller = !perRequest
+        ? undefined
+        : Option.isSome(named)
+          ? ServiceCallers.fromHeaders(named.value, headers)
+          : CallerCredentials.fromHeaders(headers)
       if (typeof caller === "string") return caller
       const traceparent = traced ? headers.traceparent : undefined
       return <A, E, R>(self: Effect.Effect<A, E, R>) => {
         let program = self
-        if (caller !== undefined) program = CallerCredentials.as(caller)(program)
+        if (caller instanceof Map) program = ServiceCallers.as(caller)(program)
+        else if (caller !== undefined) program = CallerCredentials.as(caller as CallerCredentials.Caller)(program)
         if (typeof traceparent === "string") program = Effect.locally(program, Telemetry.headerTraceparent, traceparent)
         return program
       }
