@@ -240,4 +240,25 @@ describe("several services", () => {
       expect(half.body).toContain("X-Svc-Staging-Api-Secret is missing")
     }),
   )
+
+  it.scopedLive("check and /readyz check every service, and name the one that fails", () =>
+    Effect.gen(function* () {
+      const prod = yield* Double.scoped({ apiKey: PROD })
+      const staging = yield* Double.scoped({ apiKey: STAGING })
+      const wrong = { ...env(prod.url, staging.url), SVC_STAGING_API_SECRET: "not-the-secret" }
+      const checked = yield* Spawn.run(wrong, ["check"])
+      expect(checked.code).toBe(1)
+      expect(checked.stderr).toMatch(/svc-mcp check: prod\n[^]*All good\./)
+      expect(checked.stderr).toMatch(/svc-mcp check: staging\n[^]*\[FAIL\] auth[^]*Not ready/)
+      expect(checked.stderr).not.toContain("not-the-secret")
+      const good = yield* Spawn.run(env(prod.url, staging.url), ["check"])
+      expect(good.code).toBe(0)
+
+      const server = yield* Spawn.serveHttp(wrong)
+      const ready = yield* HttpMcp.raw(server.url.replace(/\/mcp$/, "/readyz"))
+      expect(ready.status).toBe(503)
+      expect(ready.body).toMatch(/staging: auth: /)
+      expect(ready.body).not.toMatch(/prod: /)
+    }),
+  )
 })

@@ -120,7 +120,8 @@ const serve = (httpPort: number | undefined) =>
       return yield* McpServer.serveStdio
     }
     const [Readiness, McpHttp] = yield* loadHttp
-    const ready = yield* Layer.buildWithScope(Readiness.layer, yield* Effect.scope)
+    const readiness = Option.isSome(several) ? Readiness.layerServices(several.value) : Readiness.layer
+    const ready = yield* Layer.buildWithScope(readiness, yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
     yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}; ${params.inForce}`)
@@ -201,6 +202,20 @@ const check = Effect.gen(function* () {
   if (!report.ok) yield* exitWith(1)
 }).pipe(Effect.provide(checkingClient(Config.layer)))
 
+/** `check` of several services: each with its own variables, each report headed by its name. */
+const checkEach = (names: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const Check = yield* loadCheck
+    let ok = true
+    for (const name of names) {
+      const report = yield* Check.run.pipe(Effect.provide(checkingClient(Config.layer)), ServicesSettings.reading(name))
+      const text = ServicesSettings.renameIn(name, Check.format(report))
+      yield* Console.error(text.replace(/^svc-mcp check/, `svc-mcp check: ${name}`))
+      ok &&= report.ok
+    }
+    if (!ok) yield* exitWith(1)
+  })
+
 /** Runs one command line's command to its end; a failure is an ExitCode, its message on stderr. */
 export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
   Effect.gen(function* () {
@@ -213,7 +228,10 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         yield* Console.error(`svc-mcp: ${command.message}; see svc-mcp --help`)
         return yield* exitWith(2)
       case "Check":
-        return yield* check.pipe(Effect.catchTag("ConfigError", configFailed))
+        return yield* ServicesSettings.load.pipe(
+          Effect.flatMap((names) => (Option.isSome(names) ? checkEach(names.value) : check)),
+          Effect.catchTag("ConfigError", configFailed),
+        )
       case "Setup":
         return yield* Effect.flatMap(loadSetup, (Setup) => Setup.run(command.options))
       case "Sandbox":
