@@ -11,8 +11,10 @@ import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as HttpMcp from "./support/HttpMcp.js"
+import * as Otlp from "./support/OtlpReceiver.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
+import { until } from "./support/Wait.js"
 
 const PROD = { key: "prod-key", secret: "prod-secret-value" }
 const STAGING = { key: "staging-key", secret: "staging-secret-value" }
@@ -259,6 +261,41 @@ describe("several services", () => {
       expect(ready.status).toBe(503)
       expect(ready.body).toMatch(/staging: auth: /)
       expect(ready.body).not.toMatch(/prod: /)
+    }),
+  )
+
+  it.scopedLive("each service's spans and metrics are named", () =>
+    Effect.gen(function* () {
+      const receiver = yield* Otlp.scoped
+      const prod = yield* Double.scoped({ apiKey: PROD })
+      const staging = yield* Double.scoped({ apiKey: STAGING })
+      const server = yield* Spawn.serveHttp({
+        ...env(prod.url, staging.url),
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: "100",
+        OTEL_METRIC_EXPORT_INTERVAL: "200",
+      })
+      const client = yield* HttpMcp.connect(server.url)
+      for (const service of ["prod", "staging"]) {
+        yield* Effect.promise(() =>
+          client.callTool({ name: "svc_list", arguments: { resource_type: "stack", service } }),
+        )
+      }
+      yield* until(() => receiver.spans().filter((s) => s.name === "POST /read/ListStacks").length === 2)
+      const named = (name: string) =>
+        receiver
+          .spans()
+          .filter((s) => s.name === name)
+          .map((s) => Otlp.attribute(s.attributes, "svc.service"))
+          .sort()
+      expect(named("tools/call svc_list")).toEqual(["prod", "staging"])
+      expect(named("POST /read/ListStacks")).toEqual(["prod", "staging"])
+      yield* until(() => {
+        const metric = receiver.latestMetrics().find((m) => m.name === "svc_mcp.tool.calls")
+        return (metric?.sum?.dataPoints ?? []).length === 2
+      })
+      const points = receiver.latestMetrics().find((m) => m.name === "svc_mcp.tool.calls")?.sum?.dataPoints ?? []
+      expect(points.map((p) => Otlp.attribute(p.attributes, "service")).sort()).toEqual(["prod", "staging"])
     }),
   )
 })
