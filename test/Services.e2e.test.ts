@@ -10,6 +10,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Cli from "../src/Cli/CommandLine.js"
 import * as HttpMcp from "./support/HttpMcp.js"
 import * as Otlp from "./support/OtlpReceiver.js"
 import * as Double from "./support/ServiceDouble.js"
@@ -298,4 +299,40 @@ describe("several services", () => {
       expect(points.map((p) => Otlp.attribute(p.attributes, "service")).sort()).toEqual(["prod", "staging"])
     }),
   )
+
+  it.scopedLive("--sandbox --services runs one sandbox per name, each with its own estate", () =>
+    Effect.gen(function* () {
+      const { client, stderr } = yield* Spawn.connect({ SVC_STAGING_MODE: "read-only" }, [
+        "--sandbox",
+        "--services",
+        "prod,staging",
+      ])
+      const call = (name: string, args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name, arguments: args }))
+      const tags = (service: string) =>
+        Effect.map(call("svc_list", { resource_type: "tag", service }), (result) =>
+          (JSON.parse(textOf(result)) as Array<{ name: string }>).map((t) => t.name),
+        )
+      yield* call("svc_create", { resource_type: "tag", params: { name: "only-on-prod" }, service: "prod" })
+      expect(yield* tags("prod")).toContain("only-on-prod")
+      expect(yield* tags("staging")).not.toContain("only-on-prod")
+      const refused = yield* call("svc_create", { resource_type: "tag", params: { name: "x" }, service: "staging" })
+      expect(textOf(refused)).toMatch(/^staging: .*SVC_STAGING_MODE/)
+      expect(stderr()).toMatch(/SANDBOX: service prod is an in-memory sandbox/)
+      expect(stderr()).toMatch(/SANDBOX: service staging is an in-memory sandbox/)
+    }),
+  )
+
+  it("--services goes with --sandbox, and takes valid distinct names", () => {
+    expect(Cli.parse(["--sandbox", "--services", "prod,staging"])).toEqual({
+      _tag: "Serve",
+      sandbox: true,
+      httpPort: undefined,
+      services: ["prod", "staging"],
+    })
+    expect(Cli.parse(["--services", "prod"])).toMatchObject({ _tag: "Invalid" })
+    expect(Cli.parse(["--sandbox", "--services", "Prod"])).toMatchObject({ _tag: "Invalid" })
+    expect(Cli.parse(["--sandbox", "--services", "a,a"])).toMatchObject({ _tag: "Invalid" })
+    expect(Cli.parse(["--sandbox", "--services"])).toMatchObject({ _tag: "Invalid" })
+  })
 })
