@@ -93,6 +93,10 @@ describe("several services", () => {
       const failed = yield* call("svc_get", { resource_type: "stack", params: { stack: "s1" }, service: "staging" })
       expect((failed as Result).isError).toBe(true)
       expect(textOf(failed)).toMatch(/^staging: /)
+      expect((failed as { structuredContent?: { error?: unknown } }).structuredContent?.error).toMatchObject({
+        service: "staging",
+        status: 500,
+      })
       const served = yield* call("svc_get", { resource_type: "stack", params: { stack: "s1" } })
       expect(textOf(served)).not.toMatch(/^(prod|staging): /)
       expect(prod.calls().at(-1)?.path).toBe("/read/GetStack")

@@ -50,12 +50,17 @@ export const publish = (services: ReadonlyArray<Service>): ReadonlyArray<Tool> =
   })
 }
 
-/** An error's text names the service it came from: "prod: read/ListStacks failed ...". */
+/** An error names the service it came from: its text ("prod: svc_list ... failed ...") and its structured `error.service`. */
 const named = (name: string, answer: Answer): Answer => {
   const result = answer as CallToolResult
   if (result.isError !== true || !Array.isArray(result.content)) return answer
+  const structured = result.structuredContent as Record<string, unknown> | undefined
+  const error = structured?.error
   return {
     ...result,
+    ...(structured !== undefined && isObject(error)
+      ? { structuredContent: { ...structured, error: { ...error, service: name } } }
+      : {}),
     content: result.content.map((part, at) =>
       at === 0 && part.type === "text"
         ? { ...part, text: `${name}: ${ServiceCallers.renameIn(name, part.text)}` }
