@@ -255,8 +255,8 @@ describe("several services", () => {
       const wrong = { ...env(prod.url, staging.url), SVC_STAGING_API_SECRET: "not-the-secret" }
       const checked = yield* Spawn.run(wrong, ["check"])
       expect(checked.code).toBe(1)
-      expect(checked.stderr).toMatch(/svc-mcp check: prod\n[^]*All good\./)
-      expect(checked.stderr).toMatch(/svc-mcp check: staging\n[^]*\[FAIL\] auth[^]*Not ready/)
+      expect(checked.stderr).toMatch(/svc-mcp check: prod\n[\s\S]*All good\./)
+      expect(checked.stderr).toMatch(/svc-mcp check: staging\n[\s\S]*\[FAIL\] auth[\s\S]*Not ready/)
       expect(checked.stderr).not.toContain("not-the-secret")
       const good = yield* Spawn.run(env(prod.url, staging.url), ["check"])
       expect(good.code).toBe(0)
