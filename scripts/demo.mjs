@@ -102,4 +102,35 @@ await call("svc_get", { resource_type: "user", params: {} })
 await call("svc_delete", { resource_type: "variable", params: { id: "demo" } })
 
 await client.close()
+
+say("\nSeveral services behind one server: --sandbox --services prod,staging runs a sandbox for each,")
+say("each with its own estate; SVC_STAGING_MODE=read-only gives staging its own policy.")
+const several = new Client({ name: "svc-mcp-demo", version: "1.0.0" })
+await several.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [entry, "--sandbox", "--services", "prod,staging"],
+    env: { PATH: process.env.PATH ?? "", SVC_STAGING_MODE: "read-only" },
+    stderr: "pipe",
+  }),
+)
+const listed = (await several.listTools()).tools
+say(`service: ${JSON.stringify(listed[0]?.inputSchema.properties.service)}`)
+say(`svc_delete: …${listed.find((t) => t.name === "svc_delete")?.description.slice(-28)}`)
+const tags = (tags) => tags.map((t) => t.name).join(", ") || "(none)"
+{
+  const call = async (args, service) => {
+    const name = args.name
+    const given = { ...args.arguments, ...(service === undefined ? {} : { service }) }
+    say(`\n> ${name} ${JSON.stringify(given)}`)
+    const result = await several.callTool({ name, arguments: given })
+    const text = result.content[0]?.text ?? ""
+    say(result.isError ? `< error: ${text}` : `< ${name === "svc_list" ? tags(JSON.parse(text)) : clip(text, 120)}`)
+  }
+  await call({ name: "svc_create", arguments: { resource_type: "tag", params: { name: "only-on-prod" } } }, "prod")
+  await call({ name: "svc_list", arguments: { resource_type: "tag" } }, "prod")
+  await call({ name: "svc_list", arguments: { resource_type: "tag" } }, "staging")
+  await call({ name: "svc_delete", arguments: { resource_type: "tag", params: { id: "only-on-prod" } } }, "staging")
+}
+await several.close()
 say("\nDone. Point the server at a real service with SVC_URL and credentials (see README).")

@@ -12,7 +12,13 @@ import * as Variables from "./Variables.js"
 export type HelpTopic = "all" | "setup"
 
 export type Command =
-  | { readonly _tag: "Serve"; readonly sandbox: boolean; readonly httpPort: number | undefined }
+  | {
+      readonly _tag: "Serve"
+      readonly sandbox: boolean
+      readonly httpPort: number | undefined
+      /** --sandbox --services a,b: one sandbox per name. */
+      readonly services?: ReadonlyArray<string>
+    }
   | { readonly _tag: "Sandbox"; readonly port: number }
   | { readonly _tag: "Check" }
   | { readonly _tag: "Setup"; readonly options: Setup.Options }
@@ -25,14 +31,20 @@ const invalid = (message: string): Command => ({ _tag: "Invalid", message })
 const parsePort = (value: string | undefined): number | undefined =>
   value === undefined ? undefined : Option.getOrUndefined(parsePortText(value))
 
-/** `[--sandbox] [--http-port N]`, in any order. */
+/** `[--sandbox [--services a,b]] [--http-port N]`, in any order. */
 const parseServe = (argv: ReadonlyArray<string>): Command => {
   let sandbox = false
   let httpPort: number | undefined
+  let services: ReadonlyArray<string> | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === "--sandbox" && !sandbox) {
       sandbox = true
+    } else if (arg === "--services" && services === undefined) {
+      services = (argv[++i] ?? "").split(",").map((name) => name.trim())
+      if (!services.every((name) => /^[a-z0-9][a-z0-9-]*$/.test(name)) || new Set(services).size !== services.length) {
+        return invalid("--services takes distinct comma-separated names of lowercase letters, digits and -")
+      }
     } else if (arg === "--http-port" && httpPort === undefined) {
       httpPort = parsePort(argv[++i])
       if (httpPort === undefined) return invalid("--http-port takes a port from 0 to 65535")
@@ -40,7 +52,8 @@ const parseServe = (argv: ReadonlyArray<string>): Command => {
       return invalid(`unknown argument ${JSON.stringify(arg)}`)
     }
   }
-  return { _tag: "Serve", sandbox, httpPort }
+  if (services !== undefined && !sandbox) return invalid("--services goes with --sandbox; set SVC_SERVICES otherwise")
+  return { _tag: "Serve", sandbox, httpPort, ...(services === undefined ? {} : { services }) }
 }
 
 export const parse = (argv: ReadonlyArray<string>): Command => {
@@ -87,7 +100,7 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
 const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ["svc-mcp", "serve MCP over stdin/stdout (what a client starts)"],
   ["svc-mcp --http-port N", `serve MCP over Streamable HTTP at http://${DEFAULT_HOST}:N/mcp`],
-  ["svc-mcp --sandbox", "serve MCP against an in-memory sandbox service (also with --http-port)"],
+  ["svc-mcp --sandbox", "serve MCP against in-memory sandboxes (--http-port; --services a,b)"],
   ["svc-mcp sandbox [--port N]", "run the sandbox service alone on 127.0.0.1 and print its URL"],
   ["svc-mcp check", "check that the configuration reaches the service and logs in"],
   ["svc-mcp setup <client>", "print what to add this server to a client with (svc-mcp help setup)"],

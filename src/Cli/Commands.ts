@@ -25,12 +25,15 @@ import * as Telemetry from "../Operations/Telemetry.js"
 import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
+import { Services } from "../Services/Registry.js"
+import * as ServicesSettings from "../Settings/Services.js"
 import * as TeamSettings from "../Settings/Team.js"
 import * as SvcClient from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
 import * as Cli from "./CommandLine.js"
+import * as Several from "./Services.js"
 
 // What serving over stdio never uses (HTTP, the sandbox, check, setup) is imported when its
 // command runs: start-up neither loads nor runs it.
@@ -107,7 +110,11 @@ const serve = (httpPort: number | undefined) =>
     const params = yield* ParamsCheck.ParamsCheck
     const http = yield* HttpConfig.HttpSettings
     const mode = yield* CallerCredentials.Mode
-    const serving = `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
+    const several = yield* Effect.serviceOption(Services)
+    const serving = Option.isSome(several)
+      ? `svc-mcp ${Cli.VERSION}: serving ${Several.describe(several.value)}`
+      : `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
+    const summary = Option.isSome(several) ? "" : `; ${policy.summary}`
     if (Option.isNone(http)) {
       if (mode === "per-request") {
         return yield* new Config.ConfigError({
@@ -116,14 +123,15 @@ const serve = (httpPort: number | undefined) =>
           hint: "serve over HTTP (--http-port or SVC_MCP_HTTP_PORT), where each request carries its caller's key; over stdio use the server's own credentials",
         })
       }
-      yield* Effect.logInfo(`${serving} over stdio; ${policy.summary}; ${params.inForce}`)
+      yield* Effect.logInfo(`${serving} over stdio${summary}; ${params.inForce}`)
       return yield* McpServer.serveStdio
     }
     const [Readiness, McpHttp] = yield* loadHttp
-    const ready = yield* Layer.buildWithScope(Readiness.layer, yield* Effect.scope)
+    const readiness = Option.isSome(several) ? Readiness.layerServices(several.value) : Readiness.layer
+    const ready = yield* Layer.buildWithScope(readiness, yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
-    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded}); ${policy.summary}; ${params.inForce}`)
+    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}; ${params.inForce}`)
     return yield* Effect.never
   }).pipe(
     Effect.scoped,
@@ -144,6 +152,22 @@ const sandboxConfig = (sandbox: Sandbox.Sandbox): Config.SvcConfigShape => ({
     secret: Redacted.make(sandbox.apiKey.secret),
   },
 })
+
+/** One sandbox per name, each with its own estate and its own key, served as several services. */
+const serveSandboxes = (names: ReadonlyArray<string>, httpPort: number | undefined) =>
+  Effect.gen(function* () {
+    const Sandbox = yield* loadSandbox
+    const sandboxes = new Map<string, Sandbox.Sandbox>()
+    for (const name of names) {
+      const sandbox = yield* Sandbox.make({ apiKey: { key: `${name}-key`, secret: `${name}-secret` } })
+      sandboxes.set(name, sandbox)
+      yield* Effect.logInfo(
+        `SANDBOX: service ${name} is an in-memory sandbox at ${sandbox.url}; nothing real is touched`,
+      )
+    }
+    const config = (name: string) => Config.layerValue(sandboxConfig(sandboxes.get(name) as Sandbox.Sandbox))
+    yield* serve(httpPort).pipe(Effect.provide(Several.serving(names, config)))
+  }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 const serveSandbox = (httpPort: number | undefined) =>
   Effect.gen(function* () {
@@ -185,6 +209,20 @@ const check = Effect.gen(function* () {
   if (!report.ok) yield* exitWith(1)
 }).pipe(Effect.provide(checkingClient(Config.layer)))
 
+/** `check` of several services: each with its own variables, each report headed by its name. */
+const checkEach = (names: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const Check = yield* loadCheck
+    let ok = true
+    for (const name of names) {
+      const report = yield* Check.run.pipe(Effect.provide(checkingClient(Config.layer)), ServicesSettings.reading(name))
+      const text = ServicesSettings.renameIn(name, Check.format(report))
+      yield* Console.error(text.replace(/^svc-mcp check/, `svc-mcp check: ${name}`))
+      ok &&= report.ok
+    }
+    if (!ok) yield* exitWith(1)
+  })
+
 /** Runs one command line's command to its end; a failure is an ExitCode, its message on stderr. */
 export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
   Effect.gen(function* () {
@@ -197,16 +235,25 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         yield* Console.error(`svc-mcp: ${command.message}; see svc-mcp --help`)
         return yield* exitWith(2)
       case "Check":
-        return yield* check.pipe(Effect.catchTag("ConfigError", configFailed))
+        return yield* ServicesSettings.load.pipe(
+          Effect.flatMap((names) => (Option.isSome(names) ? checkEach(names.value) : check)),
+          Effect.catchTag("ConfigError", configFailed),
+        )
       case "Setup":
         return yield* Effect.flatMap(loadSetup, (Setup) => Setup.run(command.options))
       case "Sandbox":
         return yield* runSandbox(command.port)
       case "Serve":
         return yield* command.sandbox
-          ? serveSandbox(command.httpPort)
-          : serve(command.httpPort).pipe(
-              Effect.provide(servingClient(Config.layer)),
+          ? command.services === undefined
+            ? serveSandbox(command.httpPort)
+            : serveSandboxes(command.services, command.httpPort)
+          : ServicesSettings.load.pipe(
+              Effect.flatMap((names) =>
+                serve(command.httpPort).pipe(
+                  Effect.provide(Option.isSome(names) ? Several.serving(names.value) : servingClient(Config.layer)),
+                ),
+              ),
               Effect.catchTag("ConfigError", configFailed),
             )
     }

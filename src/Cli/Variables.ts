@@ -34,6 +34,11 @@ export const GROUPS: ReadonlyArray<Group> = [
         name: "SVC_TIMEOUT_MS",
         meaning: `time-out of each call to the service (default ${DEFAULT_TIMEOUT_MS})`,
       },
+      {
+        // Each name N then has its own SVC_<N>_URL, credentials, time-out and policy (README "Several services").
+        name: "SVC_SERVICES",
+        meaning: "several services (prod,staging), each with SVC_<N>_URL and the rest",
+      },
     ],
   },
   {

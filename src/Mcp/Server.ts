@@ -28,12 +28,14 @@ import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import type * as CallRecord from "../Operations/CallRecord.js"
 import * as RequestContext from "../Operations/RequestContext.js"
+import { Services } from "../Services/Registry.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { VERSION } from "../Shared/Version.js"
 import type { SvcClient } from "../SvcClient.js"
 import { Policy } from "../Tools/Policy.js"
 import type { ServerSettings } from "../Tools/Settings.js"
 import * as McpLogging from "./Logging.js"
+import * as Router from "./Router.js"
 import { StdioTransport } from "./StdioTransport.js"
 import * as ToolCall from "./ToolCall.js"
 
@@ -100,7 +102,13 @@ export type Requirements = SvcClient | Policy | ServerSettings | CallRecord.Requ
  */
 export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> = Effect.gen(function* () {
   const policy = yield* Policy
-  const handle = yield* ToolCall.make
+  // Several services (SVC_SERVICES): the router publishes their tools and hands each call to its service.
+  const services = yield* Effect.serviceOption(Services)
+  const routed = Option.isSome(services)
+    ? Option.some(yield* Effect.provideService(Router.make, Services, services.value))
+    : Option.none()
+  const handle = Option.isSome(routed) ? routed.value.handle : yield* ToolCall.make
+  const tools = Option.isSome(routed) ? routed.value.tools : policy.tools
   const calls = yield* FiberSet.make<ToolCall.Answer, ToolCall.ProtocolFailure>()
   // The client-log forwarder is installed once here; each call only says which client it serves.
   const runFork = yield* Effect.locallyWith(
@@ -132,7 +140,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
     })
   // Published as built once, in the tools' fixed order: the list is the same for every request.
   const listed = {
-    tools: policy.tools.map((tool) => ({
+    tools: tools.map((tool) => ({
       name: tool.name,
       title: tool.title,
       description: tool.description,

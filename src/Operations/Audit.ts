@@ -21,6 +21,8 @@ import { ConfigError } from "../Settings/Read.js"
 export interface AuditEntry {
   /** ISO 8601, when the call ended. */
   readonly time: string
+  /** Which service (SVC_SERVICES), when several are configured. */
+  readonly service?: string
   /** The caller's API key in per-request mode, else `server`. */
   readonly caller: string
   readonly tool: string

@@ -24,6 +24,7 @@ import {
   type ToolParamsError,
 } from "../Tools/ToolError.js"
 import { Audit, type AuditEntry, type AuditError } from "./Audit.js"
+import * as ServiceName from "./ServiceName.js"
 import * as Telemetry from "./Telemetry.js"
 
 type CallError = ToolInputError | ToolParamsError | ToolCallError
@@ -117,12 +118,16 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
   const { secrets } = yield* Auth
 
   const base = (tool: string, selector: string | undefined) =>
-    Effect.map(FiberRef.get(CallerCredentials.current), (caller) => ({
-      time: new Date().toISOString(),
-      caller: Option.isSome(caller) ? caller.value.key : "server",
-      tool,
-      ...(selector === undefined ? {} : { selector }),
-    }))
+    Effect.map(
+      Effect.zip(FiberRef.get(CallerCredentials.current), FiberRef.get(ServiceName.current)),
+      ([caller, service]) => ({
+        time: new Date().toISOString(),
+        ...(Option.isSome(service) ? { service: service.value } : {}),
+        caller: Option.isSome(caller) ? caller.value.key : "server",
+        tool,
+        ...(selector === undefined ? {} : { selector }),
+      }),
+    )
 
   const paramsOf = (body: Readonly<Record<string, unknown>>) =>
     Effect.map(secrets, (hidden) => scrubValue(redact(body), hidden))

@@ -106,30 +106,63 @@ export const make = (check: Effect.Effect<ReadyState>): Effect.Effect<ReadinessS
  * Readiness as `check` sees it, with the server's own credentials (in
  * per-request mode, a client of their own, built once).
  */
+const checkOf: Effect.Effect<
+  Effect.Effect<ReadyState>,
+  never,
+  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | CallerCredentials.Mode | Scope.Scope
+> = Effect.gen(function* () {
+  const config = yield* SvcConfig
+  const perRequest = (yield* CallerCredentials.Mode) === "per-request"
+  const withAuth = config.credentials._tag !== "None"
+  const own = !withAuth
+    ? Context.make(Auth.Auth, Auth.perRequest).pipe(Context.add(SvcClient.SvcClient, unchecked))
+    : perRequest
+      ? yield* Layer.build(SvcClient.layer.pipe(Layer.provideMerge(Auth.layer)))
+      : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()
+  const base = yield* Effect.context<SvcConfig | HttpClient.HttpClient>()
+  return Check.run.pipe(
+    Effect.provide(Context.merge(base, own)),
+    Effect.map((report) => toState(report, withAuth)),
+  )
+})
+
 export const layer: Layer.Layer<
   Readiness,
   never,
   SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | CallerCredentials.Mode
-> = Layer.scoped(
-  Readiness,
-  Effect.gen(function* () {
-    const config = yield* SvcConfig
-    const perRequest = (yield* CallerCredentials.Mode) === "per-request"
-    const withAuth = config.credentials._tag !== "None"
-    const own = !withAuth
-      ? Context.make(Auth.Auth, Auth.perRequest).pipe(Context.add(SvcClient.SvcClient, unchecked))
-      : perRequest
-        ? yield* Layer.build(SvcClient.layer.pipe(Layer.provideMerge(Auth.layer)))
-        : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()
-    const base = yield* Effect.context<SvcConfig | HttpClient.HttpClient>()
-    return yield* make(
-      Check.run.pipe(
-        Effect.provide(Context.merge(base, own)),
-        Effect.map((report) => toState(report, withAuth)),
-      ),
-    ).pipe(Effect.map(Option.some))
-  }),
-)
+> = Layer.scoped(Readiness, Effect.flatMap(checkOf, make).pipe(Effect.map(Option.some)))
 
 /** No readiness probe: `/readyz` is not served. */
 export const layerOff: Layer.Layer<Readiness> = Layer.succeed(Readiness, Option.none())
+
+/**
+ * Readiness of several services (SVC_SERVICES): ready when every one is; the
+ * first that is not is named in the reason.
+ */
+export const layerServices = (
+  services: ReadonlyArray<{
+    readonly name: string
+    readonly context: Context.Context<SvcConfig | Auth.Auth | SvcClient.SvcClient>
+  }>,
+): Layer.Layer<Readiness, never, HttpClient.HttpClient | CallerCredentials.Mode> =>
+  Layer.scoped(
+    Readiness,
+    Effect.gen(function* () {
+      const checks = yield* Effect.forEach(services, (service) =>
+        Effect.map(Effect.provide(checkOf, service.context), (check) => [service.name, check] as const),
+      )
+      return yield* make(
+        Effect.map(
+          Effect.forEach(checks, ([name, check]) => Effect.map(check, (state) => [name, state] as const), {
+            concurrency: "unbounded",
+          }),
+          (states): ReadyState => {
+            const failed = states.find(([, state]) => !state.ready)
+            return failed === undefined
+              ? { ready: true }
+              : { ready: false, reason: `${failed[0]}: ${failed[1].reason}` }
+          },
+        ),
+      ).pipe(Effect.map(Option.some))
+    }),
+  )

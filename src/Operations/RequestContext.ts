@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CallerAddress from "../Callers/Address.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as ServiceCallers from "../Service/ServiceCallers.js"
 import { TeamSettings } from "../Settings/Team.js"
 import * as Telemetry from "./Telemetry.js"
 
@@ -35,9 +36,15 @@ export const make: Effect.Effect<RequestContext, never, Requirements> = Effect.g
   const traced = Option.isSome(yield* Telemetry.Telemetry)
   const trusted = (yield* TeamSettings).trustedProxies
   const perRequest = mode === "per-request"
+  // Several services: each one's key in its own header pair.
+  const named = yield* Effect.serviceOption(ServiceCallers.Named)
   return {
     fromHeaders: (headers, peer) => {
-      const caller = perRequest ? CallerCredentials.fromHeaders(headers) : undefined
+      const caller = !perRequest
+        ? undefined
+        : Option.isSome(named)
+          ? ServiceCallers.fromHeaders(named.value, headers)
+          : CallerCredentials.fromHeaders(headers)
       if (typeof caller === "string") return caller
       const traceparent = traced ? headers.traceparent : undefined
       const address = peer === undefined ? undefined : CallerAddress.callerAddress(peer, headers, trusted)
@@ -45,7 +52,8 @@ export const make: Effect.Effect<RequestContext, never, Requirements> = Effect.g
       return <A, E, R>(self: Effect.Effect<A, E, R>) => {
         let program = self
         if (address !== undefined) program = Effect.locally(program, CallerAddress.current, Option.some(address))
-        if (caller !== undefined) program = CallerCredentials.as(caller)(program)
+        if (caller instanceof Map) program = ServiceCallers.as(caller)(program)
+        else if (caller !== undefined) program = CallerCredentials.as(caller as CallerCredentials.Caller)(program)
         if (typeof traceparent === "string") program = Effect.locally(program, Telemetry.headerTraceparent, traceparent)
         return program
       }

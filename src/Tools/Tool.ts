@@ -41,6 +41,8 @@ export interface ToolSpec {
   readonly fields?: boolean
   /** How to ask for less, said when an answer is cut to fit. */
   readonly narrow: string
+  /** Several services (SVC_SERVICES): an optional `service`, one of these names, the first by default. */
+  readonly services?: ReadonlyArray<string>
 }
 
 /** The arguments once decoded: the selector under its own key, `params`, and `query` where the tool has one. */
@@ -50,6 +52,7 @@ export type Arguments = {
   readonly wait?: boolean
   readonly schema?: boolean
   readonly fields?: ReadonlyArray<string>
+  readonly service?: string
 } & {
   readonly [key: string]: unknown
 }
@@ -87,6 +90,11 @@ const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   if (spec.fields === true) fields.fields = Schema.optional(Paths)
   const schema = spec.fields === true ? SCHEMA_WITH_ANSWER : SCHEMA_DESCRIPTION
   fields.schema = Schema.optional(Schema.Boolean.annotations({ description: schema }))
+  // Published as the selectors are, a typed enum (clients that need `type` beside `enum` take it), without a description.
+  const names = spec.services ?? []
+  if (names.length > 0) {
+    fields.service = Schema.optional(Schema.Literal(...(names as [string, ...Array<string>])))
+  }
   return Schema.Struct(fields) as unknown as Schema.Schema<Arguments, unknown>
 }
 

@@ -1,0 +1,65 @@
+/**
+ * The layers of several services (SVC_SERVICES): each service's own (its
+ * configuration, auth, client, policy) built per name by the registry, beside
+ * what they share (the HTTP transport, telemetry, the credentials mode). The
+ * first service also stands as "the" service where one is expected.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Auth from "../Auth.js"
+import * as Config from "../Config.js"
+import * as Telemetry from "../Operations/Telemetry.js"
+import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as ServiceCallers from "../Service/ServiceCallers.js"
+import * as SvcTransport from "../Service/Transport.js"
+import * as Registry from "../Services/Registry.js"
+import * as SvcClient from "../SvcClient.js"
+import * as Policy from "../Tools/Policy.js"
+import * as Settings from "../Tools/Settings.js"
+
+/** One service's own layers, as a single service's are chosen. */
+const perService = (mode: Config.CredentialsMode, config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
+  Layer.merge(
+    SvcClient.layer.pipe(
+      Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
+      Layer.provideMerge(config),
+    ),
+    Policy.layer.pipe(Layer.provideMerge(Settings.layer)),
+  )
+
+/**
+ * The services, each as its variables say (or at the address `config` gives,
+ * as the sandboxes do), and the first one's own services.
+ */
+export const serving = (
+  names: ReadonlyArray<string>,
+  config: (name: string) => Layer.Layer<Config.SvcConfig, Config.ConfigError> = () => Config.layer,
+) =>
+  Layer.unwrapEffect(
+    Effect.map(Config.loadCredentialsMode, (mode) => {
+      const registry = Layer.scoped(
+        Registry.Services,
+        Registry.make(names, (name) => perService(mode, config(name))),
+      )
+      const first = Layer.effectContext(
+        Effect.map(Registry.Services, (services) => (services[0] as Registry.Service).context),
+      )
+      return first.pipe(
+        Layer.provideMerge(registry),
+        Layer.provideMerge(SvcTransport.layer),
+        Layer.provideMerge(Telemetry.layerConfig),
+        Layer.provideMerge(CallerCredentials.layer(mode)),
+        Layer.provideMerge(Layer.succeed(ServiceCallers.Named, names)),
+      )
+    }),
+  )
+
+/** The start-up line's part about the services: each one's URL, auth and policy. */
+export const describe = (services: ReadonlyArray<Registry.Service>): string =>
+  services
+    .map((service) => {
+      const config = Registry.configOf(service)
+      const auth = Registry.authOf(service)
+      return `${service.name} at ${config.url} (${auth.method} auth; ${Registry.policyOf(service).summary})`
+    })
+    .join("; ")

@@ -1,0 +1,71 @@
+/**
+ * Per-request credentials among several services (SVC_SERVICES with
+ * SVC_MCP_CREDENTIALS=per-request): each service's key comes in its own header
+ * pair (X-Svc-Prod-Api-Key, X-Svc-Prod-Api-Secret). A request's pairs are kept
+ * by service name, and a call to one service runs as that service's caller
+ * alone, or as none: nothing of one service's credentials can reach another.
+ */
+import type { IncomingHttpHeaders } from "node:http"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as CallerCredentials from "./CallerCredentials.js"
+
+/** The services' names, when several are configured. */
+export class Named extends Context.Tag("svc-mcp/ServiceCallers/Named")<Named, ReadonlyArray<string>>() {}
+
+export type Callers = ReadonlyMap<string, CallerCredentials.Caller>
+
+/** The callers the current request brought, by service. */
+export const current: FiberRef.FiberRef<Callers> = FiberRef.unsafeMake<Callers>(new Map())
+
+const title = (name: string) =>
+  name
+    .split("-")
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("-")
+
+/** The header of service `name`'s key or secret, as written: `X-Svc-Prod-Api-Key`. */
+export const header = (name: string, part: "Key" | "Secret"): string => `X-Svc-${title(name)}-Api-${part}`
+
+/** A text naming the single service's headers, about service `name`'s. */
+export const renameIn = (name: string, text: string): string =>
+  text.replaceAll("X-Svc-Api-", `X-Svc-${title(name)}-Api-`)
+
+const single = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
+  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined
+
+/** The callers an HTTP request names, one per service it sends a pair for, or why it names none (for a 401). */
+export const fromHeaders = (names: ReadonlyArray<string>, headers: IncomingHttpHeaders): Callers | string => {
+  const callers = new Map<string, CallerCredentials.Caller>()
+  for (const name of names) {
+    const key = single(headers[header(name, "Key").toLowerCase()])
+    const secret = single(headers[header(name, "Secret").toLowerCase()])
+    if (key === undefined && secret === undefined) continue
+    if (key === undefined || secret === undefined) {
+      const missing = header(name, key === undefined ? "Key" : "Secret")
+      return `Unauthorized: ${missing} is missing; send each service's API key and secret together`
+    }
+    callers.set(name, { key, secret: Redacted.make(secret) })
+  }
+  if (callers.size === 0) {
+    return `Unauthorized: this server runs with SVC_MCP_CREDENTIALS=per-request; send your own API key and secret for each service you call, e.g. ${header(names[0] ?? "", "Key")} and ${header(names[0] ?? "", "Secret")}`
+  }
+  return callers
+}
+
+/** Runs `self` with the callers of a request. */
+export const as =
+  (callers: Callers) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.locally(self, current, callers)
+
+/** Runs `self` as service `name`'s own caller, or as none when the request brought no pair for it. */
+export const forService =
+  (name: string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(FiberRef.get(current), (callers) =>
+      Effect.locally(self, CallerCredentials.current, Option.fromNullable(callers.get(name))),
+    )

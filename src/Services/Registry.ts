@@ -1,0 +1,72 @@
+/**
+ * The services SVC_SERVICES names, each with its own state: its configuration,
+ * its auth (its own login and token), its client, its policy and settings.
+ * Each is built from the same layers as a single service, reading its own
+ * variables (Settings/Services.ts), so nothing of one can reach another.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as Layer from "effect/Layer"
+import * as LayerOps from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import { Auth } from "../Auth.js"
+import { SvcConfig } from "../Config.js"
+import type { ConfigError } from "../Settings/Read.js"
+import { reading, renameIn } from "../Settings/Services.js"
+import type { SvcClient } from "../SvcClient.js"
+import { Policy, type PolicyShape } from "../Tools/Policy.js"
+import { ServerSettings } from "../Tools/Settings.js"
+import { ToolDeniedError } from "../Tools/ToolError.js"
+
+/** What each service has of its own. */
+export type PerService = SvcConfig | Auth | SvcClient | Policy | ServerSettings
+
+export interface Service {
+  readonly name: string
+  readonly context: Context.Context<PerService>
+}
+
+export class Services extends Context.Tag("svc-mcp/Services")<Services, ReadonlyArray<Service>>() {}
+
+/** The policy's refusals name the service's own variables (SVC_STAGING_MODE, not SVC_MODE). */
+const naming = (name: string, policy: PolicyShape): PolicyShape => ({
+  ...policy,
+  authorize: (tool, args) =>
+    Either.mapLeft(policy.authorize(tool, args), (refusal) =>
+      refusal._tag === "ToolDeniedError"
+        ? new ToolDeniedError({
+            tool: refusal.tool,
+            ...(refusal.selector === undefined ? {} : { selector: refusal.selector }),
+            reason: renameIn(name, refusal.reason),
+          })
+        : refusal,
+    ),
+  summary: renameIn(name, policy.summary),
+})
+
+/**
+ * Builds each name's `layer`, each reading its own variables; the services
+ * live as long as the scope. The first refusal stops the start.
+ */
+export const make = <R>(
+  names: ReadonlyArray<string>,
+  layer: (name: string) => Layer.Layer<PerService, ConfigError, R>,
+): Effect.Effect<ReadonlyArray<Service>, ConfigError, R | Scope.Scope> =>
+  Effect.gen(function* () {
+    const scope = yield* Effect.scope
+    return yield* Effect.forEach(names, (name) =>
+      LayerOps.buildWithScope(layer(name), scope).pipe(
+        reading(name),
+        Effect.map((context) => ({
+          name,
+          context: Context.add(context, Policy, naming(name, Context.get(context, Policy))),
+        })),
+      ),
+    )
+  })
+
+export const settingsOf = (service: Service) => Context.get(service.context, ServerSettings)
+export const policyOf = (service: Service) => Context.get(service.context, Policy)
+export const configOf = (service: Service) => Context.get(service.context, SvcConfig)
+export const authOf = (service: Service) => Context.get(service.context, Auth)
