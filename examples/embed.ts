@@ -20,12 +20,14 @@ import {
   Auth,
   CallerCredentials,
   Config,
+  ConfirmationState,
   Definitions,
   Invoke,
   McpHttp,
   Pages,
   Policy,
   Readiness,
+  RefusedKeys,
   Render,
   Settings,
   SvcClient,
@@ -41,6 +43,7 @@ const client = Pages.layer.pipe(
   Layer.provideMerge(Auth.layer),
   Layer.provideMerge(Config.layer),
   Layer.provideMerge(FetchHttpClient.layer),
+  Layer.provideMerge(RefusedKeys.layerOff),
 )
 
 /**
@@ -58,6 +61,7 @@ const served = McpHttp.layerHttp({ host: "127.0.0.1", port: 0, token: Option.non
       CallerCredentials.layerOff,
       Readiness.layerOff,
       TeamSettings.layerDefaults,
+      ConfirmationState.layerProcessKey,
     ),
   ),
   Layer.provideMerge(client),

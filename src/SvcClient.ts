@@ -41,14 +41,14 @@ export { type ClientHooks, Hooks } from "./Service/Hooks.js"
 
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
-type Needs = SvcConfig | Auth | HttpClient.HttpClient
+type Needs = SvcConfig | Auth | HttpClient.HttpClient | RefusedKeys
 
 export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(function* () {
   const config = yield* SvcConfig
   const auth = yield* Auth
   const http = yield* HttpClient.HttpClient
   const hooks = yield* Hooks
-  const refusedKeys = yield* Effect.serviceOption(RefusedKeys)
+  const refusedKeys = yield* RefusedKeys
 
   const answer = (group: Group, endpoint: string, params: object) => {
     const target: Call = { group, endpoint }

@@ -12,7 +12,9 @@
  */
 
 export * as Auth from "./Auth.js"
+export * as RefusedKeys from "./Callers/RefusedKeys.js"
 export * as Config from "./Config.js"
+export * as ConfirmationState from "./Confirmation/State.js"
 export * as McpHttp from "./Mcp/Http.js"
 export * as HttpConfig from "./Mcp/HttpConfig.js"
 export * as McpServer from "./Mcp/Server.js"

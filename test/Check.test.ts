@@ -4,6 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../src/Auth.js"
+import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
 import * as Check from "../src/Cli/Check.js"
 import * as Config from "../src/Config.js"
 import * as SvcTransport from "../src/Service/Transport.js"
@@ -18,6 +19,7 @@ const layer = (config: Config.SvcConfigShape) =>
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(Config.layerValue(config)),
     Layer.provideMerge(SvcTransport.layer),
+    Layer.provideMerge(RefusedKeys.layerOff),
   )
 
 const check = (config: Config.SvcConfigShape) => Check.run.pipe(Effect.provide(layer(config)))

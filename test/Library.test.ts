@@ -9,7 +9,17 @@ import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { Auth, Config, Definitions, Invoke, Pages, SvcClient, SvcTransport, VERSION } from "../src/index.js"
+import {
+  Auth,
+  Config,
+  Definitions,
+  Invoke,
+  Pages,
+  RefusedKeys,
+  SvcClient,
+  SvcTransport,
+  VERSION,
+} from "../src/index.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 
@@ -18,6 +28,7 @@ const services = Pages.layer.pipe(
   Layer.provideMerge(Auth.layer),
   Layer.provideMerge(Config.layer),
   Layer.provide(SvcTransport.layer),
+  Layer.provide(RefusedKeys.layerOff),
 )
 
 describe("the package as a library", () => {

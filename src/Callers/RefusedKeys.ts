@@ -32,7 +32,8 @@ export interface RefusedKeysShape {
   readonly succeeded: (keyId: string) => Effect.Effect<void>
 }
 
-export class RefusedKeys extends Context.Tag("svc-mcp/RefusedKeys")<RefusedKeys, RefusedKeysShape>() {}
+/** Refused keys remembered (per-request mode); None where the server sends only its own key (`layerOff`). */
+export class RefusedKeys extends Context.Tag("svc-mcp/RefusedKeys")<RefusedKeys, Option.Option<RefusedKeysShape>>() {}
 
 /**
  * A key's id for this service: a digest of the key and its secret, so that a
@@ -80,4 +81,7 @@ export const make: Effect.Effect<RefusedKeysShape> = Effect.map(
   }),
 )
 
-export const layer: Layer.Layer<RefusedKeys> = Layer.effect(RefusedKeys, make)
+export const layer: Layer.Layer<RefusedKeys> = Layer.effect(RefusedKeys, Effect.map(make, Option.some))
+
+/** Nothing remembered: the server sends its own key, which no caller can retry into a lock-out. */
+export const layerOff: Layer.Layer<RefusedKeys> = Layer.succeed(RefusedKeys, Option.none())

@@ -48,6 +48,7 @@ const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(config),
     Layer.provideMerge(SvcTransport.layer),
+    Layer.provideMerge(RefusedKeys.layerOff),
   )
 
 /**
@@ -64,7 +65,7 @@ const servingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>
         Layer.provideMerge(Telemetry.layerConfig),
         Layer.provideMerge(CallerCredentials.layer(mode)),
         // A caller key the service refused is not sent again within its failure window.
-        Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : Layer.empty),
+        Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : RefusedKeys.layerOff),
       ),
     ),
   )
@@ -250,9 +251,9 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
             : serveSandboxes(command.services, command.httpPort)
           : ServicesSettings.load.pipe(
               Effect.flatMap((names) =>
-                serve(command.httpPort).pipe(
-                  Effect.provide(Option.isSome(names) ? Several.serving(names.value) : servingClient(Config.layer)),
-                ),
+                Option.isSome(names)
+                  ? serve(command.httpPort).pipe(Effect.provide(Several.serving(names.value)))
+                  : serve(command.httpPort).pipe(Effect.provide(servingClient(Config.layer))),
               ),
               Effect.catchTag("ConfigError", configFailed),
             )

@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Auth from "../Auth.js"
+import * as RefusedKeys from "../Callers/RefusedKeys.js"
 import * as Config from "../Config.js"
 import * as Telemetry from "../Operations/Telemetry.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
@@ -23,6 +24,8 @@ const perService = (mode: Config.CredentialsMode, config: Layer.Layer<Config.Svc
     SvcClient.layer.pipe(
       Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
       Layer.provideMerge(config),
+      // Each service remembers the caller keys it refused, apart from the others.
+      Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : RefusedKeys.layerOff),
     ),
     Policy.layer.pipe(Layer.provideMerge(Settings.layer)),
   )

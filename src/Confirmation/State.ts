@@ -148,6 +148,12 @@ export const layer: Layer.Layer<ConfirmationState, never, TeamSettings> = Layer.
   ),
 )
 
+/** A random key of this process's own: states die with it, and no other replica can verify them. */
+export const layerProcessKey: Layer.Layer<ConfirmationState> = Layer.effect(
+  ConfirmationState,
+  Effect.suspend(() => make(Redacted.make(new Uint8Array(randomBytes(32))))),
+)
+
 /** The principal of a call: the caller's key id in per-request mode (prefixed, so that no key id passes for the server), else the server. */
 export const principalOf = (keyId: Option.Option<string>): string =>
   Option.match(keyId, { onNone: () => SERVER_PRINCIPAL, onSome: (id) => `key:${id}` })

@@ -6,6 +6,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
+import type * as ConfirmationState from "../Confirmation/State.js"
 import type { Audit } from "../Operations/Audit.js"
 import * as ServiceName from "../Operations/ServiceName.js"
 import type { Telemetry } from "../Operations/Telemetry.js"
@@ -81,8 +82,12 @@ const refused = (given: unknown, names: ReadonlyArray<string>): Answer => ({
   isError: true,
 })
 
-/** Each service's context brings its own client and policy; the call's record (audit, telemetry) is shared. */
-export const make: Effect.Effect<RouterShape, never, Services | Audit | Telemetry> = Effect.gen(function* () {
+/** Each service's context brings its own client and policy; the call's record (audit, telemetry) and the state key are shared. */
+export const make: Effect.Effect<
+  RouterShape,
+  never,
+  Services | Audit | Telemetry | ConfirmationState.ConfirmationState
+> = Effect.gen(function* () {
   const services = yield* Services
   const names = services.map((s) => s.name)
   const handlers = new Map<string, { readonly service: Service; readonly handle: Handler }>()

@@ -26,6 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
+import type * as ConfirmationState from "../Confirmation/State.js"
 import type * as CallRecord from "../Operations/CallRecord.js"
 import * as RequestContext from "../Operations/RequestContext.js"
 import { Services } from "../Services/Registry.js"
@@ -93,7 +94,12 @@ export interface McpServer {
 }
 
 /** What serving the tools needs: the service's client, the policy and settings, and the call's record (audit, telemetry). */
-export type Requirements = SvcClient | Policy | ServerSettings | CallRecord.Requirements
+export type Requirements =
+  | SvcClient
+  | Policy
+  | ServerSettings
+  | CallRecord.Requirements
+  | ConfirmationState.ConfirmationState
 
 /**
  * Prepares the tools for serving. Each call runs as one fiber of a set that

@@ -6,7 +6,6 @@
  * this Effect once per call (Server.ts); nothing here returns to it before the end.
  */
 
-import { randomBytes } from "node:crypto"
 import type {
   CallToolResult,
   InputRequiredResult,
@@ -21,7 +20,6 @@ import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import type { WithinRequest } from "../Operations/RequestContext.js"
@@ -105,8 +103,11 @@ const located =
     )
   }
 
-/** What preparing the handler needs: the tools' rules and the client, and the call's record (audit, telemetry). */
-type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements
+/**
+ * What preparing the handler needs: the tools' rules and the client, the call's record
+ * (audit, telemetry), and the key that seals confirmation states.
+ */
+type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements | ConfirmationState.ConfirmationState
 
 /** Prepares the handler of every call, with what does not change between calls. */
 export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* () {
@@ -115,15 +116,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
   const record = yield* CallRecord.make
   // Learned once from this server's own client; not a layer of its own, so it cannot come from another client.
   const pages = yield* Pages.make
-  // Without the layer (a handler built on its own), states are sealed with a key of this handler's.
-  const states = yield* Effect.serviceOption(ConfirmationState.ConfirmationState).pipe(
-    Effect.flatMap(
-      Option.match({
-        onSome: Effect.succeed,
-        onNone: () => ConfirmationState.make(Redacted.make(new Uint8Array(randomBytes(32)))),
-      }),
-    ),
-  )
+  const states = yield* ConfirmationState.ConfirmationState
 
   /** A call refused before anything is sent: recorded, then answered. */
   const refuse = (denied: ToolDeniedError, args: unknown) =>

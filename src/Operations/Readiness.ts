@@ -10,6 +10,7 @@
  * given (SVC_API_KEY or a login); without them, ready means the service is
  * reachable and answers as the service.
  */
+
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -21,6 +22,7 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as Auth from "../Auth.js"
+import * as RefusedKeys from "../Callers/RefusedKeys.js"
 import * as Check from "../Cli/Check.js"
 import { SvcConfig } from "../Config.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
@@ -117,7 +119,10 @@ const checkOf: Effect.Effect<
   const own = !withAuth
     ? Context.make(Auth.Auth, Auth.perRequest).pipe(Context.add(SvcClient.SvcClient, unchecked))
     : perRequest
-      ? yield* Layer.build(SvcClient.layer.pipe(Layer.provideMerge(Auth.layer)))
+      ? yield* Layer.build(
+          // The server's own key: nothing of the callers' refusals applies to it.
+          SvcClient.layer.pipe(Layer.provideMerge(Auth.layer), Layer.provide(RefusedKeys.layerOff)),
+        )
       : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()
   const base = yield* Effect.context<SvcConfig | HttpClient.HttpClient>()
   return Check.run.pipe(

@@ -4,6 +4,7 @@
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../../src/Auth.js"
+import * as RefusedKeys from "../../src/Callers/RefusedKeys.js"
 import * as Config from "../../src/Config.js"
 import * as SvcTransport from "../../src/Service/Transport.js"
 import * as SvcClient from "../../src/SvcClient.js"
@@ -37,4 +38,5 @@ export const client = (config: Config.SvcConfigShape) =>
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(Config.layerValue(config)),
     Layer.provide(SvcTransport.layer),
+    Layer.provide(RefusedKeys.layerOff),
   )

@@ -23,6 +23,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Auth from "../../src/Auth.js"
 import type * as Config from "../../src/Config.js"
+import * as ConfirmationState from "../../src/Confirmation/State.js"
 import * as McpServer from "../../src/Mcp/Server.js"
 import * as Audit from "../../src/Operations/Audit.js"
 import * as Telemetry from "../../src/Operations/Telemetry.js"
@@ -55,6 +56,7 @@ const build = (
         Layer.provideMerge(client),
         Layer.merge(Audit.layerOff),
         Layer.merge(Telemetry.layerOff),
+        Layer.merge(ConfirmationState.layerProcessKey),
       ),
     )
     return yield* McpServer.make.pipe(Effect.provide(context))
