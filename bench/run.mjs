@@ -325,7 +325,8 @@ const measure = async () => {
     perCallP99: { target: "< 2 ms over direct p99", value: results.perCallMs.ours.overheadP99, met: results.perCallMs.ours.overheadP99 < 2 },
     throughput: { target: ">= 0.95x bare, 0 errors, 1 login", value: results.throughput.ratio, met: results.throughput.ratio >= 0.95 && oursBurst.errors === 0 && oursBurst.logins === 1 },
     rss: { target: "<= 1.25x bare", value: results.rssMb.ratio, met: results.rssMb.ratio <= 1.25 },
-    toolsList: { target: "< 12000 bytes", value: toolsListBytes, met: toolsListBytes < 12_000 },
+    // 12,000 before `fields` took its place on the five reading tools (431 bytes).
+    toolsList: { target: "< 12500 bytes", value: toolsListBytes, met: toolsListBytes < 12_500 },
   }
   return results
 }
