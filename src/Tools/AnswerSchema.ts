@@ -3,10 +3,10 @@
  * service's definitions (through the params check, which has them loaded),
  * so that an assistant can choose the `fields` to keep before it calls.
  */
-import type { ParamsCheckShape } from "./ParamsCheck.js"
+import type * as ParamsCheck from "./ParamsCheck.js"
 import type { Tool } from "./Tool.js"
 
-type Described = ReturnType<ParamsCheckShape["describe"]>
+type Described = ParamsCheck.Described | undefined
 
 /**
  * The answer's part of the schema answer, for a tool that takes `fields`: the

@@ -152,8 +152,7 @@ export const resolveCall = (tool: Tool, args: unknown): Call => {
 }
 
 /** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
-const schemaOf = (tool: Tool, invocation: Invocation, check: ParamsCheck.ParamsCheckShape) => {
-  const described = check.describe(invocation.endpoint)
+const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Described | undefined) => {
   return {
     tool: tool.name,
     [tool.selectorKey]: invocation.selector,
@@ -187,8 +186,10 @@ export const run = (
     const { tool } = call
     const resolved = yield* call.invocation
     const check = yield* ParamsCheck.current
-    if (resolved.schema) return { ...resolved, data: schemaOf(tool, resolved, check) }
-    const checked = check.check(resolved.endpoint, resolved.body)
+    if (resolved.schema) {
+      return { ...resolved, data: schemaOf(tool, resolved, yield* check.describe(resolved.endpoint)) }
+    }
+    const checked = yield* check.check(resolved.endpoint, resolved.body)
     if (checked._tag === "Invalid") {
       return yield* new ToolParamsError({
         tool: tool.name,

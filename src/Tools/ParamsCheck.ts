@@ -4,8 +4,9 @@
  * ignores a field it does not know, so a misspelt field would silently do
  * nothing there. On unless SVC_CHECK_PARAMS=off (Settings/ParamsCheck.ts).
  *
- * The file is read on the first call that needs it, and each endpoint's check
- * is compiled on its first use (ParamsValidation.ts), so that start-up pays for neither.
+ * The file is read, and ajv imported, by the first call that needs them, and
+ * each endpoint's check is compiled on its first use (ParamsValidation.ts), so
+ * that start-up pays for none of it.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -15,39 +16,48 @@ import { compare } from "../Service/Versions.js"
 import * as Settings from "../Settings/ParamsCheck.js"
 import { ConfigError } from "../Settings/Read.js"
 import { type Json, locate, searched, versionOf } from "./ParamsDefinitions.js"
-import { type Checked, RequestDefinitions } from "./ParamsValidation.js"
+import type { Checked, RequestDefinitions } from "./ParamsValidation.js"
 
 export { locate } from "./ParamsDefinitions.js"
-export { type Checked, RequestDefinitions } from "./ParamsValidation.js"
+export type { Checked } from "./ParamsValidation.js"
+
+/** What `schema: true` shows of an endpoint. */
+export interface Described {
+  readonly accepted: string
+  readonly checked: boolean
+  readonly answer?: string | undefined
+}
 
 export interface ParamsCheckShape {
   /** Which definitions are in force, in a phrase for the startup line and `check`. */
   readonly inForce: string
-  readonly check: (endpoint: string, body: Json) => Checked
-  /** The endpoint's params, compact, or undefined when the check is off. */
-  readonly describe: (
-    endpoint: string,
-  ) => { readonly accepted: string; readonly checked: boolean; readonly answer?: string | undefined } | undefined
+  readonly check: (endpoint: string, body: Json) => Effect.Effect<Checked>
+  /** The endpoint's params, compact, or undefined when the definitions are not installed. */
+  readonly describe: (endpoint: string) => Effect.Effect<Described | undefined>
 }
 
 /** The check against the definitions file at `path`, read on the first call that needs it. */
 export const fromFile = (path: string, version: string): ParamsCheckShape => {
+  // ajv and the compiled checks are a chunk of their own, imported with the file's first reading;
+  // once read, every call has them at once.
+  let loading: Promise<RequestDefinitions> | undefined
   let loaded: RequestDefinitions | undefined
-  const definitions = () => {
-    loaded ??= RequestDefinitions.read(path)
-    return loaded
-  }
+  const definitions = Effect.suspend(() =>
+    loaded !== undefined
+      ? Effect.succeed(loaded)
+      : Effect.promise(
+          () => (loading ??= import("./ParamsValidation.js").then((module) => module.RequestDefinitions.read(path))),
+        ).pipe(Effect.tap((read) => Effect.sync(() => (loaded = read)))),
+  )
   return {
     inForce: `params checked against the service's definitions ${version}`,
-    check: (endpoint, body) => definitions().check(endpoint, body),
-    describe: (endpoint) => {
-      const d = definitions()
-      return {
+    check: (endpoint, body) => Effect.map(definitions, (d) => d.check(endpoint, body)),
+    describe: (endpoint) =>
+      Effect.map(definitions, (d) => ({
         accepted: d.accepted(endpoint),
         checked: d.requestOf(endpoint) !== undefined,
         answer: d.answer(endpoint),
-      }
-    },
+      })),
   }
 }
 
@@ -72,11 +82,12 @@ export const makeOff = (): ParamsCheckShape => {
   let found: Either.Either<ParamsCheckShape, ConfigError> | undefined
   return {
     inForce: "params sent unchecked (SVC_CHECK_PARAMS=off)",
-    check: (_endpoint, body) => ({ _tag: "Unchecked", body }),
-    describe: (endpoint) => {
-      found ??= findShipped()
-      return Either.isRight(found) ? found.right.describe(endpoint) : undefined
-    },
+    check: (_endpoint, body) => Effect.succeed({ _tag: "Unchecked", body }),
+    describe: (endpoint) =>
+      Effect.suspend(() => {
+        found ??= findShipped()
+        return Either.isRight(found) ? found.right.describe(endpoint) : Effect.succeed(undefined)
+      }),
   }
 }
 
@@ -96,8 +107,8 @@ export class ParamsCheck extends Context.Reference<ParamsCheck>()("svc-mcp/Param
       get inForce() {
         return get().inForce
       },
-      check: (endpoint, body) => get().check(endpoint, body),
-      describe: (endpoint) => get().describe(endpoint),
+      check: (endpoint, body) => Effect.suspend(() => get().check(endpoint, body)),
+      describe: (endpoint) => Effect.suspend(() => get().describe(endpoint)),
     }
   },
 }) {}
