@@ -6,7 +6,7 @@
 import * as Config from "effect/Config"
 import type * as EffectConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -152,29 +152,32 @@ const ownCredentials = ({
   )
 }
 
-const credentials: Config.Config<Credentials> = Config.mapOrFail(
-  Config.all([secrets, optional("SVC_MCP_CREDENTIALS")]),
-  ([own, mode]) => {
-    // In per-request mode the server's own credentials are optional (check and /readyz use them when given).
-    if (Object.values(own).every(Option.isNone)) {
-      const perRequest = Either.map(pickCredentialsMode(mode), (picked) => picked === "per-request")
-      if (Either.isLeft(perRequest) || perRequest.right)
-        return Either.map(perRequest, (): Credentials => ({ _tag: "None" }))
-    }
-    return ownCredentials(own)
-  },
-)
+/** The credentials as set; in per-request mode the server's own are optional (check and /readyz use them when given). */
+const credentials = (mode: CredentialsMode): Config.Config<Credentials> =>
+  Config.mapOrFail(secrets, (own) =>
+    mode === "per-request" && Object.values(own).every(Option.isNone)
+      ? Either.right<Credentials>({ _tag: "None" })
+      : ownCredentials(own),
+  )
 
-const svcConfig: Config.Config<SvcConfigShape> = Config.all({
-  url,
-  credentials,
-  timeoutMs: positive("SVC_TIMEOUT_MS", DEFAULT_TIMEOUT_MS, "milliseconds", 60_000),
-})
+const svcConfig = (mode: CredentialsMode): Config.Config<SvcConfigShape> =>
+  Config.all({
+    url,
+    credentials: credentials(mode),
+    timeoutMs: positive("SVC_TIMEOUT_MS", DEFAULT_TIMEOUT_MS, "milliseconds", 60_000),
+  })
 
-/** Reads and checks the whole configuration from the current ConfigProvider. */
-export const load: Effect.Effect<SvcConfigShape, ConfigError> = read(svcConfig)
+/** Reads and checks the configuration for credentials mode `mode`, read already by the caller. */
+export const loadFor = (mode: CredentialsMode): Effect.Effect<SvcConfigShape, ConfigError> => read(svcConfig(mode))
+
+/** Reads and checks the whole configuration from the current ConfigProvider, SVC_MCP_CREDENTIALS included. */
+export const load: Effect.Effect<SvcConfigShape, ConfigError> = Effect.flatMap(loadCredentialsMode, loadFor)
 
 export const layer: Layer.Layer<SvcConfig, ConfigError> = Layer.effect(SvcConfig, load)
+
+/** The configuration for a credentials mode the caller has read (SVC_MCP_CREDENTIALS is read once). */
+export const layerFor = (mode: CredentialsMode): Layer.Layer<SvcConfig, ConfigError> =>
+  Layer.effect(SvcConfig, loadFor(mode))
 
 /** For embedding: a configuration given as a value rather than read from the environment. */
 export const layerValue = (config: SvcConfigShape): Layer.Layer<SvcConfig> => Layer.succeed(SvcConfig, config)
