@@ -11,6 +11,7 @@ import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import { Auth } from "../Auth.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import { renameIn } from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrubValue } from "../Shared/Secrets.js"
 import { redact } from "../Tools/AnswerBounds.js"
@@ -195,7 +196,11 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
           ...(params === undefined ? {} : { params: yield* paramsOf(params) }),
           outcome,
           kind: "denied",
-          reason: error.reason,
+          // Among several services a reason names the service's own setting (SVC_STAGING_CONFIRM).
+          reason: Option.match(yield* FiberRef.get(ServiceName.current), {
+            onNone: () => error.reason,
+            onSome: (name) => renameIn(name, error.reason),
+          }),
           durationMs: 0,
         })
       }),
