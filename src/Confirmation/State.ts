@@ -33,7 +33,7 @@ export interface Binding {
   /** The caller's key id in per-request mode, else SERVER_PRINCIPAL. */
   readonly principal: string
   /** Which of several services (SVC_SERVICES) the call is for; absent for the single unnamed one. */
-  readonly service?: string
+  readonly service?: string | undefined
 }
 
 export type Refusal = "Malformed" | "Forged" | "Expired" | "OtherCall" | "Reused"
