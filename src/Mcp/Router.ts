@@ -154,10 +154,13 @@ export const make: Effect.Effect<
   const unknown = (incoming: Incoming, given: unknown) => {
     const args = incoming.args
     const tool = Definitions.byName.get(incoming.name)
-    const selector = tool !== undefined && isObject(args) ? args[tool.selectorKey] : undefined
+    const asked = tool !== undefined && isObject(args) ? args[tool.selectorKey] : undefined
+    // Only a selector the tool has is named, as the policy names one: it labels spans and metrics.
+    const selector =
+      typeof asked === "string" && tool !== undefined && Object.hasOwn(tool.endpoints, asked) ? asked : undefined
     const denied = new ToolDeniedError({
       tool: incoming.name,
-      ...(typeof selector === "string" ? { selector } : {}),
+      ...(selector === undefined ? {} : { selector }),
       reason: `the service ${shownName(given)} is not one of the configured services (${names.join(", ")})`,
     })
     return record.refused(denied, args).pipe(

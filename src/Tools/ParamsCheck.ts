@@ -7,9 +7,11 @@
  * several services each has its own check (`layerFor`), against the
  * definitions of its own version.
  *
- * The file is read, and ajv imported, by the first call that needs them, and
- * each endpoint's check is compiled on its first use (ParamsValidation.ts), so
- * that start-up pays for none of it.
+ * The shipped file is read, and ajv imported, by the first call that needs
+ * them, and each endpoint's check is compiled on its first use
+ * (ParamsValidation.ts), so that start-up pays for none of it. A file an
+ * operator gives is read at start, where its shape is checked; ajv still waits
+ * for the first call.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -133,24 +135,25 @@ export const makeOff = (
  */
 export const fromSettings = (settings: Settings.ParamsSettings): Effect.Effect<ParamsCheckShape, ConfigError> =>
   Effect.suspend(() => {
-    let source: Either.Either<ParamsCheckShape, ConfigError> | undefined
-    if (Option.isSome(settings.definitions)) {
-      const { path, variable } = settings.definitions.value
-      const inspected = inspect(path)
-      if (Either.isLeft(inspected)) return new ConfigError({ variable, ...inspected.left })
-      const document = inspected.right
-      source = Either.right(
-        fromDocument(
-          document,
-          `params checked against the definitions ${document.serviceVersion} in ${path} (${variable})`,
-        ),
-      )
-    }
+    const given = Option.map(settings.definitions, ({ path, variable }) =>
+      Either.match(inspect(path), {
+        onLeft: (unfit) => Either.left(new ConfigError({ variable, ...unfit })),
+        onRight: (document) =>
+          Either.right(
+            fromDocument(
+              document,
+              `params checked against the definitions ${document.serviceVersion} in ${path} (${variable})`,
+            ),
+          ),
+      }),
+    )
+    if (Option.isSome(given) && Either.isLeft(given.value)) return given.value
+    const definitions = () => Option.getOrElse(given, () => findShipped(settings.checkVariable))
     if (!settings.on) {
       const decidedBy = Option.getOrElse(settings.decidedBy, () => settings.checkVariable)
-      return Effect.succeed(makeOff(decidedBy, () => source ?? findShipped(settings.checkVariable)))
+      return Effect.succeed(makeOff(decidedBy, definitions))
     }
-    return source ?? findShipped(settings.checkVariable)
+    return definitions()
   })
 
 /**
