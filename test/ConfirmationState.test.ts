@@ -26,6 +26,8 @@ const binding = FastCheck.record({
     FastCheck.constant(State.SERVER_PRINCIPAL),
     FastCheck.string().map((k) => `key:${k}`),
   ),
+  // Which of several services the call is for; none for the single one.
+  service: FastCheck.option(FastCheck.constantFrom("prod", "staging", "qa-1"), { nil: undefined }),
 })
 
 const key = (fill: number) => Redacted.make(new Uint8Array(32).fill(fill))
@@ -74,8 +76,12 @@ describe("a sealed confirmation state", () => {
   )
 
   it.effect.prop(
-    "fails for any change of tool, selector, arguments or principal",
-    { b: binding, other: binding, field: FastCheck.constantFrom("tool", "selector", "args", "principal") },
+    "fails for any change of tool, selector, arguments, principal or service",
+    {
+      b: binding,
+      other: binding,
+      field: FastCheck.constantFrom("tool", "selector", "args", "principal", "service"),
+    },
     ({ b, other, field }) =>
       Effect.gen(function* () {
         const changed = { ...b, [field]: other[field as keyof typeof other] }
@@ -123,6 +129,21 @@ describe("a sealed confirmation state", () => {
       // The same key in another process (replicas sharing SVC_MCP_STATE_KEY) honours it.
       const replica = yield* State.make(key(4))
       expect(reason(yield* Effect.either(replica.verify(state, b)))).toBe("Honoured")
+    }),
+  )
+
+  it.effect("a call on one service is not the same call on another, nor the single service's", () =>
+    Effect.gen(function* () {
+      const single = { tool: "svc_delete", selector: "tag", args: { id: "production" }, principal: "server" }
+      const states = yield* State.make(key(8))
+      const staging = yield* states.seal({ ...single, service: "staging" })
+      for (const other of [{ ...single, service: "prod" }, single]) {
+        expect(reason(yield* Effect.either(states.verify(staging, other)))).toBe("OtherCall")
+      }
+      expect(reason(yield* Effect.either(states.verify(staging, { ...single, service: "staging" })))).toBe("Honoured")
+      // An undefined service is an absent one: the single service's digest has no service in it.
+      const plain = yield* states.seal(single)
+      expect(reason(yield* Effect.either(states.verify(plain, { ...single, service: undefined })))).toBe("Honoured")
     }),
   )
 

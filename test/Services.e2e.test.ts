@@ -101,19 +101,62 @@ describe("several services", () => {
       expect(textOf(served)).not.toMatch(/^(prod|staging): /)
       expect(prod.calls().at(-1)?.path).toBe("/read/GetStack")
 
-      // A name not configured is refused; nothing is sent.
+      // A name not configured (the schema's enum bypassed) is refused with the configured names,
+      // and recorded as refused; nothing is sent. A name of any length is shown cut.
       const before = prod.calls().length + staging.calls().length
       const unknown = yield* call("svc_list", { resource_type: "stack", service: "qa" })
       expect((unknown as Result).isError).toBe(true)
-      expect(textOf(unknown)).toContain("prod, staging")
+      expect(textOf(unknown)).toBe(
+        'svc_list "stack" is refused: the service "qa" is not one of the configured services (prod, staging). Nothing was sent.',
+      )
+      expect((unknown as { structuredContent?: unknown }).structuredContent).toEqual({
+        error: {
+          kind: "denied",
+          tool: "svc_list",
+          selector: "stack",
+          message: textOf(unknown),
+          reason: 'the service "qa" is not one of the configured services (prod, staging)',
+          services: ["prod", "staging"],
+        },
+      })
+      const long = yield* call("svc_delete", {
+        resource_type: "stack",
+        params: { id: "s1" },
+        service: "x".repeat(5000),
+      })
+      expect(textOf(long)).toMatch(/^svc_delete "stack" is refused: the service "x{62}\.\.\. is not one of/)
+      const wrongType = yield* call("svc_list", { resource_type: "stack", service: 7 })
+      expect((wrongType as { structuredContent?: { error?: unknown } }).structuredContent?.error).toMatchObject({
+        kind: "denied",
+        services: ["prod", "staging"],
+      })
       expect(prod.calls().length + staging.calls().length).toBe(before)
+      // A tool the server does not have is a protocol error, as with one service.
+      const noTool = yield* Effect.promise(() =>
+        client.callTool({ name: "svc_nothing", arguments: { service: "qa" } }).then(
+          () => "answered",
+          (error: Error) => error.message,
+        ),
+      )
+      expect(noTool).toMatch(/svc_nothing/)
 
-      // Audit lines name their service; log lines too.
+      // Audit lines name their service; log lines too. An unknown name is said in the reason alone.
       const lines = linesOf(audit)
       expect(lines.map((l) => [l.service, l.tool, l.outcome])).toEqual([
         ["staging", "svc_delete", "refused"],
         ["prod", "svc_delete", "ok"],
+        [undefined, "svc_list", "refused"],
+        [undefined, "svc_delete", "refused"],
+        [undefined, "svc_list", "refused"],
       ])
+      expect(lines[2]).toMatchObject({
+        caller: "server",
+        selector: "stack",
+        kind: "denied",
+        reason: 'the service "qa" is not one of the configured services (prod, staging)',
+      })
+      expect(lines[3]).toMatchObject({ target: "s1", params: { id: "s1" } })
+      expect(JSON.stringify(lines[3]).length).toBeLessThan(1000)
       expect(stderr()).toMatch(/serving prod at http:\/\/127\.0\.0\.1:\d+ \(api-key auth; mode full/)
       expect(stderr()).toMatch(/staging at http:\/\/127\.0\.0\.1:\d+ \(api-key auth; mode read-only/)
       expect(stderr()).toMatch(/service="staging"/)
@@ -197,11 +240,13 @@ describe("several services", () => {
     Effect.gen(function* () {
       const prod = yield* Double.scoped({ apiKeys: [PROD] })
       const staging = yield* Double.scoped({ apiKeys: [STAGING] })
+      const audit = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-services-")), "audit.log")
       const server = yield* Spawn.serveHttp({
         SVC_SERVICES: "prod,staging",
         SVC_PROD_URL: prod.url,
         SVC_STAGING_URL: staging.url,
         SVC_MCP_CREDENTIALS: "per-request",
+        SVC_AUDIT_LOG: audit,
       })
       const client = yield* HttpMcp.connect(server.url, {
         "X-Svc-Prod-Api-Key": PROD.key,
@@ -233,6 +278,19 @@ describe("several services", () => {
       expect(staging.calls().map((r) => [r.headers["x-api-key"], r.headers["x-api-secret"]])).toEqual([
         [STAGING.key, STAGING.secret],
       ])
+      // A name not configured: recorded as refused by the request's first caller (in the services' order),
+      // with no secret of any service the request brought in the line.
+      yield* Effect.promise(() =>
+        both.callTool({
+          name: "svc_delete",
+          arguments: { resource_type: "tag", params: { id: STAGING.secret, name: PROD.secret }, service: "qa" },
+        }),
+      )
+      const [line] = linesOf(audit)
+      expect(line).toMatchObject({ caller: PROD.key, tool: "svc_delete", outcome: "refused", target: "[redacted]" })
+      expect(JSON.stringify(line)).not.toMatch(/secret-value/)
+      expect(prod.calls()).toHaveLength(1)
+      expect(staging.calls()).toHaveLength(1)
       // Half a pair, or none at all, is refused before anything is served.
       const half = yield* HttpMcp.raw(server.url, {
         method: "POST",

@@ -11,6 +11,8 @@ import { redirectAdvice, retryAfterText, type SvcError } from "../Service/Errors
 import { attemptsRemaining, isRedirect, snippet } from "../Service/Response.js"
 import * as SvcTransport from "../Service/Transport.js"
 import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "../Service/Versions.js"
+import * as ParamsSettings from "../Settings/ParamsCheck.js"
+import type { ConfigError } from "../Settings/Read.js"
 import { SvcClient } from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 
@@ -104,75 +106,85 @@ const reach = Effect.gen(function* () {
 
 type Needs = SvcConfig | Auth | SvcClient | HttpClient.HttpClient
 
-export const run: Effect.Effect<Report, never, Needs> = Effect.gen(function* () {
-  const config = yield* SvcConfig
-  const auth = yield* Auth
-  const client = yield* SvcClient
-  const steps: Array<Step> = []
-  const report = (): Report => ({
-    url: config.url,
-    method: auth.method,
-    steps,
-    ok: steps.every((s) => s.status !== "fail"),
+/**
+ * The report, with the params step as `params` say: the single service's
+ * settings, or one of several services' own (Settings/ParamsCheck.ts `loadFor`),
+ * compared with that service's version.
+ */
+export const runWith = (
+  params: Effect.Effect<ParamsSettings.ParamsSettings, ConfigError>,
+): Effect.Effect<Report, never, Needs> =>
+  Effect.gen(function* () {
+    const config = yield* SvcConfig
+    const auth = yield* Auth
+    const client = yield* SvcClient
+    const steps: Array<Step> = []
+    const report = (): Report => ({
+      url: config.url,
+      method: auth.method,
+      steps,
+      ok: steps.every((s) => s.status !== "fail"),
+    })
+
+    const reached = yield* Effect.either(reach)
+    if (reached._tag === "Left") {
+      steps.push({
+        name: "reach",
+        status: "fail",
+        detail: reached.left.message,
+        hint: hintFor(reached.left, auth.method),
+      })
+      return report()
+    }
+    const { status, text, location, ms } = reached.right
+    if (isRedirect(status, location)) {
+      steps.push({
+        name: "reach",
+        status: "fail",
+        detail: `GET /version: ${redirectAdvice(VERSION_CALL, location)} (it answered ${status})`,
+        hint: REDIRECT_HINT,
+      })
+      return report()
+    }
+    const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
+    if (status !== 200 || !looksLikeVersion) {
+      steps.push({
+        name: "reach",
+        status: "fail",
+        detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
+        hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
+      })
+      return report()
+    }
+    steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
+    steps.push(
+      compare(text, SPEC_VERSION) < 0
+        ? {
+            name: "version",
+            status: "warn",
+            detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
+            hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
+          }
+        : { name: "version", status: "ok", detail: text },
+    )
+
+    // One cheap authenticated read proves the credentials; with a login it logs in first.
+    const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
+    if (authed._tag === "Left") {
+      const error = authed.left
+      steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
+    } else {
+      steps.push({
+        name: "auth",
+        status: "ok",
+        detail: auth.method !== "jwt" ? "the API key was accepted" : "logged in, and the token was accepted",
+      })
+    }
+    steps.push(yield* ParamsCheck.stepFor(params, text))
+    return report()
   })
 
-  const reached = yield* Effect.either(reach)
-  if (reached._tag === "Left") {
-    steps.push({
-      name: "reach",
-      status: "fail",
-      detail: reached.left.message,
-      hint: hintFor(reached.left, auth.method),
-    })
-    return report()
-  }
-  const { status, text, location, ms } = reached.right
-  if (isRedirect(status, location)) {
-    steps.push({
-      name: "reach",
-      status: "fail",
-      detail: `GET /version: ${redirectAdvice(VERSION_CALL, location)} (it answered ${status})`,
-      hint: REDIRECT_HINT,
-    })
-    return report()
-  }
-  const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
-  if (status !== 200 || !looksLikeVersion) {
-    steps.push({
-      name: "reach",
-      status: "fail",
-      detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
-      hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
-    })
-    return report()
-  }
-  steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
-  steps.push(
-    compare(text, SPEC_VERSION) < 0
-      ? {
-          name: "version",
-          status: "warn",
-          detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
-          hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
-        }
-      : { name: "version", status: "ok", detail: text },
-  )
-
-  // One cheap authenticated read proves the credentials; with a login it logs in first.
-  const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
-  if (authed._tag === "Left") {
-    const error = authed.left
-    steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
-  } else {
-    steps.push({
-      name: "auth",
-      status: "ok",
-      detail: auth.method !== "jwt" ? "the API key was accepted" : "logged in, and the token was accepted",
-    })
-  }
-  steps.push(yield* ParamsCheck.step(text))
-  return report()
-})
+export const run: Effect.Effect<Report, never, Needs> = runWith(ParamsSettings.load)
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 

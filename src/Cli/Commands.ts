@@ -26,6 +26,7 @@ import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
 import { Services } from "../Services/Registry.js"
+import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as ServicesSettings from "../Settings/Services.js"
 import * as TeamSettings from "../Settings/Team.js"
 import * as SvcClient from "../SvcClient.js"
@@ -93,17 +94,22 @@ export const reportUnexpected = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.
 const configFailed = (error: Config.ConfigError) =>
   Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
 
-/** The tools' policy and the optional services around them, as the environment says. */
-const tools = Policy.layer.pipe(
-  Layer.provideMerge(Settings.layer),
-  Layer.merge(ParamsCheck.layerConfig),
-  Layer.merge(Audit.layerConfig),
-  // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
-  Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
-)
+/**
+ * The tools' policy and the optional services around them, as the environment
+ * says. Among several services each has its params check already (Cli/Services.ts):
+ * `params` is then empty, and no file is read twice.
+ */
+const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
+  Policy.layer.pipe(
+    Layer.provideMerge(Settings.layer),
+    Layer.merge(params),
+    Layer.merge(Audit.layerConfig),
+    // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
+    Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
+  )
 
 /** Stdio, or Streamable HTTP when a port is given. */
-const serve = (httpPort: number | undefined) =>
+const serve = (httpPort: number | undefined, severalServices = false) =>
   Effect.gen(function* () {
     const config = yield* Config.SvcConfig
     const auth = yield* Auth.Auth
@@ -115,7 +121,8 @@ const serve = (httpPort: number | undefined) =>
     const serving = Option.isSome(several)
       ? `svc-mcp ${Cli.VERSION}: serving ${Several.describe(several.value)}`
       : `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
-    const summary = Option.isSome(several) ? "" : `; ${policy.summary}`
+    // Among several services, each one's policy and params check are in its part of `serving`.
+    const summary = Option.isSome(several) ? "" : `; ${policy.summary}; ${params.inForce}`
     if (Option.isNone(http)) {
       if (mode === "per-request") {
         return yield* new Config.ConfigError({
@@ -124,7 +131,7 @@ const serve = (httpPort: number | undefined) =>
           hint: "serve over HTTP (--http-port or SVC_MCP_HTTP_PORT), where each request carries its caller's key; over stdio use the server's own credentials",
         })
       }
-      yield* Effect.logInfo(`${serving} over stdio${summary}; ${params.inForce}`)
+      yield* Effect.logInfo(`${serving} over stdio${summary}`)
       return yield* McpServer.serveStdio
     }
     const [Readiness, McpHttp] = yield* loadHttp
@@ -132,13 +139,13 @@ const serve = (httpPort: number | undefined) =>
     const ready = yield* Layer.buildWithScope(readiness, yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
-    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}; ${params.inForce}`)
+    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}`)
     return yield* Effect.never
   }).pipe(
     Effect.scoped,
     // The HTTP settings are read after the tools' settings, so that their refusals come in that order.
     Effect.provide(HttpConfig.layer(Option.fromNullable(httpPort))),
-    Effect.provide(tools),
+    Effect.provide(toolsWith(severalServices ? Layer.empty : ParamsCheck.layerConfig)),
     Effect.catchTag("ListenError", (error) =>
       Console.error(`svc-mcp: ${error.message}`).pipe(Effect.zipRight(exitWith(1))),
     ),
@@ -167,7 +174,7 @@ const serveSandboxes = (names: ReadonlyArray<string>, httpPort: number | undefin
       )
     }
     const config = (name: string) => Config.layerValue(sandboxConfig(sandboxes.get(name) as Sandbox.Sandbox))
-    yield* serve(httpPort).pipe(Effect.provide(Several.serving(names, config)))
+    yield* serve(httpPort, true).pipe(Effect.provide(Several.serving(names, config)))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 const serveSandbox = (httpPort: number | undefined) =>
@@ -179,6 +186,25 @@ const serveSandbox = (httpPort: number | undefined) =>
     )
     yield* serve(httpPort).pipe(Effect.provide(servingClient(Config.layerValue(sandboxConfig(sandbox)))))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
+
+/**
+ * `--sandbox` without `--services`: one sandbox per name SVC_SERVICES gives, as
+ * if `--services` had named them, so that the configuration tried is the one
+ * that will serve (its per-service policies apply); without it, one sandbox.
+ * `--services` wins over SVC_SERVICES, as the command line does over the environment.
+ */
+const sandboxesOfSettings = (httpPort: number | undefined) =>
+  ServicesSettings.load.pipe(
+    Effect.catchTag("ConfigError", configFailed),
+    Effect.flatMap((names) =>
+      Option.isSome(names)
+        ? Effect.zipRight(
+            Effect.logInfo(`SANDBOX: one sandbox per service SVC_SERVICES names (${names.value.join(", ")})`),
+            serveSandboxes(names.value, httpPort),
+          )
+        : serveSandbox(httpPort),
+    ),
+  )
 
 const runSandbox = (port: number) =>
   Effect.gen(function* () {
@@ -216,7 +242,10 @@ const checkEach = (names: ReadonlyArray<string>) =>
     const Check = yield* loadCheck
     let ok = true
     for (const name of names) {
-      const report = yield* Check.run.pipe(Effect.provide(checkingClient(Config.layer)), ServicesSettings.reading(name))
+      const report = yield* Check.runWith(ParamsSettings.loadFor(name)).pipe(
+        Effect.provide(checkingClient(Config.layer)),
+        ServicesSettings.reading(name),
+      )
       const text = ServicesSettings.renameIn(name, Check.format(report))
       yield* Console.error(text.replace(/^svc-mcp check/, `svc-mcp check: ${name}`))
       ok &&= report.ok
@@ -247,12 +276,12 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
       case "Serve":
         return yield* command.sandbox
           ? command.services === undefined
-            ? serveSandbox(command.httpPort)
+            ? sandboxesOfSettings(command.httpPort)
             : serveSandboxes(command.services, command.httpPort)
           : ServicesSettings.load.pipe(
               Effect.flatMap((names) =>
                 Option.isSome(names)
-                  ? serve(command.httpPort).pipe(Effect.provide(Several.serving(names.value)))
+                  ? serve(command.httpPort, true).pipe(Effect.provide(Several.serving(names.value)))
                   : serve(command.httpPort).pipe(Effect.provide(servingClient(Config.layer))),
               ),
               Effect.catchTag("ConfigError", configFailed),

@@ -1,6 +1,6 @@
 /**
  * The layers of several services (SVC_SERVICES): each service's own (its
- * configuration, auth, client, policy) built per name by the registry, beside
+ * configuration, auth, client, policy, params check) built per name by the registry, beside
  * what they share (the HTTP transport, telemetry, the credentials mode). The
  * first service also stands as "the" service where one is expected.
  */
@@ -15,12 +15,17 @@ import * as ServiceCallers from "../Service/ServiceCallers.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
 import * as SvcClient from "../SvcClient.js"
+import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
 
-/** One service's own layers, as a single service's are chosen. */
-const perService = (mode: Config.CredentialsMode, config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
-  Layer.merge(
+/** One service's own layers, as a single service's are chosen; its params check against its own definitions. */
+const perService = (
+  name: string,
+  mode: Config.CredentialsMode,
+  config: Layer.Layer<Config.SvcConfig, Config.ConfigError>,
+) =>
+  Layer.mergeAll(
     SvcClient.layer.pipe(
       Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
       Layer.provideMerge(config),
@@ -28,6 +33,7 @@ const perService = (mode: Config.CredentialsMode, config: Layer.Layer<Config.Svc
       Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : RefusedKeys.layerOff),
     ),
     Policy.layer.pipe(Layer.provideMerge(Settings.layer)),
+    ParamsCheck.layerFor(name),
   )
 
 /**
@@ -42,7 +48,7 @@ export const serving = (
     Effect.map(Config.loadCredentialsMode, (mode) => {
       const registry = Layer.scoped(
         Registry.Services,
-        Registry.make(names, (name) => perService(mode, config(name))),
+        Registry.make(names, (name) => perService(name, mode, config(name))),
       )
       const first = Layer.effectContext(
         Effect.map(Registry.Services, (services) => (services[0] as Registry.Service).context),
@@ -57,12 +63,13 @@ export const serving = (
     }),
   )
 
-/** The start-up line's part about the services: each one's URL, auth and policy. */
+/** The start-up line's part about the services: each one's URL, auth, policy and params check. */
 export const describe = (services: ReadonlyArray<Registry.Service>): string =>
   services
     .map((service) => {
       const config = Registry.configOf(service)
       const auth = Registry.authOf(service)
-      return `${service.name} at ${config.url} (${auth.method} auth; ${Registry.policyOf(service).summary})`
+      const params = Registry.paramsOf(service).inForce
+      return `${service.name} at ${config.url} (${auth.method} auth; ${Registry.policyOf(service).summary}; ${params})`
     })
     .join("; ")

@@ -80,6 +80,11 @@ export const GROUPS: ReadonlyArray<Group> = [
         name: "SVC_CHECK_PARAMS",
         meaning: "off: params sent unchecked, for a newer service (default on)",
       },
+      {
+        // Among several services SVC_<N>_CHECK_PARAMS and SVC_<N>_DEFINITIONS, each defaulting to these.
+        name: "SVC_DEFINITIONS",
+        meaning: "definitions for the service's version (default: the shipped ones)",
+      },
     ],
   },
   {

@@ -2,9 +2,10 @@
  * The `requestState` of a confirmation question (MCP 2026-07-28, multi round-trip
  * requests): what the client echoes back is attacker-controlled, so the state is
  * sealed with HMAC-SHA256 under the server's key, binds the call it was issued
- * for (tool, selector, a digest of the exact arguments, the principal) and a
- * short expiry, and is honoured once per process. Its payload names no argument:
- * the client learns nothing from it that it did not send.
+ * for (tool, selector, a digest of the exact arguments, the principal, the
+ * service among several) and a short expiry, and is honoured once per process.
+ * Its payload names no argument: the client learns nothing from it that it did
+ * not send.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import * as Clock from "effect/Clock"
@@ -31,6 +32,8 @@ export interface Binding {
   readonly args: unknown
   /** The caller's key id in per-request mode, else SERVER_PRINCIPAL. */
   readonly principal: string
+  /** Which of several services (SVC_SERVICES) the call is for; absent for the single unnamed one. */
+  readonly service?: string | undefined
 }
 
 export type Refusal = "Malformed" | "Forged" | "Expired" | "OtherCall" | "Reused"
@@ -72,6 +75,8 @@ const bindingDigest = (binding: Binding) =>
     selector: binding.selector,
     args: binding.args,
     principal: binding.principal,
+    // Absent for a single service, as canonical JSON leaves out what is undefined: its digests stay as they were.
+    service: binding.service,
   })
 
 const isPayload = (value: unknown): value is Payload => {

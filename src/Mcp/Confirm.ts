@@ -16,8 +16,11 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Plan from "../Confirmation/Plan.js"
+import * as ServiceName from "../Operations/ServiceName.js"
+import * as ServicesSettings from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
@@ -95,7 +98,14 @@ const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never
 export const message = (question: Question): Effect.Effect<string, never, SvcClient> =>
   Effect.gen(function* () {
     const { invocation, pattern } = question
-    const head = `${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation.body)}.`
+    // Among several services the user must know which one the call is for, and which setting asked.
+    const service = yield* FiberRef.get(ServiceName.current)
+    const on = Option.match(service, { onNone: () => "", onSome: (name) => `${name}: ` })
+    const setting = Option.match(service, {
+      onNone: () => "SVC_CONFIRM",
+      onSome: (name) => ServicesSettings.variable(name, "SVC_CONFIRM"),
+    })
+    const head = `${on}${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation.body)}.`
     const detail =
       invocation.tool === "svc_update"
         ? yield* changes(question)
@@ -106,7 +116,7 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
     return [
       head,
       ...detail,
-      `Send it? (asked because of SVC_CONFIRM ${pattern.text}; nothing is sent unless you accept)`,
+      `Send it? (asked because of ${setting} ${pattern.text}; nothing is sent unless you accept)`,
     ].join("\n")
   })
 

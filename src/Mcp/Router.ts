@@ -6,15 +6,23 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
+import { Auth, type AuthShape } from "../Auth.js"
 import type * as ConfirmationState from "../Confirmation/State.js"
 import type { Audit } from "../Operations/Audit.js"
+import * as CallRecord from "../Operations/CallRecord.js"
 import * as ServiceName from "../Operations/ServiceName.js"
 import type { Telemetry } from "../Operations/Telemetry.js"
+import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as ServiceCallers from "../Service/ServiceCallers.js"
-import { policyOf, type Service, Services, settingsOf } from "../Services/Registry.js"
+import { authOf, policyOf, type Service, Services, settingsOf } from "../Services/Registry.js"
+import * as ServicesSettings from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Definitions from "../Tools/Definitions.js"
+import { failure, unrecorded } from "../Tools/Render.js"
 import { make as makeTool, type Tool } from "../Tools/Tool.js"
+import { ToolDeniedError } from "../Tools/ToolError.js"
 import type { Answer, Handler, Incoming } from "./ToolCall.js"
 import * as ToolCall from "./ToolCall.js"
 
@@ -53,6 +61,9 @@ export const publish = (services: ReadonlyArray<Service>): ReadonlyArray<Tool> =
   })
 }
 
+/** A text about a single service's variables and headers, about service `name`'s (SVC_STAGING_CONFIRM, X-Svc-Staging-Api-Key). */
+const renamed = (name: string, text: string) => ServicesSettings.renameIn(name, ServiceCallers.renameIn(name, text))
+
 /** An error names the service it came from: its text ("prod: svc_list ... failed ...") and its structured `error.service`. */
 const named = (name: string, answer: Answer): Answer => {
   const result = answer as CallToolResult
@@ -62,25 +73,58 @@ const named = (name: string, answer: Answer): Answer => {
   return {
     ...result,
     ...(structured !== undefined && isObject(error)
-      ? { structuredContent: { ...structured, error: { ...error, service: name } } }
+      ? {
+          structuredContent: {
+            ...structured,
+            error: {
+              ...error,
+              service: name,
+              ...(typeof error.message === "string" ? { message: renamed(name, error.message) } : {}),
+              ...(typeof error.reason === "string" ? { reason: renamed(name, error.reason) } : {}),
+            },
+          },
+        }
       : {}),
     content: result.content.map((part, at) =>
-      at === 0 && part.type === "text"
-        ? { ...part, text: `${name}: ${ServiceCallers.renameIn(name, part.text)}` }
-        : part,
+      at === 0 && part.type === "text" ? { ...part, text: `${name}: ${renamed(name, part.text)}` } : part,
     ),
   }
 }
 
-const refused = (given: unknown, names: ReadonlyArray<string>): Answer => ({
-  content: [
-    {
-      type: "text",
-      text: `service ${JSON.stringify(given)} is not one of the configured services: ${names.join(", ")}. Nothing was sent.`,
-    },
-  ],
-  isError: true,
-})
+/** The name a client gave, as shown: quoted, and cut, as it is the client's and may be of any length. */
+const shownName = (given: unknown) => {
+  const text = JSON.stringify(given) ?? String(given)
+  return text.length > 66 ? `${text.slice(0, 63)}...` : text
+}
+
+/** A refusal's answer, with the configured services named in its structured error too. */
+const refusal = (denied: ToolDeniedError, names: ReadonlyArray<string>): Answer => {
+  const rendered = failure(denied)
+  return {
+    content: [{ type: "text", text: rendered.text }],
+    isError: true,
+    ...(rendered.structured === undefined
+      ? {}
+      : { structuredContent: { error: { ...rendered.structured.error, services: names } } }),
+  }
+}
+
+/** The secrets of every service (each with the caller the request brought for it), kept out of a record that is no one service's. */
+const everySecret = (services: ReadonlyArray<Service>): AuthShape["secrets"] =>
+  Effect.map(
+    Effect.forEach(services, (service) => ServiceCallers.forService(service.name)(authOf(service).secrets)),
+    (each) => each.flat(),
+  )
+
+/** A record names its caller: in per-request mode, the first of the request's callers, in the services' order. */
+const asAnyCaller =
+  (names: ReadonlyArray<string>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(FiberRef.get(ServiceCallers.current), (callers) => {
+      const name = names.find((n) => callers.has(n))
+      const caller = name === undefined ? undefined : callers.get(name)
+      return Effect.locally(self, CallerCredentials.current, Option.fromNullable(caller))
+    })
 
 /** Each service's context brings its own client and policy; the call's record (audit, telemetry) and the state key are shared. */
 export const make: Effect.Effect<
@@ -96,12 +140,47 @@ export const make: Effect.Effect<
     handlers.set(service.name, { service, handle })
   }
   const first = handlers.get(names[0] as string) as { readonly service: Service; readonly handle: Handler }
+  // A refusal that is no one service's is recorded with the first service's record, scrubbed of every service's secrets.
+  const record = yield* CallRecord.make.pipe(
+    Effect.provideService(Auth, { ...authOf(first.service), secrets: everySecret(services) }),
+  )
+
+  /**
+   * A call naming a service that is not configured (a client that ignores the
+   * schema's enum): refused before anything is sent, and recorded as any
+   * refused call is. The name is the client's, so it names no audit line's
+   * service nor any metric's: it is said in the reason alone.
+   */
+  const unknown = (incoming: Incoming, given: unknown) => {
+    const args = incoming.args
+    const tool = Definitions.byName.get(incoming.name)
+    const asked = tool !== undefined && isObject(args) ? args[tool.selectorKey] : undefined
+    // Only a selector the tool has is named, as the policy names one: it labels spans and metrics.
+    const selector =
+      typeof asked === "string" && tool !== undefined && Object.hasOwn(tool.endpoints, asked) ? asked : undefined
+    const denied = new ToolDeniedError({
+      tool: incoming.name,
+      ...(selector === undefined ? {} : { selector }),
+      reason: `the service ${shownName(given)} is not one of the configured services (${names.join(", ")})`,
+    })
+    return record.refused(denied, args).pipe(
+      Effect.as(refusal(denied, names)),
+      Effect.catchTag("AuditError", (error) =>
+        Effect.succeed<Answer>({ content: [{ type: "text", text: unrecorded(error).text }], isError: true }),
+      ),
+      asAnyCaller(names),
+      incoming.within,
+    )
+  }
+
   const handle: Handler = (incoming) => {
     const args = incoming.args
     const given = isObject(args) ? args.service : undefined
     const chosen =
       given === undefined || given === null ? first : typeof given === "string" ? handlers.get(given) : undefined
-    if (chosen === undefined) return Effect.succeed(refused(given, names))
+    // A tool the server does not have is refused as ever (a protocol error), whatever the service.
+    if (chosen === undefined && !Definitions.byName.has(incoming.name)) return first.handle(incoming)
+    if (chosen === undefined) return unknown(incoming, given)
     const { service: _, ...rest } = isObject(args) ? args : { service: undefined }
     const name = chosen.service.name
     // The request's callers are set by `within`; inside it, the call runs as this service's alone.

@@ -23,6 +23,7 @@ import * as Option from "effect/Option"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import type { WithinRequest } from "../Operations/RequestContext.js"
+import * as ServiceName from "../Operations/ServiceName.js"
 import * as TraceContext from "../Operations/TraceContext.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import type { SvcClient } from "../SvcClient.js"
@@ -148,11 +149,15 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
         return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
       }
       const caller = yield* FiberRef.get(CallerCredentials.current)
+      // Among several services the router has taken `service` out of the args: the binding names it,
+      // so that a question about a call on one service never passes for the same call on another.
+      const service = yield* FiberRef.get(ServiceName.current)
       const binding: ConfirmationState.Binding = {
         tool: call.tool.name,
         selector: invocation.selector,
         args: call.args,
         principal: ConfirmationState.principalOf(Option.map(caller, (c) => c.key)),
+        ...(Option.isSome(service) ? { service: service.value } : {}),
       }
       if (answer === "accept") {
         const given = Confirm.stateOf(ctx)

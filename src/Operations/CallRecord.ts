@@ -11,8 +11,9 @@ import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import { Auth } from "../Auth.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import { renameIn } from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
-import { scrubValue } from "../Shared/Secrets.js"
+import { scrub, scrubValue } from "../Shared/Secrets.js"
 import { redact } from "../Tools/AnswerBounds.js"
 import type { Call, ToolSuccess } from "../Tools/Invoke.js"
 import {
@@ -132,6 +133,9 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
   const paramsOf = (body: Readonly<Record<string, unknown>>) =>
     Effect.map(secrets, (hidden) => scrubValue(redact(body), hidden))
 
+  // The target and a reason may hold what the client sent: a known secret in them is scrubbed as in the params.
+  const scrubbed = (text: string) => Effect.map(secrets, (hidden) => scrub(text, hidden))
+
   const record = (entry: AuditEntry) => (Option.isSome(audit) ? audit.value.write(entry) : Effect.void)
 
   const call: CallRecorder["call"] = ({ tool, selector, invocation }) => {
@@ -155,7 +159,7 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
             const entry: AuditEntry = {
               ...(yield* base(tool.name, selector)),
               ...(endpoint === undefined ? {} : { endpoint }),
-              ...(target === undefined ? {} : { target }),
+              ...(target === undefined ? {} : { target: yield* scrubbed(target) }),
               ...(resolved === undefined ? {} : { params: yield* paramsOf(resolved.body) }),
               outcome,
               ...(kind === undefined ? {} : { kind }),
@@ -191,11 +195,17 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
         const target = params === undefined ? undefined : targetOf(params)
         yield* record({
           ...(yield* base(error.tool, error.selector)),
-          ...(target === undefined ? {} : { target }),
+          ...(target === undefined ? {} : { target: yield* scrubbed(target) }),
           ...(params === undefined ? {} : { params: yield* paramsOf(params) }),
           outcome,
           kind: "denied",
-          reason: error.reason,
+          // Among several services a reason names the service's own setting (SVC_STAGING_CONFIRM).
+          reason: yield* scrubbed(
+            Option.match(yield* FiberRef.get(ServiceName.current), {
+              onNone: () => error.reason,
+              onSome: (name) => renameIn(name, error.reason),
+            }),
+          ),
           durationMs: 0,
         })
       }),

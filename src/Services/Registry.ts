@@ -1,6 +1,7 @@
 /**
  * The services SVC_SERVICES names, each with its own state: its configuration,
- * its auth (its own login and token), its client, its policy and settings.
+ * its auth (its own login and token), its client, its policy and settings,
+ * its params check.
  * Each is built from the same layers as a single service, reading its own
  * variables (Settings/Services.ts), so nothing of one can reach another.
  */
@@ -15,12 +16,13 @@ import { SvcConfig } from "../Config.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { reading, renameIn } from "../Settings/Services.js"
 import type { SvcClient } from "../SvcClient.js"
+import { ParamsCheck } from "../Tools/ParamsCheck.js"
 import { Policy, type PolicyShape } from "../Tools/Policy.js"
 import { ServerSettings } from "../Tools/Settings.js"
 import { ToolDeniedError } from "../Tools/ToolError.js"
 
-/** What each service has of its own. */
-export type PerService = SvcConfig | Auth | SvcClient | Policy | ServerSettings
+/** What each service has of its own; its params check, against the definitions of its own version. */
+export type PerService = SvcConfig | Auth | SvcClient | Policy | ServerSettings | ParamsCheck
 
 export interface Service {
   readonly name: string
@@ -70,3 +72,4 @@ export const settingsOf = (service: Service) => Context.get(service.context, Ser
 export const policyOf = (service: Service) => Context.get(service.context, Policy)
 export const configOf = (service: Service) => Context.get(service.context, SvcConfig)
 export const authOf = (service: Service) => Context.get(service.context, Auth)
+export const paramsOf = (service: Service) => Context.get(service.context, ParamsCheck)

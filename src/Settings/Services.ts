@@ -36,9 +36,15 @@ const NAMED = new RegExp(`\\bSVC_(${[...PER_SERVICE].sort((a, b) => b.length - a
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/
 
-/** SVC_URL as service `name` reads it, e.g. SVC_PROD_URL for prod (a `-` in the name becomes `_`). */
-export const variable = (name: string, single: string): string =>
-  FAMILY.has(single) ? `SVC_${name.toUpperCase().replace(/-/g, "_")}_${single.slice("SVC_".length)}` : single
+/**
+ * Service `name`'s own form of a server's variable: SVC_PROD_CHECK_PARAMS for
+ * SVC_CHECK_PARAMS and prod (a `-` in the name becomes `_`).
+ */
+export const own = (name: string, single: string): string =>
+  `SVC_${name.toUpperCase().replace(/-/g, "_")}_${single.slice("SVC_".length)}`
+
+/** SVC_URL as service `name` reads it, e.g. SVC_PROD_URL for prod; a variable not of the family is the server's. */
+export const variable = (name: string, single: string): string => (FAMILY.has(single) ? own(name, single) : single)
 
 /** A text about a single service's variables, about service `name`'s instead. */
 export const renameIn = (name: string, text: string): string => text.replace(NAMED, (single) => variable(name, single))

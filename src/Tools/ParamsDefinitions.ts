@@ -4,6 +4,7 @@
  */
 import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
+import * as Either from "effect/Either"
 
 export type Json = Readonly<Record<string, unknown>>
 export type Node = Readonly<Record<string, unknown>> & {
@@ -53,6 +54,72 @@ export const versionOf = (path: string): string | undefined => {
 
 /** The whole file, parsed: read on the first call that needs it, never at start-up. */
 export const readDocument = (path: string): Document => JSON.parse(Fs.readFileSync(path, "utf8")) as Document
+
+/** Why a file cannot serve as the definitions: what is wrong, and what to do. */
+export interface Unfit {
+  readonly problem: string
+  readonly hint: string
+}
+
+const SHAPE_HINT =
+  "give a file of the shape of spec/service-api.schema.json: serviceVersion, notInDefinitions, endpoints and definitions"
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * A definitions file an operator gives (SVC_DEFINITIONS), read whole and its
+ * shape checked: unlike the shipped file, which the tests hold to its shape, it
+ * is not trusted, and a file found wanting at the first call would fail that
+ * call instead of the start.
+ */
+export const inspect = (path: string): Either.Either<Document, Unfit> => {
+  let text: string
+  try {
+    text = Fs.readFileSync(path, "utf8")
+  } catch (error) {
+    return Either.left({
+      problem: `names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      hint: `check the path ${JSON.stringify(path)} and its permissions`,
+    })
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    return Either.left({
+      problem: `names a file that is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      hint: SHAPE_HINT,
+    })
+  }
+  const unfit = (what: string) => Either.left({ problem: `names a file whose ${what}`, hint: SHAPE_HINT })
+  if (!isRecord(parsed)) return unfit("content is not an object")
+  const { serviceVersion, notInDefinitions, endpoints, definitions } = parsed
+  if (typeof serviceVersion !== "string" || !/^v?\d+\.\d+\.\d+/.test(serviceVersion.trim())) {
+    return unfit(`serviceVersion is not a version such as "2.3.2" (${JSON.stringify(serviceVersion) ?? "missing"})`)
+  }
+  if (
+    notInDefinitions !== undefined &&
+    !(Array.isArray(notInDefinitions) && notInDefinitions.every((e) => typeof e === "string"))
+  ) {
+    return unfit("notInDefinitions is not a list of endpoints")
+  }
+  if (!isRecord(definitions)) return unfit("definitions are not an object")
+  if (!isRecord(endpoints)) return unfit("endpoints are not an object")
+  for (const [endpoint, entry] of Object.entries(endpoints)) {
+    const request = isRecord(entry) ? entry.request : undefined
+    if (request === null) continue
+    if (typeof request !== "string")
+      return unfit(`endpoint ${JSON.stringify(endpoint)} has no request (a name, or null)`)
+    // A request named but not defined would fail ajv's compilation at that endpoint's first call.
+    if (!isRecord(definitions[request])) {
+      return unfit(
+        `endpoint ${JSON.stringify(endpoint)} names the request ${JSON.stringify(request)}, which is not among its definitions`,
+      )
+    }
+  }
+  return Either.right(parsed as unknown as Document)
+}
 
 export const definitionName = (ref: string) => decodeURIComponent(ref.slice(ref.lastIndexOf("/") + 1))
 

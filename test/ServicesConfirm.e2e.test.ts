@@ -1,0 +1,188 @@
+/**
+ * Confirmation among several services, against the built server: a write under
+ * staging's SVC_STAGING_CONFIRM is asked about by that name, confirmed and sent
+ * to staging alone, in both protocol eras (2026-07-28 over HTTP with
+ * input_required, 2025 over stdio with elicitation/create); and the state of a
+ * question about a call on one service, echoed back by a client (2026-07-28),
+ * never sends the same call to the other.
+ */
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import * as Effect from "effect/Effect"
+import * as Double from "./support/ServiceDouble.js"
+import * as Spawn from "./support/Spawn.js"
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
+type Any = any
+
+const PROD = { key: "prod-key", secret: "prod-secret-value" }
+const STAGING = { key: "staging-key", secret: "staging-secret-value" }
+
+const env = (prod: string, staging: string): Record<string, string> => ({
+  SVC_SERVICES: "prod,staging",
+  SVC_PROD_URL: prod,
+  SVC_PROD_API_KEY: PROD.key,
+  SVC_PROD_API_SECRET: PROD.secret,
+  SVC_STAGING_URL: staging,
+  SVC_STAGING_API_KEY: STAGING.key,
+  SVC_STAGING_API_SECRET: STAGING.secret,
+  SVC_STAGING_CONFIRM: "svc_delete:*",
+})
+
+const writes = (double: Double.ServiceDouble) =>
+  double
+    .calls()
+    .filter((r) => !r.path.startsWith("/read/"))
+    .map((r) => [r.path, r.body])
+
+const deleteTag = (service: string) => ({
+  name: "svc_delete",
+  arguments: { resource_type: "tag", params: { id: "production" }, service },
+})
+
+type Era = "modern" | "legacy"
+
+/** The SDK's client, answering every question with accept, and the questions it was asked. */
+const accepting = (era: Era) => {
+  const client = new Client(
+    { name: "svc-mcp-services-confirm", version: "1.0.0" },
+    {
+      capabilities: { elicitation: { form: {} } },
+      ...(era === "modern" ? { versionNegotiation: { mode: "auto" as const } } : {}),
+    },
+  )
+  const asked: Array<string> = []
+  client.setRequestHandler("elicitation/create", (request) => {
+    asked.push(request.params.message)
+    return { action: "accept", content: {} }
+  })
+  return { client, asked }
+}
+
+/** The 2026-07-28 era over HTTP (input_required), the earlier one over stdio (elicitation/create). */
+const connect = (era: Era, environment: Record<string, string>) =>
+  Effect.gen(function* () {
+    const { client, asked } = accepting(era)
+    const transport =
+      era === "modern"
+        ? new StreamableHTTPClientTransport(new URL((yield* Spawn.serveHttp(environment)).url))
+        : new StdioClientTransport({
+            command: process.execPath,
+            args: [Spawn.ENTRY],
+            env: { PATH: process.env.PATH ?? "", ...environment },
+            stderr: "pipe",
+          })
+    yield* Effect.acquireRelease(
+      Effect.promise(() => client.connect(transport)),
+      () => Effect.promise(() => client.close()),
+    )
+    expect(client.getProtocolEra()).toBe(era)
+    return { client, asked }
+  })
+
+describe.each(["modern", "legacy"] as const)("confirmation among several services, the %s era", (era) => {
+  it.scopedLive("a write under SVC_STAGING_CONFIRM is asked by that name, confirmed and sent to staging alone", () =>
+    Effect.gen(function* () {
+      const prod = yield* Double.scoped({ apiKey: PROD })
+      const staging = yield* Double.scoped({ apiKey: STAGING })
+      const { client, asked } = yield* connect(era, env(prod.url, staging.url))
+
+      const result = yield* Effect.promise(() => client.callTool(deleteTag("staging")))
+      expect(result.isError).toBeFalsy()
+      expect(asked).toHaveLength(1)
+      expect(asked[0]).toMatch(
+        /^staging: svc_delete resource_type "tag" will call write\/DeleteTag on id="production"\./,
+      )
+      expect(asked[0]).toMatch(
+        /\(asked because of SVC_STAGING_CONFIRM svc_delete:\*; nothing is sent unless you accept\)$/,
+      )
+      expect(writes(staging)).toEqual([["/write/DeleteTag", { id: "production" }]])
+      expect(prod.calls()).toEqual([])
+
+      // prod has no confirm policy: its delete is sent without a question.
+      yield* Effect.promise(() => client.callTool(deleteTag("prod")))
+      expect(asked).toHaveLength(1)
+      expect(writes(prod)).toEqual([["/write/DeleteTag", { id: "production" }]])
+      expect(writes(staging)).toHaveLength(1)
+    }),
+  )
+})
+
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+}
+
+/** One 2026-07-28 tools/call as the wire carries it: what a client echoes is its own to choose. */
+const call = (url: string, params: Record<string, unknown>) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": String(params.name),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: META } }),
+    })
+    return (await response.json()) as Any
+  })
+
+const question = (answer: Any): { message: string; state: string } => {
+  expect(answer.result.resultType).toBe("input_required")
+  return { message: answer.result.inputRequests.confirm.params.message, state: answer.result.requestState }
+}
+
+const accept = (state: string) => ({ inputResponses: { confirm: { action: "accept" } }, requestState: state })
+
+describe("a confirmation is sealed for its service (2026-07-28, HTTP)", () => {
+  it.scopedLive("the state of a question about one service's call, echoed with the other service, sends nothing", () =>
+    Effect.gen(function* () {
+      const prod = yield* Double.scoped({ apiKey: PROD })
+      const staging = yield* Double.scoped({ apiKey: STAGING })
+      const audit = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-confirm-")), "audit.log")
+      // Both ask, and both run with the server's own credentials: the same tool, args and principal.
+      const server = yield* Spawn.serveHttp({
+        ...env(prod.url, staging.url),
+        SVC_PROD_CONFIRM: "svc_delete:*",
+        SVC_AUDIT_LOG: audit,
+      })
+
+      const onStaging = question(yield* call(server.url, deleteTag("staging")))
+      expect(onStaging.message).toMatch(/^staging: /)
+      // Staging's state, echoed to make the same call on prod: asked about again, nothing sent.
+      const replayed = question(yield* call(server.url, { ...deleteTag("prod"), ...accept(onStaging.state) }))
+      expect(replayed.message).toMatch(/^prod: .*\n[\s\S]*SVC_PROD_CONFIRM/)
+      // And prod's state echoed to staging.
+      question(yield* call(server.url, { ...deleteTag("staging"), ...accept(replayed.state) }))
+      expect(writes(prod)).toEqual([])
+      expect(writes(staging)).toEqual([])
+
+      // The honest path: staging's state, to staging, sends to staging alone (the replays did not use it up).
+      const sent = yield* call(server.url, { ...deleteTag("staging"), ...accept(onStaging.state) })
+      expect(sent.result.resultType).toBe("complete")
+      expect(sent.result.isError).toBeFalsy()
+      expect(writes(staging)).toEqual([["/write/DeleteTag", { id: "production" }]])
+      expect(writes(prod)).toEqual([])
+
+      const lines = Fs.readFileSync(audit, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line))
+      expect(lines.map((l) => [l.service, l.outcome])).toEqual([
+        ["staging", "asked"],
+        ["prod", "asked"],
+        ["staging", "asked"],
+        ["staging", "ok"],
+      ])
+      expect(lines[1].reason).toMatch(/SVC_PROD_CONFIRM/)
+    }),
+  )
+})
