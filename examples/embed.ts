@@ -29,6 +29,7 @@ import {
   Readiness,
   RefusedKeys,
   Render,
+  Services,
   Settings,
   SvcClient,
   TeamSettings,
@@ -50,7 +51,7 @@ const client = Pages.layer.pipe(
  * The tools served over HTTP on a free loopback port: the tools' policy and
  * settings (SVC_MODE, SVC_ALLOW ... from the ConfigProvider), and each optional
  * service chosen explicitly, here off (no audit log, no telemetry, the
- * server's own credentials, no /readyz, no trusted proxies).
+ * server's own credentials, no /readyz, no trusted proxies, one unnamed service).
  */
 const served = McpHttp.layerHttp({ host: "127.0.0.1", port: 0, token: Option.none() }).pipe(
   Layer.provide(Policy.layer.pipe(Layer.provideMerge(Settings.layer))),
@@ -62,6 +63,7 @@ const served = McpHttp.layerHttp({ host: "127.0.0.1", port: 0, token: Option.non
       Readiness.layerOff,
       TeamSettings.layerDefaults,
       ConfirmationState.layerProcessKey,
+      Services.layerOne,
     ),
   ),
   Layer.provideMerge(client),

@@ -25,7 +25,7 @@ import * as Telemetry from "../Operations/Telemetry.js"
 import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
-import { Services } from "../Services/Registry.js"
+import * as Registry from "../Services/Registry.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as ServicesSettings from "../Settings/Services.js"
 import * as TeamSettings from "../Settings/Team.js"
@@ -54,19 +54,24 @@ const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError
 
 /**
  * The service's client as served: telemetry beneath it (as OTEL_* say), and in
- * per-request mode each caller's own credentials instead of the server's.
+ * per-request mode each caller's own credentials instead of the server's. The
+ * configuration is made for the credentials mode, read once here.
  */
-const servingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
+const servingClient = (
+  config: (mode: Config.CredentialsMode) => Layer.Layer<Config.SvcConfig, Config.ConfigError> = Config.layerFor,
+) =>
   Layer.unwrapEffect(
     Effect.map(Config.loadCredentialsMode, (mode) =>
       SvcClient.layer.pipe(
         Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
-        Layer.provideMerge(config),
+        Layer.provideMerge(config(mode)),
         Layer.provideMerge(SvcTransport.layer),
         Layer.provideMerge(Telemetry.layerConfig),
         Layer.provideMerge(CallerCredentials.layer(mode)),
         // A caller key the service refused is not sent again within its failure window.
         Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : RefusedKeys.layerOff),
+        // One unnamed service: nothing routed.
+        Layer.provideMerge(Registry.layerOne),
       ),
     ),
   )
@@ -117,12 +122,13 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
     const params = yield* ParamsCheck.ParamsCheck
     const http = yield* HttpConfig.HttpSettings
     const mode = yield* CallerCredentials.Mode
-    const several = yield* Effect.serviceOption(Services)
-    const serving = Option.isSome(several)
-      ? `svc-mcp ${Cli.VERSION}: serving ${Several.describe(several.value)}`
-      : `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
+    const several = yield* Registry.Services
+    const serving =
+      several.length > 0
+        ? `svc-mcp ${Cli.VERSION}: serving ${Several.describe(several)}`
+        : `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
     // Among several services, each one's policy and params check are in its part of `serving`.
-    const summary = Option.isSome(several) ? "" : `; ${policy.summary}; ${params.inForce}`
+    const summary = several.length > 0 ? "" : `; ${policy.summary}; ${params.inForce}`
     if (Option.isNone(http)) {
       if (mode === "per-request") {
         return yield* new Config.ConfigError({
@@ -135,7 +141,7 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
       return yield* McpServer.serveStdio
     }
     const [Readiness, McpHttp] = yield* loadHttp
-    const readiness = Option.isSome(several) ? Readiness.layerServices(several.value) : Readiness.layer
+    const readiness = several.length > 0 ? Readiness.layerServices(several) : Readiness.layer
     const ready = yield* Layer.buildWithScope(readiness, yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
@@ -184,7 +190,7 @@ const serveSandbox = (httpPort: number | undefined) =>
     yield* Effect.logInfo(
       `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
     )
-    yield* serve(httpPort).pipe(Effect.provide(servingClient(Config.layerValue(sandboxConfig(sandbox)))))
+    yield* serve(httpPort).pipe(Effect.provide(servingClient(() => Config.layerValue(sandboxConfig(sandbox)))))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 /**
@@ -282,7 +288,7 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
               Effect.flatMap((names) =>
                 Option.isSome(names)
                   ? serve(command.httpPort, true).pipe(Effect.provide(Several.serving(names.value)))
-                  : serve(command.httpPort).pipe(Effect.provide(servingClient(Config.layer))),
+                  : serve(command.httpPort).pipe(Effect.provide(servingClient())),
               ),
               Effect.catchTag("ConfigError", configFailed),
             )

@@ -42,13 +42,16 @@ const perService = (
  */
 export const serving = (
   names: ReadonlyArray<string>,
-  config: (name: string) => Layer.Layer<Config.SvcConfig, Config.ConfigError> = () => Config.layer,
+  config: (name: string, mode: Config.CredentialsMode) => Layer.Layer<Config.SvcConfig, Config.ConfigError> = (
+    _name,
+    mode,
+  ) => Config.layerFor(mode),
 ) =>
   Layer.unwrapEffect(
     Effect.map(Config.loadCredentialsMode, (mode) => {
       const registry = Layer.scoped(
         Registry.Services,
-        Registry.make(names, (name) => perService(name, mode, config(name))),
+        Registry.make(names, (name) => perService(name, mode, config(name, mode))),
       )
       const first = Layer.effectContext(
         Effect.map(Registry.Services, (services) => (services[0] as Registry.Service).context),

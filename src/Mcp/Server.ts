@@ -93,8 +93,13 @@ export interface McpServer {
   readonly idle: Effect.Effect<void>
 }
 
-/** What serving the tools needs: the service's client, the policy and settings, and the call's record (audit, telemetry). */
+/**
+ * What serving the tools needs: the service's client, the policy and settings,
+ * the call's record (audit, telemetry), and the services SVC_SERVICES names
+ * (none for one unnamed service: Registry.layerOne).
+ */
 export type Requirements =
+  | Services
   | SvcClient
   | Policy
   | ServerSettings
@@ -109,12 +114,9 @@ export type Requirements =
 export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> = Effect.gen(function* () {
   const policy = yield* Policy
   // Several services (SVC_SERVICES): the router publishes their tools and hands each call to its service.
-  const services = yield* Effect.serviceOption(Services)
-  const routed = Option.isSome(services)
-    ? Option.some(yield* Effect.provideService(Router.make, Services, services.value))
-    : Option.none()
-  const handle = Option.isSome(routed) ? routed.value.handle : yield* ToolCall.make
-  const tools = Option.isSome(routed) ? routed.value.tools : policy.tools
+  const routed = (yield* Services).length > 0 ? yield* Router.make : undefined
+  const handle = routed === undefined ? yield* ToolCall.make : routed.handle
+  const tools = routed === undefined ? policy.tools : routed.tools
   const calls = yield* FiberSet.make<ToolCall.Answer, ToolCall.ProtocolFailure>()
   // The client-log forwarder is installed once here; each call only says which client it serves.
   const runFork = yield* Effect.locallyWith(

@@ -29,7 +29,7 @@ export interface RequestContext {
 }
 
 /** What the context of a request depends on: whose credentials calls use, whether they are traced, which proxies are trusted. */
-export type Requirements = CallerCredentials.Mode | Telemetry.Telemetry | TeamSettings
+export type Requirements = CallerCredentials.Mode | Telemetry.Telemetry | TeamSettings | ServiceCallers.Named
 
 export const make: Effect.Effect<RequestContext, never, Requirements> = Effect.gen(function* () {
   const mode = yield* CallerCredentials.Mode
@@ -37,13 +37,13 @@ export const make: Effect.Effect<RequestContext, never, Requirements> = Effect.g
   const trusted = (yield* TeamSettings).trustedProxies
   const perRequest = mode === "per-request"
   // Several services: each one's key in its own header pair.
-  const named = yield* Effect.serviceOption(ServiceCallers.Named)
+  const named = yield* ServiceCallers.Named
   return {
     fromHeaders: (headers, peer) => {
       const caller = !perRequest
         ? undefined
-        : Option.isSome(named)
-          ? ServiceCallers.fromHeaders(named.value, headers)
+        : named.length > 0
+          ? ServiceCallers.fromHeaders(named, headers)
           : CallerCredentials.fromHeaders(headers)
       if (typeof caller === "string") return caller
       const traceparent = traced ? headers.traceparent : undefined

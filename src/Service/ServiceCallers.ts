@@ -13,7 +13,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as CallerCredentials from "./CallerCredentials.js"
 
-/** The services' names, when several are configured. */
+/** The services' names when several are configured (SVC_SERVICES); none for one unnamed service (Registry.layerOne). */
 export class Named extends Context.Tag("svc-mcp/ServiceCallers/Named")<Named, ReadonlyArray<string>>() {}
 
 export type Callers = ReadonlyMap<string, CallerCredentials.Caller>

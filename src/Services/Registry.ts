@@ -8,11 +8,11 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type * as Layer from "effect/Layer"
-import * as LayerOps from "effect/Layer"
+import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { Auth } from "../Auth.js"
 import { SvcConfig } from "../Config.js"
+import { Named } from "../Service/ServiceCallers.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { reading, renameIn } from "../Settings/Services.js"
 import type { SvcClient } from "../SvcClient.js"
@@ -29,7 +29,17 @@ export interface Service {
   readonly context: Context.Context<PerService>
 }
 
+/** The services SVC_SERVICES names, in its order; none when one unnamed service is served. */
 export class Services extends Context.Tag("svc-mcp/Services")<Services, ReadonlyArray<Service>>() {}
+
+/**
+ * One unnamed service, as without SVC_SERVICES: no services named, calls
+ * not routed, each request's credentials in the single pair of headers.
+ */
+export const layerOne: Layer.Layer<Services | Named> = Layer.mergeAll(
+  Layer.succeed(Services, []),
+  Layer.succeed(Named, []),
+)
 
 /** The policy's refusals name the service's own variables (SVC_STAGING_MODE, not SVC_MODE). */
 const naming = (name: string, policy: PolicyShape): PolicyShape => ({
@@ -58,7 +68,7 @@ export const make = <R>(
   Effect.gen(function* () {
     const scope = yield* Effect.scope
     return yield* Effect.forEach(names, (name) =>
-      LayerOps.buildWithScope(layer(name), scope).pipe(
+      Layer.buildWithScope(layer(name), scope).pipe(
         reading(name),
         Effect.map((context) => ({
           name,

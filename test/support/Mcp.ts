@@ -27,6 +27,7 @@ import * as ConfirmationState from "../../src/Confirmation/State.js"
 import * as McpServer from "../../src/Mcp/Server.js"
 import * as Audit from "../../src/Operations/Audit.js"
 import * as Telemetry from "../../src/Operations/Telemetry.js"
+import * as Registry from "../../src/Services/Registry.js"
 import type * as SvcClient from "../../src/SvcClient.js"
 import * as Policy from "../../src/Tools/Policy.js"
 import * as Settings from "../../src/Tools/Settings.js"
@@ -57,6 +58,7 @@ const build = (
         Layer.merge(Audit.layerOff),
         Layer.merge(Telemetry.layerOff),
         Layer.merge(ConfirmationState.layerProcessKey),
+        Layer.merge(Registry.layerOne),
       ),
     )
     return yield* McpServer.make.pipe(Effect.provide(context))
