@@ -37,6 +37,14 @@ const NAMED = new RegExp(`\\bSVC_(${[...PER_SERVICE].sort((a, b) => b.length - a
 const NAME = /^[a-z0-9][a-z0-9-]*$/
 
 /**
+ * The server-wide variables that have the form of a service's own: a service
+ * named "wait" would read SVC_WAIT_TIMEOUT_MS, the time-out of following an
+ * operation, as its own time-out. Its names are refused. (A test holds this
+ * list to every variable the server reads.)
+ */
+export const SERVER_WIDE: ReadonlySet<string> = new Set(["SVC_WAIT_TIMEOUT_MS"])
+
+/**
  * Service `name`'s own form of a server's variable: SVC_PROD_CHECK_PARAMS for
  * SVC_CHECK_PARAMS and prod (a `-` in the name becomes `_`).
  */
@@ -96,6 +104,16 @@ const names = Config.mapOrFail(optional("SVC_SERVICES"), (value) => {
         "SVC_SERVICES",
         `names ${JSON.stringify(clash)}, whose variables another name shares`,
         "rename one of them",
+      ),
+    )
+  }
+  const taken = listed.find((name) => SERVER_WIDE.has(variable(name, "SVC_TIMEOUT_MS")))
+  if (taken !== undefined) {
+    return Either.left(
+      refuse(
+        "SVC_SERVICES",
+        `names ${JSON.stringify(taken)}, whose ${variable(taken, "SVC_TIMEOUT_MS")} is a server-wide setting`,
+        "rename the service",
       ),
     )
   }

@@ -1,0 +1,44 @@
+/**
+ * The names SVC_SERVICES may give: each service reads its own variables under
+ * its name, so a name whose variables are the server's own settings is refused.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { GROUPS } from "../src/Cli/Variables.js"
+import { load, PER_SERVICE, SERVER_WIDE, variable } from "../src/Settings/Services.js"
+
+const withEnv = (env: Record<string, string>) =>
+  Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+
+describe("the services' names", () => {
+  it("SERVER_WIDE holds every variable the server reads that has the form of a service's own", () => {
+    const suffixes = PER_SERVICE.map((suffix) => `_${suffix}`)
+    const shaped = GROUPS.flatMap((group) => group.variables.map((v) => v.name)).filter((name) =>
+      suffixes.some((suffix) => name.startsWith("SVC_") && name.endsWith(suffix) && name.length > 4 + suffix.length),
+    )
+    expect(new Set(shaped)).toEqual(SERVER_WIDE)
+    // Each is a service's TIMEOUT_MS, the one form the refusal names.
+    for (const name of SERVER_WIDE) {
+      const service = name.slice("SVC_".length, -"_TIMEOUT_MS".length).toLowerCase().replace(/_/g, "-")
+      expect(variable(service, "SVC_TIMEOUT_MS")).toBe(name)
+    }
+  })
+
+  it.effect("a service named wait is refused: its time-out would be SVC_WAIT_TIMEOUT_MS, a server-wide setting", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(load.pipe(withEnv({ SVC_SERVICES: "prod,wait" })))
+      expect(error.variable).toBe("SVC_SERVICES")
+      expect(error.message).toMatch(/"wait", whose SVC_WAIT_TIMEOUT_MS is a server-wide setting/)
+      expect(error.message).toMatch(/rename the service/)
+    }),
+  )
+
+  it.effect("names whose variables are their own are taken, in their order", () =>
+    Effect.gen(function* () {
+      const names = yield* load.pipe(withEnv({ SVC_SERVICES: "prod,staging,waiting" }))
+      expect(names).toEqual(Option.some(["prod", "staging", "waiting"]))
+    }),
+  )
+})
