@@ -35,7 +35,8 @@ const bundled = await esbuild.build({
   splitting: true,
   chunkNames: "[name]-[hash]",
   // The modules some dependencies load with require() (CommonJS inside the bundle) need a require of their own.
-  banner: { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' },
+  // (process.getBuiltinModule, not an ES import of node:module, which would evaluate all its lazy exports at start.)
+  banner: { js: 'const require=process.getBuiltinModule("node:module").createRequire(import.meta.url);' },
   // Telemetry's SDK is loaded only when configured, from node_modules: start-up never reads it.
   external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
   metafile: true,

@@ -3,9 +3,12 @@
  * 16 bytes, IPv4 as its IPv4-mapped IPv6 form (`::ffff:a.b.c.d`), so that
  * `127.0.0.0/8` holds `::ffff:127.0.0.2` as a peer socket may report it.
  */
-import * as Net from "node:net"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+
+// The built-in as a CommonJS object: an ES import of it evaluates every lazy export
+// (node:fs's `promises` alone loads readline), which a start pays for.
+const Net = process.getBuiltinModule("node:net")
 
 export interface Cidr {
   /** As written in the setting. */

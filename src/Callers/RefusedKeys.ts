@@ -5,7 +5,6 @@
  * would lock its caller out window after window. Only fingerprints are kept,
  * never a secret.
  */
-import { createHash } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -41,7 +40,14 @@ export class RefusedKeys extends Context.Tag("svc-mcp/RefusedKeys")<RefusedKeys,
  * sent in its place.
  */
 export const fingerprint = (key: string, secret: Redacted.Redacted<string>): string =>
-  createHash("sha256").update(key).update("\u0000").update(Redacted.value(secret)).digest("base64url")
+  // node:crypto loaded by the first refusal remembered, not at start.
+  process
+    .getBuiltinModule("node:crypto")
+    .createHash("sha256")
+    .update(key)
+    .update("\u0000")
+    .update(Redacted.value(secret))
+    .digest("base64url")
 
 /** The words a caller gets for a remembered refusal, as it would get the service's. */
 export const describe = (refusal: Refusal): string =>

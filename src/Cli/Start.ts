@@ -11,10 +11,13 @@
  * there, named by its hash, and the first start of a build removes the others'.
  * Whatever goes wrong with the cache only means a plain compile: it never stops a start.
  */
-import * as Fs from "node:fs"
-import * as Module from "node:module"
-import * as Os from "node:os"
-import * as Path from "node:path"
+
+// The built-in as a CommonJS object: an ES import of it evaluates every lazy export
+// (node:fs's `promises` alone loads readline), which a start pays for.
+const Fs = process.getBuiltinModule("node:fs")
+const Module = process.getBuiltinModule("node:module")
+const Os = process.getBuiltinModule("node:os")
+const Path = process.getBuiltinModule("node:path")
 
 /** The directory beside the bundle that holds its caches. */
 export const BESIDE = "compile-cache"

@@ -3,7 +3,6 @@
  * objects that differ only in key order have one text, and any other
  * difference (a value, a type, an array's order) gives another.
  */
-import { createHash } from "node:crypto"
 
 export const canonicalJson = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(",")}]`
@@ -17,4 +16,6 @@ export const canonicalJson = (value: unknown): string => {
 }
 
 /** SHA-256 of the canonical JSON, base64url. */
-export const digest = (value: unknown): string => createHash("sha256").update(canonicalJson(value)).digest("base64url")
+export const digest = (value: unknown): string =>
+  // node:crypto as a CommonJS object, loaded by the first digest: an ES import would load it at start.
+  process.getBuiltinModule("node:crypto").createHash("sha256").update(canonicalJson(value)).digest("base64url")

@@ -7,7 +7,6 @@
  * Its payload names no argument: the client learns nothing from it that it did
  * not send.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -92,11 +91,30 @@ const isPayload = (value: unknown): value is Payload => {
   )
 }
 
-/** The service over a key; used nonces are remembered until their state would have expired anyway. */
-export const make = (key: Redacted.Redacted<Uint8Array>): Effect.Effect<ConfirmationStateShape> =>
+// node:crypto is loaded by the first state sealed or verified, not at start: a server whose
+// calls need no confirmation never loads it (about 12 ms of a start on Node 24).
+const crypto = () => process.getBuiltinModule("node:crypto")
+
+/** A random key of this process's own, made when first needed. */
+const processKey = (): (() => Redacted.Redacted<Uint8Array>) => {
+  let made: Redacted.Redacted<Uint8Array> | undefined
+  return () => {
+    made ??= Redacted.make(new Uint8Array(crypto().randomBytes(32)))
+    return made
+  }
+}
+
+/**
+ * The service over a key (or the function that gives it, called when first
+ * needed); used nonces are remembered until their state would have expired anyway.
+ */
+export const make = (
+  key: Redacted.Redacted<Uint8Array> | (() => Redacted.Redacted<Uint8Array>),
+): Effect.Effect<ConfirmationStateShape> =>
   Effect.gen(function* () {
     const used = yield* Ref.make(new Map<string, number>())
-    const mac = (body: string) => createHmac("sha256", Redacted.value(key)).update(body).digest()
+    const keyOf = typeof key === "function" ? key : () => key
+    const mac = (body: string) => crypto().createHmac("sha256", Redacted.value(keyOf())).update(body).digest()
 
     const seal = (binding: Binding) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
@@ -104,7 +122,7 @@ export const make = (key: Redacted.Redacted<Uint8Array>): Effect.Effect<Confirma
           v: 1,
           b: bindingDigest(binding),
           e: now + TTL_MS,
-          n: randomBytes(16).toString("base64url"),
+          n: crypto().randomBytes(16).toString("base64url"),
         }
         const body = Buffer.from(JSON.stringify(payload)).toString("base64url")
         return `${body}.${mac(body).toString("base64url")}`
@@ -119,7 +137,7 @@ export const make = (key: Redacted.Redacted<Uint8Array>): Effect.Effect<Confirma
         }
         const given = Buffer.from(tag, "base64url")
         const expected = mac(body)
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        if (given.length !== expected.length || !crypto().timingSafeEqual(given, expected)) {
           return yield* new StateRefused({ reason: "Forged" })
         }
         let payload: unknown
@@ -148,15 +166,13 @@ export const make = (key: Redacted.Redacted<Uint8Array>): Effect.Effect<Confirma
 /** The key of the settings, or a random one for this process (states then die with it). */
 export const layer: Layer.Layer<ConfirmationState, never, TeamSettings> = Layer.effect(
   ConfirmationState,
-  Effect.flatMap(TeamSettings, (settings) =>
-    make(Option.getOrElse(settings.stateKey, () => Redacted.make(new Uint8Array(randomBytes(32))))),
-  ),
+  Effect.flatMap(TeamSettings, (settings) => make(Option.getOrElse(settings.stateKey, processKey))),
 )
 
 /** A random key of this process's own: states die with it, and no other replica can verify them. */
 export const layerProcessKey: Layer.Layer<ConfirmationState> = Layer.effect(
   ConfirmationState,
-  Effect.suspend(() => make(Redacted.make(new Uint8Array(randomBytes(32))))),
+  Effect.suspend(() => make(processKey())),
 )
 
 /** The principal of a call: the caller's key id in per-request mode (prefixed, so that no key id passes for the server), else the server. */

@@ -7,7 +7,6 @@
  * call that could not be recorded, and refuses the next ones, rather than lose
  * lines silently. SIGHUP reopens the file, for logrotate.
  */
-import * as Fs from "node:fs"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -17,6 +16,10 @@ import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as Settings from "../Settings/Audit.js"
 import { ConfigError } from "../Settings/Read.js"
+
+// The built-in as a CommonJS object: an ES import of it evaluates every lazy export
+// (node:fs's `promises` alone loads readline), which a start pays for.
+const Fs = process.getBuiltinModule("node:fs")
 
 export interface AuditEntry {
   /** ISO 8601, when the call ended. */

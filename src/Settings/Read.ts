@@ -7,7 +7,6 @@
  * The services take values; their `layerConfig` reads the description, and the
  * command line (Cli/Commands.ts) is where those layers are chosen.
  */
-import * as Fs from "node:fs"
 import * as Config from "effect/Config"
 import * as EffectConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
@@ -15,6 +14,10 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+
+// The built-in as a CommonJS object: an ES import of it evaluates every lazy export
+// (node:fs's `promises` alone loads readline), which a start pays for.
+const Fs = process.getBuiltinModule("node:fs")
 
 export class ConfigError extends Data.TaggedError("ConfigError")<{
   readonly variable: string

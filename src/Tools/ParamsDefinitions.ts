@@ -2,9 +2,12 @@
  * The service's published request definitions (spec/service-api.schema.json):
  * where the file is, its version, and how to read the shapes in it.
  */
-import * as Fs from "node:fs"
-import { fileURLToPath } from "node:url"
 import * as Either from "effect/Either"
+
+// The built-in as a CommonJS object: an ES import of it evaluates every lazy export
+// (node:fs's `promises` alone loads readline), which a start pays for.
+const Fs = process.getBuiltinModule("node:fs")
+const { fileURLToPath } = process.getBuiltinModule("node:url")
 
 export type Json = Readonly<Record<string, unknown>>
 export type Node = Readonly<Record<string, unknown>> & {

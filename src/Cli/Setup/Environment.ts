@@ -2,11 +2,14 @@
  * What setup learns before it writes anything: how this very executable is
  * started, and what the environment says (secrets only by name, never by value).
  */
-import * as Fs from "node:fs"
-import * as Path from "node:path"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+
+// The built-in as a CommonJS object: an ES import of it evaluates every lazy export
+// (node:fs's `promises` alone loads readline), which a start pays for.
+const Fs = process.getBuiltinModule("node:fs")
+const Path = process.getBuiltinModule("node:path")
 
 /** How the client starts this very executable. */
 export interface Invocation {
