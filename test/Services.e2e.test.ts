@@ -15,26 +15,8 @@ import * as HttpMcp from "./support/HttpMcp.js"
 import * as Otlp from "./support/OtlpReceiver.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
+import { env, PROD, type Result, STAGING, textOf } from "./support/TwoServices.js"
 import { until } from "./support/Wait.js"
-
-const PROD = { key: "prod-key", secret: "prod-secret-value" }
-const STAGING = { key: "staging-key", secret: "staging-secret-value" }
-
-const env = (prod: string, staging: string): Record<string, string> => ({
-  SVC_SERVICES: "prod,staging",
-  SVC_PROD_URL: prod,
-  SVC_PROD_API_KEY: PROD.key,
-  SVC_PROD_API_SECRET: PROD.secret,
-  SVC_STAGING_URL: staging,
-  SVC_STAGING_API_KEY: STAGING.key,
-  SVC_STAGING_API_SECRET: STAGING.secret,
-})
-
-interface Result {
-  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
-  readonly isError?: boolean
-}
-const textOf = (result: unknown) => ((result as Result).content[0]?.text ?? "") as string
 
 const linesOf = (path: string): Array<Record<string, unknown>> =>
   Fs.existsSync(path)

@@ -15,21 +15,16 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
+import * as TwoServices from "./support/TwoServices.js"
+
+const { PROD, STAGING } = TwoServices
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
 type Any = any
 
-const PROD = { key: "prod-key", secret: "prod-secret-value" }
-const STAGING = { key: "staging-key", secret: "staging-secret-value" }
-
+/** The two services, staging's deletes under confirmation. */
 const env = (prod: string, staging: string): Record<string, string> => ({
-  SVC_SERVICES: "prod,staging",
-  SVC_PROD_URL: prod,
-  SVC_PROD_API_KEY: PROD.key,
-  SVC_PROD_API_SECRET: PROD.secret,
-  SVC_STAGING_URL: staging,
-  SVC_STAGING_API_KEY: STAGING.key,
-  SVC_STAGING_API_SECRET: STAGING.secret,
+  ...TwoServices.env(prod, staging),
   SVC_STAGING_CONFIRM: "svc_delete:*",
 })
 

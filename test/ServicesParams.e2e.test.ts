@@ -13,9 +13,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
-
-const PROD = { key: "prod-key", secret: "prod-secret-value" }
-const STAGING = { key: "staging-key", secret: "staging-secret-value" }
+import { env, PROD, type Result, STAGING, textOf } from "./support/TwoServices.js"
 
 const SHIPPED = Path.resolve(import.meta.dirname, "../spec/service-api.schema.json")
 
@@ -34,23 +32,6 @@ const newer = (dir: string): string => {
   Fs.writeFileSync(path, JSON.stringify({ ...rest, serviceVersion: "2.4.0" }))
   return path
 }
-
-const env = (prod: string, staging: string): Record<string, string> => ({
-  SVC_SERVICES: "prod,staging",
-  SVC_PROD_URL: prod,
-  SVC_PROD_API_KEY: PROD.key,
-  SVC_PROD_API_SECRET: PROD.secret,
-  SVC_STAGING_URL: staging,
-  SVC_STAGING_API_KEY: STAGING.key,
-  SVC_STAGING_API_SECRET: STAGING.secret,
-})
-
-interface Result {
-  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
-  readonly isError?: boolean
-  readonly structuredContent?: { readonly error?: Record<string, unknown> }
-}
-const textOf = (result: unknown) => ((result as Result).content[0]?.text ?? "") as string
 
 describe("each service's params, against the definitions of its own version", () => {
   it.scopedLive("the same params pass on one service and are refused on the other, by its name", () =>
