@@ -10,6 +10,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import { VERSION } from "../src/Shared/Version.js"
+import { accepting, type Era } from "./support/Accepting.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
@@ -19,7 +20,6 @@ import { until } from "./support/Wait.js"
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const keyEnv = (url: string) => ({ SVC_URL: url, SVC_API_KEY: Layers.KEY, SVC_API_SECRET: Layers.SECRET })
 
-type Era = "modern" | "legacy"
 const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
 
 const newClient = (era: Era) =>
@@ -116,21 +116,7 @@ for (const [name, connect] of Object.entries(transports)) {
 describe("SVC_CONFIRM over HTTP", () => {
   const env = (url: string) => ({ ...keyEnv(url), SVC_CONFIRM: "svc_delete:*" })
   const deleteStack = { name: "svc_delete", arguments: { resource_type: "stack", params: { id: "web" } } }
-  const asking = (era: Era) => {
-    const client = new Client(
-      { name: "svc-mcp-eras", version: "1.0.0" },
-      {
-        capabilities: { elicitation: { form: {} } },
-        ...(era === "modern" ? { versionNegotiation: { mode: "auto" as const } } : {}),
-      },
-    )
-    const asked: Array<string> = []
-    client.setRequestHandler("elicitation/create", (request) => {
-      asked.push(request.params.message)
-      return { action: "accept", content: {} }
-    })
-    return { client, asked }
-  }
+  const asking = (era: Era) => accepting("svc-mcp-eras", era)
 
   it.scopedLive("a 2026-07-28 client confirms through input_required, and the call is sent", () =>
     Effect.gen(function* () {

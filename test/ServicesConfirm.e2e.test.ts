@@ -10,9 +10,11 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
+import type { Era } from "./support/Accepting.js"
+import * as Accepting from "./support/Accepting.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
 import * as TwoServices from "./support/TwoServices.js"
@@ -39,24 +41,8 @@ const deleteTag = (service: string) => ({
   arguments: { resource_type: "tag", params: { id: "production" }, service },
 })
 
-type Era = "modern" | "legacy"
-
 /** The SDK's client, answering every question with accept, and the questions it was asked. */
-const accepting = (era: Era) => {
-  const client = new Client(
-    { name: "svc-mcp-services-confirm", version: "1.0.0" },
-    {
-      capabilities: { elicitation: { form: {} } },
-      ...(era === "modern" ? { versionNegotiation: { mode: "auto" as const } } : {}),
-    },
-  )
-  const asked: Array<string> = []
-  client.setRequestHandler("elicitation/create", (request) => {
-    asked.push(request.params.message)
-    return { action: "accept", content: {} }
-  })
-  return { client, asked }
-}
+const accepting = (era: Era) => Accepting.accepting("svc-mcp-services-confirm", era)
 
 /** The 2026-07-28 era over HTTP (input_required), the earlier one over stdio (elicitation/create). */
 const connect = (era: Era, environment: Record<string, string>) =>
