@@ -1,7 +1,7 @@
 /**
  * Calls one endpoint of the service: `POST {url}/{group}/{Endpoint}` with the
  * params as the JSON body, through HttpClient, each request bounded by
- * `Effect.timeoutFail` (SVC_TIMEOUT_MS, 30 s by default; see SvcTransport.send).
+ * SVC_TIMEOUT_MS (30 s by default; see SvcTransport.send).
  * Fails only with the tagged errors of SvcError. Redirects are not followed:
  * the credentials go to SVC_URL and nowhere else.
  */

@@ -1,9 +1,14 @@
 import * as Http from "node:http"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import { identity } from "effect/Function"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
+import * as SvcTransport from "../src/Service/Transport.js"
 import { SvcClient } from "../src/SvcClient.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
@@ -130,36 +135,51 @@ describe("SvcClient with an API key", () => {
   )
 
   for (const hang of ["before-headers", "mid-body"] as const) {
-    it.scoped(
-      `times out after exactly the configured 30 s when the service hangs ${hang}, and aborts the request`,
-      () =>
-        Effect.gen(function* () {
-          const double = yield* Double.scoped(API_KEY)
-          double.next("*", { hang })
-          const fiber = yield* Effect.fork(call("read", "ListStacks").pipe(withKey(double)))
-          yield* until(() => double.requests.length === 1)
-          yield* TestClock.adjust("29999 millis")
-          expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
-          yield* TestClock.adjust("1 millis")
-          const error = yield* Effect.flip(Fiber.join(fiber))
-          expect(error).toMatchObject({ _tag: "SvcTimeoutError", timeoutMs: 30_000 })
-          expect(error.message).toMatch(/timed out after 30 s/)
-          yield* until(() => double.aborted === 1)
-        }),
+    it.scopedLive(`times out after the configured time when the service hangs ${hang}, and aborts the request`, () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        double.next("*", { hang })
+        const started = performance.now()
+        const error = yield* Effect.flip(call("read", "ListStacks").pipe(withKey(double, 300)))
+        const took = performance.now() - started
+        expect(error).toMatchObject({ _tag: "SvcTimeoutError", timeoutMs: 300 })
+        expect(error.message).toMatch(/timed out after 0\.3 s/)
+        // Our client keeps the limit on Node's timers, as the Effect clock itself does: never well before it.
+        expect(took).toBeGreaterThanOrEqual(290)
+        expect(took).toBeLessThan(5_000)
+        yield* until(() => double.aborted === 1)
+        expect(double.requests).toHaveLength(1)
+      }),
     )
   }
 
-  it.scoped("honours a configured time-out", () =>
-    Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
-      double.next("*", { hang: "before-headers" })
-      const fiber = yield* Effect.fork(call("read", "ListStacks").pipe(withKey(double, 2_500)))
-      yield* until(() => double.requests.length === 1)
-      yield* TestClock.adjust("2500 millis")
-      const error = yield* Effect.flip(Fiber.join(fiber))
-      expect(error.message).toMatch(/timed out after 2\.5 s/)
-    }),
-  )
+  // Any other HttpClient (an embedding program's, or one made from ours) is bounded by Effect.timeout.
+  const others = {
+    "the platform's fetch client": FetchHttpClient.layer,
+    "a client made from ours with HttpClient.mapRequest": Layer.effect(
+      HttpClient.HttpClient,
+      Effect.map(HttpClient.HttpClient, HttpClient.mapRequest(identity)),
+    ).pipe(Layer.provide(SvcTransport.layer)),
+  }
+  for (const [name, http] of Object.entries(others)) {
+    it.scoped(`through ${name}, times out after exactly the configured 30 s on the Effect clock, and aborts`, () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        double.next("*", { hang: "before-headers" })
+        const fiber = yield* Effect.fork(
+          call("read", "ListStacks").pipe(Effect.provide(Layers.client(Layers.apiKey(double.url), http))),
+        )
+        yield* until(() => double.requests.length === 1)
+        yield* TestClock.adjust("29999 millis")
+        expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+        yield* TestClock.adjust("1 millis")
+        const error = yield* Effect.flip(Fiber.join(fiber))
+        expect(error).toMatchObject({ _tag: "SvcTimeoutError", timeoutMs: 30_000 })
+        expect(error.message).toMatch(/timed out after 30 s/)
+        yield* until(() => double.aborted === 1)
+      }),
+    )
+  }
 
   it.scoped("interrupting a call aborts its HTTP request", () =>
     Effect.gen(function* () {

@@ -1,12 +1,17 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Undici from "@effect/platform-node/Undici"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import { identity } from "effect/Function"
 import * as Stream from "effect/Stream"
 import * as UndiciClient from "../src/Service/UndiciClient.js"
+import { until } from "./support/Wait.js"
 
 interface Seen {
   readonly method: string
@@ -109,4 +114,67 @@ describe("UndiciClient", () => {
       expect(String((error.cause as { code?: unknown }).code)).toMatch(/^UND_ERR_SOCKET|ECONNRESET$/)
     }),
   )
+
+  describe("executeWithin: the request's time limit, kept by the client", () => {
+    /** A service that never answers, and counts the connections its callers closed. */
+    const silent = Effect.gen(function* () {
+      const closed = { count: 0 }
+      const service = yield* serve((request) => request.socket.on("close", () => closed.count++))
+      return { ...service, closed }
+    })
+    const within = (http: HttpClient.HttpClient, url: string, ms: number, counted: { count: number }) => {
+      const request = HttpClientRequest.post(url).pipe(HttpClientRequest.bodyText("{}", "application/json"))
+      const bounded = UndiciClient.executeWithin(http, request, ms, () => {
+        counted.count++
+        return "too late" as const
+      })
+      if (bounded === undefined) throw new Error("this client keeps no time limit")
+      return bounded
+    }
+
+    it.scopedLive("past the limit, the request is aborted and fails with the caller's error, once", () =>
+      Effect.gen(function* () {
+        const service = yield* silent
+        const http = yield* client
+        const timedOut = { count: 0 }
+        const started = performance.now()
+        const error = yield* Effect.flip(within(http, `${service.url}/x`, 200, timedOut))
+        expect(error).toBe("too late")
+        expect(performance.now() - started).toBeGreaterThanOrEqual(190)
+        expect(timedOut.count).toBe(1)
+        yield* until(() => service.closed.count === 1)
+        expect(service.seen).toHaveLength(1)
+      }),
+    )
+
+    it.scopedLive("an answer within the limit, or an interrupted request, never reaches it", () =>
+      Effect.gen(function* () {
+        const answering = yield* serve((_, response) => response.end('{"ok":true}'))
+        const service = yield* silent
+        const http = yield* client
+        const timedOut = { count: 0 }
+        const response = yield* within(http, `${answering.url}/x`, 100, timedOut)
+        expect(yield* response.text).toBe('{"ok":true}')
+        const fiber = yield* Effect.fork(within(http, `${service.url}/x`, 100, timedOut))
+        yield* until(() => service.seen.length === 1)
+        yield* Fiber.interrupt(fiber)
+        yield* until(() => service.closed.count === 1)
+        // Past both limits: neither timer is left to fire.
+        yield* Effect.sleep("250 millis")
+        expect(timedOut.count).toBe(0)
+      }),
+    )
+
+    it.scoped("only this client keeps one: a client made from it, or another, answers undefined", () =>
+      Effect.gen(function* () {
+        const http = yield* client
+        const request = HttpClientRequest.get("http://127.0.0.1:9/x")
+        const others = [HttpClient.mapRequest(http, identity), HttpClient.filterStatusOk(http)]
+        for (const other of others)
+          expect(UndiciClient.executeWithin(other, request, 100, () => "late")).toBeUndefined()
+        const fetched = yield* HttpClient.HttpClient.pipe(Effect.provide(FetchHttpClient.layer))
+        expect(UndiciClient.executeWithin(fetched, request, 100, () => "late")).toBeUndefined()
+      }),
+    )
+  })
 })

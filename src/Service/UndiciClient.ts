@@ -11,8 +11,12 @@
  * client in the same runs, a tool call cost the server about 30 % more CPU with it,
  * and its calls per second fell to 0.75x the bare SDK server's in one run of two.
  * This client is built with `HttpClient.makeWith`, the platform's own constructor
- * beneath `make`, and does none of that: interrupting the request (a time-out, a
- * cancelled call) aborts it through undici's dispatch controller.
+ * beneath `make`, and does none of that: interrupting the request (a cancelled
+ * call) aborts it through undici's dispatch controller.
+ *
+ * It can also keep a request's time limit itself (`executeWithin`), with one
+ * timer, where `Effect.timeout` would race the request against a sleep in two
+ * fibers: see Transport.send for what that costs.
  *
  * Bodies: empty, bytes and raw (string or bytes). A stream or form-data body is
  * refused with a RequestError ("Encode"): nothing here sends one.
@@ -126,12 +130,29 @@ const bodyOf = (request: HttpClientRequest.HttpClientRequest): Uint8Array | stri
   }
 }
 
-/** One request, dispatched and read to its end; interrupting it aborts it. */
-const exchange = (
+/** A request's time limit, kept by the exchange itself: past `ms`, it is aborted and fails with `onTimeout()`. */
+interface Limit<E> {
+  readonly ms: number
+  readonly onTimeout: () => E
+}
+
+/** One request, dispatched and read to its end; interrupting it, or its limit passing, aborts it. */
+const exchange = <E = never>(
   dispatcher: Undici.Dispatcher,
   request: HttpClientRequest.HttpClientRequest,
-): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> =>
-  Effect.async((resume) => {
+  limit?: Limit<E>,
+): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E> =>
+  Effect.async((resumeOnce) => {
+    let settled = false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const resume = (
+      effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E>,
+    ) => {
+      if (settled) return
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      resumeOnce(effect)
+    }
     const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
     if (url._tag === "Left") {
       return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: url.left })))
@@ -169,6 +190,14 @@ const exchange = (
         resume(Effect.fail(new HttpClientError.ResponseError({ request, response, reason: "Decode", cause })))
       },
     }
+    if (limit !== undefined) {
+      timer = setTimeout(() => {
+        // Settled first: aborting calls onResponseError at once, whose error is not the one to tell.
+        resume(Effect.fail(limit.onTimeout()))
+        interrupted = true
+        controller?.abort(new Error("the request's time limit passed"))
+      }, limit.ms)
+    }
     try {
       dispatcher.dispatch(
         {
@@ -177,8 +206,8 @@ const exchange = (
           method: request.method,
           headers: request.headers,
           body,
-          // 0: undici's own timers are off. Time-outs are Effect's (Effect.timeout around the
-          // exchange, on its clock), whatever SVC_TIMEOUT_MS is.
+          // 0: undici's own timers are off: a request's time limit is the exchange's own (one timer
+          // over the whole exchange), or the caller's Effect.timeout.
           headersTimeout: 0,
           bodyTimeout: 0,
         },
@@ -188,19 +217,50 @@ const exchange = (
       return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause })))
     }
     return Effect.sync(() => {
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
       interrupted = true
       controller?.abort(new Error("the request was interrupted"))
     })
   })
 
+const LimitedTypeId: unique symbol = Symbol.for("svc-mcp/UndiciClient/Limited")
+
+/** A client that keeps a request's time limit itself, with one timer and no fiber. */
+export interface Limited {
+  readonly [LimitedTypeId]: <E>(
+    request: HttpClientRequest.HttpClientRequest,
+    ms: number,
+    onTimeout: () => E,
+  ) => Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E>
+}
+
+/**
+ * `request` through `client` within `ms`, when the client is one of these (see
+ * Transport.send); `undefined` for any other client. A client built from one of
+ * these (`HttpClient.mapRequest`...) is another client and answers `undefined`.
+ */
+export const executeWithin = <E>(
+  client: HttpClient.HttpClient,
+  request: HttpClientRequest.HttpClientRequest,
+  ms: number,
+  onTimeout: () => E,
+): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E> | undefined =>
+  LimitedTypeId in client
+    ? (client as HttpClient.HttpClient & Limited)[LimitedTypeId](request, ms, onTimeout)
+    : undefined
+
 /**
  * The client, on `dispatcher` (an undici Agent: its connections are kept alive and
  * bounded), or on the dispatcher an Effect makes, once, when the first request needs it.
  */
-export const make = (dispatcher: Undici.Dispatcher | Effect.Effect<Undici.Dispatcher>): HttpClient.HttpClient =>
-  HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
-    Effect.isEffect(dispatcher)
-      ? Effect.flatMap((request) => Effect.flatMap(dispatcher, (ready) => exchange(ready, request)))
-      : Effect.flatMap((request) => exchange(dispatcher, request)),
+export const make = (dispatcher: Undici.Dispatcher | Effect.Effect<Undici.Dispatcher>): HttpClient.HttpClient => {
+  const ready = Effect.isEffect(dispatcher) ? dispatcher : Effect.succeed(dispatcher)
+  const client = HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
+    Effect.flatMap((request) => Effect.flatMap(ready, (it) => exchange(it, request))),
     Effect.succeed,
   )
+  const within: Limited[typeof LimitedTypeId] = (request, ms, onTimeout) =>
+    Effect.flatMap(ready, (it) => exchange(it, request, { ms, onTimeout }))
+  return Object.assign(client, { [LimitedTypeId]: within })
+}

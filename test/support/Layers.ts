@@ -1,6 +1,7 @@
 /**
  * The service layers wired to a double, as an embedding program would wire them.
  */
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../../src/Auth.js"
@@ -32,11 +33,11 @@ export const login = (
 })
 
 /** The client of the service, with the default page it learns once. */
-export const client = (config: Config.SvcConfigShape) =>
+export const client = (config: Config.SvcConfigShape, http: Layer.Layer<HttpClient.HttpClient> = SvcTransport.layer) =>
   Pages.layer.pipe(
     Layer.provideMerge(SvcClient.layer),
     Layer.provideMerge(Auth.layer),
     Layer.provideMerge(Config.layerValue(config)),
-    Layer.provide(SvcTransport.layer),
+    Layer.provide(http),
     Layer.provide(RefusedKeys.layerOff),
   )
