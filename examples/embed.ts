@@ -5,7 +5,7 @@
  * MCP, and the same tools are served over MCP (Streamable HTTP) beside them.
  *
  * Outside this repository, import from "svc-mcp" instead of "../src/index.js".
- * Run it with `npx vite-node examples/embed.ts`; test/Examples.test.ts runs it in `npm test`.
+ * Run it with `npx vite-node examples/embed.ts`; test/Embed.test.ts runs it in `npm test`.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -109,7 +109,7 @@ export const main = Effect.gen(function* () {
   return yield* listStacks.pipe(Effect.provide(served), Effect.withConfigProvider(settings))
 }).pipe(Effect.scoped)
 
-// Run when executed; not when test/Examples.test.ts imports it (vitest sets VITEST).
+// Run when executed; not when test/Embed.test.ts imports it (vitest sets VITEST).
 if (process.env.VITEST === undefined) {
   NodeRuntime.runMain(
     Effect.flatMap(main, ({ url, tools, direct, viaMcp }) =>
