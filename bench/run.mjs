@@ -44,6 +44,12 @@ const pathOption = (name) => (option(name) === undefined ? undefined : Path.reso
 /** The Node the servers run on. */
 const NODE = pathOption("--node") ?? process.execPath
 const COMPARE = pathOption("--compare")
+const NODE_VERSION = ChildProcess.execFileSync(NODE, ["--version"], { encoding: "utf8" }).trim()
+/**
+ * The cold-start target is set for a start on Node's compile cache (22.1 and later, src/Cli/Start.ts):
+ * Node 20, past its end of life, starts without one, and its figure is reported, not judged.
+ */
+const COMPILE_CACHE = (([major, minor]) => major > 22 || (major === 22 && minor >= 1))(NODE_VERSION.slice(1).split(".").map(Number))
 const N = {
   starts: QUICK ? 5 : 20,
   sequential: QUICK ? 300 : 2000,
@@ -333,7 +339,9 @@ const measure = async () => {
     toolsListBytes,
   }
   results.targets = {
-    coldStart: { target: "<= 1.15x bare", value: results.coldStartMs.ratioToolsList, met: results.coldStartMs.ratioToolsList <= 1.15 },
+    coldStart: COMPILE_CACHE
+      ? { target: "<= 1.15x bare", value: results.coldStartMs.ratioToolsList, met: results.coldStartMs.ratioToolsList <= 1.15 }
+      : { target: "<= 1.15x bare on Node 22.1 and later; this Node has no compile cache", value: results.coldStartMs.ratioToolsList, met: null },
     perCallMedian: {
       target: "<= bare overhead + 0.15 ms",
       value: results.perCallMs.ours.overheadMedian,
@@ -360,7 +368,7 @@ const results = {
   machine: {
     cpu: Os.cpus()[0]?.model,
     cores: Os.cpus().length,
-    node: ChildProcess.execFileSync(NODE, ["--version"], { encoding: "utf8" }).trim(),
+    node: NODE_VERSION,
     platform: `${process.platform}-${process.arch}`,
   },
   runs: N,
@@ -391,7 +399,7 @@ for (const [name, r] of Object.entries(byEra)) {
   process.stdout.write(`\n${line([name, "svc-mcp", "bare SDK server", ""])}\n${line(widths.map((w) => "-".repeat(w)))}\n`)
   for (const row of rows) process.stdout.write(`${line(row)}\n`)
   process.stdout.write("\nTargets:\n")
-  for (const [target, t] of Object.entries(r.targets)) process.stdout.write(`  ${t.met ? "met " : "MISS"} ${target}: ${t.value} (${t.target})\n`)
+  for (const [target, t] of Object.entries(r.targets)) process.stdout.write(`  ${t.met === null ? "n/a " : t.met ? "met " : "MISS"} ${target}: ${t.value} (${t.target})\n`)
 }
 process.stdout.write(`\n${teamLines(teamResult).join("\n")}\n`)
 process.exit(0)
