@@ -11,6 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import { VERSION } from "../src/Shared/Version.js"
 import { accepting, type Era } from "./support/Accepting.js"
+import * as HttpMcp from "./support/HttpMcp.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
@@ -156,28 +157,9 @@ describe("SVC_CONFIRM over HTTP", () => {
   )
 })
 
-const MODERN_META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-}
-
 /** One 2026-07-28 request as the wire carries it, answered as JSON. */
 const modern = (url: string, method: string, params: Record<string, unknown> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": method,
-        ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: MODERN_META } }),
-    })
-    return { status: response.status, body: (await response.json()) as { result: Record<string, unknown> } }
-  })
+  HttpMcp.modern(url, method, params, { meta: HttpMcp.modernMeta("raw") })
 
 describe("2026-07-28 on the wire", () => {
   it.scopedLive("server/discover and tools/list say resultType complete, and how long they may be cached", () =>

@@ -15,6 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import type { Era } from "./support/Accepting.js"
 import * as Accepting from "./support/Accepting.js"
+import * as HttpMcp from "./support/HttpMcp.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
 import * as TwoServices from "./support/TwoServices.js"
@@ -93,28 +94,12 @@ describe.each(["modern", "legacy"] as const)("confirmation among several service
   )
 })
 
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
-}
-
 /** One 2026-07-28 tools/call as the wire carries it: what a client echoes is its own to choose. */
 const call = (url: string, params: Record<string, unknown>) =>
-  Effect.promise(async () => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": String(params.name),
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: META } }),
-    })
-    return (await response.json()) as Any
-  })
+  Effect.map(
+    HttpMcp.modern(url, "tools/call", params, { meta: HttpMcp.modernMeta("raw", { elicitation: {} }) }),
+    (answer): Any => answer.body,
+  )
 
 const question = (answer: Any): { message: string; state: string } => {
   expect(answer.result.resultType).toBe("input_required")

@@ -5,11 +5,11 @@
  * shows what will happen; one caller's bad key never holds the others.
  */
 import * as Fs from "node:fs"
-import * as Http from "node:http"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as HttpMcp from "./support/HttpMcp.js"
 import * as Sandboxes from "./support/Sandbox.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
@@ -20,11 +20,7 @@ type Any = any
 const ADMIN = { key: "admin-key-4711", secret: "admin-secret-value-4711" }
 const OTHER = { key: "other-key-0815", secret: "other-secret-value-0815" }
 
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "team-test", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
-}
+const META = HttpMcp.modernMeta("team-test", { elicitation: {} })
 
 const tempFile = (name: string) => Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-team-")), name)
 
@@ -37,39 +33,11 @@ interface Caller {
 
 /** One 2026-07-28 tools/call from `caller`'s own address, answered as JSON. */
 const call = (url: string, caller: Caller, params: Record<string, unknown>, extra: Record<string, string> = {}) =>
-  Effect.promise(
-    () =>
-      new Promise<{ status: number; body: Any }>((resolve, reject) => {
-        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: META } })
-        const req = Http.request(
-          url,
-          {
-            method: "POST",
-            localAddress: caller.from,
-            agent: false,
-            headers: {
-              "content-type": "application/json",
-              accept: "application/json, text/event-stream",
-              "mcp-protocol-version": "2026-07-28",
-              "mcp-method": "tools/call",
-              "mcp-name": String(params.name),
-              "x-svc-api-key": caller.key,
-              "x-svc-api-secret": caller.secret,
-              ...extra,
-            },
-          },
-          (res) => {
-            let text = ""
-            res.on("data", (chunk: Buffer) => {
-              text += chunk.toString("utf8")
-            })
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }))
-          },
-        )
-        req.on("error", reject)
-        req.end(body)
-      }),
-  )
+  HttpMcp.modern(url, "tools/call", params, {
+    meta: META,
+    from: caller.from,
+    headers: { "x-svc-api-key": caller.key, "x-svc-api-secret": caller.secret, ...extra },
+  })
 
 const question = (answer: { body: Any }): { message: string; state: string } => {
   const result = answer.body.result
@@ -168,29 +136,14 @@ describe("a confirmation binds what was confirmed (2026-07-28, HTTP, per-request
         SVC_CONFIRM: "svc_delete:*",
         SVC_AUDIT_LOG: audit,
       })
-      const answer = yield* Effect.promise(() =>
-        fetch(server.url, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": "tools/call",
-            "mcp-name": "svc_delete",
-            "x-svc-api-key": ADMIN.key,
-            "x-svc-api-secret": ADMIN.secret,
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "tools/call",
-            params: {
-              name: "svc_delete",
-              arguments: { resource_type: "tag", params: { id: "production" } },
-              _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": {} },
-            },
-          }),
-        }).then((r) => r.json() as Promise<Any>),
+      const { body: answer } = yield* HttpMcp.modern(
+        server.url,
+        "tools/call",
+        { name: "svc_delete", arguments: { resource_type: "tag", params: { id: "production" } } },
+        {
+          meta: HttpMcp.modernMeta("team-test"),
+          headers: { "x-svc-api-key": ADMIN.key, "x-svc-api-secret": ADMIN.secret },
+        },
       )
       expect(answer.result.structuredContent).toMatchObject({ error: { kind: "denied" } })
       expect(double.calls()).toEqual([])
