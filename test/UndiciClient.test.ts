@@ -165,6 +165,17 @@ describe("UndiciClient", () => {
       }),
     )
 
+    it.scopedLive("a limit longer than a Node timer holds is no limit, as on the Effect clock", () =>
+      Effect.gen(function* () {
+        const slow = yield* serve((_, response) => setTimeout(() => response.end("{}"), 50))
+        const http = yield* client
+        const timedOut = { count: 0 }
+        const response = yield* within(http, `${slow.url}/x`, 2 ** 31, timedOut)
+        expect(yield* response.text).toBe("{}")
+        expect(timedOut.count).toBe(0)
+      }),
+    )
+
     it.scoped("only this client keeps one: a client made from it, or another, answers undefined", () =>
       Effect.gen(function* () {
         const http = yield* client

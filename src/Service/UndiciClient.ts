@@ -136,6 +136,12 @@ interface Limit<E> {
   readonly onTimeout: () => E
 }
 
+/**
+ * The longest time a Node timer holds (about 24.8 days): a longer one would fire at
+ * once. A limit beyond it is no limit, as on the Effect clock.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 /** One request, dispatched and read to its end; interrupting it, or its limit passing, aborts it. */
 const exchange = <E = never>(
   dispatcher: Undici.Dispatcher,
@@ -190,7 +196,7 @@ const exchange = <E = never>(
         resume(Effect.fail(new HttpClientError.ResponseError({ request, response, reason: "Decode", cause })))
       },
     }
-    if (limit !== undefined) {
+    if (limit !== undefined && limit.ms <= MAX_TIMER_MS) {
       timer = setTimeout(() => {
         // Settled first: aborting calls onResponseError at once, whose error is not the one to tell.
         resume(Effect.fail(limit.onTimeout()))
