@@ -60,17 +60,24 @@ const auditLines = (file: string): Array<Any> =>
         .map((line) => JSON.parse(line))
     : []
 
+/** The server a team shares: per-request keys, deletes confirmed, every call audited to a file of its own. */
+const confirming = (double: Double.ServiceDouble) =>
+  Effect.gen(function* () {
+    const audit = tempFile("audit.log")
+    const server = yield* Spawn.serveHttp({
+      SVC_URL: double.url,
+      SVC_MCP_CREDENTIALS: "per-request",
+      SVC_CONFIRM: "svc_delete:*",
+      SVC_AUDIT_LOG: audit,
+    })
+    return { server, audit }
+  })
+
 describe("a confirmation binds what was confirmed (2026-07-28, HTTP, per-request)", () => {
   it.scopedLive("nothing is sent on any other answer; the honest path sends exactly once", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped({ apiKeys: [ADMIN, OTHER] })
-      const audit = tempFile("audit.log")
-      const server = yield* Spawn.serveHttp({
-        SVC_URL: double.url,
-        SVC_MCP_CREDENTIALS: "per-request",
-        SVC_CONFIRM: "svc_delete:*",
-        SVC_AUDIT_LOG: audit,
-      })
+      const { server, audit } = yield* confirming(double)
       const admin: Caller = { from: "127.0.0.2", ...ADMIN }
       const other: Caller = { from: "127.0.0.3", ...OTHER }
       const prod = { name: "svc_delete", arguments: { resource_type: "tag", params: { id: "production" } } }
@@ -129,13 +136,7 @@ describe("a confirmation binds what was confirmed (2026-07-28, HTTP, per-request
   it.scopedLive("a client that cannot be asked is refused without asking, and the audit says so", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped({ apiKeys: [ADMIN] })
-      const audit = tempFile("audit.log")
-      const server = yield* Spawn.serveHttp({
-        SVC_URL: double.url,
-        SVC_MCP_CREDENTIALS: "per-request",
-        SVC_CONFIRM: "svc_delete:*",
-        SVC_AUDIT_LOG: audit,
-      })
+      const { server, audit } = yield* confirming(double)
       const { body: answer } = yield* HttpMcp.modern(
         server.url,
         "tools/call",
