@@ -92,7 +92,7 @@ export const alertList = (alerts: ReadonlyArray<Alert>) =>
             h("span", { class: "dot" }),
             h("strong", {}, a.name),
             h("span", {}, ` ${a.text}`),
-            h("span", { class: "muted small" }, ` · ${a.kind}`),
+            h("span", { class: "muted small" }, a.kind),
           ),
         ),
       )
