@@ -74,7 +74,16 @@ const list = async (resource_type: string, fields?: ReadonlyArray<string>) => {
   return itemsOf(result.structuredContent)
 }
 
-const load = async () => {
+// A read asked for while one is under way is made once that one ends, not beside it.
+let inFlight = false
+let again = false
+
+const load = async (): Promise<void> => {
+  if (inFlight) {
+    again = true
+    return
+  }
+  inFlight = true
   state.loading = true
   render()
   try {
@@ -114,7 +123,12 @@ const load = async () => {
     state.error = error instanceof Error ? error.message : String(error)
   }
   state.loading = false
+  inFlight = false
   render()
+  if (again) {
+    again = false
+    return load()
+  }
 }
 
 const act = async (row: Row, action: Action) => {
