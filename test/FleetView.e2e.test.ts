@@ -124,7 +124,7 @@ afterAll(async () => {
 })
 
 const open = async (served: Served, theme: "light" | "dark" = "light") => {
-  const page = await browser.newPage({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 })
+  const page = await browser.newPage({ viewport: { width: 1360, height: 1200 }, deviceScaleFactor: 1 })
   cleanups.push(() => page.close())
   const outside: Array<string> = []
   page.on("request", (request) => {
@@ -137,6 +137,14 @@ const open = async (served: Served, theme: "light" | "dark" = "light") => {
   const view = page.frameLocator("iframe")
   await view.locator('tr[data-kind="server"]').first().waitFor({ timeout: 15_000 })
   return { page, view, outside, errors }
+}
+
+/** The view as the host shows it, its frame whole (sized to the view's content by its size notifications). */
+const shoot = async (page: Page, file: string) => {
+  await page.waitForTimeout(300)
+  const box = await page.locator("iframe").boundingBox()
+  if (box === null) throw new Error("the view's frame is not shown")
+  await page.screenshot({ path: Path.join(ROOT, file), clip: box })
 }
 
 const row = (view: FrameLocator, kind: string, name: string) =>
@@ -227,10 +235,10 @@ describe("the fleet view in chromium", () => {
 
     // The host's theme, light and then dark.
     await expect(view.locator("html").getAttribute("data-theme")).resolves.toBe("light")
-    await page.locator("iframe").screenshot({ path: Path.join(ROOT, "docs/fleet-light.png") })
+    await shoot(page, "docs/fleet-light.png")
     await page.evaluate(() => (globalThis as unknown as { setTheme: (t: string) => void }).setTheme("dark"))
     await view.locator('html[data-theme="dark"]').waitFor()
-    await page.locator("iframe").screenshot({ path: Path.join(ROOT, "docs/fleet-dark.png") })
+    await shoot(page, "docs/fleet-dark.png")
     const background = await view
       .locator("body")
       .evaluate(

@@ -25,9 +25,10 @@ export const h = (tag: string, attrs: Attrs = {}, ...children: ReadonlyArray<Chi
 
 /** A state's tone: good, neutral (stopped by choice), warn, bad. */
 export const tone = (state: string): string => {
-  if (["Ok", "running", "Healthy"].includes(state)) return "good"
-  if (["NotOk", "dead", "down", "unhealthy", "Unhealthy"].includes(state)) return "bad"
-  if (["deploying", "restarting", "removing", "stopping", "created", "paused"].includes(state)) return "warn"
+  if (["Ok", "running", "Healthy", "succeeded"].includes(state)) return "good"
+  if (["NotOk", "dead", "down", "unhealthy", "Unhealthy", "failed"].includes(state)) return "bad"
+  if (["deploying", "restarting", "removing", "stopping", "created", "paused", "Queued", "InProgress"].includes(state))
+    return "warn"
   return "idle"
 }
 
@@ -97,25 +98,23 @@ export const alertList = (alerts: ReadonlyArray<Alert>) =>
         ),
       )
 
+const statusOf = (u: Update) => (u.status === "Complete" ? (u.success ? "succeeded" : "failed") : u.status)
+
 export const updateList = (updates: ReadonlyArray<Update>) =>
   updates.length === 0
     ? h("div", { class: "empty-note" }, "No updates yet.")
     : h(
-        "table",
-        { class: "grid updates" },
-        h("thead", {}, h("tr", {}, ...["Operation", "Target", "Status", "Who", "When"].map((c) => h("th", {}, c)))),
-        h(
-          "tbody",
-          {},
-          ...updates.map((u) =>
+        "ul",
+        { class: "updates" },
+        ...updates.map((u) =>
+          h(
+            "li",
+            { "data-testid": "update" },
+            h("div", { class: "update-head" }, h("span", { class: "mono" }, u.operation), pill(statusOf(u))),
             h(
-              "tr",
-              { "data-testid": "update" },
-              h("td", { class: "mono" }, u.operation),
-              h("td", {}, u.target),
-              h("td", {}, pill(u.status === "Complete" ? (u.success ? "succeeded" : "failed") : u.status)),
-              h("td", {}, u.operator),
-              h("td", { class: "muted", title: u.time > 0 ? new Date(u.time).toISOString() : "" }, ago(u.time)),
+              "div",
+              { class: "muted small", title: u.time > 0 ? new Date(u.time).toISOString() : "" },
+              [u.target, u.operator, ago(u.time)].filter((part) => part !== "").join(" · "),
             ),
           ),
         ),
