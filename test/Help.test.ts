@@ -1,7 +1,7 @@
 /**
  * The help tells everything: every variable the server reads is in the one list
- * (src/Cli/Variables.ts), `--help` shows that list, and the README's
- * Configuration table names the same variables in the same groups. A variable
+ * (src/Cli/Variables.ts), `--help` shows that list, and the table of
+ * docs/configuration.md names the same variables in the same groups. A variable
  * read in src/ and missing from the list (or listed and read nowhere) fails here.
  */
 import * as Fs from "node:fs"
@@ -34,12 +34,13 @@ const readInSources = (): Set<string> => {
   return names
 }
 
-/** The README's Configuration table: a bold row starts each group, the names are in the first cell. */
-const readmeGroups = (): Array<[string, Array<string>]> => {
-  const readme = Fs.readFileSync(Path.join(root, "README.md"), "utf8")
-  const start = readme.indexOf("\n## Configuration\n")
+/** docs/configuration.md's table: a bold row starts each group, the names are in the first cell. */
+const documentedGroups = (): Array<[string, Array<string>]> => {
+  const page = Fs.readFileSync(Path.join(root, "docs/configuration.md"), "utf8")
+  const start = page.indexOf("\n## Variables\n")
   expect(start).toBeGreaterThan(0)
-  const section = readme.slice(start + 1, readme.indexOf("\n## ", start + 1))
+  const end = page.indexOf("\n## ", start + 1)
+  const section = page.slice(start + 1, end < 0 ? undefined : end)
   const groups: Array<[string, Array<string>]> = []
   for (const line of section.split("\n")) {
     const first = /^\|([^|]*)\|/.exec(line)?.[1]?.trim()
@@ -60,8 +61,8 @@ describe("the variables the server reads", () => {
     expect([...readInSources()].sort()).toEqual([...names].sort())
   })
 
-  it("are named by the README's Configuration table, in the same groups and order", () => {
-    expect(readmeGroups()).toEqual(listed)
+  it("are named by docs/configuration.md's table, in the same groups and order", () => {
+    expect(documentedGroups()).toEqual(listed)
   })
 
   it("are all in --help, under their group's title", () => {
