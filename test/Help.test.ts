@@ -7,11 +7,9 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
 import * as Cli from "../src/Cli/CommandLine.js"
 import * as Setup from "../src/Cli/Setup.js"
 import * as Variables from "../src/Cli/Variables.js"
-import * as Spawn from "./support/Spawn.js"
 
 const root = Path.resolve(import.meta.dirname, "..")
 
@@ -105,28 +103,4 @@ describe("the command line's help", () => {
       for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(100)
     }
   })
-})
-
-describe("svc-mcp --help, run", () => {
-  it.live("prints the help on stderr, ending with one newline, and nothing on stdout", () =>
-    Effect.gen(function* () {
-      for (const [args, expected] of [
-        [["--help"], Cli.HELP],
-        [["help", "setup"], Setup.HELP],
-      ] as const) {
-        const finished = yield* Spawn.run({}, args)
-        expect(finished.code).toBe(0)
-        expect(finished.stdout).toBe("")
-        expect(finished.stderr).toBe(`${expected}\n`)
-      }
-    }),
-  )
-
-  it.live("refuses a help topic it does not know, with exit code 2", () =>
-    Effect.gen(function* () {
-      const finished = yield* Spawn.run({}, ["help", "nope"])
-      expect(finished.code).toBe(2)
-      expect(finished.stderr).toMatch(/usage: svc-mcp help \[setup\]/)
-    }),
-  )
 })
