@@ -5,12 +5,20 @@
  * bytes); a client that reads resources gets the page, declared as the Apps
  * specification says.
  */
-import { describe, expect, it } from "@effect/vitest"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Apps from "../src/Mcp/Apps.js"
 import * as FleetView from "../src/View/Fleet.js"
 import * as Mcp from "./support/Mcp.js"
 import * as Sandboxes from "./support/Sandbox.js"
+
+// The page the server reads is the built one (npm run build).
+const PAGE = Path.resolve(import.meta.dirname, "..", "dist/fleet-view.js")
+beforeAll(() => {
+  if (!Fs.existsSync(PAGE)) throw new Error(`${PAGE} is missing: run npm run build first`)
+})
 
 // Reads whose answers do not change between two calls (the sandbox's estate as seeded).
 const READS = [
