@@ -48,11 +48,18 @@ export const make: Effect.Effect<FleetViewShape> = Effect.gen(function* () {
       ? Effect.succeed(page)
       : Effect.tryPromise({
           try: () => import("./Page.js").then((module) => module.load()),
-          catch: (error) =>
-            new ViewUnavailable({
-              message: `the fleet view's page could not be loaded (${error instanceof Error ? error.message : String(error)}); run npm run build`,
-            }),
-        }).pipe(Effect.tap((loaded) => Ref.set(kept, loaded))),
+          // Where it was looked for is the operator's to know (the log), not the client's.
+          catch: (error) => (error instanceof Error ? error.message : String(error)),
+        }).pipe(
+          Effect.tapError((problem) => Effect.logWarning(`the fleet view's page could not be loaded: ${problem}`)),
+          Effect.mapError(
+            () =>
+              new ViewUnavailable({
+                message: "the fleet view's page is not built in this installation (npm run build)",
+              }),
+          ),
+          Effect.tap((loaded) => Ref.set(kept, loaded)),
+        ),
   )
   return {
     uri: URI,
