@@ -5,6 +5,7 @@
  * bytes); a client that reads resources gets the page, declared as the Apps
  * specification says.
  */
+import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { beforeAll, describe, expect, it } from "@effect/vitest"
@@ -13,6 +14,7 @@ import * as Apps from "../src/Mcp/Apps.js"
 import * as FleetView from "../src/View/Fleet.js"
 import * as Mcp from "./support/Mcp.js"
 import * as Sandboxes from "./support/Sandbox.js"
+import { ENTRY } from "./support/Spawn.js"
 
 // The page the server reads is the built one (npm run build).
 const PAGE = Path.resolve(import.meta.dirname, "..", "dist/fleet-view.js")
@@ -95,3 +97,62 @@ for (const era of ["legacy", "modern"] as const) {
     )
   })
 }
+
+// A module hook that reports on stderr every module the process resolves.
+const HOOKS =
+  'export async function resolve(s, c, n) { const r = await n(s, c); console.error("RESOLVED " + r.url); return r }'
+const REGISTER = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`
+
+/** The modules the built server resolved serving these requests over stdio, until the last one's answer. */
+const resolvedServing = (requests: ReadonlyArray<{ method: string; params?: unknown }>): Promise<Array<string>> =>
+  new Promise((resolve, reject) => {
+    const child = ChildProcess.spawn(
+      process.execPath,
+      ["--import", `data:text/javascript,${encodeURIComponent(REGISTER)}`, ENTRY],
+      {
+        env: { PATH: process.env.PATH ?? "", SVC_URL: "http://127.0.0.1:9", SVC_API_KEY: "k", SVC_API_SECRET: "s" },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    )
+    const last = requests.length + 1
+    let out = ""
+    let err = ""
+    child.stdout.on("data", (chunk) => {
+      out += chunk
+      if (out.includes(`"id":${last}`)) child.stdin.end()
+    })
+    child.stderr.on("data", (chunk) => (err += chunk))
+    child.on("error", reject)
+    child.on("close", () =>
+      resolve(
+        err
+          .split("\n")
+          .filter((line) => line.startsWith("RESOLVED "))
+          .map((line) => line.slice("RESOLVED ".length)),
+      ),
+    )
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`)
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    })
+    send({ jsonrpc: "2.0", method: "notifications/initialized" })
+    requests.forEach((request, i) => send({ jsonrpc: "2.0", id: i + 2, ...request }))
+  })
+
+describe("the fleet view's page", () => {
+  it("is not loaded by a start that serves tools/list, and is by the first resources/read", async () => {
+    const page = (url: string) => url.endsWith("/dist/fleet-view.js")
+    const started = await resolvedServing([{ method: "tools/list" }])
+    // The hook sees the program's modules: the report works.
+    expect(started.some((url) => url.endsWith("/dist/svc-mcp/main.js"))).toBe(true)
+    expect(started.filter(page)).toEqual([])
+    const read = await resolvedServing([
+      { method: "tools/list" },
+      { method: "resources/read", params: { uri: "ui://svc-mcp/fleet" } },
+    ])
+    expect(read.filter(page)).toHaveLength(1)
+  }, 30_000)
+})
