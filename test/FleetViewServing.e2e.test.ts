@@ -139,7 +139,7 @@ const resolvedServing = (requests: ReadonlyArray<{ method: string; params?: unkn
       params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
     })
     send({ jsonrpc: "2.0", method: "notifications/initialized" })
-    requests.forEach((request, i) => send({ jsonrpc: "2.0", id: i + 2, ...request }))
+    for (const [i, request] of requests.entries()) send({ jsonrpc: "2.0", id: i + 2, ...request })
   })
 
 describe("the fleet view's page", () => {

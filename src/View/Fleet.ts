@@ -3,15 +3,16 @@
  * dist/fleet-view.js) that shows servers, stacks, deployments, recent updates
  * and open alerts, and acts on them by calling the tools through the host.
  *
- * An optional part: the adapter serves it as the resource `ui://svc-mcp/fleet`
- * and links `svc_summary` to it when this layer is provided (the command line
- * does; an embedding program may). The page itself is imported by its first
+ * An optional part, off by default: the adapter serves it as the resource
+ * `ui://svc-mcp/fleet` and links `svc_summary` to it when `layer` is provided
+ * (the command line does; an embedding program may). The page itself is imported by its first
  * read, never at start.
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 
 export const URI = "ui://svc-mcp/fleet"
@@ -31,7 +32,10 @@ export interface FleetViewShape {
   readonly page: (services: ReadonlyArray<string>) => Effect.Effect<string, ViewUnavailable>
 }
 
-export class FleetView extends Context.Tag("svc-mcp/FleetView")<FleetView, FleetViewShape>() {}
+/** The view when it is served; None, the default, when it is off. */
+export class FleetView extends Context.Reference<FleetView>()("svc-mcp/FleetView", {
+  defaultValue: (): Option.Option<FleetViewShape> => Option.none(),
+}) {}
 
 // Where the services' names go: a JSON block the page reads (fleet.html).
 const SERVICES_BLOCK = '<script id="svc-services" type="application/json">[]</script>'
@@ -73,4 +77,7 @@ export const make: Effect.Effect<FleetViewShape> = Effect.gen(function* () {
 })
 
 /** The view served. */
-export const layer: Layer.Layer<FleetView> = Layer.effect(FleetView, make)
+export const layer: Layer.Layer<FleetView> = Layer.effect(FleetView, Effect.map(make, Option.some))
+
+/** No view (the default, when no layer provides one). */
+export const layerOff: Layer.Layer<FleetView> = Layer.succeed(FleetView, Option.none())
