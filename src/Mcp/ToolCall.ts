@@ -21,6 +21,7 @@ import * as FiberRef from "effect/FiberRef"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
+import * as Question from "../Confirmation/Question.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import * as TraceContext from "../Operations/TraceContext.js"
@@ -194,7 +195,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
           call.args,
         )
       }
-      const question = yield* Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
+      const question = yield* Question.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
         Effect.catchAllDefect(
           () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
         ),
