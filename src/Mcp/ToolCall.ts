@@ -165,7 +165,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       if (answer === "decline" || answer === "cancel") {
         const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
         yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
-        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
+        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
       }
       const context = yield* CallContext.get
       // Among several services the router has taken `service` out of the args: the binding names it,

@@ -55,18 +55,34 @@ export const own = (name: string, single: string): string =>
 /** SVC_URL as service `name` reads it, e.g. SVC_PROD_URL for prod; a variable not of the family is the server's. */
 export const variable = (name: string, single: string): string => (FAMILY.has(single) ? own(name, single) : single)
 
-/** How messages name a service's variables: as they are for one unnamed service, or service `name`'s own. */
+const title = (name: string) =>
+  name
+    .split("-")
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("-")
+
+/** The header of service `name`'s caller key or secret (per-request mode), as written: `X-Svc-Prod-Api-Key`. */
+export const callerHeader = (name: string, part: "Key" | "Secret"): string => `X-Svc-${title(name)}-Api-${part}`
+
+/** How messages name a service's variables and headers: as they are for one unnamed service, or service `name`'s own. */
 export interface NamingShape {
   readonly service: Option.Option<string>
   /** The variable as this service reads it: SVC_PROD_MODE for SVC_MODE and prod. */
   readonly variable: (single: string) => string
+  /** The header a caller sends this service's key or secret in: X-Svc-Api-Key, or X-Svc-Prod-Api-Key. */
+  readonly header: (part: "Key" | "Secret") => string
 }
 
-export const single: NamingShape = { service: Option.none(), variable: (name) => name }
+export const single: NamingShape = {
+  service: Option.none(),
+  variable: (name) => name,
+  header: (part) => `X-Svc-Api-${part}`,
+}
 
 export const naming = (name: string): NamingShape => ({
   service: Option.some(name),
   variable: (single) => variable(name, single),
+  header: (part) => callerHeader(name, part),
 })
 
 /**
