@@ -112,7 +112,14 @@ interface Client {
 /** The store over node-redis, connected in the background: the server starts whether it answers or not. */
 export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const redis = yield* Effect.promise(() => import("redis"))
+    // node-redis is CommonJS: bundled, its exports are the default export's.
+    const redis = yield* Effect.promise(() =>
+      import("redis").then((loaded) =>
+        "createClient" in loaded && typeof loaded.createClient === "function"
+          ? loaded
+          : (loaded as unknown as { default: typeof loaded }).default,
+      ),
+    )
     const runtime = yield* Effect.runtime<never>()
     const log = (effect: Effect.Effect<void>) => Runtime.runFork(runtime)(effect)
     const client = redis.createClient({
