@@ -9,6 +9,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
+import * as State from "../src/Confirmation/State.js"
 import * as Settings from "../src/Settings/Store.js"
 import * as Store from "../src/Store/Store.js"
 import * as Redis from "./support/Redis.js"
@@ -134,6 +136,94 @@ describe("Store over redis-server", () => {
           expect(yield* store.get("x")).toEqual(Option.some("1"))
         }),
       ).pipe(Effect.ensuring(Effect.promise(() => later.stop())))
+    }),
+  )
+})
+
+const binding: State.Binding = { tool: "svc_delete", selector: "tag", args: { id: "prod" }, principal: "key:k" }
+const stateKey = Redacted.make(new Uint8Array(Buffer.from(STATE_KEY)))
+const outcome = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.map(Effect.either(effect), (result) =>
+    result._tag === "Right"
+      ? "Honoured"
+      : ((result.left as { reason?: string; _tag: string }).reason ?? (result.left as { _tag: string })._tag),
+  )
+
+describe("confirmations through the store", () => {
+  it.live("two processes: asked by one, honoured once by the other; of 20 concurrent answers exactly one wins", () =>
+    withStore(redis.url, (store) =>
+      Effect.gen(function* () {
+        const [one, two] = yield* Effect.all([State.make(stateKey), State.make(stateKey)]).pipe(
+          Effect.provideService(Store.Store, Option.some(store)),
+        )
+        const state = yield* one.seal(binding)
+        const results = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? one : two)),
+          (states) => outcome(states.verify(state, binding)),
+          { concurrency: "unbounded" },
+        )
+        expect(results.filter((r) => r === "Honoured")).toHaveLength(1)
+        // The winner's call is out and not yet recorded as done: the others are told it was sent.
+        expect(results.filter((r) => r === "Sent").length + results.filter((r) => r === "Reused").length).toBe(19)
+        expect(yield* outcome(two.verify(state, binding))).toBe("Sent")
+      }),
+    ),
+  )
+
+  it.live(
+    "once the call's outcome is recorded a replay is asked again; a store that lost its data honours nothing old",
+    () =>
+      withStore(redis.url, (store) =>
+        Effect.gen(function* () {
+          const states = yield* State.make(stateKey).pipe(Effect.provideService(Store.Store, Option.some(store)))
+          const state = yield* states.seal(binding)
+          const honoured = yield* states.verify(state, binding)
+          yield* honoured.sent
+          expect(yield* outcome(states.verify(state, binding))).toBe("Reused")
+          const older = yield* states.seal(binding)
+          yield* Effect.promise(() => redis.command("FLUSHALL"))
+          expect(yield* outcome(states.verify(older, binding))).toBe("Reused")
+        }),
+      ),
+  )
+
+  it.live("a store that does not answer: no question is sealed and no answer honoured (fail closed)", () =>
+    Effect.gen(function* () {
+      const gone = yield* Effect.promise(() => Redis.start())
+      yield* withStore(gone.url, (store) =>
+        Effect.gen(function* () {
+          const states = yield* State.make(stateKey).pipe(Effect.provideService(Store.Store, Option.some(store)))
+          const state = yield* states.seal(binding)
+          yield* Effect.promise(() => gone.kill())
+          expect(yield* outcome(states.verify(state, binding))).toBe("ConfirmationUnrecorded")
+          expect(yield* outcome(states.seal(binding))).toBe("ConfirmationUnrecorded")
+        }),
+      ).pipe(Effect.ensuring(Effect.promise(() => gone.stop())))
+    }),
+  )
+})
+
+describe("refused keys through the store", () => {
+  it.live("one process's refusal is known to another; a store that does not answer falls back to each one's own", () =>
+    Effect.gen(function* () {
+      const own = yield* Effect.promise(() => Redis.start())
+      yield* withStore(own.url, (store) =>
+        Effect.gen(function* () {
+          const [one, two] = yield* Effect.all([RefusedKeys.make, RefusedKeys.make]).pipe(
+            Effect.provideService(Store.Store, Option.some(store)),
+          )
+          yield* one.refused("fingerprint-1")
+          expect(Option.isSome(yield* two.check("fingerprint-1"))).toBe(true)
+          const held = yield* Effect.promise(() => own.command("KEYS", "*"))
+          expect(held).not.toContain("fingerprint-1")
+          yield* two.succeeded("fingerprint-1")
+          expect(Option.isNone(yield* one.check("fingerprint-1"))).toBe(true)
+          yield* Effect.promise(() => own.kill())
+          yield* one.refused("fingerprint-2")
+          expect(Option.isSome(yield* one.check("fingerprint-2"))).toBe(true)
+          expect(Option.isNone(yield* two.check("fingerprint-2"))).toBe(true)
+        }),
+      ).pipe(Effect.ensuring(Effect.promise(() => own.stop())))
     }),
   )
 })

@@ -118,14 +118,15 @@ const sharedWith = (store: StoreShape, local: RefusedKeysShape): Effect.Effect<R
       check: (keyId) =>
         store.get(keyOf(keyId)).pipe(
           Effect.tap(() => answered),
+          // While the store answers it is the truth: another replica's success ends a refusal this one holds.
           Effect.flatMap((held) =>
-            Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            Effect.map(Clock.currentTimeMillis, (now) => {
               const at = Option.getOrUndefined(
                 Option.flatMap(held, (text) => Option.liftPredicate(Number(text), Number.isSafeInteger)),
               )
               return at !== undefined && now < at + REMEMBER_MS
-                ? Effect.succeed(Option.some({ at, until: at + REMEMBER_MS }))
-                : local.check(keyId)
+                ? Option.some({ at, until: at + REMEMBER_MS })
+                : Option.none()
             }),
           ),
           Effect.catchAll((error) => Effect.zipRight(fallBack(error), local.check(keyId))),

@@ -123,7 +123,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       {
         // The shared store (src/Store/): what replicas must agree on; needs SVC_MCP_STATE_KEY.
         name: "SVC_MCP_STORE",
-        meaning: "redis:// or rediss:// URL of the store replicas share (Redis, Valkey)",
+        meaning: "the redis:// or rediss:// URL of the store replicas share",
         secret: true,
         httpOnly: true,
       },
