@@ -75,6 +75,8 @@ export class Store extends Context.Reference<Store>()("svc-mcp/Store", {
 export const COMMAND_TIMEOUT_MS = 500
 /** A connection's longest wait. */
 export const CONNECT_TIMEOUT_MS = 2_000
+/** How long a start waits for the first connection before it goes on without the store (and says so). */
+export const START_WAIT_MS = 1_000
 /** Reconnection backoff: doubling from 50 ms up to this, with jitter. */
 export const MAX_BACKOFF_MS = 2_000
 
@@ -159,7 +161,7 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
     )
     yield* Effect.addFinalizer(() => Effect.sync(() => client.destroy()))
     const connected = yield* Effect.promise(() => connecting).pipe(
-      Effect.timeoutTo({ duration: CONNECT_TIMEOUT_MS, onTimeout: () => false, onSuccess: (ok) => ok }),
+      Effect.timeoutTo({ duration: START_WAIT_MS, onTimeout: () => false, onSuccess: (ok) => ok }),
     )
     if (connected) {
       up = true
@@ -167,7 +169,7 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
     } else if (up !== true) {
       up = false
       yield* Effect.logWarning(
-        `the shared store at ${settings.where} is unreachable at start (${lastError}): serving, with confirmations refused until it answers; reconnecting`,
+        `the shared store at ${settings.where} is unreachable at start (${lastError}): confirmations are refused until it answers; reconnecting`,
       )
     }
 
