@@ -8,7 +8,8 @@
  * - the MCP server: McpServer.layerStdio and McpHttp.layerHttp, over the
  *   tools' Settings and Policy and the optional services each has an off
  *   layer for (Audit, Telemetry, CallerCredentials.Mode, ParamsCheck,
- *   Readiness over HTTP).
+ *   Readiness over HTTP); the shared store replicas use (Store, none unless
+ *   its layer is provided).
  */
 
 export * as Auth from "./Auth.js"
@@ -28,6 +29,7 @@ export * as SvcTransport from "./Service/Transport.js"
 export * as Services from "./Services/Registry.js"
 export * as TeamSettings from "./Settings/Team.js"
 export { VERSION } from "./Shared/Version.js"
+export * as Store from "./Store/Store.js"
 export * as SvcClient from "./SvcClient.js"
 export * as Definitions from "./Tools/Definitions.js"
 export * as Invoke from "./Tools/Invoke.js"

@@ -5,6 +5,7 @@
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
+import * as Os from "node:os"
 import * as Path from "node:path"
 
 const find = (binary: string): string | undefined => {
@@ -26,17 +27,37 @@ const find = (binary: string): string | undefined => {
 export const ensureBinary = (binary: string, aptPackage: string): string => {
   const found = find(binary)
   if (found !== undefined) return found
-  const install = `apt-get update && apt-get install -y ${aptPackage}`
+  const install = `sudo apt-get update && sudo apt-get install -y ${aptPackage}`
   const root = process.getuid?.() === 0
   if (root && find("apt-get") !== undefined) {
-    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-    ChildProcess.execFileSync("apt-get", ["update"], { stdio: "ignore", env })
-    ChildProcess.execFileSync("apt-get", ["install", "-y", "--no-install-recommends", aptPackage], {
-      stdio: "ignore",
-      env,
-    })
+    // Test files run in parallel workers: one installs, the others wait for it and look again.
+    const lock = Path.join(Os.tmpdir(), `svc-mcp-apt-${aptPackage}.lock`)
+    const until = Date.now() + 10 * 60_000
+    for (;;) {
+      try {
+        Fs.mkdirSync(lock)
+        break
+      } catch {
+        if (Date.now() > until) throw new Error(`waited too long for another test's install of ${aptPackage}`)
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500)
+        const meanwhile = find(binary)
+        if (meanwhile !== undefined) return meanwhile
+      }
+    }
+    try {
+      const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+      ChildProcess.execFileSync("apt-get", ["update"], { stdio: "ignore", env })
+      ChildProcess.execFileSync("apt-get", ["install", "-y", "--no-install-recommends", aptPackage], {
+        stdio: "ignore",
+        env,
+      })
+    } catch {
+      // Said below, with the line that installs it.
+    } finally {
+      Fs.rmSync(lock, { recursive: true, force: true })
+    }
     const installed = find(binary)
     if (installed !== undefined) return installed
   }
-  throw new Error(`${binary} is missing: install it with \`sudo ${install}\``)
+  throw new Error(`${binary} is missing: install it with \`${install}\``)
 }
