@@ -144,6 +144,12 @@ const confirmedCall = async (url, i) => {
   return performance.now() - started
 }
 
+/** A process's CPU time so far, in ms (Linux: /proc/PID/stat, utime + stime in clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]
@@ -154,13 +160,16 @@ const redis = await startRedis()
 const service = await startService()
 const servers = { without: await startServer(service.url), with: await startServer(service.url, redis.url) }
 const times = { without: [], with: [] }
+const cpu = { without: 0, with: 0 }
 try {
   // Warm both, then alternate blocks so that the machine's other load weighs on both alike.
   for (const server of Object.values(servers)) for (let i = 0; i < 50; i++) await confirmedCall(server.url, i)
   let n = 0
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of round % 2 === 0 ? ["without", "with"] : ["with", "without"]) {
+      const before = cpuMs(servers[name].child.pid)
       for (let i = 0; i < CALLS / ROUNDS; i++) times[name].push(await confirmedCall(servers[name].url, n++))
+      cpu[name] += cpuMs(servers[name].child.pid) - before
     }
   }
   // The store's own commands, as the server sends them, for the floor.
@@ -187,6 +196,7 @@ try {
       with: { median: median(times.with), p90: p90(times.with) },
     },
     addedMedianMs: median(times.with) - median(times.without),
+    serverCpuPerConfirmedCallMs: { without: cpu.without / times.without.length, with: cpu.with / times.with.length },
     storeCommandsPerCallMs: { median: median(commands), p90: p90(commands) },
   }
   const f = (ms) => `${ms.toFixed(3)} ms`
@@ -194,6 +204,8 @@ try {
   console.log(`  without the store   median ${f(results.confirmedCallMs.without.median)}   p90 ${f(results.confirmedCallMs.without.p90)}`)
   console.log(`  with the store      median ${f(results.confirmedCallMs.with.median)}   p90 ${f(results.confirmedCallMs.with.p90)}`)
   console.log(`  added at the median ${f(results.addedMedianMs)}`)
+  const perCall = results.serverCpuPerConfirmedCallMs
+  console.log(`  server CPU per confirmed call: without ${f(perCall.without)}, with ${f(perCall.with)}`)
   console.log(`  the 4 store commands of a confirmed call, alone: median ${f(results.storeCommandsPerCallMs.median)}`)
   Fs.writeFileSync(Path.join(HERE, "store-results.json"), `${JSON.stringify(results, null, 2)}\n`)
 } finally {
