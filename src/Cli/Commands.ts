@@ -30,6 +30,7 @@ import * as Registry from "../Services/Registry.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as ServicesSettings from "../Settings/Services.js"
 import * as TeamSettings from "../Settings/Team.js"
+import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
@@ -244,6 +245,14 @@ const checkEach = (names: ReadonlyArray<string>) =>
     if (!ok) yield* exitWith(1)
   })
 
+/**
+ * The shared store beneath everything served or checked (SVC_MCP_STORE; unset,
+ * each process keeps its own memory): the confirmations' single use and the
+ * refused keys read it from their context.
+ */
+const withStore = <A, R>(self: Effect.Effect<A, ExitCode, R>) =>
+  self.pipe(Effect.provide(Store.layer), Effect.catchTag("ConfigError", configFailed))
+
 /** Runs one command line's command to its end; a failure is an ExitCode, its message on stderr. */
 export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
   Effect.gen(function* () {
@@ -259,23 +268,26 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         return yield* ServicesSettings.load.pipe(
           Effect.flatMap((names) => (Option.isSome(names) ? checkEach(names.value) : check)),
           Effect.catchTag("ConfigError", configFailed),
+          withStore,
         )
       case "Setup":
         return yield* Effect.flatMap(loadSetup, (Setup) => Setup.run(command.options))
       case "Sandbox":
         return yield* runSandbox(command.port)
       case "Serve":
-        return yield* command.sandbox
-          ? command.services === undefined
-            ? sandboxesOfSettings(command.httpPort)
-            : serveSandboxes(command.services, command.httpPort)
-          : ServicesSettings.load.pipe(
-              Effect.flatMap((names) =>
-                Option.isSome(names)
-                  ? serve(command.httpPort, true).pipe(Effect.provide(Several.serving(names.value)))
-                  : serve(command.httpPort).pipe(Effect.provide(servingClient())),
+        return yield* withStore(
+          command.sandbox
+            ? command.services === undefined
+              ? sandboxesOfSettings(command.httpPort)
+              : serveSandboxes(command.services, command.httpPort)
+            : ServicesSettings.load.pipe(
+                Effect.flatMap((names) =>
+                  Option.isSome(names)
+                    ? serve(command.httpPort, true).pipe(Effect.provide(Several.serving(names.value)))
+                    : serve(command.httpPort).pipe(Effect.provide(servingClient())),
+                ),
+                Effect.catchTag("ConfigError", configFailed),
               ),
-              Effect.catchTag("ConfigError", configFailed),
-            )
+        )
     }
   })

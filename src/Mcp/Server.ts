@@ -69,6 +69,13 @@ const callProblem = (params: unknown): string | undefined => {
  * The SDK server, answering itself a `tools/call` that is malformed: the SDK
  * would answer with a dump of its own validation, where a caller needs
  * "invalid params" and why.
+ *
+ * SDK 2.4 has no public hook for this: `setRequestHandler`'s schema form
+ * (`{ params }`) is for custom methods; given `tools/call` it takes the method
+ * off the era's own wire validation and words the refusal as "Invalid params
+ * for tools/call: ...". The protected `_wrapHandler`, which the SDK documents
+ * as the hook for subclasses (its own `Server` validates `tools/call` results
+ * there), is overridden here and nowhere else.
  */
 class ToolServer extends Server {
   protected override _wrapHandler(
