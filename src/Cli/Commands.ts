@@ -28,7 +28,9 @@ import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as ServicesSettings from "../Settings/Services.js"
+import * as SignInSettings from "../Settings/SignIn.js"
 import * as TeamSettings from "../Settings/Team.js"
+import * as SignInAuth from "../SignIn/Auth.js"
 import * as SvcClient from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
@@ -42,6 +44,7 @@ const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readine
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
 const loadCheck = Effect.promise(() => import("./Check.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))
+const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
@@ -61,15 +64,22 @@ const servingClient = (
   config: (mode: Config.CredentialsMode) => Layer.Layer<Config.SvcConfig, Config.ConfigError> = Config.layerFor,
 ) =>
   Layer.unwrapEffect(
-    Effect.map(Config.loadCredentialsMode, (mode) =>
+    Effect.map(Effect.zip(Config.loadCredentialsMode, SignInSettings.enabled), ([mode, signIn]) =>
       SvcClient.layer.pipe(
-        Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
+        Layer.provideMerge(
+          mode === "per-request"
+            ? Layer.succeed(Auth.Auth, Auth.perRequest)
+            : // With sign-in, an identity mapped to a key of its own sends that key.
+              signIn
+              ? SignInAuth.layer.pipe(Layer.provide(Auth.layer))
+              : Auth.layer,
+        ),
         Layer.provideMerge(config(mode)),
         Layer.provideMerge(SvcTransport.layer),
         Layer.provideMerge(Telemetry.layerConfig),
         Layer.provideMerge(CallerCredentials.layer(mode)),
         // A caller key the service refused is not sent again within its failure window.
-        Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : RefusedKeys.layerOff),
+        Layer.provideMerge(mode === "per-request" || signIn ? RefusedKeys.layer : RefusedKeys.layerOff),
         // One unnamed service: nothing routed.
         Layer.provideMerge(Registry.layerOne),
       ),
@@ -140,11 +150,18 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
       yield* Effect.logInfo(`${serving} over stdio${summary}`)
       return yield* McpServer.serveStdio
     }
+    const names = several.map((service) => service.name)
+    const signIn = yield* SignInSettings.load(names)
     const [Readiness, McpHttp] = yield* loadHttp
     const readiness = several.length > 0 ? Readiness.layerServices(several) : Readiness.layer
-    const ready = yield* Layer.buildWithScope(readiness, yield* Effect.scope)
+    const signInLayer = Option.isSome(signIn) ? (yield* loadSignIn).layer(signIn.value, names) : Layer.empty
+    const ready = yield* Layer.buildWithScope(Layer.merge(readiness, signInLayer), yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
-    const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
+    const guarded = Option.isSome(signIn)
+      ? `sign-in with ${signIn.value.issuers.join(", ")} for ${signIn.value.resource}`
+      : Option.isSome(http.value.token)
+        ? "Bearer token required"
+        : "no token (loopback only)"
     yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}`)
     return yield* Effect.never
   }).pipe(

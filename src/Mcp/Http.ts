@@ -37,8 +37,10 @@ import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { Readiness } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
+import { SignIn } from "../SignIn/Resource.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
 import { make, type Requirements as ServerRequirements } from "./Server.js"
+import * as SignInHttp from "./SignIn.js"
 import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
 
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
@@ -102,6 +104,10 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const run = Runtime.runPromise(runtime)
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
     const token = Option.map(settings.token, Redacted.value)
+    // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
+    const signIn = yield* Effect.serviceOption(SignIn)
+    const signInGate = Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES))
+    const signInDocument = Option.map(signIn, SignInHttp.metadataDocument)
     // The SDK makes each request's server through this factory, within the request's own
     // async context: its calls run in what the request brought (the caller, the trace).
     const requests = new AsyncLocalStorage<RequestContext.WithinRequest>()
@@ -129,6 +135,8 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
         fetch: async (request) => {
           const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
           if (authInfo instanceof Response) return authInfo
+          const signedIn = Option.isSome(signInGate) ? await signInGate.value(request) : RequestContext.noRequest
+          if (signedIn instanceof Response) return signedIn
           // Past the token: a request without what per-request mode needs is refused, never served otherwise.
           const within = context.fromHeaders(Object.fromEntries(request.headers), peers.getStore())
           if (typeof within === "string") {
@@ -137,8 +145,9 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
               { status: 401 },
             )
           }
-          return requests.run(within, () =>
-            authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo }),
+          return requests.run(
+            signedIn === RequestContext.noRequest ? within : SignInHttp.combine(signedIn, within),
+            () => (authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo })),
           )
         },
       },
@@ -159,6 +168,13 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       if (path === "/readyz" && Option.isSome(readiness) && (req.method === "GET" || req.method === "HEAD")) {
         const state = draining ? { ready: false, reason: "draining" } : await run(readiness.value.probe)
         return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", ...state })
+      }
+      if (Option.isSome(signIn) && Option.isSome(signInDocument)) {
+        const answer = SignInHttp.wellKnown(signIn.value, signInDocument.value, path ?? "/", req.method ?? "GET")
+        if (answer !== undefined) {
+          if (answer.body === undefined) return void res.writeHead(answer.status, answer.headers).end()
+          return sendJson(res, answer.status, answer.body, answer.headers)
+        }
       }
       if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
       if (draining) {
