@@ -26,6 +26,7 @@ import type { WithinRequest } from "../Operations/RequestContext.js"
 import * as ServiceName from "../Operations/ServiceName.js"
 import * as TraceContext from "../Operations/TraceContext.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as Identity from "../SignIn/Identity.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
@@ -156,7 +157,11 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
         tool: call.tool.name,
         selector: invocation.selector,
         args: call.args,
-        principal: ConfirmationState.principalOf(Option.map(caller, (c) => c.key)),
+        // A signed-in person's states are theirs alone: bound to the issuer and subject.
+        principal: Option.match(yield* FiberRef.get(Identity.current), {
+          onNone: () => ConfirmationState.principalOf(Option.map(caller, (c) => c.key)),
+          onSome: Identity.bindingOf,
+        }),
         ...(Option.isSome(service) ? { service: service.value } : {}),
       }
       if (answer === "accept") {

@@ -14,6 +14,7 @@ import * as CallerCredentials from "../Service/CallerCredentials.js"
 import { renameIn } from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
+import * as Identity from "../SignIn/Identity.js"
 import { redact } from "../Tools/AnswerBounds.js"
 import type { Call, ToolSuccess } from "../Tools/Invoke.js"
 import {
@@ -120,11 +121,20 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
 
   const base = (tool: string, selector: string | undefined) =>
     Effect.map(
-      Effect.zip(FiberRef.get(CallerCredentials.current), FiberRef.get(ServiceName.current)),
-      ([caller, service]) => ({
+      Effect.all([
+        FiberRef.get(CallerCredentials.current),
+        FiberRef.get(ServiceName.current),
+        FiberRef.get(Identity.current),
+      ]),
+      ([caller, service, identity]) => ({
         time: new Date().toISOString(),
         ...(Option.isSome(service) ? { service: service.value } : {}),
-        caller: Option.isSome(caller) ? caller.value.key : "server",
+        // A signed-in person is named, whichever credentials their calls send.
+        caller: Option.isSome(identity)
+          ? Identity.principalOf(identity.value)
+          : Option.isSome(caller)
+            ? caller.value.key
+            : "server",
         tool,
         ...(selector === undefined ? {} : { selector }),
       }),

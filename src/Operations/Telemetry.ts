@@ -23,6 +23,7 @@ import * as Tracer from "effect/Tracer"
 import * as SvcHooks from "../Service/Hooks.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as Settings from "../Settings/Telemetry.js"
+import * as Identity from "../SignIn/Identity.js"
 import * as TraceContext from "./TraceContext.js"
 
 export type { TelemetrySettings } from "../Settings/Telemetry.js"
@@ -89,8 +90,10 @@ export const makeHooks = (): Hooks & SvcHooks.ClientHooks => {
       if (endpoint !== undefined) attributes["svc.endpoint"] = endpoint
       // The caller's `_meta` trace context (kept by the adapter) wins over the HTTP header.
       return Effect.flatMap(
-        Effect.zip(TraceContext.TraceContext, FiberRef.get(headerTraceparent)),
-        ([trace, header]) => {
+        Effect.all([TraceContext.TraceContext, FiberRef.get(headerTraceparent), FiberRef.get(Identity.current)]),
+        ([trace, header, identity]) => {
+          // A signed-in person, by the claim that names them (never the token).
+          if (Option.isSome(identity)) attributes["enduser.id"] = identity.value.name
           const parent = parseTraceparent(trace.traceparent)
           const resolved = Option.isSome(parent) ? parent : parseTraceparent(header)
           return Effect.suspend(() => Metric.set(inFlight, ++running)).pipe(
