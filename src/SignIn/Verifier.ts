@@ -270,7 +270,8 @@ export const make = (options: VerifierOptions): Effect.Effect<Verifier> =>
         }
         if (result._tag === "Left") return yield* refused(reasonOf(result.left))
         const claims = result.right.payload
-        const now = (yield* Clock.currentTimeMillis) / 1000
+        // On the wall clock, as jose checks `exp` and `nbf`.
+        const now = Date.now() / 1000
         if (typeof claims.iat === "number" && claims.iat > now + SKEW_SECONDS) {
           return yield* refused("the token is issued in the future (iat)")
         }
