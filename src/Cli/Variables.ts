@@ -127,7 +127,7 @@ export const GROUPS: ReadonlyArray<Group> = [
     variables: [
       {
         name: "SVC_MCP_OAUTH_ISSUER",
-        meaning: "the identity provider's issuer URL(s), comma separated: turns sign-in on",
+        meaning: "the identity provider's issuer URL(s), comma separated: sign-in on",
         httpOnly: true,
       },
       {
