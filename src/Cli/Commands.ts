@@ -256,8 +256,19 @@ const check = Effect.gen(function* () {
   const Check = yield* loadCheck
   const report = yield* Check.run
   yield* Console.error(Check.format(report))
-  if (!report.ok) yield* exitWith(1)
+  // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
+  const signIn = yield* SignInSettings.load()
+  const signInOk = Option.isNone(signIn) ? true : yield* checkSignIn(signIn.value)
+  if (!report.ok || !signInOk) yield* exitWith(1)
 }).pipe(Effect.provide(checkingClient(Config.layer)))
+
+const checkSignIn = (settings: SignInSettings.SignInSettingsShape) =>
+  Effect.gen(function* () {
+    const SignInCheck = yield* Effect.promise(() => import("../SignIn/Check.js"))
+    const steps = yield* SignInCheck.run(settings)
+    yield* Console.error(SignInCheck.format(steps))
+    return steps.every((step) => step.status !== "fail")
+  })
 
 /** `check` of several services: each with its own variables, each report headed by its name. */
 const checkEach = (names: ReadonlyArray<string>) =>
