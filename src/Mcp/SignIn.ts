@@ -23,7 +23,7 @@ import {
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
-import type * as RequestContext from "../Operations/RequestContext.js"
+import type * as CallContext from "../Call/Context.js"
 import * as Identity from "../SignIn/Identity.js"
 import type { Admitted, Refusal, SignInShape } from "../SignIn/Resource.js"
 
@@ -116,7 +116,7 @@ const idOf = (body: unknown): unknown =>
  */
 export const gate =
   (signIn: SignInShape, runtime: Runtime.Runtime<never>, maxBodyBytes: number) =>
-  async (request: Request): Promise<Response | RequestContext.WithinRequest> => {
+  async (request: Request): Promise<Response | ((context: CallContext.CallContext) => CallContext.CallContext)> => {
     const header = request.headers.get("authorization")
     let admitted: Admitted | undefined
     try {
@@ -160,11 +160,5 @@ export const gate =
         if (Option.isSome(refusal)) return refusalResponse(signIn, refusal.value, idOf(body))
       }
     }
-    return Identity.within(admitted.identity, admitted.entry)
+    return Identity.signedIn(admitted.identity, admitted.entry)
   }
-
-/** Runs the sign-in's `within` around what the request context gives. */
-export const combine =
-  (signedIn: RequestContext.WithinRequest, request: RequestContext.WithinRequest): RequestContext.WithinRequest =>
-  (self) =>
-    request(signedIn(self))

@@ -1,17 +1,16 @@
 /**
  * The Auth of a server with sign-in: a call whose identity is mapped to a key
- * of its own sends exactly that key (CallerCredentials.current, set by
- * Identity.within); any other call sends the server's own credentials. A mapped
+ * of its own sends exactly that key (in the call's context, set by
+ * Identity.signedIn); any other call sends the server's own credentials. A mapped
  * key the service refuses is not tried again: the service counts failures per
  * address, and a login cannot make another person's key valid.
  */
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { Auth, type AuthShape, type Credential } from "../Auth.js"
-import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as CallContext from "../Call/Context.js"
 import { SvcAuthError } from "../Service/Errors.js"
 
 /** The generation of a mapped key's headers: never renewed. */
@@ -19,7 +18,7 @@ const MAPPED = -1
 
 export const withIdentities = (server: AuthShape): AuthShape => ({
   method: server.method,
-  credential: Effect.flatMap(FiberRef.get(CallerCredentials.current), (caller) =>
+  credential: Effect.flatMap(Effect.map(CallContext.get, CallContext.callerOf), (caller) =>
     Option.isNone(caller)
       ? server.credential
       : Effect.succeed<Credential>({
@@ -43,7 +42,7 @@ export const withIdentities = (server: AuthShape): AuthShape => ({
           )
         : renew(stale),
   ),
-  secrets: Effect.flatMap(FiberRef.get(CallerCredentials.current), (caller) =>
+  secrets: Effect.flatMap(Effect.map(CallContext.get, CallContext.callerOf), (caller) =>
     Effect.map(server.secrets, (own) => (Option.isSome(caller) ? [...own, Redacted.value(caller.value.secret)] : own)),
   ),
 })
