@@ -14,9 +14,11 @@
  *
  * `jose` is imported when sign-in is configured: a start without it loads none of it.
  */
+import * as Cache from "effect/Cache"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import type * as Jose from "jose"
@@ -33,6 +35,9 @@ export const REFETCH_MS = 30_000
 export const RETRY_MS = 5_000
 
 const FETCH_TIMEOUT_MS = 5_000
+
+/** Tokens whose check is remembered until they expire. */
+const CACHE_CAPACITY = 10_000
 
 /** A token that proves nothing: a 401 `invalid_token`, with why. */
 export class TokenRefused extends Data.TaggedError("TokenRefused")<{ readonly reason: string }> {}
@@ -236,7 +241,7 @@ export const make = (options: VerifierOptions): Effect.Effect<Verifier> =>
       }
     }
 
-    const verify = (token: string): Effect.Effect<Verified, TokenRefused | KeysUnavailable> =>
+    const verifyNew = (token: string): Effect.Effect<Verified, TokenRefused | KeysUnavailable> =>
       Effect.gen(function* () {
         if (!COMPACT_JWS.test(token)) {
           return yield* refused(
@@ -283,6 +288,22 @@ export const make = (options: VerifierOptions): Effect.Effect<Verifier> =>
           claims,
         }
       })
+
+    // A client sends the same token with every request until it expires: the signature is
+    // checked once, and each later request costs a lookup. Refusals are not kept.
+    const verified = yield* Cache.makeWith({
+      capacity: CACHE_CAPACITY,
+      lookup: verifyNew,
+      timeToLive: (exit) =>
+        Exit.isSuccess(exit) ? Math.max(0, (exit.value.expiresAt + SKEW_SECONDS) * 1000 - Date.now()) : 0,
+    })
+    const verify = (token: string) =>
+      // Held past its `exp` on the wall clock only if the cache's own clock lags: checked again.
+      Effect.flatMap(verified.get(token), (found) =>
+        found.expiresAt + SKEW_SECONDS < Date.now() / 1000
+          ? Effect.zipRight(verified.invalidate(token), refused("the token has expired"))
+          : Effect.succeed(found),
+      )
 
     return { verify }
   })
