@@ -13,6 +13,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as AuthServer from "./support/AuthServer.js"
 import { connect, INITIALIZE, JSON_HEADERS, modern, modernMeta, raw, textOf } from "./support/HttpMcp.js"
+import * as Otlp from "./support/OtlpReceiver.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
 
@@ -67,28 +68,32 @@ const identitiesFile = (folder: string, extra: Record<string, unknown> = {}) => 
   return file
 }
 
-const setUp = Effect.gen(function* () {
-  const port = yield* freePort()
-  const base = `http://127.0.0.1:${port}`
-  const resource = `${base}/mcp`
-  const as = yield* AuthServer.scoped({ resource, clients: [ALICE, BOB, CAROL, ROBOT] })
-  const double = yield* Double.scoped({ apiKeys: [SERVER_KEY, ALICE_KEY, BOB_KEY] })
-  const folder = dir()
-  const audit = Path.join(folder, "audit.log")
-  const identities = identitiesFile(folder)
-  const server = yield* Spawn.serveHttp({
-    SVC_URL: double.url,
-    SVC_API_KEY: SERVER_KEY.key,
-    SVC_API_SECRET: SERVER_KEY.secret,
-    SVC_MCP_HTTP_PORT: String(port),
-    SVC_MCP_OAUTH_ISSUER: as.issuer,
-    SVC_MCP_PUBLIC_URL: base,
-    SVC_MCP_IDENTITIES: identities,
-    SVC_AUDIT_LOG: audit,
+const setUpWith = (extra: Record<string, string> = {}, more: Record<string, unknown> = {}) =>
+  Effect.gen(function* () {
+    const port = yield* freePort()
+    const base = `http://127.0.0.1:${port}`
+    const resource = `${base}/mcp`
+    const as = yield* AuthServer.scoped({ resource, clients: [ALICE, BOB, CAROL, ROBOT] })
+    const double = yield* Double.scoped({ apiKeys: [SERVER_KEY, ALICE_KEY, BOB_KEY] })
+    const folder = dir()
+    const audit = Path.join(folder, "audit.log")
+    const identities = identitiesFile(folder, more)
+    const server = yield* Spawn.serveHttp({
+      SVC_URL: double.url,
+      SVC_API_KEY: SERVER_KEY.key,
+      SVC_API_SECRET: SERVER_KEY.secret,
+      SVC_MCP_HTTP_PORT: String(port),
+      SVC_MCP_OAUTH_ISSUER: as.issuer,
+      SVC_MCP_PUBLIC_URL: base,
+      SVC_MCP_IDENTITIES: identities,
+      SVC_AUDIT_LOG: audit,
+      ...extra,
+    })
+    expect(server.url).toBe(resource)
+    return { as, double, server, resource, base, audit, folder, identities }
   })
-  expect(server.url).toBe(resource)
-  return { as, double, server, resource, base, audit, folder, identities }
-})
+
+const setUp = setUpWith()
 
 const call = (name: string, args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args } })
@@ -358,6 +363,55 @@ describe("sign-in: the HTTP server as an OAuth 2.1 protected resource", () => {
       expect(answer.headers.get("retry-after")).toBe("5")
       expect(JSON.parse(answer.body).error.message).toContain("keys cannot be had")
       expect(double.requests).toHaveLength(0)
+    }),
+  )
+
+  it.scopedLive("a confirmation's state is bound to the person (issuer and subject); spans carry enduser.id", () =>
+    Effect.gen(function* () {
+      const receiver = yield* Otlp.scoped
+      const { as, double, resource } = yield* setUpWith(
+        {
+          SVC_CONFIRM: "svc_delete:*",
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_BSP_SCHEDULE_DELAY: "100",
+          OTEL_METRIC_EXPORT_INTERVAL: "200",
+        },
+        // Carol and the robot both act with the server's own key: only who they are tells them apart.
+        { [AuthServer.emailOf("carol")]: { server: true } },
+      )
+      const robot = yield* Effect.promise(() => as.clientToken(ROBOT, "svc.write"))
+      const carol = yield* Effect.promise(() => as.clientToken(CAROL, "svc.write"))
+      const meta = modernMeta("confirming-client", { elicitation: {} })
+      const remove = { name: "svc_delete", arguments: { resource_type: "tag", params: { id: "t1" } } }
+      const as_ = (token: string, params: Record<string, unknown>) =>
+        modern(resource, "tools/call", params, { meta, headers: { authorization: `Bearer ${token}` } })
+      const asked = yield* as_(robot, remove)
+      expect(asked.body.result.resultType).toBe("input_required")
+      const state = asked.body.result.requestState as string
+      const accept = { inputResponses: { confirm: { action: "accept" } }, requestState: state }
+      // The question reads what the delete would touch; writes are what a confirmation holds back.
+      const writes = () => double.calls().filter((r) => !r.path.startsWith("/read/"))
+      // Carol echoes the robot's state: asked again, nothing sent.
+      const echoed = yield* as_(carol, { ...remove, ...accept })
+      expect(echoed.body.result.resultType).toBe("input_required")
+      expect(writes()).toHaveLength(0)
+      // The robot's own answer goes through.
+      const sent = yield* as_(robot, { ...remove, ...accept })
+      expect(sent.body.result.resultType).toBe("complete")
+      expect(writes().map((r) => r.path)).toEqual(["/write/DeleteTag"])
+      yield* Effect.promise(() =>
+        waitFor(() => receiver.spans().filter((s) => s.name === "tools/call svc_delete").length >= 3, 10_000),
+      )
+      const named = receiver
+        .spans()
+        .filter((s) => s.name === "tools/call svc_delete")
+        .map((s) => Otlp.attribute(s.attributes, "enduser.id"))
+      expect(named.sort()).toEqual([
+        AuthServer.emailOf("carol"),
+        AuthServer.emailOf("robot"),
+        AuthServer.emailOf("robot"),
+      ])
+      expect(JSON.stringify(receiver.spans())).not.toContain(robot.split(".")[2])
     }),
   )
 
