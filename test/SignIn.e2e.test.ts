@@ -415,6 +415,62 @@ describe("sign-in: the HTTP server as an OAuth 2.1 protected resource", () => {
     }),
   )
 
+  it.scopedLive(
+    "several services: an entry's credentials per service name; a service it does not name is refused",
+    () =>
+      Effect.gen(function* () {
+        const port = yield* freePort()
+        const base = `http://127.0.0.1:${port}`
+        const as = yield* AuthServer.scoped({ resource: `${base}/mcp`, clients: [ALICE, BOB] })
+        const prod = yield* Double.scoped({ apiKeys: [SERVER_KEY, ALICE_KEY] })
+        const staging = yield* Double.scoped({ apiKeys: [SERVER_KEY] })
+        const folder = dir()
+        const write = (name: string, text: string) => {
+          Fs.writeFileSync(Path.join(folder, name), text)
+          return Path.join(folder, name)
+        }
+        const identities = write(
+          "identities.json",
+          JSON.stringify({
+            claim: "email",
+            identities: {
+              [AuthServer.emailOf("alice")]: {
+                prod: { apiKeyFile: write("a.key", ALICE_KEY.key), apiSecretFile: write("a.secret", ALICE_KEY.secret) },
+                staging: { server: true },
+              },
+              [AuthServer.emailOf("bob")]: { prod: { server: true } },
+            },
+          }),
+        )
+        const server = yield* Spawn.serveHttp({
+          SVC_SERVICES: "prod,staging",
+          SVC_PROD_URL: prod.url,
+          SVC_PROD_API_KEY: SERVER_KEY.key,
+          SVC_PROD_API_SECRET: SERVER_KEY.secret,
+          SVC_STAGING_URL: staging.url,
+          SVC_STAGING_API_KEY: SERVER_KEY.key,
+          SVC_STAGING_API_SECRET: SERVER_KEY.secret,
+          SVC_MCP_HTTP_PORT: String(port),
+          SVC_MCP_OAUTH_ISSUER: as.issuer,
+          SVC_MCP_PUBLIC_URL: base,
+          SVC_MCP_IDENTITIES: identities,
+        })
+        const aliceToken = yield* Effect.promise(() => as.clientToken(ALICE, "svc.read"))
+        const bobToken = yield* Effect.promise(() => as.clientToken(BOB, "svc.read"))
+        const list = (service: string) => call("svc_list", { resource_type: "stack", service })
+        expect((yield* post(server.url, list("prod"), aliceToken)).status).toBe(200)
+        expect((yield* post(server.url, list("staging"), aliceToken)).status).toBe(200)
+        expect(prod.calls().map((r) => r.headers["x-api-key"])).toEqual([ALICE_KEY.key])
+        expect(staging.calls().map((r) => r.headers["x-api-key"])).toEqual([SERVER_KEY.key])
+        const refused = yield* post(server.url, list("staging"), bobToken)
+        expect(refused.status).toBe(403)
+        expect(JSON.parse(refused.body).error.message).toContain("has no credentials for the service staging")
+        expect(staging.calls()).toHaveLength(1)
+        expect((yield* post(server.url, list("prod"), bobToken)).status).toBe(200)
+        expect(prod.calls().map((r) => r.headers["x-api-key"])).toEqual([ALICE_KEY.key, SERVER_KEY.key])
+      }),
+  )
+
   it.live("refuses at start, with one line and exit 2: a shared token, per-request mode, a bad identities file", () =>
     Effect.gen(function* () {
       const base = {

@@ -14,6 +14,8 @@ import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as ServiceCallers from "../Service/ServiceCallers.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
+import * as SignInSettings from "../Settings/SignIn.js"
+import * as SignInAuth from "../SignIn/Auth.js"
 import * as SvcClient from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
@@ -24,13 +26,21 @@ const perService = (
   name: string,
   mode: Config.CredentialsMode,
   config: Layer.Layer<Config.SvcConfig, Config.ConfigError>,
+  signIn = false,
 ) =>
   Layer.mergeAll(
     SvcClient.layer.pipe(
-      Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
+      Layer.provideMerge(
+        mode === "per-request"
+          ? Layer.succeed(Auth.Auth, Auth.perRequest)
+          : // With sign-in, an identity mapped to a key of its own for this service sends that key.
+            signIn
+            ? SignInAuth.layer.pipe(Layer.provide(Auth.layer))
+            : Auth.layer,
+      ),
       Layer.provideMerge(config),
       // Each service remembers the caller keys it refused, apart from the others.
-      Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : RefusedKeys.layerOff),
+      Layer.provideMerge(mode === "per-request" || signIn ? RefusedKeys.layer : RefusedKeys.layerOff),
     ),
     Policy.layer.pipe(Layer.provideMerge(Settings.layer)),
     ParamsCheck.layerFor(name),
@@ -48,10 +58,10 @@ export const serving = (
   ) => Config.layerFor(mode),
 ) =>
   Layer.unwrapEffect(
-    Effect.map(Config.loadCredentialsMode, (mode) => {
+    Effect.map(Effect.zip(Config.loadCredentialsMode, SignInSettings.enabled), ([mode, signIn]) => {
       const registry = Layer.scoped(
         Registry.Services,
-        Registry.make(names, (name) => perService(name, mode, config(name, mode))),
+        Registry.make(names, (name) => perService(name, mode, config(name, mode), signIn)),
       )
       const first = Layer.effectContext(
         Effect.map(Registry.Services, (services) => (services[0] as Registry.Service).context),
