@@ -15,7 +15,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../Auth.js"
-import * as RefusedKeys from "../Callers/RefusedKeys.js"
+import * as ClientBundle from "../Bundle/Client.js"
+import * as ToolsBundle from "../Bundle/Tools.js"
 import * as Config from "../Config.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as HttpConfig from "../Mcp/HttpConfig.js"
@@ -31,7 +32,6 @@ import * as ServicesSettings from "../Settings/Services.js"
 import * as SignInSettings from "../Settings/SignIn.js"
 import * as TeamSettings from "../Settings/Team.js"
 import * as SignInAuth from "../SignIn/Auth.js"
-import * as SvcClient from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
@@ -48,42 +48,21 @@ const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
-  SvcClient.layer.pipe(
-    Layer.provideMerge(Auth.layer),
-    Layer.provideMerge(config),
-    Layer.provideMerge(SvcTransport.layer),
-    Layer.provideMerge(RefusedKeys.layerOff),
-  )
+  ClientBundle.layerWith(() => config).pipe(Layer.provideMerge(SvcTransport.layer))
 
 /**
- * The service's client as served: telemetry beneath it (as OTEL_* say), and in
- * per-request mode each caller's own credentials instead of the server's. The
- * configuration is made for the credentials mode, read once here.
+ * The service's client as served: the client's bundle, with beneath it the
+ * parts the environment turns on: telemetry (as OTEL_* say) and, in
+ * per-request mode (SVC_MCP_CREDENTIALS), each caller's own credentials
+ * instead of the server's.
  */
-const servingClient = (
-  config: (mode: Config.CredentialsMode) => Layer.Layer<Config.SvcConfig, Config.ConfigError> = Config.layerFor,
-) =>
-  Layer.unwrapEffect(
-    Effect.map(Effect.zip(Config.loadCredentialsMode, SignInSettings.enabled), ([mode, signIn]) =>
-      SvcClient.layer.pipe(
-        Layer.provideMerge(
-          mode === "per-request"
-            ? Layer.succeed(Auth.Auth, Auth.perRequest)
-            : // With sign-in, an identity mapped to a key of its own sends that key.
-              signIn
-              ? SignInAuth.layer.pipe(Layer.provide(Auth.layer))
-              : Auth.layer,
-        ),
-        Layer.provideMerge(config(mode)),
-        Layer.provideMerge(SvcTransport.layer),
-        Layer.provideMerge(Telemetry.layerConfig),
-        Layer.provideMerge(CallerCredentials.layer(mode)),
-        // A caller key the service refused is not sent again within its failure window.
-        Layer.provideMerge(mode === "per-request" || signIn ? RefusedKeys.layer : RefusedKeys.layerOff),
-        // One unnamed service: nothing routed.
-        Layer.provideMerge(Registry.layerOne),
-      ),
-    ),
+const servingClient = (config?: ClientBundle.ConfigFor) =>
+  ClientBundle.layerWith(config).pipe(
+    Layer.provideMerge(SvcTransport.layer),
+    Layer.provideMerge(Telemetry.layerConfig),
+    Layer.provideMerge(CallerCredentials.layerConfig),
+    // With sign-in (SVC_MCP_OAUTH_ISSUER), an identity's mapped key.
+    Layer.provideMerge(SignInAuth.layerConfig),
   )
 
 /** How a command ends when it does not end well: its message is on stderr already. */
@@ -110,14 +89,12 @@ const configFailed = (error: Config.ConfigError) =>
   Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
 
 /**
- * The tools' policy and the optional services around them, as the environment
- * says. Among several services each has its params check already (Cli/Services.ts):
+ * The tools' bundle, and the optional parts around them that the environment
+ * turns on. Among several services each has its params check already (Cli/Services.ts):
  * `params` is then empty, and no file is read twice.
  */
 const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
-  Policy.layer.pipe(
-    Layer.provideMerge(Settings.layer),
-    Layer.merge(params),
+  ToolsBundle.layerWith(Settings.layer, params).pipe(
     Layer.merge(Audit.layerConfig),
     // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
@@ -150,9 +127,9 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
       yield* Effect.logInfo(`${serving} over stdio${summary}`)
       return yield* McpServer.serveStdio
     }
+    const [Readiness, McpHttp] = yield* loadHttp
     const names = several.map((service) => service.name)
     const signIn = yield* SignInSettings.load(names)
-    const [Readiness, McpHttp] = yield* loadHttp
     const readiness = several.length > 0 ? Readiness.layerServices(several) : Readiness.layer
     const signInLayer = Option.isSome(signIn) ? (yield* loadSignIn).layer(signIn.value, names) : Layer.empty
     const ready = yield* Layer.buildWithScope(Layer.merge(readiness, signInLayer), yield* Effect.scope)

@@ -6,44 +6,27 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Auth from "../Auth.js"
-import * as RefusedKeys from "../Callers/RefusedKeys.js"
+import * as ClientBundle from "../Bundle/Client.js"
+import * as ToolsBundle from "../Bundle/Tools.js"
 import * as Config from "../Config.js"
 import * as Telemetry from "../Operations/Telemetry.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as ServiceCallers from "../Service/ServiceCallers.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
-import * as SignInSettings from "../Settings/SignIn.js"
 import * as SignInAuth from "../SignIn/Auth.js"
-import * as SvcClient from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
-import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
 
-/** One service's own layers, as a single service's are chosen; its params check against its own definitions. */
-const perService = (
-  name: string,
-  mode: Config.CredentialsMode,
-  config: Layer.Layer<Config.SvcConfig, Config.ConfigError>,
-  signIn = false,
-) =>
-  Layer.mergeAll(
-    SvcClient.layer.pipe(
-      Layer.provideMerge(
-        mode === "per-request"
-          ? Layer.succeed(Auth.Auth, Auth.perRequest)
-          : // With sign-in, an identity mapped to a key of its own for this service sends that key.
-            signIn
-            ? SignInAuth.layer.pipe(Layer.provide(Auth.layer))
-            : Auth.layer,
-      ),
-      Layer.provideMerge(config),
-      // Each service remembers the caller keys it refused, apart from the others.
-      Layer.provideMerge(mode === "per-request" || signIn ? RefusedKeys.layer : RefusedKeys.layerOff),
-    ),
-    Policy.layer.pipe(Layer.provideMerge(Settings.layer)),
-    ParamsCheck.layerFor(name),
+/**
+ * One service's own layers, the same bundles as a single service's (each
+ * remembers the caller keys it refused, apart from the others); its params
+ * check against its own definitions.
+ */
+const perService = (name: string, config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
+  Layer.merge(
+    ClientBundle.layerWith(() => config),
+    ToolsBundle.layerWith(Settings.layer, ParamsCheck.layerFor(name)),
   )
 
 /**
@@ -58,10 +41,10 @@ export const serving = (
   ) => Config.layerFor(mode),
 ) =>
   Layer.unwrapEffect(
-    Effect.map(Effect.zip(Config.loadCredentialsMode, SignInSettings.enabled), ([mode, signIn]) => {
+    Effect.map(Config.loadCredentialsMode, (mode) => {
       const registry = Layer.scoped(
         Registry.Services,
-        Registry.make(names, (name) => perService(name, mode, config(name, mode), signIn)),
+        Registry.make(names, (name) => perService(name, config(name, mode))),
       )
       const first = Layer.effectContext(
         Effect.map(Registry.Services, (services) => (services[0] as Registry.Service).context),
@@ -71,6 +54,8 @@ export const serving = (
         Layer.provideMerge(SvcTransport.layer),
         Layer.provideMerge(Telemetry.layerConfig),
         Layer.provideMerge(CallerCredentials.layer(mode)),
+        // With sign-in, each service's Auth sends an identity's key mapped for that service.
+        Layer.provideMerge(SignInAuth.layerConfig),
         Layer.provideMerge(Layer.succeed(ServiceCallers.Named, names)),
       )
     }),

@@ -5,6 +5,7 @@
  * key the service refuses is not tried again: the service counts failures per
  * address, and a login cannot make another person's key valid.
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -12,6 +13,8 @@ import * as Redacted from "effect/Redacted"
 import { Auth, type AuthShape, type Credential } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
 import { SvcAuthError } from "../Service/Errors.js"
+import type { ConfigError } from "../Settings/Read.js"
+import * as SignInSettings from "../Settings/SignIn.js"
 
 /** The generation of a mapped key's headers: never renewed. */
 const MAPPED = -1
@@ -49,3 +52,15 @@ export const withIdentities = (server: AuthShape): AuthShape => ({
 
 /** Auth, made to send each mapped identity's own key; the server's Auth beneath it. */
 export const layer: Layer.Layer<Auth, never, Auth> = Layer.effect(Auth, Effect.map(Auth, withIdentities))
+
+/**
+ * Whether calls may carry an identity's own key (sign-in is configured): the
+ * client's bundle then wraps its Auth (`layer`) and keeps the refused-key
+ * guard. Off by default.
+ */
+export class IdentityKeys extends Context.Reference<IdentityKeys>()("svc-mcp/SignIn/IdentityKeys", {
+  defaultValue: (): boolean => false,
+}) {}
+
+/** On when SVC_MCP_OAUTH_ISSUER is set; provide it beneath the client's bundle, which reads it. */
+export const layerConfig: Layer.Layer<IdentityKeys, ConfigError> = Layer.effect(IdentityKeys, SignInSettings.enabled)
