@@ -8,6 +8,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
@@ -146,6 +147,35 @@ describe("the challenges", () => {
       // No token at all: refused before anything is fetched.
       const refusal = yield* Effect.flip(signIn.admit(Option.none()))
       expect(refusal).toEqual({ _tag: "Unauthorized", reason: Option.none() })
+    }),
+  )
+})
+
+describe("sign-in for an embedding program", () => {
+  it.scoped("is on when its layer finds SVC_MCP_OAUTH_ISSUER in the ConfigProvider, and absent otherwise", () =>
+    Effect.gen(function* () {
+      const within = (env: Record<string, string>) =>
+        Effect.serviceOption(Resource.SignIn).pipe(
+          Effect.provide(Resource.layerConfig()),
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
+        )
+      expect(Option.isNone(yield* within({}))).toBe(true)
+      const on = yield* within({
+        SVC_MCP_OAUTH_ISSUER: "https://login.example.test/realms/team",
+        SVC_MCP_PUBLIC_URL: "https://svc.example.test/",
+        SVC_MCP_OAUTH_SCOPE_PREFIX: "api://svc/",
+      })
+      expect(Option.map(on, (signIn) => signIn.metadata)).toEqual(
+        Option.some({
+          resource: "https://svc.example.test/mcp",
+          authorization_servers: ["https://login.example.test/realms/team"],
+          scopes_supported: ["api://svc/svc.read", "api://svc/svc.operate", "api://svc/svc.write"],
+          bearer_methods_supported: ["header"],
+          resource_name: "svc-mcp",
+        }),
+      )
+      const refused = yield* Effect.flip(within({ SVC_MCP_OAUTH_ISSUER: "https://login.example.test" }))
+      expect(refused.message).toMatch(/^SVC_MCP_PUBLIC_URL is not set, and SVC_MCP_OAUTH_ISSUER is/)
     }),
   )
 })

@@ -15,7 +15,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Runtime from "effect/Runtime"
+import type { ConfigError } from "../Settings/Read.js"
 import type { SignInSettingsShape } from "../Settings/SignIn.js"
+import * as SignInSettings from "../Settings/SignIn.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Definitions from "../Tools/Definitions.js"
 import type { Tier } from "../Tools/Tool.js"
@@ -217,6 +219,18 @@ const reloadOnHangUp = (signIn: SignInShape) =>
       () => Effect.sync(() => process.off("SIGHUP", onHangUp)),
     )
   })
+
+/**
+ * Sign-in as the ConfigProvider says (SVC_MCP_OAUTH_ISSUER and the rest), for
+ * a program that embeds the HTTP server: nothing when unset. Provide it with
+ * `SignInAuth.layerConfig` beneath the client's bundle, so that mapped keys are sent.
+ */
+export const layerConfig = (services: ReadonlyArray<string> = []): Layer.Layer<never, ConfigError> =>
+  Layer.unwrapScoped(
+    Effect.map(SignInSettings.load(services), (settings) =>
+      Option.isSome(settings) ? layer(settings.value, services) : Layer.empty,
+    ),
+  )
 
 /** Sign-in on, with these settings, for the life of the layer. */
 export const layer = (settings: SignInSettingsShape, services: ReadonlyArray<string> = []): Layer.Layer<SignIn> =>
