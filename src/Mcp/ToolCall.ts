@@ -74,6 +74,7 @@ const toResult = (rendered: Rendered): CallToolResult => {
     content: [{ type: "text", text: rendered.text }],
     ...(rendered.isError ? { isError: true } : {}),
     ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
+    ...(rendered.meta === undefined ? {} : { _meta: rendered.meta as Record<string, unknown> }),
   }
 }
 
