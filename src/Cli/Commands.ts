@@ -33,6 +33,7 @@ import * as SvcClient from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
+import * as Guard from "../Untrusted/Guard.js"
 import * as Cli from "./CommandLine.js"
 import * as Several from "./Services.js"
 
@@ -111,6 +112,8 @@ const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigErr
     Layer.merge(Audit.layerConfig),
     // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
+    // SVC_GUARD: changes that follow untrusted text are confirmed.
+    Layer.merge(Guard.layerConfig),
   )
 
 /** Stdio, or Streamable HTTP when a port is given. */

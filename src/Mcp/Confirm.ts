@@ -34,7 +34,10 @@ export const KEY = "confirm"
 
 export interface Question {
   readonly invocation: Invocation
-  readonly pattern: Pattern
+  /** The SVC_CONFIRM pattern that asks, if one does. */
+  readonly pattern?: Pattern
+  /** SVC_GUARD: what the caller read before this call (Untrusted/Guard.ts), when that asks too. */
+  readonly guarded?: string
   readonly revealSecrets: boolean
 }
 
@@ -97,7 +100,7 @@ const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never
 /** The question shown to the user. */
 export const message = (question: Question): Effect.Effect<string, never, SvcClient> =>
   Effect.gen(function* () {
-    const { invocation, pattern } = question
+    const { invocation, pattern, guarded } = question
     // Among several services the user must know which one the call is for, and which setting asked.
     const service = yield* FiberRef.get(ServiceName.current)
     const on = Option.match(service, { onNone: () => "", onSome: (name) => `${name}: ` })
@@ -113,11 +116,12 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
             onNone: () => [],
             onSome: (planned) => [planned.text],
           })
-    return [
-      head,
-      ...detail,
-      `Send it? (asked because of ${setting} ${pattern.text}; nothing is sent unless you accept)`,
-    ].join("\n")
+    const because = guarded === undefined ? undefined : `this follows reading ${guarded}, which may carry instructions`
+    const asked =
+      pattern === undefined
+        ? `asked because ${because} (SVC_GUARD)`
+        : `asked because of ${setting} ${pattern.text}${because === undefined ? "" : `, and ${because}`}`
+    return [head, ...detail, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
   })
 
 /** Whether the client can be asked: it declared elicitation, in this request (2026-07-28) or at initialize. */

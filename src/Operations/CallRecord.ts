@@ -24,6 +24,7 @@ import {
   type ToolInputError,
   type ToolParamsError,
 } from "../Tools/ToolError.js"
+import * as Guard from "../Untrusted/Guard.js"
 import { Audit, type AuditEntry, type AuditError } from "./Audit.js"
 import * as ServiceName from "./ServiceName.js"
 import * as Telemetry from "./Telemetry.js"
@@ -120,13 +121,18 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
 
   const base = (tool: string, selector: string | undefined) =>
     Effect.map(
-      Effect.zip(FiberRef.get(CallerCredentials.current), FiberRef.get(ServiceName.current)),
-      ([caller, service]) => ({
+      Effect.all([
+        FiberRef.get(CallerCredentials.current),
+        FiberRef.get(ServiceName.current),
+        FiberRef.get(Guard.current),
+      ]),
+      ([caller, service, guarded]) => ({
         time: new Date().toISOString(),
         ...(Option.isSome(service) ? { service: service.value } : {}),
         caller: Option.isSome(caller) ? caller.value.key : "server",
         tool,
         ...(selector === undefined ? {} : { selector }),
+        ...(Option.isSome(guarded) ? { guarded: guarded.value } : {}),
       }),
     )
 

@@ -248,10 +248,14 @@ const skeleton = (text: string) => {
     const char = text.slice(i, i + width)
     if (!invisible(point, char)) {
       const folded = LOOK_ALIKE[char] ?? char.normalize("NFKC").toLowerCase()
+      // One entry per UTF-16 unit, so that an index into the joined skeleton is an index into these arrays.
       for (const c of folded) {
-        chars.push(LOOK_ALIKE[c] ?? c)
-        from.push(i)
-        to.push(i + width)
+        const unit = LOOK_ALIKE[c] ?? c
+        for (let k = 0; k < unit.length; k++) {
+          chars.push(unit[k] as string)
+          from.push(i)
+          to.push(i + width)
+        }
       }
     }
     i += width

@@ -40,6 +40,13 @@ export const SHAPES: ReadonlyArray<Shape> = [
   },
   {
     kind: "password",
+    // A command line's flag: `--password hunter2`, `-token=abc`.
+    pattern:
+      /(\s--?[A-Za-z0-9_-]*(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key)[A-Za-z0-9_-]*)(\s+|=)((?!\[masked: )[^\s"',;&-][^\s"',;&]{0,511})/gi,
+    keep: 2,
+  },
+  {
+    kind: "password",
     // `password=...`, `DB_PASSWORD: "..."`, `--password ...`, `api_key=...`: the key and its separator stay, the value is masked.
     pattern:
       /((?:\b|-)[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*["']?)(\s*[=:]\s*|\s+(?=["']))("[^"\n]{1,512}"|'[^'\n]{1,512}'|(?!\[masked: )[^\s"',;&]{1,512})/gi,
