@@ -78,11 +78,11 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_GUARD",
-        meaning: "ask (default): changes that follow untrusted text are confirmed; off: sent as configured",
+        meaning: "ask (default): changes that follow untrusted text are confirmed; off",
       },
       {
         name: "SVC_GUARD_WINDOW",
-        meaning: "how long after untrusted text the guard asks: seconds, or 90s, 10m, 1h (default 10m)",
+        meaning: "how long after untrusted text it asks: 90s, 10m, 1h (default 10m)",
       },
       {
         name: "SVC_CHECK_PARAMS",

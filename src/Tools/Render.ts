@@ -85,8 +85,8 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   const head = fences === undefined ? "" : fences.header
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
   const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shaped?.note === undefined ? "" : note(shaped.note)}`
-  const room = settings.maxOutputChars - head.length - lead.length - notes.length - (fences?.reserve ?? 0)
-  const cut = withinBudget(written, json, room, tool.narrow)
+  const room = settings.maxOutputChars - lead.length - notes.length
+  const cut = withinBudget(written, json, room - head.length - (fences?.reserve ?? 0), tool.narrow, room)
   const fitted = fences === undefined || cut === json ? cut : closeFences(cut, fences)
   const structuredData = fitted !== json ? shownOf(data, fitted) : isObject(data) ? data : { result: data }
   const rendered: Rendered = { isError: false, text: `${head}${lead}${fitted}${notes}`, structuredData }
