@@ -3,7 +3,7 @@
  * `npm run answer-sizes`: what five questions about the fleet cost an
  * assistant, with and without `fields`. Starts the built server against its
  * sandbox, asks each question both ways, and prints a Markdown table of the
- * answers' characters and tokens (the README's figures).
+ * answers' characters and tokens (the figures of docs/tools.md).
  *
  * Tokens are counted with gpt-tokenizer's o200k_base encoding: an assistant's
  * own tokenizer differs somewhat, but the ratio between the two answers holds.

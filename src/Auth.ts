@@ -7,13 +7,12 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as SynchronizedRef from "effect/SynchronizedRef"
+import * as CallContext from "./Call/Context.js"
 import { SvcConfig, type SvcConfigShape } from "./Config.js"
-import * as CallerCredentials from "./Service/CallerCredentials.js"
 import {
   type Call,
   callPath,
@@ -204,12 +203,12 @@ export const makeJwt = (
 
 /**
  * The Auth of per-request mode (SVC_MCP_CREDENTIALS=per-request): the current
- * caller's key and secret (CallerCredentials.current), and no other. Without a
+ * caller's key and secret (in the call's context), and no other. Without a
  * caller the call fails before anything is sent.
  */
 export const perRequest: AuthShape = {
   method: "caller-key",
-  credential: Effect.flatMap(FiberRef.get(CallerCredentials.current), (caller) =>
+  credential: Effect.flatMap(Effect.map(CallContext.get, CallContext.callerOf), (caller) =>
     Option.isNone(caller)
       ? Effect.fail(
           new SvcAuthError({
@@ -226,9 +225,10 @@ export const perRequest: AuthShape = {
   ),
   renew: Option.none(),
   // The caller's own secret is the one to keep out of what it is shown.
-  secrets: Effect.map(FiberRef.get(CallerCredentials.current), (caller) =>
-    Option.isSome(caller) ? [Redacted.value(caller.value.secret)] : [],
-  ),
+  secrets: Effect.map(CallContext.get, (context) => {
+    const caller = CallContext.callerOf(context)
+    return Option.isSome(caller) ? [Redacted.value(caller.value.secret)] : []
+  }),
 }
 
 export const make: Effect.Effect<AuthShape, never, SvcConfig | HttpClient.HttpClient> = Effect.gen(function* () {

@@ -8,11 +8,10 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Auth, type Credential } from "./Auth.js"
-import * as CallerAddress from "./Callers/Address.js"
+import * as CallContext from "./Call/Context.js"
 import { guarded } from "./Callers/KeyGuard.js"
 import { RefusedKeys } from "./Callers/RefusedKeys.js"
 import { SvcConfig } from "./Config.js"
@@ -54,7 +53,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
     const target: Call = { group, endpoint }
     const url = `${config.url}/${group}/${endpoint}`
     const attempt = (credentials: Readonly<Record<string, string>>) =>
-      Effect.flatMap(FiberRef.get(CallerAddress.current), (address) => {
+      Effect.flatMap(CallContext.get, ({ address }) => {
         const started = performance.now()
         // The service counts failed authentications per address: each caller's own, never the server's.
         const headers = Option.isSome(address) ? { ...credentials, "x-forwarded-for": address.value } : credentials

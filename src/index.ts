@@ -12,6 +12,7 @@
  */
 
 export * as Auth from "./Auth.js"
+export * as CallContext from "./Call/Context.js"
 export * as RefusedKeys from "./Callers/RefusedKeys.js"
 export * as Config from "./Config.js"
 export * as ConfirmationState from "./Confirmation/State.js"

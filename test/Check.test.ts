@@ -12,7 +12,6 @@ import * as SvcClient from "../src/SvcClient.js"
 import * as Layers from "./support/Layers.js"
 import * as Sandboxes from "./support/Sandbox.js"
 import * as Double from "./support/ServiceDouble.js"
-import * as Spawn from "./support/Spawn.js"
 
 const layer = (config: Config.SvcConfigShape) =>
   SvcClient.layer.pipe(
@@ -107,22 +106,6 @@ describe("svc-mcp check", () => {
       expect(report.steps).toHaveLength(1)
       expect(report.steps[0]).toMatchObject({ name: "reach", status: "fail" })
       expect(report.steps[0]?.hint).toMatch(/nothing listens there/)
-    }),
-  )
-
-  it.scopedLive("as a command: exit 0 when all is well, 1 otherwise, with the report on stderr", () =>
-    Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped()
-      const env = { SVC_URL: sandbox.url, SVC_API_KEY: sandbox.apiKey.key, SVC_API_SECRET: sandbox.apiKey.secret }
-      const good = yield* Spawn.run(env, ["check"])
-      expect(good).toMatchObject({ code: 0, stdout: "" })
-      expect(good.stderr).toMatch(/All good\./)
-      const bad = yield* Spawn.run({ ...env, SVC_API_SECRET: "nope-nope" }, ["check"])
-      expect(bad.code).toBe(1)
-      expect(bad.stderr).toMatch(/\[FAIL\] auth/)
-      const unset = yield* Spawn.run({}, ["check"])
-      expect(unset.code).toBe(2)
-      expect(unset.stderr).toMatch(/SVC_URL is not set/)
     }),
   )
 })

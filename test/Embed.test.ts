@@ -1,5 +1,5 @@
 /**
- * examples/embed.ts, the README's "Library use": a program of its own composes
+ * examples/embed.ts, shown in docs/embedding.md: a program of its own composes
  * the package's layers with its ConfigProvider and its HttpClient, runs a tool
  * program, and serves the tools over MCP. Run here in this process, and as the
  * program a reader runs.

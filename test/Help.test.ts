@@ -1,17 +1,15 @@
 /**
  * The help tells everything: every variable the server reads is in the one list
- * (src/Cli/Variables.ts), `--help` shows that list, and the README's
- * Configuration table names the same variables in the same groups. A variable
+ * (src/Cli/Variables.ts), `--help` shows that list, and the table of
+ * docs/configuration.md names the same variables in the same groups. A variable
  * read in src/ and missing from the list (or listed and read nowhere) fails here.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
 import * as Cli from "../src/Cli/CommandLine.js"
 import * as Setup from "../src/Cli/Setup.js"
 import * as Variables from "../src/Cli/Variables.js"
-import * as Spawn from "./support/Spawn.js"
 
 const root = Path.resolve(import.meta.dirname, "..")
 
@@ -34,12 +32,13 @@ const readInSources = (): Set<string> => {
   return names
 }
 
-/** The README's Configuration table: a bold row starts each group, the names are in the first cell. */
-const readmeGroups = (): Array<[string, Array<string>]> => {
-  const readme = Fs.readFileSync(Path.join(root, "README.md"), "utf8")
-  const start = readme.indexOf("\n## Configuration\n")
+/** docs/configuration.md's table: a bold row starts each group, the names are in the first cell. */
+const documentedGroups = (): Array<[string, Array<string>]> => {
+  const page = Fs.readFileSync(Path.join(root, "docs/configuration.md"), "utf8")
+  const start = page.indexOf("\n## Variables\n")
   expect(start).toBeGreaterThan(0)
-  const section = readme.slice(start + 1, readme.indexOf("\n## ", start + 1))
+  const end = page.indexOf("\n## ", start + 1)
+  const section = page.slice(start + 1, end < 0 ? undefined : end)
   const groups: Array<[string, Array<string>]> = []
   for (const line of section.split("\n")) {
     const first = /^\|([^|]*)\|/.exec(line)?.[1]?.trim()
@@ -60,8 +59,8 @@ describe("the variables the server reads", () => {
     expect([...readInSources()].sort()).toEqual([...names].sort())
   })
 
-  it("are named by the README's Configuration table, in the same groups and order", () => {
-    expect(readmeGroups()).toEqual(listed)
+  it("are named by docs/configuration.md's table, in the same groups and order", () => {
+    expect(documentedGroups()).toEqual(listed)
   })
 
   it("are all in --help, under their group's title", () => {
@@ -104,28 +103,4 @@ describe("the command line's help", () => {
       for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(100)
     }
   })
-})
-
-describe("svc-mcp --help, run", () => {
-  it.live("prints the help on stderr, ending with one newline, and nothing on stdout", () =>
-    Effect.gen(function* () {
-      for (const [args, expected] of [
-        [["--help"], Cli.HELP],
-        [["help", "setup"], Setup.HELP],
-      ] as const) {
-        const finished = yield* Spawn.run({}, args)
-        expect(finished.code).toBe(0)
-        expect(finished.stdout).toBe("")
-        expect(finished.stderr).toBe(`${expected}\n`)
-      }
-    }),
-  )
-
-  it.live("refuses a help topic it does not know, with exit code 2", () =>
-    Effect.gen(function* () {
-      const finished = yield* Spawn.run({}, ["help", "nope"])
-      expect(finished.code).toBe(2)
-      expect(finished.stderr).toMatch(/usage: svc-mcp help \[setup\]/)
-    }),
-  )
 })

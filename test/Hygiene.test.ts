@@ -16,6 +16,40 @@ const sources = (Fs.readdirSync(Path.join(root, "src"), { recursive: true }) as 
 const offenders = (pattern: RegExp, allowed: ReadonlyArray<string> = []) =>
   sources.filter(({ file, text }) => pattern.test(text) && !allowed.includes(file)).map(({ file }) => file)
 
+/**
+ * The test files and the support modules they import, by path from test/. A module
+ * "starts the build" when it names dist/ (or packs it with the bundle script),
+ * or reads the executable's path from package.json's `bin`, as support/Spawn.ts does.
+ */
+const testRoot = Path.join(root, "test")
+const testModules = new Map(
+  (Fs.readdirSync(testRoot, { recursive: true }) as Array<string>)
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => [file.split(Path.sep).join("/"), Fs.readFileSync(Path.join(testRoot, file), "utf8")]),
+)
+const BUILD = /["'`](?:\.\.\/)*dist\/|\.bin\[|scripts\/bundle-mcpb\.mjs/
+const startsTheBuild = (file: string, seen: Set<string> = new Set()): boolean => {
+  const text = testModules.get(file)
+  if (text === undefined || seen.has(file)) return false
+  seen.add(file)
+  if (BUILD.test(text)) return true
+  return [...text.matchAll(/from\s+"(\.[^"]*)"/g)].some((m) =>
+    startsTheBuild(Path.posix.join(Path.posix.dirname(file), (m[1] as string).replace(/\.js$/, ".ts")), seen),
+  )
+}
+
+describe("test files", () => {
+  it("a test file that starts the built server is named .e2e.test.ts, and only such a file: npm run test:unit runs the others without a build", () => {
+    const files = [...testModules.keys()].filter((file) => file.endsWith(".test.ts"))
+    const needBuild = files.filter((file) => startsTheBuild(file))
+    const named = files.filter((file) => file.endsWith(".e2e.test.ts"))
+    expect(needBuild).toContain("Stdio.e2e.test.ts")
+    expect(needBuild.sort()).toEqual(named.sort())
+    const unit = Fs.readFileSync(Path.join(root, "vitest.unit.config.ts"), "utf8")
+    expect(unit).toContain('"test/**/*.e2e.test.ts"')
+  })
+})
+
 describe("design rules", () => {
   it("nothing reads process.env: the environment comes in through Config", () => {
     expect(offenders(/process\.env/)).toEqual([])

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { TraceContext, type TraceContextShape } from "../src/Operations/TraceContext.js"
+import * as CallContext from "../src/Call/Context.js"
 import { SvcClient } from "../src/SvcClient.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import * as Layers from "./support/Layers.js"
@@ -82,11 +82,11 @@ describe.each(ERAS)("the %s era", (era) => {
 
   it.scopedLive("keeps the trace context of the call's _meta with the fiber that serves it", () =>
     Effect.gen(function* () {
-      const seen: Array<TraceContextShape> = []
+      const seen: Array<CallContext.TraceContext> = []
       const service = Layer.succeed(SvcClient, {
         call: () => Effect.succeed({}),
         answer: () =>
-          Effect.map(TraceContext, (trace) => {
+          Effect.map(CallContext.get, ({ trace }) => {
             seen.push(trace)
             return { value: {}, text: "{}" }
           }),

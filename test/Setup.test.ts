@@ -3,7 +3,7 @@
  * reads it. Commands go through a real shell to fake `claude`, `gemini` and
  * `codex` executables that report the arguments they received, which are then
  * parsed by the rules of each CLI's argument parser; JSON is parsed and its
- * shape checked. The printed sandbox configuration is then started and used.
+ * shape checked. The built command's own setup runs are in CommandLine.e2e.test.ts.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -14,8 +14,6 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Setup from "../src/Cli/Setup.js"
-import * as Definitions from "../src/Tools/Definitions.js"
-import * as Spawn from "./support/Spawn.js"
 
 const INSTALLED: Setup.Invocation = { command: "/opt/node/bin/svc-mcp", args: [], script: false }
 const SCRIPT: Setup.Invocation = {
@@ -428,10 +426,13 @@ describe("setup, whatever the client", () => {
     })
     const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-link-"))
     try {
-      Fs.symlinkSync(Spawn.ENTRY, Path.join(dir, "svc-mcp.js"))
+      const script = Path.join(dir, "lib", "svc-mcp.js")
+      Fs.mkdirSync(Path.dirname(script))
+      Fs.writeFileSync(script, "")
+      Fs.symlinkSync(script, Path.join(dir, "svc-mcp.js"))
       expect(Setup.invocation(Path.join(dir, "svc-mcp.js"), "/usr/bin/node")).toEqual({
         command: "/usr/bin/node",
-        args: [Fs.realpathSync(Spawn.ENTRY)],
+        args: [Fs.realpathSync(script)],
         script: true,
       })
     } finally {
@@ -453,45 +454,4 @@ describe("setup, whatever the client", () => {
     expect(Setup.parse(["vscode", "--sandbox", "--http", "http://127.0.0.1:1/mcp"])).toMatch(/do not go together/)
     expect(Setup.parse(["vscode", "--port"])).toMatch(/unknown argument "--port"/)
   })
-})
-
-// --- the built executable ---------------------------------------------------------------
-
-describe("svc-mcp setup, run", () => {
-  it.live("refuses an unknown client with the list of clients, exit code 2 and nothing on stdout", () =>
-    Effect.gen(function* () {
-      const finished = yield* Spawn.run({}, ["setup", "emacs"])
-      expect(finished.code).toBe(2)
-      expect(finished.stdout).toBe("")
-      expect(finished.stderr).toContain('unknown client "emacs"')
-      for (const client of Setup.CLIENTS) expect(finished.stderr).toContain(client)
-    }),
-  )
-
-  it.live("prints the configuration alone on stdout and the notes on stderr, with no secret", () =>
-    Effect.gen(function* () {
-      const finished = yield* Spawn.run(
-        { SVC_URL: "https://svc.example.org", SVC_API_SECRET: "secret-value-1d9e", SVC_API_KEY_FILE: "key" },
-        ["setup", "claude-desktop"],
-      )
-      expect(finished.code).toBe(0)
-      const config = JSON.parse(finished.stdout)
-      expect(config.mcpServers.svc.command).toBe(process.execPath)
-      expect(config.mcpServers.svc.args).toEqual([Fs.realpathSync(Spawn.ENTRY)])
-      expect(config.mcpServers.svc.env.SVC_API_KEY_FILE).toBe(Path.resolve("key"))
-      expect(finished.stderr).toMatch(/^Claude Desktop: merge this into "mcpServers"/)
-      expect(`${finished.stdout}${finished.stderr}`).not.toContain("secret-value-1d9e")
-    }),
-  )
-
-  it.scopedLive("prints a sandbox configuration that starts a server with the tools", () =>
-    Effect.gen(function* () {
-      const finished = yield* Spawn.run({}, ["setup", "cursor", "--sandbox"])
-      const entry = JSON.parse(finished.stdout).mcpServers["svc-sandbox"]
-      expect(entry.env).toBeUndefined()
-      const { client } = yield* Spawn.connect({}, [], [entry.command, ...entry.args])
-      const { tools } = yield* Effect.promise(() => client.listTools())
-      expect(tools.map((tool) => tool.name)).toEqual(Definitions.all.map((tool) => tool.name))
-    }),
-  )
 })

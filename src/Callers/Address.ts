@@ -6,7 +6,6 @@
  * headers is never believed nor passed on: anyone could name a fresh address
  * on every attempt and so escape the service's limit.
  */
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import { type Cidr, containsAny, normalize } from "./Cidr.js"
 
@@ -43,6 +42,3 @@ export const callerAddress = (peer: string, headers: Headers, trusted: ReadonlyA
   }
   return found
 }
-
-/** The address of the HTTP caller this fiber serves, sent to the service as X-Forwarded-For; None over stdio. */
-export const current: FiberRef.FiberRef<Option.Option<string>> = FiberRef.unsafeMake(Option.none<string>())

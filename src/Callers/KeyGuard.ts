@@ -5,9 +5,8 @@
  * success with the key ends what was remembered of it.
  */
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
-import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as CallContext from "../Call/Context.js"
 import { type Call, SvcAuthError, type SvcError } from "../Service/Errors.js"
 import { describe, fingerprint, type RefusedKeysShape } from "./RefusedKeys.js"
 
@@ -21,7 +20,8 @@ export const guarded =
   <A, R>(self: Effect.Effect<A, SvcError, R>): Effect.Effect<A, SvcError, R> =>
     Option.isNone(refusedKeys)
       ? self
-      : Effect.flatMap(FiberRef.get(CallerCredentials.current), (caller) => {
+      : Effect.flatMap(CallContext.get, (context) => {
+          const caller = CallContext.callerOf(context)
           if (Option.isNone(caller)) return self
           const keys = refusedKeys.value
           const id = fingerprint(caller.value.key, caller.value.secret)

@@ -16,10 +16,9 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
+import * as CallContext from "../Call/Context.js"
 import * as Plan from "../Confirmation/Plan.js"
-import * as ServiceName from "../Operations/ServiceName.js"
 import * as ServicesSettings from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { REDACTED } from "../Shared/Secrets.js"
@@ -102,7 +101,7 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
   Effect.gen(function* () {
     const { invocation, pattern, guarded } = question
     // Among several services the user must know which one the call is for, and which setting asked.
-    const service = yield* FiberRef.get(ServiceName.current)
+    const { service } = yield* CallContext.get
     const on = Option.match(service, { onNone: () => "", onSome: (name) => `${name}: ` })
     const setting = Option.match(service, {
       onNone: () => "SVC_CONFIRM",

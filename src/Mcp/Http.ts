@@ -35,6 +35,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
+import type * as CallContext from "../Call/Context.js"
 import { Readiness } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
@@ -102,15 +103,21 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const run = Runtime.runPromise(runtime)
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
     const token = Option.map(settings.token, Redacted.value)
-    // The SDK makes each request's server through this factory, within the request's own
-    // async context: its calls run in what the request brought (the caller, the trace).
-    const requests = new AsyncLocalStorage<RequestContext.WithinRequest>()
-    // The TCP peer of the request being served, for the caller's address (the fetch handler sees no socket).
-    const peers = new AsyncLocalStorage<string>()
-    const handler = createMcpHandler(() => mcp.create(requests.getStore() ?? RequestContext.noRequest), {
-      maxRequestBodySize: MAX_BODY_BYTES,
-      onerror: (error) => log(`http: ${error.message}`),
-    })
+    // What the request being served brought (its caller, its trace), or why it is refused. The
+    // SDK calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the
+    // request's server through a factory that takes no argument: neither can be handed a value
+    // of ours, so it rides the request's async context, which both run within.
+    const requests = new AsyncLocalStorage<CallContext.CallContext | string>()
+    const handler = createMcpHandler(
+      () => {
+        const brought = requests.getStore()
+        return mcp.create(typeof brought === "object" ? brought : undefined)
+      },
+      {
+        maxRequestBodySize: MAX_BODY_BYTES,
+        onerror: (error) => log(`http: ${error.message}`),
+      },
+    )
     const authenticate = Option.map(token, (expected) =>
       requireBearerAuth({
         verifier: {
@@ -130,16 +137,14 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
           const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
           if (authInfo instanceof Response) return authInfo
           // Past the token: a request without what per-request mode needs is refused, never served otherwise.
-          const within = context.fromHeaders(Object.fromEntries(request.headers), peers.getStore())
-          if (typeof within === "string") {
+          const refused = requests.getStore()
+          if (typeof refused === "string") {
             return Response.json(
-              { jsonrpc: "2.0", error: { code: -32001, message: within }, id: null },
+              { jsonrpc: "2.0", error: { code: -32001, message: refused }, id: null },
               { status: 401 },
             )
           }
-          return requests.run(within, () =>
-            authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo }),
-          )
+          return authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo })
         },
       },
       { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
@@ -178,9 +183,8 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
           req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
         })
       }
-      const peer = req.socket.remoteAddress
-      const serve = () => serveMcp(req as unknown as NodeIncomingMessageLike, res)
-      await (peer === undefined ? serve() : peers.run(peer, serve))
+      const brought = context.fromHeaders(req.headers, req.socket.remoteAddress)
+      await requests.run(brought, () => serveMcp(req as unknown as NodeIncomingMessageLike, res))
     }
 
     // Each request is a fiber of this set until its response closes: draining waits for the set to empty.

@@ -6,10 +6,10 @@
  */
 import { LOG_LEVEL_META_KEY, type LoggingLevel, type Server, type ServerContext } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
-import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Logger from "effect/Logger"
 import type * as LogLevel from "effect/LogLevel"
+import * as CallContext from "../Call/Context.js"
 
 const SEVERITY: ReadonlyArray<LoggingLevel> = [
   "debug",
@@ -40,19 +40,16 @@ const levelOf = (level: LogLevel.LogLevel): LoggingLevel => {
 /** Until a client on an earlier revision sets a level, it gets info and above. */
 export const DEFAULT_LEVEL: LoggingLevel = "info"
 
-export interface ClientLog {
-  /** Sends one log entry to this client, if its level is one the client asked for. */
-  readonly send: (entry: Logger.Logger.Options<unknown>) => void
-  /** Whether the client asked for debug messages, which are not produced otherwise. */
-  readonly wantsDebug: boolean
-}
+export type ClientLog = CallContext.ClientLog
 
-/** The client whose call a fiber serves; the forwarder sends that fiber's logs there. */
-export const CurrentClientLog = FiberRef.unsafeMake<ClientLog | undefined>(undefined)
-
-/** Installed once in the runtime that serves calls; costs a lookup for a fiber serving no client. */
+/**
+ * Installed once in the runtime that serves calls: a fiber's logs go to the
+ * client of the call it serves (its context's log sink); costs a lookup for a
+ * fiber serving no client.
+ */
 export const forwarder = Logger.make<unknown, void>((entry) => {
-  FiberRefs.getOrDefault(entry.context, CurrentClientLog)?.send(entry)
+  const { log } = FiberRefs.getOrDefault(entry.context, CallContext.current)
+  if (log._tag === "Some") log.value.send(entry)
 })
 
 /**

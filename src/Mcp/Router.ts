@@ -6,15 +6,13 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import { Auth, type AuthShape } from "../Auth.js"
+import * as CallContext from "../Call/Context.js"
 import type * as ConfirmationState from "../Confirmation/State.js"
 import type { Audit } from "../Operations/Audit.js"
 import * as CallRecord from "../Operations/CallRecord.js"
-import * as ServiceName from "../Operations/ServiceName.js"
 import type { Telemetry } from "../Operations/Telemetry.js"
-import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as ServiceCallers from "../Service/ServiceCallers.js"
 import { authOf, policyOf, type Service, Services, settingsOf } from "../Services/Registry.js"
 import * as ServicesSettings from "../Settings/Services.js"
@@ -109,22 +107,19 @@ const refusal = (denied: ToolDeniedError, names: ReadonlyArray<string>): Answer 
   }
 }
 
-/** The secrets of every service (each with the caller the request brought for it), kept out of a record that is no one service's. */
+/** Runs `self` as a call to service `name`: with the caller its request brought for that service, if any. */
+const forService = (name: string) => CallContext.locallyWith((context) => ({ ...context, service: Option.some(name) }))
+
+/**
+ * The secrets of every service (each with the caller the request brought for
+ * it), kept out of a record that is no one service's. Such a record names the
+ * first of the request's callers (CallContext.namedCallerOf).
+ */
 const everySecret = (services: ReadonlyArray<Service>): AuthShape["secrets"] =>
   Effect.map(
-    Effect.forEach(services, (service) => ServiceCallers.forService(service.name)(authOf(service).secrets)),
+    Effect.forEach(services, (service) => forService(service.name)(authOf(service).secrets)),
     (each) => each.flat(),
   )
-
-/** A record names its caller: in per-request mode, the first of the request's callers, in the services' order. */
-const asAnyCaller =
-  (names: ReadonlyArray<string>) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(FiberRef.get(ServiceCallers.current), (callers) => {
-      const name = names.find((n) => callers.has(n))
-      const caller = name === undefined ? undefined : callers.get(name)
-      return Effect.locally(self, CallerCredentials.current, Option.fromNullable(caller))
-    })
 
 /** Each service's context brings its own client and policy; the call's record (audit, telemetry) and the state key are shared. */
 export const make: Effect.Effect<
@@ -168,8 +163,7 @@ export const make: Effect.Effect<
       Effect.catchTag("AuditError", (error) =>
         Effect.succeed<Answer>({ content: [{ type: "text", text: unrecorded(error).text }], isError: true }),
       ),
-      asAnyCaller(names),
-      incoming.within,
+      CallContext.within(incoming.request),
     )
   }
 
@@ -183,12 +177,11 @@ export const make: Effect.Effect<
     if (chosen === undefined) return unknown(incoming, given)
     const { service: _, ...rest } = isObject(args) ? args : { service: undefined }
     const name = chosen.service.name
-    // The request's callers are set by `within`; inside it, the call runs as this service's alone.
-    const within: Incoming["within"] = (self) => incoming.within(ServiceCallers.forService(name)(self))
-    return chosen.handle({ ...incoming, args: isObject(args) ? rest : args, within }).pipe(
+    // The call runs as this service's: with its request's caller for this service alone.
+    const request = { ...incoming.request, service: Option.some(name) }
+    return chosen.handle({ ...incoming, args: isObject(args) ? rest : args, request }).pipe(
       Effect.map((answer) => named(name, answer)),
       Effect.provide(chosen.service.context),
-      ServiceName.as(name),
       Effect.annotateLogs("service", name),
       Effect.annotateSpans("svc.service", name),
       Effect.tagMetrics("service", name),

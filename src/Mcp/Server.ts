@@ -26,9 +26,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
+import * as CallContext from "../Call/Context.js"
 import type * as ConfirmationState from "../Confirmation/State.js"
 import type * as CallRecord from "../Operations/CallRecord.js"
-import * as RequestContext from "../Operations/RequestContext.js"
 import { Services } from "../Services/Registry.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { VERSION } from "../Shared/Version.js"
@@ -88,7 +88,7 @@ export interface McpServer {
    * A new SDK server with the tools registered: one per stdio connection, one
    * per HTTP request. What does not change between them is prepared once.
    */
-  readonly create: (within?: RequestContext.WithinRequest) => Server
+  readonly create: (request?: CallContext.CallContext) => Server
   /** Completes once no tool call is in flight, on any server it created. */
   readonly idle: Effect.Effect<void>
 }
@@ -164,7 +164,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
       "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
     },
   }
-  const create = (within: RequestContext.WithinRequest = RequestContext.noRequest) => {
+  const create = (brought: CallContext.CallContext = CallContext.empty) => {
     const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options)
     const sessionLevel = McpLogging.attach(server)
     server.setRequestHandler("tools/list", () => listed)
@@ -177,7 +177,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
           ctx,
           server,
           sessionLevel,
-          within,
+          request: brought,
         }),
         ctx.mcpReq.signal,
       ),

@@ -20,17 +20,15 @@ import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
+import * as CallContext from "../Call/Context.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
-import type { WithinRequest } from "../Operations/RequestContext.js"
-import * as ServiceName from "../Operations/ServiceName.js"
 import * as TraceContext from "../Operations/TraceContext.js"
-import * as CallerCredentials from "../Service/CallerCredentials.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
 import { Policy } from "../Tools/Policy.js"
-import { Progress, type ProgressShape } from "../Tools/Progress.js"
+import type { ProgressShape } from "../Tools/Progress.js"
 import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
 import { ServerSettings } from "../Tools/Settings.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
@@ -60,8 +58,11 @@ export interface Incoming {
   readonly server: Server
   /** The connection's `logging/setLevel` (the earlier revisions). */
   readonly sessionLevel: () => LoggingLevel
-  /** What the call's request brought (its caller, its trace). */
-  readonly within: WithinRequest
+  /**
+   * What the call's request brought (its caller, its trace; `CallContext.empty`
+   * over stdio), and among several services the service it is for.
+   */
+  readonly request: CallContext.CallContext
 }
 
 /** The requirements of a call's Effect. */
@@ -92,18 +93,30 @@ const progressTo = (ctx: ServerContext, progressToken: string | number): Progres
     ),
 })
 
-/** The call as the client's own: its log level, its trace, and what its request brought. */
+/**
+ * The call's context, set once here: what its request brought, and the
+ * client's own log level, trace and progress token from the call itself.
+ */
+const contextOf = ({ ctx, server, sessionLevel, meta, request }: Incoming): CallContext.CallContext => {
+  const level = isModern(server.getNegotiatedProtocolVersion()) ? McpLogging.requested(ctx) : sessionLevel()
+  const progressToken = meta?.progressToken
+  return {
+    ...request,
+    trace: TraceContext.fromMeta(meta) ?? {},
+    log: level === undefined ? Option.none() : Option.some(McpLogging.forCall(level, ctx)),
+    progress: progressToken === undefined ? Option.none() : Option.some(progressTo(ctx, progressToken)),
+  }
+}
+
+/** The call as the client's own: run in its context, at debug level when its client asked for debug. */
 const located =
-  ({ ctx, server, sessionLevel, meta, within }: Incoming) =>
+  (incoming: Incoming) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
-    const level = isModern(server.getNegotiatedProtocolVersion()) ? McpLogging.requested(ctx) : sessionLevel()
-    const toClient = level === undefined ? undefined : McpLogging.forCall(level, ctx)
-    const trace = TraceContext.fromMeta(meta)
+    const context = contextOf(incoming)
+    const debug = Option.isSome(context.log) && context.log.value.wantsDebug
     return self.pipe(
-      Effect.locally(McpLogging.CurrentClientLog, toClient),
-      toClient?.wantsDebug === true ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug) : (s) => s,
-      trace === undefined ? (s) => s : Effect.provideService(TraceContext.TraceContext, trace),
-      within,
+      debug ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug) : (s) => s,
+      CallContext.within(context),
     )
   }
 
@@ -156,16 +169,15 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
         yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
         return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
       }
-      const caller = yield* FiberRef.get(CallerCredentials.current)
+      const context = yield* CallContext.get
       // Among several services the router has taken `service` out of the args: the binding names it,
       // so that a question about a call on one service never passes for the same call on another.
-      const service = yield* FiberRef.get(ServiceName.current)
       const binding: ConfirmationState.Binding = {
         tool: call.tool.name,
         selector: invocation.selector,
         args: call.args,
-        principal: ConfirmationState.principalOf(Option.map(caller, (c) => c.key)),
-        ...(Option.isSome(service) ? { service: service.value } : {}),
+        principal: CallContext.bindingPrincipalOf(context),
+        ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
       }
       if (answer === "accept") {
         const given = Confirm.stateOf(ctx)
@@ -207,9 +219,8 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
     })
 
   /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
-  const perform = (call: Call, { ctx, meta }: Incoming) => {
-    const progressToken = meta?.progressToken
-    return run(call, settings.waitTimeoutMs).pipe(
+  const perform = (call: Call) =>
+    run(call, settings.waitTimeoutMs).pipe(
       record.call(call),
       Effect.match({
         onSuccess: (outcome) => success(call.tool, outcome, settings),
@@ -218,7 +229,6 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       Effect.tap((rendered) => noteRead(rendered.untrusted)),
       Effect.map(toResult),
       Effect.provideService(Pages.DefaultPage, pages),
-      progressToken === undefined ? (self) => self : Effect.provideService(Progress, progressTo(ctx, progressToken)),
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause)
           ? Effect.failCause(cause)
@@ -231,7 +241,6 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
             ),
       ),
     )
-  }
 
   /** SVC_GUARD: the caller received untrusted text, so its changes in the window are confirmed. */
   const noteRead = (read: string | undefined) =>
@@ -260,7 +269,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       return yield* Effect.gen(function* () {
         const stopped = yield* confirmation(call, incoming)
         if (stopped !== undefined) return stopped
-        return yield* perform(call, incoming)
+        return yield* perform(call)
       }).pipe(Effect.locally(Guard.current, guarded))
     }).pipe(located(incoming))
 })

@@ -10,7 +10,7 @@ import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import { Auth } from "../Auth.js"
-import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as CallContext from "../Call/Context.js"
 import { renameIn } from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
@@ -26,7 +26,6 @@ import {
 } from "../Tools/ToolError.js"
 import * as Guard from "../Untrusted/Guard.js"
 import { Audit, type AuditEntry, type AuditError } from "./Audit.js"
-import * as ServiceName from "./ServiceName.js"
 import * as Telemetry from "./Telemetry.js"
 
 type CallError = ToolInputError | ToolParamsError | ToolCallError
@@ -108,6 +107,13 @@ const describe = (
   return { outcome: "error", kind: kindOf(error.value) }
 }
 
+/** Who an audit line names: the caller's key as it is, a signed-in identity as its principal, or the server. */
+const auditCaller = (context: CallContext.CallContext): string =>
+  Option.match(Option.isSome(context.identity) ? Option.none() : CallContext.namedCallerOf(context), {
+    onNone: () => CallContext.principalOf(context),
+    onSome: (caller) => caller.key,
+  })
+
 /** What the record depends on. */
 export type Requirements = Audit | Telemetry.Telemetry | Auth
 
@@ -120,21 +126,14 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
   const { secrets } = yield* Auth
 
   const base = (tool: string, selector: string | undefined) =>
-    Effect.map(
-      Effect.all([
-        FiberRef.get(CallerCredentials.current),
-        FiberRef.get(ServiceName.current),
-        FiberRef.get(Guard.current),
-      ]),
-      ([caller, service, guarded]) => ({
-        time: new Date().toISOString(),
-        ...(Option.isSome(service) ? { service: service.value } : {}),
-        caller: Option.isSome(caller) ? caller.value.key : "server",
-        tool,
-        ...(selector === undefined ? {} : { selector }),
-        ...(Option.isSome(guarded) ? { guarded: guarded.value } : {}),
-      }),
-    )
+    Effect.map(Effect.zip(CallContext.get, FiberRef.get(Guard.current)), ([context, guarded]) => ({
+      time: new Date().toISOString(),
+      ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
+      caller: auditCaller(context),
+      tool,
+      ...(selector === undefined ? {} : { selector }),
+      ...(Option.isSome(guarded) ? { guarded: guarded.value } : {}),
+    }))
 
   const paramsOf = (body: Readonly<Record<string, unknown>>) =>
     Effect.map(secrets, (hidden) => scrubValue(redact(body), hidden))
@@ -207,7 +206,7 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
           kind: "denied",
           // Among several services a reason names the service's own setting (SVC_STAGING_CONFIRM).
           reason: yield* scrubbed(
-            Option.match(yield* FiberRef.get(ServiceName.current), {
+            Option.match((yield* CallContext.get).service, {
               onNone: () => error.reason,
               onSome: (name) => renameIn(name, error.reason),
             }),

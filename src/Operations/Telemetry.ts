@@ -13,17 +13,16 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
+import * as CallContext from "../Call/Context.js"
 import * as SvcHooks from "../Service/Hooks.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as Settings from "../Settings/Telemetry.js"
-import * as TraceContext from "./TraceContext.js"
 
 export type { TelemetrySettings } from "../Settings/Telemetry.js"
 
@@ -44,11 +43,6 @@ export interface Outcome {
 
 /** The tool-call hooks when telemetry is on; None when it is off (`layerOff`). */
 export class Telemetry extends Context.Tag("svc-mcp/Telemetry")<Telemetry, Option.Option<Hooks>>() {}
-
-/** The `traceparent` header of the HTTP request a call came in, for a call whose `_meta` names none. */
-export const headerTraceparent: FiberRef.FiberRef<string | undefined> = FiberRef.unsafeMake<string | undefined>(
-  undefined,
-)
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
 
@@ -87,36 +81,33 @@ export const makeHooks = (): Hooks & SvcHooks.ClientHooks => {
       const attributes: Record<string, unknown> = { "mcp.method.name": "tools/call", "gen_ai.tool.name": tool }
       if (selector !== undefined) attributes["svc.selector"] = selector
       if (endpoint !== undefined) attributes["svc.endpoint"] = endpoint
-      // The caller's `_meta` trace context (kept by the adapter) wins over the HTTP header.
-      return Effect.flatMap(
-        Effect.zip(TraceContext.TraceContext, FiberRef.get(headerTraceparent)),
-        ([trace, header]) => {
-          const parent = parseTraceparent(trace.traceparent)
-          const resolved = Option.isSome(parent) ? parent : parseTraceparent(header)
-          return Effect.suspend(() => Metric.set(inFlight, ++running)).pipe(
-            Effect.zipRight(self),
-            Effect.onExit((exit) => {
-              const { outcome, kind } = describe(exit)
-              const tags = labels(tool, outcome)
-              running--
-              return Effect.all([
-                Effect.annotateCurrentSpan(
-                  kind === undefined ? { "svc.outcome": outcome } : { "svc.outcome": outcome, "error.type": kind },
-                ),
-                Metric.increment(Metric.taggedWithLabels(toolCalls, tags)),
-                Metric.update(Metric.taggedWithLabels(toolDuration, tags), performance.now() - started),
-                Metric.set(inFlight, running),
-              ])
-            }),
-            Effect.withSpan(`tools/call ${tool}`, {
-              kind: "server",
-              attributes,
-              captureStackTrace: false,
-              ...(Option.isSome(resolved) ? { parent: resolved.value } : {}),
-            }),
-          )
-        },
-      )
+      // The call's `_meta` trace context wins over its HTTP request's header.
+      return Effect.flatMap(CallContext.get, ({ trace, traceparent }) => {
+        const parent = parseTraceparent(trace.traceparent)
+        const resolved = Option.isSome(parent) ? parent : parseTraceparent(Option.getOrUndefined(traceparent))
+        return Effect.suspend(() => Metric.set(inFlight, ++running)).pipe(
+          Effect.zipRight(self),
+          Effect.onExit((exit) => {
+            const { outcome, kind } = describe(exit)
+            const tags = labels(tool, outcome)
+            running--
+            return Effect.all([
+              Effect.annotateCurrentSpan(
+                kind === undefined ? { "svc.outcome": outcome } : { "svc.outcome": outcome, "error.type": kind },
+              ),
+              Metric.increment(Metric.taggedWithLabels(toolCalls, tags)),
+              Metric.update(Metric.taggedWithLabels(toolDuration, tags), performance.now() - started),
+              Metric.set(inFlight, running),
+            ])
+          }),
+          Effect.withSpan(`tools/call ${tool}`, {
+            kind: "server",
+            attributes,
+            captureStackTrace: false,
+            ...(Option.isSome(resolved) ? { parent: resolved.value } : {}),
+          }),
+        )
+      })
     })
   const serviceRequest: SvcHooks.ClientHooks["serviceRequest"] = (method, path) => (self) =>
     self.pipe(

@@ -1,20 +1,11 @@
 /**
  * The W3C trace context a client sent with a call (`_meta.traceparent`,
- * `tracestate`, `baggage`), kept with the fiber that serves the call so that
- * telemetry can continue the client's trace. Empty when the client sent none.
+ * `tracestate`, `baggage`), kept in the call's context (Call/Context.ts) so
+ * that telemetry can continue the client's trace. Empty when the client sent none.
  */
-import * as Context from "effect/Context"
+import type { TraceContext } from "../Call/Context.js"
 
-export interface TraceContextShape {
-  /** e.g. `00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01` */
-  readonly traceparent?: string
-  readonly tracestate?: string
-  readonly baggage?: string
-}
-
-export class TraceContext extends Context.Reference<TraceContext>()("svc-mcp/TraceContext", {
-  defaultValue: (): TraceContextShape => ({}),
-}) {}
+export type TraceContextShape = TraceContext
 
 const TRACEPARENT = /^[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/
 

@@ -2,36 +2,28 @@
  * Per-request service credentials (SVC_MCP_CREDENTIALS=per-request): over HTTP
  * each MCP request carries its caller's own API key and secret, and the calls it
  * makes to the service use exactly those, so the service applies that user's
- * permissions. The caller lives in a FiberRef set around the one tool call, so
- * nothing of it can reach another caller's call; there is no fallback. The Auth
- * that sends these credentials is Auth.perRequest.
+ * permissions. The caller is part of the call's context (Call/Context.ts), set
+ * around the one tool call, so nothing of it can reach another caller's call;
+ * there is no fallback. The Auth that sends these credentials is Auth.perRequest.
  */
 import type { IncomingHttpHeaders } from "node:http"
 import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
+import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as CallContext from "../Call/Context.js"
 import type { CredentialsMode } from "../Config.js"
 
 export const KEY_HEADER = "x-svc-api-key"
 export const SECRET_HEADER = "x-svc-api-secret"
 
-export interface Caller {
-  /** The API key: the caller's identity in audit lines. */
-  readonly key: string
-  readonly secret: Redacted.Redacted<string>
-}
-
-/** The caller of the tool call this fiber serves; None outside per-request mode. */
-export const current: FiberRef.FiberRef<Option.Option<Caller>> = FiberRef.unsafeMake(Option.none<Caller>())
+export type Caller = CallContext.Caller
 
 /** Runs `self` on behalf of `caller`. */
 export const as =
   (caller: Caller) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.locally(self, current, Option.some(caller))
+    CallContext.locallyWith((context) => ({ ...context, credentials: { _tag: "Caller", caller } }))(self)
 
 export const MISSING =
   "Unauthorized: this server runs with SVC_MCP_CREDENTIALS=per-request; send your own service API key and secret in the X-Svc-Api-Key and X-Svc-Api-Secret headers"

@@ -7,19 +7,13 @@
  */
 import type { IncomingHttpHeaders } from "node:http"
 import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as CallerCredentials from "./CallerCredentials.js"
+import type * as CallerCredentials from "./CallerCredentials.js"
 
 /** The services' names when several are configured (SVC_SERVICES); none for one unnamed service (Registry.layerOne). */
 export class Named extends Context.Tag("svc-mcp/ServiceCallers/Named")<Named, ReadonlyArray<string>>() {}
 
 export type Callers = ReadonlyMap<string, CallerCredentials.Caller>
-
-/** The callers the current request brought, by service. */
-export const current: FiberRef.FiberRef<Callers> = FiberRef.unsafeMake<Callers>(new Map())
 
 const title = (name: string) =>
   name
@@ -55,17 +49,3 @@ export const fromHeaders = (names: ReadonlyArray<string>, headers: IncomingHttpH
   }
   return callers
 }
-
-/** Runs `self` with the callers of a request. */
-export const as =
-  (callers: Callers) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.locally(self, current, callers)
-
-/** Runs `self` as service `name`'s own caller, or as none when the request brought no pair for it. */
-export const forService =
-  (name: string) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(FiberRef.get(current), (callers) =>
-      Effect.locally(self, CallerCredentials.current, Option.fromNullable(callers.get(name))),
-    )

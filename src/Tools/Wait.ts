@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import type { SvcError } from "../Service/Errors.js"
 import { SvcClient } from "../SvcClient.js"
-import { Progress } from "./Progress.js"
+import * as Progress from "./Progress.js"
 
 export const POLL_INTERVAL = Duration.seconds(1)
 
@@ -129,7 +129,7 @@ const several = (
 export const follow = (data: unknown, timeoutMs: number, endpoint = ""): Effect.Effect<Waited, SvcError, SvcClient> =>
   Effect.gen(function* () {
     const client = yield* SvcClient
-    const progress = yield* Progress
+    const progress = yield* Progress.current
     const batch = Array.isArray(data)
     const started: ReadonlyArray<Update> = isUpdate(data) ? [data] : batch ? data.filter(isOk).map((i) => i.data) : []
     const failed = batch ? data.flatMap((item) => failedOf(item) ?? []) : []

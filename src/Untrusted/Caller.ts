@@ -1,25 +1,18 @@
 /**
- * Who a call's caller is, for the guard's window: over HTTP the caller's own
- * service key (per-request mode), else its address; over stdio the
- * connection, which is the process's one. One function, so that the call's
- * context can take its place.
+ * Who a call's caller is, for the guard's window: over HTTP the signed-in
+ * identity or the caller's own service key (as audit lines name them), else
+ * its address; over stdio the connection, which is the process's one.
  */
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
-import * as CallerAddress from "../Callers/Address.js"
-import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as CallContext from "../Call/Context.js"
 
-/** A call with neither key nor address came over stdio: one connection per process. */
+/** A call with no identity, key nor address came over stdio: one connection per process. */
 export const STDIO = "stdio"
 
 /** The caller of the call being run. */
-export const callerOf: Effect.Effect<string> = Effect.map(
-  Effect.zip(FiberRef.get(CallerCredentials.current), FiberRef.get(CallerAddress.current)),
-  ([credentials, address]) =>
-    Option.isSome(credentials)
-      ? `key:${credentials.value.key}`
-      : Option.isSome(address)
-        ? `address:${address.value}`
-        : STDIO,
-)
+export const callerOf: Effect.Effect<string> = Effect.map(CallContext.get, (context) => {
+  const principal = CallContext.principalOf(context)
+  if (principal !== CallContext.SERVER_PRINCIPAL) return principal
+  return Option.match(context.address, { onNone: () => STDIO, onSome: (address) => `address:${address}` })
+})
