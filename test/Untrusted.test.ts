@@ -33,6 +33,7 @@ describe("the untrusted fields", () => {
     }
   })
 
+  // When this fails, `npm run build && node scripts/untrusted-paths.mjs` writes Paths.ts anew.
   it("are, per endpoint, what the definitions give (Paths.ts is derived from them, not edited)", () => {
     expect(derive(document)).toEqual(PATHS)
   })
