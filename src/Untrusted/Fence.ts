@@ -290,11 +290,14 @@ export const neutralise = (text: string, token: string): string => {
 
 // ——— markers ———
 
-/** A fresh token for one answer: 64 random bits as hex, from the platform's CSPRNG. */
+/**
+ * A fresh token for one answer: 64 random bits as hex, from the platform's CSPRNG. Taken from a
+ * random UUID (whose randomness Node draws in batches), its version and variant digits left out:
+ * a tenth of the cost of asking for 8 bytes each time.
+ */
 export const token = (): string => {
-  const bytes = new Uint8Array(8)
-  globalThis.crypto.getRandomValues(bytes)
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+  const uuid = globalThis.crypto.randomUUID()
+  return `${uuid.slice(0, 8)}${uuid.slice(9, 13)}${uuid.slice(15, 18)}${uuid.slice(20, 21)}`
 }
 
 /** A source description that cannot end its marker nor pose as one. */

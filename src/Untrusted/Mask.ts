@@ -48,8 +48,10 @@ export const SHAPES: ReadonlyArray<Shape> = [
   {
     kind: "password",
     // `password=...`, `DB_PASSWORD: "..."`, `--password ...`, `api_key=...`: the key and its separator stay, the value is masked.
+    // The match starts at the key's telling word (what comes before it in the key stays as it is), so that
+    // the scan looks for a few words rather than trying a key at every position.
     pattern:
-      /((?:\b|-)[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*["']?)(\s*[=:]\s*|\s+(?=["']))("[^"\n]{1,512}"|'[^'\n]{1,512}'|(?!\[masked: )[^\s"',;&]{1,512})/gi,
+      /((?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*["']?)(\s*[=:]\s*|\s+(?=["']))("[^"\n]{1,512}"|'[^'\n]{1,512}'|(?!\[masked: )[^\s"',;&]{1,512})/gi,
     keep: 2,
   },
 ]
