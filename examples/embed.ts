@@ -15,58 +15,22 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import {
-  Audit,
-  Auth,
-  CallerCredentials,
-  Config,
-  ConfirmationState,
-  Definitions,
-  Invoke,
-  McpHttp,
-  Pages,
-  Policy,
-  Readiness,
-  RefusedKeys,
-  Render,
-  Services,
-  Settings,
-  SvcClient,
-  TeamSettings,
-  Telemetry,
-} from "../src/index.js"
+import { Bundle, Definitions, Invoke, McpHttp, Render } from "../src/index.js"
 // A stand-in for the service, in this process: the sandbox that `svc-mcp --sandbox` runs.
 import * as Sandbox from "../src/Sandbox/Server.js"
 
-/** The service's client: SVC_* from the ConfigProvider, calls through the program's own HttpClient. */
-const client = Pages.layer.pipe(
-  Layer.provideMerge(SvcClient.layer),
-  Layer.provideMerge(Auth.layer),
-  Layer.provideMerge(Config.layer),
-  Layer.provideMerge(FetchHttpClient.layer),
-  Layer.provideMerge(RefusedKeys.layerOff),
-)
-
 /**
- * The tools served over HTTP on a free loopback port: the tools' policy and
- * settings (SVC_MODE, SVC_ALLOW ... from the ConfigProvider), and each optional
- * service chosen explicitly, here off (no audit log, no telemetry, the
- * server's own credentials, no /readyz, no trusted proxies, one unnamed service).
+ * The tools served over HTTP on a free loopback port, on top of the tools
+ * (SVC_MODE, SVC_ALLOW ... from the ConfigProvider), on top of the service's
+ * client (SVC_URL and the credentials from the ConfigProvider, the calls
+ * through the program's own HttpClient). The optional parts (an audit log,
+ * telemetry, per-caller credentials, /readyz ...) are off: each is turned on by
+ * providing its layer beneath, e.g. `Layer.provide(Audit.layerConfig)`.
  */
-const served = McpHttp.layerHttp({ host: "127.0.0.1", port: 0, token: Option.none() }).pipe(
-  Layer.provide(Policy.layer.pipe(Layer.provideMerge(Settings.layer))),
-  Layer.provide(
-    Layer.mergeAll(
-      Audit.layerOff,
-      Telemetry.layerOff,
-      CallerCredentials.layerOff,
-      Readiness.layerOff,
-      TeamSettings.layerDefaults,
-      ConfirmationState.layerProcessKey,
-      Services.layerOne,
-    ),
-  ),
-  Layer.provideMerge(client),
+const served = Bundle.http({ host: "127.0.0.1", port: 0, token: Option.none() }).pipe(
+  Layer.provideMerge(Bundle.tools),
+  Layer.provideMerge(Bundle.client),
+  Layer.provide(FetchHttpClient.layer),
 )
 
 const names = (items: unknown): ReadonlyArray<string> =>

@@ -40,7 +40,7 @@ export { type ClientHooks, Hooks } from "./Service/Hooks.js"
 
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
-type Needs = SvcConfig | Auth | HttpClient.HttpClient | RefusedKeys
+type Needs = SvcConfig | Auth | HttpClient.HttpClient
 
 export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(function* () {
   const config = yield* SvcConfig

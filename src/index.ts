@@ -1,17 +1,22 @@
 /**
  * svc-mcp as a library, for an Effect program that embeds it
  * (examples/embed.ts shows one):
- * - the service's client: Config (read from any ConfigProvider, or given as a
- *   value), Auth and SvcClient over any HttpClient (SvcTransport is ours);
+ * - the bundles (Bundle): `client`, the service's client over any HttpClient
+ *   (SvcTransport is ours), its settings from the ConfigProvider; `tools` on
+ *   top of it; `stdio` or `http(settings)`, the served server, on top of those;
+ * - their parts, to compose otherwise: Config (read from any ConfigProvider, or
+ *   given as a value), Auth, SvcClient, Settings, Policy, ParamsCheck;
  * - the tool programs: Definitions (the tools), Invoke (one call), Render
  *   (its answer as text), Pages (the service's default page Invoke needs);
- * - the MCP server: McpServer.layerStdio and McpHttp.layerHttp, over the
- *   tools' Settings and Policy and the optional services each has an off
- *   layer for (Audit, Telemetry, CallerCredentials.Mode, ParamsCheck,
- *   Readiness over HTTP).
+ * - the optional parts, each off unless its layer is provided beneath the
+ *   bundles (its `layerConfig` reads its settings from the ConfigProvider):
+ *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
+ *   HTTP), TeamSettings, ConfirmationState, Services (several);
+ * - CallContext: what one tool call carries.
  */
 
 export * as Auth from "./Auth.js"
+export * as Bundle from "./Bundle/All.js"
 export * as CallContext from "./Call/Context.js"
 export * as RefusedKeys from "./Callers/RefusedKeys.js"
 export * as Config from "./Config.js"

@@ -14,7 +14,6 @@ import * as Redacted from "effect/Redacted"
 import * as Auth from "../src/Auth.js"
 import * as Audit from "../src/Operations/Audit.js"
 import * as CallRecord from "../src/Operations/CallRecord.js"
-import * as Telemetry from "../src/Operations/Telemetry.js"
 import * as CallerCredentials from "../src/Service/CallerCredentials.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import { resolveCall } from "../src/Tools/Invoke.js"
@@ -24,7 +23,6 @@ const auditTo = (path: string) =>
   Layer.mergeAll(
     Layer.scoped(Audit.Audit, Effect.map(Audit.open(path), Option.some)),
     Layer.succeed(Auth.Auth, Auth.perRequest),
-    Telemetry.layerOff,
   )
 
 const linesOf = (path: string) =>

@@ -1,27 +1,14 @@
 import * as Http from "node:http"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as Auth from "../src/Auth.js"
-import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
 import * as Check from "../src/Cli/Check.js"
-import * as Config from "../src/Config.js"
-import * as SvcTransport from "../src/Service/Transport.js"
-import * as SvcClient from "../src/SvcClient.js"
+import type * as Config from "../src/Config.js"
 import * as Layers from "./support/Layers.js"
 import * as Sandboxes from "./support/Sandbox.js"
 import * as Double from "./support/ServiceDouble.js"
 
-const layer = (config: Config.SvcConfigShape) =>
-  SvcClient.layer.pipe(
-    Layer.provideMerge(Auth.layer),
-    Layer.provideMerge(Config.layerValue(config)),
-    Layer.provideMerge(SvcTransport.layer),
-    Layer.provideMerge(RefusedKeys.layerOff),
-  )
-
-const check = (config: Config.SvcConfigShape) => Check.run.pipe(Effect.provide(layer(config)))
+const check = (config: Config.SvcConfigShape) => Check.run.pipe(Effect.provide(Layers.client(config)))
 
 const statuses = (report: Check.Report) => Object.fromEntries(report.steps.map((s) => [s.name, s.status]))
 

@@ -9,27 +9,11 @@ import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import {
-  Auth,
-  Config,
-  Definitions,
-  Invoke,
-  Pages,
-  RefusedKeys,
-  SvcClient,
-  SvcTransport,
-  VERSION,
-} from "../src/index.js"
+import { Bundle, Definitions, Invoke, SvcClient, SvcTransport, VERSION } from "../src/index.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 
-const services = Pages.layer.pipe(
-  Layer.provideMerge(SvcClient.layer),
-  Layer.provideMerge(Auth.layer),
-  Layer.provideMerge(Config.layer),
-  Layer.provide(SvcTransport.layer),
-  Layer.provide(RefusedKeys.layerOff),
-)
+const services = Bundle.client.pipe(Layer.provide(SvcTransport.layer))
 
 describe("the package as a library", () => {
   it.scoped("composes Config (from any ConfigProvider), Auth and SvcClient, and runs tool programs", () =>

@@ -53,7 +53,7 @@ describe("parseTraceparent", () => {
       expect(client.serviceRequest("POST", "/read/ListStacks")(program)).toBe(program)
       expect(client.login(program)).toBe(program)
       expect(hooks.toolCall("svc_list", "stack", "read/ListStacks")(program, () => ({ outcome: "ok" }))).toBe(program)
-    }).pipe(Effect.provide(Telemetry.layerOff)),
+    }),
   )
 
   it.effect("the service client's hooks do nothing unless a layer provides others", () =>

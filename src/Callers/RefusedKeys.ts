@@ -31,8 +31,10 @@ export interface RefusedKeysShape {
   readonly succeeded: (keyId: string) => Effect.Effect<void>
 }
 
-/** Refused keys remembered (per-request mode); None where the server sends only its own key (`layerOff`). */
-export class RefusedKeys extends Context.Tag("svc-mcp/RefusedKeys")<RefusedKeys, Option.Option<RefusedKeysShape>>() {}
+/** Refused keys remembered (per-request mode); None, the default, where the server sends only its own key. */
+export class RefusedKeys extends Context.Reference<RefusedKeys>()("svc-mcp/RefusedKeys", {
+  defaultValue: (): Option.Option<RefusedKeysShape> => Option.none(),
+}) {}
 
 /**
  * A key's id for this service: a digest of the key and its secret, so that a

@@ -15,7 +15,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../Auth.js"
-import * as RefusedKeys from "../Callers/RefusedKeys.js"
+import * as ClientBundle from "../Bundle/Client.js"
+import * as ToolsBundle from "../Bundle/Tools.js"
 import * as Config from "../Config.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as HttpConfig from "../Mcp/HttpConfig.js"
@@ -29,7 +30,6 @@ import * as Registry from "../Services/Registry.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as ServicesSettings from "../Settings/Services.js"
 import * as TeamSettings from "../Settings/Team.js"
-import * as SvcClient from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
@@ -46,35 +46,19 @@ const loadSetup = Effect.promise(() => import("./Setup.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
-  SvcClient.layer.pipe(
-    Layer.provideMerge(Auth.layer),
-    Layer.provideMerge(config),
-    Layer.provideMerge(SvcTransport.layer),
-    Layer.provideMerge(RefusedKeys.layerOff),
-  )
+  ClientBundle.layerWith(() => config).pipe(Layer.provideMerge(SvcTransport.layer))
 
 /**
- * The service's client as served: telemetry beneath it (as OTEL_* say), and in
- * per-request mode each caller's own credentials instead of the server's. The
- * configuration is made for the credentials mode, read once here.
+ * The service's client as served: the client's bundle, with beneath it the
+ * parts the environment turns on: telemetry (as OTEL_* say) and, in
+ * per-request mode (SVC_MCP_CREDENTIALS), each caller's own credentials
+ * instead of the server's.
  */
-const servingClient = (
-  config: (mode: Config.CredentialsMode) => Layer.Layer<Config.SvcConfig, Config.ConfigError> = Config.layerFor,
-) =>
-  Layer.unwrapEffect(
-    Effect.map(Config.loadCredentialsMode, (mode) =>
-      SvcClient.layer.pipe(
-        Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
-        Layer.provideMerge(config(mode)),
-        Layer.provideMerge(SvcTransport.layer),
-        Layer.provideMerge(Telemetry.layerConfig),
-        Layer.provideMerge(CallerCredentials.layer(mode)),
-        // A caller key the service refused is not sent again within its failure window.
-        Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : RefusedKeys.layerOff),
-        // One unnamed service: nothing routed.
-        Layer.provideMerge(Registry.layerOne),
-      ),
-    ),
+const servingClient = (config?: ClientBundle.ConfigFor) =>
+  ClientBundle.layerWith(config).pipe(
+    Layer.provideMerge(SvcTransport.layer),
+    Layer.provideMerge(Telemetry.layerConfig),
+    Layer.provideMerge(CallerCredentials.layerConfig),
   )
 
 /** How a command ends when it does not end well: its message is on stderr already. */
@@ -101,14 +85,12 @@ const configFailed = (error: Config.ConfigError) =>
   Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
 
 /**
- * The tools' policy and the optional services around them, as the environment
- * says. Among several services each has its params check already (Cli/Services.ts):
+ * The tools' bundle, and the optional parts around them that the environment
+ * turns on. Among several services each has its params check already (Cli/Services.ts):
  * `params` is then empty, and no file is read twice.
  */
 const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
-  Policy.layer.pipe(
-    Layer.provideMerge(Settings.layer),
-    Layer.merge(params),
+  ToolsBundle.layerWith(Settings.layer, params).pipe(
     Layer.merge(Audit.layerConfig),
     // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),

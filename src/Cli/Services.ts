@@ -6,34 +6,26 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Auth from "../Auth.js"
-import * as RefusedKeys from "../Callers/RefusedKeys.js"
+import * as ClientBundle from "../Bundle/Client.js"
+import * as ToolsBundle from "../Bundle/Tools.js"
 import * as Config from "../Config.js"
 import * as Telemetry from "../Operations/Telemetry.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as ServiceCallers from "../Service/ServiceCallers.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
-import * as SvcClient from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
-import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
 
-/** One service's own layers, as a single service's are chosen; its params check against its own definitions. */
-const perService = (
-  name: string,
-  mode: Config.CredentialsMode,
-  config: Layer.Layer<Config.SvcConfig, Config.ConfigError>,
-) =>
-  Layer.mergeAll(
-    SvcClient.layer.pipe(
-      Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
-      Layer.provideMerge(config),
-      // Each service remembers the caller keys it refused, apart from the others.
-      Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : RefusedKeys.layerOff),
-    ),
-    Policy.layer.pipe(Layer.provideMerge(Settings.layer)),
-    ParamsCheck.layerFor(name),
+/**
+ * One service's own layers, the same bundles as a single service's (each
+ * remembers the caller keys it refused, apart from the others); its params
+ * check against its own definitions.
+ */
+const perService = (name: string, config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
+  Layer.merge(
+    ClientBundle.layerWith(() => config),
+    ToolsBundle.layerWith(Settings.layer, ParamsCheck.layerFor(name)),
   )
 
 /**
@@ -51,7 +43,7 @@ export const serving = (
     Effect.map(Config.loadCredentialsMode, (mode) => {
       const registry = Layer.scoped(
         Registry.Services,
-        Registry.make(names, (name) => perService(name, mode, config(name, mode))),
+        Registry.make(names, (name) => perService(name, config(name, mode))),
       )
       const first = Layer.effectContext(
         Effect.map(Registry.Services, (services) => (services[0] as Registry.Service).context),

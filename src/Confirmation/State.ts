@@ -51,10 +51,13 @@ export interface ConfirmationStateShape {
   readonly verify: (state: string, binding: Binding) => Effect.Effect<void, StateRefused>
 }
 
-export class ConfirmationState extends Context.Tag("svc-mcp/ConfirmationState")<
-  ConfirmationState,
-  ConfirmationStateShape
->() {}
+/**
+ * Sealed states; by default under a random key of this process's own (states
+ * die with it, and no other replica can verify them), kept by the first use.
+ */
+export class ConfirmationState extends Context.Reference<ConfirmationState>()("svc-mcp/ConfirmationState", {
+  defaultValue: (): ConfirmationStateShape => Effect.runSync(make(processKey())),
+}) {}
 
 interface Payload {
   readonly v: 1
@@ -166,8 +169,8 @@ export const make = (
     return { seal, verify } satisfies ConfirmationStateShape
   })
 
-/** The key of the settings, or a random one for this process (states then die with it). */
-export const layer: Layer.Layer<ConfirmationState, never, TeamSettings> = Layer.effect(
+/** The key of the team's settings provided beneath (SVC_MCP_STATE_KEY: TeamSettings.layer), or a random one for this process (states then die with it). */
+export const layer: Layer.Layer<ConfirmationState> = Layer.effect(
   ConfirmationState,
   Effect.flatMap(TeamSettings, (settings) => make(Option.getOrElse(settings.stateKey, processKey))),
 )

@@ -75,8 +75,8 @@ export class ListenError extends Data.TaggedError("ListenError")<{
   }
 }
 
-/** What serving over HTTP needs: the tools' (Server.ts), a request's context, and `/readyz`'s probe (or its `layerOff`). */
-export type Requirements = ServerRequirements | RequestContext.Requirements | Readiness
+/** What serving over HTTP needs: the tools' (Server.ts); a request's context and `/readyz`'s probe read what is provided. */
+export type Requirements = ServerRequirements
 
 export interface Serving {
   /** The URL of the MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */

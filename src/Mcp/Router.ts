@@ -9,10 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Auth, type AuthShape } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
-import type * as ConfirmationState from "../Confirmation/State.js"
-import type { Audit } from "../Operations/Audit.js"
 import * as CallRecord from "../Operations/CallRecord.js"
-import type { Telemetry } from "../Operations/Telemetry.js"
 import * as ServiceCallers from "../Service/ServiceCallers.js"
 import { authOf, policyOf, type Service, Services, settingsOf } from "../Services/Registry.js"
 import * as ServicesSettings from "../Settings/Services.js"
@@ -122,11 +119,7 @@ const everySecret = (services: ReadonlyArray<Service>): AuthShape["secrets"] =>
   )
 
 /** Each service's context brings its own client and policy; the call's record (audit, telemetry) and the state key are shared. */
-export const make: Effect.Effect<
-  RouterShape,
-  never,
-  Services | Audit | Telemetry | ConfirmationState.ConfirmationState
-> = Effect.gen(function* () {
+export const make: Effect.Effect<RouterShape> = Effect.gen(function* () {
   const services = yield* Services
   const names = services.map((s) => s.name)
   const handlers = new Map<string, { readonly service: Service; readonly handle: Handler }>()

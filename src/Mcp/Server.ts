@@ -27,7 +27,6 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as CallContext from "../Call/Context.js"
-import type * as ConfirmationState from "../Confirmation/State.js"
 import type * as CallRecord from "../Operations/CallRecord.js"
 import { Services } from "../Services/Registry.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
@@ -95,16 +94,11 @@ export interface McpServer {
 
 /**
  * What serving the tools needs: the service's client, the policy and settings,
- * the call's record (audit, telemetry), and the services SVC_SERVICES names
- * (none for one unnamed service: Registry.layerOne).
+ * and the credentials the call's record scrubs. The optional parts (audit,
+ * telemetry, confirmation state, the services SVC_SERVICES names) are off, or
+ * their defaults, unless provided.
  */
-export type Requirements =
-  | Services
-  | SvcClient
-  | Policy
-  | ServerSettings
-  | CallRecord.Requirements
-  | ConfirmationState.ConfirmationState
+export type Requirements = SvcClient | Policy | ServerSettings | CallRecord.Requirements
 
 /**
  * Prepares the tools for serving. Each call runs as one fiber of a set that

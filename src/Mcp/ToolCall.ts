@@ -121,10 +121,11 @@ const located =
   }
 
 /**
- * What preparing the handler needs: the tools' rules and the client, the call's record
- * (audit, telemetry), and the key that seals confirmation states.
+ * What preparing the handler needs: the tools' rules and the client, and what
+ * the call's record needs; the audit log, telemetry and the confirmation
+ * states' key are read as provided.
  */
-type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements | ConfirmationState.ConfirmationState
+type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements
 
 /** Prepares the handler of every call, with what does not change between calls. */
 export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* () {

@@ -67,8 +67,10 @@ export interface AuditLog {
   readonly broken: () => AuditError | undefined
 }
 
-/** The audit log when one is kept; None when it is off (`layerOff`). */
-export class Audit extends Context.Tag("svc-mcp/Audit")<Audit, Option.Option<AuditLog>>() {}
+/** The audit log when one is kept; None, the default, when it is off. */
+export class Audit extends Context.Reference<Audit>()("svc-mcp/Audit", {
+  defaultValue: (): Option.Option<AuditLog> => Option.none(),
+}) {}
 
 const writeAll = (fd: number, text: string) => {
   const buffer = Buffer.from(text, "utf8")

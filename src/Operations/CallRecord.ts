@@ -114,8 +114,8 @@ const auditCaller = (context: CallContext.CallContext): string =>
     onSome: (caller) => caller.key,
   })
 
-/** What the record depends on. */
-export type Requirements = Audit | Telemetry.Telemetry | Auth
+/** What the record depends on: the credentials in force (whose secrets it scrubs); the audit log and telemetry when provided. */
+export type Requirements = Auth
 
 /** The recorder as the audit log, telemetry and the credentials (whose secrets are scrubbed) in force say. */
 export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen(function* () {

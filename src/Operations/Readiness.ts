@@ -52,8 +52,10 @@ export interface ReadinessShape {
   readonly probe: Effect.Effect<ReadyState>
 }
 
-/** The readiness probe when `/readyz` is served; None when it is off (`layerOff`: 404). */
-export class Readiness extends Context.Tag("svc-mcp/Readiness")<Readiness, Option.Option<ReadinessShape>>() {}
+/** The readiness probe when `/readyz` is served; None, the default, when it is off (404). */
+export class Readiness extends Context.Reference<Readiness>()("svc-mcp/Readiness", {
+  defaultValue: (): Option.Option<ReadinessShape> => Option.none(),
+}) {}
 
 const toState = (report: Check.Report, withAuth: boolean): ReadyState => {
   const failed = report.steps.find((step) => step.status === "fail" && (withAuth || step.name !== "auth"))
@@ -111,7 +113,7 @@ export const make = (check: Effect.Effect<ReadyState>): Effect.Effect<ReadinessS
 const checkOf: Effect.Effect<
   Effect.Effect<ReadyState>,
   never,
-  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | CallerCredentials.Mode | Scope.Scope
+  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | Scope.Scope
 > = Effect.gen(function* () {
   const config = yield* SvcConfig
   const perRequest = (yield* CallerCredentials.Mode) === "per-request"
@@ -131,11 +133,8 @@ const checkOf: Effect.Effect<
   )
 })
 
-export const layer: Layer.Layer<
-  Readiness,
-  never,
-  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | CallerCredentials.Mode
-> = Layer.scoped(Readiness, Effect.flatMap(checkOf, make).pipe(Effect.map(Option.some)))
+export const layer: Layer.Layer<Readiness, never, SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient> =
+  Layer.scoped(Readiness, Effect.flatMap(checkOf, make).pipe(Effect.map(Option.some)))
 
 /** No readiness probe: `/readyz` is not served. */
 export const layerOff: Layer.Layer<Readiness> = Layer.succeed(Readiness, Option.none())
@@ -149,7 +148,7 @@ export const layerServices = (
     readonly name: string
     readonly context: Context.Context<SvcConfig | Auth.Auth | SvcClient.SvcClient>
   }>,
-): Layer.Layer<Readiness, never, HttpClient.HttpClient | CallerCredentials.Mode> =>
+): Layer.Layer<Readiness, never, HttpClient.HttpClient> =>
   Layer.scoped(
     Readiness,
     Effect.gen(function* () {

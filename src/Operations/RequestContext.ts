@@ -23,10 +23,11 @@ export interface RequestContext {
   readonly fromHeaders: (headers: IncomingHttpHeaders, peer?: string) => CallContext.CallContext | string
 }
 
-/** What the context of a request depends on: whose credentials calls use, whether they are traced, which proxies are trusted. */
-export type Requirements = CallerCredentials.Mode | Telemetry.Telemetry | TeamSettings | ServiceCallers.Named
-
-export const make: Effect.Effect<RequestContext, never, Requirements> = Effect.gen(function* () {
+/**
+ * Reads what the context of a request depends on, each off unless provided:
+ * whose credentials calls use, whether they are traced, which proxies are trusted.
+ */
+export const make: Effect.Effect<RequestContext> = Effect.gen(function* () {
   const mode = yield* CallerCredentials.Mode
   const traced = Option.isSome(yield* Telemetry.Telemetry)
   const trusted = (yield* TeamSettings).trustedProxies

@@ -41,8 +41,10 @@ export interface Outcome {
   readonly kind?: string
 }
 
-/** The tool-call hooks when telemetry is on; None when it is off (`layerOff`). */
-export class Telemetry extends Context.Tag("svc-mcp/Telemetry")<Telemetry, Option.Option<Hooks>>() {}
+/** The tool-call hooks when telemetry is on; None, the default, when it is off. */
+export class Telemetry extends Context.Reference<Telemetry>()("svc-mcp/Telemetry", {
+  defaultValue: (): Option.Option<Hooks> => Option.none(),
+}) {}
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
 
@@ -140,7 +142,7 @@ const labels = (tool: string, outcome: string) => [MetricLabel.make("tool", tool
 export const off: Hooks = { toolCall: () => (self) => self }
 
 /** The tool-call hooks in force: `off` unless telemetry is on. */
-export const hooks: Effect.Effect<Hooks, never, Telemetry> = Effect.map(
+export const hooks: Effect.Effect<Hooks> = Effect.map(
   Telemetry,
   Option.getOrElse(() => off),
 )

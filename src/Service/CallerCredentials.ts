@@ -12,7 +12,7 @@ import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as CallContext from "../Call/Context.js"
-import type { CredentialsMode } from "../Config.js"
+import { type ConfigError, type CredentialsMode, loadCredentialsMode } from "../Config.js"
 
 export const KEY_HEADER = "x-svc-api-key"
 export const SECRET_HEADER = "x-svc-api-secret"
@@ -41,10 +41,18 @@ export const fromHeaders = (headers: IncomingHttpHeaders): Caller | string => {
   return { key, secret: Redacted.make(secret) }
 }
 
-/** Whose credentials the calls use, as the server was started (SVC_MCP_CREDENTIALS, read by Config.loadCredentialsMode). */
-export class Mode extends Context.Tag("svc-mcp/CredentialsMode")<Mode, CredentialsMode>() {}
+/**
+ * Whose credentials the calls use, as the server was started (SVC_MCP_CREDENTIALS,
+ * read by Config.loadCredentialsMode); by default the server's own.
+ */
+export class Mode extends Context.Reference<Mode>()("svc-mcp/CredentialsMode", {
+  defaultValue: (): CredentialsMode => "server",
+}) {}
 
 export const layer = (mode: CredentialsMode): Layer.Layer<Mode> => Layer.succeed(Mode, mode)
 
-/** Per-request credentials off: every call uses the server's own. */
+/** Per-request credentials off: every call uses the server's own (the default; kept for programs that name it). */
 export const layerOff: Layer.Layer<Mode> = layer("server")
+
+/** The mode as SVC_MCP_CREDENTIALS says; provide it beneath the client's bundle, which reads it. */
+export const layerConfig: Layer.Layer<Mode, ConfigError> = Layer.effect(Mode, loadCredentialsMode)

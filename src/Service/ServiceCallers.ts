@@ -10,8 +10,10 @@ import * as Context from "effect/Context"
 import * as Redacted from "effect/Redacted"
 import type * as CallerCredentials from "./CallerCredentials.js"
 
-/** The services' names when several are configured (SVC_SERVICES); none for one unnamed service (Registry.layerOne). */
-export class Named extends Context.Tag("svc-mcp/ServiceCallers/Named")<Named, ReadonlyArray<string>>() {}
+/** The services' names when several are configured (SVC_SERVICES); none, the default, for one unnamed service. */
+export class Named extends Context.Reference<Named>()("svc-mcp/ServiceCallers/Named", {
+  defaultValue: (): ReadonlyArray<string> => [],
+}) {}
 
 export type Callers = ReadonlyMap<string, CallerCredentials.Caller>
 

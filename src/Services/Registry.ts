@@ -29,8 +29,10 @@ export interface Service {
   readonly context: Context.Context<PerService>
 }
 
-/** The services SVC_SERVICES names, in its order; none when one unnamed service is served. */
-export class Services extends Context.Tag("svc-mcp/Services")<Services, ReadonlyArray<Service>>() {}
+/** The services SVC_SERVICES names, in its order; none, the default, when one unnamed service is served. */
+export class Services extends Context.Reference<Services>()("svc-mcp/Services", {
+  defaultValue: (): ReadonlyArray<Service> => [],
+}) {}
 
 /**
  * One unnamed service, as without SVC_SERVICES: no services named, calls

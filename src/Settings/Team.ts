@@ -23,9 +23,12 @@ export interface TeamSettingsShape {
   readonly trustedProxies: ReadonlyArray<Cidr>
 }
 
-export class TeamSettings extends Context.Tag("svc-mcp/TeamSettings")<TeamSettings, TeamSettingsShape>() {}
-
 export const DEFAULT: TeamSettingsShape = { stateKey: Option.none(), trustedProxies: [] }
+
+/** A team's settings; by default none: no trusted proxies, and a state key of the process's own. */
+export class TeamSettings extends Context.Reference<TeamSettings>()("svc-mcp/TeamSettings", {
+  defaultValue: (): TeamSettingsShape => DEFAULT,
+}) {}
 
 const stateKey = Config.mapOrFail(secret("SVC_MCP_STATE_KEY"), (given) => {
   if (Option.isNone(given)) return Either.right(Option.none())

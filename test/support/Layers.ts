@@ -1,15 +1,13 @@
 /**
- * The service layers wired to a double, as an embedding program would wire them.
+ * The service's client wired to a double through the client's bundle, as an
+ * embedding program would wire it.
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as Auth from "../../src/Auth.js"
-import * as RefusedKeys from "../../src/Callers/RefusedKeys.js"
+import * as ClientBundle from "../../src/Bundle/Client.js"
 import * as Config from "../../src/Config.js"
 import * as SvcTransport from "../../src/Service/Transport.js"
-import * as SvcClient from "../../src/SvcClient.js"
-import * as Pages from "../../src/Tools/Pages.js"
 
 export const KEY = "key-1234"
 export const SECRET = "secret-api-value-5678"
@@ -32,12 +30,6 @@ export const login = (
   credentials: { _tag: "Login", username: USER, password: Redacted.make(password) },
 })
 
-/** The client of the service, with the default page it learns once. */
+/** The client's bundle over the configuration `config` (and the HttpClient beneath it). */
 export const client = (config: Config.SvcConfigShape, http: Layer.Layer<HttpClient.HttpClient> = SvcTransport.layer) =>
-  Pages.layer.pipe(
-    Layer.provideMerge(SvcClient.layer),
-    Layer.provideMerge(Auth.layer),
-    Layer.provideMerge(Config.layerValue(config)),
-    Layer.provide(http),
-    Layer.provide(RefusedKeys.layerOff),
-  )
+  ClientBundle.layerWith(() => Config.layerValue(config)).pipe(Layer.provideMerge(http))

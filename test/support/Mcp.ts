@@ -22,14 +22,10 @@ import { createMcpHandler } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Auth from "../../src/Auth.js"
+import * as ToolsBundle from "../../src/Bundle/Tools.js"
 import type * as Config from "../../src/Config.js"
-import * as ConfirmationState from "../../src/Confirmation/State.js"
 import * as McpServer from "../../src/Mcp/Server.js"
-import * as Audit from "../../src/Operations/Audit.js"
-import * as Telemetry from "../../src/Operations/Telemetry.js"
-import * as Registry from "../../src/Services/Registry.js"
 import type * as SvcClient from "../../src/SvcClient.js"
-import * as Policy from "../../src/Tools/Policy.js"
 import * as Settings from "../../src/Tools/Settings.js"
 import * as Layers from "./Layers.js"
 
@@ -50,16 +46,9 @@ const build = (
   client: Layer.Layer<SvcClient.SvcClient | Auth.Auth> = Layers.client(config),
 ) =>
   Effect.gen(function* () {
-    // Built in the test's scope: the server outlives this effect. No audit log, no telemetry.
+    // Built in the test's scope: the server outlives this effect. The optional parts are off.
     const context = yield* Layer.build(
-      Policy.layer.pipe(
-        Layer.provideMerge(Settings.layerValue(settings)),
-        Layer.provideMerge(client),
-        Layer.merge(Audit.layerOff),
-        Layer.merge(Telemetry.layerOff),
-        Layer.merge(ConfirmationState.layerProcessKey),
-        Layer.merge(Registry.layerOne),
-      ),
+      ToolsBundle.layerWith(Settings.layerValue(settings), Layer.empty).pipe(Layer.provideMerge(client)),
     )
     return yield* McpServer.make.pipe(Effect.provide(context))
   })

@@ -1,0 +1,41 @@
+/**
+ * The service's client as one layer, needing only an HttpClient: its settings
+ * from the ConfigProvider (SVC_URL, the credentials, SVC_TIMEOUT_MS), its auth,
+ * the default page the tools learn once, and in per-request mode (when
+ * `CallerCredentials.layerConfig` or `.layer("per-request")` is provided
+ * beneath it) each caller's own key, with the refused-key guard.
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Auth from "../Auth.js"
+import * as RefusedKeys from "../Callers/RefusedKeys.js"
+import * as Config from "../Config.js"
+import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as SvcClient from "../SvcClient.js"
+import * as Pages from "../Tools/Pages.js"
+
+/** What the client bundle provides. */
+export type Client = Config.SvcConfig | Auth.Auth | SvcClient.SvcClient | Pages.DefaultPage
+
+/** How the bundle gets its configuration, for the credentials mode in force. */
+export type ConfigFor<E = Config.ConfigError> = (mode: Config.CredentialsMode) => Layer.Layer<Config.SvcConfig, E>
+
+/** The client over the configuration `config` gives (a value: `() => Config.layerValue(...)`). */
+export const layerWith = <E = Config.ConfigError>(
+  config: ConfigFor<E> = Config.layerFor as ConfigFor<E>,
+): Layer.Layer<Client, E, HttpClient.HttpClient> =>
+  Layer.unwrapEffect(
+    Effect.map(CallerCredentials.Mode, (mode) =>
+      Pages.layer.pipe(
+        Layer.provideMerge(SvcClient.layer),
+        Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
+        Layer.provideMerge(config(mode)),
+        // A caller key the service refused is not sent again within its failure window.
+        Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : Layer.empty),
+      ),
+    ),
+  )
+
+/** The client as the ConfigProvider says. */
+export const layer: Layer.Layer<Client, Config.ConfigError, HttpClient.HttpClient> = layerWith()

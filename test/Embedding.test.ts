@@ -1,0 +1,112 @@
+/**
+ * Embedding through the bundles: an optional part is off until its layer alone
+ * is provided, and an embedding program's own HttpClient (here ours, wrapped
+ * with HttpClient.mapRequest) is still bounded by SVC_TIMEOUT_MS.
+ */
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { describe, expect, it } from "@effect/vitest"
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { Audit, Bundle, Definitions, Invoke, McpHttp, SvcTransport } from "../src/index.js"
+import * as Layers from "./support/Layers.js"
+import * as Double from "./support/ServiceDouble.js"
+
+const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
+
+const settings = (entries: Record<string, string>) => ConfigProvider.fromMap(new Map(Object.entries(entries)))
+
+/** The tools served over HTTP through the bundles, over our HttpClient, with `parts` beneath. */
+const served = <E>(parts: Layer.Layer<never, E> | Layer.Layer<Audit.Audit, E>) =>
+  Bundle.http({ host: "127.0.0.1", port: 0, token: Option.none() }).pipe(
+    Layer.provideMerge(Bundle.tools),
+    Layer.provideMerge(Bundle.client),
+    Layer.provide(parts),
+    Layer.provide(SvcTransport.layer),
+  )
+
+/** Creates a tag through MCP, as a client of the served tools does. */
+const createTag = Effect.gen(function* () {
+  const { url } = yield* McpHttp.HttpServing
+  const mcp = new Client({ name: "embedding-test", version: "1.0.0" })
+  yield* Effect.acquireRelease(
+    Effect.promise(() => mcp.connect(new StreamableHTTPClientTransport(new URL(url)))),
+    () => Effect.promise(() => mcp.close()),
+  )
+  return yield* Effect.promise(() =>
+    mcp.callTool({ name: "svc_create", arguments: { resource_type: "tag", params: { name: "blue" } } }),
+  )
+})
+
+describe("embedding through the bundles", () => {
+  it.scopedLive("turns the audit log on by providing its layer alone, reading SVC_AUDIT_LOG; off without it", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-embedding-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
+      const log = Path.join(dir, "audit.log")
+      const provider = settings({
+        SVC_URL: double.url,
+        SVC_API_KEY: Layers.KEY,
+        SVC_API_SECRET: Layers.SECRET,
+        SVC_AUDIT_LOG: log,
+      })
+      // The variable is set, but no layer reads it: nothing is audited.
+      yield* createTag.pipe(Effect.provide(served(Layer.empty)), Effect.withConfigProvider(provider), Effect.scoped)
+      expect(double.requests.filter((r) => r.path === "/write/CreateTag")).toHaveLength(1)
+      expect(Fs.existsSync(log)).toBe(false)
+      // Its layer alone turns it on.
+      const result = yield* createTag.pipe(
+        Effect.provide(served(Audit.layerConfig)),
+        Effect.withConfigProvider(provider),
+        Effect.scoped,
+      )
+      expect(result.isError).toBeUndefined()
+      const lines = Fs.readFileSync(log, "utf8").trim().split("\n")
+      expect(lines).toHaveLength(1)
+      expect(JSON.parse(lines[0] as string)).toMatchObject({
+        caller: "server",
+        tool: "svc_create",
+        selector: "tag",
+        endpoint: "write/CreateTag",
+        outcome: "ok",
+      })
+      expect(lines[0]).not.toContain(Layers.SECRET)
+    }),
+  )
+
+  it.scopedLive("an embedding program's own HttpClient wrapper is still bounded by SVC_TIMEOUT_MS", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("*", { hang: "before-headers" })
+      // The program's wrapper: every request carries its header.
+      const wrapped = Layer.effect(
+        HttpClient.HttpClient,
+        Effect.map(HttpClient.HttpClient, HttpClient.mapRequest(HttpClientRequest.setHeader("x-embedder", "yes"))),
+      ).pipe(Layer.provide(SvcTransport.layer))
+      const provider = settings({
+        SVC_URL: double.url,
+        SVC_API_KEY: Layers.KEY,
+        SVC_API_SECRET: Layers.SECRET,
+        SVC_TIMEOUT_MS: "300",
+      })
+      const started = performance.now()
+      const error = yield* Invoke.invoke(Definitions.svc_list, { resource_type: "stack" }).pipe(
+        Effect.flip,
+        Effect.provide(Bundle.client.pipe(Layer.provide(wrapped))),
+        Effect.withConfigProvider(provider),
+      )
+      const took = performance.now() - started
+      expect(error).toMatchObject({ _tag: "ToolCallError", error: { _tag: "SvcTimeoutError", timeoutMs: 300 } })
+      expect(took).toBeGreaterThanOrEqual(290)
+      expect(took).toBeLessThan(5_000)
+      expect(double.requests[0]?.headers["x-embedder"]).toBe("yes")
+    }),
+  )
+})
