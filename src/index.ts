@@ -11,7 +11,8 @@
  * - the optional parts, each off unless its layer is provided beneath the
  *   bundles (its `layerConfig` reads its settings from the ConfigProvider):
  *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
- *   HTTP), TeamSettings, ConfirmationState, Services (several);
+ *   HTTP), TeamSettings, ConfirmationState, Services (several), Guard
+ *   (SVC_GUARD: changes that follow untrusted text are confirmed);
  * - CallContext: what one tool call carries.
  */
 
@@ -44,3 +45,4 @@ export * as Render from "./Tools/Render.js"
 export * as Settings from "./Tools/Settings.js"
 export * as Tool from "./Tools/Tool.js"
 export * from "./Tools/ToolError.js"
+export * as Guard from "./Untrusted/Guard.js"

@@ -29,8 +29,10 @@ export interface GuardShape {
   readonly store: WindowStore
 }
 
-/** The guard when it is on; None when SVC_GUARD=off (`layerOff`). */
-export class Guard extends Context.Tag("svc-mcp/Guard")<Guard, Option.Option<GuardShape>>() {}
+/** The guard when it is on; None, the default, when it is off (SVC_GUARD=off, or no layer of it provided). */
+export class Guard extends Context.Reference<Guard>()("svc-mcp/Guard", {
+  defaultValue: (): Option.Option<GuardShape> => Option.none(),
+}) {}
 
 /**
  * What the guard made of the call being run: what the caller read before it,
@@ -84,5 +86,5 @@ export const layerConfig: Layer.Layer<Guard, ConfigError> = Layer.unwrapEffect(E
 
 export const layerOff: Layer.Layer<Guard> = Layer.succeed(Guard, Option.none())
 
-/** The guard in force for a call: None when off or not provided. */
-export const inForce: Effect.Effect<Option.Option<GuardShape>> = Effect.map(Effect.serviceOption(Guard), Option.flatten)
+/** The guard in force: None when off or not provided. */
+export const inForce: Effect.Effect<Option.Option<GuardShape>> = Guard
