@@ -187,6 +187,21 @@ describe.each(ERAS)("untrusted text, %s (%s)", (era) => {
       }),
   )
 
+  it.scopedLive(
+    "cut by the output budget inside a fence, the answer closes it: no half marker, one closing per opening",
+    () =>
+      Effect.gen(function* () {
+        const { call } = yield* connect(era, { SVC_MAX_OUTPUT_CHARS: "1200" }, undefined)
+        const text = textOf(yield* call("svc_logs", readLogs))
+        const id = tokenOf(text)
+        expect(text.length).toBeLessThanOrEqual(1_200)
+        const [body = "", note = ""] = text.slice(text.indexOf("\n") + 1).split("\n[svc-mcp: output cut")
+        expect(note).toMatch(/^ to fit 1200 characters: \d+ of \d+ characters left out/)
+        expect(body.endsWith(`</untrusted id=${id}>`)).toBe(true)
+        expect(body.split(`<untrusted id=${id}`).length).toBe(body.split(`</untrusted id=${id}>`).length)
+      }),
+  )
+
   it.scopedLive("accepted, the guarded delete is sent", () =>
     Effect.gen(function* () {
       const { call, asked } = yield* connect(era, {}, "accept")
