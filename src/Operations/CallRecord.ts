@@ -126,14 +126,17 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
   const { secrets } = yield* Auth
 
   const base = (tool: string, selector: string | undefined) =>
-    Effect.map(Effect.zip(CallContext.get, FiberRef.get(Guard.current)), ([context, guarded]) => ({
-      time: new Date().toISOString(),
-      ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
-      caller: auditCaller(context),
-      tool,
-      ...(selector === undefined ? {} : { selector }),
-      ...(Option.isSome(guarded) ? { guarded: guarded.value } : {}),
-    }))
+    Effect.flatMap(Effect.zip(CallContext.get, FiberRef.get(Guard.current)), ([context, guarded]) =>
+      // What the guard says was read names what the earlier call's params named: scrubbed as they are.
+      Effect.map(Option.isSome(guarded) ? scrubbed(guarded.value) : Effect.succeed(undefined), (read) => ({
+        time: new Date().toISOString(),
+        ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
+        caller: auditCaller(context),
+        tool,
+        ...(selector === undefined ? {} : { selector }),
+        ...(read === undefined ? {} : { guarded: read }),
+      })),
+    )
 
   const paramsOf = (body: Readonly<Record<string, unknown>>) =>
     Effect.map(secrets, (hidden) => scrubValue(redact(body), hidden))
