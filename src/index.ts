@@ -12,9 +12,9 @@
  *   bundles (its `layerConfig` reads its settings from the ConfigProvider):
  *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
  *   HTTP), TeamSettings, ConfirmationState, Services (several), Store (the store
- *   replicas share);
- *   HTTP), TeamSettings, ConfirmationState, Services (several), SignIn and
- *   SignInAuth (sign-in over HTTP: docs/sign-in.md);
+ *   replicas share), SignIn and SignInAuth (sign-in over HTTP: docs/sign-in.md),
+ *   Guard (SVC_GUARD: changes that follow untrusted text are confirmed),
+ *   FleetView (the fleet view, an MCP App);
  * - CallContext: what one tool call carries.
  */
 
@@ -50,4 +50,5 @@ export * as Render from "./Tools/Render.js"
 export * as Settings from "./Tools/Settings.js"
 export * as Tool from "./Tools/Tool.js"
 export * from "./Tools/ToolError.js"
+export * as Guard from "./Untrusted/Guard.js"
 export * as FleetView from "./View/Fleet.js"

@@ -36,6 +36,7 @@ import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
+import * as Guard from "../Untrusted/Guard.js"
 import * as FleetView from "../View/Fleet.js"
 import * as Cli from "./CommandLine.js"
 import * as Several from "./Services.js"
@@ -102,6 +103,8 @@ const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigErr
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
     // The fleet view (an MCP App): its page is read from dist/ by the first client that asks for it.
     Layer.merge(FleetView.layer),
+    // SVC_GUARD: changes that follow untrusted text are confirmed.
+    Layer.merge(Guard.layerConfig),
   )
 
 /** Stdio, or Streamable HTTP when a port is given. */

@@ -77,6 +77,14 @@ export const GROUPS: ReadonlyArray<Group> = [
         meaning: `true to show credentials in answers (default ${DEFAULT_SETTINGS.revealSecrets})`,
       },
       {
+        name: "SVC_GUARD",
+        meaning: "ask (default): changes that follow untrusted text are confirmed; off",
+      },
+      {
+        name: "SVC_GUARD_WINDOW",
+        meaning: "how long after untrusted text it asks: 90s, 10m, 1h (default 10m)",
+      },
+      {
         name: "SVC_CHECK_PARAMS",
         meaning: "off: params sent unchecked, for a newer service (default on)",
       },
