@@ -21,9 +21,11 @@ import * as FiberRef from "effect/FiberRef"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
+import * as Question from "../Confirmation/Question.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import * as TraceContext from "../Operations/TraceContext.js"
+import { Naming } from "../Settings/Services.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
@@ -117,6 +119,11 @@ const located =
     )
   }
 
+/** An accept honoured: the call goes on, and `sent` records that it went out. */
+class Honoured {
+  constructor(readonly sent: Effect.Effect<void>) {}
+}
+
 /**
  * What preparing the handler needs: the tools' rules and the client, and what
  * the call's record needs; the audit log, telemetry and the confirmation
@@ -129,6 +136,8 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
   const policy = yield* Policy
   const settings = yield* ServerSettings
   const record = yield* CallRecord.make
+  // Among several services, reasons name the service's own setting (SVC_STAGING_CONFIRM).
+  const { variable } = yield* Naming
   // Learned once from this server's own client; not a layer of its own, so it cannot come from another client.
   const pages = yield* Pages.make
   const states = yield* ConfirmationState.ConfirmationState
@@ -155,12 +164,13 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       const pattern = policy.confirmation(call.tool, invocation.selector)
       if (pattern === undefined) return undefined
       const answer = Confirm.answerOf(ctx)
+      const setting = variable("SVC_CONFIRM")
       const deny = (reason: string) =>
         new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
       if (answer === "decline" || answer === "cancel") {
-        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (SVC_CONFIRM)`
+        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
         yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
-        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
+        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
       }
       const context = yield* CallContext.get
       // Among several services the router has taken `service` out of the args: the binding names it,
@@ -172,16 +182,33 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
         principal: CallContext.bindingPrincipalOf(context),
         ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
       }
+      // The shared store (SVC_MCP_STORE) could not record the question or its answer: nothing is sent (fail closed).
+      const unrecorded = (error: ConfirmationState.ConfirmationUnrecorded) =>
+        refuse(
+          deny(
+            `the confirmation could not be recorded: the shared store (SVC_MCP_STORE) did not answer (${error.detail}); nothing was sent, try again once it answers`,
+          ),
+          call.args,
+        )
       if (answer === "accept") {
         const given = Confirm.stateOf(ctx)
         const verified =
           given === undefined
             ? "NoState"
             : yield* states.verify(given, binding).pipe(
-                Effect.as(undefined),
                 Effect.catchTag("StateRefused", (refused) => Effect.succeed(refused.reason)),
+                Effect.catchTag("ConfirmationUnrecorded", (error) => Effect.succeed(error)),
               )
-        if (verified === undefined) return undefined
+        if (verified instanceof ConfirmationState.ConfirmationUnrecorded) return yield* unrecorded(verified)
+        if (typeof verified === "object") return new Honoured(verified.sent)
+        if (verified === "Sent") {
+          return yield* refuse(
+            deny(
+              "this confirmation was honoured already and its call sent (by this server or another replica), with no outcome recorded: it is not sent again; read the resource to see what it did",
+            ),
+            call.args,
+          )
+        }
         yield* Effect.logInfo(
           `${call.tool.name} ${invocation.selector}: an accept without a valid confirmation state (${verified}); asked again, nothing sent`,
         )
@@ -189,21 +216,22 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
         return yield* refuse(
           deny(
-            `SVC_CONFIRM (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
+            `${setting} (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
           ),
           call.args,
         )
       }
-      const question = yield* Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
+      const question = yield* Question.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
         Effect.catchAllDefect(
           () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
         ),
       )
-      const state = yield* states.seal(binding)
+      const state = yield* Effect.either(states.seal(binding))
+      if (Either.isLeft(state)) return yield* unrecorded(state.left)
       yield* Effect.ignore(
-        record.refused(deny(`awaiting the user's confirmation (SVC_CONFIRM ${pattern.text})`), call.args, "asked"),
+        record.refused(deny(`awaiting the user's confirmation (${setting} ${pattern.text})`), call.args, "asked"),
       )
-      return Confirm.ask(question, state)
+      return Confirm.ask(question, state.right)
     })
 
   /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
@@ -241,7 +269,9 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       }
       const call = resolveCall(authorized.right, incoming.args)
       const stopped = yield* confirmation(call, incoming)
-      if (stopped !== undefined) return stopped
-      return yield* perform(call)
+      if (stopped === undefined) return yield* perform(call)
+      // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
+      if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(call), stopped.sent)
+      return stopped
     }).pipe(located(incoming))
 })
