@@ -13,7 +13,10 @@
  * - the optional parts, each off unless its layer is provided beneath the
  *   bundles (its `layerConfig` reads its settings from the ConfigProvider):
  *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
- *   HTTP), TeamSettings, ConfirmationState, Services (several);
+ *   HTTP), TeamSettings, ConfirmationState, Services (several), Store (the store
+ *   replicas share);
+ *   HTTP), TeamSettings, ConfirmationState, Services (several), SignIn and
+ *   SignInAuth (sign-in over HTTP: docs/sign-in.md);
  * - CallContext: what one tool call carries.
  */
 
@@ -35,6 +38,9 @@ export * as SvcTransport from "./Service/Transport.js"
 export * as Services from "./Services/Registry.js"
 export * as TeamSettings from "./Settings/Team.js"
 export { VERSION } from "./Shared/Version.js"
+export * as SignInAuth from "./SignIn/Auth.js"
+export * as SignIn from "./SignIn/Resource.js"
+export * as Store from "./Store/Store.js"
 export * as SvcClient from "./SvcClient.js"
 export * as Definitions from "./Tools/Definitions.js"
 export * as Invoke from "./Tools/Invoke.js"
@@ -46,3 +52,4 @@ export * as Render from "./Tools/Render.js"
 export * as Settings from "./Tools/Settings.js"
 export * as Tool from "./Tools/Tool.js"
 export * from "./Tools/ToolError.js"
+export * as FleetView from "./View/Fleet.js"

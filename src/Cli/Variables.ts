@@ -120,6 +120,43 @@ export const GROUPS: ReadonlyArray<Group> = [
         httpOnly: true,
       },
       { name: "SVC_MCP_STATE_KEY_FILE", meaning: "a file holding SVC_MCP_STATE_KEY", httpOnly: true },
+      {
+        // The shared store (src/Store/): what replicas must agree on; needs SVC_MCP_STATE_KEY.
+        name: "SVC_MCP_STORE",
+        meaning: "the redis:// or rediss:// URL of the store replicas share",
+        secret: true,
+        httpOnly: true,
+      },
+      { name: "SVC_MCP_STORE_FILE", meaning: "a file holding SVC_MCP_STORE", httpOnly: true },
+      { name: "SVC_MCP_STORE_PASSWORD", meaning: "the store's password", secret: true, httpOnly: true },
+      { name: "SVC_MCP_STORE_PASSWORD_FILE", meaning: "a file holding SVC_MCP_STORE_PASSWORD", httpOnly: true },
+      { name: "SVC_MCP_STORE_PREFIX", meaning: "the prefix of the store's keys (default svc-mcp:)", httpOnly: true },
+    ],
+  },
+  {
+    title: "Sign-in (OAuth)",
+    variables: [
+      {
+        name: "SVC_MCP_OAUTH_ISSUER",
+        meaning: "the identity provider's issuer URL(s), comma separated: sign-in on",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_PUBLIC_URL",
+        meaning: "the server's public base URL (the resource is its /mcp)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_OAUTH_AUDIENCE",
+        meaning: "what a token's aud must contain (default <public>/mcp)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_OAUTH_SCOPE_PREFIX",
+        meaning: "put before svc.read, svc.operate, svc.write (e.g. api://svc-mcp/)",
+        httpOnly: true,
+      },
+      { name: "SVC_MCP_IDENTITIES", meaning: "a JSON file: each identity's service credentials", httpOnly: true },
     ],
   },
   {

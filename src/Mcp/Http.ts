@@ -38,8 +38,10 @@ import type * as Scope from "effect/Scope"
 import type * as CallContext from "../Call/Context.js"
 import { Readiness } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
+import { SignIn } from "../SignIn/Resource.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
-import { type McpServer, make, type Requirements as ServerRequirements } from "./Server.js"
+import { make, type Requirements as ServerRequirements } from "./Server.js"
+import * as SignInHttp from "./SignIn.js"
 import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
 
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
@@ -90,84 +92,73 @@ const loopbackNames = (host: string) => {
   return [...names]
 }
 
-/** The Bearer token's check (SVC_MCP_TOKEN), compared in constant time; none without a token. */
-const bearer = (token: Option.Option<Redacted.Redacted<string>>) =>
-  Option.map(Option.map(token, Redacted.value), (expected) =>
-    requireBearerAuth({
-      verifier: {
-        verifyAccessToken: async (given) => {
-          if (!sameToken(given, expected)) {
-            throw new OAuthError(OAuthErrorCode.InvalidToken, "the Bearer token is not SVC_MCP_TOKEN")
-          }
-          // The token does not expire; the SDK wants to know until when it holds.
-          return { token: given, clientId: "svc-mcp", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
-        },
-      },
-    }),
-  )
-
-/**
- * The MCP endpoint: the token, then what the request brought (its caller, its
- * trace, or the 401 of per-request mode), then the SDK's handler, which makes
- * the request's own server.
- */
-const mcpEndpoint = (
-  mcp: McpServer,
-  context: RequestContext.RequestContext,
-  token: Option.Option<Redacted.Redacted<string>>,
-  log: (message: string) => void,
-) => {
-  // What the request being served brought (its caller, its trace), or why it is refused. The
-  // SDK calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the
-  // request's server through a factory that takes no argument: neither can be handed a value
-  // of ours, so it rides the request's async context, which both run within.
-  const requests = new AsyncLocalStorage<CallContext.CallContext | string>()
-  const handler = createMcpHandler(
-    () => {
-      const brought = requests.getStore()
-      return mcp.create(typeof brought === "object" ? brought : undefined)
-    },
-    {
-      maxRequestBodySize: MAX_BODY_BYTES,
-      onerror: (error) => log(`http: ${error.message}`),
-    },
-  )
-  const authenticate = bearer(token)
-  const serveMcp = toNodeHandler(
-    {
-      fetch: async (request) => {
-        const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
-        if (authInfo instanceof Response) return authInfo
-        // Past the token: a request without what per-request mode needs is refused, never served otherwise.
-        const refused = requests.getStore()
-        if (typeof refused === "string") {
-          return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: refused }, id: null }, { status: 401 })
-        }
-        return authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo })
-      },
-    },
-    { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
-  )
-  return {
-    serve: (req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse) =>
-      requests.run(context.fromHeaders(req.headers, req.socket.remoteAddress), () =>
-        serveMcp(req as unknown as NodeIncomingMessageLike, res),
-      ),
-    close: () => handler.close(),
-  }
-}
-
 /**
  * Listens until the scope closes; then it refuses new requests, lets those in
  * flight finish (for at most DRAIN_MS), and closes.
  */
 export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, ListenError, Requirements | Scope.Scope> =>
   Effect.gen(function* () {
+    const mcp = yield* make
+    const context = yield* RequestContext.make
     const readiness = yield* Readiness
     const runtime = yield* Effect.runtime<never>()
     const run = Runtime.runPromise(runtime)
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
-    const endpoint = mcpEndpoint(yield* make, yield* RequestContext.make, settings.token, log)
+    const token = Option.map(settings.token, Redacted.value)
+    // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
+    const signIn = yield* Effect.serviceOption(SignIn)
+    const signInGate = Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES))
+    const signInDocument = Option.map(signIn, SignInHttp.metadataDocument)
+    // What the request being served brought (its caller, its trace), or why it is refused. The
+    // SDK calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the
+    // request's server through a factory that takes no argument: neither can be handed a value
+    // of ours, so it rides the request's async context, which both run within.
+    const requests = new AsyncLocalStorage<CallContext.CallContext | string>()
+    const handler = createMcpHandler(
+      () => {
+        const brought = requests.getStore()
+        return mcp.create(typeof brought === "object" ? brought : undefined)
+      },
+      {
+        maxRequestBodySize: MAX_BODY_BYTES,
+        onerror: (error) => log(`http: ${error.message}`),
+      },
+    )
+    const authenticate = Option.map(token, (expected) =>
+      requireBearerAuth({
+        verifier: {
+          verifyAccessToken: async (given) => {
+            if (!sameToken(given, expected)) {
+              throw new OAuthError(OAuthErrorCode.InvalidToken, "the Bearer token is not SVC_MCP_TOKEN")
+            }
+            // The token does not expire; the SDK wants to know until when it holds.
+            return { token: given, clientId: "svc-mcp", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
+          },
+        },
+      }),
+    )
+    const serveMcp = toNodeHandler(
+      {
+        fetch: async (request) => {
+          const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
+          if (authInfo instanceof Response) return authInfo
+          const signedIn = Option.isSome(signInGate) ? await signInGate.value(request) : undefined
+          if (signedIn instanceof Response) return signedIn
+          // Past the token: a request without what per-request mode needs is refused, never served otherwise.
+          const refused = requests.getStore()
+          if (typeof refused === "string") {
+            return Response.json(
+              { jsonrpc: "2.0", error: { code: -32001, message: refused }, id: null },
+              { status: 401 },
+            )
+          }
+          // Signed in: the request's calls run as the person its token names.
+          const serve = () => (authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo }))
+          return signedIn === undefined || refused === undefined ? serve() : requests.run(signedIn(refused), serve)
+        },
+      },
+      { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
+    )
     // DNS rebinding: a page elsewhere must not reach a loopback server through a name it controls.
     const guards = isLoopback(settings.host)
       ? [hostHeaderValidation(loopbackNames(settings.host)), originValidation(localhostAllowedOrigins())]
@@ -183,6 +174,13 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       if (path === "/readyz" && Option.isSome(readiness) && (req.method === "GET" || req.method === "HEAD")) {
         const state = draining ? { ready: false, reason: "draining" } : await run(readiness.value.probe)
         return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", ...state })
+      }
+      if (Option.isSome(signIn) && Option.isSome(signInDocument)) {
+        const answer = SignInHttp.wellKnown(signIn.value, signInDocument.value, path ?? "/", req.method ?? "GET")
+        if (answer !== undefined) {
+          if (answer.body === undefined) return void res.writeHead(answer.status, answer.headers).end()
+          return sendJson(res, answer.status, answer.body, answer.headers)
+        }
       }
       if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
       if (draining) {
@@ -202,7 +200,8 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
           req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
         })
       }
-      await endpoint.serve(req, res)
+      const brought = context.fromHeaders(req.headers, req.socket.remoteAddress)
+      await requests.run(brought, () => serveMcp(req as unknown as NodeIncomingMessageLike, res))
     }
 
     // Each request is a fiber of this set until its response closes: draining waits for the set to empty.
@@ -223,28 +222,26 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     http.requestTimeout = 15 * 60 * 1000
     http.headersTimeout = 30_000
 
-    yield* Effect.acquireRelease(bind(http, settings), () =>
-      Effect.gen(function* () {
-        draining = true
-        http.close()
-        http.closeIdleConnections()
-        yield* FiberSet.awaitEmpty(requestsInFlight).pipe(Effect.timeoutOption(DRAIN_MS))
-        yield* Effect.promise(endpoint.close)
-        http.closeAllConnections()
+    yield* Effect.acquireRelease(
+      Effect.async<void, ListenError>((resume) => {
+        http.once("error", (cause) =>
+          resume(Effect.fail(new ListenError({ address: `${settings.host}:${settings.port}`, cause }))),
+        )
+        http.listen(settings.port, settings.host, () => resume(Effect.void))
       }),
+      () =>
+        Effect.gen(function* () {
+          draining = true
+          http.close()
+          http.closeIdleConnections()
+          yield* FiberSet.awaitEmpty(requestsInFlight).pipe(Effect.timeoutOption(DRAIN_MS))
+          yield* Effect.promise(() => handler.close())
+          http.closeAllConnections()
+        }),
     )
     const { port } = http.address() as AddressInfo
     const shownHost = settings.host.includes(":") ? `[${settings.host}]` : settings.host
     return { url: `http://${shownHost}:${port}/mcp` }
-  })
-
-/** Binds the server to the settings' address, or says why it cannot. */
-const bind = (http: NodeHttp.Server, settings: HttpSettingsShape) =>
-  Effect.async<void, ListenError>((resume) => {
-    http.once("error", (cause) =>
-      resume(Effect.fail(new ListenError({ address: `${settings.host}:${settings.port}`, cause }))),
-    )
-    http.listen(settings.port, settings.host, () => resume(Effect.void))
   })
 
 /** Where `layerHttp` serves. */

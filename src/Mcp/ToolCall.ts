@@ -119,6 +119,11 @@ const located =
     )
   }
 
+/** An accept honoured: the call goes on, and `sent` records that it went out. */
+class Honoured {
+  constructor(readonly sent: Effect.Effect<void>) {}
+}
+
 /**
  * What preparing the handler needs: the tools' rules and the client, and what
  * the call's record needs; the audit log, telemetry and the confirmation
@@ -177,16 +182,33 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
         principal: CallContext.bindingPrincipalOf(context),
         ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
       }
+      // The shared store (SVC_MCP_STORE) could not record the question or its answer: nothing is sent (fail closed).
+      const unrecorded = (error: ConfirmationState.ConfirmationUnrecorded) =>
+        refuse(
+          deny(
+            `the confirmation could not be recorded: the shared store (SVC_MCP_STORE) did not answer (${error.detail}); nothing was sent, try again once it answers`,
+          ),
+          call.args,
+        )
       if (answer === "accept") {
         const given = Confirm.stateOf(ctx)
         const verified =
           given === undefined
             ? "NoState"
             : yield* states.verify(given, binding).pipe(
-                Effect.as(undefined),
                 Effect.catchTag("StateRefused", (refused) => Effect.succeed(refused.reason)),
+                Effect.catchTag("ConfirmationUnrecorded", (error) => Effect.succeed(error)),
               )
-        if (verified === undefined) return undefined
+        if (verified instanceof ConfirmationState.ConfirmationUnrecorded) return yield* unrecorded(verified)
+        if (typeof verified === "object") return new Honoured(verified.sent)
+        if (verified === "Sent") {
+          return yield* refuse(
+            deny(
+              "this confirmation was honoured already and its call sent (by this server or another replica), with no outcome recorded: it is not sent again; read the resource to see what it did",
+            ),
+            call.args,
+          )
+        }
         yield* Effect.logInfo(
           `${call.tool.name} ${invocation.selector}: an accept without a valid confirmation state (${verified}); asked again, nothing sent`,
         )
@@ -204,11 +226,12 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
           () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
         ),
       )
-      const state = yield* states.seal(binding)
+      const state = yield* Effect.either(states.seal(binding))
+      if (Either.isLeft(state)) return yield* unrecorded(state.left)
       yield* Effect.ignore(
         record.refused(deny(`awaiting the user's confirmation (${setting} ${pattern.text})`), call.args, "asked"),
       )
-      return Confirm.ask(question, state)
+      return Confirm.ask(question, state.right)
     })
 
   /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
@@ -246,7 +269,9 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       }
       const call = resolveCall(authorized.right, incoming.args)
       const stopped = yield* confirmation(call, incoming)
-      if (stopped !== undefined) return stopped
-      return yield* perform(call)
+      if (stopped === undefined) return yield* perform(call)
+      // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
+      if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(call), stopped.sent)
+      return stopped
     }).pipe(located(incoming))
 })
