@@ -34,6 +34,7 @@ import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
+import * as FleetView from "../View/Fleet.js"
 import * as Cli from "./CommandLine.js"
 import * as Several from "./Services.js"
 
@@ -94,6 +95,8 @@ const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigErr
     Layer.merge(Audit.layerConfig),
     // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
+    // The fleet view (an MCP App): its page is read from dist/ by the first client that asks for it.
+    Layer.merge(FleetView.layer),
   )
 
 /** Stdio, or Streamable HTTP when a port is given. */

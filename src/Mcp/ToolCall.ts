@@ -21,9 +21,11 @@ import * as FiberRef from "effect/FiberRef"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
+import * as Question from "../Confirmation/Question.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import * as TraceContext from "../Operations/TraceContext.js"
+import { Naming } from "../Settings/Services.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
@@ -134,6 +136,8 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
   const policy = yield* Policy
   const settings = yield* ServerSettings
   const record = yield* CallRecord.make
+  // Among several services, reasons name the service's own setting (SVC_STAGING_CONFIRM).
+  const { variable } = yield* Naming
   // Learned once from this server's own client; not a layer of its own, so it cannot come from another client.
   const pages = yield* Pages.make
   const states = yield* ConfirmationState.ConfirmationState
@@ -160,12 +164,13 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       const pattern = policy.confirmation(call.tool, invocation.selector)
       if (pattern === undefined) return undefined
       const answer = Confirm.answerOf(ctx)
+      const setting = variable("SVC_CONFIRM")
       const deny = (reason: string) =>
         new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
       if (answer === "decline" || answer === "cancel") {
-        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (SVC_CONFIRM)`
+        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
         yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
-        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
+        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
       }
       const context = yield* CallContext.get
       // Among several services the router has taken `service` out of the args: the binding names it,
@@ -211,12 +216,12 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
         return yield* refuse(
           deny(
-            `SVC_CONFIRM (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
+            `${setting} (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
           ),
           call.args,
         )
       }
-      const question = yield* Confirm.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
+      const question = yield* Question.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
         Effect.catchAllDefect(
           () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
         ),
@@ -224,7 +229,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       const state = yield* Effect.either(states.seal(binding))
       if (Either.isLeft(state)) return yield* unrecorded(state.left)
       yield* Effect.ignore(
-        record.refused(deny(`awaiting the user's confirmation (SVC_CONFIRM ${pattern.text})`), call.args, "asked"),
+        record.refused(deny(`awaiting the user's confirmation (${setting} ${pattern.text})`), call.args, "asked"),
       )
       return Confirm.ask(question, state.right)
     })

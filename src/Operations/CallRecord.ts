@@ -10,7 +10,6 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { Auth } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
-import { renameIn } from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
 import { redact } from "../Tools/AnswerBounds.js"
@@ -201,13 +200,8 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
           ...(params === undefined ? {} : { params: yield* paramsOf(params) }),
           outcome,
           kind: "denied",
-          // Among several services a reason names the service's own setting (SVC_STAGING_CONFIRM).
-          reason: yield* scrubbed(
-            Option.match((yield* CallContext.get).service, {
-              onNone: () => error.reason,
-              onSome: (name) => renameIn(name, error.reason),
-            }),
-          ),
+          // Among several services a reason names the service's own setting (SVC_STAGING_CONFIRM) as made.
+          reason: yield* scrubbed(error.reason),
           durationMs: 0,
         })
       }),

@@ -47,7 +47,7 @@ export const ensureBinary = (binary: string, aptPackage: string): string => {
     try {
       const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
       ChildProcess.execFileSync("apt-get", ["update"], { stdio: "ignore", env })
-      ChildProcess.execFileSync("apt-get", ["install", "-y", "--no-install-recommends", aptPackage], {
+      ChildProcess.execFileSync("apt-get", ["install", "-y", aptPackage], {
         stdio: "ignore",
         env,
       })
