@@ -13,6 +13,8 @@
  *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
  *   HTTP), TeamSettings, ConfirmationState, Services (several), Store (the store
  *   replicas share);
+ *   HTTP), TeamSettings, ConfirmationState, Services (several), SignIn and
+ *   SignInAuth (sign-in over HTTP: docs/sign-in.md);
  * - CallContext: what one tool call carries.
  */
 
@@ -34,6 +36,8 @@ export * as SvcTransport from "./Service/Transport.js"
 export * as Services from "./Services/Registry.js"
 export * as TeamSettings from "./Settings/Team.js"
 export { VERSION } from "./Shared/Version.js"
+export * as SignInAuth from "./SignIn/Auth.js"
+export * as SignIn from "./SignIn/Resource.js"
 export * as Store from "./Store/Store.js"
 export * as SvcClient from "./SvcClient.js"
 export * as Definitions from "./Tools/Definitions.js"
