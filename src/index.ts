@@ -4,15 +4,19 @@
  * - the bundles (Bundle): `client`, the service's client over any HttpClient
  *   (SvcTransport is ours), its settings from the ConfigProvider; `tools` on
  *   top of it; `stdio` or `http(settings)`, the served server, on top of those;
- * - their parts, to compose otherwise: Config (read from any ConfigProvider, or
- *   given as a value), Auth, SvcClient, Settings, Policy, ParamsCheck;
+ * - their parts, to compose otherwise: SvcConfig (read from any ConfigProvider,
+ *   or given as a value), Auth, SvcClient, Settings, Policy, ParamsCheck;
+ *   McpTools (the SDK servers' factory) and McpHttp. The names leave Effect's
+ *   `Config` and the SDK's `McpServer` to them;
  * - the tool programs: Definitions (the tools), Invoke (one call), Render
  *   (its answer as text), Pages (the service's default page Invoke needs);
  * - the optional parts, each off unless its layer is provided beneath the
  *   bundles (its `layerConfig` reads its settings from the ConfigProvider):
  *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
  *   HTTP), TeamSettings, ConfirmationState, Services (several), Store (the store
- *   replicas share);
+ *   replicas share), SignIn and SignInAuth (sign-in over HTTP: docs/sign-in.md),
+ *   Guard (SVC_GUARD: changes that follow untrusted text are confirmed),
+ *   FleetView (the fleet view, an MCP App);
  * - CallContext: what one tool call carries.
  */
 
@@ -20,11 +24,11 @@ export * as Auth from "./Auth.js"
 export * as Bundle from "./Bundle/All.js"
 export * as CallContext from "./Call/Context.js"
 export * as RefusedKeys from "./Callers/RefusedKeys.js"
-export * as Config from "./Config.js"
+export * as SvcConfig from "./Config.js"
 export * as ConfirmationState from "./Confirmation/State.js"
 export * as McpHttp from "./Mcp/Http.js"
 export * as HttpConfig from "./Mcp/HttpConfig.js"
-export * as McpServer from "./Mcp/Server.js"
+export * as McpTools from "./Mcp/Server.js"
 export * as Audit from "./Operations/Audit.js"
 export * as Readiness from "./Operations/Readiness.js"
 export * as Telemetry from "./Operations/Telemetry.js"
@@ -34,6 +38,8 @@ export * as SvcTransport from "./Service/Transport.js"
 export * as Services from "./Services/Registry.js"
 export * as TeamSettings from "./Settings/Team.js"
 export { VERSION } from "./Shared/Version.js"
+export * as SignInAuth from "./SignIn/Auth.js"
+export * as SignIn from "./SignIn/Resource.js"
 export * as Store from "./Store/Store.js"
 export * as SvcClient from "./SvcClient.js"
 export * as Definitions from "./Tools/Definitions.js"
@@ -46,4 +52,5 @@ export * as Render from "./Tools/Render.js"
 export * as Settings from "./Tools/Settings.js"
 export * as Tool from "./Tools/Tool.js"
 export * from "./Tools/ToolError.js"
+export * as Guard from "./Untrusted/Guard.js"
 export * as FleetView from "./View/Fleet.js"

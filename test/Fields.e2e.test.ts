@@ -14,7 +14,10 @@ interface Result {
 
 /** The answer's JSON, and the notes after it. */
 const split = (result: Result) => {
-  const text = result.content[0]?.text ?? ""
+  // Untrusted values are fenced in the text (src/Untrusted/Fence.ts), its first line saying so: the JSON without them.
+  const text = (result.content[0]?.text ?? "")
+    .replace(/^\[svc-mcp: text between <untrusted [^\n]*\n/, "")
+    .replace(/<untrusted id=[0-9a-f]{16} source='[^']*'>|<\/untrusted id=[0-9a-f]{16}>/g, "")
   const end = text.indexOf("\n")
   return end === -1
     ? { json: JSON.parse(text), notes: "" }

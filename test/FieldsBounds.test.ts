@@ -41,7 +41,7 @@ describe("fields within the answer's bounds", () => {
         )
 
       const whole = yield* call({})
-      const [json, note] = Mcp.text(whole).split("\n")
+      const [json, note] = Mcp.unfenced(Mcp.text(whole)).split("\n")
       const shown = JSON.parse(json ?? "") as Array<unknown>
       expect(note).toMatch(
         new RegExp(

@@ -190,7 +190,7 @@ describe("svc_execute with wait", () => {
             },
           ),
         )
-        const [summary, json] = Mcp.text(result).split("\n")
+        const [summary, json] = Mcp.unfenced(Mcp.text(result)).split("\n")
         expect(summary).toMatch(/^StopStack \(update [0-9a-f]{24}\) succeeded\.$/)
         const final = JSON.parse(json ?? "")
         expect(final).toMatchObject({ status: "Complete", success: true })
@@ -214,7 +214,7 @@ describe("svc_execute with wait", () => {
           arguments: { operation: "batch_deploy_stack", params: { pattern: "*web" }, wait: true },
         }),
       )
-      const [summary, json] = Mcp.text(result).split("\n")
+      const [summary, json] = Mcp.unfenced(Mcp.text(result)).split("\n")
       expect(summary).toBe("2 operations: 2 succeeded, 0 failed.")
       expect(JSON.parse(json ?? "").map((b: { data: { status: string } }) => b.data.status)).toEqual([
         "Complete",
@@ -235,7 +235,7 @@ describe("svc_execute with wait", () => {
           arguments: { operation: "deploy_stack", params: { stack: "web" }, wait: true },
         }),
       )
-      expect(Mcp.text(result)).toMatch(/^DeployStack \(update u1\) FAILED: see its logs below\.\n/)
+      expect(Mcp.unfenced(Mcp.text(result))).toMatch(/^DeployStack \(update u1\) FAILED: see its logs below\.\n/)
     }),
   )
 

@@ -77,6 +77,14 @@ export const GROUPS: ReadonlyArray<Group> = [
         meaning: `true to show credentials in answers (default ${DEFAULT_SETTINGS.revealSecrets})`,
       },
       {
+        name: "SVC_GUARD",
+        meaning: "ask (default): changes that follow untrusted text are confirmed; off",
+      },
+      {
+        name: "SVC_GUARD_WINDOW",
+        meaning: "how long after untrusted text it asks: 90s, 10m, 1h (default 10m)",
+      },
+      {
         name: "SVC_CHECK_PARAMS",
         meaning: "off: params sent unchecked, for a newer service (default on)",
       },
@@ -131,6 +139,37 @@ export const GROUPS: ReadonlyArray<Group> = [
       { name: "SVC_MCP_STORE_PASSWORD", meaning: "the store's password", secret: true, httpOnly: true },
       { name: "SVC_MCP_STORE_PASSWORD_FILE", meaning: "a file holding SVC_MCP_STORE_PASSWORD", httpOnly: true },
       { name: "SVC_MCP_STORE_PREFIX", meaning: "the prefix of the store's keys (default svc-mcp:)", httpOnly: true },
+      {
+        name: "SVC_MCP_STORE_CLUSTER",
+        meaning: "true: SVC_MCP_STORE names a node of a Redis Cluster (default false)",
+        httpOnly: true,
+      },
+    ],
+  },
+  {
+    title: "Sign-in (OAuth)",
+    variables: [
+      {
+        name: "SVC_MCP_OAUTH_ISSUER",
+        meaning: "the identity provider's issuer URL(s), comma separated: sign-in on",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_PUBLIC_URL",
+        meaning: "the server's public base URL (the resource is its /mcp)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_OAUTH_AUDIENCE",
+        meaning: "what a token's aud must contain (default <public>/mcp)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_OAUTH_SCOPE_PREFIX",
+        meaning: "put before svc.read, svc.operate, svc.write (e.g. api://svc-mcp/)",
+        httpOnly: true,
+      },
+      { name: "SVC_MCP_IDENTITIES", meaning: "a JSON file: each identity's service credentials", httpOnly: true },
     ],
   },
   {

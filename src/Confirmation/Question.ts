@@ -20,7 +20,10 @@ import * as Plan from "./Plan.js"
 
 export interface Question {
   readonly invocation: Invocation
-  readonly pattern: Pattern
+  /** The SVC_CONFIRM pattern that asks, if one does. */
+  readonly pattern?: Pattern | undefined
+  /** SVC_GUARD: what the caller read before this call (Untrusted/Guard.ts), when that asks too. */
+  readonly guarded?: string | undefined
   readonly revealSecrets: boolean
 }
 
@@ -83,7 +86,7 @@ const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never
 /** The question shown to the user. */
 export const message = (question: Question): Effect.Effect<string, never, SvcClient> =>
   Effect.gen(function* () {
-    const { invocation, pattern } = question
+    const { invocation, pattern, guarded } = question
     // Among several services the user must know which one the call is for, and which setting asked.
     const { service } = yield* CallContext.get
     const on = Option.match(service, { onNone: () => "", onSome: (name) => `${name}: ` })
@@ -99,9 +102,10 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
             onNone: () => [],
             onSome: (planned) => [planned.text],
           })
-    return [
-      head,
-      ...detail,
-      `Send it? (asked because of ${setting} ${pattern.text}; nothing is sent unless you accept)`,
-    ].join("\n")
+    const because = guarded === undefined ? undefined : `this follows reading ${guarded}, which may carry instructions`
+    const asked =
+      pattern === undefined
+        ? `asked because ${because} (SVC_GUARD)`
+        : `asked because of ${setting} ${pattern.text}${because === undefined ? "" : `, and ${because}`}`
+    return [head, ...detail, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
   })

@@ -34,6 +34,8 @@ import type { ProgressShape } from "../Tools/Progress.js"
 import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
 import { ServerSettings } from "../Tools/Settings.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
+import { callerOf } from "../Untrusted/Caller.js"
+import * as Guard from "../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
 import * as McpLogging from "./Logging.js"
 
@@ -77,6 +79,7 @@ const toResult = (rendered: Rendered): CallToolResult => {
     content: [{ type: "text", text: rendered.text }],
     ...(rendered.isError ? { isError: true } : {}),
     ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
+    ...(rendered.meta === undefined ? {} : { _meta: rendered.meta as Record<string, unknown> }),
   }
 }
 
@@ -141,6 +144,8 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
   // Learned once from this server's own client; not a layer of its own, so it cannot come from another client.
   const pages = yield* Pages.make
   const states = yield* ConfirmationState.ConfirmationState
+  // SVC_GUARD: optional, in force when its layer is provided and on.
+  const guard = yield* Guard.inForce
 
   /** A call refused before anything is sent: recorded, then answered. */
   const refuse = (denied: ToolDeniedError, args: unknown) =>
@@ -162,13 +167,16 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       if (Either.isLeft(call.invocation)) return undefined
       const invocation = call.invocation.right
       const pattern = policy.confirmation(call.tool, invocation.selector)
-      if (pattern === undefined) return undefined
+      const guarded = Option.getOrUndefined((yield* CallContext.get).guarded)
+      if (pattern === undefined && guarded === undefined) return undefined
+      // What asked: SVC_CONFIRM's pattern, or the guard's reason.
       const answer = Confirm.answerOf(ctx)
       const setting = variable("SVC_CONFIRM")
+      const asker = pattern === undefined ? "SVC_GUARD" : `${setting} ${pattern.text}`
       const deny = (reason: string) =>
         new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
       if (answer === "decline" || answer === "cancel") {
-        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
+        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${pattern === undefined ? "SVC_GUARD" : setting})`
         yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
         return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
       }
@@ -216,21 +224,26 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
         return yield* refuse(
           deny(
-            `${setting} (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
+            pattern === undefined
+              ? `this call follows reading ${guarded}, which may carry instructions, so SVC_GUARD requires the user's confirmation, and this client can answer neither input_required nor elicitation requests. To go on, the user makes this change themselves, or the operator sets SVC_GUARD=off`
+              : `${setting} (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
           ),
           call.args,
         )
       }
-      const question = yield* Question.message({ invocation, pattern, revealSecrets: settings.revealSecrets }).pipe(
+      const question = yield* Question.message({
+        invocation,
+        pattern,
+        guarded,
+        revealSecrets: settings.revealSecrets,
+      }).pipe(
         Effect.catchAllDefect(
           () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
         ),
       )
       const state = yield* Effect.either(states.seal(binding))
       if (Either.isLeft(state)) return yield* unrecorded(state.left)
-      yield* Effect.ignore(
-        record.refused(deny(`awaiting the user's confirmation (${setting} ${pattern.text})`), call.args, "asked"),
-      )
+      yield* Effect.ignore(record.refused(deny(`awaiting the user's confirmation (${asker})`), call.args, "asked"))
       return Confirm.ask(question, state.right)
     })
 
@@ -242,6 +255,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
         onSuccess: (outcome) => success(call.tool, outcome, settings),
         onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
       }),
+      Effect.tap((rendered) => noteRead(rendered.untrusted)),
       Effect.map(toResult),
       Effect.provideService(Pages.DefaultPage, pages),
       Effect.catchAllCause((cause) =>
@@ -257,6 +271,18 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       ),
     )
 
+  /** SVC_GUARD: the caller received untrusted text, so its changes in the window are confirmed. */
+  const noteRead = (read: string | undefined) =>
+    Option.isNone(guard) || read === undefined
+      ? Effect.void
+      : Effect.flatMap(callerOf, (caller) => guard.value.store.mark(caller, read, guard.value.windowMs))
+
+  /** SVC_GUARD: what the caller read within its window, when this call changes something. */
+  const guardOf = (call: Call) =>
+    Option.isNone(guard) || call.tool.group === "read"
+      ? Effect.succeed(Option.none<string>())
+      : Effect.flatMap(callerOf, guard.value.store.recent)
+
   return (incoming) =>
     Effect.gen(function* () {
       const authorized = policy.authorize(incoming.name, incoming.args)
@@ -268,10 +294,13 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
         return yield* refuse(refusal, incoming.args)
       }
       const call = resolveCall(authorized.right, incoming.args)
-      const stopped = yield* confirmation(call, incoming)
-      if (stopped === undefined) return yield* perform(call)
-      // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
-      if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(call), stopped.sent)
-      return stopped
+      const guarded = yield* guardOf(call)
+      return yield* Effect.gen(function* () {
+        const stopped = yield* confirmation(call, incoming)
+        if (stopped === undefined) return yield* perform(call)
+        // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
+        if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(call), stopped.sent)
+        return stopped
+      }).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
     }).pipe(located(incoming))
 })

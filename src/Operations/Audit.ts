@@ -41,6 +41,8 @@ export interface AuditEntry {
   readonly kind?: string
   readonly status?: number
   readonly reason?: string
+  /** SVC_GUARD: what untrusted text the caller read just before this change, which is why it was confirmed. */
+  readonly guarded?: string
   /** The Update ids an execution started. */
   readonly update?: string | ReadonlyArray<string>
   readonly durationMs: number

@@ -123,13 +123,20 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
   const { secrets } = yield* Auth
 
   const base = (tool: string, selector: string | undefined) =>
-    Effect.map(CallContext.get, (context) => ({
-      time: new Date().toISOString(),
-      ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
-      caller: auditCaller(context),
-      tool,
-      ...(selector === undefined ? {} : { selector }),
-    }))
+    Effect.flatMap(CallContext.get, (context) =>
+      // What the guard says was read names what the earlier call's params named: scrubbed as they are.
+      Effect.map(
+        Option.isSome(context.guarded) ? scrubbed(context.guarded.value) : Effect.succeed(undefined),
+        (read) => ({
+          time: new Date().toISOString(),
+          ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
+          caller: auditCaller(context),
+          tool,
+          ...(selector === undefined ? {} : { selector }),
+          ...(read === undefined ? {} : { guarded: read }),
+        }),
+      ),
+    )
 
   const paramsOf = (body: Readonly<Record<string, unknown>>) =>
     Effect.map(secrets, (hidden) => scrubValue(redact(body), hidden))

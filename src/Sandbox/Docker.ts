@@ -75,6 +75,7 @@ export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArra
       Created: new Date(image.created * 1000).toISOString(),
       Os: "linux",
       Architecture: "amd64",
+      ...(image.labels === undefined ? {} : { Config: { Labels: image.labels } }),
     }
   })
   add("InspectNetwork", (p) => {

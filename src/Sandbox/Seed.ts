@@ -1,7 +1,9 @@
 /**
  * A small, believable estate: three servers running a few stacks and
- * deployments, with the builds, repos and procedures behind them.
+ * deployments, with the builds, repos and procedures behind them; and in its
+ * logs, a commit message and an image label, hostile text (Hostile.ts).
  */
+import * as Hostile from "./Hostile.js"
 import { logKey, place, type RunState } from "./Lifecycle.js"
 import { pendingInfo } from "./SyncPending.js"
 import type { SandboxUser, World } from "./World.js"
@@ -84,7 +86,13 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   for (const s of [prod1, prod2, stage1]) {
     world.images.set(s.id, [
       { id: "sha256:5d0da3dc9764", name: "redis:7-alpine", size: 41_000_000, created: 1_760_000_000 },
-      { id: "sha256:a8758716bb6a", name: "ghcr.io/acme/api:1.4.2", size: 182_000_000, created: 1_762_000_000 },
+      {
+        id: "sha256:a8758716bb6a",
+        name: "ghcr.io/acme/api:1.4.2",
+        size: 182_000_000,
+        created: 1_762_000_000,
+        labels: Hostile.IMAGE_LABELS,
+      },
       { id: "sha256:0c5a7f3e21d4", name: "nginx:1.27", size: 192_000_000, created: 1_759_000_000 },
     ])
     world.networks.set(s.id, [
@@ -117,7 +125,8 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
     }
     return r
   }
-  stack("web", prod1.id, ["web", "worker", "redis"], [production], "running")
+  const web = stack("web", prod1.id, ["web", "worker", "redis"], [production], "running")
+  world.log(logKey("stack", web), "worker", ...Hostile.WORKER_LOG)
   stack("monitoring", prod2.id, ["prometheus", "grafana"], [production, monitoring], "running")
   stack("staging-web", stage1.id, ["web", "worker", "redis"], [staging], "stopped")
 
@@ -154,7 +163,12 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
 
   store.create("repo", "infra", {
     config: { server_id: prod1.id, repo: "acme/infra", branch: "main", path: "/etc/infra" },
-    info: { state: "Ok", last_pulled_at: 1_762_100_000_000, latest_hash: "9b1d2aa" },
+    info: {
+      state: "Ok",
+      last_pulled_at: 1_762_100_000_000,
+      latest_hash: "9b1d2aa",
+      latest_message: Hostile.COMMIT_MESSAGE,
+    },
   })
   store.create("repo", "api-source", {
     config: { builder_id: builder.id, repo: "acme/api", branch: "main" },

@@ -69,6 +69,7 @@ export interface Image {
   readonly name: string
   readonly size: number
   readonly created: number
+  readonly labels?: Readonly<Record<string, string>>
 }
 
 export interface Named {

@@ -46,13 +46,15 @@ const cut = (text: string, max: number) => {
 /**
  * Fits the JSON of `data` into `max` characters. An array keeps as many whole
  * items as fit, so what is shown is still valid JSON; anything else is cut.
+ * The note names `stated` as the limit: the budget as the operator set it, where
+ * part of `max` went to what the answer carries besides (untrusted text's fences).
  */
-export const withinBudget = (data: unknown, text: string, max: number, narrow: string): string => {
+export const withinBudget = (data: unknown, text: string, max: number, narrow: string, stated = max): string => {
   if (text.length <= max) return text
   const advice = `narrow the request: ${narrow}`
   if (Array.isArray(data)) {
     const tail = (shown: number) =>
-      note(`output cut to fit ${max} characters: showing ${shown} of ${data.length} items; ${advice}`)
+      note(`output cut to fit ${stated} characters: showing ${shown} of ${data.length} items; ${advice}`)
     let shown = 0
     let length = 2
     for (const item of data) {
@@ -66,7 +68,7 @@ export const withinBudget = (data: unknown, text: string, max: number, narrow: s
   // The note's own length depends on the numbers in it; 300 characters is room enough for it.
   const kept = cut(text, max - Math.min(300, Math.floor(max / 2)))
   const tail = note(
-    `output cut to fit ${max} characters: ${text.length - kept.length} of ${text.length} characters left out; ${advice}`,
+    `output cut to fit ${stated} characters: ${text.length - kept.length} of ${text.length} characters left out; ${advice}`,
   )
   return `${kept}${tail}`
 }

@@ -4,6 +4,7 @@
  */
 import type { SvcError } from "../Service/Errors.js"
 import { isObject } from "../Shared/JsonShape.js"
+import * as Untrusted from "../Untrusted/Answer.js"
 import { mayHoldSecrets, note, pageNote, redact, withinBudget } from "./AnswerBounds.js"
 import { shape } from "./Fields.js"
 import type { ToolSuccess } from "./Invoke.js"
@@ -39,13 +40,26 @@ export interface Rendered {
    * budget cut the text, only the whole list items shown, and `truncated: true`.
    */
   readonly structuredData?: Readonly<Record<string, unknown>>
+  /** The result's `_meta`: where the answer's untrusted values are (Untrusted/Answer.ts). */
+  readonly meta?: Readonly<Record<string, unknown>>
+  /** What untrusted text the answer carried, in words, for the guard: "the logs of stack web". */
+  readonly untrusted?: string
 }
 
-/** A cut list's text is its JSON (which holds no raw newline) and then the note. */
+/**
+ * A cut list's text is its JSON (which holds no raw newline) and then the note: the items
+ * it shows, as they are (the text's may be fenced).
+ */
 const shownOf = (data: unknown, fitted: string): Readonly<Record<string, unknown>> =>
   Array.isArray(data)
-    ? { result: JSON.parse(fitted.slice(0, fitted.indexOf("\n"))), truncated: true }
+    ? {
+        result: data.slice(0, (JSON.parse(fitted.slice(0, fitted.indexOf("\n"))) as Array<unknown>).length),
+        truncated: true,
+      }
     : { truncated: true }
+
+/** The note a non-list cut ends with, after which nothing of the answer follows. */
+const CUT_NOTE = "\n[svc-mcp: output cut"
 
 export interface OutputSettings {
   readonly maxOutputChars: number
@@ -53,22 +67,43 @@ export interface OutputSettings {
 }
 
 export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings): Rendered => {
-  const { text } = outcome
-  const asSent = text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
-  const shown = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
+  const { text, endpoint } = outcome
+  // An answer that can carry untrusted text is always written anew: its values are fenced.
+  const untrusted = Untrusted.carries(endpoint)
+  const asSent = !untrusted && text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
+  const redacted = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
+  const shown = untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, redacted) : redacted
   // Shaped after redaction, so that a kept path shows only what the whole answer would;
   // and before the budget, so that a shaped list fits where the whole one was cut.
   const shaped = outcome.fields === undefined ? undefined : shape(shown, outcome.fields)
   const data = shaped === undefined ? shown : shaped.value
+  const fences = untrusted ? Untrusted.fences(endpoint, data, outcome.body) : undefined
+  const written = fences === undefined ? data : fences.data
   // Compact JSON: an assistant reads it as well as indented JSON, at a third fewer tokens.
   // The service's own text when nothing in it is to be hidden: it is compact JSON already.
-  const json = shaped === undefined && asSent && text !== undefined ? text : (JSON.stringify(data) ?? "null")
+  const json = shaped === undefined && asSent && text !== undefined ? text : (JSON.stringify(written) ?? "null")
+  const head = fences === undefined ? "" : fences.header
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
   const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shaped?.note === undefined ? "" : note(shaped.note)}`
   const room = settings.maxOutputChars - lead.length - notes.length
-  const fitted = withinBudget(data, json, room, tool.narrow)
+  const cut = withinBudget(written, json, room - head.length - (fences?.reserve ?? 0), tool.narrow, room)
+  const fitted = fences === undefined || cut === json ? cut : closeFences(cut, fences)
   const structuredData = fitted !== json ? shownOf(data, fitted) : isObject(data) ? data : { result: data }
-  return { isError: false, text: `${lead}${fitted}${notes}`, structuredData }
+  const rendered: Rendered = { isError: false, text: `${head}${lead}${fitted}${notes}`, structuredData }
+  if (fences === undefined) return rendered
+  const paths =
+    fitted === json
+      ? fences.paths(isObject(data) ? "" : "/result")
+      : Array.isArray(data)
+        ? fences.paths("/result", (structuredData.result as Array<unknown>).length)
+        : []
+  return { ...rendered, meta: Untrusted.metaOf(paths), untrusted: fences.read }
+}
+
+/** A cut answer's fences made whole: a list is cut between whole items, anything else wherever the budget fell. */
+const closeFences = (cut: string, fences: Untrusted.Fenced): string => {
+  const at = cut.lastIndexOf(CUT_NOTE)
+  return at < 0 ? cut : `${fences.closeCut(cut.slice(0, at))}${cut.slice(at)}`
 }
 
 const detailsOf = (error: SvcError): Partial<StructuredError> => {

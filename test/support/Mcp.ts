@@ -146,6 +146,10 @@ export const connectV2 = (
     return { client, logs, asked } satisfies Connected
   })
 
+/** `text` without the line an answer with untrusted text starts with (src/Untrusted/Fence.ts). */
+export const unfenced = (text: string): string =>
+  text.replace(/^\[svc-mcp: text between <untrusted id=[0-9a-f]{16} [^\n]*\n/, "")
+
 export const text = (result: unknown): string => {
   const [first] = (result as { content: Array<{ text: string }> }).content
   return first?.text ?? ""

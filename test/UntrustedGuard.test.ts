@@ -1,0 +1,89 @@
+/**
+ * The guard's parts: its settings (SVC_GUARD, SVC_GUARD_WINDOW, refused in one
+ * line when malformed), its window in memory on the Effect clock, and the
+ * caller it keys the window by.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as TestClock from "effect/TestClock"
+import * as CallContext from "../src/Call/Context.js"
+import * as GuardSettings from "../src/Settings/Guard.js"
+import { callerOf, STDIO } from "../src/Untrusted/Caller.js"
+import * as Guard from "../src/Untrusted/Guard.js"
+
+const load = (env: Record<string, string>) =>
+  GuardSettings.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+describe("the guard's settings", () => {
+  it.effect("ask by default, for ten minutes; off, on, and windows in s, m, h", () =>
+    Effect.gen(function* () {
+      expect(yield* load({})).toEqual({ on: true, windowMs: 600_000 })
+      expect(yield* load({ SVC_GUARD: "off" })).toMatchObject({ on: false })
+      expect(yield* load({ SVC_GUARD: "ASK", SVC_GUARD_WINDOW: "90" })).toEqual({ on: true, windowMs: 90_000 })
+      expect(yield* load({ SVC_GUARD: "on", SVC_GUARD_WINDOW: "2m" })).toEqual({ on: true, windowMs: 120_000 })
+      expect(yield* load({ SVC_GUARD_WINDOW: "1h" })).toMatchObject({ windowMs: 3_600_000 })
+    }),
+  )
+
+  it.effect("a malformed value is refused in one line that names the variable and the fix", () =>
+    Effect.gen(function* () {
+      const guard = yield* Effect.flip(load({ SVC_GUARD: "maybe" }))
+      expect(guard.message).toBe('SVC_GUARD is "maybe": use ask (the default) or off')
+      for (const bad of ["0", "ten", "-5m", "25h", "5d"]) {
+        const window = yield* Effect.flip(load({ SVC_GUARD_WINDOW: bad }))
+        expect(window.variable).toBe("SVC_GUARD_WINDOW")
+        expect(window.message).toMatch(/give seconds, or a number with s, m or h, e\.g\. SVC_GUARD_WINDOW=10m$/)
+      }
+      expect(Either.isLeft(GuardSettings.parseWindow("86401"))).toBe(true)
+    }),
+  )
+})
+
+describe("the guard's window in memory", () => {
+  it.effect("holds what a caller read for the window, per caller, on the Effect clock", () =>
+    Effect.gen(function* () {
+      const store = yield* Guard.memoryStore
+      yield* store.mark("key:alice", "the logs of stack web", 60_000)
+      expect(yield* store.recent("key:alice")).toEqual(Option.some("the logs of stack web"))
+      expect(yield* store.recent("key:bob")).toEqual(Option.none())
+      yield* TestClock.adjust("59 seconds")
+      expect(yield* store.recent("key:alice")).toEqual(Option.some("the logs of stack web"))
+      // A later read renews the window and names what was read last.
+      yield* store.mark("key:alice", "the commit messages of repo infra", 60_000)
+      yield* TestClock.adjust("30 seconds")
+      expect(yield* store.recent("key:alice")).toEqual(Option.some("the commit messages of repo infra"))
+      yield* TestClock.adjust("31 seconds")
+      expect(yield* store.recent("key:alice")).toEqual(Option.none())
+    }),
+  )
+
+  it.effect("is off by default and with SVC_GUARD=off; on with its layer", () =>
+    Effect.gen(function* () {
+      expect(yield* Guard.inForce).toEqual(Option.none())
+      const off = yield* Guard.inForce.pipe(Effect.provide(Guard.layer({ on: false, windowMs: 1_000 })))
+      expect(off).toEqual(Option.none())
+      const on = yield* Guard.inForce.pipe(Effect.provide(Guard.layer({ on: true, windowMs: 1_000 })))
+      expect(Option.map(on, (guard) => guard.windowMs)).toEqual(Option.some(1_000))
+    }),
+  )
+})
+
+describe("the guard's caller", () => {
+  it.effect("is the signed-in identity, else the caller's key, else its address, else the stdio connection", () =>
+    Effect.gen(function* () {
+      const as = (context: Partial<CallContext.CallContext>) =>
+        callerOf.pipe(CallContext.within({ ...CallContext.empty, ...context }))
+      expect(yield* callerOf).toBe(STDIO)
+      expect(yield* as({ address: Option.some("127.0.0.2") })).toBe("address:127.0.0.2")
+      const caller = { key: "k1", secret: {} as never }
+      expect(yield* as({ address: Option.some("127.0.0.2"), credentials: { _tag: "Caller", caller } })).toBe("key:k1")
+      const identity = { issuer: "https://idp", subject: "s", name: "alice@example.com", scopes: [] }
+      expect(yield* as({ identity: Option.some(identity), credentials: { _tag: "Caller", caller } })).toBe(
+        "oauth:alice@example.com",
+      )
+    }),
+  )
+})
