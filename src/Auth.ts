@@ -25,6 +25,7 @@ import {
 import { Hooks } from "./Service/Hooks.js"
 import { errorBody, isRedirect, retryAfterOf, snippet } from "./Service/Response.js"
 import * as SvcTransport from "./Service/Transport.js"
+import { Naming, type NamingShape } from "./Settings/Services.js"
 import { scrub } from "./Shared/Secrets.js"
 
 export interface Credential {
@@ -70,6 +71,7 @@ export const makeApiKey = (key: Redacted.Redacted<string>, secret: Redacted.Reda
 const readLogin = (
   { status, text, retryAfter, location }: SvcTransport.Exchange,
   hide: ReadonlyArray<string>,
+  naming: NamingShape,
 ): Effect.Effect<string, SvcAuthError> => {
   const fail = (reason: SvcAuthError["reason"], detail: string) =>
     Effect.fail(new SvcAuthError({ call: LOGIN, reason, status, detail: scrub(detail, hide) }))
@@ -85,7 +87,7 @@ const readLogin = (
     )
   }
   if (isRedirect(status, location)) {
-    return fail("Redirected", redirectAdvice(LOGIN, location))
+    return fail("Redirected", redirectAdvice(LOGIN, location, naming.variable("SVC_URL")))
   }
   if (status < 200 || status >= 300) {
     return fail("LoginFailed", `the login answered ${status}: ${errorBody(status, text).error}`)
@@ -104,7 +106,7 @@ const readLogin = (
   if (type === "Totp" || type === "Passkey") {
     return fail(
       "SecondFactor",
-      `the account needs a second factor (${type}), which this server cannot give: use an API key (SVC_API_KEY, SVC_API_SECRET) or an account without two-factor login`,
+      `the account needs a second factor (${type}), which this server cannot give: use an API key (${naming.variable("SVC_API_KEY")}, ${naming.variable("SVC_API_SECRET")}) or an account without two-factor login`,
     )
   }
   return fail("BadLoginResponse", `the login answer has no token (type ${JSON.stringify(type ?? null)})`)
@@ -123,6 +125,8 @@ export const makeJwt = (
   Effect.gen(function* () {
     const http = yield* HttpClient.HttpClient
     const hooks = yield* Hooks
+    // Among several services, a refusal names the service's own variables.
+    const naming = yield* Naming
     const current = yield* SynchronizedRef.make(Option.none<Login>())
     // The password and the last two tokens (a caller may still hold the previous
     // one): rebuilt at each login, read by every call.
@@ -138,7 +142,7 @@ export const makeJwt = (
       ),
     ).pipe(
       hooks.serviceRequest("POST", `/${callPath(LOGIN)}`),
-      Effect.flatMap((answer) => readLogin(answer, hidden)),
+      Effect.flatMap((answer) => readLogin(answer, hidden, naming)),
       Effect.tap((token) =>
         Effect.sync(() => {
           hidden = [Redacted.value(password), token, ...hidden.slice(1, 2)]
@@ -208,20 +212,21 @@ export const makeJwt = (
  */
 export const perRequest: AuthShape = {
   method: "caller-key",
-  credential: Effect.flatMap(Effect.map(CallContext.get, CallContext.callerOf), (caller) =>
-    Option.isNone(caller)
-      ? Effect.fail(
-          new SvcAuthError({
-            call: { group: "auth", endpoint: "per-request" },
-            reason: "Rejected",
-            detail:
-              "no caller credentials: in per-request mode every call must come over HTTP with X-Svc-Api-Key and X-Svc-Api-Secret",
+  credential: Effect.flatMap(
+    Effect.zip(Effect.map(CallContext.get, CallContext.callerOf), Naming),
+    ([caller, naming]) =>
+      Option.isNone(caller)
+        ? Effect.fail(
+            new SvcAuthError({
+              call: { group: "auth", endpoint: "per-request" },
+              reason: "Rejected",
+              detail: `no caller credentials: in per-request mode every call must come over HTTP with ${naming.header("Key")} and ${naming.header("Secret")}`,
+            }),
+          )
+        : Effect.succeed<Credential>({
+            headers: { "x-api-key": caller.value.key, "x-api-secret": Redacted.value(caller.value.secret) },
+            generation: 0,
           }),
-        )
-      : Effect.succeed<Credential>({
-          headers: { "x-api-key": caller.value.key, "x-api-secret": Redacted.value(caller.value.secret) },
-          generation: 0,
-        }),
   ),
   renew: Option.none(),
   // The caller's own secret is the one to keep out of what it is shown.

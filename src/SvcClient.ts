@@ -19,6 +19,7 @@ import type { Call, SvcError } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
 import { fromResponse, type Outcome, rejected } from "./Service/Response.js"
 import * as SvcTransport from "./Service/Transport.js"
+import { Naming } from "./Settings/Services.js"
 
 export type Group = "read" | "write" | "execute"
 
@@ -48,6 +49,8 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
   const http = yield* HttpClient.HttpClient
   const hooks = yield* Hooks
   const refusedKeys = yield* RefusedKeys
+  // Among several services, messages name the service's own variables and headers.
+  const naming = yield* Naming
 
   const answer = (group: Group, endpoint: string, params: object) => {
     const target: Call = { group, endpoint }
@@ -63,7 +66,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
             const took = Math.round(performance.now() - started)
             return Effect.zipRight(
               Effect.logDebug(`${group}/${endpoint} answered ${status} in ${took} ms`),
-              Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, headers)),
+              Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, headers, naming)),
             )
           }),
         )
@@ -71,7 +74,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
     const settle = (outcome: Outcome): Effect.Effect<Answer, SvcError> =>
       outcome._tag === "Ok"
         ? Effect.succeed(outcome)
-        : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method))
+        : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method, naming))
     const renewed = (credential: Credential) =>
       Option.isNone(auth.renew)
         ? undefined
@@ -86,7 +89,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
           first._tag === "CredentialsInvalid" ? (renewed(credential) ?? settle(first)) : settle(first),
         ),
       ),
-      guarded(refusedKeys, target),
+      guarded(refusedKeys, target, naming),
       Effect.tapError((error) => Effect.logWarning(error.message)),
     )
   }

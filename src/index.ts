@@ -11,8 +11,8 @@
  * - the optional parts, each off unless its layer is provided beneath the
  *   bundles (its `layerConfig` reads its settings from the ConfigProvider):
  *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
- *   HTTP), TeamSettings, ConfirmationState, Services (several), Guard
- *   (SVC_GUARD: changes that follow untrusted text are confirmed);
+ *   HTTP), TeamSettings, ConfirmationState, Services (several), Store (the store
+ *   replicas share), Guard (SVC_GUARD: changes that follow untrusted text are confirmed);
  * - CallContext: what one tool call carries.
  */
 
@@ -34,6 +34,7 @@ export * as SvcTransport from "./Service/Transport.js"
 export * as Services from "./Services/Registry.js"
 export * as TeamSettings from "./Settings/Team.js"
 export { VERSION } from "./Shared/Version.js"
+export * as Store from "./Store/Store.js"
 export * as SvcClient from "./SvcClient.js"
 export * as Definitions from "./Tools/Definitions.js"
 export * as Invoke from "./Tools/Invoke.js"
@@ -46,3 +47,4 @@ export * as Settings from "./Tools/Settings.js"
 export * as Tool from "./Tools/Tool.js"
 export * from "./Tools/ToolError.js"
 export * as Guard from "./Untrusted/Guard.js"
+export * as FleetView from "./View/Fleet.js"

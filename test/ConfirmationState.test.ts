@@ -32,8 +32,8 @@ const binding = FastCheck.record({
 
 const key = (fill: number) => Redacted.make(new Uint8Array(32).fill(fill))
 
-const reason = (result: Either.Either<void, State.StateRefused>) =>
-  Either.match(result, { onLeft: (e) => e.reason, onRight: () => "Honoured" })
+const reason = (result: Either.Either<unknown, State.StateRefused | State.ConfirmationUnrecorded>) =>
+  Either.match(result, { onLeft: (e) => (e._tag === "StateRefused" ? e.reason : e._tag), onRight: () => "Honoured" })
 
 /** The same object with its keys in reverse order, at every depth. */
 const reversed = (value: unknown): unknown =>

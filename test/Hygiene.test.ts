@@ -76,7 +76,11 @@ describe("design rules", () => {
 
   it("only the adapter (src/Mcp/) imports the MCP SDK, and only v2: v1 is for the tests' older client", () => {
     const adapter = sources.filter(({ file }) => file.startsWith("Mcp/")).map(({ file }) => file)
-    expect(offenders(/@modelcontextprotocol\//, adapter)).toEqual([])
+    // The fleet view's page (src/View/App/) runs in the host's browser frame, not in the server: it is the
+    // Apps SDK's app side, built into the page by scripts/build-view.mjs.
+    const page = sources.filter(({ file }) => file.startsWith("View/App/")).map(({ file }) => file)
+    expect(offenders(/@modelcontextprotocol\//, [...adapter, ...page])).toEqual([])
+    expect(offenders(/@modelcontextprotocol\//, adapter)).toEqual(["View/App/App.ts"])
     expect(offenders(/@modelcontextprotocol\/sdk/)).toEqual([])
     expect(adapter.length).toBeGreaterThan(0)
     const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))

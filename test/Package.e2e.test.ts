@@ -83,6 +83,8 @@ describe("the packed package", () => {
       "spec/service-api.schema.json",
       "dist/svc-mcp.js",
       "dist/svc-mcp/main.js",
+      // The fleet view's page (scripts/build-view.mjs), read by the first resources/read.
+      "dist/fleet-view.js",
     ]
     for (const needed of [...named, "dist/index.js", "dist/index.d.ts"]) {
       expect(files).toContain(needed)

@@ -4,7 +4,7 @@
  * - `tools`: the tools' settings, policy and params check, on top of the client;
  * - `stdio` or `http(settings)`: the served MCP server, on top of the tools.
  * Every optional part (audit, telemetry, readiness, per-caller credentials,
- * team settings, confirmation state, several services) is off unless its layer
+ * team settings, confirmation state, several services, the fleet view) is off unless its layer
  * is provided beneath them, and none has to be named when off.
  */
 import * as McpHttp from "../Mcp/Http.js"

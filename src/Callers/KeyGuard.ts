@@ -8,15 +8,16 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
 import { type Call, SvcAuthError, type SvcError } from "../Service/Errors.js"
+import { type NamingShape, single } from "../Settings/Services.js"
 import { describe, fingerprint, type RefusedKeysShape } from "./RefusedKeys.js"
 
 /** The detail of a refusal answered from memory. */
-export const remembered = (text: string): string =>
-  `the service refused the caller's API key; check the X-Svc-Api-Key and X-Svc-Api-Secret the client sends, and whether the key has expired (${text})`
+export const remembered = (text: string, naming: NamingShape = single): string =>
+  `the service refused the caller's API key; check the ${naming.header("Key")} and ${naming.header("Secret")} the client sends, and whether the key has expired (${text})`
 
 /** Around one request to the service on behalf of the current caller, if there is one. */
 export const guarded =
-  (refusedKeys: Option.Option<RefusedKeysShape>, call: Call) =>
+  (refusedKeys: Option.Option<RefusedKeysShape>, call: Call, naming: NamingShape = single) =>
   <A, R>(self: Effect.Effect<A, SvcError, R>): Effect.Effect<A, SvcError, R> =>
     Option.isNone(refusedKeys)
       ? self
@@ -32,7 +33,7 @@ export const guarded =
                     call,
                     reason: "Rejected",
                     status: 401,
-                    detail: remembered(describe(known.value)),
+                    detail: remembered(describe(known.value), naming),
                   }),
                 )
               : self.pipe(

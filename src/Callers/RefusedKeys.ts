@@ -3,7 +3,9 @@
  * window so that they are not sent again: each refusal costs the caller's
  * address one of its five attempts, and an assistant that retries a dead key
  * would lock its caller out window after window. Only fingerprints are kept,
- * never a secret.
+ * never a secret. With a shared store (src/Store/) every replica remembers what
+ * one was refused, under a keyed hash of the fingerprint; when the store does not
+ * answer, the process's own memory serves, and a warning says so.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -12,6 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
+import { Store, type StoreError, type StoreShape } from "../Store/Store.js"
 
 /** The service's failure window. */
 export const REMEMBER_MS = 15_000
@@ -55,7 +58,8 @@ export const fingerprint = (key: string, secret: Redacted.Redacted<string>): str
 export const describe = (refusal: Refusal): string =>
   `the service refused this API key at ${new Date(refusal.at).toISOString()}; remembered, so it is not sent again until ${new Date(refusal.until).toISOString()}`
 
-export const make: Effect.Effect<RefusedKeysShape> = Effect.map(
+/** Refusals remembered in this process alone. */
+export const makeLocal: Effect.Effect<RefusedKeysShape> = Effect.map(
   Ref.make(new Map<string, number>()),
   (state): RefusedKeysShape => ({
     check: (keyId) =>
@@ -89,7 +93,72 @@ export const make: Effect.Effect<RefusedKeysShape> = Effect.map(
   }),
 )
 
-export const layer: Layer.Layer<RefusedKeys> = Layer.effect(RefusedKeys, Effect.map(make, Option.some))
-
 /** Nothing remembered: the server sends its own key, which no caller can retry into a lock-out. */
 export const layerOff: Layer.Layer<RefusedKeys> = Layer.succeed(RefusedKeys, Option.none())
+
+const REFUSED = "refused-key:"
+
+/**
+ * Refusals shared by the replicas through the store, each also kept here: when
+ * the store does not answer, what this process knows still serves.
+ */
+const sharedWith = (store: StoreShape, local: RefusedKeysShape): Effect.Effect<RefusedKeysShape> =>
+  Effect.map(Ref.make(false), (degraded): RefusedKeysShape => {
+    const keyOf = (keyId: string) => `${REFUSED}${store.keyed(keyId)}`
+    const answered = Effect.flatMap(Ref.getAndSet(degraded, false), (was) =>
+      was ? Effect.logInfo("the shared store answers again: refused caller keys are shared again") : Effect.void,
+    )
+    const fallBack = (error: StoreError) =>
+      Effect.flatMap(Ref.getAndSet(degraded, true), (was) =>
+        was
+          ? Effect.void
+          : Effect.logWarning(
+              `refused caller keys are remembered by this process alone while the shared store does not answer (${error.detail})`,
+            ),
+      )
+    return {
+      check: (keyId) =>
+        store.get(keyOf(keyId)).pipe(
+          Effect.tap(() => answered),
+          // While the store answers it is the truth: another replica's success ends a refusal this one holds.
+          Effect.flatMap((held) =>
+            Effect.map(Clock.currentTimeMillis, (now) => {
+              const at = Option.getOrUndefined(
+                Option.flatMap(held, (text) => Option.liftPredicate(Number(text), Number.isSafeInteger)),
+              )
+              return at !== undefined && now < at + REMEMBER_MS
+                ? Option.some({ at, until: at + REMEMBER_MS })
+                : Option.none()
+            }),
+          ),
+          Effect.catchAll((error) => Effect.zipRight(fallBack(error), local.check(keyId))),
+        ),
+      refused: (keyId) =>
+        Effect.zipRight(
+          local.refused(keyId),
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            store.set(keyOf(keyId), String(now), REMEMBER_MS).pipe(
+              Effect.tap(() => answered),
+              Effect.catchAll(fallBack),
+            ),
+          ),
+        ),
+      succeeded: (keyId) =>
+        Effect.zipRight(
+          local.succeeded(keyId),
+          store.remove(keyOf(keyId)).pipe(
+            Effect.tap(() => answered),
+            Effect.catchAll(fallBack),
+          ),
+        ),
+    }
+  })
+
+/** In the shared store when one is provided (Store), else in this process. */
+export const make: Effect.Effect<RefusedKeysShape> = Effect.gen(function* () {
+  const local = yield* makeLocal
+  const store = yield* Store
+  return Option.isNone(store) ? local : yield* sharedWith(store.value, local)
+})
+
+export const layer: Layer.Layer<RefusedKeys> = Layer.effect(RefusedKeys, Effect.map(make, Option.some))

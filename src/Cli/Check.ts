@@ -13,6 +13,7 @@ import * as SvcTransport from "../Service/Transport.js"
 import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "../Service/Versions.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import type { ConfigError } from "../Settings/Read.js"
+import { Store } from "../Store/Store.js"
 import { SvcClient } from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 
@@ -119,12 +120,11 @@ export const runWith = (
     const auth = yield* Auth
     const client = yield* SvcClient
     const steps: Array<Step> = []
-    const report = (): Report => ({
-      url: config.url,
-      method: auth.method,
-      steps,
-      ok: steps.every((s) => s.status !== "fail"),
-    })
+    const shared = yield* storeStep
+    const report = (): Report => {
+      const all = shared === undefined ? steps : [...steps, shared]
+      return { url: config.url, method: auth.method, steps: all, ok: all.every((s) => s.status !== "fail") }
+    }
 
     const reached = yield* Effect.either(reach)
     if (reached._tag === "Left") {
@@ -183,6 +183,27 @@ export const runWith = (
     steps.push(yield* ParamsCheck.stepFor(params, text))
     return report()
   })
+
+/**
+ * The shared store (SVC_MCP_STORE), when one is configured: a warning, not a
+ * failure, when it does not answer, as reads and unconfirmed calls go on without it.
+ */
+const storeStep: Effect.Effect<Step | undefined> = Effect.flatMap(Store, (store) =>
+  store._tag === "None"
+    ? Effect.succeed(undefined)
+    : Effect.map(
+        store.value.status,
+        (status): Step =>
+          status.up
+            ? { name: "store", status: "ok", detail: `the shared store at ${status.where} answers` }
+            : {
+                name: "store",
+                status: "warn",
+                detail: `the shared store at ${status.where} does not answer (${status.detail ?? "down"})`,
+                hint: "confirmed calls are refused and refused keys are remembered per process until it answers: check SVC_MCP_STORE, its password and the store itself",
+              },
+      ),
+)
 
 export const run: Effect.Effect<Report, never, Needs> = runWith(ParamsSettings.load)
 

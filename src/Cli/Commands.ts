@@ -30,10 +30,12 @@ import * as Registry from "../Services/Registry.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as ServicesSettings from "../Settings/Services.js"
 import * as TeamSettings from "../Settings/Team.js"
+import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
 import * as Guard from "../Untrusted/Guard.js"
+import * as FleetView from "../View/Fleet.js"
 import * as Cli from "./CommandLine.js"
 import * as Several from "./Services.js"
 
@@ -94,6 +96,8 @@ const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigErr
     Layer.merge(Audit.layerConfig),
     // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
+    // The fleet view (an MCP App): its page is read from dist/ by the first client that asks for it.
+    Layer.merge(FleetView.layer),
     // SVC_GUARD: changes that follow untrusted text are confirmed.
     Layer.merge(Guard.layerConfig),
   )
@@ -244,6 +248,14 @@ const checkEach = (names: ReadonlyArray<string>) =>
     if (!ok) yield* exitWith(1)
   })
 
+/**
+ * The shared store beneath everything served or checked (SVC_MCP_STORE; unset,
+ * each process keeps its own memory): the confirmations' single use and the
+ * refused keys read it from their context.
+ */
+const withStore = <A, R>(self: Effect.Effect<A, ExitCode, R>) =>
+  self.pipe(Effect.provide(Store.layer), Effect.catchTag("ConfigError", configFailed))
+
 /** Runs one command line's command to its end; a failure is an ExitCode, its message on stderr. */
 export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
   Effect.gen(function* () {
@@ -259,23 +271,26 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         return yield* ServicesSettings.load.pipe(
           Effect.flatMap((names) => (Option.isSome(names) ? checkEach(names.value) : check)),
           Effect.catchTag("ConfigError", configFailed),
+          withStore,
         )
       case "Setup":
         return yield* Effect.flatMap(loadSetup, (Setup) => Setup.run(command.options))
       case "Sandbox":
         return yield* runSandbox(command.port)
       case "Serve":
-        return yield* command.sandbox
-          ? command.services === undefined
-            ? sandboxesOfSettings(command.httpPort)
-            : serveSandboxes(command.services, command.httpPort)
-          : ServicesSettings.load.pipe(
-              Effect.flatMap((names) =>
-                Option.isSome(names)
-                  ? serve(command.httpPort, true).pipe(Effect.provide(Several.serving(names.value)))
-                  : serve(command.httpPort).pipe(Effect.provide(servingClient())),
+        return yield* withStore(
+          command.sandbox
+            ? command.services === undefined
+              ? sandboxesOfSettings(command.httpPort)
+              : serveSandboxes(command.services, command.httpPort)
+            : ServicesSettings.load.pipe(
+                Effect.flatMap((names) =>
+                  Option.isSome(names)
+                    ? serve(command.httpPort, true).pipe(Effect.provide(Several.serving(names.value)))
+                    : serve(command.httpPort).pipe(Effect.provide(servingClient())),
+                ),
+                Effect.catchTag("ConfigError", configFailed),
               ),
-              Effect.catchTag("ConfigError", configFailed),
-            )
+        )
     }
   })

@@ -128,6 +128,17 @@ export const GROUPS: ReadonlyArray<Group> = [
         httpOnly: true,
       },
       { name: "SVC_MCP_STATE_KEY_FILE", meaning: "a file holding SVC_MCP_STATE_KEY", httpOnly: true },
+      {
+        // The shared store (src/Store/): what replicas must agree on; needs SVC_MCP_STATE_KEY.
+        name: "SVC_MCP_STORE",
+        meaning: "the redis:// or rediss:// URL of the store replicas share",
+        secret: true,
+        httpOnly: true,
+      },
+      { name: "SVC_MCP_STORE_FILE", meaning: "a file holding SVC_MCP_STORE", httpOnly: true },
+      { name: "SVC_MCP_STORE_PASSWORD", meaning: "the store's password", secret: true, httpOnly: true },
+      { name: "SVC_MCP_STORE_PASSWORD_FILE", meaning: "a file holding SVC_MCP_STORE_PASSWORD", httpOnly: true },
+      { name: "SVC_MCP_STORE_PREFIX", meaning: "the prefix of the store's keys (default svc-mcp:)", httpOnly: true },
     ],
   },
   {

@@ -3,9 +3,13 @@
  * requests): what the client echoes back is attacker-controlled, so the state is
  * sealed with HMAC-SHA256 under the server's key, binds the call it was issued
  * for (tool, selector, a digest of the exact arguments, the principal, the
- * service among several) and a short expiry, and is honoured once per process.
- * Its payload names no argument: the client learns nothing from it that it did
- * not send.
+ * service among several) and a short expiry, and is honoured once: per process,
+ * or across replicas when they share a store (src/Store/). There the question's
+ * nonce is recorded when it is asked and taken atomically by the answer, so that
+ * exactly one of concurrent answers wins, and a store that lost its data honours
+ * nothing older; an answer that cannot be checked there is not honoured (fail
+ * closed). Its payload names no argument: the client learns nothing from it that
+ * it did not send.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -16,6 +20,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import { TeamSettings } from "../Settings/Team.js"
+import { Store, type StoreError, type StoreShape } from "../Store/Store.js"
 import { digest } from "./Canonical.js"
 
 /** How long a question's answer may take. */
@@ -35,7 +40,8 @@ export interface Binding {
   readonly service?: string | undefined
 }
 
-export type Refusal = "Malformed" | "Forged" | "Expired" | "OtherCall" | "Reused"
+/** `Sent`: honoured already, and sent, with no outcome recorded yet (in flight, or its replica stopped): never sent again. */
+export type Refusal = "Malformed" | "Forged" | "Expired" | "OtherCall" | "Reused" | "Sent"
 
 /** Why a state is not honoured; the call is asked about again. */
 export class StateRefused extends Data.TaggedError("StateRefused")<{ readonly reason: Refusal }> {
@@ -44,11 +50,23 @@ export class StateRefused extends Data.TaggedError("StateRefused")<{ readonly re
   }
 }
 
+/** The shared store did not answer: a question cannot be asked, nor an answer honoured (fail closed). */
+export class ConfirmationUnrecorded extends Data.TaggedError("ConfirmationUnrecorded")<{ readonly detail: string }> {
+  override get message(): string {
+    return `the confirmation could not be recorded in the shared store (${this.detail})`
+  }
+}
+
+/** An answer honoured: `sent` records that the call went out (its outcome known), whatever came of it. */
+export interface Honoured {
+  readonly sent: Effect.Effect<void>
+}
+
 export interface ConfirmationStateShape {
   /** A fresh state for a question about this call. */
-  readonly seal: (binding: Binding) => Effect.Effect<string>
-  /** Succeeds once for a state sealed here for this very call, within its lifetime; it is then used up. */
-  readonly verify: (state: string, binding: Binding) => Effect.Effect<void, StateRefused>
+  readonly seal: (binding: Binding) => Effect.Effect<string, ConfirmationUnrecorded>
+  /** Succeeds once for a state sealed for this very call, within its lifetime; it is then used up. */
+  readonly verify: (state: string, binding: Binding) => Effect.Effect<Honoured, StateRefused | ConfirmationUnrecorded>
 }
 
 /**
@@ -107,20 +125,55 @@ const processKey = (): (() => Redacted.Redacted<Uint8Array>) => {
   }
 }
 
+const unrecorded = (error: StoreError) => new ConfirmationUnrecorded({ detail: error.detail })
+
+// What the store holds of a question: asked (until answered or expired), then whether its call is out.
+const ASKED = "confirm:asked:"
+const SENT = "confirm:sent:"
+const SENDING = "sending"
+const DONE = "done"
+
+/**
+ * Single use across replicas: the nonce recorded when asked, taken (GETDEL) by
+ * the one answer that wins. What was sent is recorded too, so that the answer of
+ * a client retrying after its replica stopped mid-call is never sent a second time.
+ */
+const sharedUse = (store: StoreShape) => ({
+  asked: (nonce: string, expires: number, now: number) =>
+    Effect.mapError(store.set(`${ASKED}${nonce}`, String(expires), expires - now), unrecorded),
+  answered: (nonce: string, expires: number, now: number) =>
+    Effect.gen(function* () {
+      const taken = yield* Effect.mapError(store.take(`${ASKED}${nonce}`), unrecorded)
+      if (Option.isNone(taken)) {
+        // Not asked here (a store that lost its data), answered already, or expired: never honoured.
+        const sent = yield* Effect.orElseSucceed(store.get(`${SENT}${nonce}`), () => Option.none<string>())
+        return yield* new StateRefused({ reason: Option.contains(sent, SENDING) ? "Sent" : "Reused" })
+      }
+      // Kept past the state's own expiry, so that a retry within it finds what happened.
+      const keep = expires - now + TTL_MS
+      yield* Effect.mapError(store.set(`${SENT}${nonce}`, SENDING, keep), unrecorded)
+      return { sent: Effect.ignore(store.set(`${SENT}${nonce}`, DONE, keep)) } satisfies Honoured
+    }),
+})
+
+const honouredHere: Honoured = { sent: Effect.void }
+
 /**
  * The service over a key (or the function that gives it, called when first
- * needed); used nonces are remembered until their state would have expired anyway.
+ * needed); used nonces are remembered until their state would have expired
+ * anyway, in the shared store when one is provided (Store), else in this process.
  */
 export const make = (
   key: Redacted.Redacted<Uint8Array> | (() => Redacted.Redacted<Uint8Array>),
 ): Effect.Effect<ConfirmationStateShape> =>
   Effect.gen(function* () {
+    const shared = Option.map(yield* Store, sharedUse)
     const used = yield* Ref.make(new Map<string, number>())
     const keyOf = typeof key === "function" ? key : () => key
     const mac = (body: string) => crypto().createHmac("sha256", Redacted.value(keyOf())).update(body).digest()
 
     const seal = (binding: Binding) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const payload: Payload = {
           v: 1,
           b: bindingDigest(binding),
@@ -128,7 +181,10 @@ export const make = (
           n: crypto().randomBytes(16).toString("base64url"),
         }
         const body = Buffer.from(JSON.stringify(payload)).toString("base64url")
-        return `${body}.${mac(body).toString("base64url")}`
+        const state = `${body}.${mac(body).toString("base64url")}`
+        return Option.isNone(shared)
+          ? Effect.succeed(state)
+          : Effect.as(shared.value.asked(payload.n, payload.e, now), state)
       })
 
     const verify = (state: string, binding: Binding) =>
@@ -157,6 +213,7 @@ export const make = (
         const now = yield* Clock.currentTimeMillis
         if (now >= payload.e) return yield* new StateRefused({ reason: "Expired" })
         if (payload.b !== bindingDigest(binding)) return yield* new StateRefused({ reason: "OtherCall" })
+        if (Option.isSome(shared)) return yield* shared.value.answered(payload.n, payload.e, now)
         const fresh = yield* Ref.modify(used, (nonces) => {
           if (nonces.has(payload.n)) return [false, nonces] as const
           const kept = new Map([...nonces].filter(([, expires]) => expires > now))
@@ -164,6 +221,7 @@ export const make = (
           return [true, kept] as const
         })
         if (!fresh) return yield* new StateRefused({ reason: "Reused" })
+        return honouredHere
       })
 
     return { seal, verify } satisfies ConfirmationStateShape

@@ -10,9 +10,7 @@ import * as Option from "effect/Option"
 import { Auth, type AuthShape } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
 import * as CallRecord from "../Operations/CallRecord.js"
-import * as ServiceCallers from "../Service/ServiceCallers.js"
 import { authOf, policyOf, type Service, Services, settingsOf } from "../Services/Registry.js"
-import * as ServicesSettings from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Definitions from "../Tools/Definitions.js"
 import { failure, unrecorded } from "../Tools/Render.js"
@@ -56,10 +54,11 @@ export const publish = (services: ReadonlyArray<Service>): ReadonlyArray<Tool> =
   })
 }
 
-/** A text about a single service's variables and headers, about service `name`'s (SVC_STAGING_CONFIRM, X-Svc-Staging-Api-Key). */
-const renamed = (name: string, text: string) => ServicesSettings.renameIn(name, ServiceCallers.renameIn(name, text))
-
-/** An error names the service it came from: its text ("prod: svc_list ... failed ...") and its structured `error.service`. */
+/**
+ * An error names the service it came from: its text ("prod: svc_list ... failed ...")
+ * and its structured `error.service`. Its words were made for that service
+ * already (SVC_STAGING_CONFIRM, X-Svc-Staging-Api-Key: Settings/Services.Naming).
+ */
 const named = (name: string, answer: Answer): Answer => {
   const result = answer as CallToolResult
   if (result.isError !== true || !Array.isArray(result.content)) return answer
@@ -74,14 +73,12 @@ const named = (name: string, answer: Answer): Answer => {
             error: {
               ...error,
               service: name,
-              ...(typeof error.message === "string" ? { message: renamed(name, error.message) } : {}),
-              ...(typeof error.reason === "string" ? { reason: renamed(name, error.reason) } : {}),
             },
           },
         }
       : {}),
     content: result.content.map((part, at) =>
-      at === 0 && part.type === "text" ? { ...part, text: `${name}: ${renamed(name, part.text)}` } : part,
+      at === 0 && part.type === "text" ? { ...part, text: `${name}: ${part.text}` } : part,
     ),
   }
 }

@@ -34,6 +34,8 @@ import { VERSION } from "../Shared/Version.js"
 import type { SvcClient } from "../SvcClient.js"
 import { Policy } from "../Tools/Policy.js"
 import type { ServerSettings } from "../Tools/Settings.js"
+import { FleetView } from "../View/Fleet.js"
+import * as Apps from "./Apps.js"
 import * as McpLogging from "./Logging.js"
 import * as Router from "./Router.js"
 import { StdioTransport } from "./StdioTransport.js"
@@ -51,6 +53,8 @@ const protocolError = (code: number, message: string) => Object.assign(new Error
 /** How long a client may cache tools/list and server/discover: the list changes only with a restart. */
 export const LIST_TTL_MS = 600_000
 
+const withMeta = (meta: Record<string, unknown> | undefined) => (meta === undefined ? {} : { _meta: meta })
+
 /** Why a `tools/call` is not one at all, in words a caller can act on. */
 const callProblem = (params: unknown): string | undefined => {
   if (!isObject(params)) return "params must be an object with name and arguments"
@@ -65,6 +69,13 @@ const callProblem = (params: unknown): string | undefined => {
  * The SDK server, answering itself a `tools/call` that is malformed: the SDK
  * would answer with a dump of its own validation, where a caller needs
  * "invalid params" and why.
+ *
+ * SDK 2.4 has no public hook for this: `setRequestHandler`'s schema form
+ * (`{ params }`) is for custom methods; given `tools/call` it takes the method
+ * off the era's own wire validation and words the refusal as "Invalid params
+ * for tools/call: ...". The protected `_wrapHandler`, which the SDK documents
+ * as the hook for subclasses (its own `Server` validates `tools/call` results
+ * there), is overridden here and nowhere else.
  */
 class ToolServer extends Server {
   protected override _wrapHandler(
@@ -108,9 +119,18 @@ export type Requirements = SvcClient | Policy | ServerSettings | CallRecord.Requ
 export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> = Effect.gen(function* () {
   const policy = yield* Policy
   // Several services (SVC_SERVICES): the router publishes their tools and hands each call to its service.
-  const routed = (yield* Services).length > 0 ? yield* Router.make : undefined
+  const services = yield* Services
+  const routed = services.length > 0 ? yield* Router.make : undefined
   const handle = routed === undefined ? yield* ToolCall.make : routed.handle
   const tools = routed === undefined ? policy.tools : routed.tools
+  // The fleet view (an MCP App), when its layer is provided: a resource, and a link to it from svc_summary.
+  const view = yield* FleetView
+  const apps = Option.map(view, (v) =>
+    Apps.make(
+      v,
+      services.map((s) => s.name),
+    ),
+  )
   const calls = yield* FiberSet.make<ToolCall.Answer, ToolCall.ProtocolFailure>()
   // The client-log forwarder is installed once here; each call only says which client it serves.
   const runFork = yield* Effect.locallyWith(
@@ -148,10 +168,13 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
       description: tool.description,
       inputSchema: tool.inputSchema as unknown as { type: "object"; [key: string]: unknown },
       annotations: tool.hints,
+      ...Option.match(apps, { onNone: () => ({}), onSome: (a) => withMeta(a.toolMeta(tool.name)) }),
     })),
   }
+  const runtime = yield* Effect.runtime<never>()
+  const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
   const options: ServerOptions = {
-    capabilities: { tools: {}, logging: {} },
+    capabilities: { tools: {}, logging: {}, ...(Option.isSome(apps) ? { resources: {} } : {}) },
     instructions: INSTRUCTIONS,
     cacheHints: {
       "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
@@ -162,6 +185,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
     const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options)
     const sessionLevel = McpLogging.attach(server)
     server.setRequestHandler("tools/list", () => listed)
+    if (Option.isSome(apps)) apps.value.attach(server, run)
     server.setRequestHandler("tools/call", (request, ctx) =>
       serve(
         handle({

@@ -21,9 +21,11 @@ import * as FiberRef from "effect/FiberRef"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
+import * as Question from "../Confirmation/Question.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import * as TraceContext from "../Operations/TraceContext.js"
+import { Naming } from "../Settings/Services.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
@@ -120,6 +122,11 @@ const located =
     )
   }
 
+/** An accept honoured: the call goes on, and `sent` records that it went out. */
+class Honoured {
+  constructor(readonly sent: Effect.Effect<void>) {}
+}
+
 /**
  * What preparing the handler needs: the tools' rules and the client, and what
  * the call's record needs; the audit log, telemetry and the confirmation
@@ -132,6 +139,8 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
   const policy = yield* Policy
   const settings = yield* ServerSettings
   const record = yield* CallRecord.make
+  // Among several services, reasons name the service's own setting (SVC_STAGING_CONFIRM).
+  const { variable } = yield* Naming
   // Learned once from this server's own client; not a layer of its own, so it cannot come from another client.
   const pages = yield* Pages.make
   const states = yield* ConfirmationState.ConfirmationState
@@ -160,15 +169,16 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       const pattern = policy.confirmation(call.tool, invocation.selector)
       const guarded = Option.getOrUndefined(yield* FiberRef.get(Guard.current))
       if (pattern === undefined && guarded === undefined) return undefined
-      // What asked: SVC_CONFIRM's pattern, or the guard's reason.
-      const asker = pattern === undefined ? "SVC_GUARD" : `SVC_CONFIRM ${pattern.text}`
       const answer = Confirm.answerOf(ctx)
+      // What asks: SVC_CONFIRM's pattern, else the guard.
+      const setting = pattern === undefined ? "SVC_GUARD" : variable("SVC_CONFIRM")
+      const asker = pattern === undefined ? setting : `${setting} ${pattern.text}`
       const deny = (reason: string) =>
         new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
       if (answer === "decline" || answer === "cancel") {
-        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${pattern === undefined ? "SVC_GUARD" : "SVC_CONFIRM"})`
+        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
         yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
-        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer })))
+        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
       }
       const context = yield* CallContext.get
       // Among several services the router has taken `service` out of the args: the binding names it,
@@ -180,16 +190,33 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
         principal: CallContext.bindingPrincipalOf(context),
         ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
       }
+      // The shared store (SVC_MCP_STORE) could not record the question or its answer: nothing is sent (fail closed).
+      const unrecorded = (error: ConfirmationState.ConfirmationUnrecorded) =>
+        refuse(
+          deny(
+            `the confirmation could not be recorded: the shared store (SVC_MCP_STORE) did not answer (${error.detail}); nothing was sent, try again once it answers`,
+          ),
+          call.args,
+        )
       if (answer === "accept") {
         const given = Confirm.stateOf(ctx)
         const verified =
           given === undefined
             ? "NoState"
             : yield* states.verify(given, binding).pipe(
-                Effect.as(undefined),
                 Effect.catchTag("StateRefused", (refused) => Effect.succeed(refused.reason)),
+                Effect.catchTag("ConfirmationUnrecorded", (error) => Effect.succeed(error)),
               )
-        if (verified === undefined) return undefined
+        if (verified instanceof ConfirmationState.ConfirmationUnrecorded) return yield* unrecorded(verified)
+        if (typeof verified === "object") return new Honoured(verified.sent)
+        if (verified === "Sent") {
+          return yield* refuse(
+            deny(
+              "this confirmation was honoured already and its call sent (by this server or another replica), with no outcome recorded: it is not sent again; read the resource to see what it did",
+            ),
+            call.args,
+          )
+        }
         yield* Effect.logInfo(
           `${call.tool.name} ${invocation.selector}: an accept without a valid confirmation state (${verified}); asked again, nothing sent`,
         )
@@ -199,12 +226,12 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
           deny(
             pattern === undefined
               ? `this call follows reading ${guarded}, which may carry instructions, so SVC_GUARD requires the user's confirmation, and this client can answer neither input_required nor elicitation requests. To go on, the user makes this change themselves, or the operator sets SVC_GUARD=off`
-              : `SVC_CONFIRM (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
+              : `${setting} (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
           ),
           call.args,
         )
       }
-      const question = yield* Confirm.message({
+      const question = yield* Question.message({
         invocation,
         ...(pattern === undefined ? {} : { pattern }),
         ...(guarded === undefined ? {} : { guarded }),
@@ -214,9 +241,10 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
           () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
         ),
       )
-      const state = yield* states.seal(binding)
+      const state = yield* Effect.either(states.seal(binding))
+      if (Either.isLeft(state)) return yield* unrecorded(state.left)
       yield* Effect.ignore(record.refused(deny(`awaiting the user's confirmation (${asker})`), call.args, "asked"))
-      return Confirm.ask(question, state)
+      return Confirm.ask(question, state.right)
     })
 
   /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
@@ -269,8 +297,10 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       const guarded = yield* guardOf(call)
       return yield* Effect.gen(function* () {
         const stopped = yield* confirmation(call, incoming)
-        if (stopped !== undefined) return stopped
-        return yield* perform(call)
+        if (stopped === undefined) return yield* perform(call)
+        // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
+        if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(call), stopped.sent)
+        return stopped
       }).pipe(Effect.locally(Guard.current, guarded))
     }).pipe(located(incoming))
 })

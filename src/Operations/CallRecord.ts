@@ -11,7 +11,6 @@ import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import { Auth } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
-import { renameIn } from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
 import { redact } from "../Tools/AnswerBounds.js"
@@ -207,13 +206,8 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
           ...(params === undefined ? {} : { params: yield* paramsOf(params) }),
           outcome,
           kind: "denied",
-          // Among several services a reason names the service's own setting (SVC_STAGING_CONFIRM).
-          reason: yield* scrubbed(
-            Option.match((yield* CallContext.get).service, {
-              onNone: () => error.reason,
-              onSome: (name) => renameIn(name, error.reason),
-            }),
-          ),
+          // Among several services a reason names the service's own setting (SVC_STAGING_CONFIRM) as made.
+          reason: yield* scrubbed(error.reason),
           durationMs: 0,
         })
       }),

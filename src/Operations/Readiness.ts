@@ -27,6 +27,7 @@ import * as Check from "../Cli/Check.js"
 import { SvcConfig } from "../Config.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import { SvcAuthError } from "../Service/Errors.js"
+import { Store } from "../Store/Store.js"
 import * as SvcClient from "../SvcClient.js"
 
 /** Without credentials of the server's own there is nothing to authenticate with: the step is skipped, unsent. */
@@ -45,7 +46,33 @@ export interface ReadyState {
   readonly ready: boolean
   /** Why not, in one sentence; absent when ready. */
   readonly reason?: string
+  /**
+   * The shared store, when one is configured. Its being down does not make the
+   * server unready: reads and unconfirmed calls go on, and one store's outage
+   * must not take every replica out of the balancer.
+   */
+  readonly store?: { readonly status: "up" | "down"; readonly where: string; readonly detail?: string }
 }
+
+/** The check, with the shared store's status beside its finding when a store is configured. */
+const withStore = (check: Effect.Effect<ReadyState>): Effect.Effect<Effect.Effect<ReadyState>> =>
+  Effect.map(Store, (store) =>
+    store._tag === "None"
+      ? check
+      : Effect.zipWith(
+          check,
+          store.value.status,
+          (state, status): ReadyState => ({
+            ...state,
+            store: {
+              status: status.up ? "up" : "down",
+              where: status.where,
+              ...(status.detail === undefined ? {} : { detail: status.detail }),
+            },
+          }),
+          { concurrent: true },
+        ),
+  )
 
 export interface ReadinessShape {
   /** The latest finding; never more than one check per interval. */
@@ -134,7 +161,7 @@ const checkOf: Effect.Effect<
 })
 
 export const layer: Layer.Layer<Readiness, never, SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient> =
-  Layer.scoped(Readiness, Effect.flatMap(checkOf, make).pipe(Effect.map(Option.some)))
+  Layer.scoped(Readiness, checkOf.pipe(Effect.flatMap(withStore), Effect.flatMap(make), Effect.map(Option.some)))
 
 /** No readiness probe: `/readyz` is not served. */
 export const layerOff: Layer.Layer<Readiness> = Layer.succeed(Readiness, Option.none())
@@ -155,7 +182,7 @@ export const layerServices = (
       const checks = yield* Effect.forEach(services, (service) =>
         Effect.map(Effect.provide(checkOf, service.context), (check) => [service.name, check] as const),
       )
-      return yield* make(
+      const checked = yield* withStore(
         Effect.map(
           Effect.forEach(checks, ([name, check]) => Effect.map(check, (state) => [name, state] as const), {
             concurrency: "unbounded",
@@ -167,6 +194,7 @@ export const layerServices = (
               : { ready: false, reason: `${failed[0]}: ${failed[1].reason}` }
           },
         ),
-      ).pipe(Effect.map(Option.some))
+      )
+      return yield* make(checked).pipe(Effect.map(Option.some))
     }),
   )

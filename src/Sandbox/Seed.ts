@@ -28,15 +28,60 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   const staging = tag("staging", "Yellow")
   const monitoring = tag("monitoring", "Blue")
 
-  const server = (name: string, address: string, tags: Array<string>, region: string) =>
+  // The last stats each server's agent reported (MinimalSystemStats), against the service's default thresholds.
+  const thresholds = {
+    cpu_warning: 90,
+    cpu_critical: 99,
+    mem_warning: 75,
+    mem_critical: 95,
+    disk_warning: 75,
+    disk_critical: 95,
+  }
+  const stats = (cpu: number, mem: [number, number], disk: [number, number]) => ({
+    cpu_perc: cpu,
+    load_average: { one: cpu / 25, five: cpu / 28, fifteen: cpu / 30 },
+    mem_used_gb: mem[0],
+    mem_total_gb: mem[1],
+    mem_free_gb: Math.round((mem[1] - mem[0]) * 10) / 10,
+    mem_buff_cache_gb: 0,
+    mem_zfs_arc_gb: 0,
+    swap_total_gb: 0,
+    swap_used_gb: 0,
+    disk_used_gb: disk[0],
+    disk_total_gb: disk[1],
+    network_ingress_bytes: 0,
+    network_egress_bytes: 0,
+    polling_rate: "5-sec",
+    refresh_ts: 1_762_200_000_000,
+    refresh_list_ts: 1_762_200_000_000,
+  })
+  const server = (
+    name: string,
+    address: string,
+    tags: Array<string>,
+    region: string,
+    reported: ReturnType<typeof stats>,
+  ) =>
     store.create("server", name, {
       tags,
-      config: { address, region, enabled: true, stats_monitoring: true, auto_prune: true },
-      info: { state: "Ok", version: "v2.3.3" },
+      config: { address, region, enabled: true, stats_monitoring: true, auto_prune: true, ...thresholds },
+      info: { state: "Ok", version: "v2.3.3", stats: reported, alerting_thresholds: thresholds },
     })
-  const prod1 = server("prod-01", "https://10.0.1.11:8120", [production], "eu-west")
-  const prod2 = server("prod-02", "https://10.0.1.12:8120", [production], "eu-west")
-  const stage1 = server("staging-01", "https://10.0.2.21:8120", [staging], "eu-central")
+  const prod1 = server("prod-01", "https://10.0.1.11:8120", [production], "eu-west", stats(38.5, [9.8, 16], [212, 500]))
+  const prod2 = server(
+    "prod-02",
+    "https://10.0.1.12:8120",
+    [production],
+    "eu-west",
+    stats(71.2, [13.9, 16], [401, 500]),
+  )
+  const stage1 = server(
+    "staging-01",
+    "https://10.0.2.21:8120",
+    [staging],
+    "eu-central",
+    stats(6.3, [2.1, 8], [41, 250]),
+  )
 
   for (const s of [prod1, prod2, stage1]) {
     world.images.set(s.id, [

@@ -51,11 +51,11 @@ export const suggestedUrl = (call: Call, location: string): string | undefined =
 }
 
 /** The sentence that says where a redirect points and what to do about it. */
-export const redirectAdvice = (call: Call, location: string): string => {
+export const redirectAdvice = (call: Call, location: string, urlVariable = "SVC_URL"): string => {
   const url = suggestedUrl(call, location)
   return url === undefined
-    ? `the service redirected to ${location}, which is not this endpoint under another base URL: check SVC_URL (redirects are not followed, so that credentials go only to SVC_URL)`
-    : `the service redirected to ${location}; set SVC_URL to ${url} (redirects are not followed, so that credentials go only to SVC_URL)`
+    ? `the service redirected to ${location}, which is not this endpoint under another base URL: check ${urlVariable} (redirects are not followed, so that credentials go only to ${urlVariable})`
+    : `the service redirected to ${location}; set ${urlVariable} to ${url} (redirects are not followed, so that credentials go only to ${urlVariable})`
 }
 
 /** A Retry-After as words: seconds, or the date as given. */
@@ -75,6 +75,8 @@ export class SvcServiceError extends Data.TaggedError("SvcServiceError")<{
   readonly retryAfter?: string
   /** Where a redirect pointed, absolute. */
   readonly location?: string
+  /** The variable that sets the service's URL (SVC_URL, or a named service's own), for a redirect's advice. */
+  readonly urlVariable?: string
 }> {
   override get message(): string {
     const at = callPath(this.call)
@@ -84,7 +86,7 @@ export class SvcServiceError extends Data.TaggedError("SvcServiceError")<{
       }`
     }
     if (this.reason === "Redirected") {
-      return `${at} failed: ${redirectAdvice(this.call, this.location ?? "")} (it answered ${this.status})`
+      return `${at} failed: ${redirectAdvice(this.call, this.location ?? "", this.urlVariable)} (it answered ${this.status})`
     }
     const wait = this.retryAfter === undefined ? undefined : retryAfterText(this.retryAfter)
     if (this.reason === "RateLimited") {

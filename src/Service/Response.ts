@@ -2,6 +2,7 @@
  * What an answer of the service means, as a pure function of its status and body,
  * so that the rules can be checked for every possible answer.
  */
+import { type NamingShape, single } from "../Settings/Services.js"
 import { inJson, scrub, scrubValue } from "../Shared/Secrets.js"
 import { type Call, SvcAuthError, SvcResponseError, SvcServiceError } from "./Errors.js"
 
@@ -87,7 +88,13 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 export const isRedirect = (status: number, location: string | undefined): location is string =>
   REDIRECTS.has(status) && location !== undefined
 
-export const interpret = (call: Call, status: number, text: string, headers: AnswerHeaders = {}): Outcome => {
+export const interpret = (
+  call: Call,
+  status: number,
+  text: string,
+  headers: AnswerHeaders = {},
+  naming: NamingShape = single,
+): Outcome => {
   if (status >= 200 && status < 300) {
     if (text.trim() === "") {
       return { _tag: "Failed", error: new SvcResponseError({ call, status, detail: "the body is empty" }) }
@@ -110,7 +117,17 @@ export const interpret = (call: Call, status: number, text: string, headers: Ans
   }
   if (isRedirect(status, headers.location)) {
     const location = headers.location.slice(0, 2000)
-    return { _tag: "Failed", error: new SvcServiceError({ call, reason: "Redirected", status, ...body, location }) }
+    return {
+      _tag: "Failed",
+      error: new SvcServiceError({
+        call,
+        reason: "Redirected",
+        status,
+        ...body,
+        location,
+        urlVariable: naming.variable("SVC_URL"),
+      }),
+    }
   }
   const retryAfter = retryAfterOf(status, headers.retryAfter, body.error)
   const wait = retryAfter === undefined ? {} : { retryAfter }
@@ -129,8 +146,9 @@ export const fromResponse = (
   text: string,
   secrets: ReadonlyArray<string>,
   headers?: AnswerHeaders,
+  naming: NamingShape = single,
 ): Outcome => {
-  const outcome = interpret(call, status, text, headers)
+  const outcome = interpret(call, status, text, headers, naming)
   const clean = (value: string) => scrub(value, secrets)
   switch (outcome._tag) {
     case "Ok": {
@@ -164,6 +182,7 @@ export const rejected = (
   call: Call,
   outcome: { readonly status: number; readonly error: string },
   method: "api-key" | "caller-key" | "jwt",
+  naming: NamingShape = single,
 ): SvcAuthError =>
   new SvcAuthError({
     call,
@@ -171,8 +190,8 @@ export const rejected = (
     status: outcome.status,
     detail:
       method === "api-key"
-        ? `the service refused the API key (${outcome.error}); check SVC_API_KEY and SVC_API_SECRET, and whether the key has expired`
+        ? `the service refused the API key (${outcome.error}); check ${naming.variable("SVC_API_KEY")} and ${naming.variable("SVC_API_SECRET")}, and whether the key has expired`
         : method === "caller-key"
-          ? `the service refused the caller's API key (${outcome.error}); check the X-Svc-Api-Key and X-Svc-Api-Secret the client sends, and whether the key has expired`
+          ? `the service refused the caller's API key (${outcome.error}); check the ${naming.header("Key")} and ${naming.header("Secret")} the client sends, and whether the key has expired`
           : `the service refused a fresh login token (${outcome.error})`,
   })

@@ -8,6 +8,7 @@
 import type { IncomingHttpHeaders } from "node:http"
 import * as Context from "effect/Context"
 import * as Redacted from "effect/Redacted"
+import { callerHeader } from "../Settings/Services.js"
 import type * as CallerCredentials from "./CallerCredentials.js"
 
 /** The services' names when several are configured (SVC_SERVICES); none, the default, for one unnamed service. */
@@ -17,18 +18,8 @@ export class Named extends Context.Reference<Named>()("svc-mcp/ServiceCallers/Na
 
 export type Callers = ReadonlyMap<string, CallerCredentials.Caller>
 
-const title = (name: string) =>
-  name
-    .split("-")
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join("-")
-
 /** The header of service `name`'s key or secret, as written: `X-Svc-Prod-Api-Key`. */
-export const header = (name: string, part: "Key" | "Secret"): string => `X-Svc-${title(name)}-Api-${part}`
-
-/** A text naming the single service's headers, about service `name`'s. */
-export const renameIn = (name: string, text: string): string =>
-  text.replaceAll("X-Svc-Api-", `X-Svc-${title(name)}-Api-`)
+export const header = callerHeader
 
 const single = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value.trim() : undefined

@@ -7,19 +7,17 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { Auth } from "../Auth.js"
 import { SvcConfig } from "../Config.js"
 import { Named } from "../Service/ServiceCallers.js"
 import type { ConfigError } from "../Settings/Read.js"
-import { reading, renameIn } from "../Settings/Services.js"
+import { Naming, naming, reading } from "../Settings/Services.js"
 import type { SvcClient } from "../SvcClient.js"
 import { ParamsCheck } from "../Tools/ParamsCheck.js"
-import { Policy, type PolicyShape } from "../Tools/Policy.js"
+import { Policy } from "../Tools/Policy.js"
 import { ServerSettings } from "../Tools/Settings.js"
-import { ToolDeniedError } from "../Tools/ToolError.js"
 
 /** What each service has of its own; its params check, against the definitions of its own version. */
 export type PerService = SvcConfig | Auth | SvcClient | Policy | ServerSettings | ParamsCheck
@@ -43,22 +41,6 @@ export const layerOne: Layer.Layer<Services | Named> = Layer.mergeAll(
   Layer.succeed(Named, []),
 )
 
-/** The policy's refusals name the service's own variables (SVC_STAGING_MODE, not SVC_MODE). */
-const naming = (name: string, policy: PolicyShape): PolicyShape => ({
-  ...policy,
-  authorize: (tool, args) =>
-    Either.mapLeft(policy.authorize(tool, args), (refusal) =>
-      refusal._tag === "ToolDeniedError"
-        ? new ToolDeniedError({
-            tool: refusal.tool,
-            ...(refusal.selector === undefined ? {} : { selector: refusal.selector }),
-            reason: renameIn(name, refusal.reason),
-          })
-        : refusal,
-    ),
-  summary: renameIn(name, policy.summary),
-})
-
 /**
  * Builds each name's `layer`, each reading its own variables; the services
  * live as long as the scope. The first refusal stops the start.
@@ -72,10 +54,8 @@ export const make = <R>(
     return yield* Effect.forEach(names, (name) =>
       Layer.buildWithScope(layer(name), scope).pipe(
         reading(name),
-        Effect.map((context) => ({
-          name,
-          context: Context.add(context, Policy, naming(name, Context.get(context, Policy))),
-        })),
+        // Its calls make their messages with its naming too (SVC_STAGING_CONFIRM, not SVC_CONFIRM).
+        Effect.map((context) => ({ name, context: Context.add(context, Naming, naming(name)) })),
       ),
     )
   })

@@ -7,6 +7,7 @@
  */
 import * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -54,6 +55,46 @@ export const own = (name: string, single: string): string =>
 /** SVC_URL as service `name` reads it, e.g. SVC_PROD_URL for prod; a variable not of the family is the server's. */
 export const variable = (name: string, single: string): string => (FAMILY.has(single) ? own(name, single) : single)
 
+const title = (name: string) =>
+  name
+    .split("-")
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("-")
+
+/** The header of service `name`'s caller key or secret (per-request mode), as written: `X-Svc-Prod-Api-Key`. */
+export const callerHeader = (name: string, part: "Key" | "Secret"): string => `X-Svc-${title(name)}-Api-${part}`
+
+/** How messages name a service's variables and headers: as they are for one unnamed service, or service `name`'s own. */
+export interface NamingShape {
+  readonly service: Option.Option<string>
+  /** The variable as this service reads it: SVC_PROD_MODE for SVC_MODE and prod. */
+  readonly variable: (single: string) => string
+  /** The header a caller sends this service's key or secret in: X-Svc-Api-Key, or X-Svc-Prod-Api-Key. */
+  readonly header: (part: "Key" | "Secret") => string
+}
+
+export const single: NamingShape = {
+  service: Option.none(),
+  variable: (name) => name,
+  header: (part) => `X-Svc-Api-${part}`,
+}
+
+export const naming = (name: string): NamingShape => ({
+  service: Option.some(name),
+  variable: (single) => variable(name, single),
+  header: (part) => callerHeader(name, part),
+})
+
+/**
+ * The naming of the service whose parts are being built (or whose call is
+ * served): messages are made with it, naming the service's own variables.
+ * Provided by `reading` while a service's layers are built, and in each
+ * service's context (Services/Registry.ts); by default a single service's.
+ */
+export class Naming extends Context.Reference<Naming>()("svc-mcp/Naming", {
+  defaultValue: (): NamingShape => single,
+}) {}
+
 /** A text about a single service's variables, about service `name`'s instead. */
 export const renameIn = (name: string, text: string): string => text.replace(NAMED, (single) => variable(name, single))
 
@@ -76,7 +117,10 @@ export const reading =
         self,
         ConfigProvider.mapInputPath(provider, (path) => variable(name, path)),
       ),
-    ).pipe(Effect.mapError((error) => renamed(name, error)))
+    ).pipe(
+      Effect.provideService(Naming, naming(name)),
+      Effect.mapError((error) => renamed(name, error)),
+    )
 
 const names = Config.mapOrFail(optional("SVC_SERVICES"), (value) => {
   if (Option.isNone(value)) return Either.right(Option.none<ReadonlyArray<string>>())

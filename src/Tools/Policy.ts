@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { ConfigError } from "../Settings/Read.js"
+import { Naming } from "../Settings/Services.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Definitions from "./Definitions.js"
 import { type Mode, type Pattern, ServerSettings, type ServerSettingsShape } from "./Settings.js"
@@ -57,14 +58,16 @@ export const make = (
       }
     }
     const tiers = TIERS[settings.mode]
+    // Among several services, reasons name the service's own variables (SVC_STAGING_MODE).
+    const { variable } = yield* Naming
     const refusal = (tool: Tool, selector: string): string | undefined => {
       if (!tiers.includes(tool.tier)) {
-        return `the server runs in ${settings.mode} mode (SVC_MODE), which does not offer ${tool.name}`
+        return `the server runs in ${settings.mode} mode (${variable("SVC_MODE")}), which does not offer ${tool.name}`
       }
       const denied = settings.deny.find((p) => matches(p, tool, selector))
-      if (denied !== undefined) return `denied by SVC_DENY (${denied.text})`
+      if (denied !== undefined) return `denied by ${variable("SVC_DENY")} (${denied.text})`
       if (Option.isSome(settings.allow) && !settings.allow.value.some((p) => matches(p, tool, selector))) {
-        return "not admitted by SVC_ALLOW"
+        return `not admitted by ${variable("SVC_ALLOW")}`
       }
       return undefined
     }
@@ -97,7 +100,7 @@ export const make = (
     }
     const selectors = [...published.values()].reduce((n, tool) => n + tool.selectors.length, 0)
     const summary = `mode ${settings.mode}: ${published.size} tools, ${selectors} selectors${
-      patterns.length === 0 ? "" : ` (${patterns.map((p) => `${p.variable}=${p.text}`).join(", ")})`
+      patterns.length === 0 ? "" : ` (${patterns.map((p) => `${variable(p.variable)}=${p.text}`).join(", ")})`
     }`
     const confirmation = (tool: Tool, selector: string) => confirm.find((p) => matches(p, tool, selector))
     return { tools: [...published.values()], authorize, confirmation, summary }

@@ -57,12 +57,14 @@ export class ToolNotConfirmedError extends Data.TaggedError("ToolNotConfirmedErr
   readonly selector: string
   readonly endpoint: string
   readonly answer: "decline" | "cancel"
+  /** The setting that asked: SVC_CONFIRM, or a named service's own. */
+  readonly setting?: string
 }> {
   get reason(): "declined" | "cancelled" {
     return this.answer === "decline" ? "declined" : "cancelled"
   }
   override get message(): string {
-    return `${this.tool} ${this.selectorKey} ${JSON.stringify(this.selector)}: the user ${this.reason} the confirmation (SVC_CONFIRM); ${this.endpoint} was not called. Nothing was sent.`
+    return `${this.tool} ${this.selectorKey} ${JSON.stringify(this.selector)}: the user ${this.reason} the confirmation (${this.setting ?? "SVC_CONFIRM"}); ${this.endpoint} was not called. Nothing was sent.`
   }
 }
 

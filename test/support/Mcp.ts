@@ -27,6 +27,7 @@ import type * as Config from "../../src/Config.js"
 import * as McpServer from "../../src/Mcp/Server.js"
 import type * as SvcClient from "../../src/SvcClient.js"
 import * as Settings from "../../src/Tools/Settings.js"
+import * as FleetView from "../../src/View/Fleet.js"
 import * as Layers from "./Layers.js"
 
 /** `legacy`: 2025-11-25 after `initialize`; `modern`: 2026-07-28, no handshake. */
@@ -38,17 +39,23 @@ export interface Options {
   readonly elicit?: (message: string) => ElicitResult["action"]
   /** Instead of the client of the service at the config's URL. */
   readonly service?: Layer.Layer<SvcClient.SvcClient>
+  /** Serves the fleet view (an MCP App) as the command line does. */
+  readonly view?: boolean
 }
 
 const build = (
   config: Config.SvcConfigShape,
   settings: Partial<Settings.ServerSettingsShape>,
   client: Layer.Layer<SvcClient.SvcClient | Auth.Auth> = Layers.client(config),
+  view = false,
 ) =>
   Effect.gen(function* () {
     // Built in the test's scope: the server outlives this effect. The optional parts are off.
     const context = yield* Layer.build(
-      ToolsBundle.layerWith(Settings.layerValue(settings), Layer.empty).pipe(Layer.provideMerge(client)),
+      ToolsBundle.layerWith(Settings.layerValue(settings), Layer.empty).pipe(
+        Layer.provideMerge(client),
+        Layer.merge(view ? FleetView.layer : Layer.empty),
+      ),
     )
     return yield* McpServer.make.pipe(Effect.provide(context))
   })
@@ -95,7 +102,7 @@ export const connectV2 = (
   Effect.gen(function* () {
     // A service of the test's own has no credentials of the server's to scrub from records.
     const service = options.service && Layer.merge(options.service, Layer.succeed(Auth.Auth, Auth.perRequest))
-    const mcp = yield* build(config, settings, service)
+    const mcp = yield* build(config, settings, service, options.view)
     const era = options.era ?? "legacy"
     const capabilities: ClientCapabilities = options.elicit === undefined ? {} : { elicitation: { form: {} } }
     const client = new Client(

@@ -1,0 +1,111 @@
+/**
+ * The confirmation's question (SVC_CONFIRM): what the call will do, in words
+ * a user can judge before anything is sent. An update shows each changed
+ * field's current and new value, read with the get of the same resource type;
+ * a delete, a batch and a sync run show their plan (Plan.ts). Among several
+ * services it names the service and that service's own setting.
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as CallContext from "../Call/Context.js"
+import * as ServicesSettings from "../Settings/Services.js"
+import { isObject } from "../Shared/JsonShape.js"
+import { REDACTED } from "../Shared/Secrets.js"
+import { SvcClient } from "../SvcClient.js"
+import { redact } from "../Tools/AnswerBounds.js"
+import type { Invocation } from "../Tools/Invoke.js"
+import type { Pattern } from "../Tools/Settings.js"
+import * as Tables from "../Tools/Tables.js"
+import * as Plan from "./Plan.js"
+
+export interface Question {
+  readonly invocation: Invocation
+  /** The SVC_CONFIRM pattern that asks, if one does. */
+  readonly pattern?: Pattern
+  /** SVC_GUARD: what the caller read before this call (Untrusted/Guard.ts), when that asks too. */
+  readonly guarded?: string
+  readonly revealSecrets: boolean
+}
+
+/** What the call does, in words: the endpoint and the identifying fields of its body. */
+const target = (body: Readonly<Record<string, unknown>>) => {
+  const fields = Object.entries(body).filter(([, value]) => typeof value !== "object" || value === null)
+  return fields.length === 0 ? "" : ` on ${fields.map(([key, value]) => `${key}=${shown(value)}`).join(", ")}`
+}
+
+const shown = (value: unknown) => {
+  const text = value === undefined ? "(not set)" : (JSON.stringify(value) ?? String(value))
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text
+}
+
+/**
+ * For an update: each changed field's current and new value. The current
+ * record is read with the get endpoint of the same resource type (Tables.get);
+ * secrets are shown as they would be in an answer.
+ */
+const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never, SvcClient> =>
+  Effect.gen(function* () {
+    const { invocation, revealSecrets } = question
+    const getEndpoint = (Tables.get as Readonly<Record<string, string>>)[invocation.selector]
+    const body = invocation.body
+    // Update bodies name the resource by id (most), tag, or name (variables).
+    const key = ["id", "tag", "name", "user_group"].find((k) => typeof body[k] === "string")
+    // The new values: a `config` or `account` object, or the one field beside the name (a tag's colour, a variable's value).
+    const payloadKey = isObject(body.config) ? "config" : isObject(body.account) ? "account" : undefined
+    const next: Record<string, unknown> =
+      payloadKey === undefined
+        ? Object.fromEntries(Object.entries(body).filter(([k]) => k !== key))
+        : (body[payloadKey] as Record<string, unknown>)
+    let current: Record<string, unknown> | undefined
+    let unread = ""
+    if (getEndpoint !== undefined && key !== undefined) {
+      const record = yield* SvcClient.pipe(
+        Effect.flatMap((client) => client.call("read", getEndpoint, { [key]: body[key] })),
+        Effect.either,
+      )
+      if (record._tag === "Right" && isObject(record.right)) {
+        const secretVariable = record.right.is_secret === true
+        const fields = payloadKey === "config" && isObject(record.right.config) ? record.right.config : record.right
+        current = revealSecrets ? fields : (redact(fields) as Record<string, unknown>)
+        if (secretVariable && !revealSecrets) current = { ...current, value: REDACTED }
+      } else {
+        unread = ` (the current record could not be read${record._tag === "Left" ? `: ${record.left.message}` : ""})`
+      }
+    }
+    const shownNext = revealSecrets ? next : (redact(next) as Record<string, unknown>)
+    const secretNext = current?.value === REDACTED && payloadKey === undefined
+    const prefix = payloadKey === undefined ? "" : `${payloadKey}.`
+    const lines = Object.keys(next).map((field) => {
+      const now = current === undefined ? "" : `${shown(current[field])} -> `
+      const then = secretNext && field === "value" ? REDACTED : shown(shownNext[field])
+      return `  ${prefix}${field}: ${now}${then}`
+    })
+    return [`Changes${unread}:`, ...lines]
+  })
+
+/** The question shown to the user. */
+export const message = (question: Question): Effect.Effect<string, never, SvcClient> =>
+  Effect.gen(function* () {
+    const { invocation, pattern, guarded } = question
+    // Among several services the user must know which one the call is for, and which setting asked.
+    const { service } = yield* CallContext.get
+    const on = Option.match(service, { onNone: () => "", onSome: (name) => `${name}: ` })
+    const setting = Option.match(service, {
+      onNone: () => "SVC_CONFIRM",
+      onSome: (name) => ServicesSettings.variable(name, "SVC_CONFIRM"),
+    })
+    const head = `${on}${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation.body)}.`
+    const detail =
+      invocation.tool === "svc_update"
+        ? yield* changes(question)
+        : Option.match(yield* Plan.make(invocation.tool, invocation.selector, invocation.body), {
+            onNone: () => [],
+            onSome: (planned) => [planned.text],
+          })
+    const because = guarded === undefined ? undefined : `this follows reading ${guarded}, which may carry instructions`
+    const asked =
+      pattern === undefined
+        ? `asked because ${because} (SVC_GUARD)`
+        : `asked because of ${setting} ${pattern.text}${because === undefined ? "" : `, and ${because}`}`
+    return [head, ...detail, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
+  })

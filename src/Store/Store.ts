@@ -1,0 +1,241 @@
+/**
+ * The shared store: what replicas behind a balancer must agree on (a
+ * confirmation's single use, the caller keys the service refused) kept in
+ * Redis, or Valkey, which speaks the same protocol. Off by default: without it
+ * each part keeps its own memory, for one process, as a server run alone needs.
+ *
+ * Only single-key commands (SET with NX/PX, GET, GETDEL, DEL, PING), so that
+ * Redis Cluster and Sentinel deployments serve it as they are. Commands time out
+ * fast and are never queued while the connection is down: a caller gets a
+ * StoreError at once and decides (a confirmation fails closed, the refused-key
+ * memory falls back to the process's own). The connection comes back by itself.
+ *
+ * The client, node-redis, is imported only when SVC_MCP_STORE is set: a start
+ * without it loads none of it.
+ */
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Runtime from "effect/Runtime"
+import type * as Scope from "effect/Scope"
+import type { ConfigError } from "../Settings/Read.js"
+import * as Settings from "../Settings/Store.js"
+
+/** The store did not answer (down, timed out, or refused the command). */
+export class StoreError extends Data.TaggedError("StoreError")<{
+  readonly operation: string
+  readonly detail: string
+}> {
+  override get message(): string {
+    return `the shared store did not answer (${this.operation}: ${this.detail})`
+  }
+}
+
+export interface StoreStatus {
+  readonly up: boolean
+  /** Where the store is (scheme, host, port): never a credential. */
+  readonly where: string
+  /** Why it is down; absent when up. */
+  readonly detail?: string
+}
+
+export interface StoreShape {
+  /** Scheme, host and port, for logs and reports. */
+  readonly where: string
+  readonly set: (key: string, value: string, ttlMs: number) => Effect.Effect<void, StoreError>
+  /** True when the key was absent and is now set; false when it was there already. */
+  readonly setIfAbsent: (key: string, value: string, ttlMs: number) => Effect.Effect<boolean, StoreError>
+  /** The value, removed in the same command (GETDEL): of concurrent takers exactly one gets it. */
+  readonly take: (key: string) => Effect.Effect<Option.Option<string>, StoreError>
+  readonly get: (key: string) => Effect.Effect<Option.Option<string>, StoreError>
+  readonly remove: (key: string) => Effect.Effect<void, StoreError>
+  /** Whether the store answers now (a PING within the command time-out). */
+  readonly status: Effect.Effect<StoreStatus>
+  /**
+   * A keyed hash (HMAC-SHA256 under the replicas' shared key) of something
+   * that must not be stored as it is, such as a caller key's fingerprint.
+   */
+  readonly keyed: (text: string) => string
+}
+
+/**
+ * The shared store, when one is configured; None (the default) means every
+ * part keeps its own memory for this process.
+ */
+export class Store extends Context.Reference<Store>()("svc-mcp/Store", {
+  defaultValue: (): Option.Option<StoreShape> => Option.none(),
+}) {}
+
+/** A command's longest wait: a store that does not answer by then is down for this call. */
+export const COMMAND_TIMEOUT_MS = 500
+/** A connection's longest wait. */
+export const CONNECT_TIMEOUT_MS = 2_000
+/** How long a start waits for the first connection before it goes on without the store (and says so). */
+export const START_WAIT_MS = 1_000
+/** Reconnection backoff: doubling from 50 ms up to this, with jitter. */
+export const MAX_BACKOFF_MS = 2_000
+
+const errors = Metric.counter("svc_mcp.store.errors", {
+  description: "store commands that failed (down, timed out, refused), by operation",
+  incremental: true,
+})
+const duration = Metric.histogram(
+  "svc_mcp.store.duration",
+  MetricBoundaries.exponential({ start: 0.05, factor: 2, count: 16 }),
+  "store command latency in milliseconds, by operation",
+)
+
+/** Reconnection delays: 50, 100, 200 ... ms, capped, with up to 20 % jitter so replicas do not retry in step. */
+export const backoff = (retries: number): number => {
+  const base = Math.min(50 * 2 ** Math.min(retries, 16), MAX_BACKOFF_MS)
+  return Math.round(base * (1 + Math.random() * 0.2))
+}
+
+/** The part of a failure that may be shown: node-redis's messages name the command, never its arguments. */
+const detailOf = (error: unknown): string => {
+  const text = error instanceof Error ? error.message : String(error)
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text
+}
+
+// The least of node-redis's client that is used, so that its types stay at the import.
+interface Client {
+  readonly isReady: boolean
+  on(event: "error" | "ready" | "end", listener: (error?: unknown) => void): unknown
+  connect(): Promise<unknown>
+  destroy(): void
+  sendCommand(args: ReadonlyArray<string>): Promise<unknown>
+}
+
+/** The store over node-redis, connected in the background: the server starts whether it answers or not. */
+export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    // node-redis is CommonJS: bundled, its exports are the default export's.
+    const redis = yield* Effect.promise(() =>
+      import("redis").then((loaded) =>
+        "createClient" in loaded && typeof loaded.createClient === "function"
+          ? loaded
+          : (loaded as unknown as { default: typeof loaded }).default,
+      ),
+    )
+    const runtime = yield* Effect.runtime<never>()
+    const log = (effect: Effect.Effect<void>) => Runtime.runFork(runtime)(effect)
+    const client = redis.createClient({
+      url: Redacted.value(settings.url),
+      ...(Option.isSome(settings.password) ? { password: Redacted.value(settings.password.value) } : {}),
+      socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: backoff },
+      // A command while the connection is down fails at once instead of waiting in a queue.
+      disableOfflineQueue: true,
+      commandOptions: { timeout: COMMAND_TIMEOUT_MS },
+    }) as unknown as Client
+
+    // Logged on each change only, not on every failed reconnection.
+    let up: boolean | undefined
+    let lastError = "not connected yet"
+    client.on("error", (error) => {
+      lastError = detailOf(error)
+      // Before the first connection the start reports it, once.
+      if (up === true) {
+        up = false
+        log(
+          Effect.logWarning(
+            `the shared store at ${settings.where} is unreachable (${lastError}): confirmations are refused and refused keys are remembered per process until it answers; reconnecting`,
+          ),
+        )
+      }
+    })
+    client.on("ready", () => {
+      if (up !== true) {
+        if (up === false) log(Effect.logInfo(`the shared store at ${settings.where} answers again`))
+        up = true
+      }
+    })
+    // Without a first connection connect() keeps trying as reconnections do; its promise is not awaited past the wait below.
+    const connecting = client.connect().then(
+      () => true,
+      () => false,
+    )
+    yield* Effect.addFinalizer(() => Effect.sync(() => client.destroy()))
+    const connected = yield* Effect.promise(() => connecting).pipe(
+      Effect.timeoutTo({ duration: START_WAIT_MS, onTimeout: () => false, onSuccess: (ok) => ok }),
+    )
+    if (connected) {
+      up = true
+      yield* Effect.logInfo(`the shared store at ${settings.where} answers (key prefix ${settings.prefix})`)
+    } else if (up !== true) {
+      up = false
+      yield* Effect.logWarning(
+        `the shared store at ${settings.where} is unreachable at start (${lastError}): confirmations are refused until it answers; reconnecting`,
+      )
+    }
+
+    const command = <A>(operation: string, args: ReadonlyArray<string>, read: (reply: unknown) => A) =>
+      Effect.suspend(() => {
+        const started = performance.now()
+        return Effect.tryPromise({
+          try: () => client.sendCommand(args),
+          catch: (error) => new StoreError({ operation, detail: detailOf(error) }),
+        }).pipe(
+          Effect.map(read),
+          Effect.tap(() => Metric.update(Metric.tagged(duration, "operation", operation), performance.now() - started)),
+          Effect.tapError(() => Metric.increment(Metric.tagged(errors, "operation", operation))),
+        )
+      })
+
+    const full = (key: string) => `${settings.prefix}${key}`
+    const text = (reply: unknown): Option.Option<string> =>
+      typeof reply === "string" ? Option.some(reply) : Option.none()
+    const ttl = (ms: number) => String(Math.max(1, Math.ceil(ms)))
+
+    const hmacKey = Redacted.value(settings.stateKey)
+    const keyed = (value: string) =>
+      process
+        .getBuiltinModule("node:crypto")
+        .createHmac("sha256", hmacKey)
+        .update("svc-mcp store key\u0000")
+        .update(value)
+        .digest("base64url")
+
+    return {
+      where: settings.where,
+      set: (key, value, ttlMs) => command("set", ["SET", full(key), value, "PX", ttl(ttlMs)], () => undefined),
+      setIfAbsent: (key, value, ttlMs) =>
+        command("set", ["SET", full(key), value, "PX", ttl(ttlMs), "NX"], (reply) => reply === "OK"),
+      take: (key) => command("take", ["GETDEL", full(key)], text),
+      get: (key) => command("get", ["GET", full(key)], text),
+      remove: (key) => command("remove", ["DEL", full(key)], () => undefined),
+      status: command("ping", ["PING"], () => undefined).pipe(
+        Effect.as<StoreStatus>({ up: true, where: settings.where }),
+        Effect.catchAll((error) =>
+          Effect.succeed<StoreStatus>({ up: false, where: settings.where, detail: error.detail }),
+        ),
+      ),
+      keyed,
+    } satisfies StoreShape
+  })
+
+/** The store as SVC_MCP_STORE says (from the current ConfigProvider); unset, none. */
+export const layer: Layer.Layer<Store, ConfigError> = Layer.scoped(
+  Store,
+  Effect.flatMap(
+    Settings.load,
+    Option.match({
+      onNone: () => Effect.succeed(Option.none<StoreShape>()),
+      onSome: (settings) => Effect.map(make(settings), Option.some),
+    }),
+  ),
+)
+
+/** A store of these settings, whatever the environment says. */
+export const layerValue = (settings: Settings.StoreSettings): Layer.Layer<Store> =>
+  Layer.scoped(Store, Effect.map(make(settings), Option.some))
+
+/** No shared store: each part keeps its own memory (the default without any layer). */
+export const layerOff: Layer.Layer<Store> = Layer.succeed(Store, Option.none())
+
+/** The store in force, if any. */
+export const current: Effect.Effect<Option.Option<StoreShape>> = Store

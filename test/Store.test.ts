@@ -1,0 +1,278 @@
+/**
+ * The shared store against a real redis-server (Debian's): its commands, the
+ * single winner of concurrent takes, fast failures while it is down, the
+ * connection coming back by itself, and its settings' refusals.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
+import * as State from "../src/Confirmation/State.js"
+import * as Settings from "../src/Settings/Store.js"
+import * as Store from "../src/Store/Store.js"
+import * as Redis from "./support/Redis.js"
+
+const STATE_KEY = "0123456789abcdef0123456789abcdef-state-key"
+
+const settingsFor = (url: string, prefix = "t:"): Settings.StoreSettings => ({
+  url: Redacted.make(url),
+  where: url,
+  tls: false,
+  password: Option.none(),
+  prefix,
+  stateKey: Redacted.make(new Uint8Array(Buffer.from(STATE_KEY))),
+})
+
+const withStore = <A, E>(url: string, use: (store: Store.StoreShape) => Effect.Effect<A, E>, prefix?: string) =>
+  Effect.scoped(Effect.flatMap(Store.make(settingsFor(url, prefix)), use))
+
+const until = async (condition: () => Promise<boolean>, ms = 10_000) => {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await condition()) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error("condition not met in time")
+}
+
+let redis: Redis.RedisServer
+beforeAll(async () => {
+  redis = await Redis.start()
+})
+afterAll(() => redis.stop())
+
+describe("Store over redis-server", () => {
+  it.live("sets, gets, takes once, and sets only what is absent, under its prefix", () =>
+    withStore(
+      redis.url,
+      (store) =>
+        Effect.gen(function* () {
+          yield* store.set("a", "1", 10_000)
+          expect(yield* store.get("a")).toEqual(Option.some("1"))
+          expect(yield* Effect.promise(() => redis.command("GET", "p1:a"))).toBe("1")
+          expect(yield* store.setIfAbsent("a", "2", 10_000)).toBe(false)
+          expect(yield* store.setIfAbsent("b", "2", 10_000)).toBe(true)
+          expect(yield* store.take("a")).toEqual(Option.some("1"))
+          expect(yield* store.take("a")).toEqual(Option.none())
+          expect(yield* store.get("a")).toEqual(Option.none())
+          yield* store.remove("b")
+          expect(yield* store.get("b")).toEqual(Option.none())
+          const ttl = Number(yield* Effect.promise(() => redis.command("PTTL", "p1:b")))
+          expect(ttl).toBeLessThan(0)
+          yield* store.set("c", "x", 10_000)
+          const left = Number(yield* Effect.promise(() => redis.command("PTTL", "p1:c")))
+          expect(left).toBeGreaterThan(9_000)
+          expect(left).toBeLessThanOrEqual(10_000)
+          expect((yield* store.status).up).toBe(true)
+        }),
+      "p1:",
+    ),
+  )
+
+  it.live("of 50 concurrent takes of one key, exactly one gets it", () =>
+    withStore(redis.url, (store) =>
+      Effect.gen(function* () {
+        for (let round = 0; round < 5; round++) {
+          yield* store.set(`once-${round}`, "v", 10_000)
+          const got = yield* Effect.forEach(Array.from({ length: 50 }), () => store.take(`once-${round}`), {
+            concurrency: "unbounded",
+          })
+          expect(got.filter(Option.isSome)).toHaveLength(1)
+        }
+      }),
+    ),
+  )
+
+  it.live("keyed hashes are stable, differ by text, and never hold the text", () =>
+    withStore(redis.url, (store) =>
+      Effect.sync(() => {
+        expect(store.keyed("fingerprint")).toBe(store.keyed("fingerprint"))
+        expect(store.keyed("fingerprint")).not.toBe(store.keyed("fingerprinT"))
+        expect(store.keyed("fingerprint")).not.toContain("fingerprint")
+        expect(store.keyed("fingerprint")).toMatch(/^[\w-]{43}$/)
+      }),
+    ),
+  )
+
+  it.live("down: commands fail fast with StoreError; back, empty: answers again with no new client", () =>
+    withStore(redis.url, (store) =>
+      Effect.gen(function* () {
+        yield* store.set("k", "v", 60_000)
+        yield* Effect.promise(() => redis.kill())
+        const started = Date.now()
+        const failed = yield* Effect.exit(store.get("k"))
+        expect(Date.now() - started).toBeLessThan(Store.COMMAND_TIMEOUT_MS + 1_000)
+        expect(Exit.isFailure(failed)).toBe(true)
+        const error = yield* Effect.flip(store.take("k"))
+        expect(error._tag).toBe("StoreError")
+        expect(error.message).toMatch(/^the shared store did not answer \(take: /)
+        const status = yield* store.status
+        expect(status.up).toBe(false)
+        expect(status.detail).toBeDefined()
+        yield* Effect.promise(() => redis.restart())
+        yield* Effect.promise(() => until(async () => (await Effect.runPromise(store.status)).up))
+        // Empty: what was there before is gone, and new keys work.
+        expect(yield* store.get("k")).toEqual(Option.none())
+        yield* store.set("k2", "v2", 60_000)
+        expect(yield* store.take("k2")).toEqual(Option.some("v2"))
+      }),
+    ),
+  )
+
+  it.live("unreachable at start: made all the same, and it connects once the store answers", () =>
+    Effect.gen(function* () {
+      const later = yield* Effect.promise(() => Redis.start())
+      yield* Effect.promise(() => later.kill())
+      yield* withStore(later.url, (store) =>
+        Effect.gen(function* () {
+          expect((yield* store.status).up).toBe(false)
+          expect((yield* Effect.flip(store.get("x")))._tag).toBe("StoreError")
+          yield* Effect.promise(() => later.restart())
+          yield* Effect.promise(() => until(async () => (await Effect.runPromise(store.status)).up))
+          yield* store.set("x", "1", 1_000)
+          expect(yield* store.get("x")).toEqual(Option.some("1"))
+        }),
+      ).pipe(Effect.ensuring(Effect.promise(() => later.stop())))
+    }),
+  )
+})
+
+const binding: State.Binding = { tool: "svc_delete", selector: "tag", args: { id: "prod" }, principal: "key:k" }
+const stateKey = Redacted.make(new Uint8Array(Buffer.from(STATE_KEY)))
+const outcome = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.map(Effect.either(effect), (result) =>
+    result._tag === "Right"
+      ? "Honoured"
+      : ((result.left as { reason?: string; _tag: string }).reason ?? (result.left as { _tag: string })._tag),
+  )
+
+describe("confirmations through the store", () => {
+  it.live("two processes: asked by one, honoured once by the other; of 20 concurrent answers exactly one wins", () =>
+    withStore(redis.url, (store) =>
+      Effect.gen(function* () {
+        const [one, two] = yield* Effect.all([State.make(stateKey), State.make(stateKey)]).pipe(
+          Effect.provideService(Store.Store, Option.some(store)),
+        )
+        const state = yield* one.seal(binding)
+        const results = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? one : two)),
+          (states) => outcome(states.verify(state, binding)),
+          { concurrency: "unbounded" },
+        )
+        expect(results.filter((r) => r === "Honoured")).toHaveLength(1)
+        // The winner's call is out and not yet recorded as done: the others are told it was sent.
+        expect(results.filter((r) => r === "Sent").length + results.filter((r) => r === "Reused").length).toBe(19)
+        expect(yield* outcome(two.verify(state, binding))).toBe("Sent")
+      }),
+    ),
+  )
+
+  it.live(
+    "once the call's outcome is recorded a replay is asked again; a store that lost its data honours nothing old",
+    () =>
+      withStore(redis.url, (store) =>
+        Effect.gen(function* () {
+          const states = yield* State.make(stateKey).pipe(Effect.provideService(Store.Store, Option.some(store)))
+          const state = yield* states.seal(binding)
+          const honoured = yield* states.verify(state, binding)
+          yield* honoured.sent
+          expect(yield* outcome(states.verify(state, binding))).toBe("Reused")
+          const older = yield* states.seal(binding)
+          yield* Effect.promise(() => redis.command("FLUSHALL"))
+          expect(yield* outcome(states.verify(older, binding))).toBe("Reused")
+        }),
+      ),
+  )
+
+  it.live("a store that does not answer: no question is sealed and no answer honoured (fail closed)", () =>
+    Effect.gen(function* () {
+      const gone = yield* Effect.promise(() => Redis.start())
+      yield* withStore(gone.url, (store) =>
+        Effect.gen(function* () {
+          const states = yield* State.make(stateKey).pipe(Effect.provideService(Store.Store, Option.some(store)))
+          const state = yield* states.seal(binding)
+          yield* Effect.promise(() => gone.kill())
+          expect(yield* outcome(states.verify(state, binding))).toBe("ConfirmationUnrecorded")
+          expect(yield* outcome(states.seal(binding))).toBe("ConfirmationUnrecorded")
+        }),
+      ).pipe(Effect.ensuring(Effect.promise(() => gone.stop())))
+    }),
+  )
+})
+
+describe("refused keys through the store", () => {
+  it.live("one process's refusal is known to another; a store that does not answer falls back to each one's own", () =>
+    Effect.gen(function* () {
+      const own = yield* Effect.promise(() => Redis.start())
+      yield* withStore(own.url, (store) =>
+        Effect.gen(function* () {
+          const [one, two] = yield* Effect.all([RefusedKeys.make, RefusedKeys.make]).pipe(
+            Effect.provideService(Store.Store, Option.some(store)),
+          )
+          yield* one.refused("fingerprint-1")
+          expect(Option.isSome(yield* two.check("fingerprint-1"))).toBe(true)
+          const held = yield* Effect.promise(() => own.command("KEYS", "*"))
+          expect(held).not.toContain("fingerprint-1")
+          yield* two.succeeded("fingerprint-1")
+          expect(Option.isNone(yield* one.check("fingerprint-1"))).toBe(true)
+          yield* Effect.promise(() => own.kill())
+          yield* one.refused("fingerprint-2")
+          expect(Option.isSome(yield* one.check("fingerprint-2"))).toBe(true)
+          expect(Option.isNone(yield* two.check("fingerprint-2"))).toBe(true)
+        }),
+      ).pipe(Effect.ensuring(Effect.promise(() => own.stop())))
+    }),
+  )
+})
+
+const load = (env: Record<string, string>) =>
+  Settings.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+describe("Store settings", () => {
+  it.effect("unset: no store; set: the URL, the default prefix, the shared key", () =>
+    Effect.gen(function* () {
+      expect(yield* load({})).toEqual(Option.none())
+      const settings = yield* load({ SVC_MCP_STORE: "redis://:pw@redis:6380/2", SVC_MCP_STATE_KEY: STATE_KEY })
+      const value = Option.getOrThrow(settings)
+      expect(value.where).toBe("redis://redis:6380/2")
+      expect(value.prefix).toBe(Settings.DEFAULT_PREFIX)
+      expect(value.tls).toBe(false)
+      const tls = Option.getOrThrow(
+        yield* load({ SVC_MCP_STORE: "rediss://cache", SVC_MCP_STATE_KEY: STATE_KEY, SVC_MCP_STORE_PREFIX: "a:" }),
+      )
+      expect(tls.where).toBe("rediss://cache:6379")
+      expect(tls.tls).toBe(true)
+      expect(tls.prefix).toBe("a:")
+    }),
+  )
+
+  it.effect("a malformed setting is refused in one line that names it, never quoting a password", () =>
+    Effect.gen(function* () {
+      const refused = (env: Record<string, string>) => Effect.flip(load({ SVC_MCP_STATE_KEY: STATE_KEY, ...env }))
+      const cases: ReadonlyArray<[Record<string, string>, string, RegExp]> = [
+        [{ SVC_MCP_STORE: "http://redis:6379" }, "SVC_MCP_STORE", /scheme "http"/],
+        [{ SVC_MCP_STORE: "redis://:hunter22@" }, "SVC_MCP_STORE", /not a URL|names no host/],
+        [{ SVC_MCP_STORE: "redis://:hunter22@redis/x" }, "SVC_MCP_STORE", /database number/],
+        [{ SVC_MCP_STORE: "redis://redis", SVC_MCP_STORE_PREFIX: "a b" }, "SVC_MCP_STORE_PREFIX", /"a b"/],
+        [
+          { SVC_MCP_STORE: "redis://redis", SVC_MCP_STORE_PASSWORD_FILE: "/nonexistent/pw" },
+          "SVC_MCP_STORE_PASSWORD_FILE",
+          /cannot be read/,
+        ],
+      ]
+      for (const [env, variable, problem] of cases) {
+        const error = yield* refused(env)
+        expect(error.variable).toBe(variable)
+        expect(error.message).toMatch(problem)
+        expect(error.message).not.toContain("hunter22")
+        expect(error.message).not.toContain("\n")
+      }
+      const noKey = yield* Effect.flip(load({ SVC_MCP_STORE: "redis://redis" }))
+      expect(noKey.variable).toBe("SVC_MCP_STORE")
+      expect(noKey.message).toMatch(/SVC_MCP_STATE_KEY/)
+    }),
+  )
+})

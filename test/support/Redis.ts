@@ -1,0 +1,109 @@
+/**
+ * A real redis-server (Debian's), on a free loopback port, with no persistence:
+ * killed, it comes back empty, as a store that lost its data does.
+ */
+import * as ChildProcess from "node:child_process"
+import * as Net from "node:net"
+import { ensureBinary } from "./Debian.js"
+
+export interface RedisServer {
+  readonly port: number
+  readonly url: string
+  /** SIGKILL: the store is gone, with everything it held. */
+  readonly kill: () => Promise<void>
+  /** Started again on the same port, empty. */
+  readonly restart: () => Promise<void>
+  readonly stop: () => Promise<void>
+  /** Runs redis-cli-like single commands through a raw connection (for the tests' own look at the store). */
+  readonly command: (...args: ReadonlyArray<string>) => Promise<string>
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = Net.createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address() as Net.AddressInfo
+      server.close(() => resolve(address.port))
+    })
+  })
+
+/** One command over RESP, the reply as text (an integer or bulk string), or the error's text. */
+const send = (port: number, args: ReadonlyArray<string>) =>
+  new Promise<string>((resolve, reject) => {
+    const socket = Net.connect(port, "127.0.0.1")
+    let data = ""
+    socket.setEncoding("utf8")
+    socket.once("error", reject)
+    socket.on("data", (chunk: string) => {
+      data += chunk
+      const line = data.indexOf("\r\n")
+      if (line < 0) return
+      const head = data.slice(0, line)
+      if (head.startsWith("$")) {
+        const length = Number(head.slice(1))
+        if (length < 0) return done("(nil)")
+        if (data.length < line + 2 + length + 2) return
+        return done(data.slice(line + 2, line + 2 + length))
+      }
+      done(head.slice(1))
+    })
+    const done = (reply: string) => {
+      socket.end()
+      resolve(reply)
+    }
+    socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`)
+  })
+
+const waitUp = async (port: number, child: ChildProcess.ChildProcess, log: () => string) => {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${log()}`)
+    try {
+      if ((await send(port, ["PING"])) === "PONG") return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`redis-server did not answer on port ${port}: ${log()}`)
+}
+
+export const start = async (): Promise<RedisServer> => {
+  const binary = ensureBinary("redis-server", "redis-server")
+  const port = await freePort()
+  let child: ChildProcess.ChildProcess | undefined
+  let log = ""
+  const launch = async () => {
+    log = ""
+    const started = ChildProcess.spawn(
+      binary,
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", "/tmp"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    )
+    started.stdout?.on("data", (chunk: Buffer) => {
+      log += chunk.toString("utf8")
+    })
+    started.stderr?.on("data", (chunk: Buffer) => {
+      log += chunk.toString("utf8")
+    })
+    child = started
+    await waitUp(port, started, () => log)
+  }
+  const kill = () =>
+    new Promise<void>((resolve) => {
+      const running = child
+      child = undefined
+      if (running === undefined || running.exitCode !== null || running.signalCode !== null) return resolve()
+      running.once("exit", () => resolve())
+      running.kill("SIGKILL")
+    })
+  await launch()
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    kill,
+    restart: launch,
+    stop: kill,
+    command: (...args) => send(port, args),
+  }
+}
