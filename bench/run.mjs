@@ -24,6 +24,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { signInFigure } from "./signin.mjs"
 import { teamFigure } from "./team.mjs"
 
 /** A subclass probes for the era in place: the SDK's own class would probe in a second process. */
@@ -363,6 +364,8 @@ for (const name of Object.keys(ERAS)) {
 }
 log("team: HTTP, per-request mode...")
 const teamResult = await team()
+// Sign-in: a token's check with a warm JWKS, per call (bench/signin.mjs).
+const signIn = await signInFigure({ quick: QUICK })
 const results = {
   date: new Date().toISOString(),
   machine: {
@@ -374,6 +377,7 @@ const results = {
   runs: N,
   eras: byEra,
   team: { ...teamResult, target: teamTarget(teamResult) },
+  signIn: { microsPerVerification: signIn, target: "≤ 100 µs per call" },
 }
 if (!QUICK && NODE === process.execPath && COMPARE === undefined) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
 
@@ -402,4 +406,7 @@ for (const [name, r] of Object.entries(byEra)) {
   for (const [target, t] of Object.entries(r.targets)) process.stdout.write(`  ${t.met === null ? "n/a " : t.met ? "met " : "MISS"} ${target}: ${t.value} (${t.target})\n`)
 }
 process.stdout.write(`\n${teamLines(teamResult).join("\n")}\n`)
+for (const [alg, { perCall, firstCheck }] of Object.entries(signIn)) {
+  process.stdout.write(`  ${perCall <= 100 ? "met " : "MISS"} sign-in token check, warm JWKS, ${alg}: ${perCall} µs per call (≤ 100); first check of a token ${firstCheck} µs\n`)
+}
 process.exit(0)

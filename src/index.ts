@@ -12,7 +12,9 @@
  *   bundles (its `layerConfig` reads its settings from the ConfigProvider):
  *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
  *   HTTP), TeamSettings, ConfirmationState, Services (several), Store (the store
- *   replicas share), Guard (SVC_GUARD: changes that follow untrusted text are confirmed);
+ *   replicas share), SignIn and SignInAuth (sign-in over HTTP: docs/sign-in.md),
+ *   Guard (SVC_GUARD: changes that follow untrusted text are confirmed),
+ *   FleetView (the fleet view, an MCP App);
  * - CallContext: what one tool call carries.
  */
 
@@ -34,6 +36,8 @@ export * as SvcTransport from "./Service/Transport.js"
 export * as Services from "./Services/Registry.js"
 export * as TeamSettings from "./Settings/Team.js"
 export { VERSION } from "./Shared/Version.js"
+export * as SignInAuth from "./SignIn/Auth.js"
+export * as SignIn from "./SignIn/Resource.js"
 export * as Store from "./Store/Store.js"
 export * as SvcClient from "./SvcClient.js"
 export * as Definitions from "./Tools/Definitions.js"

@@ -113,7 +113,9 @@ describe("the guard's window in the replicas' shared store (a real redis-server)
       yield* one.mark("key:alice", "the logs of stack web", 60_000)
       expect(yield* other.recent("key:alice")).toEqual(Option.some("the logs of stack web"))
       expect(yield* other.recent("key:bob")).toEqual(Option.none())
-      expect(Number(yield* Effect.promise(() => redis.command("PTTL", "guard-test:guard:key:alice")))).toBeGreaterThan(55_000)
+      expect(Number(yield* Effect.promise(() => redis.command("PTTL", "guard-test:guard:key:alice")))).toBeGreaterThan(
+        55_000,
+      )
       // The store down: each replica still guards after what it served itself.
       yield* Effect.promise(() => redis.stop())
       yield* one.mark("key:carol", "the commit messages of repo infra", 60_000)

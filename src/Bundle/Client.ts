@@ -12,6 +12,7 @@ import * as Auth from "../Auth.js"
 import * as RefusedKeys from "../Callers/RefusedKeys.js"
 import * as Config from "../Config.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as SignInAuth from "../SignIn/Auth.js"
 import * as SvcClient from "../SvcClient.js"
 import * as Pages from "../Tools/Pages.js"
 
@@ -26,13 +27,20 @@ export const layerWith = <E = Config.ConfigError>(
   config: ConfigFor<E> = Config.layerFor as ConfigFor<E>,
 ): Layer.Layer<Client, E, HttpClient.HttpClient> =>
   Layer.unwrapEffect(
-    Effect.map(CallerCredentials.Mode, (mode) =>
+    Effect.map(Effect.zip(CallerCredentials.Mode, SignInAuth.IdentityKeys), ([mode, identityKeys]) =>
       Pages.layer.pipe(
         Layer.provideMerge(SvcClient.layer),
-        Layer.provideMerge(mode === "per-request" ? Layer.succeed(Auth.Auth, Auth.perRequest) : Auth.layer),
+        Layer.provideMerge(
+          mode === "per-request"
+            ? Layer.succeed(Auth.Auth, Auth.perRequest)
+            : // With sign-in, an identity mapped to a key of its own sends that key.
+              identityKeys
+              ? SignInAuth.layer.pipe(Layer.provide(Auth.layer))
+              : Auth.layer,
+        ),
         Layer.provideMerge(config(mode)),
         // A caller key the service refused is not sent again within its failure window.
-        Layer.provideMerge(mode === "per-request" ? RefusedKeys.layer : Layer.empty),
+        Layer.provideMerge(mode === "per-request" || identityKeys ? RefusedKeys.layer : Layer.empty),
       ),
     ),
   )

@@ -80,6 +80,11 @@ export interface CallContext {
   readonly progress: Option.Option<ProgressSink>
   /** The identity the caller signed in as; none without sign-in. */
   readonly identity: Option.Option<Identity>
+  /**
+   * SVC_GUARD: the untrusted text the caller read before this call (what it was, in words), when
+   * that is why the call is confirmed; the audit line's `guarded`. None for every other call.
+   */
+  readonly guarded: Option.Option<string>
 }
 
 /** A call that brought nothing: it runs as the server, untraced, unlogged. */
@@ -92,6 +97,7 @@ export const empty: CallContext = {
   log: Option.none(),
   progress: Option.none(),
   identity: Option.none(),
+  guarded: Option.none(),
 }
 
 /** The context of the call the current fiber serves (`empty` outside a call). */

@@ -29,7 +29,9 @@ import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as ServicesSettings from "../Settings/Services.js"
+import * as SignInSettings from "../Settings/SignIn.js"
 import * as TeamSettings from "../Settings/Team.js"
+import * as SignInAuth from "../SignIn/Auth.js"
 import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
@@ -45,6 +47,7 @@ const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readine
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
 const loadCheck = Effect.promise(() => import("./Check.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))
+const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
@@ -61,6 +64,8 @@ const servingClient = (config?: ClientBundle.ConfigFor) =>
     Layer.provideMerge(SvcTransport.layer),
     Layer.provideMerge(Telemetry.layerConfig),
     Layer.provideMerge(CallerCredentials.layerConfig),
+    // With sign-in (SVC_MCP_OAUTH_ISSUER), an identity's mapped key.
+    Layer.provideMerge(SignInAuth.layerConfig),
   )
 
 /** How a command ends when it does not end well: its message is on stderr already. */
@@ -130,10 +135,17 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
       return yield* McpServer.serveStdio
     }
     const [Readiness, McpHttp] = yield* loadHttp
+    const names = several.map((service) => service.name)
+    const signIn = yield* SignInSettings.load(names)
     const readiness = several.length > 0 ? Readiness.layerServices(several) : Readiness.layer
-    const ready = yield* Layer.buildWithScope(readiness, yield* Effect.scope)
+    const signInLayer = Option.isSome(signIn) ? (yield* loadSignIn).layer(signIn.value, names) : Layer.empty
+    const ready = yield* Layer.buildWithScope(Layer.merge(readiness, signInLayer), yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
-    const guarded = Option.isSome(http.value.token) ? "Bearer token required" : "no token (loopback only)"
+    const guarded = Option.isSome(signIn)
+      ? `sign-in with ${signIn.value.issuers.join(", ")} for ${signIn.value.resource}`
+      : Option.isSome(http.value.token)
+        ? "Bearer token required"
+        : "no token (loopback only)"
     yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}`)
     return yield* Effect.never
   }).pipe(
@@ -228,8 +240,19 @@ const check = Effect.gen(function* () {
   const Check = yield* loadCheck
   const report = yield* Check.run
   yield* Console.error(Check.format(report))
-  if (!report.ok) yield* exitWith(1)
+  // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
+  const signIn = yield* SignInSettings.load()
+  const signInOk = Option.isNone(signIn) ? true : yield* checkSignIn(signIn.value)
+  if (!report.ok || !signInOk) yield* exitWith(1)
 }).pipe(Effect.provide(checkingClient(Config.layer)))
+
+const checkSignIn = (settings: SignInSettings.SignInSettingsShape) =>
+  Effect.gen(function* () {
+    const SignInCheck = yield* Effect.promise(() => import("../SignIn/Check.js"))
+    const steps = yield* SignInCheck.run(settings)
+    yield* Console.error(SignInCheck.format(steps))
+    return steps.every((step) => step.status !== "fail")
+  })
 
 /** `check` of several services: each with its own variables, each report headed by its name. */
 const checkEach = (names: ReadonlyArray<string>) =>

@@ -14,6 +14,7 @@ import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as ServiceCallers from "../Service/ServiceCallers.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
+import * as SignInAuth from "../SignIn/Auth.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Settings from "../Tools/Settings.js"
 
@@ -53,6 +54,8 @@ export const serving = (
         Layer.provideMerge(SvcTransport.layer),
         Layer.provideMerge(Telemetry.layerConfig),
         Layer.provideMerge(CallerCredentials.layer(mode)),
+        // With sign-in, each service's Auth sends an identity's key mapped for that service.
+        Layer.provideMerge(SignInAuth.layerConfig),
         Layer.provideMerge(Layer.succeed(ServiceCallers.Named, names)),
       )
     }),

@@ -12,6 +12,7 @@
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as SignInSetup from "../SignIn/Setup.js"
 import { type Environment, type Invocation, invocation, readEnvironment } from "./Setup/Environment.js"
 import type { Options } from "./Setup/Options.js"
 import { type Rendered, render } from "./Setup/Render.js"
@@ -30,9 +31,10 @@ export { CLIENTS, type Client, HELP, type Options, parse, USAGE } from "./Setup/
 export { quote, type Rendered } from "./Setup/Render.js"
 
 /** The configuration for one client, and the notes that go with it. Pure: the tests call it directly. */
-export const make = (options: Options, invocation: Invocation, env: Environment): Rendered => {
+export const make = (options: Options, invocation: Invocation, env: Environment, signIn = false): Rendered => {
   const notes: Array<string> = []
-  const target = server(options, invocation, env, notes)
+  const served = server(options, invocation, env, notes)
+  const target = served._tag === "Http" && signIn ? { ...served, signIn } : served
   const name = options.sandbox ? "svc-sandbox" : "svc"
   const stdout = render(options.client, name, target, notes)
   const gui = options.client === "claude-desktop" || options.client === "vscode" || options.client === "cursor"
@@ -57,7 +59,9 @@ export const make = (options: Options, invocation: Invocation, env: Environment)
 export const run = (options: Options) =>
   Effect.gen(function* () {
     const env = yield* readEnvironment
-    const rendered = make(options, invocation(process.argv[1] ?? "svc-mcp", process.execPath), env)
+    // A server with sign-in is configured by its URL alone: ask it.
+    const signIn = options.http === undefined ? false : yield* SignInSetup.usesSignIn(options.http)
+    const rendered = make(options, invocation(process.argv[1] ?? "svc-mcp", process.execPath), env, signIn)
     yield* Effect.sync(() => process.stdout.write(rendered.stdout))
     yield* Console.error(rendered.notes.join("\n"))
   })

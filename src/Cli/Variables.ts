@@ -142,6 +142,32 @@ export const GROUPS: ReadonlyArray<Group> = [
     ],
   },
   {
+    title: "Sign-in (OAuth)",
+    variables: [
+      {
+        name: "SVC_MCP_OAUTH_ISSUER",
+        meaning: "the identity provider's issuer URL(s), comma separated: sign-in on",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_PUBLIC_URL",
+        meaning: "the server's public base URL (the resource is its /mcp)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_OAUTH_AUDIENCE",
+        meaning: "what a token's aud must contain (default <public>/mcp)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_OAUTH_SCOPE_PREFIX",
+        meaning: "put before svc.read, svc.operate, svc.write (e.g. api://svc-mcp/)",
+        httpOnly: true,
+      },
+      { name: "SVC_MCP_IDENTITIES", meaning: "a JSON file: each identity's service credentials", httpOnly: true },
+    ],
+  },
+  {
     title: "Operations",
     variables: [
       { name: "SVC_AUDIT_LOG", meaning: "a file to append one JSON line per audited call to, or - for stderr" },

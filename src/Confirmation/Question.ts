@@ -21,9 +21,9 @@ import * as Plan from "./Plan.js"
 export interface Question {
   readonly invocation: Invocation
   /** The SVC_CONFIRM pattern that asks, if one does. */
-  readonly pattern?: Pattern
+  readonly pattern?: Pattern | undefined
   /** SVC_GUARD: what the caller read before this call (Untrusted/Guard.ts), when that asks too. */
-  readonly guarded?: string
+  readonly guarded?: string | undefined
   readonly revealSecrets: boolean
 }
 

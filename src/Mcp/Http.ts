@@ -38,8 +38,10 @@ import type * as Scope from "effect/Scope"
 import type * as CallContext from "../Call/Context.js"
 import { Readiness } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
+import { SignIn } from "../SignIn/Resource.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
 import { make, type Requirements as ServerRequirements } from "./Server.js"
+import * as SignInHttp from "./SignIn.js"
 import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
 
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
@@ -103,6 +105,10 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const run = Runtime.runPromise(runtime)
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
     const token = Option.map(settings.token, Redacted.value)
+    // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
+    const signIn = yield* Effect.serviceOption(SignIn)
+    const signInGate = Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES))
+    const signInDocument = Option.map(signIn, SignInHttp.metadataDocument)
     // What the request being served brought (its caller, its trace), or why it is refused. The
     // SDK calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the
     // request's server through a factory that takes no argument: neither can be handed a value
@@ -136,6 +142,8 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
         fetch: async (request) => {
           const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
           if (authInfo instanceof Response) return authInfo
+          const signedIn = Option.isSome(signInGate) ? await signInGate.value(request) : undefined
+          if (signedIn instanceof Response) return signedIn
           // Past the token: a request without what per-request mode needs is refused, never served otherwise.
           const refused = requests.getStore()
           if (typeof refused === "string") {
@@ -144,7 +152,9 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
               { status: 401 },
             )
           }
-          return authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo })
+          // Signed in: the request's calls run as the person its token names.
+          const serve = () => (authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo }))
+          return signedIn === undefined || refused === undefined ? serve() : requests.run(signedIn(refused), serve)
         },
       },
       { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
@@ -164,6 +174,13 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       if (path === "/readyz" && Option.isSome(readiness) && (req.method === "GET" || req.method === "HEAD")) {
         const state = draining ? { ready: false, reason: "draining" } : await run(readiness.value.probe)
         return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", ...state })
+      }
+      if (Option.isSome(signIn) && Option.isSome(signInDocument)) {
+        const answer = SignInHttp.wellKnown(signIn.value, signInDocument.value, path ?? "/", req.method ?? "GET")
+        if (answer !== undefined) {
+          if (answer.body === undefined) return void res.writeHead(answer.status, answer.headers).end()
+          return sendJson(res, answer.status, answer.body, answer.headers)
+        }
       }
       if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
       if (draining) {

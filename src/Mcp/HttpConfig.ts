@@ -49,8 +49,10 @@ const endpoint = Config.mapOrFail(
   Config.all({
     host: Config.map(optional("SVC_MCP_HTTP_HOST"), (host) => Option.getOrElse(host, () => DEFAULT_HOST).trim()),
     token: secret("SVC_MCP_TOKEN"),
+    // Sign-in (Settings/SignIn.ts) guards a server off loopback as the token does.
+    signIn: Config.map(optional("SVC_MCP_OAUTH_ISSUER"), Option.isSome),
   }),
-  ({ host, token }) => {
+  ({ host, token, signIn }) => {
     if (Option.isSome(token) && Redacted.value(token.value).length < 16) {
       return Either.left(
         refuse(
@@ -60,12 +62,12 @@ const endpoint = Config.mapOrFail(
         ),
       )
     }
-    if (!isLoopback(host) && Option.isNone(token)) {
+    if (!isLoopback(host) && Option.isNone(token) && !signIn) {
       return Either.left(
         refuse(
           "SVC_MCP_TOKEN",
           `is not set, and SVC_MCP_HTTP_HOST=${host} is not a loopback address`,
-          "set SVC_MCP_TOKEN to a long random value (clients send it as a Bearer token), or bind to 127.0.0.1",
+          "set SVC_MCP_TOKEN to a long random value (clients send it as a Bearer token), or SVC_MCP_OAUTH_ISSUER for sign-in, or bind to 127.0.0.1",
         ),
       )
     }

@@ -167,16 +167,16 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       if (Either.isLeft(call.invocation)) return undefined
       const invocation = call.invocation.right
       const pattern = policy.confirmation(call.tool, invocation.selector)
-      const guarded = Option.getOrUndefined(yield* FiberRef.get(Guard.current))
+      const guarded = Option.getOrUndefined((yield* CallContext.get).guarded)
       if (pattern === undefined && guarded === undefined) return undefined
+      // What asked: SVC_CONFIRM's pattern, or the guard's reason.
       const answer = Confirm.answerOf(ctx)
-      // What asks: SVC_CONFIRM's pattern, else the guard.
-      const setting = pattern === undefined ? "SVC_GUARD" : variable("SVC_CONFIRM")
-      const asker = pattern === undefined ? setting : `${setting} ${pattern.text}`
+      const setting = variable("SVC_CONFIRM")
+      const asker = pattern === undefined ? "SVC_GUARD" : `${setting} ${pattern.text}`
       const deny = (reason: string) =>
         new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
       if (answer === "decline" || answer === "cancel") {
-        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
+        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${pattern === undefined ? "SVC_GUARD" : setting})`
         yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
         return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
       }
@@ -233,8 +233,8 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       }
       const question = yield* Question.message({
         invocation,
-        ...(pattern === undefined ? {} : { pattern }),
-        ...(guarded === undefined ? {} : { guarded }),
+        pattern,
+        guarded,
         revealSecrets: settings.revealSecrets,
       }).pipe(
         Effect.catchAllDefect(
@@ -301,6 +301,6 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
         // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
         if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(call), stopped.sent)
         return stopped
-      }).pipe(Effect.locally(Guard.current, guarded))
+      }).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
     }).pipe(located(incoming))
 })

@@ -7,7 +7,6 @@
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import { Auth } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
@@ -23,7 +22,6 @@ import {
   type ToolInputError,
   type ToolParamsError,
 } from "../Tools/ToolError.js"
-import * as Guard from "../Untrusted/Guard.js"
 import { Audit, type AuditEntry, type AuditError } from "./Audit.js"
 import * as Telemetry from "./Telemetry.js"
 
@@ -125,16 +123,19 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
   const { secrets } = yield* Auth
 
   const base = (tool: string, selector: string | undefined) =>
-    Effect.flatMap(Effect.zip(CallContext.get, FiberRef.get(Guard.current)), ([context, guarded]) =>
+    Effect.flatMap(CallContext.get, (context) =>
       // What the guard says was read names what the earlier call's params named: scrubbed as they are.
-      Effect.map(Option.isSome(guarded) ? scrubbed(guarded.value) : Effect.succeed(undefined), (read) => ({
-        time: new Date().toISOString(),
-        ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
-        caller: auditCaller(context),
-        tool,
-        ...(selector === undefined ? {} : { selector }),
-        ...(read === undefined ? {} : { guarded: read }),
-      })),
+      Effect.map(
+        Option.isSome(context.guarded) ? scrubbed(context.guarded.value) : Effect.succeed(undefined),
+        (read) => ({
+          time: new Date().toISOString(),
+          ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
+          caller: auditCaller(context),
+          tool,
+          ...(selector === undefined ? {} : { selector }),
+          ...(read === undefined ? {} : { guarded: read }),
+        }),
+      ),
     )
 
   const paramsOf = (body: Readonly<Record<string, unknown>>) =>

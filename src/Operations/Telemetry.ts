@@ -83,8 +83,10 @@ export const makeHooks = (): Hooks & SvcHooks.ClientHooks => {
       const attributes: Record<string, unknown> = { "mcp.method.name": "tools/call", "gen_ai.tool.name": tool }
       if (selector !== undefined) attributes["svc.selector"] = selector
       if (endpoint !== undefined) attributes["svc.endpoint"] = endpoint
-      // The call's `_meta` trace context wins over its HTTP request's header.
-      return Effect.flatMap(CallContext.get, ({ trace, traceparent }) => {
+      return Effect.flatMap(CallContext.get, ({ trace, traceparent, identity }) => {
+        // A signed-in person, by the claim that names them (never the token).
+        if (Option.isSome(identity)) attributes["enduser.id"] = identity.value.name
+        // The call's `_meta` trace context wins over its HTTP request's header.
         const parent = parseTraceparent(trace.traceparent)
         const resolved = Option.isSome(parent) ? parent : parseTraceparent(Option.getOrUndefined(traceparent))
         return Effect.suspend(() => Metric.set(inFlight, ++running)).pipe(

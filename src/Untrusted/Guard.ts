@@ -10,7 +10,6 @@
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as SynchronizedRef from "effect/SynchronizedRef"
@@ -35,13 +34,6 @@ export interface GuardShape {
 export class Guard extends Context.Reference<Guard>()("svc-mcp/Guard", {
   defaultValue: (): Option.Option<GuardShape> => Option.none(),
 }) {}
-
-/**
- * What the guard made of the call being run: what the caller read before it,
- * when that is why the call was (or is being) confirmed. The call's record
- * reads it for the audit line's `guarded`.
- */
-export const current: FiberRef.FiberRef<Option.Option<string>> = FiberRef.unsafeMake(Option.none<string>())
 
 /** More callers than this, and the expired ones are swept before the next is added. */
 const SWEEP_AT = 1024

@@ -3,6 +3,7 @@
  * clients with an `mcp add` (Claude Code, Gemini CLI, Codex), JSON for those
  * configured by a file (Claude Desktop, VS Code, Cursor).
  */
+import * as SignInSetup from "../../SignIn/Setup.js"
 import { PLACEHOLDER, TOKEN_VARIABLE } from "./Environment.js"
 import type { Client } from "./Options.js"
 import { type Http, inputRef, type Stdio } from "./Target.js"
@@ -35,6 +36,7 @@ const tokenNote = (what: string) =>
   `Replace ${what} with the server's SVC_MCP_TOKEN (leave the header out if it serves loopback without a token).`
 
 export const render = (client: Client, name: string, target: Stdio | Http, notes: Array<string>): string => {
+  if (target._tag === "Http" && target.signIn === true) return SignInSetup.render(client, name, target.url, notes)
   switch (client) {
     case "claude-code": {
       notes.unshift(

@@ -27,6 +27,8 @@ export interface Stdio {
 export interface Http {
   readonly _tag: "Http"
   readonly url: string
+  /** The server signs its users in (SignIn/Setup.ts): the client needs the URL alone. */
+  readonly signIn?: boolean
 }
 
 const usesInputs = (client: Client) => client === "vscode"

@@ -1,0 +1,168 @@
+/**
+ * The settings of sign-in (OAuth 2.1 over HTTP): SVC_MCP_OAUTH_ISSUER turns it
+ * on; SVC_MCP_PUBLIC_URL names the resource (`<public>/mcp`), which is the
+ * default audience; SVC_MCP_OAUTH_SCOPE_PREFIX qualifies the scope names;
+ * SVC_MCP_IDENTITIES maps identities to service credentials (read and checked
+ * here, so that a bad file stops the start). Sign-in excludes the shared
+ * SVC_MCP_TOKEN and SVC_MCP_CREDENTIALS=per-request: each would leave a person
+ * unnamed, or a key in every client's configuration.
+ */
+import * as Config from "effect/Config"
+import type * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Identities from "../SignIn/Identities.js"
+import { type ConfigError, optional, read, refuse, secret } from "./Read.js"
+
+export interface SignInSettingsShape {
+  /** Each issuer exactly as configured: a token's `iss` must equal one of them. */
+  readonly issuers: ReadonlyArray<string>
+  /** The server's public base URL, without a trailing slash. */
+  readonly publicUrl: string
+  /** The protected resource: `<publicUrl>/mcp`. */
+  readonly resource: string
+  /** What a token's `aud` must contain. */
+  readonly audience: string
+  /** Put before each scope name, e.g. `api://svc-mcp/`. */
+  readonly scopePrefix: string
+  /** SVC_MCP_IDENTITIES' path, if set (reread on SIGHUP). */
+  readonly identitiesPath: Option.Option<string>
+  /** The mapping as read at start. */
+  readonly identities: Identities.Identities
+}
+
+const httpUrl = (variable: string, text: string, example: string): Either.Either<URL, ReturnType<typeof refuse>> => {
+  try {
+    const url = new URL(text)
+    if (url.protocol === "http:" || url.protocol === "https:") {
+      if (url.search !== "" || url.hash !== "") {
+        return Either.left(
+          refuse(variable, `has a query or fragment (${JSON.stringify(text)})`, `give e.g. ${example}`),
+        )
+      }
+      return Either.right(url)
+    }
+  } catch {}
+  return Either.left(refuse(variable, `is not an http(s) URL (${JSON.stringify(text)})`, `give e.g. ${example}`))
+}
+
+const ISSUER_EXAMPLE = "https://login.example.com/realms/team"
+
+const config = (services: ReadonlyArray<string>) =>
+  Config.mapOrFail(
+    Config.all({
+      issuer: optional("SVC_MCP_OAUTH_ISSUER"),
+      publicUrl: optional("SVC_MCP_PUBLIC_URL"),
+      audience: optional("SVC_MCP_OAUTH_AUDIENCE"),
+      prefix: optional("SVC_MCP_OAUTH_SCOPE_PREFIX"),
+      identities: optional("SVC_MCP_IDENTITIES"),
+      token: secret("SVC_MCP_TOKEN"),
+      credentials: optional("SVC_MCP_CREDENTIALS"),
+    }),
+    (given): Either.Either<Option.Option<SignInSettingsShape>, ReturnType<typeof refuse>> => {
+      if (Option.isNone(given.issuer)) {
+        for (const [name, value] of [
+          ["SVC_MCP_PUBLIC_URL", given.publicUrl],
+          ["SVC_MCP_OAUTH_AUDIENCE", given.audience],
+          ["SVC_MCP_OAUTH_SCOPE_PREFIX", given.prefix],
+          ["SVC_MCP_IDENTITIES", given.identities],
+        ] as const) {
+          if (Option.isSome(value)) {
+            return Either.left(
+              refuse(name, "is set, but SVC_MCP_OAUTH_ISSUER is not", "set SVC_MCP_OAUTH_ISSUER to turn sign-in on"),
+            )
+          }
+        }
+        return Either.right(Option.none())
+      }
+      if (Option.isSome(given.token)) {
+        return Either.left(
+          refuse(
+            "SVC_MCP_TOKEN",
+            "is set, and so is SVC_MCP_OAUTH_ISSUER",
+            "unset SVC_MCP_TOKEN: with sign-in each person brings their own token, and a shared one would name nobody",
+          ),
+        )
+      }
+      if (Option.exists(given.credentials, (mode) => mode.trim().toLowerCase() === "per-request")) {
+        return Either.left(
+          refuse(
+            "SVC_MCP_CREDENTIALS",
+            "is per-request, and SVC_MCP_OAUTH_ISSUER is set",
+            "unset SVC_MCP_CREDENTIALS: with sign-in each identity's service key comes from SVC_MCP_IDENTITIES",
+          ),
+        )
+      }
+      const issuers: Array<string> = []
+      for (const text of given.issuer.value
+        .split(",")
+        .map((part) => part.trim())
+        .filter((part) => part !== "")) {
+        const url = httpUrl("SVC_MCP_OAUTH_ISSUER", text, ISSUER_EXAMPLE)
+        if (Either.isLeft(url)) return Either.left(url.left)
+        issuers.push(text)
+      }
+      if (issuers.length === 0) {
+        return Either.left(refuse("SVC_MCP_OAUTH_ISSUER", "names no issuer", `give e.g. ${ISSUER_EXAMPLE}`))
+      }
+      if (Option.isNone(given.publicUrl)) {
+        return Either.left(
+          refuse(
+            "SVC_MCP_PUBLIC_URL",
+            "is not set, and SVC_MCP_OAUTH_ISSUER is",
+            "give the URL clients reach this server at, e.g. https://svc-mcp.example.com (the resource is its /mcp)",
+          ),
+        )
+      }
+      const publicUrl = httpUrl("SVC_MCP_PUBLIC_URL", given.publicUrl.value.trim(), "https://svc-mcp.example.com")
+      if (Either.isLeft(publicUrl)) return Either.left(publicUrl.left)
+      const base = publicUrl.right.href.replace(/\/+$/, "")
+      const resource = `${base}/mcp`
+      const prefix = Option.getOrElse(given.prefix, () => "").trim()
+      if (/\s/.test(prefix)) {
+        return Either.left(
+          refuse(
+            "SVC_MCP_OAUTH_SCOPE_PREFIX",
+            "holds white space",
+            "give a prefix without spaces, e.g. api://svc-mcp/",
+          ),
+        )
+      }
+      const path = Option.map(given.identities, (text) => text.trim())
+      let identities = Identities.everyoneAsServer
+      if (Option.isSome(path)) {
+        const loaded = Identities.load(path.value, services)
+        if (Either.isLeft(loaded)) {
+          return Either.left(
+            refuse(
+              "SVC_MCP_IDENTITIES",
+              `(${JSON.stringify(path.value)}) ${loaded.left}`,
+              "fix the file; docs/sign-in.md shows its form",
+            ),
+          )
+        }
+        identities = loaded.right
+      }
+      return Either.right(
+        Option.some({
+          issuers,
+          publicUrl: base,
+          resource,
+          audience: Option.getOrElse(given.audience, () => resource).trim(),
+          scopePrefix: prefix,
+          identitiesPath: path,
+          identities,
+        }),
+      )
+    },
+  )
+
+/** The sign-in settings, or None when SVC_MCP_OAUTH_ISSUER is unset. `services`: SVC_SERVICES' names, if any. */
+export const load = (
+  services: ReadonlyArray<string> = [],
+): Effect.Effect<Option.Option<SignInSettingsShape>, ConfigError> => read(config(services))
+
+/** Whether SVC_MCP_OAUTH_ISSUER is set: sign-in is on over HTTP (its other settings are read by `load`). */
+export const enabled: Effect.Effect<boolean, ConfigError> = read(
+  Config.map(optional("SVC_MCP_OAUTH_ISSUER"), Option.isSome),
+)

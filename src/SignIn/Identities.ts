@@ -1,0 +1,140 @@
+/**
+ * SVC_MCP_IDENTITIES: which service credentials each signed-in identity acts
+ * with. The file names a claim (default `sub`) and maps its values to a
+ * credential set: `{"server": true}` (the server's own credentials, the person
+ * still named in the audit) or `{"apiKeyFile", "apiSecretFile"}` (that
+ * person's own key, read from files as container secrets are mounted). Among
+ * several services (SVC_SERVICES) an entry may instead map each service name to
+ * a credential set. `*` matches any identity without an entry of its own.
+ *
+ * Parsed whole before it is used: a file with any fault is refused with one
+ * line naming where, at start (exit 2) and on SIGHUP (the previous mapping
+ * stays in force).
+ */
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+
+const Fs = process.getBuiltinModule("node:fs")
+
+/** A key and secret read from the mapped files. */
+export interface KeyPair {
+  readonly key: string
+  readonly secret: Redacted.Redacted<string>
+}
+
+/** What one identity sends to a service: the server's own credentials, or its own key. */
+export type Credentials = { readonly _tag: "Server" } | { readonly _tag: "Key"; readonly pair: KeyPair }
+
+/** One entry: one credential set for every service, or one per service name. */
+export type Entry =
+  | { readonly _tag: "All"; readonly credentials: Credentials }
+  | { readonly _tag: "PerService"; readonly services: ReadonlyMap<string, Credentials> }
+
+export interface Identities {
+  /** The token claim whose value names a person. */
+  readonly claim: string
+  readonly entries: ReadonlyMap<string, Entry>
+}
+
+export const DEFAULT_CLAIM = "sub"
+
+/** Without SVC_MCP_IDENTITIES: anyone signed in acts with the server's own credentials, named by `sub`. */
+export const everyoneAsServer: Identities = {
+  claim: DEFAULT_CLAIM,
+  entries: new Map([["*", { _tag: "All", credentials: { _tag: "Server" } }]]),
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const readSecretFile = (path: unknown, where: string): Either.Either<string, string> => {
+  if (typeof path !== "string" || path.trim() === "") return Either.left(`${where} is not a file path`)
+  try {
+    const text = Fs.readFileSync(path, "utf8").replace(/\r?\n$/, "")
+    return text.trim() === "" ? Either.left(`${where} names an empty file`) : Either.right(text.trim())
+  } catch (error) {
+    return Either.left(
+      `${where} names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    )
+  }
+}
+
+const CREDENTIAL_KEYS = ["server", "apiKeyFile", "apiSecretFile"]
+
+const credentialsOf = (value: Record<string, unknown>, where: string): Either.Either<Credentials, string> => {
+  const unknown = Object.keys(value).find((key) => !CREDENTIAL_KEYS.includes(key))
+  if (unknown !== undefined) return Either.left(`${where} has an unknown field ${JSON.stringify(unknown)}`)
+  if (value.server !== undefined) {
+    if (value.server !== true) return Either.left(`${where}.server is not true`)
+    if (value.apiKeyFile !== undefined || value.apiSecretFile !== undefined) {
+      return Either.left(`${where} has both server and apiKeyFile/apiSecretFile`)
+    }
+    return Either.right({ _tag: "Server" })
+  }
+  if (value.apiKeyFile === undefined || value.apiSecretFile === undefined) {
+    return Either.left(`${where} needs "server": true, or both apiKeyFile and apiSecretFile`)
+  }
+  return Either.flatMap(readSecretFile(value.apiKeyFile, `${where}.apiKeyFile`), (key) =>
+    Either.map(readSecretFile(value.apiSecretFile, `${where}.apiSecretFile`), (secret) => ({
+      _tag: "Key" as const,
+      pair: { key, secret: Redacted.make(secret) },
+    })),
+  )
+}
+
+const entryOf = (value: unknown, where: string, services: ReadonlyArray<string>): Either.Either<Entry, string> => {
+  if (!isRecord(value)) return Either.left(`${where} is not an object`)
+  if (Object.keys(value).some((key) => CREDENTIAL_KEYS.includes(key)) || services.length === 0) {
+    return Either.map(credentialsOf(value, where), (credentials) => ({ _tag: "All" as const, credentials }))
+  }
+  const map = new Map<string, Credentials>()
+  for (const [name, set] of Object.entries(value)) {
+    if (!services.includes(name)) {
+      return Either.left(`${where} names the service ${JSON.stringify(name)}, which SVC_SERVICES does not`)
+    }
+    if (!isRecord(set)) return Either.left(`${where}.${name} is not an object`)
+    const credentials = credentialsOf(set, `${where}.${name}`)
+    if (Either.isLeft(credentials)) return Either.left(credentials.left)
+    map.set(name, credentials.right)
+  }
+  if (map.size === 0) return Either.left(`${where} is empty`)
+  return Either.right({ _tag: "PerService", services: map })
+}
+
+/** The mapping a file's text gives, or the first fault in it. `services` are SVC_SERVICES' names (none: one service). */
+export const parse = (text: string, services: ReadonlyArray<string> = []): Either.Either<Identities, string> => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    return Either.left(`is not JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+  if (!isRecord(json)) return Either.left("is not a JSON object")
+  const unknown = Object.keys(json).find((key) => key !== "claim" && key !== "identities")
+  if (unknown !== undefined) return Either.left(`has an unknown field ${JSON.stringify(unknown)}`)
+  const claim = json.claim ?? DEFAULT_CLAIM
+  if (typeof claim !== "string" || claim.trim() === "") return Either.left("has a claim that is not a claim name")
+  if (!isRecord(json.identities)) return Either.left('has no "identities" object')
+  const entries = new Map<string, Entry>()
+  for (const [name, value] of Object.entries(json.identities)) {
+    const entry = entryOf(value, `identities[${JSON.stringify(name)}]`, services)
+    if (Either.isLeft(entry)) return Either.left(entry.left)
+    entries.set(name, entry.right)
+  }
+  return Either.right({ claim: claim.trim(), entries })
+}
+
+/** Reads and parses the file at `path`. */
+export const load = (path: string, services: ReadonlyArray<string> = []): Either.Either<Identities, string> => {
+  let text: string
+  try {
+    text = Fs.readFileSync(path, "utf8")
+  } catch (error) {
+    return Either.left(`names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
+  return parse(text, services)
+}
+
+/** The entry an identity named `name` has: its own, else `*`'s, else none. */
+export const entryFor = (identities: Identities, name: string): Entry | undefined =>
+  identities.entries.get(name) ?? identities.entries.get("*")

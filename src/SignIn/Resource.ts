@@ -1,0 +1,237 @@
+/**
+ * The HTTP server as an OAuth 2.1 protected resource: what it publishes (RFC
+ * 9728 metadata), how it challenges (RFC 6750), and what it decides for each
+ * request: the token verified, the person it names mapped to credentials, the
+ * scope each tool call needs. The adapter (Mcp/SignIn.ts) puts this on the
+ * wire; nothing here knows the MCP SDK.
+ *
+ * An optional part: on when its layer is provided (SVC_MCP_OAUTH_ISSUER set),
+ * and nothing to name when off.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Runtime from "effect/Runtime"
+import type { ConfigError } from "../Settings/Read.js"
+import type { SignInSettingsShape } from "../Settings/SignIn.js"
+import * as SignInSettings from "../Settings/SignIn.js"
+import { isObject } from "../Shared/JsonShape.js"
+import * as Definitions from "../Tools/Definitions.js"
+import type { Tier } from "../Tools/Tool.js"
+import * as Identities from "./Identities.js"
+import type { Identity } from "./Identity.js"
+import * as Scopes from "./Scopes.js"
+import * as Verifier from "./Verifier.js"
+
+export const METADATA_PATH = "/.well-known/oauth-protected-resource"
+
+/** A request let in: who it is, and what their calls send. */
+export interface Admitted {
+  readonly identity: Identity
+  readonly entry: Identities.Entry
+  readonly expiresAt: number
+}
+
+/** Why a request is refused, and how to answer it. */
+export type Refusal =
+  | { readonly _tag: "Unauthorized"; readonly reason: Option.Option<string> }
+  | { readonly _tag: "Unavailable"; readonly reason: string }
+  | { readonly _tag: "Forbidden"; readonly reason: string }
+  | { readonly _tag: "InsufficientScope"; readonly scope: string; readonly reason: string }
+
+export interface SignInShape {
+  readonly settings: SignInSettingsShape
+  readonly scopes: Scopes.Scopes
+  /** Where the resource's metadata is published: its RFC 9728 path-aware URL. */
+  readonly metadataUrl: string
+  /** The RFC 9728 document. */
+  readonly metadata: Readonly<Record<string, unknown>>
+  /** The paths that serve the document: the path-aware one and the root one. */
+  readonly metadataPaths: ReadonlyArray<string>
+  /** The `WWW-Authenticate` value of a refusal (none for a 503 or a plain 403). */
+  readonly challenge: (refusal: Refusal) => string | undefined
+  /** The request's token verified and its person mapped, or why not. */
+  readonly admit: (token: Option.Option<string>) => Effect.Effect<Admitted, Refusal>
+  /** For each JSON-RPC message of a body: a refusal of a tool call this person may not make. */
+  readonly screen: (admitted: Admitted, body: unknown) => Option.Option<Refusal>
+  /** The identities file read again (SIGHUP): its fault, or none. */
+  readonly reload: Effect.Effect<Option.Option<string>>
+}
+
+export class SignIn extends Context.Tag("svc-mcp/SignIn")<SignIn, SignInShape>() {}
+
+const quoted = (value: string) => `"${value.replaceAll(/[\\"]/g, "\\$&").replaceAll(/[^\u0020-\u007E]/g, " ")}"`
+
+const TIERS = new Map<string, Tier>(Definitions.all.map((tool) => [tool.name, tool.tier]))
+
+const NOT_NAMED = (claim: string) =>
+  `the token has no ${claim} claim, which names people on this server (SVC_MCP_IDENTITIES' claim)`
+
+export const make = (
+  settings: SignInSettingsShape,
+  services: ReadonlyArray<string> = [],
+  options: { readonly fetch?: typeof globalThis.fetch } = {},
+): Effect.Effect<SignInShape> =>
+  Effect.gen(function* () {
+    const verifier = yield* Verifier.make({
+      issuers: settings.issuers,
+      audience: settings.audience,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    })
+    const scopes = Scopes.make(settings.scopePrefix)
+    const identities = yield* Ref.make(settings.identities)
+    const resource = new URL(settings.resource)
+    const metadataUrl = `${resource.origin}${METADATA_PATH}${resource.pathname}`
+    const metadata = {
+      resource: settings.resource,
+      authorization_servers: settings.issuers,
+      // The minimal set for basic use: reading. Broader scopes are asked for by step-up.
+      scopes_supported: scopes.all,
+      bearer_methods_supported: ["header"],
+      resource_name: "svc-mcp",
+    }
+    const basic = scopes.all[0] as string
+
+    const challenge = (refusal: Refusal): string | undefined => {
+      switch (refusal._tag) {
+        case "Unauthorized":
+          // RFC 6750 3.1: a request with no token gets no error code.
+          return Option.isNone(refusal.reason)
+            ? `Bearer resource_metadata=${quoted(metadataUrl)}, scope=${quoted(basic)}`
+            : `Bearer error="invalid_token", error_description=${quoted(refusal.reason.value)}, resource_metadata=${quoted(metadataUrl)}, scope=${quoted(basic)}`
+        case "InsufficientScope":
+          return `Bearer error="insufficient_scope", scope=${quoted(refusal.scope)}, resource_metadata=${quoted(metadataUrl)}`
+        default:
+          return undefined
+      }
+    }
+
+    const admit = (token: Option.Option<string>): Effect.Effect<Admitted, Refusal> =>
+      Effect.gen(function* () {
+        if (Option.isNone(token)) return yield* Effect.fail<Refusal>({ _tag: "Unauthorized", reason: Option.none() })
+        const verified = yield* verifier
+          .verify(token.value)
+          .pipe(
+            Effect.mapError(
+              (error): Refusal =>
+                error._tag === "KeysUnavailable"
+                  ? { _tag: "Unavailable", reason: error.reason }
+                  : { _tag: "Unauthorized", reason: Option.some(error.reason) },
+            ),
+          )
+        const mapping = yield* Ref.get(identities)
+        const named = verified.claims[mapping.claim]
+        if (typeof named !== "string" && typeof named !== "number") {
+          return yield* Effect.fail<Refusal>({ _tag: "Forbidden", reason: NOT_NAMED(mapping.claim) })
+        }
+        const name = String(named)
+        const entry = Identities.entryFor(mapping, name)
+        if (entry === undefined) {
+          return yield* Effect.fail<Refusal>({
+            _tag: "Forbidden",
+            reason: `the identity ${JSON.stringify(name)} has no entry in SVC_MCP_IDENTITIES, so it may not call the service; ask the server's operator to add it`,
+          })
+        }
+        return {
+          identity: { issuer: verified.issuer, subject: verified.subject, name, scopes: verified.scopes },
+          entry,
+          expiresAt: verified.expiresAt,
+        }
+      })
+
+    const screenOne = (admitted: Admitted, message: unknown): Option.Option<Refusal> => {
+      if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params)) return Option.none()
+      const tier = typeof message.params.name === "string" ? TIERS.get(message.params.name) : undefined
+      // An unknown tool is the policy's to refuse, with the list of tools.
+      if (tier === undefined) return Option.none()
+      if (!scopes.allows(admitted.identity.scopes, tier)) {
+        const scope = scopes.needed(tier)
+        return Option.some({
+          _tag: "InsufficientScope",
+          scope,
+          reason: `${message.params.name} needs the scope ${scope} (or a broader one), which the token does not carry`,
+        })
+      }
+      if (admitted.entry._tag === "PerService" && services.length > 0) {
+        const args = message.params.arguments
+        const service = isObject(args) && typeof args.service === "string" ? args.service : services[0]
+        if (service !== undefined && services.includes(service) && !admitted.entry.services.has(service)) {
+          return Option.some({
+            _tag: "Forbidden",
+            reason: `the identity ${JSON.stringify(admitted.identity.name)} has no credentials for the service ${service} in SVC_MCP_IDENTITIES`,
+          })
+        }
+      }
+      return Option.none()
+    }
+
+    const screen = (admitted: Admitted, body: unknown): Option.Option<Refusal> => {
+      const messages = Array.isArray(body) ? body : [body]
+      for (const message of messages) {
+        const refusal = screenOne(admitted, message)
+        if (Option.isSome(refusal)) return refusal
+      }
+      return Option.none()
+    }
+
+    const reload = Effect.gen(function* () {
+      if (Option.isNone(settings.identitiesPath)) return Option.none<string>()
+      const loaded = Identities.load(settings.identitiesPath.value, services)
+      if (Either.isLeft(loaded)) return Option.some(loaded.left)
+      yield* Ref.set(identities, loaded.right)
+      return Option.none<string>()
+    })
+
+    return {
+      settings,
+      scopes,
+      metadataUrl,
+      metadata,
+      metadataPaths: [`${METADATA_PATH}${resource.pathname}`, METADATA_PATH],
+      challenge,
+      admit,
+      screen,
+      reload,
+    }
+  })
+
+/** SIGHUP reads SVC_MCP_IDENTITIES again for the life of the scope; a bad file leaves the mapping in force. */
+const reloadOnHangUp = (signIn: SignInShape) =>
+  Effect.gen(function* () {
+    if (Option.isNone(signIn.settings.identitiesPath)) return
+    const runtime = yield* Effect.runtime<never>()
+    const path = signIn.settings.identitiesPath.value
+    const onHangUp = () =>
+      Runtime.runFork(runtime)(
+        Effect.flatMap(signIn.reload, (fault) =>
+          Option.isSome(fault)
+            ? Effect.logWarning(
+                `SVC_MCP_IDENTITIES (${JSON.stringify(path)}) ${fault.value}: the previous mapping stays in force`,
+              )
+            : Effect.logInfo(`SVC_MCP_IDENTITIES read again (${JSON.stringify(path)})`),
+        ),
+      )
+    yield* Effect.acquireRelease(
+      Effect.sync(() => process.on("SIGHUP", onHangUp)),
+      () => Effect.sync(() => process.off("SIGHUP", onHangUp)),
+    )
+  })
+
+/**
+ * Sign-in as the ConfigProvider says (SVC_MCP_OAUTH_ISSUER and the rest), for
+ * a program that embeds the HTTP server: nothing when unset. Provide it with
+ * `SignInAuth.layerConfig` beneath the client's bundle, so that mapped keys are sent.
+ */
+export const layerConfig = (services: ReadonlyArray<string> = []): Layer.Layer<never, ConfigError> =>
+  Layer.unwrapScoped(
+    Effect.map(SignInSettings.load(services), (settings) =>
+      Option.isSome(settings) ? layer(settings.value, services) : Layer.empty,
+    ),
+  )
+
+/** Sign-in on, with these settings, for the life of the layer. */
+export const layer = (settings: SignInSettingsShape, services: ReadonlyArray<string> = []): Layer.Layer<SignIn> =>
+  Layer.scoped(SignIn, Effect.tap(make(settings, services), reloadOnHangUp))

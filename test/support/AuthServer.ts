@@ -1,0 +1,229 @@
+/**
+ * A real authorization server for the sign-in tests: oidc-provider on
+ * 127.0.0.1, issuing JWT access tokens for a resource (resource indicators),
+ * with client credentials for non-interactive tokens, dynamic registration and
+ * the authorization code flow with PKCE, whose login and consent are answered
+ * here without a browser (`/interaction/<uid>` signs in as the `login` given).
+ *
+ * Its signing keys are the test's own (`keys`), so that a test can also sign
+ * tokens with them that the server would not issue (wrong audience, expired),
+ * and `rotate` replaces the provider with one that signs with a new key.
+ */
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Effect from "effect/Effect"
+import * as Jose from "jose"
+import Provider, { type Configuration } from "oidc-provider"
+
+export const SCOPES = "svc.read svc.operate svc.write"
+
+export interface Client {
+  readonly id: string
+  readonly secret: string
+}
+
+export interface SigningKey {
+  readonly kid: string
+  readonly privateJwk: Jose.JWK
+  readonly publicJwk: Jose.JWK
+  readonly privateKey: Jose.CryptoKey
+}
+
+export const makeKey = async (kid: string, alg: "RS256" | "ES256" = "RS256"): Promise<SigningKey> => {
+  const pair = await Jose.generateKeyPair(alg, { extractable: true })
+  const privateJwk = { ...(await Jose.exportJWK(pair.privateKey)), kid, alg, use: "sig" }
+  const publicJwk = { ...(await Jose.exportJWK(pair.publicKey)), kid, alg, use: "sig" }
+  return { kid, privateJwk, publicJwk, privateKey: pair.privateKey as Jose.CryptoKey }
+}
+
+export interface AuthServer {
+  readonly issuer: string
+  /** The key tokens are signed with now (the first of the published ones). */
+  readonly key: () => SigningKey
+  /** Requests to the JWKS so far. */
+  readonly jwksFetches: () => number
+  /** A token by client credentials for `resource` with these scopes. */
+  readonly clientToken: (client: Client, scope: string, resource?: string) => Promise<string>
+  /** Publishes a new key first (the old one too, or alone), and signs with it from now on. */
+  readonly rotate: (options?: { readonly keepOld?: boolean }) => Promise<SigningKey>
+  /** Makes the JWKS answer 500 (true) or normally (false). */
+  readonly failJwks: (fail: boolean) => void
+  /** The account the next interactive login signs in as. */
+  login: string
+}
+
+export interface AuthServerOptions {
+  readonly resource: string
+  readonly clients: ReadonlyArray<Client>
+  /** Public clients (PKCE) with their redirect URIs. */
+  readonly publicClients?: ReadonlyArray<{ readonly id: string; readonly redirectUri: string }>
+}
+
+/** An `email` claim for each token: the account's, or the client's for client credentials. */
+export const emailOf = (name: string) => `${name}@example.com`
+
+const settingsOf = (options: AuthServerOptions, keys: ReadonlyArray<SigningKey>) => ({
+  clients: [
+    ...options.clients.map((client) => ({
+      client_id: client.id,
+      client_secret: client.secret,
+      grant_types: ["client_credentials"],
+      redirect_uris: [],
+      response_types: [],
+      scope: SCOPES,
+    })),
+    ...(options.publicClients ?? []).map((client) => ({
+      client_id: client.id,
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code"],
+      redirect_uris: [client.redirectUri],
+      response_types: ["code" as const],
+      scope: `openid ${SCOPES}`,
+    })),
+  ],
+  jwks: { keys: keys.map((key) => key.privateJwk) },
+  scopes: ["openid", ...SCOPES.split(" ")],
+  claims: { openid: ["sub"], email: ["email"] },
+  features: {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    registration: { enabled: true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: async (_ctx: unknown, _client: unknown, oneOf?: unknown) => oneOf ?? options.resource,
+      useGrantedResource: async () => true,
+      getResourceServerInfo: async (_ctx: unknown, resource: string) =>
+        resource === "urn:opaque"
+          ? { scope: SCOPES, accessTokenFormat: "opaque" }
+          : { scope: SCOPES, audience: resource, accessTokenTTL: 600, accessTokenFormat: "jwt" },
+    },
+  },
+  // biome-ignore lint/suspicious/noExplicitAny: oidc-provider's token model
+  extraTokenClaims: async (_ctx: unknown, token: any) => ({
+    email: emailOf(token.accountId ?? token.clientId),
+  }),
+  findAccount: async (_ctx: unknown, id: string) => ({
+    accountId: id,
+    claims: async () => ({ sub: id, email: emailOf(id) }),
+  }),
+  pkce: { required: () => true },
+  // Tokens without a refresh: a test asks again when it needs another.
+  issueRefreshToken: async () => false,
+})
+
+// The settings are written as oidc-provider's documentation gives them; its types are stricter than its runtime.
+const configuration = (options: AuthServerOptions, keys: ReadonlyArray<SigningKey>) =>
+  settingsOf(options, keys) as unknown as Configuration
+
+/** Signs in as `server.login` and consents to everything asked: the user at the browser. */
+const interact = async (
+  provider: Provider,
+  server: AuthServer,
+  req: Http.IncomingMessage,
+  res: Http.ServerResponse,
+) => {
+  const details = await provider.interactionDetails(req, res)
+  if (details.prompt.name === "login") {
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: server.login } },
+      { mergeWithLastSubmission: false },
+    )
+    return
+  }
+  const accountId = details.session?.accountId as string
+  const clientId = details.params.client_id as string
+  const grant = details.grantId
+    ? await provider.Grant.find(details.grantId)
+    : new provider.Grant({ accountId, clientId })
+  if (grant === undefined) throw new Error("no grant")
+  const missing = details.prompt.details as {
+    missingOIDCScope?: ReadonlyArray<string>
+    missingResourceScopes?: Record<string, ReadonlyArray<string>>
+  }
+  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "))
+  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+    grant.addResourceScope(indicator, scopes.join(" "))
+  }
+  const grantId = await grant.save()
+  await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true })
+}
+
+/** The authorization server on 127.0.0.1, for the length of a scope. */
+export const scoped = (options: AuthServerOptions) =>
+  Effect.acquireRelease(
+    Effect.promise(() => start(options)),
+    ({ close }) => Effect.promise(close),
+  ).pipe(Effect.map(({ server }) => server))
+
+export const start = async (options: AuthServerOptions) => {
+  const http = Http.createServer()
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve))
+  const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  let keys = [await makeKey("key-1")]
+  let provider = new Provider(issuer, configuration(options, keys))
+  let fetches = 0
+  let failing = false
+  const server: AuthServer = {
+    issuer,
+    key: () => keys[0] as SigningKey,
+    jwksFetches: () => fetches,
+    clientToken: async (client, scope, resource = options.resource) => {
+      const response = await fetch(`${issuer}/token`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString("base64")}`,
+        },
+        body: new URLSearchParams({ grant_type: "client_credentials", scope, resource }),
+      })
+      const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string }
+      if (body.access_token === undefined) throw new Error(`no token: ${body.error}: ${body.error_description}`)
+      return body.access_token
+    },
+    rotate: async ({ keepOld = true } = {}) => {
+      const next = await makeKey(`key-${keys.length + 1}-${Date.now()}`)
+      keys = keepOld ? [next, ...keys] : [next]
+      provider = new Provider(issuer, configuration(options, keys))
+      return next
+    },
+    failJwks: (fail) => {
+      failing = fail
+    },
+    login: "alice",
+  }
+  http.on("request", (req, res) => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/"
+    if (path === "/jwks") {
+      fetches++
+      if (failing) {
+        res.writeHead(500).end()
+        return
+      }
+    }
+    if (path.startsWith("/interaction/")) {
+      interact(provider, server, req, res).catch((error: unknown) => {
+        res.writeHead(500, { "content-type": "text/plain" }).end(String(error))
+      })
+      return
+    }
+    provider.callback()(req, res)
+  })
+  const close = () =>
+    new Promise<void>((resolve) => {
+      http.closeAllConnections()
+      http.close(() => resolve())
+    })
+  return { server, close }
+}
+
+/** Signs `claims` with `key` as the authorization server would, or as it never would. */
+export const sign = (
+  key: Pick<SigningKey, "kid" | "privateKey">,
+  claims: Jose.JWTPayload,
+  options: { readonly alg?: string; readonly typ?: string } = {},
+) =>
+  new Jose.SignJWT(claims)
+    .setProtectedHeader({ alg: options.alg ?? "RS256", kid: key.kid, typ: options.typ ?? "at+jwt" })
+    .sign(key.privateKey)
