@@ -14,13 +14,13 @@ import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as CallContext from "./Call/Context.js"
 import { SvcConfig, type SvcConfigShape } from "./Config.js"
 import {
-  type Call,
   callPath,
   redirectAdvice,
   retryAfterText,
   SvcAuthError,
   type SvcTimeoutError,
   type SvcUnreachableError,
+  type Target,
 } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
 import { errorBody, isRedirect, retryAfterOf, snippet } from "./Service/Response.js"
@@ -51,7 +51,7 @@ export interface AuthShape {
 
 export class Auth extends Context.Tag("svc-mcp/Auth")<Auth, AuthShape>() {}
 
-export const LOGIN: Call = { group: "auth/login", endpoint: "LoginLocalUser" }
+export const LOGIN: Target = { group: "auth/login", endpoint: "LoginLocalUser" }
 
 export const makeApiKey = (key: Redacted.Redacted<string>, secret: Redacted.Redacted<string>): AuthShape => {
   const credential: Credential = {

@@ -15,7 +15,7 @@ import * as CallContext from "./Call/Context.js"
 import { guarded } from "./Callers/KeyGuard.js"
 import { RefusedKeys } from "./Callers/RefusedKeys.js"
 import { SvcConfig } from "./Config.js"
-import type { Call, SvcError } from "./Service/Errors.js"
+import type { SvcError, Target } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
 import { fromResponse, type Outcome, rejected } from "./Service/Response.js"
 import * as SvcTransport from "./Service/Transport.js"
@@ -23,8 +23,8 @@ import { Naming } from "./Settings/Services.js"
 
 export type Group = "read" | "write" | "execute"
 
-/** A successful answer: its JSON value, and its body as the service sent it. */
-export interface Answer {
+/** The service's successful reply: its JSON value, and its body as the service sent it. */
+export interface Reply {
   readonly value: unknown
   readonly text: string
 }
@@ -33,7 +33,7 @@ export interface SvcClientShape {
   /** Calls `{group}/{endpoint}` with `params` as the body; succeeds with the answer's JSON value. */
   readonly call: (group: Group, endpoint: string, params: object) => Effect.Effect<unknown, SvcError>
   /** The same, keeping the body's text too. */
-  readonly answer: (group: Group, endpoint: string, params: object) => Effect.Effect<Answer, SvcError>
+  readonly answer: (group: Group, endpoint: string, params: object) => Effect.Effect<Reply, SvcError>
 }
 
 /** What the client calls around each request and login: nothing by default, spans and metrics with telemetry. */
@@ -53,7 +53,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
   const naming = yield* Naming
 
   const answer = (group: Group, endpoint: string, params: object) => {
-    const target: Call = { group, endpoint }
+    const target: Target = { group, endpoint }
     const url = `${config.url}/${group}/${endpoint}`
     const attempt = (credentials: Readonly<Record<string, string>>) =>
       Effect.flatMap(CallContext.get, ({ address }) => {
@@ -71,7 +71,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
           }),
         )
       })
-    const settle = (outcome: Outcome): Effect.Effect<Answer, SvcError> =>
+    const settle = (outcome: Outcome): Effect.Effect<Reply, SvcError> =>
       outcome._tag === "Ok"
         ? Effect.succeed(outcome)
         : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method, naming))

@@ -4,8 +4,10 @@
  * - the bundles (Bundle): `client`, the service's client over any HttpClient
  *   (SvcTransport is ours), its settings from the ConfigProvider; `tools` on
  *   top of it; `stdio` or `http(settings)`, the served server, on top of those;
- * - their parts, to compose otherwise: Config (read from any ConfigProvider, or
- *   given as a value), Auth, SvcClient, Settings, Policy, ParamsCheck;
+ * - their parts, to compose otherwise: SvcConfig (read from any ConfigProvider,
+ *   or given as a value), Auth, SvcClient, Settings, Policy, ParamsCheck;
+ *   McpTools (the SDK servers' factory) and McpHttp. The names leave Effect's
+ *   `Config` and the SDK's `McpServer` to them;
  * - the tool programs: Definitions (the tools), Invoke (one call), Render
  *   (its answer as text), Pages (the service's default page Invoke needs);
  * - the optional parts, each off unless its layer is provided beneath the
@@ -22,11 +24,11 @@ export * as Auth from "./Auth.js"
 export * as Bundle from "./Bundle/All.js"
 export * as CallContext from "./Call/Context.js"
 export * as RefusedKeys from "./Callers/RefusedKeys.js"
-export * as Config from "./Config.js"
+export * as SvcConfig from "./Config.js"
 export * as ConfirmationState from "./Confirmation/State.js"
 export * as McpHttp from "./Mcp/Http.js"
 export * as HttpConfig from "./Mcp/HttpConfig.js"
-export * as McpServer from "./Mcp/Server.js"
+export * as McpTools from "./Mcp/Server.js"
 export * as Audit from "./Operations/Audit.js"
 export * as Readiness from "./Operations/Readiness.js"
 export * as Telemetry from "./Operations/Telemetry.js"

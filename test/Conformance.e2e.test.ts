@@ -28,8 +28,15 @@ describe("conformance, by independent tools", () => {
   }, 600_000)
 
   const PASSING: Record<string, ReadonlyArray<string>> = {
-    "2026-07-28": ["tools-list", "server-sse-multiple-streams", "dns-rebinding-protection"],
-    "2025-11-25": ["server-initialize", "ping", "tools-list", "logging-set-level", "dns-rebinding-protection"],
+    "2026-07-28": ["tools-list", "resources-list", "server-sse-multiple-streams", "dns-rebinding-protection"],
+    "2025-11-25": [
+      "server-initialize",
+      "ping",
+      "tools-list",
+      "resources-list",
+      "logging-set-level",
+      "dns-rebinding-protection",
+    ],
   }
 
   for (const [version, passing] of Object.entries(PASSING)) {

@@ -198,13 +198,17 @@ describe("sign-in: the HTTP server as an OAuth 2.1 protected resource", () => {
         expect(answer.body, what).not.toContain(token)
       }
       expect(double.requests).toHaveLength(0)
+      // Expired 30 s ago: within the 60 s of skew, accepted (the SDK's own expiry check included).
+      const late = yield* signed({ exp: now - 30, iat: now - 600 })
+      expect((yield* post(resource, call("svc_list", { resource_type: "stack" }), late)).status).toBe(200)
+      expect(double.calls()).toHaveLength(1)
       // The same claims, properly signed, pass.
       const client = yield* connect(resource, { authorization: `Bearer ${good}` })
       const listed = yield* Effect.promise(() =>
         client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } }),
       )
       expect(listed.isError).toBeFalsy()
-      expect(double.calls()).toHaveLength(1)
+      expect(double.calls()).toHaveLength(2)
     }),
   )
 

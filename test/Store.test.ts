@@ -23,11 +23,16 @@ const settingsFor = (url: string, prefix = "t:"): Settings.StoreSettings => ({
   tls: false,
   password: Option.none(),
   prefix,
+  cluster: false,
   stateKey: Redacted.make(new Uint8Array(Buffer.from(STATE_KEY))),
 })
 
-const withStore = <A, E>(url: string, use: (store: Store.StoreShape) => Effect.Effect<A, E>, prefix?: string) =>
-  Effect.scoped(Effect.flatMap(Store.make(settingsFor(url, prefix)), use))
+const withStore = <A, E>(
+  url: string,
+  use: (store: Store.StoreShape) => Effect.Effect<A, E>,
+  prefix?: string,
+  cluster = false,
+) => Effect.scoped(Effect.flatMap(Store.make({ ...settingsFor(url, prefix), cluster }), use))
 
 const until = async (condition: () => Promise<boolean>, ms = 10_000) => {
   const end = Date.now() + ms
@@ -228,6 +233,39 @@ describe("refused keys through the store", () => {
   )
 })
 
+describe("a Redis Cluster (SVC_MCP_STORE_CLUSTER=true)", () => {
+  it.live("keys spread over its nodes, each command at its slot; concurrent answers: exactly one honoured", () =>
+    Effect.gen(function* () {
+      const cluster = yield* Effect.promise(() => Redis.startCluster())
+      yield* withStore(
+        cluster.url,
+        (store) =>
+          Effect.gen(function* () {
+            for (let i = 0; i < 30; i++) yield* store.set(`k${i}`, String(i), 60_000)
+            const sizes = yield* Effect.promise(() => Promise.all(cluster.nodes.map((node) => node.command("DBSIZE"))))
+            expect(sizes.filter((size) => Number(size) > 0).length).toBeGreaterThan(1)
+            for (let i = 0; i < 30; i++) expect(yield* store.take(`k${i}`)).toEqual(Option.some(String(i)))
+            expect((yield* store.status).up).toBe(true)
+            const [one, two] = yield* Effect.all([State.make(stateKey), State.make(stateKey)]).pipe(
+              Effect.provideService(Store.Store, Option.some(store)),
+            )
+            for (let round = 0; round < 5; round++) {
+              const state = yield* one.seal(binding)
+              const results = yield* Effect.forEach(
+                Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? one : two)),
+                (states) => outcome(states.verify(state, binding)),
+                { concurrency: "unbounded" },
+              )
+              expect(results.filter((r) => r === "Honoured")).toHaveLength(1)
+            }
+          }),
+        "c:",
+        true,
+      ).pipe(Effect.ensuring(Effect.promise(() => cluster.stop())))
+    }),
+  )
+})
+
 const load = (env: Record<string, string>) =>
   Settings.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
 
@@ -246,6 +284,13 @@ describe("Store settings", () => {
       expect(tls.where).toBe("rediss://cache:6379")
       expect(tls.tls).toBe(true)
       expect(tls.prefix).toBe("a:")
+      expect(tls.cluster).toBe(false)
+      const cluster = yield* load({
+        SVC_MCP_STORE: "redis://n1",
+        SVC_MCP_STATE_KEY: STATE_KEY,
+        SVC_MCP_STORE_CLUSTER: "TRUE",
+      })
+      expect(Option.getOrThrow(cluster).cluster).toBe(true)
     }),
   )
 
@@ -257,6 +302,7 @@ describe("Store settings", () => {
         [{ SVC_MCP_STORE: "redis://:hunter22@" }, "SVC_MCP_STORE", /not a URL|names no host/],
         [{ SVC_MCP_STORE: "redis://:hunter22@redis/x" }, "SVC_MCP_STORE", /database number/],
         [{ SVC_MCP_STORE: "redis://redis", SVC_MCP_STORE_PREFIX: "a b" }, "SVC_MCP_STORE_PREFIX", /"a b"/],
+        [{ SVC_MCP_STORE: "redis://redis", SVC_MCP_STORE_CLUSTER: "yes" }, "SVC_MCP_STORE_CLUSTER", /"yes"/],
         [
           { SVC_MCP_STORE: "redis://redis", SVC_MCP_STORE_PASSWORD_FILE: "/nonexistent/pw" },
           "SVC_MCP_STORE_PASSWORD_FILE",

@@ -105,6 +105,7 @@ describe("the guard's window in the replicas' shared store (a real redis-server)
         tls: false,
         password: Option.none(),
         prefix: "guard-test:",
+        cluster: false,
         stateKey: Redacted.make(new Uint8Array(32)),
       }
       const shared = yield* Store.make(settings)

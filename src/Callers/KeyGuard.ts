@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
-import { type Call, SvcAuthError, type SvcError } from "../Service/Errors.js"
+import { SvcAuthError, type SvcError, type Target } from "../Service/Errors.js"
 import { type NamingShape, single } from "../Settings/Services.js"
 import { describe, fingerprint, type RefusedKeysShape } from "./RefusedKeys.js"
 
@@ -17,7 +17,7 @@ export const remembered = (text: string, naming: NamingShape = single): string =
 
 /** Around one request to the service on behalf of the current caller, if there is one. */
 export const guarded =
-  (refusedKeys: Option.Option<RefusedKeysShape>, call: Call, naming: NamingShape = single) =>
+  (refusedKeys: Option.Option<RefusedKeysShape>, call: Target, naming: NamingShape = single) =>
   <A, R>(self: Effect.Effect<A, SvcError, R>): Effect.Effect<A, SvcError, R> =>
     Option.isNone(refusedKeys)
       ? self

@@ -139,6 +139,11 @@ export const GROUPS: ReadonlyArray<Group> = [
       { name: "SVC_MCP_STORE_PASSWORD", meaning: "the store's password", secret: true, httpOnly: true },
       { name: "SVC_MCP_STORE_PASSWORD_FILE", meaning: "a file holding SVC_MCP_STORE_PASSWORD", httpOnly: true },
       { name: "SVC_MCP_STORE_PREFIX", meaning: "the prefix of the store's keys (default svc-mcp:)", httpOnly: true },
+      {
+        name: "SVC_MCP_STORE_CLUSTER",
+        meaning: "true: SVC_MCP_STORE names a node of a Redis Cluster (default false)",
+        httpOnly: true,
+      },
     ],
   },
   {

@@ -27,10 +27,11 @@ export const canAsk = (ctx: ServerContext, atInitialize: ClientCapabilities | un
   return declared?.elicitation !== undefined
 }
 
-export type Answer = "accept" | "decline" | "cancel" | "unasked"
+/** What the user decided, as the retry of a confirmed call says. */
+export type Decision = "accept" | "decline" | "cancel" | "unasked"
 
 /** The user's answer to the question, when this is the call's retry with it. */
-export const answerOf = (ctx: ServerContext): Answer => {
+export const answerOf = (ctx: ServerContext): Decision => {
   const response = inputResponse(ctx.mcpReq.inputResponses, KEY)
   return response.kind === "elicit" ? response.action : "unasked"
 }

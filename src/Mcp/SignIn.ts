@@ -26,6 +26,7 @@ import * as Runtime from "effect/Runtime"
 import type * as CallContext from "../Call/Context.js"
 import * as Identity from "../SignIn/Identity.js"
 import type { Admitted, Refusal, SignInShape } from "../SignIn/Resource.js"
+import { SKEW_SECONDS } from "../SignIn/Verifier.js"
 
 /** Thrown through the SDK's verifier to carry our refusal out of it. */
 class Refused {
@@ -131,11 +132,12 @@ export const gate =
               throw new Refused(failure)
             }
             admitted = exit.value
+            // The SDK checks `expiresAt` again, without skew: it is told where the verifier's skew ends.
             return {
               token: "",
               clientId: admitted.identity.subject,
               scopes: [...admitted.identity.scopes],
-              expiresAt: admitted.expiresAt,
+              expiresAt: admitted.expiresAt + SKEW_SECONDS,
             }
           },
         },

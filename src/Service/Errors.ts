@@ -6,18 +6,18 @@ import * as Data from "effect/Data"
 import { ADDED_IN_2_3_3, SPEC_VERSION } from "./Versions.js"
 
 /** What was called: carried by every error so a message can say where it happened. */
-export interface Call {
+export interface Target {
   readonly group: string
   readonly endpoint: string
 }
 
 /** `group/Endpoint`, as the service's URL paths name a call. */
-export const callPath = (call: Call): string => `${call.group}/${call.endpoint}`
+export const callPath = (call: Target): string => `${call.group}/${call.endpoint}`
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`)
 
 export class SvcTimeoutError extends Data.TaggedError("SvcTimeoutError")<{
-  readonly call: Call
+  readonly call: Target
   readonly timeoutMs: number
 }> {
   override get message(): string {
@@ -26,7 +26,7 @@ export class SvcTimeoutError extends Data.TaggedError("SvcTimeoutError")<{
 }
 
 export class SvcUnreachableError extends Data.TaggedError("SvcUnreachableError")<{
-  readonly call: Call
+  readonly call: Target
   /** `Refused`, `DNS`, `TLS`, `Reset` or `Network` when nothing more precise is known. */
   readonly reason: "Refused" | "DNS" | "TLS" | "Reset" | "Network"
   readonly detail: string
@@ -37,7 +37,7 @@ export class SvcUnreachableError extends Data.TaggedError("SvcUnreachableError")
 }
 
 /** What to set SVC_URL to, when the service redirected `call` to `location`: the location minus the call's own path. */
-export const suggestedUrl = (call: Call, location: string): string | undefined => {
+export const suggestedUrl = (call: Target, location: string): string | undefined => {
   let url: URL
   try {
     url = new URL(location)
@@ -51,7 +51,7 @@ export const suggestedUrl = (call: Call, location: string): string | undefined =
 }
 
 /** The sentence that says where a redirect points and what to do about it. */
-export const redirectAdvice = (call: Call, location: string, urlVariable = "SVC_URL"): string => {
+export const redirectAdvice = (call: Target, location: string, urlVariable = "SVC_URL"): string => {
   const url = suggestedUrl(call, location)
   return url === undefined
     ? `the service redirected to ${location}, which is not this endpoint under another base URL: check ${urlVariable} (redirects are not followed, so that credentials go only to ${urlVariable})`
@@ -62,7 +62,7 @@ export const redirectAdvice = (call: Call, location: string, urlVariable = "SVC_
 export const retryAfterText = (retryAfter: string) => (/^\d+$/.test(retryAfter) ? `${retryAfter} s` : retryAfter)
 
 export class SvcServiceError extends Data.TaggedError("SvcServiceError")<{
-  readonly call: Call
+  readonly call: Target
   /**
    * `UnknownEndpoint` when the service's version does not have the endpoint;
    * `Redirected` for a 301/302/303/307/308 with a Location; `RateLimited` for a 429.
@@ -99,7 +99,7 @@ export class SvcServiceError extends Data.TaggedError("SvcServiceError")<{
 }
 
 export class SvcResponseError extends Data.TaggedError("SvcResponseError")<{
-  readonly call: Call
+  readonly call: Target
   readonly status: number
   readonly detail: string
 }> {
@@ -109,7 +109,7 @@ export class SvcResponseError extends Data.TaggedError("SvcResponseError")<{
 }
 
 export class SvcAuthError extends Data.TaggedError("SvcAuthError")<{
-  readonly call: Call
+  readonly call: Target
   /**
    * `LoginRefused`: wrong username or password. `RateLimited`: too many login attempts.
    * `SecondFactor`: the account needs TOTP or a passkey, which a server cannot give.

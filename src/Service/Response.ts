@@ -4,7 +4,7 @@
  */
 import { type NamingShape, single } from "../Settings/Services.js"
 import { inJson, scrub, scrubValue } from "../Shared/Secrets.js"
-import { type Call, SvcAuthError, SvcResponseError, SvcServiceError } from "./Errors.js"
+import { SvcAuthError, SvcResponseError, SvcServiceError, type Target } from "./Errors.js"
 
 export type Outcome =
   /** `text` is the body as sent, kept so that it can be passed on without printing `value` again. */
@@ -89,7 +89,7 @@ export const isRedirect = (status: number, location: string | undefined): locati
   REDIRECTS.has(status) && location !== undefined
 
 export const interpret = (
-  call: Call,
+  call: Target,
   status: number,
   text: string,
   headers: AnswerHeaders = {},
@@ -141,7 +141,7 @@ export const interpret = (
  * parsing, since a body may echo what was sent, JSON-escaped.
  */
 export const fromResponse = (
-  call: Call,
+  call: Target,
   status: number,
   text: string,
   secrets: ReadonlyArray<string>,
@@ -179,7 +179,7 @@ export const fromResponse = (
 
 /** The error for credentials the service still refuses after any renewal. */
 export const rejected = (
-  call: Call,
+  call: Target,
   outcome: { readonly status: number; readonly error: string },
   method: "api-key" | "caller-key" | "jwt",
   naming: NamingShape = single,

@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { type Call, SvcTimeoutError, SvcUnreachableError } from "./Errors.js"
+import { SvcTimeoutError, SvcUnreachableError, type Target } from "./Errors.js"
 import * as UndiciClient from "./UndiciClient.js"
 
 export interface Exchange {
@@ -66,7 +66,7 @@ export const classify = (error: unknown): { reason: Reason; detail: string } => 
  * A request the client could not send, or an answer it could not read to its
  * end: what the socket said, not the HttpClient's wrapper around it.
  */
-export const unreachable = (call: Call, error: HttpClientError.HttpClientError): SvcUnreachableError => {
+export const unreachable = (call: Target, error: HttpClientError.HttpClientError): SvcUnreachableError => {
   if (error._tag === "RequestError" && error.reason === "InvalidUrl") {
     return new SvcUnreachableError({ call, reason: "Network", detail: `the URL is not valid: ${error.request.url}` })
   }
@@ -108,7 +108,7 @@ const exchanged = (request: HttpClientRequest.HttpClientRequest, response: HttpC
  */
 export const send = (
   client: HttpClient.HttpClient,
-  call: Call,
+  call: Target,
   request: HttpClientRequest.HttpClientRequest,
   timeoutMs: number,
 ): Effect.Effect<Exchange, SvcTimeoutError | SvcUnreachableError> => {

@@ -9,14 +9,17 @@
  * with a FinalizationRegistry, and reads the body through undici's body stream and
  * a promise. Measured in the bench at 200 requests in flight, alternated with this
  * client in the same runs, a tool call cost the server about 30 % more CPU with it,
- * and its calls per second fell to 0.75x the bare SDK server's in one run of two.
+ * and its calls per second were 0.75 to 1.2x the bare SDK server's where this
+ * client's were 0.99 to 1.38x (docs/architecture.md has the figures).
  * This client is built with `HttpClient.makeWith`, the platform's own constructor
  * beneath `make`, and does none of that: interrupting the request (a cancelled
  * call) aborts it through undici's dispatch controller.
  *
  * It can also keep a request's time limit itself (`executeWithin`), with one
- * timer, where `Effect.timeout` would race the request against a sleep in two
- * fibers: see Transport.send for what that costs.
+ * Node timer, where `Effect.timeoutFail` would race the request against a sleep
+ * in two fibers: see Transport.send for what that costs. A client made from it
+ * (`HttpClient.mapRequest` and the like) is another client, which Transport.send
+ * bounds with `Effect.timeoutFail`.
  *
  * Bodies: empty, bytes and raw (string or bytes). A stream or form-data body is
  * refused with a RequestError ("Encode"): nothing here sends one.
@@ -213,7 +216,7 @@ const exchange = <E = never>(
           headers: request.headers,
           body,
           // 0: undici's own timers are off: a request's time limit is the exchange's own (one timer
-          // over the whole exchange), or the caller's Effect.timeout.
+          // over the whole exchange), or Effect.timeoutFail around the client (Transport.send).
           headersTimeout: 0,
           bodyTimeout: 0,
         },

@@ -1,8 +1,9 @@
 /**
  * The shared store's settings (src/Store/): SVC_MCP_STORE, a redis:// or
  * rediss:// URL; its password, in SVC_MCP_STORE_PASSWORD or the file
- * SVC_MCP_STORE_PASSWORD_FILE names (or in the URL); and the prefix of every
- * key, SVC_MCP_STORE_PREFIX. Unset: no shared store, each process keeps its own.
+ * SVC_MCP_STORE_PASSWORD_FILE names (or in the URL); the prefix of every key,
+ * SVC_MCP_STORE_PREFIX; and SVC_MCP_STORE_CLUSTER=true when the URL names a
+ * node of a Redis Cluster, whose other nodes are then found from it. Unset: no shared store, each process keeps its own.
  *
  * A store is shared by replicas, which must also share the key that seals
  * confirmation states (SVC_MCP_STATE_KEY): without it no replica could verify
@@ -13,7 +14,7 @@ import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { type ConfigError, optionalWith, read, refuse, secret } from "./Read.js"
+import { type ConfigError, optional, optionalWith, pickOne, read, refuse, secret } from "./Read.js"
 import * as Team from "./Team.js"
 
 export const DEFAULT_PREFIX = "svc-mcp:"
@@ -26,6 +27,8 @@ export interface StoreSettings {
   readonly tls: boolean
   readonly password: Option.Option<Redacted.Redacted<string>>
   readonly prefix: string
+  /** The URL names one node of a Redis Cluster: the client finds the others and routes each key to its slot. */
+  readonly cluster: boolean
   /** The key replicas share (SVC_MCP_STATE_KEY): it seals states and keys the hashes kept in the store. */
   readonly stateKey: Redacted.Redacted<Uint8Array>
 }
@@ -77,15 +80,26 @@ const prefix = optionalWith("SVC_MCP_STORE_PREFIX", (text) =>
       ),
 ).pipe(Config.map(Option.getOrElse(() => DEFAULT_PREFIX)))
 
+const cluster = Config.mapOrFail(
+  optional("SVC_MCP_STORE_CLUSTER"),
+  pickOne(
+    "SVC_MCP_STORE_CLUSTER",
+    ["true", "false"] as const,
+    "false",
+    "give true when SVC_MCP_STORE names a node of a Redis Cluster, else false (the default)",
+  ),
+)
+
 /** The store's settings, or None when SVC_MCP_STORE is unset. */
 export const config: Config.Config<Option.Option<StoreSettings>> = Config.mapOrFail(
   Config.all({
     url,
     password: secret("SVC_MCP_STORE_PASSWORD"),
     prefix,
+    cluster,
     team: Team.config,
   }),
-  ({ url, password, prefix, team }) => {
+  ({ url, password, prefix, cluster, team }) => {
     if (Option.isNone(url)) return Either.right(Option.none())
     if (Option.isNone(team.stateKey)) {
       return Either.left(
@@ -96,7 +110,9 @@ export const config: Config.Config<Option.Option<StoreSettings>> = Config.mapOrF
         ),
       )
     }
-    return Either.right(Option.some({ ...url.value, password, prefix, stateKey: team.stateKey.value }))
+    return Either.right(
+      Option.some({ ...url.value, password, prefix, cluster: cluster === "true", stateKey: team.stateKey.value }),
+    )
   },
 )
 

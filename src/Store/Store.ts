@@ -102,13 +102,21 @@ const detailOf = (error: unknown): string => {
   return text.length > 200 ? `${text.slice(0, 197)}...` : text
 }
 
-// The least of node-redis's client that is used, so that its types stay at the import.
+// The least of node-redis's clients that is used, so that their types stay at the import.
 interface Client {
-  readonly isReady: boolean
-  on(event: "error" | "ready" | "end", listener: (error?: unknown) => void): unknown
+  on(event: string, listener: (error?: unknown) => void): unknown
   connect(): Promise<unknown>
   destroy(): void
+}
+interface Single extends Client {
   sendCommand(args: ReadonlyArray<string>): Promise<unknown>
+}
+interface Cluster extends Client {
+  sendCommand(
+    firstKey: string | undefined,
+    isReadonly: boolean | undefined,
+    args: ReadonlyArray<string>,
+  ): Promise<unknown>
 }
 
 /** The store over node-redis, connected in the background: the server starts whether it answers or not. */
@@ -124,14 +132,26 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
     )
     const runtime = yield* Effect.runtime<never>()
     const log = (effect: Effect.Effect<void>) => Runtime.runFork(runtime)(effect)
-    const client = redis.createClient({
+    const options = {
       url: Redacted.value(settings.url),
       ...(Option.isSome(settings.password) ? { password: Redacted.value(settings.password.value) } : {}),
       socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: backoff },
       // A command while the connection is down fails at once instead of waiting in a queue.
       disableOfflineQueue: true,
       commandOptions: { timeout: COMMAND_TIMEOUT_MS },
-    }) as unknown as Client
+    }
+    // A cluster's client learns the nodes from the one named and sends each command to its key's slot.
+    const cluster = settings.cluster
+      ? (redis.createCluster({
+          rootNodes: [{ url: options.url }],
+          defaults: { ...options, url: undefined },
+          commandOptions: { timeout: COMMAND_TIMEOUT_MS },
+        } as never) as unknown as Cluster)
+      : undefined
+    const single = cluster === undefined ? (redis.createClient(options) as unknown as Single) : undefined
+    const client: Client = cluster ?? (single as Single)
+    const send = (key: string | undefined, args: ReadonlyArray<string>) =>
+      cluster !== undefined ? cluster.sendCommand(key, false, args) : (single as Single).sendCommand(args)
 
     // Logged on each change only, not on every failed reconnection.
     let up: boolean | undefined
@@ -148,18 +168,40 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
         )
       }
     })
-    client.on("ready", () => {
+    client.on(cluster === undefined ? "ready" : "connect", () => {
       if (up !== true) {
         if (up === false) log(Effect.logInfo(`the shared store at ${settings.where} answers again`))
         up = true
       }
     })
-    // Without a first connection connect() keeps trying as reconnections do; its promise is not awaited past the wait below.
-    const connecting = client.connect().then(
-      () => true,
-      () => false,
+    // Without a first connection a client's connect() keeps trying as reconnections do; a cluster's
+    // fails, and is tried again here with the same backoff. Its promise is not awaited past the wait below.
+    const connectCluster = (retries: number): Promise<boolean> =>
+      client.connect().then(
+        () => true,
+        (error: unknown) => {
+          lastError = detailOf(error)
+          return closed
+            ? false
+            : new Promise<void>((resolve) => setTimeout(resolve, backoff(retries))).then(() =>
+                closed ? false : connectCluster(retries + 1),
+              )
+        },
+      )
+    let closed = false
+    const connecting =
+      cluster === undefined
+        ? client.connect().then(
+            () => true,
+            () => false,
+          )
+        : connectCluster(0)
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        closed = true
+        client.destroy()
+      }),
     )
-    yield* Effect.addFinalizer(() => Effect.sync(() => client.destroy()))
     const connected = yield* Effect.promise(() => connecting).pipe(
       Effect.timeoutTo({ duration: START_WAIT_MS, onTimeout: () => false, onSuccess: (ok) => ok }),
     )
@@ -173,11 +215,16 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
       )
     }
 
-    const command = <A>(operation: string, args: ReadonlyArray<string>, read: (reply: unknown) => A) =>
+    const command = <A>(
+      operation: string,
+      key: string | undefined,
+      args: ReadonlyArray<string>,
+      read: (reply: unknown) => A,
+    ) =>
       Effect.suspend(() => {
         const started = performance.now()
         return Effect.tryPromise({
-          try: () => client.sendCommand(args),
+          try: () => send(key, args),
           catch: (error) => new StoreError({ operation, detail: detailOf(error) }),
         }).pipe(
           Effect.map(read),
@@ -202,13 +249,14 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
 
     return {
       where: settings.where,
-      set: (key, value, ttlMs) => command("set", ["SET", full(key), value, "PX", ttl(ttlMs)], () => undefined),
+      set: (key, value, ttlMs) =>
+        command("set", full(key), ["SET", full(key), value, "PX", ttl(ttlMs)], () => undefined),
       setIfAbsent: (key, value, ttlMs) =>
-        command("set", ["SET", full(key), value, "PX", ttl(ttlMs), "NX"], (reply) => reply === "OK"),
-      take: (key) => command("take", ["GETDEL", full(key)], text),
-      get: (key) => command("get", ["GET", full(key)], text),
-      remove: (key) => command("remove", ["DEL", full(key)], () => undefined),
-      status: command("ping", ["PING"], () => undefined).pipe(
+        command("set", full(key), ["SET", full(key), value, "PX", ttl(ttlMs), "NX"], (reply) => reply === "OK"),
+      take: (key) => command("take", full(key), ["GETDEL", full(key)], text),
+      get: (key) => command("get", full(key), ["GET", full(key)], text),
+      remove: (key) => command("remove", full(key), ["DEL", full(key)], () => undefined),
+      status: command("ping", undefined, ["PING"], () => undefined).pipe(
         Effect.as<StoreStatus>({ up: true, where: settings.where }),
         Effect.catchAll((error) =>
           Effect.succeed<StoreStatus>({ up: false, where: settings.where, detail: error.detail }),

@@ -3,7 +3,10 @@
  * killed, it comes back empty, as a store that lost its data does.
  */
 import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
 import * as Net from "node:net"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import { ensureBinary } from "./Debian.js"
 
 export interface RedisServer {
@@ -68,7 +71,7 @@ const waitUp = async (port: number, child: ChildProcess.ChildProcess, log: () =>
   throw new Error(`redis-server did not answer on port ${port}: ${log()}`)
 }
 
-export const start = async (): Promise<RedisServer> => {
+export const start = async (extra: ReadonlyArray<string> = []): Promise<RedisServer> => {
   const binary = ensureBinary("redis-server", "redis-server")
   const port = await freePort()
   let child: ChildProcess.ChildProcess | undefined
@@ -77,7 +80,7 @@ export const start = async (): Promise<RedisServer> => {
     log = ""
     const started = ChildProcess.spawn(
       binary,
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", "/tmp"],
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", "/tmp", ...extra],
       { stdio: ["ignore", "pipe", "pipe"] },
     )
     started.stdout?.on("data", (chunk: Buffer) => {
@@ -105,5 +108,49 @@ export const start = async (): Promise<RedisServer> => {
     restart: launch,
     stop: kill,
     command: (...args) => send(port, args),
+  }
+}
+
+export interface RedisCluster {
+  /** One node's URL: the client finds the others from it. */
+  readonly url: string
+  readonly nodes: ReadonlyArray<RedisServer>
+  readonly stop: () => Promise<void>
+}
+
+/** Three redis-server masters as one Redis Cluster (no replicas), its slots spread by redis-cli. */
+export const startCluster = async (): Promise<RedisCluster> => {
+  ensureBinary("redis-cli", "redis-tools")
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-cluster-"))
+  const nodes: Array<RedisServer> = []
+  for (let i = 0; i < 3; i++) {
+    nodes.push(await start(["--cluster-enabled", "yes", "--cluster-config-file", Path.join(dir, `nodes-${i}.conf`)]))
+  }
+  const stop = async () => {
+    await Promise.all(nodes.map((node) => node.stop()))
+    Fs.rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    ChildProcess.execFileSync(
+      "redis-cli",
+      [
+        "--cluster",
+        "create",
+        ...nodes.map((node) => `127.0.0.1:${node.port}`),
+        "--cluster-replicas",
+        "0",
+        "--cluster-yes",
+      ],
+      { stdio: "ignore" },
+    )
+    for (let i = 0; i < 200; i++) {
+      const states = await Promise.all(nodes.map((node) => node.command("CLUSTER", "INFO")))
+      if (states.every((info) => info.includes("cluster_state:ok"))) return { url: nodes[0]!.url, nodes, stop }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    throw new Error("the cluster did not become ok")
+  } catch (error) {
+    await stop()
+    throw error
   }
 }
