@@ -19,10 +19,14 @@ describe("the services' names", () => {
       suffixes.some((suffix) => name.startsWith("SVC_") && name.endsWith(suffix) && name.length > 4 + suffix.length),
     )
     expect(new Set(shaped)).toEqual(SERVER_WIDE)
-    // Each is a service's TIMEOUT_MS, the one form the refusal names.
+    // Each is the own variable of some service name, which the refusal names.
     for (const name of SERVER_WIDE) {
-      const service = name.slice("SVC_".length, -"_TIMEOUT_MS".length).toLowerCase().replace(/_/g, "-")
-      expect(variable(service, "SVC_TIMEOUT_MS")).toBe(name)
+      const suffix = PER_SERVICE.find((s) => name.endsWith(`_${s}`)) as string
+      const service = name
+        .slice("SVC_".length, -(suffix.length + 1))
+        .toLowerCase()
+        .replace(/_/g, "-")
+      expect(variable(service, `SVC_${suffix}`)).toBe(name)
     }
   })
 
@@ -32,6 +36,13 @@ describe("the services' names", () => {
       expect(error.variable).toBe("SVC_SERVICES")
       expect(error.message).toMatch(/"wait", whose SVC_WAIT_TIMEOUT_MS is a server-wide setting/)
       expect(error.message).toMatch(/rename the service/)
+    }),
+  )
+
+  it.effect("a service named mcp-public is refused: its URL would be SVC_MCP_PUBLIC_URL, sign-in's public URL", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(load.pipe(withEnv({ SVC_SERVICES: "prod,mcp-public" })))
+      expect(error.message).toMatch(/"mcp-public", whose SVC_MCP_PUBLIC_URL is a server-wide setting/)
     }),
   )
 

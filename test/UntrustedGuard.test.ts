@@ -8,11 +8,15 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import * as CallContext from "../src/Call/Context.js"
 import * as GuardSettings from "../src/Settings/Guard.js"
+import type * as StoreSettings from "../src/Settings/Store.js"
+import * as Store from "../src/Store/Store.js"
 import { callerOf, STDIO } from "../src/Untrusted/Caller.js"
 import * as Guard from "../src/Untrusted/Guard.js"
+import * as Redis from "./support/Redis.js"
 
 const load = (env: Record<string, string>) =>
   GuardSettings.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -85,5 +89,39 @@ describe("the guard's caller", () => {
         "oauth:alice@example.com",
       )
     }),
+  )
+})
+
+describe("the guard's window in the replicas' shared store (a real redis-server)", () => {
+  it.live("a read on one replica guards the changes sent to another; memory answers when the store does not", () =>
+    Effect.gen(function* () {
+      const redis = yield* Effect.acquireRelease(
+        Effect.promise(() => Redis.start()),
+        (server) => Effect.promise(() => server.stop()),
+      )
+      const settings: StoreSettings.StoreSettings = {
+        url: Redacted.make(redis.url),
+        where: redis.url,
+        tls: false,
+        password: Option.none(),
+        prefix: "guard-test:",
+        cluster: false,
+        stateKey: Redacted.make(new Uint8Array(32)),
+      }
+      const shared = yield* Store.make(settings)
+      const one = yield* Guard.sharedStore(shared)
+      const other = yield* Guard.sharedStore(shared)
+      yield* one.mark("key:alice", "the logs of stack web", 60_000)
+      expect(yield* other.recent("key:alice")).toEqual(Option.some("the logs of stack web"))
+      expect(yield* other.recent("key:bob")).toEqual(Option.none())
+      expect(Number(yield* Effect.promise(() => redis.command("PTTL", "guard-test:guard:key:alice")))).toBeGreaterThan(
+        55_000,
+      )
+      // The store down: each replica still guards after what it served itself.
+      yield* Effect.promise(() => redis.stop())
+      yield* one.mark("key:carol", "the commit messages of repo infra", 60_000)
+      expect(yield* one.recent("key:carol")).toEqual(Option.some("the commit messages of repo infra"))
+      expect(yield* other.recent("key:carol")).toEqual(Option.none())
+    }).pipe(Effect.scoped),
   )
 })

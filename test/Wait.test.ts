@@ -36,7 +36,8 @@ const call = (double: Double.ServiceDouble, name: string, args: Record<string, u
         onprogress: (p) => progress.push({ ...p, seen: double.calls().length }),
       }),
     )
-    const text = Mcp.text(result)
+    // The first line of an answer that carries logs says what their fences mean: read past it.
+    const text = Mcp.unfenced(Mcp.text(result))
     const newline = text.indexOf("\n")
     return { result, summary: text.slice(0, newline), json: text.slice(newline + 1), progress }
   })

@@ -169,14 +169,14 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
       const pattern = policy.confirmation(call.tool, invocation.selector)
       const guarded = Option.getOrUndefined((yield* CallContext.get).guarded)
       if (pattern === undefined && guarded === undefined) return undefined
-      // What asked: SVC_CONFIRM's pattern, or the guard's reason.
       const answer = Confirm.answerOf(ctx)
-      const setting = variable("SVC_CONFIRM")
-      const asker = pattern === undefined ? "SVC_GUARD" : `${setting} ${pattern.text}`
+      // What asks: SVC_CONFIRM's pattern, else the guard.
+      const setting = pattern === undefined ? "SVC_GUARD" : variable("SVC_CONFIRM")
+      const asker = pattern === undefined ? setting : `${setting} ${pattern.text}`
       const deny = (reason: string) =>
         new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
       if (answer === "decline" || answer === "cancel") {
-        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${pattern === undefined ? "SVC_GUARD" : setting})`
+        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
         yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
         return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
       }

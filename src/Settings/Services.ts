@@ -40,10 +40,15 @@ const NAME = /^[a-z0-9][a-z0-9-]*$/
 /**
  * The server-wide variables that have the form of a service's own: a service
  * named "wait" would read SVC_WAIT_TIMEOUT_MS, the time-out of following an
- * operation, as its own time-out. Its names are refused. (A test holds this
- * list to every variable the server reads.)
+ * operation, as its own time-out, and one named "mcp-public" SVC_MCP_PUBLIC_URL,
+ * sign-in's public URL, as its own URL. Such names are refused. (A test holds
+ * this list to every variable the server reads.)
  */
-export const SERVER_WIDE: ReadonlySet<string> = new Set(["SVC_WAIT_TIMEOUT_MS"])
+export const SERVER_WIDE: ReadonlySet<string> = new Set(["SVC_WAIT_TIMEOUT_MS", "SVC_MCP_PUBLIC_URL"])
+
+/** The server-wide variable a service `name` would read as one of its own, if any. */
+const serverWideOf = (name: string): string | undefined =>
+  PER_SERVICE.map((suffix) => variable(name, `SVC_${suffix}`)).find((own) => SERVER_WIDE.has(own))
 
 /**
  * Service `name`'s own form of a server's variable: SVC_PROD_CHECK_PARAMS for
@@ -151,12 +156,12 @@ const names = Config.mapOrFail(optional("SVC_SERVICES"), (value) => {
       ),
     )
   }
-  const taken = listed.find((name) => SERVER_WIDE.has(variable(name, "SVC_TIMEOUT_MS")))
+  const taken = listed.find((name) => serverWideOf(name) !== undefined)
   if (taken !== undefined) {
     return Either.left(
       refuse(
         "SVC_SERVICES",
-        `names ${JSON.stringify(taken)}, whose ${variable(taken, "SVC_TIMEOUT_MS")} is a server-wide setting`,
+        `names ${JSON.stringify(taken)}, whose ${serverWideOf(taken)} is a server-wide setting`,
         "rename the service",
       ),
     )

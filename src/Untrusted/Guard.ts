@@ -4,7 +4,8 @@
  * (SVC_GUARD_WINDOW, 10 minutes) are confirmed as SVC_CONFIRM confirms them,
  * the question saying what was read. The window lives in a `WindowStore`:
  * process memory in this layer; a store shared by replicas can stand in for it
- * (`layerWith`). Off when SVC_GUARD=off, or when this layer is not provided.
+ * (`layerWith`; `layerConfig` takes the replicas' shared store when one is provided).
+ * Off when SVC_GUARD=off, or when this layer is not provided.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -14,6 +15,7 @@ import * as Option from "effect/Option"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as GuardSettings from "../Settings/Guard.js"
 import type { ConfigError } from "../Settings/Read.js"
+import { Store, type StoreShape } from "../Store/Store.js"
 
 /** Where the window is kept: who last received untrusted text, what it was, until when it counts. */
 export interface WindowStore {
@@ -58,6 +60,35 @@ export const memoryStore: Effect.Effect<WindowStore> = Effect.gen(function* () {
   }
 })
 
+/** Where a caller's window is in the shared store (under the store's own prefix). */
+const sharedKey = (caller: string) => `guard:${caller}`
+
+/**
+ * The window in the replicas' shared store (SVC_MCP_STORE), so that a read on
+ * one replica guards the changes sent to another; and in this process's memory
+ * too, which answers when the store does not (a replica then still guards
+ * after what it served itself).
+ */
+export const sharedStore = (shared: StoreShape): Effect.Effect<WindowStore> =>
+  Effect.map(memoryStore, (local) => ({
+    mark: (caller, source, ttlMs) =>
+      Effect.zipRight(
+        local.mark(caller, source, ttlMs),
+        shared
+          .set(sharedKey(caller), source, ttlMs)
+          .pipe(
+            Effect.catchAll((error) =>
+              Effect.logWarning(`SVC_GUARD: the shared store did not record a read (${error.detail})`),
+            ),
+          ),
+      ),
+    recent: (caller) =>
+      shared.get(sharedKey(caller)).pipe(
+        Effect.catchAll(() => Effect.succeed(Option.none<string>())),
+        Effect.flatMap((found) => (Option.isSome(found) ? Effect.succeed(found) : local.recent(caller))),
+      ),
+  }))
+
 /** The guard with the window in `store`. */
 export const layerWith = (
   settings: GuardSettings.GuardSettings,
@@ -73,8 +104,17 @@ export const layerWith = (
 /** The guard as given, its window in memory. */
 export const layer = (settings: GuardSettings.GuardSettings): Layer.Layer<Guard> => layerWith(settings, memoryStore)
 
-/** The guard as SVC_GUARD and SVC_GUARD_WINDOW say, its window in memory. */
-export const layerConfig: Layer.Layer<Guard, ConfigError> = Layer.unwrapEffect(Effect.map(GuardSettings.load, layer))
+/**
+ * The guard as SVC_GUARD and SVC_GUARD_WINDOW say, its window in the shared
+ * store when one is provided beneath (Store), else in memory.
+ */
+export const layerConfig: Layer.Layer<Guard, ConfigError> = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const settings = yield* GuardSettings.load
+    const store = yield* Store
+    return layerWith(settings, Option.match(store, { onNone: () => memoryStore, onSome: sharedStore }))
+  }),
+)
 
 export const layerOff: Layer.Layer<Guard> = Layer.succeed(Guard, Option.none())
 
