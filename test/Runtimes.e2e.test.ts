@@ -11,16 +11,17 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import { VERSION } from "../src/Shared/Version.js"
 import * as Definitions from "../src/Tools/Definitions.js"
+import * as Mcp from "./support/Mcp.js"
 import * as NodeRuntimes from "./support/NodeRuntimes.js"
 import * as Spawn from "./support/Spawn.js"
 
 type Era = "modern" | "legacy"
 const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
 
-/** The service's JSON in a result's text, after the one-line summary a waited call leads with. */
+/** The service's JSON in a result's text, after the fences' first line and the one-line summary a waited call leads with. */
 const json = (result: unknown) => {
   const [first] = (result as { content: Array<{ text: string }> }).content
-  const text = first?.text ?? "null"
+  const text = Mcp.unfenced(first?.text ?? "null")
   return JSON.parse(text.slice(text.search(/^[[{]/m)))
 }
 

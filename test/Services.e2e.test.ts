@@ -297,6 +297,11 @@ describe("several services", () => {
       expect(checked.code).toBe(1)
       expect(checked.stderr).toMatch(/svc-mcp check: prod\n[\s\S]*All good\./)
       expect(checked.stderr).toMatch(/svc-mcp check: staging\n[\s\S]*\[FAIL\] auth[\s\S]*Not ready/)
+      // Each report names its own service's variables, as it was made.
+      expect(checked.stderr).toMatch(
+        /svc-mcp check: staging\n {2}service[^\n]*\n {2}auth {6}API key \(SVC_STAGING_API_KEY, SVC_STAGING_API_SECRET\)/,
+      )
+      expect(checked.stderr).toMatch(/-> check SVC_STAGING_API_KEY and SVC_STAGING_API_SECRET/)
       expect(checked.stderr).not.toContain("not-the-secret")
       const good = yield* Spawn.run(env(prod.url, staging.url), ["check"])
       expect(good.code).toBe(0)

@@ -6,7 +6,6 @@
  * sent with their own mapped key, named in the audit; both protocol eras.
  */
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -14,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as AuthServer from "./support/AuthServer.js"
 import { connect, INITIALIZE, JSON_HEADERS, modern, modernMeta, raw, textOf } from "./support/HttpMcp.js"
 import * as Otlp from "./support/OtlpReceiver.js"
+import * as Ports from "./support/Ports.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
 
@@ -28,17 +28,8 @@ const ROBOT = client("robot")
 
 const dir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-signin-"))
 
-/** A port that was free a moment ago: the resource's URL must be known before the server starts. */
-const freePort = () =>
-  Effect.promise(
-    () =>
-      new Promise<number>((resolve) => {
-        const probe = Net.createServer().listen(0, "127.0.0.1", () => {
-          const { port } = probe.address() as Net.AddressInfo
-          probe.close(() => resolve(port))
-        })
-      }),
-  )
+/** The resource's URL must be known before the server starts. */
+const freePort = () => Effect.promise(Ports.freePort)
 
 const identitiesFile = (folder: string, extra: Record<string, unknown> = {}) => {
   const write = (name: string, text: string) => {

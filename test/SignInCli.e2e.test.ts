@@ -4,25 +4,17 @@
  * secret, no header), and `svc-mcp check` fetches the identity provider's
  * metadata and keys and says what it found.
  */
-import * as Net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as AuthServer from "./support/AuthServer.js"
+import * as Ports from "./support/Ports.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
 
 const SERVER_KEY = { key: "server-key-0001", secret: "server-secret-0001" }
 
-const freePort = () =>
-  Effect.promise(
-    () =>
-      new Promise<number>((resolve) => {
-        const probe = Net.createServer().listen(0, "127.0.0.1", () => {
-          const { port } = probe.address() as Net.AddressInfo
-          probe.close(() => resolve(port))
-        })
-      }),
-  )
+/** The resource's URL must be known before the server starts. */
+const freePort = () => Effect.promise(Ports.freePort)
 
 describe("sign-in on the command line", () => {
   it.scopedLive(

@@ -6,7 +6,6 @@
  * authorization server, the browser's redirects followed here with fetch),
  * then a tool call; in both protocol eras.
  */
-import * as Net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import {
   Client,
@@ -17,22 +16,15 @@ import {
 import * as Effect from "effect/Effect"
 import * as Jose from "jose"
 import * as AuthServer from "./support/AuthServer.js"
+import * as Ports from "./support/Ports.js"
 import * as Double from "./support/ServiceDouble.js"
 import * as Spawn from "./support/Spawn.js"
 
 const SERVER_KEY = { key: "server-key-0001", secret: "server-secret-0001" }
 const REDIRECT = "http://127.0.0.1:1/callback"
 
-const freePort = () =>
-  Effect.promise(
-    () =>
-      new Promise<number>((resolve) => {
-        const probe = Net.createServer().listen(0, "127.0.0.1", () => {
-          const { port } = probe.address() as Net.AddressInfo
-          probe.close(() => resolve(port))
-        })
-      }),
-  )
+/** The resource's URL must be known before the server starts. */
+const freePort = () => Effect.promise(Ports.freePort)
 
 type Stored = Parameters<OAuthClientProvider["saveTokens"]>[0]
 type Registered = Parameters<NonNullable<OAuthClientProvider["saveClientInformation"]>>[0]

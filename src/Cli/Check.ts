@@ -13,6 +13,7 @@ import * as SvcTransport from "../Service/Transport.js"
 import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "../Service/Versions.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import type { ConfigError } from "../Settings/Read.js"
+import { Naming } from "../Settings/Services.js"
 import { Store } from "../Store/Store.js"
 import { SvcClient } from "../SvcClient.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
@@ -25,60 +26,67 @@ export interface Step {
 }
 
 export interface Report {
+  /** Which of several services (SVC_SERVICES) this report is of; absent for the one unnamed service. */
+  readonly service?: string
+  /** The variables the credentials come from, as this service reads them. */
+  readonly credentials: string
   readonly url: string
   readonly method: "api-key" | "caller-key" | "jwt"
   readonly steps: ReadonlyArray<Step>
   readonly ok: boolean
 }
 
-const REDIRECT_HINT =
-  "set SVC_URL as the detail says: redirects are not followed, so that the credentials go only to SVC_URL"
+/** A variable as the service being checked reads it: SVC_PROD_URL for SVC_URL among several services. */
+type Named = (single: string) => string
 
-const hintFor = (error: SvcError, method: Report["method"]): string => {
+const redirectHint = (v: Named) =>
+  `set ${v("SVC_URL")} as the detail says: redirects are not followed, so that the credentials go only to ${v("SVC_URL")}`
+
+const hintFor = (error: SvcError, method: Report["method"], v: Named): string => {
   switch (error._tag) {
     case "SvcTimeoutError":
-      return "the service did not answer in time: is SVC_URL right, and is the service up? Raise SVC_TIMEOUT_MS if it is just slow"
+      return `the service did not answer in time: is ${v("SVC_URL")} right, and is the service up? Raise ${v("SVC_TIMEOUT_MS")} if it is just slow`
     case "SvcUnreachableError":
       switch (error.reason) {
         case "Refused":
-          return "nothing listens there: check the host and port in SVC_URL, and that the service is running"
+          return `nothing listens there: check the host and port in ${v("SVC_URL")}, and that the service is running`
         case "DNS":
-          return "the host name does not resolve: check the host in SVC_URL"
+          return `the host name does not resolve: check the host in ${v("SVC_URL")}`
         case "TLS":
-          return "the TLS handshake failed: check the certificate (a self-signed one needs NODE_EXTRA_CA_CERTS), or http vs https in SVC_URL"
+          return `the TLS handshake failed: check the certificate (a self-signed one needs NODE_EXTRA_CA_CERTS), or http vs https in ${v("SVC_URL")}`
         default:
-          return "the connection failed: check SVC_URL and the network between here and the service"
+          return `the connection failed: check ${v("SVC_URL")} and the network between here and the service`
       }
     case "SvcAuthError":
       switch (error.reason) {
         case "LoginRefused":
-          return `check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD${lockout(error.detail)}`
+          return `check ${v("SVC_INIT_ADMIN_USERNAME")} and ${v("SVC_INIT_ADMIN_PASSWORD")}${lockout(error.detail)}`
         case "RateLimited":
-          return "the service refuses this address for now after too many failed logins: wait as it says, then check SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD before trying again"
+          return `the service refuses this address for now after too many failed logins: wait as it says, then check ${v("SVC_INIT_ADMIN_USERNAME")} and ${v("SVC_INIT_ADMIN_PASSWORD")} before trying again`
         case "SecondFactor":
-          return "this account needs a second factor: create an API key and set SVC_API_KEY and SVC_API_SECRET"
+          return `this account needs a second factor: create an API key and set ${v("SVC_API_KEY")} and ${v("SVC_API_SECRET")}`
         case "Rejected":
           return method !== "jwt"
-            ? `check SVC_API_KEY and SVC_API_SECRET; the key may have expired or been deleted${lockout(error.detail)}`
+            ? `check ${v("SVC_API_KEY")} and ${v("SVC_API_SECRET")}; the key may have expired or been deleted${lockout(error.detail)}`
             : "the service refused a fresh token: check the user is enabled"
         case "Redirected":
-          return REDIRECT_HINT
+          return redirectHint(v)
         default:
-          return "the login answer was not understood: is SVC_URL the service's base URL?"
+          return `the login answer was not understood: is ${v("SVC_URL")} the service's base URL?`
       }
     case "SvcServiceError":
       switch (error.reason) {
         case "Redirected":
-          return REDIRECT_HINT
+          return redirectHint(v)
         case "RateLimited":
           return `the service refuses every call from this address for now, after too many failed authentications (from this server or another client here): wait${
             error.retryAfter === undefined ? "" : ` ${retryAfterText(error.retryAfter)}`
           }, then check the credentials before trying again`
         default:
-          return "the service answered unexpectedly: is SVC_URL the service's base URL (not its web page)?"
+          return `the service answered unexpectedly: is ${v("SVC_URL")} the service's base URL (not its web page)?`
       }
     case "SvcResponseError":
-      return "the service answered unexpectedly: is SVC_URL the service's base URL (not its web page)?"
+      return `the service answered unexpectedly: is ${v("SVC_URL")} the service's base URL (not its web page)?`
   }
 }
 
@@ -119,11 +127,24 @@ export const runWith = (
     const config = yield* SvcConfig
     const auth = yield* Auth
     const client = yield* SvcClient
+    // Among several services each report names that service's own variables (SVC_PROD_URL).
+    const naming = yield* Naming
+    const v = naming.variable
     const steps: Array<Step> = []
     const shared = yield* storeStep
     const report = (): Report => {
       const all = shared === undefined ? steps : [...steps, shared]
-      return { url: config.url, method: auth.method, steps: all, ok: all.every((s) => s.status !== "fail") }
+      return {
+        ...(naming.service._tag === "Some" ? { service: naming.service.value } : {}),
+        credentials:
+          auth.method !== "jwt"
+            ? `API key (${v("SVC_API_KEY")}, ${v("SVC_API_SECRET")})`
+            : `login (${v("SVC_INIT_ADMIN_USERNAME")}, ${v("SVC_INIT_ADMIN_PASSWORD")})`,
+        url: config.url,
+        method: auth.method,
+        steps: all,
+        ok: all.every((s) => s.status !== "fail"),
+      }
     }
 
     const reached = yield* Effect.either(reach)
@@ -132,7 +153,7 @@ export const runWith = (
         name: "reach",
         status: "fail",
         detail: reached.left.message,
-        hint: hintFor(reached.left, auth.method),
+        hint: hintFor(reached.left, auth.method, v),
       })
       return report()
     }
@@ -142,7 +163,7 @@ export const runWith = (
         name: "reach",
         status: "fail",
         detail: `GET /version: ${redirectAdvice(VERSION_CALL, location)} (it answered ${status})`,
-        hint: REDIRECT_HINT,
+        hint: redirectHint(v),
       })
       return report()
     }
@@ -152,7 +173,7 @@ export const runWith = (
         name: "reach",
         status: "fail",
         detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
-        hint: "this does not look like the service: SVC_URL must be its base URL, the one its API answers under",
+        hint: `this does not look like the service: ${v("SVC_URL")} must be its base URL, the one its API answers under`,
       })
       return report()
     }
@@ -172,7 +193,7 @@ export const runWith = (
     const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
     if (authed._tag === "Left") {
       const error = authed.left
-      steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method) })
+      steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method, v) })
     } else {
       steps.push({
         name: "auth",
@@ -212,9 +233,9 @@ const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 /** The report as lines for a person; it holds no secret, as the steps hold none. */
 export const format = (report: Report): string => {
   const lines = [
-    "svc-mcp check",
+    report.service === undefined ? "svc-mcp check" : `svc-mcp check: ${report.service}`,
     `  service   ${report.url}`,
-    `  auth      ${report.method !== "jwt" ? "API key (SVC_API_KEY, SVC_API_SECRET)" : "login (SVC_INIT_ADMIN_USERNAME, SVC_INIT_ADMIN_PASSWORD)"}`,
+    `  auth      ${report.credentials}`,
   ]
   for (const step of report.steps) {
     lines.push(`  [${mark[step.status]}] ${step.name.padEnd(8)} ${step.detail}`)

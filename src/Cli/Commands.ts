@@ -264,8 +264,7 @@ const checkEach = (names: ReadonlyArray<string>) =>
         Effect.provide(checkingClient(Config.layer)),
         ServicesSettings.reading(name),
       )
-      const text = ServicesSettings.renameIn(name, Check.format(report))
-      yield* Console.error(text.replace(/^svc-mcp check/, `svc-mcp check: ${name}`))
+      yield* Console.error(Check.format(report))
       ok &&= report.ok
     }
     if (!ok) yield* exitWith(1)

@@ -8,6 +8,7 @@ import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { ensureBinary } from "./Debian.js"
+import { freePort } from "./Ports.js"
 
 export interface RedisServer {
   readonly port: number
@@ -20,16 +21,6 @@ export interface RedisServer {
   /** Runs redis-cli-like single commands through a raw connection (for the tests' own look at the store). */
   readonly command: (...args: ReadonlyArray<string>) => Promise<string>
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = Net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address() as Net.AddressInfo
-      server.close(() => resolve(address.port))
-    })
-  })
 
 /** One command over RESP, the reply as text (an integer or bulk string), or the error's text. */
 const send = (port: number, args: ReadonlyArray<string>) =>
