@@ -1,7 +1,7 @@
 /**
  * Every environment variable the server reads, in the groups `--help` and the
- * README's Configuration table show them. This is the one list to extend when a
- * setting is added: the help is rendered from it, and tests hold the README's
+ * configuration table (docs/configuration.md) show them. This is the one list to extend when a
+ * setting is added: the help is rendered from it, and tests hold that
  * table, server.json and the names read in src/ to it.
  */
 import { DEFAULT_TIMEOUT_MS } from "../Config.js"
@@ -35,7 +35,7 @@ export const GROUPS: ReadonlyArray<Group> = [
         meaning: `time-out of each call to the service (default ${DEFAULT_TIMEOUT_MS})`,
       },
       {
-        // Each name N then has its own SVC_<N>_URL, credentials, time-out and policy (README "Several services").
+        // Each name N then has its own SVC_<N>_URL, credentials, time-out and policy (docs/team.md, "Several services").
         name: "SVC_SERVICES",
         meaning: "several services (prod,staging), each with SVC_<N>_URL and the rest",
       },

@@ -104,7 +104,7 @@ const exchanged = (request: HttpClientRequest.HttpClientRequest, response: HttpC
  * HttpClient (an embedding program's) is bounded by `Effect.timeoutFail` on the
  * Effect clock, which interrupts the request. The two differ only in cost: the
  * race forks two fibers per request, and at 200 calls in flight that was some
- * 20 % of the server's CPU per tool call (see the README's bench section).
+ * 20 % of the server's CPU per tool call (docs/benchmark.md).
  */
 export const send = (
   client: HttpClient.HttpClient,
