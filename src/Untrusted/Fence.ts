@@ -43,6 +43,8 @@ const compile = (patterns: ReadonlyArray<Pattern>): Trie => {
   return root
 }
 
+// A memo of constant data (PATHS, compiled per endpoint on first use so that a start compiles none):
+// the same for every caller and every layer, so it holds no state of the program's.
 const tries = new Map<string, Trie>()
 
 /** The compiled paths of `endpoint` (`group/Endpoint`), or undefined when its answer has none. */
