@@ -5,8 +5,9 @@
  *
  * The SDK does the MCP side: request handling for both eras, the 4 MiB body
  * limit (413), the Host and Origin checks, the Bearer token's challenge. Ours:
- * the routes (/mcp, /healthz), the token's constant-time comparison, and
- * draining on shutdown, which the SDK's handler does not do (its close aborts).
+ * the routes (/mcp, /healthz, /readyz, and with sign-in its protected resource
+ * metadata), the token's constant-time comparison or sign-in's gate (Mcp/SignIn.ts),
+ * and draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
 import { AsyncLocalStorage } from "node:async_hooks"
 import { createHash, timingSafeEqual } from "node:crypto"
