@@ -50,7 +50,7 @@ beforeAll(async () => {
 afterAll(() => redis.stop())
 
 describe("Store over redis-server", () => {
-  it.live("sets, gets, takes once, and sets only what is absent, under its prefix", () =>
+  it.live("sets, gets, replaces only what is there, and sets only what is absent, under its prefix", () =>
     withStore(
       redis.url,
       (store) =>
@@ -60,8 +60,11 @@ describe("Store over redis-server", () => {
           expect(yield* Effect.promise(() => redis.command("GET", "p1:a"))).toBe("1")
           expect(yield* store.setIfAbsent("a", "2", 10_000)).toBe(false)
           expect(yield* store.setIfAbsent("b", "2", 10_000)).toBe(true)
-          expect(yield* store.take("a")).toEqual(Option.some("1"))
-          expect(yield* store.take("a")).toEqual(Option.none())
+          expect(yield* store.replaceIfPresent("a", "3", 10_000)).toEqual(Option.some("1"))
+          expect(yield* store.get("a")).toEqual(Option.some("3"))
+          expect(yield* store.replaceIfPresent("gone", "3", 10_000)).toEqual(Option.none())
+          expect(yield* store.get("gone")).toEqual(Option.none())
+          yield* store.remove("a")
           expect(yield* store.get("a")).toEqual(Option.none())
           yield* store.remove("b")
           expect(yield* store.get("b")).toEqual(Option.none())
@@ -77,17 +80,54 @@ describe("Store over redis-server", () => {
     ),
   )
 
-  it.live("of 50 concurrent takes of one key, exactly one gets it", () =>
+  it.live("of 50 concurrent replaces of one key, exactly one sees what was there before", () =>
     withStore(redis.url, (store) =>
       Effect.gen(function* () {
         for (let round = 0; round < 5; round++) {
           yield* store.set(`once-${round}`, "v", 10_000)
-          const got = yield* Effect.forEach(Array.from({ length: 50 }), () => store.take(`once-${round}`), {
-            concurrency: "unbounded",
-          })
-          expect(got.filter(Option.isSome)).toHaveLength(1)
+          const got = yield* Effect.forEach(
+            Array.from({ length: 50 }),
+            () => store.replaceIfPresent(`once-${round}`, "taken", 10_000),
+            { concurrency: "unbounded" },
+          )
+          expect(got.filter((was) => Option.contains(was, "v"))).toHaveLength(1)
+          expect(got.filter((was) => Option.contains(was, "taken"))).toHaveLength(49)
         }
       }),
+    ),
+  )
+
+  it.live("a read is answered from this process's copy until another client changes the key", () =>
+    withStore(redis.url, (one) =>
+      withStore(redis.url, (other) =>
+        Effect.gen(function* () {
+          const gets = async () => {
+            const stats = String(await redis.command("INFO", "commandstats"))
+            return Number(/cmdstat_get:calls=(\d+)/.exec(stats)?.[1] ?? 0)
+          }
+          // Absent keys too: most calls find no refusal and no window, and read nothing from the store.
+          for (const value of [Option.none(), Option.some("1")]) {
+            if (Option.isSome(value)) yield* other.set("copied", value.value, 60_000)
+            yield* Effect.promise(() =>
+              until(async () =>
+                Option.getEquivalence((a: string, b: string) => a === b)(
+                  await Effect.runPromise(one.get("copied")),
+                  value,
+                ),
+              ),
+            )
+            const before = yield* Effect.promise(gets)
+            for (let i = 0; i < 20; i++) expect(yield* one.get("copied")).toEqual(value)
+            expect((yield* Effect.promise(gets)) - before).toBe(0)
+          }
+          // Changed by another client, or expired: the store says so, and the next read sees it.
+          yield* other.set("copied", "2", 300)
+          yield* Effect.promise(() =>
+            until(async () => Option.contains(await Effect.runPromise(one.get("copied")), "2")),
+          )
+          yield* Effect.promise(() => until(async () => Option.isNone(await Effect.runPromise(one.get("copied")))))
+        }),
+      ),
     ),
   )
 
@@ -106,14 +146,19 @@ describe("Store over redis-server", () => {
     withStore(redis.url, (store) =>
       Effect.gen(function* () {
         yield* store.set("k", "v", 60_000)
+        // Read first, so that this process holds a copy: one lost with the connection, never answered while down.
+        expect(yield* store.get("k")).toEqual(Option.some("v"))
         yield* Effect.promise(() => redis.kill())
         const started = Date.now()
-        const failed = yield* Effect.exit(store.get("k"))
+        const failed = yield* Effect.exit(store.replaceIfPresent("k", "w", 60_000))
         expect(Date.now() - started).toBeLessThan(Store.COMMAND_TIMEOUT_MS + 1_000)
         expect(Exit.isFailure(failed)).toBe(true)
-        const error = yield* Effect.flip(store.take("k"))
+        // Once the connection is known lost, so is the copy: a read fails rather than answer from it.
+        yield* Effect.promise(() => until(async () => !(await Effect.runPromise(store.status)).up))
+        expect(Exit.isFailure(yield* Effect.exit(store.get("k")))).toBe(true)
+        const error = yield* Effect.flip(store.replaceIfPresent("k", "w", 60_000))
         expect(error._tag).toBe("StoreError")
-        expect(error.message).toMatch(/^the shared store did not answer \(take: /)
+        expect(error.message).toMatch(/^the shared store did not answer \(replace: /)
         const status = yield* store.status
         expect(status.up).toBe(false)
         expect(status.detail).toBeDefined()
@@ -122,7 +167,7 @@ describe("Store over redis-server", () => {
         // Empty: what was there before is gone, and new keys work.
         expect(yield* store.get("k")).toEqual(Option.none())
         yield* store.set("k2", "v2", 60_000)
-        expect(yield* store.take("k2")).toEqual(Option.some("v2"))
+        expect(yield* store.get("k2")).toEqual(Option.some("v2"))
       }),
     ),
   )
@@ -176,19 +221,29 @@ describe("confirmations through the store", () => {
   )
 
   it.live(
-    "once the call's outcome is recorded a replay is asked again; a store that lost its data honours nothing old",
+    "a replay while the call is out is refused as sent; once its outcome is recorded, asked again; a store that lost its data honours nothing old",
     () =>
-      withStore(redis.url, (store) =>
-        Effect.gen(function* () {
-          const states = yield* State.make(stateKey).pipe(Effect.provideService(Store.Store, Option.some(store)))
-          const state = yield* states.seal(binding)
-          const honoured = yield* states.verify(state, binding)
-          yield* honoured.sent
-          expect(yield* outcome(states.verify(state, binding))).toBe("Reused")
-          const older = yield* states.seal(binding)
-          yield* Effect.promise(() => redis.command("FLUSHALL"))
-          expect(yield* outcome(states.verify(older, binding))).toBe("Reused")
-        }),
+      withStore(
+        redis.url,
+        (store) =>
+          Effect.gen(function* () {
+            const states = yield* State.make(stateKey).pipe(Effect.provideService(Store.Store, Option.some(store)))
+            const state = yield* states.seal(binding)
+            const honoured = yield* states.verify(state, binding)
+            expect(yield* outcome(states.verify(state, binding))).toBe("Sent")
+            yield* honoured.sent
+            const nonce = JSON.parse(Buffer.from(state.split(".")[0] ?? "", "base64url").toString("utf8")).n
+            const record = () => redis.command("GET", `replay:confirm:${nonce}`)
+            yield* Effect.promise(() => until(async () => (await record()) === "done"))
+            expect(yield* outcome(states.verify(state, binding))).toBe("Reused")
+            // The replay that lost leaves the record as its call left it.
+            yield* Effect.promise(() => until(async () => (await record()) === "done"))
+            expect(yield* outcome(states.verify(state, binding))).toBe("Reused")
+            const older = yield* states.seal(binding)
+            yield* Effect.promise(() => redis.command("FLUSHALL"))
+            expect(yield* outcome(states.verify(older, binding))).toBe("Reused")
+          }),
+        "replay:",
       ),
   )
 
@@ -244,7 +299,7 @@ describe("a Redis Cluster (SVC_MCP_STORE_CLUSTER=true)", () => {
             for (let i = 0; i < 30; i++) yield* store.set(`k${i}`, String(i), 60_000)
             const sizes = yield* Effect.promise(() => Promise.all(cluster.nodes.map((node) => node.command("DBSIZE"))))
             expect(sizes.filter((size) => Number(size) > 0).length).toBeGreaterThan(1)
-            for (let i = 0; i < 30; i++) expect(yield* store.take(`k${i}`)).toEqual(Option.some(String(i)))
+            for (let i = 0; i < 30; i++) expect(yield* store.get(`k${i}`)).toEqual(Option.some(String(i)))
             expect((yield* store.status).up).toBe(true)
             const [one, two] = yield* Effect.all([State.make(stateKey), State.make(stateKey)]).pipe(
               Effect.provideService(Store.Store, Option.some(store)),

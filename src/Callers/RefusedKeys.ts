@@ -143,12 +143,20 @@ const sharedWith = (store: StoreShape, local: RefusedKeysShape): Effect.Effect<R
             ),
           ),
         ),
+      // A call is sent only when the store held no refusal of its key, so there is one to end only
+      // where this process refused the key itself (and the store lost it, or did not answer then):
+      // a remove on every success would cost every call a round trip. A refusal another replica
+      // records while this call is out then stands its 15 s, the cautious side.
       succeeded: (keyId) =>
-        Effect.zipRight(
-          local.succeeded(keyId),
-          store.remove(keyOf(keyId)).pipe(
-            Effect.tap(() => answered),
-            Effect.catchAll(fallBack),
+        Effect.flatMap(local.check(keyId), (held) =>
+          Effect.zipRight(
+            local.succeeded(keyId),
+            Option.isNone(held)
+              ? Effect.void
+              : store.remove(keyOf(keyId)).pipe(
+                  Effect.tap(() => answered),
+                  Effect.catchAll(fallBack),
+                ),
           ),
         ),
     }

@@ -127,32 +127,42 @@ const processKey = (): (() => Redacted.Redacted<Uint8Array>) => {
 
 const unrecorded = (error: StoreError) => new ConfirmationUnrecorded({ detail: error.detail })
 
-// What the store holds of a question: asked (until answered or expired), then whether its call is out.
-const ASKED = "confirm:asked:"
-const SENT = "confirm:sent:"
+// What the store holds of a question, under one key per nonce: asked (until answered or expired),
+// then whether its call is out. One key, so that the answer that wins is decided, and its sending
+// recorded, in one command.
+const KEY = "confirm:"
+const ASKED = "asked"
 const SENDING = "sending"
 const DONE = "done"
 
 /**
- * Single use across replicas: the nonce recorded when asked, taken (GETDEL) by
- * the one answer that wins. What was sent is recorded too, so that the answer of
- * a client retrying after its replica stopped mid-call is never sent a second time.
+ * Single use across replicas: the nonce recorded when asked, then turned from
+ * asked to sending by the one answer that wins (SET XX GET: exactly one of any
+ * number of concurrent answers sees it asked). What was sent stays recorded, so
+ * that the answer of a client retrying after its replica stopped mid-call is
+ * never sent a second time.
  */
 const sharedUse = (store: StoreShape) => ({
   asked: (nonce: string, expires: number, now: number) =>
-    Effect.mapError(store.set(`${ASKED}${nonce}`, String(expires), expires - now), unrecorded),
+    Effect.mapError(store.set(`${KEY}${nonce}`, ASKED, expires - now), unrecorded),
   answered: (nonce: string, expires: number, now: number) =>
     Effect.gen(function* () {
-      const taken = yield* Effect.mapError(store.take(`${ASKED}${nonce}`), unrecorded)
-      if (Option.isNone(taken)) {
-        // Not asked here (a store that lost its data), answered already, or expired: never honoured.
-        const sent = yield* Effect.orElseSucceed(store.get(`${SENT}${nonce}`), () => Option.none<string>())
-        return yield* new StateRefused({ reason: Option.contains(sent, SENDING) ? "Sent" : "Reused" })
-      }
       // Kept past the state's own expiry, so that a retry within it finds what happened.
       const keep = expires - now + TTL_MS
-      yield* Effect.mapError(store.set(`${SENT}${nonce}`, SENDING, keep), unrecorded)
-      return { sent: Effect.ignore(store.set(`${SENT}${nonce}`, DONE, keep)) } satisfies Honoured
+      const was = yield* Effect.mapError(store.replaceIfPresent(`${KEY}${nonce}`, SENDING, keep), unrecorded)
+      if (Option.contains(was, ASKED)) {
+        // Not awaited: the outcome is the caller's as soon as it is known, and the record follows it
+        // on the same connection; until it lands a retry is refused as sent, never sent again.
+        return {
+          sent: Effect.asVoid(Effect.forkDaemon(Effect.ignore(store.replaceIfPresent(`${KEY}${nonce}`, DONE, keep)))),
+        }
+      }
+      // An answer that lost put "sending" over "done": put back what its call came to.
+      if (Option.contains(was, DONE)) {
+        yield* Effect.forkDaemon(Effect.ignore(store.replaceIfPresent(`${KEY}${nonce}`, DONE, keep)))
+      }
+      // Not asked here (a store that lost its data), answered already, or expired: never honoured.
+      return yield* new StateRefused({ reason: Option.contains(was, SENDING) ? "Sent" : "Reused" })
     }),
 })
 

@@ -4,7 +4,7 @@
  * Redis, or Valkey, which speaks the same protocol. Off by default: without it
  * each part keeps its own memory, for one process, as a server run alone needs.
  *
- * Only single-key commands (SET with NX/PX, GET, GETDEL, DEL, PING), so that
+ * Only single-key commands (SET with NX/XX/GET/PX, GET, DEL, PING), so that
  * Redis Cluster and Sentinel deployments serve it as they are. Commands time out
  * fast and are never queued while the connection is down: a caller gets a
  * StoreError at once and decides (a confirmation fails closed, the refused-key
@@ -50,8 +50,17 @@ export interface StoreShape {
   readonly set: (key: string, value: string, ttlMs: number) => Effect.Effect<void, StoreError>
   /** True when the key was absent and is now set; false when it was there already. */
   readonly setIfAbsent: (key: string, value: string, ttlMs: number) => Effect.Effect<boolean, StoreError>
-  /** The value, removed in the same command (GETDEL): of concurrent takers exactly one gets it. */
-  readonly take: (key: string) => Effect.Effect<Option.Option<string>, StoreError>
+  /**
+   * Sets the value only where the key is there, and gives the value it had, in
+   * one command (SET XX GET): of concurrent callers exactly one sees what was
+   * there before any of them.
+   */
+  readonly replaceIfPresent: (
+    key: string,
+    value: string,
+    ttlMs: number,
+  ) => Effect.Effect<Option.Option<string>, StoreError>
+  /** Answered from this process's copy while the store has said of no change to the key since it was read. */
   readonly get: (key: string) => Effect.Effect<Option.Option<string>, StoreError>
   readonly remove: (key: string) => Effect.Effect<void, StoreError>
   /** Whether the store answers now (a PING within the command time-out). */
@@ -77,6 +86,8 @@ export const COMMAND_TIMEOUT_MS = 500
 export const CONNECT_TIMEOUT_MS = 2_000
 /** How long a start waits for the first connection before it goes on without the store (and says so). */
 export const START_WAIT_MS = 1_000
+/** The most keys whose values this process keeps a copy of (least recently used go first). */
+export const CACHE_ENTRIES = 10_000
 /** Reconnection backoff: doubling from 50 ms up to this, with jitter. */
 export const MAX_BACKOFF_MS = 2_000
 
@@ -109,9 +120,11 @@ interface Client {
   destroy(): void
 }
 interface Single extends Client {
+  get(key: string): Promise<unknown>
   sendCommand(args: ReadonlyArray<string>): Promise<unknown>
 }
 interface Cluster extends Client {
+  get(key: string): Promise<unknown>
   sendCommand(
     firstKey: string | undefined,
     isReadonly: boolean | undefined,
@@ -139,6 +152,12 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
       // A command while the connection is down fails at once instead of waiting in a queue.
       disableOfflineQueue: true,
       commandOptions: { timeout: COMMAND_TIMEOUT_MS },
+      // Reads (the refused-key memory, the guard's window) are answered from this process's copy
+      // until the store says the key changed (RESP3 client tracking): most calls read a key no one
+      // wrote since, and a round trip to the store is most of what it would add to a call. The copy
+      // is dropped whole when the connection is lost, as the invalidations sent meanwhile are.
+      RESP: 3 as const,
+      clientSideCache: { maxEntries: CACHE_ENTRIES },
     }
     // A cluster's client learns the nodes from the one named and sends each command to its key's slot.
     const cluster = settings.cluster
@@ -152,6 +171,8 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
     const client: Client = cluster ?? (single as Single)
     const send = (key: string | undefined, args: ReadonlyArray<string>) =>
       cluster !== undefined ? cluster.sendCommand(key, false, args) : (single as Single).sendCommand(args)
+    // Through the typed command, the one the client's copy of read keys answers.
+    const read = (key: string) => (cluster ?? (single as Single)).get(key)
 
     // Logged on each change only, not on every failed reconnection.
     let up: boolean | undefined
@@ -215,23 +236,38 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
       )
     }
 
-    const command = <A>(
+    // Tagged once: a tagged metric made per command would be looked up again each time.
+    const metrics = new Map<string, { readonly duration: typeof duration; readonly errors: typeof errors }>()
+    const metricsOf = (operation: string) => {
+      let found = metrics.get(operation)
+      if (found === undefined) {
+        found = {
+          duration: Metric.tagged(duration, "operation", operation),
+          errors: Metric.tagged(errors, "operation", operation),
+        }
+        metrics.set(operation, found)
+      }
+      return found
+    }
+    const command = <A>(operation: string, run: () => Promise<unknown>, reply: (reply: unknown) => A) =>
+      Effect.suspend(() => {
+        const started = performance.now()
+        const measured = metricsOf(operation)
+        return Effect.tryPromise({
+          try: run,
+          catch: (error) => new StoreError({ operation, detail: detailOf(error) }),
+        }).pipe(
+          Effect.map(reply),
+          Effect.tap(() => Metric.update(measured.duration, performance.now() - started)),
+          Effect.tapError(() => Metric.increment(measured.errors)),
+        )
+      })
+    const sent = <A>(
       operation: string,
       key: string | undefined,
       args: ReadonlyArray<string>,
-      read: (reply: unknown) => A,
-    ) =>
-      Effect.suspend(() => {
-        const started = performance.now()
-        return Effect.tryPromise({
-          try: () => send(key, args),
-          catch: (error) => new StoreError({ operation, detail: detailOf(error) }),
-        }).pipe(
-          Effect.map(read),
-          Effect.tap(() => Metric.update(Metric.tagged(duration, "operation", operation), performance.now() - started)),
-          Effect.tapError(() => Metric.increment(Metric.tagged(errors, "operation", operation))),
-        )
-      })
+      reply: (reply: unknown) => A,
+    ) => command(operation, () => send(key, args), reply)
 
     const full = (key: string) => `${settings.prefix}${key}`
     const text = (reply: unknown): Option.Option<string> =>
@@ -249,14 +285,14 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
 
     return {
       where: settings.where,
-      set: (key, value, ttlMs) =>
-        command("set", full(key), ["SET", full(key), value, "PX", ttl(ttlMs)], () => undefined),
+      set: (key, value, ttlMs) => sent("set", full(key), ["SET", full(key), value, "PX", ttl(ttlMs)], () => undefined),
       setIfAbsent: (key, value, ttlMs) =>
-        command("set", full(key), ["SET", full(key), value, "PX", ttl(ttlMs), "NX"], (reply) => reply === "OK"),
-      take: (key) => command("take", full(key), ["GETDEL", full(key)], text),
-      get: (key) => command("get", full(key), ["GET", full(key)], text),
-      remove: (key) => command("remove", full(key), ["DEL", full(key)], () => undefined),
-      status: command("ping", undefined, ["PING"], () => undefined).pipe(
+        sent("set", full(key), ["SET", full(key), value, "PX", ttl(ttlMs), "NX"], (reply) => reply === "OK"),
+      replaceIfPresent: (key, value, ttlMs) =>
+        sent("replace", full(key), ["SET", full(key), value, "XX", "GET", "PX", ttl(ttlMs)], text),
+      get: (key) => command("get", () => read(full(key)), text),
+      remove: (key) => sent("remove", full(key), ["DEL", full(key)], () => undefined),
+      status: sent("ping", undefined, ["PING"], () => undefined).pipe(
         Effect.as<StoreStatus>({ up: true, where: settings.where }),
         Effect.catchAll((error) =>
           Effect.succeed<StoreStatus>({ up: false, where: settings.where, detail: error.detail }),
