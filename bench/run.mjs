@@ -25,6 +25,7 @@ import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { signInFigure } from "./signin.mjs"
+import { storeFigure, storeLines } from "./store.mjs"
 import { teamFigure } from "./team.mjs"
 
 /** A subclass probes for the era in place: the SDK's own class would probe in a second process. */
@@ -92,6 +93,9 @@ const teamLines = (t) => [
   `  svc-mcp ${t.ours.callsPerSecond} calls/s (${t.ours.errors} errors; rounds ${t.ours.rounds.join(", ")})`,
   `  bare SDK v2 over HTTP ${t.bare.callsPerSecond} calls/s (${t.bare.errors} errors; rounds ${t.bare.rounds.join(", ")})`,
   `  ratio ${t.ratio}; ${t.served} calls served, ${t.servedWithAnotherCallersKey} with another caller's key`,
+  t.replicas.skipped === undefined
+    ? `  three replicas sharing a redis-server (callers deal their calls round robin): ${t.replicas.callsPerSecond} calls/s (${t.replicas.errors} errors; rounds ${t.replicas.rounds.join(", ")}), ratio ${t.replicas.ratio} to the bare server on the same 2 cores`
+    : `  three replicas: not measured (${t.replicas.skipped})`,
   `  ${teamTarget(t).met ? "met " : "MISS"} team: ${t.ratio} (${teamTarget(t).target})`,
 ]
 if (TEAM_ONLY) {
@@ -364,6 +368,11 @@ for (const name of Object.keys(ERAS)) {
 }
 log("team: HTTP, per-request mode...")
 const teamResult = await team()
+// The shared store: what it adds to a confirmed call (bench/store.mjs), where redis-server is on the PATH.
+log("store: a confirmed call with and without SVC_MCP_STORE...")
+const hasRedis = ChildProcess.spawnSync("redis-server", ["--version"]).status === 0
+const store = hasRedis ? await storeFigure({ calls: QUICK ? 100 : 300 }) : undefined
+const storeTarget = (s) => ({ target: "≤ 1 ms added at the median", value: Math.round(s.addedMedianMs * 1000) / 1000, met: s.addedMedianMs <= 1 })
 // Sign-in: a token's check with a warm JWKS, per call (bench/signin.mjs).
 const signIn = await signInFigure({ quick: QUICK })
 const results = {
@@ -378,6 +387,7 @@ const results = {
   eras: byEra,
   team: { ...teamResult, target: teamTarget(teamResult) },
   signIn: { microsPerVerification: signIn, target: "≤ 100 µs per call" },
+  store: store === undefined ? { skipped: "no redis-server on the PATH" } : { ...store, target: storeTarget(store) },
 }
 if (!QUICK && NODE === process.execPath && COMPARE === undefined) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
 
@@ -406,6 +416,8 @@ for (const [name, r] of Object.entries(byEra)) {
   for (const [target, t] of Object.entries(r.targets)) process.stdout.write(`  ${t.met === null ? "n/a " : t.met ? "met " : "MISS"} ${target}: ${t.value} (${t.target})\n`)
 }
 process.stdout.write(`\n${teamLines(teamResult).join("\n")}\n`)
+if (store === undefined) process.stdout.write("\nthe shared store: not measured (no redis-server on the PATH)\n")
+else process.stdout.write(`\n${storeLines(store).join("\n")}\n  ${storeTarget(store).met ? "met " : "MISS"} store: ${storeTarget(store).value} ms added (${storeTarget(store).target})\n`)
 for (const [alg, { perCall, firstCheck }] of Object.entries(signIn)) {
   process.stdout.write(`  ${perCall <= 100 ? "met " : "MISS"} sign-in token check, warm JWKS, ${alg}: ${perCall} µs per call (≤ 100); first check of a token ${firstCheck} µs\n`)
 }

@@ -6,7 +6,8 @@
  * bench's service double. A confirmed call is its two requests, the question and
  * the accepted answer, made one after the other by one client over a kept-alive
  * connection; the figure is the difference of the medians. Also the store's own
- * commands (SET, GETDEL) through node-redis, as a floor.
+ * commands of a confirmed call (three SETs) through node-redis, as a floor.
+ * `npm run bench` runs it too (storeFigure).
  *
  *   npm run build && node bench/store.mjs [--calls N] [--rounds N]
  *
@@ -156,58 +157,73 @@ const median = (values) => {
 }
 const p90 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.9)]
 
-const redis = await startRedis()
-const service = await startService()
-const servers = { without: await startServer(service.url), with: await startServer(service.url, redis.url) }
-const times = { without: [], with: [] }
-const cpu = { without: 0, with: 0 }
-try {
-  // Warm both, then alternate blocks so that the machine's other load weighs on both alike.
-  for (const server of Object.values(servers)) for (let i = 0; i < 50; i++) await confirmedCall(server.url, i)
-  let n = 0
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const name of round % 2 === 0 ? ["without", "with"] : ["with", "without"]) {
-      const before = cpuMs(servers[name].child.pid)
-      for (let i = 0; i < CALLS / ROUNDS; i++) times[name].push(await confirmedCall(servers[name].url, n++))
-      cpu[name] += cpuMs(servers[name].child.pid) - before
+/** The figure: a confirmed call with and without the store, and the store's own commands. */
+export const storeFigure = async ({ calls = CALLS, rounds = ROUNDS } = {}) => {
+  const redis = await startRedis()
+  const service = await startService()
+  const servers = { without: await startServer(service.url), with: await startServer(service.url, redis.url) }
+  const times = { without: [], with: [] }
+  const cpu = { without: 0, with: 0 }
+  let results
+  try {
+    // Warm both, then alternate blocks so that the machine's other load weighs on both alike.
+    for (const server of Object.values(servers)) for (let i = 0; i < 50; i++) await confirmedCall(server.url, i)
+    let n = 0
+    for (let round = 0; round < rounds; round++) {
+      for (const name of round % 2 === 0 ? ["without", "with"] : ["with", "without"]) {
+        const before = cpuMs(servers[name].child.pid)
+        for (let i = 0; i < calls / rounds; i++) times[name].push(await confirmedCall(servers[name].url, n++))
+        cpu[name] += cpuMs(servers[name].child.pid) - before
+      }
     }
-  }
-  // The store's own commands, as the server sends them, for the floor.
-  const loaded = await import("redis")
-  const createClient = loaded.createClient ?? loaded.default.createClient
-  const client = createClient({ url: redis.url })
-  await client.connect()
-  const commands = []
-  for (let i = 0; i < 2000; i++) {
-    const started = performance.now()
-    await client.sendCommand(["SET", `b:${i}`, "1", "PX", "300000"])
-    await client.sendCommand(["GETDEL", `b:${i}`])
-    await client.sendCommand(["SET", `s:${i}`, "sending", "PX", "600000"])
-    await client.sendCommand(["SET", `s:${i}`, "done", "PX", "600000"])
-    commands.push(performance.now() - started)
-  }
-  await client.close()
-  const results = {
-    at: new Date().toISOString(),
-    node: process.version,
-    calls: times.with.length,
-    confirmedCallMs: {
-      without: { median: median(times.without), p90: p90(times.without) },
-      with: { median: median(times.with), p90: p90(times.with) },
-    },
-    addedMedianMs: median(times.with) - median(times.without),
-    serverCpuPerConfirmedCallMs: { without: cpu.without / times.without.length, with: cpu.with / times.with.length },
-    storeCommandsPerCallMs: { median: median(commands), p90: p90(commands) },
-  }
+    // The store's own commands, as the server sends them, for the floor.
+    const loaded = await import("redis")
+    const createClient = loaded.createClient ?? loaded.default.createClient
+    const client = createClient({ url: redis.url })
+    await client.connect()
+    const commands = []
+    for (let i = 0; i < 2000; i++) {
+      const started = performance.now()
+      await client.sendCommand(["SET", `b:${i}`, "asked", "PX", "300000"])
+      await client.sendCommand(["SET", `b:${i}`, "sending", "XX", "GET", "PX", "600000"])
+      await client.sendCommand(["SET", `b:${i}`, "done", "XX", "GET", "PX", "600000"])
+      commands.push(performance.now() - started)
+    }
+    await client.close()
+    results = {
+      at: new Date().toISOString(),
+      node: process.version,
+      calls: times.with.length,
+      confirmedCallMs: {
+        without: { median: median(times.without), p90: p90(times.without) },
+        with: { median: median(times.with), p90: p90(times.with) },
+      },
+      addedMedianMs: median(times.with) - median(times.without),
+      serverCpuPerConfirmedCallMs: { without: cpu.without / times.without.length, with: cpu.with / times.with.length },
+      storeCommandsPerCallMs: { median: median(commands), p90: p90(commands) },
+    }
+  } finally {
+    for (const child of [servers.without.child, servers.with.child, service.child, redis.child]) child.kill("SIGKILL")
+}
+return results
+}
+
+/** What it prints, run on its own. */
+export const storeLines = (results) => {
   const f = (ms) => `${ms.toFixed(3)} ms`
-  console.log(`confirmed call (question + accepted answer), ${results.calls} each, one client, Node ${process.version}`)
-  console.log(`  without the store   median ${f(results.confirmedCallMs.without.median)}   p90 ${f(results.confirmedCallMs.without.p90)}`)
-  console.log(`  with the store      median ${f(results.confirmedCallMs.with.median)}   p90 ${f(results.confirmedCallMs.with.p90)}`)
-  console.log(`  added at the median ${f(results.addedMedianMs)}`)
   const perCall = results.serverCpuPerConfirmedCallMs
-  console.log(`  server CPU per confirmed call: without ${f(perCall.without)}, with ${f(perCall.with)}`)
-  console.log(`  the 4 store commands of a confirmed call, alone: median ${f(results.storeCommandsPerCallMs.median)}`)
+  return [
+    `confirmed call (question + accepted answer), ${results.calls} each, one client, Node ${results.node}`,
+    `  without the store   median ${f(results.confirmedCallMs.without.median)}   p90 ${f(results.confirmedCallMs.without.p90)}`,
+    `  with the store      median ${f(results.confirmedCallMs.with.median)}   p90 ${f(results.confirmedCallMs.with.p90)}`,
+    `  added at the median ${f(results.addedMedianMs)}`,
+    `  server CPU per confirmed call: without ${f(perCall.without)}, with ${f(perCall.with)}`,
+    `  the store commands of a confirmed call, alone: median ${f(results.storeCommandsPerCallMs.median)}`,
+  ]
+}
+
+if (process.argv[1] !== undefined && Path.resolve(process.argv[1]) === Path.join(HERE, "store.mjs")) {
+  const results = await storeFigure()
+  console.log(storeLines(results).join("\n"))
   Fs.writeFileSync(Path.join(HERE, "store-results.json"), `${JSON.stringify(results, null, 2)}\n`)
-} finally {
-  for (const child of [servers.without.child, servers.with.child, service.child, redis.child]) child.kill("SIGKILL")
 }
