@@ -97,6 +97,62 @@ const loopbackNames = (host: string) => {
  * Listens until the scope closes; then it refuses new requests, lets those in
  * flight finish (for at most DRAIN_MS), and closes.
  */
+/**
+ * A POST's body of a declared, bounded length, read and parsed here, once: given
+ * to the SDK's handler parsed, it neither copies the request nor reads it again
+ * (a clone's stream costs more than the parse). Any other body (chunked, over
+ * the bound, not a POST) is left to the SDK, which reads and bounds it itself;
+ * one that is not JSON is handed back as it came, for the SDK's own answer.
+ */
+const bodyOf = async (
+  req: NodeHttp.IncomingMessage,
+  declared: number,
+): Promise<{ readonly parsed: unknown } | { readonly text: string } | undefined> => {
+  if (req.method !== "POST" || req.headers["content-length"] === undefined || declared > MAX_BODY_BYTES) {
+    return undefined
+  }
+  const chunks: Array<Buffer> = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const text = Buffer.concat(chunks).toString("utf8")
+  // The adapter writes a parsed body out again with JSON.stringify, which recurses: a body nested
+  // deeper than it can go is left to the SDK's own reading, which answers it with a 400.
+  if (deeperThan(text, MAX_NESTING)) return { text }
+  try {
+    return { parsed: JSON.parse(text) }
+  } catch {
+    return { text }
+  }
+}
+
+const MAX_NESTING = 256
+
+/** Whether the JSON text opens more than `limit` arrays or objects within each other (strings skipped). */
+const deeperThan = (text: string, limit: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+/** The request with its body, read already, given again. */
+const replayed = (req: NodeHttp.IncomingMessage, text: string): NodeIncomingMessageLike => ({
+  ...(req.method === undefined ? {} : { method: req.method }),
+  ...(req.url === undefined ? {} : { url: req.url }),
+  headers: req.headers,
+  async *[Symbol.asyncIterator]() {
+    yield Buffer.from(text, "utf8")
+  },
+})
+
 export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, ListenError, Requirements | Scope.Scope> =>
   Effect.gen(function* () {
     const mcp = yield* make
@@ -140,10 +196,11 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     )
     const serveMcp = toNodeHandler(
       {
-        fetch: async (request) => {
+        fetch: async (request, options) => {
+          const parsedBody = options?.parsedBody
           const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
           if (authInfo instanceof Response) return authInfo
-          const signedIn = Option.isSome(signInGate) ? await signInGate.value(request) : undefined
+          const signedIn = Option.isSome(signInGate) ? await signInGate.value(request, parsedBody) : undefined
           if (signedIn instanceof Response) return signedIn
           // Past the token: a request without what per-request mode needs is refused, never served otherwise.
           const refused = requests.getStore()
@@ -154,7 +211,11 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
             )
           }
           // Signed in: the request's calls run as the person its token names.
-          const serve = () => (authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo }))
+          const serve = () =>
+            handler.fetch(request, {
+              ...(authInfo === undefined ? {} : { authInfo }),
+              ...(parsedBody === undefined ? {} : { parsedBody }),
+            })
           return signedIn === undefined || refused === undefined ? serve() : requests.run(signedIn(refused), serve)
         },
       },
@@ -202,7 +263,12 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
         })
       }
       const brought = context.fromHeaders(req.headers, req.socket.remoteAddress)
-      await requests.run(brought, () => serveMcp(req as unknown as NodeIncomingMessageLike, res))
+      const body = await bodyOf(req, declared)
+      await requests.run(brought, () =>
+        body === undefined || "parsed" in body
+          ? serveMcp(req as unknown as NodeIncomingMessageLike, res, body?.parsed)
+          : serveMcp(replayed(req, body.text), res),
+      )
     }
 
     // Each request is a fiber of this set until its response closes: draining waits for the set to empty.

@@ -117,7 +117,10 @@ const idOf = (body: unknown): unknown =>
  */
 export const gate =
   (signIn: SignInShape, runtime: Runtime.Runtime<never>, maxBodyBytes: number) =>
-  async (request: Request): Promise<Response | ((context: CallContext.CallContext) => CallContext.CallContext)> => {
+  async (
+    request: Request,
+    parsedBody?: unknown,
+  ): Promise<Response | ((context: CallContext.CallContext) => CallContext.CallContext)> => {
     const header = request.headers.get("authorization")
     let admitted: Admitted | undefined
     try {
@@ -150,7 +153,10 @@ export const gate =
       throw error
     }
     if (admitted === undefined) throw new Error("the token was not checked")
-    if (request.method === "POST") {
+    if (request.method === "POST" && parsedBody !== undefined) {
+      const refusal = signIn.screen(admitted, parsedBody)
+      if (Option.isSome(refusal)) return refusalResponse(signIn, refusal.value, idOf(parsedBody))
+    } else if (request.method === "POST") {
       const read = await readRequestBody(request.clone(), maxBodyBytes)
       // Too large or not JSON: the handler answers it (413, parse error), and sends nothing.
       if (!read.tooLarge) {
