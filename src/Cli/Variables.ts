@@ -131,7 +131,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       {
         // The shared store (src/Store/): what replicas must agree on; needs SVC_MCP_STATE_KEY.
         name: "SVC_MCP_STORE",
-        meaning: "the redis:// or rediss:// URL of the store replicas share",
+        meaning: "the redis://, rediss:// or redis+sentinel:// URL of the store replicas share",
         secret: true,
         httpOnly: true,
       },
@@ -142,6 +142,17 @@ export const GROUPS: ReadonlyArray<Group> = [
       {
         name: "SVC_MCP_STORE_CLUSTER",
         meaning: "true: SVC_MCP_STORE names a node of a Redis Cluster (default false)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_STORE_SENTINEL_PASSWORD",
+        meaning: "the password of the Sentinels SVC_MCP_STORE names",
+        secret: true,
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_STORE_SENTINEL_PASSWORD_FILE",
+        meaning: "a file holding SVC_MCP_STORE_SENTINEL_PASSWORD",
         httpOnly: true,
       },
     ],
