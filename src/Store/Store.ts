@@ -177,7 +177,7 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
     // Logged on each change only, not on every failed reconnection.
     let up: boolean | undefined
     let lastError = "not connected yet"
-    client.on("error", (error) => {
+    const unreachable = (error: unknown) => {
       lastError = detailOf(error)
       // Before the first connection the start reports it, once.
       if (up === true) {
@@ -188,7 +188,17 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
           ),
         )
       }
-    })
+    }
+    if (sentinel === undefined) client.on("error", unreachable)
+    else {
+      // Only the primary's connection failing makes the store unreachable: a Sentinel that does not
+      // answer while the primary does is passed over for another. node-redis names the connection an
+      // error came from (passthroughClientErrorEvents); its "client-error" events do not reach here.
+      client.on("error", (error) => {
+        if (error instanceof Error && error.message.startsWith("Master Client (")) unreachable(error)
+        else lastError = detailOf(error)
+      })
+    }
     const answers = () => {
       if (up !== true) {
         if (up === false) log(Effect.logInfo(`the shared store at ${settings.where} answers again`))
@@ -347,7 +357,6 @@ const makeSentinel = (
       socket: { connectTimeout: CONNECT_TIMEOUT_MS },
     },
     commandOptions: { timeout: COMMAND_TIMEOUT_MS },
-    // The primary's connection errors reach the one "error" listener, which logs an outage once.
     passthroughClientErrorEvents: true,
     // Asked again now and then, in case a fail-over's announcement was missed while a Sentinel was away.
     scanInterval: 10_000,

@@ -31,6 +31,8 @@ export interface SentinelSet {
   readonly failover: () => Promise<number>
   /** Waits until the Sentinels name a primary other than `old`, and it answers as one. */
   readonly waitForPrimaryOtherThan: (old: number, ms?: number) => Promise<number>
+  /** One more Sentinel, on `port`, watching the primary of now; stopped by the function it gives. */
+  readonly addSentinel: (port: number) => Promise<() => Promise<void>>
   /** Waits until the data node on `port` answers as a replica (the Sentinels demoted it). */
   readonly waitForReplica: (port: number, ms?: number) => Promise<void>
   readonly stop: () => Promise<void>
@@ -99,16 +101,15 @@ export const start = async (): Promise<SentinelSet> => {
         (await data(servers[1]!.port, "INFO", "replication")).includes("master_link_status:up") ? true : undefined,
       10_000,
     )
-    for (let i = 0; i < 3; i++) {
-      const port = await freePort()
-      const file = Path.join(dir, `sentinel-${i}.conf`)
+    const spawnSentinel = (port: number, primaryPort: number) => {
+      const file = Path.join(dir, `sentinel-${port}.conf`)
       Fs.writeFileSync(
         file,
         [
           `port ${port}`,
           "bind 127.0.0.1",
           `dir ${dir}`,
-          `sentinel monitor ${NAME} 127.0.0.1 ${primary.port} 2`,
+          `sentinel monitor ${NAME} 127.0.0.1 ${primaryPort} 2`,
           `sentinel down-after-milliseconds ${NAME} 1000`,
           `sentinel failover-timeout ${NAME} 5000`,
           `sentinel auth-pass ${NAME} ${DATA_PASSWORD}`,
@@ -119,6 +120,11 @@ export const start = async (): Promise<SentinelSet> => {
       )
       const child = ChildProcess.spawn(binary, [file, "--sentinel"], { stdio: "ignore" })
       sentinels.push(child)
+      return child
+    }
+    for (let i = 0; i < 3; i++) {
+      const port = await freePort()
+      spawnSentinel(port, primary.port)
       sentinelPorts.push(port)
     }
     const sentinel = (port: number, ...args: ReadonlyArray<string>) => cli(port, SENTINEL_PASSWORD, args)
@@ -169,6 +175,20 @@ export const start = async (): Promise<SentinelSet> => {
         return waitForPrimaryOtherThan(old)
       },
       waitForPrimaryOtherThan,
+      addSentinel: async (port) => {
+        const child = spawnSentinel(port, await primaryPort())
+        await until(
+          `Sentinel ${port} answering`,
+          async () => ((await sentinel(port, "PING")) === "PONG" ? true : undefined),
+          10_000,
+        )
+        return () =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve()
+            child.once("exit", () => resolve())
+            child.kill("SIGKILL")
+          })
+      },
       waitForReplica: (port, ms = 20_000) =>
         until(
           `${port} answering as a replica`,
