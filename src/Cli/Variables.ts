@@ -131,7 +131,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       {
         // The shared store (src/Store/): what replicas must agree on; needs SVC_MCP_STATE_KEY.
         name: "SVC_MCP_STORE",
-        meaning: "the redis://, rediss:// or redis+sentinel:// URL of the store replicas share",
+        meaning: "the redis://, rediss:// or redis+sentinel:// URL of the shared store",
         secret: true,
         httpOnly: true,
       },
@@ -146,7 +146,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_MCP_STORE_SENTINEL_PASSWORD",
-        meaning: "the password of the Sentinels SVC_MCP_STORE names",
+        meaning: "the password of the Sentinels a redis+sentinel:// URL names",
         secret: true,
         httpOnly: true,
       },
@@ -201,9 +201,13 @@ export const ALL: ReadonlyArray<Variable> = GROUPS.flatMap((group) => group.vari
 
 /** The help's section: a title per group, then a name and its meaning per line. */
 export const help = (): string => {
-  const width = Math.max(...ALL.map((variable) => variable.name.length)) + 2
+  // The names' column fits all but the longest (SVC_MCP_STORE_SENTINEL_PASSWORD_FILE), which push
+  // their own line's meaning along: a wider column would take every meaning past 100 characters.
+  const width = Math.min(Math.max(...ALL.map((variable) => variable.name.length)), NAME_COLUMN)
   return GROUPS.map(
     (group) =>
-      `${group.title}:\n${group.variables.map((variable) => `  ${variable.name.padEnd(width)}${variable.meaning}`).join("\n")}`,
+      `${group.title}:\n${group.variables.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.meaning}`).join("\n")}`,
   ).join("\n\n")
 }
+
+const NAME_COLUMN = 28
