@@ -38,6 +38,34 @@ beforeAll(async () => {
 afterAll(() => set?.stop())
 
 describe("replicas sharing a store through Redis Sentinel (built server, HTTP, per-request, SVC_CONFIRM)", () => {
+  it.live("a malformed or conflicting Sentinel setting stops it in one line, exit 2, never quoting a password", () =>
+    Effect.gen(function* () {
+      const base = {
+        SVC_URL: "http://127.0.0.1:9",
+        SVC_API_KEY: "k",
+        SVC_API_SECRET: "s",
+        SVC_MCP_STATE_KEY: STATE_KEY,
+      }
+      for (const [env, expected] of [
+        [{ SVC_MCP_STORE: "redis+sentinel://:hunter22@s1:26379" }, /^svc-mcp: SVC_MCP_STORE names no primary/],
+        [
+          { SVC_MCP_STORE: "redis+sentinel://:hunter22@s1/mymaster", SVC_MCP_STORE_CLUSTER: "true" },
+          /^svc-mcp: SVC_MCP_STORE_CLUSTER is true, but SVC_MCP_STORE names Sentinels/,
+        ],
+        [
+          { SVC_MCP_STORE: "redis://:hunter22@cache", SVC_MCP_STORE_SENTINEL_PASSWORD: "hunter22" },
+          /^svc-mcp: SVC_MCP_STORE_SENTINEL_PASSWORD is set, but SVC_MCP_STORE does not name Sentinels/,
+        ],
+      ] as const) {
+        const finished = yield* Spawn.run({ ...base, ...env })
+        expect(finished.code).toBe(2)
+        expect(finished.stderr.trim().split("\n")).toHaveLength(1)
+        expect(finished.stderr).toMatch(expected)
+        expect(finished.stderr).not.toContain("hunter22")
+      }
+    }),
+  )
+
   it.scopedLive(
     "asked on A and honoured once on B; after a fail-over, with no restart, honoured once again",
     () =>

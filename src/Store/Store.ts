@@ -245,11 +245,12 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
             closed = true
             client.destroy()
           })
-        : // A Sentinel client's destroy waits for a rediscovery under way, then closes every connection.
+        : // A Sentinel client's destroy waits for a rediscovery under way (Sentinels that do not answer
+          // can hold it for seconds), then closes every connection: a close waits for it a while, no more.
           Effect.promise(() => {
             closed = true
             return sentinel.destroy().catch(() => undefined)
-          }),
+          }).pipe(Effect.timeoutOption(CONNECT_TIMEOUT_MS)),
     )
     const connected = yield* Effect.promise(() => connecting).pipe(
       Effect.timeoutTo({ duration: START_WAIT_MS, onTimeout: () => false, onSuccess: (ok) => ok }),
