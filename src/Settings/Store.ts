@@ -95,7 +95,8 @@ const SENTINEL_HOST = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0
 /**
  * A redis+sentinel:// URL, the form other clients and tools take for Sentinel:
  * several `host[:port]` joined by commas (which a URL parser refuses), then the
- * primary's name and an optional database. No problem quotes the credentials.
+ * primary's name and an optional database. No problem quotes any part of it: a
+ * password with an unencoded / or @ would be split into the hosts or the name.
  */
 export const parseSentinelUrl = (
   text: string,
@@ -116,18 +117,21 @@ export const parseSentinelUrl = (
   const hosts = at < 0 ? authority : authority.slice(at + 1)
   if (hosts === "") return Either.left("names no Sentinel")
   const nodes: Array<SentinelNode> = []
-  for (const host of hosts.split(",")) {
+  const ordinal = (n: number) => `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`
+  for (const [index, host] of hosts.split(",").entries()) {
     const match = SENTINEL_HOST.exec(host)
-    if (match === null) return Either.left(`names a Sentinel that is not host[:port] (${JSON.stringify(host)})`)
+    if (match === null) return Either.left(`has a ${ordinal(index + 1)} Sentinel that is not host[:port]`)
     const port = match[2] === undefined ? DEFAULT_SENTINEL_PORT : Number(match[2])
-    if (!(port > 0 && port <= 65535)) return Either.left(`names a Sentinel with port ${match[2]}`)
+    if (!(port > 0 && port <= 65535)) {
+      return Either.left(`has a ${ordinal(index + 1)} Sentinel whose port is not from 1 to 65535`)
+    }
     nodes.push({ host: (match[1] as string).replace(/^\[(.*)\]$/, "$1"), port })
   }
   const [name = "", db, ...more] = path
   if (name === "")
     return Either.left("names no primary: put its name (as the Sentinels monitor it) after the Sentinels")
   if (!/^[\x21-\x7e]{1,128}$/.test(name) || /[@,]/.test(name)) {
-    return Either.left(`names the primary ${JSON.stringify(name)}, which is not 1 to 128 printable characters`)
+    return Either.left("has a primary's name that is not 1 to 128 printable characters without @ or ,")
   }
   if (more.length > 0 || (db !== undefined && db !== "" && !/^\d{1,5}$/.test(db))) {
     return Either.left("has a path that is not /primary-name[/db], the database being a number")
