@@ -264,27 +264,33 @@ describe("confirmations through the store", () => {
 })
 
 describe("refused keys through the store", () => {
-  it.live("one process's refusal is known to another; a store that does not answer falls back to each one's own", () =>
-    Effect.gen(function* () {
-      const own = yield* Effect.promise(() => Redis.start())
-      yield* withStore(own.url, (store) =>
-        Effect.gen(function* () {
-          const [one, two] = yield* Effect.all([RefusedKeys.make, RefusedKeys.make]).pipe(
-            Effect.provideService(Store.Store, Option.some(store)),
-          )
-          yield* one.refused("fingerprint-1")
-          expect(Option.isSome(yield* two.check("fingerprint-1"))).toBe(true)
-          const held = yield* Effect.promise(() => own.command("KEYS", "*"))
-          expect(held).not.toContain("fingerprint-1")
-          yield* two.succeeded("fingerprint-1")
-          expect(Option.isNone(yield* one.check("fingerprint-1"))).toBe(true)
-          yield* Effect.promise(() => own.kill())
-          yield* one.refused("fingerprint-2")
-          expect(Option.isSome(yield* one.check("fingerprint-2"))).toBe(true)
-          expect(Option.isNone(yield* two.check("fingerprint-2"))).toBe(true)
-        }),
-      ).pipe(Effect.ensuring(Effect.promise(() => own.stop())))
-    }),
+  it.live(
+    "one process's refusal is known to another, and ended by its own success; a store that does not answer falls back to each one's own",
+    () =>
+      Effect.gen(function* () {
+        const own = yield* Effect.promise(() => Redis.start())
+        yield* withStore(own.url, (store) =>
+          Effect.gen(function* () {
+            const [one, two] = yield* Effect.all([RefusedKeys.make, RefusedKeys.make]).pipe(
+              Effect.provideService(Store.Store, Option.some(store)),
+            )
+            yield* one.refused("fingerprint-1")
+            expect(Option.isSome(yield* two.check("fingerprint-1"))).toBe(true)
+            const held = yield* Effect.promise(() => own.command("KEYS", "*"))
+            expect(held).not.toContain("fingerprint-1")
+            // Another process's success (a call it sent while the refusal was being recorded) leaves the
+            // refusal standing, the cautious side; the success of the process that refused the key ends it.
+            yield* two.succeeded("fingerprint-1")
+            expect(Option.isSome(yield* one.check("fingerprint-1"))).toBe(true)
+            yield* one.succeeded("fingerprint-1")
+            expect(Option.isNone(yield* two.check("fingerprint-1"))).toBe(true)
+            yield* Effect.promise(() => own.kill())
+            yield* one.refused("fingerprint-2")
+            expect(Option.isSome(yield* one.check("fingerprint-2"))).toBe(true)
+            expect(Option.isNone(yield* two.check("fingerprint-2"))).toBe(true)
+          }),
+        ).pipe(Effect.ensuring(Effect.promise(() => own.stop())))
+      }),
   )
 })
 

@@ -131,7 +131,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       {
         // The shared store (src/Store/): what replicas must agree on; needs SVC_MCP_STATE_KEY.
         name: "SVC_MCP_STORE",
-        meaning: "the redis:// or rediss:// URL of the store replicas share",
+        meaning: "the redis://, rediss:// or redis+sentinel:// URL of the shared store",
         secret: true,
         httpOnly: true,
       },
@@ -142,6 +142,17 @@ export const GROUPS: ReadonlyArray<Group> = [
       {
         name: "SVC_MCP_STORE_CLUSTER",
         meaning: "true: SVC_MCP_STORE names a node of a Redis Cluster (default false)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_STORE_SENTINEL_PASSWORD",
+        meaning: "the password of the Sentinels a redis+sentinel:// URL names",
+        secret: true,
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_STORE_SENTINEL_PASSWORD_FILE",
+        meaning: "a file holding SVC_MCP_STORE_SENTINEL_PASSWORD",
         httpOnly: true,
       },
     ],
@@ -190,9 +201,13 @@ export const ALL: ReadonlyArray<Variable> = GROUPS.flatMap((group) => group.vari
 
 /** The help's section: a title per group, then a name and its meaning per line. */
 export const help = (): string => {
-  const width = Math.max(...ALL.map((variable) => variable.name.length)) + 2
+  // The names' column fits all but the longest (SVC_MCP_STORE_SENTINEL_PASSWORD_FILE), which push
+  // their own line's meaning along: a wider column would take every meaning past 100 characters.
+  const width = Math.min(Math.max(...ALL.map((variable) => variable.name.length)), NAME_COLUMN)
   return GROUPS.map(
     (group) =>
-      `${group.title}:\n${group.variables.map((variable) => `  ${variable.name.padEnd(width)}${variable.meaning}`).join("\n")}`,
+      `${group.title}:\n${group.variables.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.meaning}`).join("\n")}`,
   ).join("\n\n")
 }
+
+const NAME_COLUMN = 28

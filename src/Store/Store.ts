@@ -5,7 +5,9 @@
  * each part keeps its own memory, for one process, as a server run alone needs.
  *
  * Only single-key commands (SET with NX/XX/GET/PX, GET, DEL, PING), so that
- * Redis Cluster and Sentinel deployments serve it as they are. Commands time out
+ * Redis Cluster and Sentinel deployments serve it as they are. Through Sentinel
+ * (a redis+sentinel:// URL) the Sentinels name the primary, and name it again
+ * when they fail it over: the client follows with no restart. Commands time out
  * fast and are never queued while the connection is down: a caller gets a
  * StoreError at once and decides (a confirmation fails closed, the refused-key
  * memory falls back to the process's own). The connection comes back by itself.
@@ -16,6 +18,7 @@
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
@@ -123,6 +126,16 @@ interface Single extends Client {
   get(key: string): Promise<unknown>
   sendCommand(args: ReadonlyArray<string>): Promise<unknown>
 }
+interface Sentinel extends Client {
+  readonly isOpen: boolean
+  get(key: string): Promise<unknown>
+  destroy(): Promise<void>
+  sendCommand(
+    isReadonly: boolean | undefined,
+    args: ReadonlyArray<string>,
+    options?: { readonly abortSignal?: AbortSignal },
+  ): Promise<unknown>
+}
 interface Cluster extends Client {
   get(key: string): Promise<unknown>
   sendCommand(
@@ -167,17 +180,29 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
           commandOptions: { timeout: COMMAND_TIMEOUT_MS },
         } as never) as unknown as Cluster)
       : undefined
-    const single = cluster === undefined ? (redis.createClient(options) as unknown as Single) : undefined
-    const client: Client = cluster ?? (single as Single)
-    const send = (key: string | undefined, args: ReadonlyArray<string>) =>
-      cluster !== undefined ? cluster.sendCommand(key, false, args) : (single as Single).sendCommand(args)
+    const sentinel = settings.sentinel === undefined ? undefined : makeSentinel(redis, settings, settings.sentinel)
+    const single =
+      cluster === undefined && sentinel === undefined ? (redis.createClient(options) as unknown as Single) : undefined
+    const client: Client = cluster ?? sentinel ?? (single as Single)
+    const send = (key: string | undefined, args: ReadonlyArray<string>, signal: AbortSignal) =>
+      cluster !== undefined
+        ? cluster.sendCommand(key, false, args)
+        : sentinel !== undefined
+          ? // Closed between two attempts to reach the Sentinels: nothing to send to.
+            sentinel.isOpen
+            ? sentinel.sendCommand(false, args, { abortSignal: signal })
+            : Promise.reject(new Error(`no Sentinel answers (${lastError})`))
+          : (single as Single).sendCommand(args)
     // Through the typed command, the one the client's copy of read keys answers.
-    const read = (key: string) => (cluster ?? (single as Single)).get(key)
+    const read = (key: string) =>
+      sentinel !== undefined && !sentinel.isOpen
+        ? Promise.reject(new Error(`no Sentinel answers (${lastError})`))
+        : (cluster ?? sentinel ?? (single as Single)).get(key)
 
     // Logged on each change only, not on every failed reconnection.
     let up: boolean | undefined
     let lastError = "not connected yet"
-    client.on("error", (error) => {
+    const unreachable = (error: unknown) => {
       lastError = detailOf(error)
       // Before the first connection the start reports it, once.
       if (up === true) {
@@ -188,16 +213,38 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
           ),
         )
       }
-    })
-    client.on(cluster === undefined ? "ready" : "connect", () => {
+    }
+    if (sentinel === undefined) client.on("error", unreachable)
+    else {
+      // Only the primary's connection failing makes the store unreachable: a Sentinel that does not
+      // answer while the primary does is passed over for another. node-redis names the connection an
+      // error came from (passthroughClientErrorEvents); its "client-error" events do not reach here.
+      client.on("error", (error) => {
+        if (error instanceof Error && error.message.startsWith("Master Client (")) unreachable(error)
+        else lastError = detailOf(error)
+      })
+    }
+    const answers = () => {
       if (up !== true) {
         if (up === false) log(Effect.logInfo(`the shared store at ${settings.where} answers again`))
         up = true
       }
-    })
+    }
+    client.on(cluster === undefined ? "ready" : "connect", answers)
+    if (sentinel !== undefined) {
+      client.on("topology-change", (event) => {
+        const change = event as { type?: string; node?: { host: string; port: number } } | undefined
+        if (change?.type === "MASTER_CHANGE" && change.node !== undefined) {
+          log(
+            Effect.logInfo(`the shared store's primary is ${change.node.host}:${change.node.port} (through Sentinel)`),
+          )
+        }
+      })
+    }
     // Without a first connection a client's connect() keeps trying as reconnections do; a cluster's
-    // fails, and is tried again here with the same backoff. Its promise is not awaited past the wait below.
-    const connectCluster = (retries: number): Promise<boolean> =>
+    // (and Sentinel's, once it has asked each Sentinel 16 times) fails, and is tried again here with
+    // the same backoff. Its promise is not awaited past the wait below.
+    const connectRetrying = (retries: number): Promise<boolean> =>
       client.connect().then(
         () => true,
         (error: unknown) => {
@@ -205,23 +252,30 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
           return closed
             ? false
             : new Promise<void>((resolve) => setTimeout(resolve, backoff(retries))).then(() =>
-                closed ? false : connectCluster(retries + 1),
+                closed ? false : connectRetrying(retries + 1),
               )
         },
       )
     let closed = false
     const connecting =
-      cluster === undefined
+      cluster === undefined && sentinel === undefined
         ? client.connect().then(
             () => true,
             () => false,
           )
-        : connectCluster(0)
+        : connectRetrying(0)
     yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
-        closed = true
-        client.destroy()
-      }),
+      sentinel === undefined
+        ? Effect.sync(() => {
+            closed = true
+            client.destroy()
+          })
+        : // A Sentinel client's destroy waits for a rediscovery under way (Sentinels that do not answer
+          // can hold it for seconds), then closes every connection: a close waits for it a while, no more.
+          Effect.promise(() => {
+            closed = true
+            return sentinel.destroy().catch(() => undefined)
+          }).pipe(Effect.timeoutOption(CONNECT_TIMEOUT_MS)),
     )
     const connected = yield* Effect.promise(() => connecting).pipe(
       Effect.timeoutTo({ duration: START_WAIT_MS, onTimeout: () => false, onSuccess: (ok) => ok }),
@@ -249,7 +303,11 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
       }
       return found
     }
-    const command = <A>(operation: string, run: () => Promise<unknown>, reply: (reply: unknown) => A) =>
+    const command = <A>(
+      operation: string,
+      run: (signal: AbortSignal) => Promise<unknown>,
+      reply: (reply: unknown) => A,
+    ) =>
       Effect.suspend(() => {
         const started = performance.now()
         const measured = metricsOf(operation)
@@ -257,6 +315,20 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
           try: run,
           catch: (error) => new StoreError({ operation, detail: detailOf(error) }),
         }).pipe(
+          // Through Sentinel a command waits for a rediscovery under way (a fail-over) before it is
+          // sent, which its own time-out does not cover: it is bounded here, and aborted unsent.
+          sentinel === undefined
+            ? identity
+            : Effect.timeoutFail({
+                duration: COMMAND_TIMEOUT_MS,
+                onTimeout: () =>
+                  new StoreError({ operation, detail: `no answer within ${COMMAND_TIMEOUT_MS} ms (${lastError})` }),
+              }),
+          // A Sentinel client says it is ready again only when the primary changed, not when the
+          // same primary came back: an answer says so too.
+          Effect.tap(() => {
+            if (sentinel !== undefined && up === false) answers()
+          }),
           Effect.map(reply),
           Effect.tap(() => Metric.update(measured.duration, performance.now() - started)),
           Effect.tapError(() => Metric.increment(measured.errors)),
@@ -267,7 +339,7 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
       key: string | undefined,
       args: ReadonlyArray<string>,
       reply: (reply: unknown) => A,
-    ) => command(operation, () => send(key, args), reply)
+    ) => command(operation, (signal) => send(key, args, signal), reply)
 
     const full = (key: string) => `${settings.prefix}${key}`
     const text = (reply: unknown): Option.Option<string> =>
@@ -301,6 +373,43 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
       keyed,
     } satisfies StoreShape
   })
+
+/**
+ * A node-redis Sentinel client: it asks the Sentinels for the primary named, and
+ * again when they announce a fail-over (or the primary stops answering), with
+ * the plain client's timeouts, backoff and no offline queue on every connection.
+ */
+const makeSentinel = (
+  redis: typeof import("redis"),
+  settings: Settings.StoreSettings,
+  sentinel: Settings.SentinelSettings,
+): Sentinel => {
+  const password = Option.orElse(settings.password, () => sentinel.password)
+  return redis.createSentinel({
+    name: sentinel.name,
+    sentinelRootNodes: sentinel.nodes.map((node) => ({ host: node.host, port: node.port })),
+    nodeClientOptions: {
+      ...(Option.isSome(sentinel.username) ? { username: sentinel.username.value } : {}),
+      ...(Option.isSome(password) ? { password: Redacted.value(password.value) } : {}),
+      ...(Option.isSome(sentinel.database) ? { database: sentinel.database.value } : {}),
+      socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: backoff },
+      disableOfflineQueue: true,
+    },
+    sentinelClientOptions: {
+      ...(Option.isSome(sentinel.sentinelPassword)
+        ? { password: Redacted.value(sentinel.sentinelPassword.value) }
+        : {}),
+      socket: { connectTimeout: CONNECT_TIMEOUT_MS },
+    },
+    commandOptions: { timeout: COMMAND_TIMEOUT_MS },
+    // As for a single client (make): reads answered from a copy the primary keeps current.
+    RESP: 3,
+    clientSideCache: { maxEntries: CACHE_ENTRIES },
+    passthroughClientErrorEvents: true,
+    // Asked again now and then, in case a fail-over's announcement was missed while a Sentinel was away.
+    scanInterval: 10_000,
+  } as never) as unknown as Sentinel
+}
 
 /** The store as SVC_MCP_STORE says (from the current ConfigProvider); unset, none. */
 export const layer: Layer.Layer<Store, ConfigError> = Layer.scoped(

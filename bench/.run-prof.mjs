@@ -1,0 +1,424 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: measures the built server against the bare SDK v2 server and
+ * a direct HTTP request, all against the same service double on 127.0.0.1, in
+ * one run, in both protocol eras: 2026-07-28 (the client starts with
+ * server/discover) and 2025-11-25 (initialize). The two servers are measured in
+ * alternation (starts, blocks of calls, bursts), so that the machine's other load
+ * weighs on both alike. Prints a table per era and writes bench/results.json.
+ * Builds nothing: run `npm run build` first.
+ *
+ * Options: --quick (a short, rougher run); --node PATH (both servers run on that
+ * Node, the bench itself on its own); --compare ENTRY (a second build of ours, e.g.
+ * with another HttpClient, measured in the same alternation for throughput and
+ * CPU per call); --rounds N (bursts per server, 3 by default); --team (only the
+ * team figure: HTTP, per-request mode, 50 callers with their own keys and
+ * addresses, 200 in flight, against the bare SDK v2 server over HTTP; bench/team.mjs).
+ * Throughput is a fresh process's first burst (its target); each process then
+ * serves a second burst, warm, reported beside it.
+ * A full run measures the team figure too, after both eras.
+ */
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { Client } from "@modelcontextprotocol/client"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { signInFigure } from "./signin.mjs"
+import { storeFigure, storeLines } from "./store.mjs"
+import { teamFigure } from "./.team-prof.mjs"
+
+/** A subclass probes for the era in place: the SDK's own class would probe in a second process. */
+class Stdio extends StdioClientTransport {}
+const ERAS = { "2026-07-28": { versionNegotiation: { mode: { pin: "2026-07-28" } } }, "2025-11-25": {} }
+
+const HERE = import.meta.dirname
+const ROOT = Path.resolve(HERE, "..")
+const PKG = JSON.parse(Fs.readFileSync(Path.join(ROOT, "package.json"), "utf8"))
+const OURS = Path.join(ROOT, PKG.bin["svc-mcp"])
+const BARE = Path.join(HERE, "bare-server.mjs")
+const QUICK = process.argv.includes("--quick")
+const option = (name) => {
+  const at = process.argv.indexOf(name)
+  return at === -1 ? undefined : process.argv[at + 1]
+}
+const pathOption = (name) => (option(name) === undefined ? undefined : Path.resolve(option(name)))
+/** The Node the servers run on. */
+const NODE = pathOption("--node") ?? process.execPath
+const COMPARE = pathOption("--compare")
+const NODE_VERSION = ChildProcess.execFileSync(NODE, ["--version"], { encoding: "utf8" }).trim()
+/**
+ * The cold-start target is set for a start on Node's compile cache (22.1 and later, src/Cli/Start.ts):
+ * Node 20, past its end of life, starts without one, and its figure is reported, not judged.
+ */
+const COMPILE_CACHE = (([major, minor]) => major > 22 || (major === 22 && minor >= 1))(NODE_VERSION.slice(1).split(".").map(Number))
+const N = {
+  starts: QUICK ? 5 : 20,
+  sequential: QUICK ? 300 : 2000,
+  burst: QUICK ? 1000 : 5000,
+  inFlight: 200,
+  rounds: Number(option("--rounds") ?? (QUICK ? 1 : 3)),
+  memory: QUICK ? [1000, 5000, 10000] : [1000, 10000, 50000],
+}
+
+if (!Fs.existsSync(OURS)) {
+  process.stderr.write(`bench: ${OURS} is missing: run npm run build first\n`)
+  process.exit(1)
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e6
+const median = (xs) => quantile(xs, 0.5)
+const quantile = (xs, q) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+}
+const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits
+
+const double = await new Promise((resolve) => {
+  const child = ChildProcess.spawn(process.execPath, [Path.join(HERE, "echo-service.mjs")], { stdio: ["ignore", "pipe", "inherit"] })
+  child.stdout.once("data", (chunk) => resolve({ child, url: `http://127.0.0.1:${String(chunk).trim()}` }))
+})
+process.on("exit", () => double.child.kill())
+
+const TEAM_ONLY = process.argv.includes("--team")
+const team = () =>
+  teamFigure({ node: NODE, ours: OURS, here: HERE, serviceUrl: double.url, total: N.burst, rounds: N.rounds })
+const teamTarget = (t) => ({
+  target: ">= 0.9x bare over HTTP, 0 errors, no call served with another caller's key",
+  value: t.ratio,
+  met: t.ratio >= 0.9 && t.ours.errors === 0 && t.servedWithAnotherCallersKey === 0,
+})
+const teamLines = (t) => [
+  `team over HTTP, per-request mode: ${t.callers} callers with their own keys and addresses, ${t.inFlight} in flight, ${t.callsPerRound} calls per round`,
+  `  svc-mcp ${t.ours.callsPerSecond} calls/s (${t.ours.errors} errors; rounds ${t.ours.rounds.join(", ")})`,
+  `  bare SDK v2 over HTTP ${t.bare.callsPerSecond} calls/s (${t.bare.errors} errors; rounds ${t.bare.rounds.join(", ")})`,
+  `  ratio ${t.ratio}; ${t.served} calls served, ${t.servedWithAnotherCallersKey} with another caller's key`,
+  t.replicas.skipped === undefined
+    ? `  three replicas sharing a redis-server (callers deal their calls round robin): ${t.replicas.callsPerSecond} calls/s (${t.replicas.errors} errors; rounds ${t.replicas.rounds.join(", ")}), ratio ${t.replicas.ratio} to the bare server on the same 2 cores`
+    : `  three replicas: not measured (${t.replicas.skipped})`,
+  `  ${teamTarget(t).met ? "met " : "MISS"} team: ${t.ratio} (${teamTarget(t).target})`,
+]
+if (TEAM_ONLY) {
+  const t = await team()
+  process.stdout.write(`${Os.cpus()[0]?.model}, ${Os.cpus().length} cores, Node ${process.version}\n${teamLines(t).join("\n")}\n`)
+  process.exit(0)
+}
+
+const KEY_ENV = { SVC_URL: double.url, SVC_API_KEY: "bench-key", SVC_API_SECRET: "bench-secret" }
+const LOGIN_ENV = { SVC_URL: double.url, SVC_INIT_ADMIN_USERNAME: "admin", SVC_INIT_ADMIN_PASSWORD: "bench-password" }
+
+const OUR_CALL = { name: "svc_get", arguments: { resource_type: "stack", params: { stack: "web" } } }
+const servers = {
+  ours: { entry: OURS, call: OUR_CALL },
+  bare: { entry: BARE, call: { name: "call", arguments: { endpoint: "read/GetStack", params: { stack: "web" } } } },
+  ...(COMPARE === undefined ? {} : { compared: { entry: COMPARE, call: OUR_CALL } }),
+}
+/** The servers whose throughput is measured, in the order of each round. */
+const BURSTS = ["bare", "ours", ...(COMPARE === undefined ? [] : ["compared"])]
+
+let era = "2026-07-28"
+
+const connect = async (which, env = KEY_ENV) => {
+  const transport = new Stdio({
+    command: NODE,
+    args: [servers[which].entry],
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stderr: "ignore",
+  })
+  const client = new Client({ name: "bench", version: "1.0.0" }, ERAS[era])
+  await client.connect(transport)
+  if (client.getNegotiatedProtocolVersion() !== era) throw new Error(`${which}: spoke ${client.getNegotiatedProtocolVersion()}`)
+  return { client, pid: transport.pid }
+}
+
+/** The CPU time a process has used, in ms (user and system, from /proc). */
+const cpuMs = (pid) => {
+  const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+const rssMb = (pid) => {
+  const status = Fs.readFileSync(`/proc/${pid}/status`, "utf8")
+  return round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024, 1)
+}
+
+/** Starts of both servers, alternated, so that a change in the machine's load weighs on both alike. */
+const coldStarts = async () => {
+  const samples = { bare: { initialize: [], list: [] }, ours: { initialize: [], list: [] } }
+  for (let i = 0; i < N.starts; i++) {
+    for (const which of ["bare", "ours"]) {
+      const t0 = now()
+      const { client } = await connect(which)
+      const t1 = now()
+      await client.listTools()
+      const t2 = now()
+      await client.close()
+      samples[which].initialize.push(t1 - t0)
+      samples[which].list.push(t2 - t0)
+    }
+  }
+  const summary = ({ initialize, list }) => ({
+    initialize: { median: round(median(initialize)), max: round(Math.max(...initialize)) },
+    toolsList: { median: round(median(list)), max: round(Math.max(...list)) },
+  })
+  return { bare: summary(samples.bare), ours: summary(samples.ours) }
+}
+
+/**
+ * Ours writes Node's compile cache a second into its first start (src/Cli/Start.ts; Node 22.1
+ * and later), as a user's first session does; every later start uses it. Cold starts are
+ * measured after that: the first start, which compiles the whole bundle, is not among them.
+ */
+const warmUp = async () => {
+  const { client } = await connect("ours")
+  await client.listTools()
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  await client.close()
+}
+
+const nodeFloor = () => {
+  const times = []
+  for (let i = 0; i < N.starts; i++) {
+    const t0 = now()
+    ChildProcess.spawnSync(NODE, ["-e", "0"])
+    times.push(now() - t0)
+  }
+  return { median: round(median(times)), max: round(Math.max(...times)) }
+}
+
+/**
+ * Calls one at a time to both servers and to the service directly, in
+ * alternating blocks, for the same reason.
+ */
+const sequentials = async () => {
+  const clients = { bare: (await connect("bare")).client, ours: (await connect("ours")).client }
+  const calls = {
+    direct: post,
+    bare: () => clients.bare.callTool(servers.bare.call),
+    ours: () => clients.ours.callTool(servers.ours.call),
+  }
+  const times = { direct: [], bare: [], ours: [] }
+  const block = 100
+  for (const one of Object.values(calls)) for (let i = 0; i < 200; i++) await one()
+  for (let done = 0; done < N.sequential; done += block) {
+    for (const [which, one] of Object.entries(calls)) {
+      for (let i = 0; i < block; i++) {
+        const t0 = now()
+        const result = await one()
+        times[which].push(now() - t0)
+        if (result.isError) throw new Error(`${which}: ${JSON.stringify(result)}`)
+      }
+    }
+  }
+  await Promise.all(Object.values(clients).map((client) => client.close()))
+  const summary = (xs) => ({ median: round(median(xs), 3), p99: round(quantile(xs, 0.99), 3) })
+  return { direct: summary(times.direct), bare: summary(times.bare), ours: summary(times.ours) }
+}
+
+/** The service called directly, as the servers call it: the floor each call's overhead is measured from. */
+const post = () =>
+  fetch(`${double.url}/read/GetStack`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": "bench-key", "x-api-secret": "bench-secret" },
+    body: JSON.stringify({ stack: "web" }),
+  }).then((r) => r.text())
+
+/** `total` calls with `inFlight` at a time. */
+const burst = async (client, call, total, inFlight) => {
+  let next = 0
+  let errors = 0
+  const worker = async () => {
+    while (next < total) {
+      next++
+      const result = await client.callTool(call).catch(() => ({ isError: true }))
+      if (result.isError) errors++
+    }
+  }
+  const t0 = now()
+  await Promise.all(Array.from({ length: inFlight }, worker))
+  return { callsPerSecond: Math.round(total / ((now() - t0) / 1000)), errors }
+}
+
+const throughput = async (which, env) => {
+  const before = await fetch(`${double.url}/bench/logins`).then((r) => r.json())
+  const { client, pid } = await connect(which, env)
+  const cpuBefore = cpuMs(pid)
+  const result = await burst(client, servers[which].call, N.burst, N.inFlight)
+  const cpuUsPerCall = Math.round(((cpuMs(pid) - cpuBefore) * 1000) / N.burst)
+  // The same burst again on the same process, once its code is warm: not the target's figure, which is
+  // a fresh process's first burst, but it tells the cost of warming up from the cost of each call.
+  const cpuWarm = cpuMs(pid)
+  const warm = await burst(client, servers[which].call, N.burst, N.inFlight)
+  const warmCpuUsPerCall = Math.round(((cpuMs(pid) - cpuWarm) * 1000) / N.burst)
+  await client.close()
+  const after = await fetch(`${double.url}/bench/logins`).then((r) => r.json())
+  return {
+    ...result,
+    errors: result.errors + warm.errors,
+    cpuUsPerCall,
+    warm: { callsPerSecond: warm.callsPerSecond, cpuUsPerCall: warmCpuUsPerCall },
+    logins: after.logins - before.logins,
+  }
+}
+
+/**
+ * Bursts against both servers, alternated, N.rounds times: the figure of each is
+ * its median round; errors are those of all rounds, logins the most one server made.
+ */
+const throughputs = async () => {
+  const rounds = Object.fromEntries(BURSTS.map((which) => [which, []]))
+  for (let i = 0; i < N.rounds; i++) {
+    for (const which of BURSTS) rounds[which].push(await throughput(which, which === "bare" ? KEY_ENV : LOGIN_ENV))
+  }
+  const summary = (runs) => ({
+    callsPerSecond: median(runs.map((run) => run.callsPerSecond)),
+    rounds: runs.map((run) => run.callsPerSecond),
+    cpuUsPerCall: median(runs.map((run) => run.cpuUsPerCall)),
+    cpuRounds: runs.map((run) => run.cpuUsPerCall),
+    warm: {
+      callsPerSecond: median(runs.map((run) => run.warm.callsPerSecond)),
+      cpuUsPerCall: median(runs.map((run) => run.warm.cpuUsPerCall)),
+    },
+    errors: runs.reduce((n, run) => n + run.errors, 0),
+    // Logins of each server process (one per round): JWT calls must share one.
+    logins: Math.max(...runs.map((run) => run.logins)),
+  })
+  return Object.fromEntries(BURSTS.map((which) => [which, summary(rounds[which])]))
+}
+
+const memory = async (which) => {
+  const { client, pid } = await connect(which)
+  const samples = {}
+  let done = 0
+  for (const checkpoint of N.memory) {
+    await burst(client, servers[which].call, checkpoint - done, 50)
+    done = checkpoint
+    samples[checkpoint] = rssMb(pid)
+  }
+  await client.close()
+  return samples
+}
+
+const contextCost = async () => {
+  const { client } = await connect("ours")
+  const listed = await client.listTools()
+  await client.close()
+  // The tools as a model's context gets them; 2026-07-28 adds its cache fields and server identity around them.
+  return Buffer.byteLength(JSON.stringify({ tools: listed.tools }))
+}
+
+const log = (text) => process.stderr.write(`${text}\n`)
+log(`bench: ${QUICK ? "quick run" : "full run"} against ${double.url}`)
+const floor = nodeFloor()
+const last = N.memory.at(-1)
+const mid = N.memory[1]
+
+const measure = async () => {
+  log(`${era}: cold start...`)
+  await warmUp()
+  const { bare: bareStart, ours: oursStart } = await coldStarts()
+  log(`${era}: per-call latency...`)
+  const { direct: directCall, bare: bareCall, ours: oursCall } = await sequentials()
+  log(`${era}: throughput...`)
+  const { bare: bareBurst, ours: oursBurst, compared: comparedBurst } = await throughputs()
+  log(`${era}: memory...`)
+  const bareMemory = await memory("bare")
+  const oursMemory = await memory("ours")
+  const toolsListBytes = await contextCost()
+  const results = {
+    coldStartMs: { nodeFloor: floor, bare: bareStart, ours: oursStart, ratioToolsList: round(oursStart.toolsList.median / bareStart.toolsList.median) },
+    perCallMs: {
+      direct: directCall,
+      bare: { ...bareCall, overheadMedian: round(bareCall.median - directCall.median, 3), overheadP99: round(bareCall.p99 - directCall.p99, 3) },
+      ours: { ...oursCall, overheadMedian: round(oursCall.median - directCall.median, 3), overheadP99: round(oursCall.p99 - directCall.p99, 3) },
+    },
+    throughput: {
+      bare: bareBurst,
+      oursJwt: oursBurst,
+      ratio: round(oursBurst.callsPerSecond / bareBurst.callsPerSecond),
+      ...(comparedBurst === undefined
+        ? {}
+        : { compared: { entry: COMPARE, ...comparedBurst, ratio: round(comparedBurst.callsPerSecond / bareBurst.callsPerSecond) } }),
+    },
+    rssMb: { bare: bareMemory, ours: oursMemory, ratio: round(oursMemory[last] / bareMemory[last]), growthFromMid: round(oursMemory[last] - oursMemory[mid], 1) },
+    toolsListBytes,
+  }
+  results.targets = {
+    coldStart: COMPILE_CACHE
+      ? { target: "<= 1.15x bare", value: results.coldStartMs.ratioToolsList, met: results.coldStartMs.ratioToolsList <= 1.15 }
+      : { target: "<= 1.15x bare on Node 22.1 and later; this Node has no compile cache", value: results.coldStartMs.ratioToolsList, met: null },
+    perCallMedian: {
+      target: "<= bare overhead + 0.15 ms",
+      value: results.perCallMs.ours.overheadMedian,
+      met: results.perCallMs.ours.overheadMedian <= results.perCallMs.bare.overheadMedian + 0.15,
+    },
+    perCallP99: { target: "< 2 ms over direct p99", value: results.perCallMs.ours.overheadP99, met: results.perCallMs.ours.overheadP99 < 2 },
+    throughput: { target: ">= 0.95x bare, 0 errors, 1 login", value: results.throughput.ratio, met: results.throughput.ratio >= 0.95 && oursBurst.errors === 0 && oursBurst.logins === 1 },
+    rss: { target: "<= 1.25x bare", value: results.rssMb.ratio, met: results.rssMb.ratio <= 1.25 },
+    // 12,000 before `fields` took its place on the five reading tools (431 bytes).
+    toolsList: { target: "< 12500 bytes", value: toolsListBytes, met: toolsListBytes < 12_500 },
+  }
+  return results
+}
+
+const byEra = {}
+for (const name of Object.keys(ERAS)) {
+  era = name
+  byEra[name] = await measure()
+}
+log("team: HTTP, per-request mode...")
+const teamResult = await team()
+// The shared store: what it adds to a confirmed call (bench/store.mjs), where redis-server is on the PATH.
+log("store: a confirmed call with and without SVC_MCP_STORE...")
+const hasRedis = ChildProcess.spawnSync("redis-server", ["--version"]).status === 0
+const store = hasRedis ? await storeFigure({ calls: QUICK ? 100 : 300 }) : undefined
+const storeTarget = (s) => ({ target: "≤ 1 ms added at the median", value: Math.round(s.addedMedianMs * 1000) / 1000, met: s.addedMedianMs <= 1 })
+// Sign-in: a token's check with a warm JWKS, per call (bench/signin.mjs).
+const signIn = await signInFigure({ quick: QUICK })
+const results = {
+  date: new Date().toISOString(),
+  machine: {
+    cpu: Os.cpus()[0]?.model,
+    cores: Os.cpus().length,
+    node: NODE_VERSION,
+    platform: `${process.platform}-${process.arch}`,
+  },
+  runs: N,
+  eras: byEra,
+  team: { ...teamResult, target: teamTarget(teamResult) },
+  signIn: { microsPerVerification: signIn, target: "≤ 100 µs per call" },
+  store: store === undefined ? { skipped: "no redis-server on the PATH" } : { ...store, target: storeTarget(store) },
+}
+if (!QUICK && NODE === process.execPath && COMPARE === undefined) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
+
+process.stdout.write(`${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}\n`)
+for (const [name, r] of Object.entries(byEra)) {
+  const { coldStartMs: start, perCallMs: call, throughput: burst, rssMb: rss } = r
+  const rows = [
+    [name === "2026-07-28" ? "cold start to server/discover (median/max ms)" : "cold start to initialize (median/max ms)", `${start.ours.initialize.median} / ${start.ours.initialize.max}`, `${start.bare.initialize.median} / ${start.bare.initialize.max}`, `node -e 0: ${floor.median} / ${floor.max}`],
+    ["cold start to tools/list (median/max ms)", `${start.ours.toolsList.median} / ${start.ours.toolsList.max}`, `${start.bare.toolsList.median} / ${start.bare.toolsList.max}`, `ratio ${start.ratioToolsList}`],
+    ["per call (median / p99 ms)", `${call.ours.median} / ${call.ours.p99}`, `${call.bare.median} / ${call.bare.p99}`, `direct: ${call.direct.median} / ${call.direct.p99}`],
+    ["overhead over direct (median / p99 ms)", `${call.ours.overheadMedian} / ${call.ours.overheadP99}`, `${call.bare.overheadMedian} / ${call.bare.overheadP99}`, ""],
+    [`throughput, ${N.burst} calls, ${N.inFlight} in flight, median of ${N.rounds} (calls/s)`, `${burst.oursJwt.callsPerSecond} (JWT: ${burst.oursJwt.logins} login, ${burst.oursJwt.errors} errors)`, `${burst.bare.callsPerSecond} (${burst.bare.errors} errors)`, `ratio ${burst.ratio}; rounds ${burst.oursJwt.rounds.join(", ")} / ${burst.bare.rounds.join(", ")}`],
+    ["server CPU per call at that load, median (µs)", String(burst.oursJwt.cpuUsPerCall), String(burst.bare.cpuUsPerCall), `rounds ${burst.oursJwt.cpuRounds.join(", ")} / ${burst.bare.cpuRounds.join(", ")}`],
+    ["the next burst on the same processes, warm: calls/s / CPU per call (µs)", `${burst.oursJwt.warm.callsPerSecond} / ${burst.oursJwt.warm.cpuUsPerCall}`, `${burst.bare.warm.callsPerSecond} / ${burst.bare.warm.cpuUsPerCall}`, `ratio ${round(burst.oursJwt.warm.callsPerSecond / burst.bare.warm.callsPerSecond)} (not a target)`],
+    ...(burst.compared === undefined
+      ? []
+      : [[`compared build: throughput (calls/s) / CPU per call (µs)`, `${burst.compared.callsPerSecond} / ${burst.compared.cpuUsPerCall} (${burst.compared.errors} errors)`, "", `ratio ${burst.compared.ratio}; rounds ${burst.compared.rounds.join(", ")} / CPU ${burst.compared.cpuRounds.join(", ")}`]]),
+    [`RSS after ${N.memory.join(" / ")} calls (MB)`, N.memory.map((n) => rss.ours[n]).join(" / "), N.memory.map((n) => rss.bare[n]).join(" / "), `ratio ${rss.ratio}`],
+    ["tools/list (bytes)", String(r.toolsListBytes), "", ""],
+  ]
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...[[name, "svc-mcp", "bare SDK server", ""], ...rows].map((row) => row[i].length)))
+  const line = (row) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`
+  process.stdout.write(`\n${line([name, "svc-mcp", "bare SDK server", ""])}\n${line(widths.map((w) => "-".repeat(w)))}\n`)
+  for (const row of rows) process.stdout.write(`${line(row)}\n`)
+  process.stdout.write("\nTargets:\n")
+  for (const [target, t] of Object.entries(r.targets)) process.stdout.write(`  ${t.met === null ? "n/a " : t.met ? "met " : "MISS"} ${target}: ${t.value} (${t.target})\n`)
+}
+process.stdout.write(`\n${teamLines(teamResult).join("\n")}\n`)
+if (store === undefined) process.stdout.write("\nthe shared store: not measured (no redis-server on the PATH)\n")
+else process.stdout.write(`\n${storeLines(store).join("\n")}\n  ${storeTarget(store).met ? "met " : "MISS"} store: ${storeTarget(store).value} ms added (${storeTarget(store).target})\n`)
+for (const [alg, { perCall, firstCheck }] of Object.entries(signIn)) {
+  process.stdout.write(`  ${perCall <= 100 ? "met " : "MISS"} sign-in token check, warm JWKS, ${alg}: ${perCall} µs per call (≤ 100); first check of a token ${firstCheck} µs\n`)
+}
+process.exit(0)
