@@ -24,6 +24,7 @@ const settingsFor = (url: string, prefix = "t:"): Settings.StoreSettings => ({
   password: Option.none(),
   prefix,
   cluster: false,
+  cache: true,
   stateKey: Redacted.make(new Uint8Array(Buffer.from(STATE_KEY))),
 })
 
@@ -32,7 +33,8 @@ const withStore = <A, E>(
   use: (store: Store.StoreShape) => Effect.Effect<A, E>,
   prefix?: string,
   cluster = false,
-) => Effect.scoped(Effect.flatMap(Store.make({ ...settingsFor(url, prefix), cluster }), use))
+  cache = true,
+) => Effect.scoped(Effect.flatMap(Store.make({ ...settingsFor(url, prefix), cluster, cache }), use))
 
 const until = async (condition: () => Promise<boolean>, ms = 10_000) => {
   const end = Date.now() + ms
@@ -128,6 +130,24 @@ describe("Store over redis-server", () => {
           yield* Effect.promise(() => until(async () => Option.isNone(await Effect.runPromise(one.get("copied")))))
         }),
       ),
+    ),
+  )
+
+  it.live("SVC_MCP_STORE_CACHE=off: every read goes to the store", () =>
+    withStore(
+      redis.url,
+      (store) =>
+        Effect.gen(function* () {
+          const gets = async () =>
+            Number(/cmdstat_get:calls=(\d+)/.exec(String(await redis.command("INFO", "commandstats")))?.[1] ?? 0)
+          yield* store.set("uncached", "1", 60_000)
+          const before = yield* Effect.promise(gets)
+          for (let i = 0; i < 20; i++) expect(yield* store.get("uncached")).toEqual(Option.some("1"))
+          expect((yield* Effect.promise(gets)) - before).toBe(20)
+        }),
+      undefined,
+      false,
+      false,
     ),
   )
 
@@ -346,6 +366,13 @@ describe("Store settings", () => {
       expect(tls.tls).toBe(true)
       expect(tls.prefix).toBe("a:")
       expect(tls.cluster).toBe(false)
+      expect(tls.cache).toBe(true)
+      const uncached = yield* load({
+        SVC_MCP_STORE: "redis://n1",
+        SVC_MCP_STATE_KEY: STATE_KEY,
+        SVC_MCP_STORE_CACHE: "off",
+      })
+      expect(Option.getOrThrow(uncached).cache).toBe(false)
       const cluster = yield* load({
         SVC_MCP_STORE: "redis://n1",
         SVC_MCP_STATE_KEY: STATE_KEY,
@@ -364,6 +391,7 @@ describe("Store settings", () => {
         [{ SVC_MCP_STORE: "redis://:hunter22@redis/x" }, "SVC_MCP_STORE", /database number/],
         [{ SVC_MCP_STORE: "redis://redis", SVC_MCP_STORE_PREFIX: "a b" }, "SVC_MCP_STORE_PREFIX", /"a b"/],
         [{ SVC_MCP_STORE: "redis://redis", SVC_MCP_STORE_CLUSTER: "yes" }, "SVC_MCP_STORE_CLUSTER", /"yes"/],
+        [{ SVC_MCP_STORE: "redis://redis", SVC_MCP_STORE_CACHE: "no" }, "SVC_MCP_STORE_CACHE", /"no"/],
         [
           { SVC_MCP_STORE: "redis://redis", SVC_MCP_STORE_PASSWORD_FILE: "/nonexistent/pw" },
           "SVC_MCP_STORE_PASSWORD_FILE",

@@ -106,6 +106,7 @@ describe("the guard's window in the replicas' shared store (a real redis-server)
         password: Option.none(),
         prefix: "guard-test:",
         cluster: false,
+        cache: true,
         stateKey: Redacted.make(new Uint8Array(32)),
       }
       const shared = yield* Store.make(settings)

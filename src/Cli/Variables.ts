@@ -145,6 +145,11 @@ export const GROUPS: ReadonlyArray<Group> = [
         httpOnly: true,
       },
       {
+        name: "SVC_MCP_STORE_CACHE",
+        meaning: "off: read the store on each call, not a tracked copy (default on)",
+        httpOnly: true,
+      },
+      {
         name: "SVC_MCP_STORE_SENTINEL_PASSWORD",
         meaning: "the password of the Sentinels a redis+sentinel:// URL names",
         secret: true,

@@ -33,6 +33,11 @@ export interface StoreSettings {
   readonly prefix: string
   /** The URL names one node of a Redis Cluster: the client finds the others and routes each key to its slot. */
   readonly cluster: boolean
+  /**
+   * Reads answered from a copy the store keeps current (RESP3 client tracking),
+   * SVC_MCP_STORE_CACHE=on, the default; off for a store that speaks neither.
+   */
+  readonly cache: boolean
   /** The key replicas share (SVC_MCP_STATE_KEY): it seals states and keys the hashes kept in the store. */
   readonly stateKey: Redacted.Redacted<Uint8Array>
   /** Present when the URL is redis+sentinel://: the primary is found through these Sentinels (`url` is then unused). */
@@ -206,6 +211,16 @@ const cluster = Config.mapOrFail(
   ),
 )
 
+const cache = Config.mapOrFail(
+  optional("SVC_MCP_STORE_CACHE"),
+  pickOne(
+    "SVC_MCP_STORE_CACHE",
+    ["on", "off"] as const,
+    "on",
+    "give on (the default) or off, for a store that does not take HELLO 3 and CLIENT TRACKING",
+  ),
+)
+
 /** The store's settings, or None when SVC_MCP_STORE is unset. */
 export const config: Config.Config<Option.Option<StoreSettings>> = Config.mapOrFail(
   Config.all({
@@ -214,9 +229,10 @@ export const config: Config.Config<Option.Option<StoreSettings>> = Config.mapOrF
     sentinelPassword: secret("SVC_MCP_STORE_SENTINEL_PASSWORD"),
     prefix,
     cluster,
+    cache,
     team: Team.config,
   }),
-  ({ url, password, sentinelPassword, prefix, cluster, team }) => {
+  ({ url, password, sentinelPassword, prefix, cluster, cache, team }) => {
     // A setting that would be silently ignored is refused, as a malformed one is.
     if (Option.isSome(sentinelPassword) && Option.isNone(Option.flatMap(url, (u) => Option.fromNullable(u.sentinel)))) {
       return Either.left(
@@ -253,6 +269,7 @@ export const config: Config.Config<Option.Option<StoreSettings>> = Config.mapOrF
         password,
         prefix,
         cluster: cluster === "true",
+        cache: cache === "on",
         stateKey: team.stateKey.value,
         ...(sentinel === undefined ? {} : { sentinel: { ...sentinel, sentinelPassword } }),
       }),

@@ -145,6 +145,15 @@ interface Cluster extends Client {
   ): Promise<unknown>
 }
 
+/**
+ * Reads (the refused-key memory, the guard's window) answered from this
+ * process's copy until the store says the key changed (RESP3 client tracking):
+ * most calls read a key no one wrote since, and a round trip to the store is
+ * most of what it would add to a call. The copy is dropped whole when the
+ * connection is lost, as the invalidations sent meanwhile are.
+ */
+const tracked = { RESP: 3 as const, clientSideCache: { maxEntries: CACHE_ENTRIES } }
+
 /** The store over node-redis, connected in the background: the server starts whether it answers or not. */
 export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape, never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -165,12 +174,7 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
       // A command while the connection is down fails at once instead of waiting in a queue.
       disableOfflineQueue: true,
       commandOptions: { timeout: COMMAND_TIMEOUT_MS },
-      // Reads (the refused-key memory, the guard's window) are answered from this process's copy
-      // until the store says the key changed (RESP3 client tracking): most calls read a key no one
-      // wrote since, and a round trip to the store is most of what it would add to a call. The copy
-      // is dropped whole when the connection is lost, as the invalidations sent meanwhile are.
-      RESP: 3 as const,
-      clientSideCache: { maxEntries: CACHE_ENTRIES },
+      ...(settings.cache ? tracked : {}),
     }
     // A cluster's client learns the nodes from the one named and sends each command to its key's slot.
     const cluster = settings.cluster
@@ -402,9 +406,7 @@ const makeSentinel = (
       socket: { connectTimeout: CONNECT_TIMEOUT_MS },
     },
     commandOptions: { timeout: COMMAND_TIMEOUT_MS },
-    // As for a single client (make): reads answered from a copy the primary keeps current.
-    RESP: 3,
-    clientSideCache: { maxEntries: CACHE_ENTRIES },
+    ...(settings.cache ? tracked : {}),
     passthroughClientErrorEvents: true,
     // Asked again now and then, in case a fail-over's announcement was missed while a Sentinel was away.
     scanInterval: 10_000,
