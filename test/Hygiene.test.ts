@@ -139,6 +139,22 @@ describe("design rules", () => {
     expect(root.sort()).toEqual(["Auth.ts", "Config.ts", "Main.ts", "SvcClient.ts", "index.ts"])
   })
 
+  it("the settings and the services make messages with their naming: none is rewritten to put a variable's name in", () => {
+    const naming = sources.filter(({ file }) => file.startsWith("Settings/") || file.startsWith("Services/"))
+    expect(naming.map(({ file }) => file)).toContain("Settings/Naming.ts")
+    // A pattern built at run time (from variable names, say) would be one that rewrites finished text.
+    expect(naming.filter(({ text }) => /\bRegExp\(/.test(text)).map(({ file }) => file)).toEqual([])
+    // Every replacement's pattern is written out, and none names a variable.
+    const replacements = naming.flatMap(({ file, text }) =>
+      [...text.matchAll(/\.replace(?:All)?\(\s*([^,]*),/g)].map((m) => ({ file, pattern: (m[1] as string).trim() })),
+    )
+    expect(replacements.length).toBeGreaterThan(0)
+    for (const { file, pattern } of replacements) {
+      expect(pattern, `${file}: .replace(${pattern}`).toMatch(/^(?:\/.*\/[a-z]*|"[^"]*"|'[^']*')$/)
+      expect(pattern, `${file}: .replace(${pattern}`).not.toMatch(/SVC_/)
+    }
+  })
+
   it("no zod, and not the deprecated @effect/schema", () => {
     expect(offenders(/from "zod|from "@effect\/schema/)).toEqual([])
     const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
