@@ -155,6 +155,26 @@ describe("design rules", () => {
     }
   })
 
+  it("no function in the adapter (src/Mcp/) is over 70 lines: a longer one is split where its parts have names", () => {
+    // A top-level declaration runs to the next line that starts a new one at the margin (its own
+    // closing brackets stand there too), its trailing blank lines aside.
+    const long = sources
+      .filter(({ file }) => file.startsWith("Mcp/"))
+      .flatMap(({ file, text }) => {
+        const lines = text.split("\n")
+        const starts = lines.flatMap((line, at) => (/^[^\s})\]]/.test(line) ? [at] : []))
+        return starts.flatMap((start, k) => {
+          const name = /^(?:export )?(?:const|let|function|async function) (\w+)/.exec(lines[start] as string)?.[1]
+          if (name === undefined) return []
+          let end = (starts[k + 1] ?? lines.length) - 1
+          while (end > start && (lines[end] as string).trim() === "") end--
+          return end - start + 1 > 70 ? [`${file}: ${name} has ${end - start + 1} lines`] : []
+        })
+      })
+    expect(long).toEqual([])
+    expect(sources.some(({ file }) => file === "Mcp/Http.ts")).toBe(true)
+  })
+
   it("no zod, and not the deprecated @effect/schema", () => {
     expect(offenders(/from "zod|from "@effect\/schema/)).toEqual([])
     const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
