@@ -155,6 +155,12 @@ describe("design rules", () => {
     }
   })
 
+  it("optional parts follow one pattern: a Context.Reference off by default, never a service looked up as an Option", () => {
+    expect(offenders(/\bserviceOption\(/)).toEqual([])
+    const signIn = sources.find(({ file }) => file === "SignIn/Resource.ts")
+    expect(signIn?.text).toMatch(/class SignIn extends Context\.Reference</)
+  })
+
   it("no function in the adapter (src/Mcp/) is over 70 lines: a longer one is split where its parts have names", () => {
     // A top-level declaration runs to the next line that starts a new one at the margin (its own
     // closing brackets stand there too), its trailing blank lines aside.

@@ -292,7 +292,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const run = Runtime.runPromise(runtime)
     const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
     // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
-    const signIn = yield* Effect.serviceOption(SignIn)
+    const signIn = yield* SignIn
     const requests: Requests = new AsyncLocalStorage()
     const handler = mcpHandler(mcp, requests, log)
     const serveMcp = gated(
