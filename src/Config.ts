@@ -43,7 +43,11 @@ export const DEFAULT_TIMEOUT_MS = 30_000
 const url = Config.mapOrFail(optional("SVC_URL"), (value) => {
   if (Option.isNone(value)) {
     return Either.left(
-      refuse("SVC_URL", "is not set", "set it to the service's base URL, e.g. SVC_URL=https://svc.example.com"),
+      refuse(
+        "SVC_URL",
+        "is not set",
+        (v) => `set it to the service's base URL, e.g. ${v("SVC_URL")}=https://svc.example.com`,
+      ),
     )
   }
   const text = value.value.trim()
@@ -69,7 +73,8 @@ const url = Config.mapOrFail(optional("SVC_URL"), (value) => {
       refuse(
         "SVC_URL",
         "holds credentials",
-        "remove user:password@ from the URL and use SVC_API_KEY/SVC_API_SECRET or SVC_INIT_ADMIN_USERNAME/SVC_INIT_ADMIN_PASSWORD",
+        (v) =>
+          `remove user:password@ from the URL and use ${v("SVC_API_KEY")}/${v("SVC_API_SECRET")} or ${v("SVC_INIT_ADMIN_USERNAME")}/${v("SVC_INIT_ADMIN_PASSWORD")}`,
       ),
     )
   }
@@ -115,10 +120,14 @@ const ownCredentials = ({
 }: Config.Config.Success<typeof secrets>): Either.Either<Credentials, EffectConfigError.ConfigError> => {
   if (Option.isSome(apiKey) || Option.isSome(apiSecret)) {
     if (Option.isNone(apiSecret)) {
-      return Either.left(refuse("SVC_API_SECRET", "is not set but SVC_API_KEY is", "set both, or neither"))
+      return Either.left(
+        refuse("SVC_API_SECRET", (v) => `is not set but ${v("SVC_API_KEY")} is`, "set both, or neither"),
+      )
     }
     if (Option.isNone(apiKey)) {
-      return Either.left(refuse("SVC_API_KEY", "is not set but SVC_API_SECRET is", "set both, or neither"))
+      return Either.left(
+        refuse("SVC_API_KEY", (v) => `is not set but ${v("SVC_API_SECRET")} is`, "set both, or neither"),
+      )
     }
     return Either.right({ _tag: "ApiKey", key: apiKey.value, secret: apiSecret.value })
   }
@@ -129,8 +138,8 @@ const ownCredentials = ({
     return Either.left(
       refuse(
         "SVC_INIT_ADMIN_PASSWORD",
-        "is not set but SVC_INIT_ADMIN_USERNAME is",
-        "set the password too, or use SVC_API_KEY and SVC_API_SECRET",
+        (v) => `is not set but ${v("SVC_INIT_ADMIN_USERNAME")} is`,
+        (v) => `set the password too, or use ${v("SVC_API_KEY")} and ${v("SVC_API_SECRET")}`,
       ),
     )
   }
@@ -138,8 +147,8 @@ const ownCredentials = ({
     return Either.left(
       refuse(
         "SVC_INIT_ADMIN_USERNAME",
-        "is not set but SVC_INIT_ADMIN_PASSWORD is",
-        "set the username too, or use SVC_API_KEY and SVC_API_SECRET",
+        (v) => `is not set but ${v("SVC_INIT_ADMIN_PASSWORD")} is`,
+        (v) => `set the username too, or use ${v("SVC_API_KEY")} and ${v("SVC_API_SECRET")}`,
       ),
     )
   }
@@ -147,7 +156,8 @@ const ownCredentials = ({
     refuse(
       "SVC_API_KEY",
       "is not set, and no login is configured",
-      "set SVC_API_KEY and SVC_API_SECRET (preferred), or SVC_INIT_ADMIN_USERNAME and SVC_INIT_ADMIN_PASSWORD",
+      (v) =>
+        `set ${v("SVC_API_KEY")} and ${v("SVC_API_SECRET")} (preferred), or ${v("SVC_INIT_ADMIN_USERNAME")} and ${v("SVC_INIT_ADMIN_PASSWORD")}`,
     ),
   )
 }

@@ -139,6 +139,48 @@ describe("design rules", () => {
     expect(root.sort()).toEqual(["Auth.ts", "Config.ts", "Main.ts", "SvcClient.ts", "index.ts"])
   })
 
+  it("the settings and the services make messages with their naming: none is rewritten to put a variable's name in", () => {
+    const naming = sources.filter(({ file }) => file.startsWith("Settings/") || file.startsWith("Services/"))
+    expect(naming.map(({ file }) => file)).toContain("Settings/Naming.ts")
+    // A pattern built at run time (from variable names, say) would be one that rewrites finished text.
+    expect(naming.filter(({ text }) => /\bRegExp\(/.test(text)).map(({ file }) => file)).toEqual([])
+    // Every replacement's pattern is written out, and none names a variable.
+    const replacements = naming.flatMap(({ file, text }) =>
+      [...text.matchAll(/\.replace(?:All)?\(\s*([^,]*),/g)].map((m) => ({ file, pattern: (m[1] as string).trim() })),
+    )
+    expect(replacements.length).toBeGreaterThan(0)
+    for (const { file, pattern } of replacements) {
+      expect(pattern, `${file}: .replace(${pattern}`).toMatch(/^(?:\/.*\/[a-z]*|"[^"]*"|'[^']*')$/)
+      expect(pattern, `${file}: .replace(${pattern}`).not.toMatch(/SVC_/)
+    }
+  })
+
+  it("optional parts follow one pattern: a Context.Reference off by default, never a service looked up as an Option", () => {
+    expect(offenders(/\bserviceOption\(/)).toEqual([])
+    const signIn = sources.find(({ file }) => file === "SignIn/Resource.ts")
+    expect(signIn?.text).toMatch(/class SignIn extends Context\.Reference</)
+  })
+
+  it("no function in the adapter (src/Mcp/) is over 70 lines: a longer one is split where its parts have names", () => {
+    // A top-level declaration runs to the next line that starts a new one at the margin (its own
+    // closing brackets stand there too), its trailing blank lines aside.
+    const long = sources
+      .filter(({ file }) => file.startsWith("Mcp/"))
+      .flatMap(({ file, text }) => {
+        const lines = text.split("\n")
+        const starts = lines.flatMap((line, at) => (/^[^\s})\]]/.test(line) ? [at] : []))
+        return starts.flatMap((start, k) => {
+          const name = /^(?:export )?(?:const|let|function|async function) (\w+)/.exec(lines[start] as string)?.[1]
+          if (name === undefined) return []
+          let end = (starts[k + 1] ?? lines.length) - 1
+          while (end > start && (lines[end] as string).trim() === "") end--
+          return end - start + 1 > 70 ? [`${file}: ${name} has ${end - start + 1} lines`] : []
+        })
+      })
+    expect(long).toEqual([])
+    expect(sources.some(({ file }) => file === "Mcp/Http.ts")).toBe(true)
+  })
+
   it("no zod, and not the deprecated @effect/schema", () => {
     expect(offenders(/from "zod|from "@effect\/schema/)).toEqual([])
     const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))

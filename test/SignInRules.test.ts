@@ -155,7 +155,7 @@ describe("sign-in for an embedding program", () => {
   it.scoped("is on when its layer finds SVC_MCP_OAUTH_ISSUER in the ConfigProvider, and absent otherwise", () =>
     Effect.gen(function* () {
       const within = (env: Record<string, string>) =>
-        Effect.serviceOption(Resource.SignIn).pipe(
+        Resource.SignIn.pipe(
           Effect.provide(Resource.layerConfig()),
           Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
         )

@@ -37,11 +37,11 @@ import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import type * as CallContext from "../Call/Context.js"
-import { Readiness } from "../Operations/Readiness.js"
+import { Readiness, type ReadinessShape, type ReadyState } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
-import { SignIn } from "../SignIn/Resource.js"
+import { SignIn, type SignInShape } from "../SignIn/Resource.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
-import { make, type Requirements as ServerRequirements } from "./Server.js"
+import { type McpServer, make, type Requirements as ServerRequirements } from "./Server.js"
 import * as SignInHttp from "./SignIn.js"
 import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
 
@@ -94,8 +94,10 @@ const loopbackNames = (host: string) => {
 }
 
 /**
- * Listens until the scope closes; then it refuses new requests, lets those in
- * flight finish (for at most DRAIN_MS), and closes.
+ * What the request being served brought (its caller, its trace), or why it is refused. The SDK
+ * calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the request's
+ * server through a factory that takes no argument: neither can be handed a value of ours, so it
+ * rides the request's async context, which both run within.
  */
 /**
  * A POST's body of a declared, bounded length, read and parsed here, once: given
@@ -153,127 +155,151 @@ const replayed = (req: NodeHttp.IncomingMessage, text: string): NodeIncomingMess
   },
 })
 
-export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, ListenError, Requirements | Scope.Scope> =>
-  Effect.gen(function* () {
-    const mcp = yield* make
-    const context = yield* RequestContext.make
-    const readiness = yield* Readiness
-    const runtime = yield* Effect.runtime<never>()
-    const run = Runtime.runPromise(runtime)
-    const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
-    const token = Option.map(settings.token, Redacted.value)
-    // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
-    const signIn = yield* Effect.serviceOption(SignIn)
-    const signInGate = Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES))
-    const signInDocument = Option.map(signIn, SignInHttp.metadataDocument)
-    // What the request being served brought (its caller, its trace), or why it is refused. The
-    // SDK calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the
-    // request's server through a factory that takes no argument: neither can be handed a value
-    // of ours, so it rides the request's async context, which both run within.
-    const requests = new AsyncLocalStorage<CallContext.CallContext | string>()
-    const handler = createMcpHandler(
-      () => {
-        const brought = requests.getStore()
-        return mcp.create(typeof brought === "object" ? brought : undefined)
-      },
-      {
-        maxRequestBodySize: MAX_BODY_BYTES,
-        onerror: (error) => log(`http: ${error.message}`),
-      },
-    )
-    const authenticate = Option.map(token, (expected) =>
-      requireBearerAuth({
-        verifier: {
-          verifyAccessToken: async (given) => {
-            if (!sameToken(given, expected)) {
-              throw new OAuthError(OAuthErrorCode.InvalidToken, "the Bearer token is not SVC_MCP_TOKEN")
-            }
-            // The token does not expire; the SDK wants to know until when it holds.
-            return { token: given, clientId: "svc-mcp", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
-          },
-        },
-      }),
-    )
-    const serveMcp = toNodeHandler(
-      {
-        fetch: async (request, options) => {
-          const parsedBody = options?.parsedBody
-          const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
-          if (authInfo instanceof Response) return authInfo
-          const signedIn = Option.isSome(signInGate) ? await signInGate.value(request, parsedBody) : undefined
-          if (signedIn instanceof Response) return signedIn
-          // Past the token: a request without what per-request mode needs is refused, never served otherwise.
-          const refused = requests.getStore()
-          if (typeof refused === "string") {
-            return Response.json(
-              { jsonrpc: "2.0", error: { code: -32001, message: refused }, id: null },
-              { status: 401 },
-            )
-          }
-          // Signed in: the request's calls run as the person its token names.
-          const serve = () =>
-            handler.fetch(request, {
-              ...(authInfo === undefined ? {} : { authInfo }),
-              ...(parsedBody === undefined ? {} : { parsedBody }),
-            })
-          return signedIn === undefined || refused === undefined ? serve() : requests.run(signedIn(refused), serve)
-        },
-      },
-      { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
-    )
-    // DNS rebinding: a page elsewhere must not reach a loopback server through a name it controls.
-    const guards = isLoopback(settings.host)
-      ? [hostHeaderValidation(loopbackNames(settings.host)), originValidation(localhostAllowedOrigins())]
-      : []
-    // Read by each request as it arrives: once set, new requests are refused while those in flight finish.
-    let draining = false
+type Requests = AsyncLocalStorage<CallContext.CallContext | string>
 
-    const handle = async (req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse) => {
-      const path = (req.url ?? "/").split("?")[0]
-      if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
-        return sendJson(res, draining ? 503 : 200, { status: draining ? "draining" : "ok" })
-      }
-      if (path === "/readyz" && Option.isSome(readiness) && (req.method === "GET" || req.method === "HEAD")) {
-        const state = draining ? { ready: false, reason: "draining" } : await run(readiness.value.probe)
-        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", ...state })
-      }
-      if (Option.isSome(signIn) && Option.isSome(signInDocument)) {
-        const answer = SignInHttp.wellKnown(signIn.value, signInDocument.value, path ?? "/", req.method ?? "GET")
-        if (answer !== undefined) {
-          if (answer.body === undefined) return void res.writeHead(answer.status, answer.headers).end()
-          return sendJson(res, answer.status, answer.body, answer.headers)
+type Log = (message: string) => void
+
+/** The SDK's MCP handler: each request's own server, made with the context the request brought. */
+const mcpHandler = (mcp: McpServer, requests: Requests, log: Log) =>
+  createMcpHandler(
+    () => {
+      const brought = requests.getStore()
+      return mcp.create(typeof brought === "object" ? brought : undefined)
+    },
+    {
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onerror: (error) => log(`http: ${error.message}`),
+    },
+  )
+
+/** SVC_MCP_TOKEN's check, when it is set: the Bearer token, compared in constant time. */
+const tokenCheck = (token: Option.Option<string>) =>
+  Option.map(token, (expected) =>
+    requireBearerAuth({
+      verifier: {
+        verifyAccessToken: async (given) => {
+          if (!sameToken(given, expected)) {
+            throw new OAuthError(OAuthErrorCode.InvalidToken, "the Bearer token is not SVC_MCP_TOKEN")
+          }
+          // The token does not expire; the SDK wants to know until when it holds.
+          return { token: given, clientId: "svc-mcp", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
+        },
+      },
+    }),
+  )
+
+/** The gates of /mcp: the token or sign-in, and what the request's context refuses; then the SDK's handler. */
+const gated = (
+  handler: ReturnType<typeof mcpHandler>,
+  authenticate: ReturnType<typeof tokenCheck>,
+  signInGate: Option.Option<ReturnType<typeof SignInHttp.gate>>,
+  requests: Requests,
+  log: Log,
+) =>
+  toNodeHandler(
+    {
+      fetch: async (request, options) => {
+        const parsedBody = options?.parsedBody
+        const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
+        if (authInfo instanceof Response) return authInfo
+        const signedIn = Option.isSome(signInGate) ? await signInGate.value(request, parsedBody) : undefined
+        if (signedIn instanceof Response) return signedIn
+        // Past the token: a request without what per-request mode needs is refused, never served otherwise.
+        const refused = requests.getStore()
+        if (typeof refused === "string") {
+          return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: refused }, id: null }, { status: 401 })
         }
+        // Signed in: the request's calls run as the person its token names.
+        const serve = () =>
+          handler.fetch(request, {
+            ...(authInfo === undefined ? {} : { authInfo }),
+            ...(parsedBody === undefined ? {} : { parsedBody }),
+          })
+        return signedIn === undefined || refused === undefined ? serve() : requests.run(signedIn(refused), serve)
+      },
+    },
+    { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
+  )
+
+/** Set once the server begins to close; read by each request as it arrives. */
+interface Shutdown {
+  draining: boolean
+}
+
+/** What the routes answer from, made once for the server's life. */
+interface Routes {
+  readonly settings: HttpSettingsShape
+  readonly readiness: Context.Tag.Service<Readiness>
+  readonly probe: (readiness: ReadinessShape) => Promise<ReadyState>
+  readonly signIn: Option.Option<SignInShape>
+  readonly context: RequestContext.RequestContext
+  readonly requests: Requests
+  readonly serveMcp: ReturnType<typeof gated>
+  readonly shutdown: Shutdown
+}
+
+/**
+ * The routes: /healthz, /readyz (when readiness is provided), sign-in's metadata, and /mcp, which
+ * the DNS rebinding guards and the SDK's body limit stand before; each /mcp request's context is
+ * read from its headers and peer here, where the socket is known.
+ */
+const routes = ({ settings, readiness, probe, signIn, context, requests, serveMcp, shutdown }: Routes) => {
+  const signInDocument = Option.map(signIn, SignInHttp.metadataDocument)
+  // DNS rebinding: a page elsewhere must not reach a loopback server through a name it controls.
+  const guards = isLoopback(settings.host)
+    ? [hostHeaderValidation(loopbackNames(settings.host)), originValidation(localhostAllowedOrigins())]
+    : []
+  return async (req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse) => {
+    const path = (req.url ?? "/").split("?")[0]
+    const { draining } = shutdown
+    if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
+      return sendJson(res, draining ? 503 : 200, { status: draining ? "draining" : "ok" })
+    }
+    if (path === "/readyz" && Option.isSome(readiness) && (req.method === "GET" || req.method === "HEAD")) {
+      const state = draining ? { ready: false, reason: "draining" } : await probe(readiness.value)
+      return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", ...state })
+    }
+    if (Option.isSome(signIn) && Option.isSome(signInDocument)) {
+      const answer = SignInHttp.wellKnown(signIn.value, signInDocument.value, path ?? "/", req.method ?? "GET")
+      if (answer !== undefined) {
+        if (answer.body === undefined) return void res.writeHead(answer.status, answer.headers).end()
+        return sendJson(res, answer.status, answer.body, answer.headers)
       }
-      if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
-      if (draining) {
-        return sendJson(
-          res,
-          503,
-          { jsonrpc: "2.0", error: { code: -32000, message: "The server is shutting down" }, id: null },
-          { connection: "close", "retry-after": "1" },
-        )
-      }
-      for (const guard of guards) if (!guard(req, res)) return
-      // The SDK answers a declared oversize body with 413 at once and closes: a client still
-      // sending it would see its connection reset instead. A body of a sane size is let through first.
-      const declared = Number(req.headers["content-length"] ?? 0)
-      if (declared > MAX_BODY_BYTES && declared <= 4 * MAX_BODY_BYTES) {
-        await new Promise<void>((resolve) => {
-          req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
-        })
-      }
-      const brought = context.fromHeaders(req.headers, req.socket.remoteAddress)
-      const body = await bodyOf(req, declared)
-      await requests.run(brought, () =>
-        body === undefined || "parsed" in body
-          ? serveMcp(req as unknown as NodeIncomingMessageLike, res, body?.parsed)
-          : serveMcp(replayed(req, body.text), res),
+    }
+    if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
+    if (draining) {
+      return sendJson(
+        res,
+        503,
+        { jsonrpc: "2.0", error: { code: -32000, message: "The server is shutting down" }, id: null },
+        { connection: "close", "retry-after": "1" },
       )
     }
+    for (const guard of guards) if (!guard(req, res)) return
+    // The SDK answers a declared oversize body with 413 at once and closes: a client still
+    // sending it would see its connection reset instead. A body of a sane size is let through first.
+    const declared = Number(req.headers["content-length"] ?? 0)
+    if (declared > MAX_BODY_BYTES && declared <= 4 * MAX_BODY_BYTES) {
+      await new Promise<void>((resolve) => {
+        req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
+      })
+    }
+    const brought = context.fromHeaders(req.headers, req.socket.remoteAddress)
+    const body = await bodyOf(req, declared)
+    await requests.run(brought, () =>
+      body === undefined || "parsed" in body
+        ? serveMcp(req as unknown as NodeIncomingMessageLike, res, body?.parsed)
+        : serveMcp(replayed(req, body.text), res),
+    )
+  }
+}
 
-    // Each request is a fiber of this set until its response closes: draining waits for the set to empty.
-    const requestsInFlight = yield* FiberSet.make<void>()
-    const runFork = yield* FiberSet.runtime(requestsInFlight)<never>()
+/** The node server of `handle`: each request is a fiber of `inFlight` until its response closes. */
+const nodeServer = (handle: ReturnType<typeof routes>, log: Log) =>
+  Effect.gen(function* () {
+    // Draining waits for the set to empty.
+    const inFlight = yield* FiberSet.make<void>()
+    const runFork = yield* FiberSet.runtime(inFlight)<never>()
     const http = NodeHttp.createServer((req, res) => {
       runFork(
         Effect.async<void>((resume) => {
@@ -288,25 +314,66 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     // Slow clients may not hold sockets open forever.
     http.requestTimeout = 15 * 60 * 1000
     http.headersTimeout = 30_000
+    return { http, inFlight }
+  })
 
-    yield* Effect.acquireRelease(
-      Effect.async<void, ListenError>((resume) => {
-        http.once("error", (cause) =>
-          resume(Effect.fail(new ListenError({ address: `${settings.host}:${settings.port}`, cause }))),
-        )
-        http.listen(settings.port, settings.host, () => resume(Effect.void))
+/**
+ * `http` listening until the scope closes; then it refuses new requests, lets those in flight
+ * finish (for at most DRAIN_MS), closes the SDK's handler, and closes.
+ */
+const listening = (
+  settings: HttpSettingsShape,
+  { http, inFlight }: Effect.Effect.Success<ReturnType<typeof nodeServer>>,
+  handler: ReturnType<typeof mcpHandler>,
+  shutdown: Shutdown,
+) =>
+  Effect.acquireRelease(
+    Effect.async<void, ListenError>((resume) => {
+      http.once("error", (cause) =>
+        resume(Effect.fail(new ListenError({ address: `${settings.host}:${settings.port}`, cause }))),
+      )
+      http.listen(settings.port, settings.host, () => resume(Effect.void))
+    }),
+    () =>
+      Effect.gen(function* () {
+        shutdown.draining = true
+        http.close()
+        http.closeIdleConnections()
+        yield* FiberSet.awaitEmpty(inFlight).pipe(Effect.timeoutOption(DRAIN_MS))
+        yield* Effect.promise(() => handler.close())
+        http.closeAllConnections()
       }),
-      () =>
-        Effect.gen(function* () {
-          draining = true
-          http.close()
-          http.closeIdleConnections()
-          yield* FiberSet.awaitEmpty(requestsInFlight).pipe(Effect.timeoutOption(DRAIN_MS))
-          yield* Effect.promise(() => handler.close())
-          http.closeAllConnections()
-        }),
+  )
+
+/**
+ * Listens until the scope closes; then it refuses new requests, lets those in
+ * flight finish (for at most DRAIN_MS), and closes.
+ */
+export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, ListenError, Requirements | Scope.Scope> =>
+  Effect.gen(function* () {
+    const mcp = yield* make
+    const context = yield* RequestContext.make
+    const readiness = yield* Readiness
+    const runtime = yield* Effect.runtime<never>()
+    const run = Runtime.runPromise(runtime)
+    const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
+    // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
+    const signIn = yield* SignIn
+    const requests: Requests = new AsyncLocalStorage()
+    const handler = mcpHandler(mcp, requests, log)
+    const serveMcp = gated(
+      handler,
+      tokenCheck(Option.map(settings.token, Redacted.value)),
+      Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES)),
+      requests,
+      log,
     )
-    const { port } = http.address() as AddressInfo
+    const shutdown: Shutdown = { draining: false }
+    const probe = (ready: ReadinessShape) => run(ready.probe)
+    const handle = routes({ settings, readiness, probe, signIn, context, requests, serveMcp, shutdown })
+    const server = yield* nodeServer(handle, log)
+    yield* listening(settings, server, handler, shutdown)
+    const { port } = server.http.address() as AddressInfo
     const shownHost = settings.host.includes(":") ? `[${settings.host}]` : settings.host
     return { url: `http://${shownHost}:${port}/mcp` }
   })

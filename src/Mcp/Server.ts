@@ -18,6 +18,7 @@ import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberSet from "effect/FiberSet"
@@ -34,6 +35,7 @@ import { VERSION } from "../Shared/Version.js"
 import type { SvcClient } from "../SvcClient.js"
 import { Policy } from "../Tools/Policy.js"
 import type { ServerSettings } from "../Tools/Settings.js"
+import type { Tool } from "../Tools/Tool.js"
 import { FleetView } from "../View/Fleet.js"
 import * as Apps from "./Apps.js"
 import * as McpLogging from "./Logging.js"
@@ -111,6 +113,58 @@ export interface McpServer {
  */
 export type Requirements = SvcClient | Policy | ServerSettings | CallRecord.Requirements
 
+/** Runs one call's Effect as a fiber of the server's set of calls. */
+type RunCall = (
+  program: Effect.Effect<ToolCall.Answer, ToolCall.ProtocolFailure, ToolCall.Requirements>,
+) => Fiber.RuntimeFiber<ToolCall.Answer, ToolCall.ProtocolFailure>
+
+/** The one boundary between a call's Effect and the SDK; the client's cancellation interrupts the call. */
+const boundary =
+  (runFork: RunCall) =>
+  (
+    program: Effect.Effect<ToolCall.Answer, ToolCall.ProtocolFailure, ToolCall.Requirements>,
+    signal: AbortSignal,
+  ): Promise<ToolCall.Answer> =>
+    new Promise<ToolCall.Answer>((resolve, reject) => {
+      const fiber = runFork(program)
+      const cancel = () => fiber.unsafeInterruptAsFork(FiberId.none)
+      signal.addEventListener("abort", cancel, { once: true })
+      if (signal.aborted) cancel()
+      fiber.addObserver((exit) => {
+        signal.removeEventListener("abort", cancel)
+        if (Exit.isSuccess(exit)) return resolve(exit.value)
+        const failed = Cause.failureOption(exit.cause)
+        if (Option.isSome(failed)) return reject(protocolError(failed.value.code, failed.value.message))
+        reject(
+          Cause.isInterruptedOnly(exit.cause)
+            ? protocolError(-32001, "The call was cancelled")
+            : Cause.squash(exit.cause),
+        )
+      })
+    })
+
+/** The answer to `tools/list`, built once in the tools' fixed order: the list is the same for every request. */
+const listing = (tools: ReadonlyArray<Tool>, apps: Option.Option<Apps.Apps>) => ({
+  tools: tools.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as unknown as { type: "object"; [key: string]: unknown },
+    annotations: tool.hints,
+    ...Option.match(apps, { onNone: () => ({}), onSome: (a) => withMeta(a.toolMeta(tool.name)) }),
+  })),
+})
+
+/** What every server created announces: its capabilities, instructions and how long its lists may be cached. */
+const optionsOf = (apps: Option.Option<Apps.Apps>): ServerOptions => ({
+  capabilities: { tools: {}, logging: {}, ...(Option.isSome(apps) ? { resources: {} } : {}) },
+  instructions: INSTRUCTIONS,
+  cacheHints: {
+    "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+    "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+  },
+})
+
 /**
  * Prepares the tools for serving. Each call runs as one fiber of a set that
  * lives as long as the scope: `idle` waits for the set to empty, and closing
@@ -138,49 +192,11 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
     FiberRef.currentLoggers,
     HashSet.add(McpLogging.forwarder),
   )
-  /** The one boundary between a call's Effect and the SDK; the client's cancellation interrupts the call. */
-  const serve = (
-    program: Effect.Effect<ToolCall.Answer, ToolCall.ProtocolFailure, ToolCall.Requirements>,
-    signal: AbortSignal,
-  ) =>
-    new Promise<ToolCall.Answer>((resolve, reject) => {
-      const fiber = runFork(program)
-      const cancel = () => fiber.unsafeInterruptAsFork(FiberId.none)
-      signal.addEventListener("abort", cancel, { once: true })
-      if (signal.aborted) cancel()
-      fiber.addObserver((exit) => {
-        signal.removeEventListener("abort", cancel)
-        if (Exit.isSuccess(exit)) return resolve(exit.value)
-        const failed = Cause.failureOption(exit.cause)
-        if (Option.isSome(failed)) return reject(protocolError(failed.value.code, failed.value.message))
-        reject(
-          Cause.isInterruptedOnly(exit.cause)
-            ? protocolError(-32001, "The call was cancelled")
-            : Cause.squash(exit.cause),
-        )
-      })
-    })
-  // Published as built once, in the tools' fixed order: the list is the same for every request.
-  const listed = {
-    tools: tools.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema as unknown as { type: "object"; [key: string]: unknown },
-      annotations: tool.hints,
-      ...Option.match(apps, { onNone: () => ({}), onSome: (a) => withMeta(a.toolMeta(tool.name)) }),
-    })),
-  }
+  const serve = boundary(runFork)
+  const listed = listing(tools, apps)
   const runtime = yield* Effect.runtime<never>()
   const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
-  const options: ServerOptions = {
-    capabilities: { tools: {}, logging: {}, ...(Option.isSome(apps) ? { resources: {} } : {}) },
-    instructions: INSTRUCTIONS,
-    cacheHints: {
-      "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
-      "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
-    },
-  }
+  const options = optionsOf(apps)
   const create = (brought: CallContext.CallContext = CallContext.empty) => {
     const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options)
     const sessionLevel = McpLogging.attach(server)

@@ -27,12 +27,12 @@ import * as CallRecord from "../Operations/CallRecord.js"
 import * as TraceContext from "../Operations/TraceContext.js"
 import { Naming } from "../Settings/Services.js"
 import type { SvcClient } from "../SvcClient.js"
-import { type Call, resolveCall, run } from "../Tools/Invoke.js"
+import { type Call, type Invocation, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
-import { Policy } from "../Tools/Policy.js"
+import { Policy, type PolicyShape } from "../Tools/Policy.js"
 import type { ProgressShape } from "../Tools/Progress.js"
 import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
-import { ServerSettings } from "../Tools/Settings.js"
+import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Tools/Settings.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
 import { callerOf } from "../Untrusted/Caller.js"
 import * as Guard from "../Untrusted/Guard.js"
@@ -134,173 +134,243 @@ class Honoured {
  */
 type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements
 
-/** Prepares the handler of every call, with what does not change between calls. */
-export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* () {
-  const policy = yield* Policy
-  const settings = yield* ServerSettings
-  const record = yield* CallRecord.make
-  // Among several services, reasons name the service's own setting (SVC_STAGING_CONFIRM).
-  const { variable } = yield* Naming
-  // Learned once from this server's own client; not a layer of its own, so it cannot come from another client.
-  const pages = yield* Pages.make
-  const states = yield* ConfirmationState.ConfirmationState
-  // SVC_GUARD: optional, in force when its layer is provided and on.
-  const guard = yield* Guard.inForce
+/** What does not change between calls, read once by `make`; each step of a call reads it. */
+interface Prepared {
+  readonly policy: PolicyShape
+  readonly settings: ServerSettingsShape
+  readonly record: CallRecord.CallRecorder
+  /** Among several services, reasons name the service's own setting (SVC_STAGING_CONFIRM). */
+  readonly variable: (single: string) => string
+  /** Learned once from this server's own client; not a layer of its own, so it cannot come from another client. */
+  readonly pages: Pages.DefaultPageShape
+  readonly states: ConfirmationState.ConfirmationStateShape
+  /** SVC_GUARD: optional, in force when its layer is provided and on. */
+  readonly guard: Option.Option<Guard.GuardShape>
+}
 
-  /** A call refused before anything is sent: recorded, then answered. */
-  const refuse = (denied: ToolDeniedError, args: unknown) =>
-    record.refused(denied, args).pipe(
-      Effect.as(failure(denied)),
-      Effect.catchTag("AuditError", (error) => Effect.succeed(unrecorded(error))),
-      Effect.map(toResult),
-    )
+/** A call refused before anything is sent: recorded, then answered. */
+const refuse = ({ record }: Prepared, denied: ToolDeniedError, args: unknown) =>
+  record.refused(denied, args).pipe(
+    Effect.as(failure(denied)),
+    Effect.catchTag("AuditError", (error) => Effect.succeed(unrecorded(error))),
+    Effect.map(toResult),
+  )
 
-  /**
-   * SVC_CONFIRM: the answer that stops the call here (refused, declined, or the
-   * question itself), or undefined when it goes on. An accept is honoured only
-   * with the state sealed for this very call, by this caller, unexpired and
-   * unused; any other accept is asked again, and nothing is sent. A decline or
-   * a cancel sends nothing, so it is honoured as it comes.
-   */
-  const confirmation = (call: Call, { ctx, server }: Incoming) =>
-    Effect.gen(function* () {
-      if (Either.isLeft(call.invocation)) return undefined
-      const invocation = call.invocation.right
-      const pattern = policy.confirmation(call.tool, invocation.selector)
-      const guarded = Option.getOrUndefined((yield* CallContext.get).guarded)
-      if (pattern === undefined && guarded === undefined) return undefined
-      const answer = Confirm.answerOf(ctx)
-      // What asks: SVC_CONFIRM's pattern, else the guard.
-      const setting = pattern === undefined ? "SVC_GUARD" : variable("SVC_CONFIRM")
-      const asker = pattern === undefined ? setting : `${setting} ${pattern.text}`
-      const deny = (reason: string) =>
-        new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
-      if (answer === "decline" || answer === "cancel") {
-        const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
-        yield* Effect.ignore(record.refused(deny(reason), call.args, "declined"))
-        return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
-      }
-      const context = yield* CallContext.get
-      // Among several services the router has taken `service` out of the args: the binding names it,
-      // so that a question about a call on one service never passes for the same call on another.
-      const binding: ConfirmationState.Binding = {
-        tool: call.tool.name,
-        selector: invocation.selector,
-        args: call.args,
-        principal: CallContext.bindingPrincipalOf(context),
-        ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
-      }
-      // The shared store (SVC_MCP_STORE) could not record the question or its answer: nothing is sent (fail closed).
-      const unrecorded = (error: ConfirmationState.ConfirmationUnrecorded) =>
-        refuse(
-          deny(
-            `the confirmation could not be recorded: the shared store (SVC_MCP_STORE) did not answer (${error.detail}); nothing was sent, try again once it answers`,
-          ),
-          call.args,
-        )
-      if (answer === "accept") {
-        const given = Confirm.stateOf(ctx)
-        const verified =
-          given === undefined
-            ? "NoState"
-            : yield* states.verify(given, binding).pipe(
-                Effect.catchTag("StateRefused", (refused) => Effect.succeed(refused.reason)),
-                Effect.catchTag("ConfirmationUnrecorded", (error) => Effect.succeed(error)),
-              )
-        if (verified instanceof ConfirmationState.ConfirmationUnrecorded) return yield* unrecorded(verified)
-        if (typeof verified === "object") return new Honoured(verified.sent)
-        if (verified === "Sent") {
-          return yield* refuse(
-            deny(
-              "this confirmation was honoured already and its call sent (by this server or another replica), with no outcome recorded: it is not sent again; read the resource to see what it did",
-            ),
-            call.args,
-          )
-        }
-        yield* Effect.logInfo(
-          `${call.tool.name} ${invocation.selector}: an accept without a valid confirmation state (${verified}); asked again, nothing sent`,
-        )
-      }
-      if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
-        return yield* refuse(
-          deny(
-            pattern === undefined
-              ? `this call follows reading ${guarded}, which may carry instructions, so SVC_GUARD requires the user's confirmation, and this client can answer neither input_required nor elicitation requests. To go on, the user makes this change themselves, or the operator sets SVC_GUARD=off`
-              : `${setting} (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
-          ),
-          call.args,
-        )
-      }
-      const question = yield* Question.message({
-        invocation,
-        pattern,
-        guarded,
-        revealSecrets: settings.revealSecrets,
-      }).pipe(
-        Effect.catchAllDefect(
-          () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
+const deny = (call: Call, invocation: Invocation, reason: string) =>
+  new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
+
+/** The shared store (SVC_MCP_STORE) could not record the question or its answer: nothing is sent (fail closed). */
+const storeSilent = (
+  prepared: Prepared,
+  call: Call,
+  invocation: Invocation,
+  error: ConfirmationState.ConfirmationUnrecorded,
+) =>
+  refuse(
+    prepared,
+    deny(
+      call,
+      invocation,
+      `the confirmation could not be recorded: the shared store (SVC_MCP_STORE) did not answer (${error.detail}); nothing was sent, try again once it answers`,
+    ),
+    call.args,
+  )
+
+/**
+ * SVC_CONFIRM: the answer that stops the call here (refused, declined, or the
+ * question itself), or undefined when it goes on. An accept is honoured only
+ * with the state sealed for this very call, by this caller, unexpired and
+ * unused; any other accept is asked again, and nothing is sent. A decline or
+ * a cancel sends nothing, so it is honoured as it comes.
+ */
+const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming) =>
+  Effect.gen(function* () {
+    if (Either.isLeft(call.invocation)) return undefined
+    const invocation = call.invocation.right
+    const pattern = prepared.policy.confirmation(call.tool, invocation.selector)
+    const context = yield* CallContext.get
+    const guarded = Option.getOrUndefined(context.guarded)
+    if (pattern === undefined && guarded === undefined) return undefined
+    const answer = Confirm.answerOf(ctx)
+    // What asks: SVC_CONFIRM's pattern, else the guard.
+    const setting = pattern === undefined ? "SVC_GUARD" : prepared.variable("SVC_CONFIRM")
+    if (answer === "decline" || answer === "cancel") {
+      const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
+      yield* Effect.ignore(prepared.record.refused(deny(call, invocation, reason), call.args, "declined"))
+      return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
+    }
+    // Among several services the router has taken `service` out of the args: the binding names it,
+    // so that a question about a call on one service never passes for the same call on another.
+    const binding: ConfirmationState.Binding = {
+      tool: call.tool.name,
+      selector: invocation.selector,
+      args: call.args,
+      principal: CallContext.bindingPrincipalOf(context),
+      ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
+    }
+    if (answer === "accept") {
+      const accepted = yield* accept(prepared, call, invocation, binding, ctx)
+      if (accepted !== undefined) return accepted
+    }
+    if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
+      return yield* refuse(
+        prepared,
+        deny(
+          call,
+          invocation,
+          pattern === undefined
+            ? `this call follows reading ${guarded}, which may carry instructions, so SVC_GUARD requires the user's confirmation, and this client can answer neither input_required nor elicitation requests. To go on, the user makes this change themselves, or the operator sets SVC_GUARD=off`
+            : `${setting} (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
         ),
+        call.args,
       )
-      const state = yield* Effect.either(states.seal(binding))
-      if (Either.isLeft(state)) return yield* unrecorded(state.left)
-      yield* Effect.ignore(record.refused(deny(`awaiting the user's confirmation (${asker})`), call.args, "asked"))
-      return Confirm.ask(question, state.right)
-    })
+    }
+    return yield* ask(prepared, call, invocation, binding, pattern, guarded, setting)
+  })
 
-  /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
-  const perform = (call: Call) =>
-    run(call, settings.waitTimeoutMs).pipe(
-      record.call(call),
-      Effect.match({
-        onSuccess: (outcome) => success(call.tool, outcome, settings),
-        onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
-      }),
-      Effect.tap((rendered) => noteRead(rendered.untrusted)),
-      Effect.map(toResult),
-      Effect.provideService(Pages.DefaultPage, pages),
-      Effect.catchAllCause((cause) =>
-        Cause.isInterruptedOnly(cause)
-          ? Effect.failCause(cause)
-          : Effect.as(
-              Effect.logError(`${call.tool.name} failed unexpectedly`, cause),
-              toResult({
-                isError: true,
-                text: `${call.tool.name}: an unexpected error occurred in the server; see its log`,
-              }),
-            ),
+/**
+ * An accept: honoured when its state was sealed for this very call and is
+ * unused; refused when the call was sent already; else undefined, to be asked again.
+ */
+const accept = (
+  prepared: Prepared,
+  call: Call,
+  invocation: Invocation,
+  binding: ConfirmationState.Binding,
+  ctx: ServerContext,
+) =>
+  Effect.gen(function* () {
+    const given = Confirm.stateOf(ctx)
+    const verified =
+      given === undefined
+        ? "NoState"
+        : yield* prepared.states.verify(given, binding).pipe(
+            Effect.catchTag("StateRefused", (refused) => Effect.succeed(refused.reason)),
+            Effect.catchTag("ConfirmationUnrecorded", (error) => Effect.succeed(error)),
+          )
+    if (verified instanceof ConfirmationState.ConfirmationUnrecorded) {
+      return yield* storeSilent(prepared, call, invocation, verified)
+    }
+    if (typeof verified === "object") return new Honoured(verified.sent)
+    if (verified === "Sent") {
+      return yield* refuse(
+        prepared,
+        deny(
+          call,
+          invocation,
+          "this confirmation was honoured already and its call sent (by this server or another replica), with no outcome recorded: it is not sent again; read the resource to see what it did",
+        ),
+        call.args,
+      )
+    }
+    yield* Effect.logInfo(
+      `${call.tool.name} ${invocation.selector}: an accept without a valid confirmation state (${verified}); asked again, nothing sent`,
+    )
+    return undefined
+  })
+
+/** The question, with a state sealed for this call, recorded as asked; nothing is sent. */
+const ask = (
+  prepared: Prepared,
+  call: Call,
+  invocation: Invocation,
+  binding: ConfirmationState.Binding,
+  pattern: Pattern | undefined,
+  guarded: string | undefined,
+  setting: string,
+) =>
+  Effect.gen(function* () {
+    const question = yield* Question.message({
+      invocation,
+      pattern,
+      guarded,
+      revealSecrets: prepared.settings.revealSecrets,
+    }).pipe(
+      Effect.catchAllDefect(
+        () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
       ),
     )
+    const state = yield* Effect.either(prepared.states.seal(binding))
+    if (Either.isLeft(state)) return yield* storeSilent(prepared, call, invocation, state.left)
+    const asker = pattern === undefined ? setting : `${setting} ${pattern.text}`
+    yield* Effect.ignore(
+      prepared.record.refused(
+        deny(call, invocation, `awaiting the user's confirmation (${asker})`),
+        call.args,
+        "asked",
+      ),
+    )
+    return Confirm.ask(question, state.right)
+  })
 
-  /** SVC_GUARD: the caller received untrusted text, so its changes in the window are confirmed. */
-  const noteRead = (read: string | undefined) =>
-    Option.isNone(guard) || read === undefined
-      ? Effect.void
-      : Effect.flatMap(callerOf, (caller) => guard.value.store.mark(caller, read, guard.value.windowMs))
+/** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
+const perform = (prepared: Prepared, call: Call) =>
+  run(call, prepared.settings.waitTimeoutMs).pipe(
+    prepared.record.call(call),
+    Effect.match({
+      onSuccess: (outcome) => success(call.tool, outcome, prepared.settings),
+      onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
+    }),
+    Effect.tap((rendered) => noteRead(prepared, rendered.untrusted)),
+    Effect.map(toResult),
+    Effect.provideService(Pages.DefaultPage, prepared.pages),
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.as(
+            Effect.logError(`${call.tool.name} failed unexpectedly`, cause),
+            toResult({
+              isError: true,
+              text: `${call.tool.name}: an unexpected error occurred in the server; see its log`,
+            }),
+          ),
+    ),
+  )
 
-  /** SVC_GUARD: what the caller read within its window, when this call changes something. */
-  const guardOf = (call: Call) =>
-    Option.isNone(guard) || call.tool.group === "read"
-      ? Effect.succeed(Option.none<string>())
-      : Effect.flatMap(callerOf, guard.value.store.recent)
+/** SVC_GUARD: the caller received untrusted text, so its changes in the window are confirmed. */
+const noteRead = ({ guard }: Prepared, read: string | undefined) =>
+  Option.isNone(guard) || read === undefined
+    ? Effect.void
+    : Effect.flatMap(callerOf, (caller) => guard.value.store.mark(caller, read, guard.value.windowMs))
 
-  return (incoming) =>
-    Effect.gen(function* () {
-      const authorized = policy.authorize(incoming.name, incoming.args)
-      if (Either.isLeft(authorized)) {
-        const refusal = authorized.left
-        if (refusal._tag === "UnknownToolError") {
-          return yield* new ProtocolFailure({ code: INVALID_PARAMS, message: refusal.message })
-        }
-        return yield* refuse(refusal, incoming.args)
+/** SVC_GUARD: what the caller read within its window, when this call changes something. */
+const guardOf = ({ guard }: Prepared, call: Call) =>
+  Option.isNone(guard) || call.tool.group === "read"
+    ? Effect.succeed(Option.none<string>())
+    : Effect.flatMap(callerOf, guard.value.store.recent)
+
+/** One call: resolved once, then the policy, the confirmation, the tool's program, in the call's context. */
+const handle = (prepared: Prepared, incoming: Incoming) =>
+  Effect.gen(function* () {
+    const authorized = prepared.policy.authorize(incoming.name, incoming.args)
+    if (Either.isLeft(authorized)) {
+      const refusal = authorized.left
+      if (refusal._tag === "UnknownToolError") {
+        return yield* new ProtocolFailure({ code: INVALID_PARAMS, message: refusal.message })
       }
-      const call = resolveCall(authorized.right, incoming.args)
-      const guarded = yield* guardOf(call)
-      return yield* Effect.gen(function* () {
-        const stopped = yield* confirmation(call, incoming)
-        if (stopped === undefined) return yield* perform(call)
-        // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
-        if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(call), stopped.sent)
-        return stopped
-      }).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
-    }).pipe(located(incoming))
+      return yield* refuse(prepared, refusal, incoming.args)
+    }
+    const call = resolveCall(authorized.right, incoming.args)
+    const guarded = yield* guardOf(prepared, call)
+    return yield* Effect.gen(function* () {
+      const stopped = yield* confirmation(prepared, call, incoming)
+      if (stopped === undefined) return yield* perform(prepared, call)
+      // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
+      if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(prepared, call), stopped.sent)
+      return stopped
+    }).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
+  }).pipe(located(incoming))
+
+/** Prepares the handler of every call, with what does not change between calls. */
+export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* () {
+  const prepared: Prepared = {
+    policy: yield* Policy,
+    settings: yield* ServerSettings,
+    record: yield* CallRecord.make,
+    variable: (yield* Naming).variable,
+    pages: yield* Pages.make,
+    states: yield* ConfirmationState.ConfirmationState,
+    guard: yield* Guard.inForce,
+  }
+  return (incoming) => handle(prepared, incoming)
 })

@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { Naming } from "./Naming.js"
 
 // The built-in as a CommonJS object: an ES import of it evaluates every lazy export
 // (node:fs's `promises` alone loads readline), which a start pays for.
@@ -29,26 +30,49 @@ export class ConfigError extends Data.TaggedError("ConfigError")<{
   }
 }
 
-// Problems quote the values they refuse with JSON.stringify, which escapes newlines, so a newline cannot come from the environment.
+/**
+ * A refusal's problem or hint: plain words, or words that name variables
+ * through `name`, so that a service's refusal names its own variables
+ * (SVC_STAGING_API_KEY where a single service's names SVC_API_KEY).
+ */
+export type Words = string | ((name: (variable: string) => string) => string)
+
+// Problems quote the values they refuse with JSON.stringify, which escapes control characters,
+// so neither a newline nor a MARK can come from the environment.
 const SEPARATOR = "\n"
+// effect's ConfigError keeps only a path and a message on its way out of a Config (the provider
+// rebuilds it with its prefix): the variables a refusal names travel between two MARKs, and `read`
+// names each with the naming in force.
+const MARK = "\u001f"
+const marked = (variable: string) => `${MARK}${variable}${MARK}`
+const carried = (words: Words) => (typeof words === "string" ? words : words(marked))
+const named = (text: string, name: (variable: string) => string) =>
+  text
+    .split(MARK)
+    .map((part, at) => (at % 2 === 1 ? name(part) : part))
+    .join("")
 
-/** A refusal inside a `Config`, carried as effect's InvalidData until `read` turns it into a ConfigError. */
-export const refuse = (variable: string, problem: string, hint: string): EffectConfigError.ConfigError =>
-  EffectConfigError.InvalidData([variable], `${problem}${SEPARATOR}${hint}`)
+/**
+ * A refusal inside a `Config`, carried as effect's InvalidData until `read` turns it into a
+ * ConfigError: `variable` is a single service's name for it (SVC_URL), as are those `problem` and
+ * `hint` name; `read` names them as the service being read has them.
+ */
+export const refuse = (variable: string, problem: Words, hint: Words): EffectConfigError.ConfigError =>
+  EffectConfigError.InvalidData([variable], `${carried(problem)}${SEPARATOR}${carried(hint)}`)
 
-const firstRefusal = (error: EffectConfigError.ConfigError): ConfigError => {
+const firstRefusal = (error: EffectConfigError.ConfigError, name: (variable: string) => string): ConfigError => {
   switch (error._op) {
     case "And":
     case "Or": {
-      const left = firstRefusal(error.left)
-      return left.variable === "" ? firstRefusal(error.right) : left
+      const left = firstRefusal(error.left, name)
+      return left.variable === "" ? firstRefusal(error.right, name) : left
     }
     case "InvalidData": {
       const at = error.message.indexOf(SEPARATOR)
       return new ConfigError({
-        variable: error.path.join("."),
-        problem: at < 0 ? error.message : error.message.slice(0, at),
-        hint: at < 0 ? "see svc-mcp --help" : error.message.slice(at + 1),
+        variable: name(error.path.join(".")),
+        problem: named(at < 0 ? error.message : error.message.slice(0, at), name),
+        hint: at < 0 ? "see svc-mcp --help" : named(error.message.slice(at + 1), name),
       })
     }
     default:
@@ -57,9 +81,14 @@ const firstRefusal = (error: EffectConfigError.ConfigError): ConfigError => {
   }
 }
 
-/** Reads a setting from the current ConfigProvider; its first refusal is the error. */
+/**
+ * Reads a setting from the current ConfigProvider; its first refusal is the error, naming the
+ * variables as the service being read has them (its Naming; a single service's by default).
+ */
 export const read = <A>(config: Config.Config<A>): Effect.Effect<A, ConfigError> =>
-  Effect.mapError(config, firstRefusal)
+  Effect.catchAll(config, (error) =>
+    Effect.flatMap(Naming, (naming) => Effect.fail(firstRefusal(error, naming.variable))),
+  )
 
 /** The variable as a string; an empty value counts as unset, as client config templates often leave `""`. */
 export const optional = (name: string): Config.Config<Option.Option<string>> =>
@@ -80,7 +109,11 @@ const readFile = (name: string, path: string): Either.Either<string, EffectConfi
     const content = Fs.readFileSync(path, "utf8").replace(/\r?\n$/, "")
     return content.trim() === ""
       ? Either.left(
-          refuse(`${name}_FILE`, `names an empty file (${JSON.stringify(path)})`, `put the value of ${name} in it`),
+          refuse(
+            `${name}_FILE`,
+            `names an empty file (${JSON.stringify(path)})`,
+            (v) => `put the value of ${v(name)} in it`,
+          ),
         )
       : Either.right(content)
   } catch (error) {
@@ -104,7 +137,11 @@ export const secret = (name: string): Config.Config<Option.Option<Redacted.Redac
     if (Option.isNone(file)) return Either.right(given)
     if (Option.isSome(given)) {
       return Either.left(
-        refuse(`${name}_FILE`, `is set, and so is ${name}`, `set only one of ${name} and ${name}_FILE`),
+        refuse(
+          `${name}_FILE`,
+          (v) => `is set, and so is ${v(name)}`,
+          (v) => `set only one of ${v(name)} and ${v(`${name}_FILE`)}`,
+        ),
       )
     }
     return Either.map(readFile(name, file.value.trim()), (content) => Option.some(Redacted.make(content)))
@@ -121,14 +158,14 @@ export const positive = (variable: string, fallback: number, unit: string, examp
           refuse(
             variable,
             `is not a positive whole number of ${unit} (${JSON.stringify(text)})`,
-            `unset it for the default of ${fallback}, or give e.g. ${variable}=${example}`,
+            (v) => `unset it for the default of ${fallback}, or give e.g. ${v(variable)}=${example}`,
           ),
         )
   }).pipe(Config.map(Option.getOrElse(() => fallback)))
 
 /** One of `values`, case-insensitive, or `fallback` when unset. */
 export const pickOne =
-  <A extends string>(variable: string, values: ReadonlyArray<A>, fallback: A, hint: string) =>
+  <A extends string>(variable: string, values: ReadonlyArray<A>, fallback: A, hint: Words) =>
   (value: Option.Option<string>): Either.Either<A, EffectConfigError.ConfigError> => {
     if (Option.isNone(value)) return Either.right(fallback)
     const found = values.find((v) => v === value.value.trim().toLowerCase())

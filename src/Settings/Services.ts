@@ -3,37 +3,27 @@
  * is configured by the variables of a single service with N after `SVC_`
  * (SVC_PROD_URL, SVC_PROD_API_KEY, SVC_PROD_MODE...). Each service's settings
  * are read by the same descriptions as a single service's, through a
- * ConfigProvider that maps the names; a refusal names the variable as set.
+ * ConfigProvider that maps the names, and with the service's Naming, by which
+ * a refusal is made naming the variables as set (Settings/Naming.ts).
  */
 import * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import { FAMILY, Naming, naming, PER_SERVICE, variable } from "./Naming.js"
 import { ConfigError, optional, read, refuse } from "./Read.js"
 
-/** The variables each service has its own of (each secret also in its `_FILE` form). */
-export const PER_SERVICE: ReadonlyArray<string> = [
-  "URL",
-  "API_KEY",
-  "API_SECRET",
-  "INIT_ADMIN_USERNAME",
-  "INIT_ADMIN_PASSWORD",
-  "API_KEY_FILE",
-  "API_SECRET_FILE",
-  "INIT_ADMIN_USERNAME_FILE",
-  "INIT_ADMIN_PASSWORD_FILE",
-  "TIMEOUT_MS",
-  "MODE",
-  "ALLOW",
-  "DENY",
-  "CONFIRM",
-]
-
-const FAMILY = new Set(PER_SERVICE.map((suffix) => `SVC_${suffix}`))
-// Longest first, so that SVC_API_KEY_FILE is not read as SVC_API_KEY followed by _FILE.
-const NAMED = new RegExp(`\\bSVC_(${[...PER_SERVICE].sort((a, b) => b.length - a.length).join("|")})\\b`, "g")
+export {
+  callerHeader,
+  Naming,
+  type NamingShape,
+  naming,
+  own,
+  PER_SERVICE,
+  single,
+  variable,
+} from "./Naming.js"
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/
 
@@ -51,68 +41,9 @@ const serverWideOf = (name: string): string | undefined =>
   PER_SERVICE.map((suffix) => variable(name, `SVC_${suffix}`)).find((own) => SERVER_WIDE.has(own))
 
 /**
- * Service `name`'s own form of a server's variable: SVC_PROD_CHECK_PARAMS for
- * SVC_CHECK_PARAMS and prod (a `-` in the name becomes `_`).
- */
-export const own = (name: string, single: string): string =>
-  `SVC_${name.toUpperCase().replace(/-/g, "_")}_${single.slice("SVC_".length)}`
-
-/** SVC_URL as service `name` reads it, e.g. SVC_PROD_URL for prod; a variable not of the family is the server's. */
-export const variable = (name: string, single: string): string => (FAMILY.has(single) ? own(name, single) : single)
-
-const title = (name: string) =>
-  name
-    .split("-")
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join("-")
-
-/** The header of service `name`'s caller key or secret (per-request mode), as written: `X-Svc-Prod-Api-Key`. */
-export const callerHeader = (name: string, part: "Key" | "Secret"): string => `X-Svc-${title(name)}-Api-${part}`
-
-/** How messages name a service's variables and headers: as they are for one unnamed service, or service `name`'s own. */
-export interface NamingShape {
-  readonly service: Option.Option<string>
-  /** The variable as this service reads it: SVC_PROD_MODE for SVC_MODE and prod. */
-  readonly variable: (single: string) => string
-  /** The header a caller sends this service's key or secret in: X-Svc-Api-Key, or X-Svc-Prod-Api-Key. */
-  readonly header: (part: "Key" | "Secret") => string
-}
-
-export const single: NamingShape = {
-  service: Option.none(),
-  variable: (name) => name,
-  header: (part) => `X-Svc-Api-${part}`,
-}
-
-export const naming = (name: string): NamingShape => ({
-  service: Option.some(name),
-  variable: (single) => variable(name, single),
-  header: (part) => callerHeader(name, part),
-})
-
-/**
- * The naming of the service whose parts are being built (or whose call is
- * served): messages are made with it, naming the service's own variables.
- * Provided by `reading` while a service's layers are built, and in each
- * service's context (Services/Registry.ts); by default a single service's.
- */
-export class Naming extends Context.Reference<Naming>()("svc-mcp/Naming", {
-  defaultValue: (): NamingShape => single,
-}) {}
-
-/** A text about a single service's variables, about service `name`'s instead. */
-export const renameIn = (name: string, text: string): string => text.replace(NAMED, (single) => variable(name, single))
-
-const renamed = (name: string, error: ConfigError): ConfigError =>
-  new ConfigError({
-    variable: renameIn(name, error.variable),
-    problem: renameIn(name, error.problem),
-    hint: renameIn(name, error.hint),
-  })
-
-/**
  * Runs `self`, which reads a single service's settings, for service `name`:
- * its variables are read under their per-service names, and refusals name those.
+ * its variables are read under their per-service names, and its Naming makes
+ * refusals name those.
  */
 export const reading =
   (name: string) =>
@@ -122,10 +53,7 @@ export const reading =
         self,
         ConfigProvider.mapInputPath(provider, (path) => variable(name, path)),
       ),
-    ).pipe(
-      Effect.provideService(Naming, naming(name)),
-      Effect.mapError((error) => renamed(name, error)),
-    )
+    ).pipe(Effect.provideService(Naming, naming(name)))
 
 const names = Config.mapOrFail(optional("SVC_SERVICES"), (value) => {
   if (Option.isNone(value)) return Either.right(Option.none<ReadonlyArray<string>>())

@@ -61,7 +61,10 @@ export interface SignInShape {
   readonly reload: Effect.Effect<Option.Option<string>>
 }
 
-export class SignIn extends Context.Tag("svc-mcp/SignIn")<SignIn, SignInShape>() {}
+/** Sign-in when it is on; None, the default, when it is off (no layer of it provided). */
+export class SignIn extends Context.Reference<SignIn>()("svc-mcp/SignIn", {
+  defaultValue: (): Option.Option<SignInShape> => Option.none(),
+}) {}
 
 const quoted = (value: string) => `"${value.replaceAll(/[\\"]/g, "\\$&").replaceAll(/[^\u0020-\u007E]/g, " ")}"`
 
@@ -234,4 +237,4 @@ export const layerConfig = (services: ReadonlyArray<string> = []): Layer.Layer<n
 
 /** Sign-in on, with these settings, for the life of the layer. */
 export const layer = (settings: SignInSettingsShape, services: ReadonlyArray<string> = []): Layer.Layer<SignIn> =>
-  Layer.scoped(SignIn, Effect.tap(make(settings, services), reloadOnHangUp))
+  Layer.scoped(SignIn, make(settings, services).pipe(Effect.tap(reloadOnHangUp), Effect.map(Option.some)))

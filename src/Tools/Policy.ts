@@ -44,13 +44,15 @@ export const make = (
 ): Effect.Effect<PolicyShape, ConfigError> =>
   Effect.gen(function* () {
     const confirm = settings.confirm ?? []
+    // Among several services, refusals and reasons name the service's own variables (SVC_STAGING_MODE).
+    const { variable } = yield* Naming
     const patterns = [...Option.getOrElse(settings.allow, () => []), ...settings.deny, ...confirm]
     // A pattern that matches nothing is a typo that would silently allow or deny nothing.
     for (const pattern of patterns) {
       if (!all.some((tool) => tool.selectors.some((selector) => matches(pattern, tool, selector)))) {
         return yield* Effect.fail(
           new ConfigError({
-            variable: pattern.variable,
+            variable: variable(pattern.variable),
             problem: `has the pattern ${JSON.stringify(pattern.text)}, which matches no tool:selector`,
             hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
           }),
@@ -58,8 +60,6 @@ export const make = (
       }
     }
     const tiers = TIERS[settings.mode]
-    // Among several services, reasons name the service's own variables (SVC_STAGING_MODE).
-    const { variable } = yield* Naming
     const refusal = (tool: Tool, selector: string): string | undefined => {
       if (!tiers.includes(tool.tier)) {
         return `the server runs in ${settings.mode} mode (${variable("SVC_MODE")}), which does not offer ${tool.name}`
