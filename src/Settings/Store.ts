@@ -111,7 +111,7 @@ export const parseSentinelUrl = (
     return Either.left("asks for TLS through Sentinel (rediss+sentinel), which is not supported")
   }
   if (!SENTINEL_SCHEME.test(trimmed)) return Either.left("is not a redis+sentinel:// URL")
-  const rest = trimmed.replace(SENTINEL_SCHEME, "")
+  const rest = trimmed.replace(/^rediss?\+sentinel:\/\//i, "")
   if (/[?#]/.test(rest)) return Either.left("has a query or fragment, which is not read")
   const slash = rest.indexOf("/")
   const authority = slash < 0 ? rest : rest.slice(0, slash)
