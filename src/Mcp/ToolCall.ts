@@ -280,17 +280,20 @@ const ask = (
   setting: string,
 ) =>
   Effect.gen(function* () {
-    const question = yield* Question.message({
-      invocation,
-      pattern,
-      guarded,
-      revealSecrets: prepared.settings.revealSecrets,
-    }).pipe(
-      Effect.catchAllDefect(
-        () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
-      ),
+    // The question (which may read the target) and its record in the shared store, side by side:
+    // neither waits for the other's round trip. A question that fails leaves a record unanswered,
+    // which expires with its state.
+    const [question, state] = yield* Effect.all(
+      [
+        Question.message({ invocation, pattern, guarded, revealSecrets: prepared.settings.revealSecrets }).pipe(
+          Effect.catchAllDefect(
+            () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
+          ),
+        ),
+        Effect.either(prepared.states.seal(binding)),
+      ],
+      { concurrency: 2 },
     )
-    const state = yield* Effect.either(prepared.states.seal(binding))
     if (Either.isLeft(state)) return yield* storeSilent(prepared, call, invocation, state.left)
     const asker = pattern === undefined ? setting : `${setting} ${pattern.text}`
     yield* Effect.ignore(
