@@ -371,7 +371,7 @@ const teamResult = await team()
 // The shared store: what it adds to a confirmed call (bench/store.mjs), where redis-server is on the PATH.
 log("store: a confirmed call with and without SVC_MCP_STORE...")
 const hasRedis = ChildProcess.spawnSync("redis-server", ["--version"]).status === 0
-const store = hasRedis ? await storeFigure({ calls: QUICK ? 100 : 300 }) : undefined
+const store = hasRedis ? await storeFigure({ calls: QUICK ? 200 : 1000, rounds: QUICK ? 4 : 10 }) : undefined
 const storeTarget = (s) => ({ target: "≤ 1 ms added at the median", value: Math.round(s.addedMedianMs * 1000) / 1000, met: s.addedMedianMs <= 1 })
 // Sign-in: a token's check with a warm JWKS, per call (bench/signin.mjs).
 const signIn = await signInFigure({ quick: QUICK })

@@ -28,8 +28,8 @@ const option = (name, fallback) => {
   const at = process.argv.indexOf(name)
   return at < 0 ? fallback : Number(process.argv[at + 1])
 }
-const CALLS = option("--calls", 300)
-const ROUNDS = option("--rounds", 4)
+const CALLS = option("--calls", 1000)
+const ROUNDS = option("--rounds", 10)
 const STATE_KEY = "bench-state-key-of-at-least-32-bytes-0123"
 
 const freePort = () =>

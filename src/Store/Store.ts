@@ -105,6 +105,9 @@ const detailOf = (error: unknown): string => {
   return text.length > 200 ? `${text.slice(0, 197)}...` : text
 }
 
+/** How many keyed hashes a process keeps (of caller fingerprints, one per caller key). */
+const KEYED_KEPT = 4096
+
 /** The store over node-redis, connected in the background: the server starts whether it answers or not. */
 export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape, never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -282,13 +285,23 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
     const ttl = (ms: number) => String(Math.max(1, Math.ceil(ms)))
 
     const hmacKey = Redacted.value(settings.stateKey)
-    const keyed = (value: string) =>
-      process
-        .getBuiltinModule("node:crypto")
-        .createHmac("sha256", hmacKey)
-        .update("svc-mcp store key\u0000")
-        .update(value)
-        .digest("base64url")
+    // Each call of a caller hashes the same fingerprint again: the last few thousand are kept,
+    // and forgotten all at once when there are more.
+    const hashes = new Map<string, string>()
+    const keyed = (value: string) => {
+      let hash = hashes.get(value)
+      if (hash === undefined) {
+        hash = process
+          .getBuiltinModule("node:crypto")
+          .createHmac("sha256", hmacKey)
+          .update("svc-mcp store key\u0000")
+          .update(value)
+          .digest("base64url")
+        if (hashes.size >= KEYED_KEPT) hashes.clear()
+        hashes.set(value, hash)
+      }
+      return hash
+    }
 
     return {
       where: settings.where,
