@@ -25,7 +25,7 @@ import {
 import { Hooks } from "./Service/Hooks.js"
 import { errorBody, isRedirect, retryAfterOf, snippet } from "./Service/Response.js"
 import * as SvcTransport from "./Service/Transport.js"
-import { Naming, type NamingShape } from "./Settings/Services.js"
+import { Naming, type NamingShape } from "./Settings/Naming.js"
 import { scrub } from "./Shared/Secrets.js"
 
 export interface Credential {

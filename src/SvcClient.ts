@@ -19,7 +19,7 @@ import type { SvcError, Target } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
 import { fromResponse, type Outcome, rejected } from "./Service/Response.js"
 import * as SvcTransport from "./Service/Transport.js"
-import { Naming } from "./Settings/Services.js"
+import { Naming } from "./Settings/Naming.js"
 
 export type Group = "read" | "write" | "execute"
 

@@ -7,7 +7,8 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { GROUPS } from "../src/Cli/Variables.js"
-import { load, PER_SERVICE, SERVER_WIDE, variable } from "../src/Settings/Services.js"
+import { PER_SERVICE, variable } from "../src/Settings/Naming.js"
+import { load, SERVER_WIDE } from "../src/Settings/Services.js"
 
 const withEnv = (env: Record<string, string>) =>
   Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))

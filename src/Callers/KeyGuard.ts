@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
 import { SvcAuthError, type SvcError, type Target } from "../Service/Errors.js"
-import { type NamingShape, single } from "../Settings/Services.js"
+import { type NamingShape, single } from "../Settings/Naming.js"
 import { describe, fingerprint, type RefusedKeysShape } from "./RefusedKeys.js"
 
 /** The detail of a refusal answered from memory. */

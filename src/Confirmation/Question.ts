@@ -8,7 +8,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
-import * as ServicesSettings from "../Settings/Services.js"
+import * as Naming from "../Settings/Naming.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
@@ -92,7 +92,7 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
     const on = Option.match(service, { onNone: () => "", onSome: (name) => `${name}: ` })
     const setting = Option.match(service, {
       onNone: () => "SVC_CONFIRM",
-      onSome: (name) => ServicesSettings.variable(name, "SVC_CONFIRM"),
+      onSome: (name) => Naming.variable(name, "SVC_CONFIRM"),
     })
     const head = `${on}${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation.body)}.`
     const detail =

@@ -57,7 +57,7 @@ export const publish = (services: ReadonlyArray<Service>): ReadonlyArray<Tool> =
 /**
  * An error names the service it came from: its text ("prod: svc_list ... failed ...")
  * and its structured `error.service`. Its words were made for that service
- * already (SVC_STAGING_CONFIRM, X-Svc-Staging-Api-Key: Settings/Services.Naming).
+ * already (SVC_STAGING_CONFIRM, X-Svc-Staging-Api-Key: Settings/Naming.ts).
  */
 const named = (name: string, answer: Answer): Answer => {
   const result = answer as CallToolResult

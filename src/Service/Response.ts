@@ -2,7 +2,7 @@
  * What an answer of the service means, as a pure function of its status and body,
  * so that the rules can be checked for every possible answer.
  */
-import { type NamingShape, single } from "../Settings/Services.js"
+import { type NamingShape, single } from "../Settings/Naming.js"
 import { inJson, scrub, scrubValue } from "../Shared/Secrets.js"
 import { SvcAuthError, SvcResponseError, SvcServiceError, type Target } from "./Errors.js"
 

@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from "node:http"
 import * as Context from "effect/Context"
 import * as Redacted from "effect/Redacted"
-import { callerHeader } from "../Settings/Services.js"
+import { callerHeader } from "../Settings/Naming.js"
 import type * as CallerCredentials from "./CallerCredentials.js"
 
 /** The services' names when several are configured (SVC_SERVICES); none, the default, for one unnamed service. */

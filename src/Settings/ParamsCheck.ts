@@ -15,8 +15,8 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import { own } from "./Naming.js"
 import { type ConfigError, optional, optionalWith, pickOne, read } from "./Read.js"
-import { own } from "./Services.js"
 
 const ON = ["on", "true", "1", "yes"]
 const OFF = ["off", "false", "0", "no"]

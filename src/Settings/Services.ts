@@ -14,17 +14,6 @@ import * as Option from "effect/Option"
 import { FAMILY, Naming, naming, PER_SERVICE, variable } from "./Naming.js"
 import { ConfigError, optional, read, refuse } from "./Read.js"
 
-export {
-  callerHeader,
-  Naming,
-  type NamingShape,
-  naming,
-  own,
-  PER_SERVICE,
-  single,
-  variable,
-} from "./Naming.js"
-
 const NAME = /^[a-z0-9][a-z0-9-]*$/
 
 /**
