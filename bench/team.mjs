@@ -46,10 +46,12 @@ const start = (node, entry, env, announced) =>
 
 const one = ({ child, url }) => ({ children: [child], urls: [url] })
 
+const agentOf = (address) => new Http.Agent({ keepAlive: true, localAddress: address })
 const callers = Array.from({ length: TEAM }, (_, i) => ({
   key: `team-key-${i}`,
   secret: `team-secret-${i}`,
-  agent: new Http.Agent({ keepAlive: true, localAddress: `127.0.0.${2 + i}` }),
+  address: `127.0.0.${2 + i}`,
+  agent: agentOf(`127.0.0.${2 + i}`),
 }))
 
 const post = (url, caller, body) =>
@@ -163,6 +165,12 @@ export const teamFigure = async ({ node, ours, here, serviceUrl, total, rounds }
     for (let round = 0; round < rounds; round++) {
       for (const which of Object.keys(servers)) {
         const { children, urls } = await servers[which].start()
+        // Fresh connections for fresh servers: a kept-alive socket to a server of the round before
+        // must not meet a new one that was given the same port.
+        for (const caller of callers) {
+          caller.agent.destroy()
+          caller.agent = agentOf(caller.address)
+        }
         await burst(urls, servers[which].call, IN_FLIGHT * 2)
         runs[which].push(await burst(urls, servers[which].call, total))
         for (const child of children) child.kill()

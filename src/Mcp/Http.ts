@@ -48,6 +48,9 @@ import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
 const MAX_BODY_BYTES = MAX_MESSAGE_BYTES
 
+/** How long an idle kept-alive connection stays open. */
+const KEEP_ALIVE_MS = 65_000
+
 /** How long a shutdown lets calls in flight finish. */
 export const DRAIN_MS = 10_000
 
@@ -314,6 +317,10 @@ const nodeServer = (handle: ReturnType<typeof routes>, log: Log) =>
     // Slow clients may not hold sockets open forever.
     http.requestTimeout = 15 * 60 * 1000
     http.headersTimeout = 30_000
+    // An idle connection is closed by the side that waits the longer no more: a balancer or client
+    // that sends on a connection as this server closes it gets a reset (Node's 5 s made it common
+    // under load). Kept past the usual balancers' idle time-outs (60 s), which then close first.
+    http.keepAliveTimeout = KEEP_ALIVE_MS
     return { http, inFlight }
   })
 
