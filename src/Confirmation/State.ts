@@ -5,8 +5,8 @@
  * for (tool, selector, a digest of the exact arguments, the principal, the
  * service among several) and a short expiry, and is honoured once: per process,
  * or across replicas when they share a store (src/Store/). There the question's
- * nonce is recorded when it is asked and taken atomically by the answer, so that
- * exactly one of concurrent answers wins, and a store that lost its data honours
+ * nonce is recorded when it is asked and turned from asked to sending by the
+ * answer in one command, so that exactly one of concurrent answers wins, and a store that lost its data honours
  * nothing older; an answer that cannot be checked there is not honoured (fail
  * closed). Its payload names no argument: the client learns nothing from it that
  * it did not send.

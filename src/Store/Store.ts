@@ -89,6 +89,7 @@ export class Store extends Context.Reference<Store>()("svc-mcp/Store", {
 
 /** How long a start waits for the first connection before it goes on without the store (and says so). */
 export const START_WAIT_MS = 1_000
+
 const errors = Metric.counter("svc_mcp.store.errors", {
   description: "store commands that failed (down, timed out, refused), by operation",
   incremental: true,
