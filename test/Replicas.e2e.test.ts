@@ -197,7 +197,11 @@ describe("three replicas sharing a store (2026-07-28, HTTP, per-request, SVC_CON
 
         // Redis back, empty: questions asked before are not honoured, new ones work, with no restart.
         yield* Effect.promise(() => redis.restart())
-        yield* eventually(readyz(b.url), (r) => r.body.store?.status === "up")
+        // Each replica reconnects on its own backoff: the answers below go to all three.
+        for (const replica of [a, b, c]) {
+          const up = yield* eventually(readyz(replica.url), (r) => r.body.store?.status === "up")
+          expect(up.body.store?.status, replica.url).toBe("up")
+        }
         const old = yield* call(b.url, admin, { ...deleteTag("t2"), ...accept(beforeKill) })
         expect(isQuestion(old)).toBe(true)
         expect(deletes("t2")).toHaveLength(0)
