@@ -138,22 +138,39 @@ describe("SVC_CONFIRM over HTTP", () => {
     }),
   )
 
-  it.scopedLive("an earlier revision's client cannot be asked over stateless HTTP: refused, nothing sent", () =>
-    Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
-      const server = yield* Spawn.serveHttp(env(double.url))
-      const { client, asked } = asking("legacy")
-      yield* Effect.acquireRelease(
-        Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(server.url)))),
-        () => Effect.promise(() => client.close()),
-      )
-      const result = yield* Effect.promise(() => client.callTool(deleteStack))
-      expect(result.isError).toBe(true)
-      expect(result.structuredContent).toMatchObject({ error: { kind: "denied" } })
-      expect(JSON.stringify(result.content)).toMatch(/SVC_CONFIRM/)
-      expect(asked).toEqual([])
-      expect(double.requests).toHaveLength(0)
-    }),
+  it.scopedLive(
+    "a 2025-11-25 client that declares elicitation is asked on its POST's stream, and the call is sent once",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        const server = yield* Spawn.serveHttp(env(double.url))
+        const { client, asked } = asking("legacy")
+        yield* Effect.acquireRelease(
+          Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(server.url)))),
+          () => Effect.promise(() => client.close()),
+        )
+        const result = yield* Effect.promise(() => client.callTool(deleteStack))
+        expect(result.isError).toBeFalsy()
+        expect(asked).toEqual([expect.stringMatching(/^svc_delete resource_type "stack" will call write\/DeleteStack/)])
+        expect(double.requests.filter((r) => !r.path.startsWith("/read/")).map((r) => r.path)).toEqual([
+          "/write/DeleteStack",
+        ])
+      }),
+  )
+
+  it.scopedLive(
+    "an earlier revision's client that declares no elicitation cannot be asked: refused, nothing sent",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        const server = yield* Spawn.serveHttp(env(double.url))
+        const client = yield* http("legacy", server.url)
+        const result = yield* Effect.promise(() => client.callTool(deleteStack))
+        expect(result.isError).toBe(true)
+        expect(result.structuredContent).toMatchObject({ error: { kind: "denied" } })
+        expect(JSON.stringify(result.content)).toMatch(/SVC_CONFIRM/)
+        expect(double.requests).toHaveLength(0)
+      }),
   )
 })
 
