@@ -310,13 +310,16 @@ export class AskingTransport implements Transport {
         )
       }
       const requestId = message.id
-      const release = this.answers.call(this.binding, requestId, (reason) =>
+      const release = this.answers.call(this.binding, requestId, (reason) => {
         this.onmessage?.({
           jsonrpc: "2.0",
           method: "notifications/cancelled",
           params: { requestId, ...(typeof reason === "string" ? { reason } : {}) },
-        }),
-      )
+        })
+        // A cancelled request gets no response, so nothing would end its POST's stream: this
+        // transport serves that one POST, and closing it ends the stream once the abort has run.
+        setImmediate(() => void this.close().catch(() => undefined))
+      })
       this.calls.set(JSON.stringify(requestId), release)
     }
     this.onmessage?.(message, extra)
