@@ -99,20 +99,43 @@ describe("the guard's window in memory", () => {
   )
 })
 
+describe("whose window, as the start line and svc-mcp check say it", () => {
+  const settings = (mode: GuardSettings.GuardMode): GuardSettings.GuardSettings => ({ mode, windowMs: 1_000, hold: [] })
+  it("only a 2026-07-28 client with shared credentials and no sign-in is known by its address", () => {
+    const shared = Guard.whoseWindow(settings("ask"), { http: true, signIn: false, perRequest: false })
+    expect(shared.shared).toBe(true)
+    expect(shared.words).toMatch(
+      /each 2025-era client is its own session, but a 2026-07-28 client with the shared credentials is known only by its address/,
+    )
+    expect(Guard.whoseWindow(settings("ask"), { http: true, signIn: true, perRequest: false })).toEqual({
+      words: "changes after untrusted text that cannot be undone are held; each caller is the person signed in",
+      shared: false,
+    })
+    expect(Guard.whoseWindow(settings("ask-all"), { http: true, signIn: false, perRequest: true })).toEqual({
+      words: "every change after untrusted text is held (SVC_GUARD=ask-all); each caller is its own service key",
+      shared: false,
+    })
+    expect(Guard.whoseWindow(settings("off"), { http: true, signIn: false, perRequest: false }).shared).toBe(false)
+  })
+})
+
 describe("the guard's caller", () => {
-  it.effect("is the signed-in identity, else the caller's key, else its address, else the stdio connection", () =>
-    Effect.gen(function* () {
-      const as = (context: Partial<CallContext.CallContext>) =>
-        callerOf.pipe(CallContext.within({ ...CallContext.empty, ...context }))
-      expect(yield* callerOf).toBe(STDIO)
-      expect(yield* as({ address: Option.some("127.0.0.2") })).toBe("address:127.0.0.2")
-      const caller = { key: "k1", secret: {} as never }
-      expect(yield* as({ address: Option.some("127.0.0.2"), credentials: { _tag: "Caller", caller } })).toBe("key:k1")
-      const identity = { issuer: "https://idp", subject: "s", name: "alice@example.com", scopes: [] }
-      expect(yield* as({ identity: Option.some(identity), credentials: { _tag: "Caller", caller } })).toBe(
-        "oauth:alice@example.com",
-      )
-    }),
+  it.effect(
+    "is the signed-in identity, else the caller's key, else its session, else its address, else the stdio connection",
+    () =>
+      Effect.gen(function* () {
+        const as = (context: Partial<CallContext.CallContext>) =>
+          callerOf.pipe(CallContext.within({ ...CallContext.empty, ...context }))
+        expect(yield* callerOf).toBe(STDIO)
+        expect(yield* as({ address: Option.some("127.0.0.2") })).toBe("address:127.0.0.2")
+        expect(yield* as({ address: Option.some("127.0.0.2"), session: Option.some("n1") })).toBe("session:n1")
+        const caller = { key: "k1", secret: {} as never }
+        expect(yield* as({ address: Option.some("127.0.0.2"), credentials: { _tag: "Caller", caller } })).toBe("key:k1")
+        const identity = { issuer: "https://idp", subject: "s", name: "alice@example.com", scopes: [] }
+        expect(yield* as({ identity: Option.some(identity), credentials: { _tag: "Caller", caller } })).toBe(
+          "oauth:alice@example.com",
+        )
+      }),
   )
 })
 

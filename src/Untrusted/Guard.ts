@@ -188,3 +188,27 @@ export const layerOff: Layer.Layer<Guard> = Layer.succeed(Guard, Option.none())
 
 /** The guard in force: None when off or not provided. */
 export const inForce: Effect.Effect<Option.Option<GuardShape>> = Guard
+
+/**
+ * Whose window a change falls in, in words for the start line and `svc-mcp
+ * check`; `shared` is true where callers can be known only by their address
+ * (a 2026-07-28 client over HTTP, with the server's own credentials, no sign-in).
+ */
+export const whoseWindow = (
+  settings: GuardSettings.GuardSettings,
+  serving: { readonly http: boolean; readonly signIn: boolean; readonly perRequest: boolean },
+): { readonly words: string; readonly shared: boolean } => {
+  if (settings.mode === "off")
+    return { words: "SVC_GUARD=off: changes after untrusted text are not held", shared: false }
+  const holds =
+    settings.mode === "ask-all"
+      ? "every change after untrusted text is held (SVC_GUARD=ask-all)"
+      : `changes after untrusted text that cannot be undone are held${settings.hold.length > 0 ? " (with SVC_GUARD_HOLD)" : ""}`
+  if (!serving.http) return { words: `${holds}; the caller is the stdio connection`, shared: false }
+  if (serving.signIn) return { words: `${holds}; each caller is the person signed in`, shared: false }
+  if (serving.perRequest) return { words: `${holds}; each caller is its own service key`, shared: false }
+  return {
+    words: `${holds}; each 2025-era client is its own session, but a 2026-07-28 client with the shared credentials is known only by its address: clients behind one address share a window (sign-in or per-request keys tell them apart)`,
+    shared: true,
+  }
+}
