@@ -78,7 +78,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_GUARD",
-        meaning: "ask (default): after untrusted text, held changes are asked; ask-all; off",
+        meaning: "ask (default): asks held changes after untrusted text; ask-all; off",
       },
       {
         name: "SVC_GUARD_HOLD",
