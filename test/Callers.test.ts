@@ -17,6 +17,7 @@ import { callerAddress } from "../src/Callers/Address.js"
 import * as Cidr from "../src/Callers/Cidr.js"
 import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
 import * as Team from "../src/Settings/Team.js"
+import * as Store from "../src/Store/Store.js"
 
 const cidr = (text: string) => Either.getOrThrow(Cidr.parse(text))
 const ipv4 = FastCheck.ipV4()
@@ -176,7 +177,7 @@ describe("refused keys", () => {
       yield* keys.refused(bob)
       yield* keys.succeeded(bob)
       expect(yield* keys.check(bob)).toEqual(Option.none())
-    }),
+    }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.prop(

@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Audit, Bundle, Definitions, Invoke, McpHttp, SvcTransport } from "../src/index.js"
+import * as ParamsCheck from "../src/Tools/ParamsCheck.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 
@@ -107,6 +108,6 @@ describe("embedding through the bundles", () => {
       expect(took).toBeGreaterThanOrEqual(290)
       expect(took).toBeLessThan(5_000)
       expect(double.requests[0]?.headers["x-embedder"]).toBe("yes")
-    }),
+    }).pipe(Effect.provide(ParamsCheck.layerLazy)),
   )
 })

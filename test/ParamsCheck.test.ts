@@ -357,7 +357,7 @@ describe("through the protocol", () => {
       }).pipe(Effect.provide(Layers.client(Layers.apiKey(double.url))))
       expect(result.body).toEqual({ server: "a", anything: [1] })
       expect(double.calls()).toHaveLength(1)
-    }),
+    }).pipe(Effect.provide(ParamsCheck.layerLazy)),
   )
 
   it.scoped("with SVC_CHECK_PARAMS=off params are sent as given", () =>

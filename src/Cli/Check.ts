@@ -113,7 +113,7 @@ const reach = Effect.gen(function* () {
   return { status, text: text.trim(), location, ms: Date.now() - started }
 })
 
-type Needs = SvcConfig | Auth | SvcClient | HttpClient.HttpClient
+type Needs = SvcConfig | Auth | SvcClient | HttpClient.HttpClient | Store
 
 /**
  * The report, with the params step as `params` say: the single service's
@@ -209,7 +209,7 @@ export const runWith = (
  * The shared store (SVC_MCP_STORE), when one is configured: a warning, not a
  * failure, when it does not answer, as reads and unconfirmed calls go on without it.
  */
-const storeStep: Effect.Effect<Step | undefined> = Effect.flatMap(Store, (store) =>
+const storeStep: Effect.Effect<Step | undefined, never, Store> = Effect.flatMap(Store, (store) =>
   store._tag === "None"
     ? Effect.succeed(undefined)
     : Effect.map(

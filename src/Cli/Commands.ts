@@ -98,6 +98,8 @@ const configFailed = (error: Config.ConfigError) =>
  */
 const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
   ToolsBundle.layerWith(Settings.layer, params).pipe(
+    // Beside the bundle, not beneath it, so that the tools' settings are read (and refused) first;
+    // what these provide stands over the bundle's defaults.
     Layer.merge(Audit.layerConfig),
     // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),

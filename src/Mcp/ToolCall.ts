@@ -29,6 +29,7 @@ import { Naming } from "../Settings/Naming.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, type Invocation, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
+import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import { Policy, type PolicyShape } from "../Tools/Policy.js"
 import type { ProgressShape } from "../Tools/Progress.js"
 import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
@@ -132,7 +133,14 @@ class Honoured {
  * the call's record needs; the audit log, telemetry and the confirmation
  * states' key are read as provided.
  */
-type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements
+type Needs =
+  | Policy
+  | ServerSettings
+  | SvcClient
+  | CallRecord.Requirements
+  | ParamsCheck.ParamsCheck
+  | ConfirmationState.ConfirmationState
+  | Guard.Guard
 
 /** What does not change between calls, read once by `make`; each step of a call reads it. */
 interface Prepared {
@@ -143,6 +151,8 @@ interface Prepared {
   readonly variable: (single: string) => string
   /** Learned once from this server's own client; not a layer of its own, so it cannot come from another client. */
   readonly pages: Pages.DefaultPageShape
+  /** The service's own check, among several services. */
+  readonly check: ParamsCheck.ParamsCheckShape
   readonly states: ConfirmationState.ConfirmationStateShape
   /** SVC_GUARD: optional, in force when its layer is provided and on. */
   readonly guard: Option.Option<Guard.GuardShape>
@@ -317,6 +327,7 @@ const perform = (prepared: Prepared, call: Call) =>
     Effect.tap((rendered) => noteRead(prepared, rendered.untrusted)),
     Effect.map(toResult),
     Effect.provideService(Pages.DefaultPage, prepared.pages),
+    Effect.provideService(ParamsCheck.ParamsCheck, prepared.check),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause)
@@ -372,6 +383,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
     record: yield* CallRecord.make,
     variable: (yield* Naming).variable,
     pages: yield* Pages.make,
+    check: yield* ParamsCheck.ParamsCheck,
     states: yield* ConfirmationState.ConfirmationState,
     guard: yield* Guard.inForce,
   }

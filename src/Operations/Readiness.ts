@@ -55,7 +55,7 @@ export interface ReadyState {
 }
 
 /** The check, with the shared store's status beside its finding when a store is configured. */
-const withStore = (check: Effect.Effect<ReadyState>): Effect.Effect<Effect.Effect<ReadyState>> =>
+const withStore = (check: Effect.Effect<ReadyState>): Effect.Effect<Effect.Effect<ReadyState>, never, Store> =>
   Effect.map(Store, (store) =>
     store._tag === "None"
       ? check
@@ -140,7 +140,7 @@ export const make = (check: Effect.Effect<ReadyState>): Effect.Effect<ReadinessS
 const checkOf: Effect.Effect<
   Effect.Effect<ReadyState>,
   never,
-  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | Scope.Scope
+  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | Store | Scope.Scope
 > = Effect.gen(function* () {
   const config = yield* SvcConfig
   const perRequest = (yield* CallerCredentials.Mode) === "per-request"
@@ -153,15 +153,18 @@ const checkOf: Effect.Effect<
           SvcClient.layer.pipe(Layer.provideMerge(Auth.layer), Layer.provide(RefusedKeys.layerOff)),
         )
       : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()
-  const base = yield* Effect.context<SvcConfig | HttpClient.HttpClient>()
+  const base = yield* Effect.context<SvcConfig | HttpClient.HttpClient | Store>()
   return Check.run.pipe(
     Effect.provide(Context.merge(base, own)),
     Effect.map((report) => toState(report, withAuth)),
   )
 })
 
-export const layer: Layer.Layer<Readiness, never, SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient> =
-  Layer.scoped(Readiness, checkOf.pipe(Effect.flatMap(withStore), Effect.flatMap(make), Effect.map(Option.some)))
+export const layer: Layer.Layer<
+  Readiness,
+  never,
+  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | Store
+> = Layer.scoped(Readiness, checkOf.pipe(Effect.flatMap(withStore), Effect.flatMap(make), Effect.map(Option.some)))
 
 /** No readiness probe: `/readyz` is not served. */
 export const layerOff: Layer.Layer<Readiness> = Layer.succeed(Readiness, Option.none())
@@ -175,7 +178,7 @@ export const layerServices = (
     readonly name: string
     readonly context: Context.Context<SvcConfig | Auth.Auth | SvcClient.SvcClient>
   }>,
-): Layer.Layer<Readiness, never, HttpClient.HttpClient> =>
+): Layer.Layer<Readiness, never, HttpClient.HttpClient | Store> =>
   Layer.scoped(
     Readiness,
     Effect.gen(function* () {

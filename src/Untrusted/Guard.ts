@@ -30,10 +30,11 @@ export interface GuardShape {
   readonly store: WindowStore
 }
 
-/** The guard when it is on; None, the default, when it is off (SVC_GUARD=off, or no layer of it provided). */
-export class Guard extends Context.Reference<Guard>()("svc-mcp/Guard", {
-  defaultValue: (): Option.Option<GuardShape> => Option.none(),
-}) {}
+/**
+ * The guard when it is on, with its window; None when it is off (SVC_GUARD=off,
+ * or `layerOff`, what the bundles provide when no guard is provided beneath them).
+ */
+export class Guard extends Context.Tag("svc-mcp/Guard")<Guard, Option.Option<GuardShape>>() {}
 
 /** More callers than this, and the expired ones are swept before the next is added. */
 const SWEEP_AT = 1024
@@ -108,7 +109,7 @@ export const layer = (settings: GuardSettings.GuardSettings): Layer.Layer<Guard>
  * The guard as SVC_GUARD and SVC_GUARD_WINDOW say, its window in the shared
  * store when one is provided beneath (Store), else in memory.
  */
-export const layerConfig: Layer.Layer<Guard, ConfigError> = Layer.unwrapEffect(
+export const layerConfig: Layer.Layer<Guard, ConfigError, Store> = Layer.unwrapEffect(
   Effect.gen(function* () {
     const settings = yield* GuardSettings.load
     const store = yield* Store
@@ -119,4 +120,4 @@ export const layerConfig: Layer.Layer<Guard, ConfigError> = Layer.unwrapEffect(
 export const layerOff: Layer.Layer<Guard> = Layer.succeed(Guard, Option.none())
 
 /** The guard in force: None when off or not provided. */
-export const inForce: Effect.Effect<Option.Option<GuardShape>> = Guard
+export const inForce: Effect.Effect<Option.Option<GuardShape>, never, Guard> = Guard
