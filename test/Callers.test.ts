@@ -14,9 +14,9 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import { callerAddress } from "../src/Callers/Address.js"
-import * as Cidr from "../src/Callers/Cidr.js"
 import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
 import * as Team from "../src/Settings/Team.js"
+import * as Cidr from "../src/Shared/Cidr.js"
 import * as Store from "../src/Store/Store.js"
 
 const cidr = (text: string) => Either.getOrThrow(Cidr.parse(text))

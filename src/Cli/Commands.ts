@@ -45,7 +45,7 @@ import * as Several from "./Services.js"
 // command runs: start-up neither loads nor runs it.
 const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http.js")]))
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
-const loadCheck = Effect.promise(() => import("./Check.js"))
+const loadCheck = Effect.promise(() => import("../Diagnosis/Check.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))
 const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
 
@@ -250,7 +250,7 @@ const check = Effect.gen(function* () {
 
 const checkSignIn = (settings: SignInSettings.SignInSettingsShape) =>
   Effect.gen(function* () {
-    const SignInCheck = yield* Effect.promise(() => import("../SignIn/Check.js"))
+    const SignInCheck = yield* Effect.promise(() => import("../Diagnosis/SignIn.js"))
     const steps = yield* SignInCheck.run(settings)
     yield* Console.error(SignInCheck.format(steps))
     return steps.every((step) => step.status !== "fail")
