@@ -161,7 +161,9 @@ describe("design rules", () => {
     const layerOf = (file: string) => order.indexOf(file.includes("/") ? (file.split("/")[0] as string) : file)
     const architecture = Fs.readFileSync(Path.join(root, "docs", "architecture.md"), "utf8")
     expect(architecture).toContain(order.map((layer) => layer.replace(/\.ts$/, "")).join(" → "))
-    const unplaced = sources.map(({ file }) => file).filter((file) => !file.startsWith("View/App/") && layerOf(file) < 0)
+    const unplaced = sources
+      .map(({ file }) => file)
+      .filter((file) => !file.startsWith("View/App/") && layerOf(file) < 0)
     expect(unplaced).toEqual([])
     const upward = sources.flatMap(({ file, text }) =>
       [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)]
@@ -211,7 +213,7 @@ describe("design rules", () => {
       "Operations/Audit.ts: Audit = (): Option.Option<AuditLog> => Option.none(),",
       "Operations/Readiness.ts: Readiness = (): Option.Option<ReadinessShape> => Option.none(),",
       "Operations/Telemetry.ts: Telemetry = (): Option.Option<Hooks> => Option.none(),",
-      "Service/CallerCredentials.ts: Mode = (): CredentialsMode => \"server\",",
+      'Service/CallerCredentials.ts: Mode = (): CredentialsMode => "server",',
       "Service/Hooks.ts: Hooks = () => none }) {}",
       "Service/ServiceCallers.ts: Named = (): ReadonlyArray<string> => [],",
       "Services/Registry.ts: Services = (): ReadonlyArray<Service> => [],",
