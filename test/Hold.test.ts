@@ -1,5 +1,5 @@
 /**
- * What the guard holds (Tools/Hold.ts): every selector of every changing tool
+ * What the guard holds (Untrusted/Hold.ts): every selector of every changing tool
  * is decided by a rule of the table, and the decisions below are written out
  * by hand, as docs/untrusted-text.md lists them, so that a change of the table
  * shows here. SVC_GUARD_HOLD widens and narrows it; ask-all holds everything.
@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as GuardSettings from "../src/Settings/Guard.js"
 import { all } from "../src/Tools/Definitions.js"
-import { ruleOf } from "../src/Tools/Hold.js"
+import { ruleOf } from "../src/Untrusted/Hold.js"
 import { decider } from "../src/Untrusted/Guard.js"
 
 const changing = all.filter((tool) => tool.group !== "read")

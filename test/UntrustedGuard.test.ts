@@ -90,7 +90,7 @@ describe("the guard's window in memory", () => {
 
   it.effect("is off by default and with SVC_GUARD=off; on with its layer", () =>
     Effect.gen(function* () {
-      expect(yield* Guard.inForce).toEqual(Option.none())
+      expect(yield* Guard.inForce.pipe(Effect.provide(Guard.layerOff))).toEqual(Option.none())
       const off = yield* Guard.inForce.pipe(Effect.provide(Guard.layer({ mode: "off", windowMs: 1_000, hold: [] })))
       expect(off).toEqual(Option.none())
       const on = yield* Guard.inForce.pipe(Effect.provide(Guard.layer({ mode: "ask", windowMs: 1_000, hold: [] })))

@@ -46,7 +46,7 @@ import * as Several from "./Services.js"
 // command runs: start-up neither loads nor runs it.
 const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http.js")]))
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
-const loadCheck = Effect.promise(() => import("./Check.js"))
+const loadCheck = Effect.promise(() => import("../Diagnosis/Check.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))
 const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
 
@@ -99,6 +99,8 @@ const configFailed = (error: Config.ConfigError) =>
  */
 const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
   ToolsBundle.layerWith(Settings.layer, params).pipe(
+    // Beside the bundle, not beneath it, so that the tools' settings are read (and refused) first;
+    // what these provide stands over the bundle's defaults.
     Layer.merge(Audit.layerConfig),
     // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
@@ -262,7 +264,7 @@ const check = Effect.gen(function* () {
 
 const checkSignIn = (settings: SignInSettings.SignInSettingsShape) =>
   Effect.gen(function* () {
-    const SignInCheck = yield* Effect.promise(() => import("../SignIn/Check.js"))
+    const SignInCheck = yield* Effect.promise(() => import("../Diagnosis/SignIn.js"))
     const steps = yield* SignInCheck.run(settings)
     yield* Console.error(SignInCheck.format(steps))
     return steps.every((step) => step.status !== "fail")

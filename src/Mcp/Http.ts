@@ -13,7 +13,6 @@
  * and draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
 import { AsyncLocalStorage } from "node:async_hooks"
-import { createHash, timingSafeEqual } from "node:crypto"
 import * as NodeHttp from "node:http"
 import type { AddressInfo } from "node:net"
 import {
@@ -22,14 +21,7 @@ import {
   originValidation,
   toNodeHandler,
 } from "@modelcontextprotocol/node"
-import {
-  createMcpHandler,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  OAuthError,
-  OAuthErrorCode,
-  requireBearerAuth,
-} from "@modelcontextprotocol/server"
+import { createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -45,12 +37,15 @@ import * as RequestContext from "../Operations/RequestContext.js"
 import { TeamSettings } from "../Settings/Team.js"
 import { SignIn, type SignInShape } from "../SignIn/Resource.js"
 import { Store } from "../Store/Store.js"
+import * as Answers from "./Answers.js"
 import * as Asking from "./Asking.js"
+import * as HttpBody from "./HttpBody.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
 import { type McpServer, make, type Requirements as ServerRequirements } from "./Server.js"
 import * as Session from "./Session.js"
 import * as SignInHttp from "./SignIn.js"
 import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
+import * as Token from "./Token.js"
 
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
 const MAX_BODY_BYTES = MAX_MESSAGE_BYTES
@@ -60,11 +55,6 @@ const KEEP_ALIVE_MS = 65_000
 
 /** How long a shutdown lets calls in flight finish. */
 export const DRAIN_MS = 10_000
-
-const digest = (text: string) => createHash("sha256").update(text).digest()
-
-/** Compares in constant time: hashing first makes the lengths equal too. */
-const sameToken = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected))
 
 const sendJson = (
   res: NodeHttp.ServerResponse,
@@ -88,8 +78,8 @@ export class ListenError extends Data.TaggedError("ListenError")<{
   }
 }
 
-/** What serving over HTTP needs: the tools' (Server.ts); a request's context and `/readyz`'s probe read what is provided. */
-export type Requirements = ServerRequirements
+/** What serving over HTTP needs: the tools' (Server.ts) and the shared store the tools bundle provides; a request's context and `/readyz`'s probe read what is provided. */
+export type Requirements = ServerRequirements | Store
 
 export interface Serving {
   /** The URL of the MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
@@ -104,68 +94,6 @@ const loopbackNames = (host: string) => {
 }
 
 /**
- * What the request being served brought (its caller, its trace), or why it is refused. The SDK
- * calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the request's
- * server through a factory that takes no argument: neither can be handed a value of ours, so it
- * rides the request's async context, which both run within.
- */
-/**
- * A POST's body of a declared, bounded length, read and parsed here, once: given
- * to the SDK's handler parsed, it neither copies the request nor reads it again
- * (a clone's stream costs more than the parse). Any other body (chunked, over
- * the bound, not a POST) is left to the SDK, which reads and bounds it itself;
- * one that is not JSON is handed back as it came, for the SDK's own answer.
- */
-const bodyOf = async (
-  req: NodeHttp.IncomingMessage,
-  declared: number,
-): Promise<{ readonly parsed: unknown } | { readonly text: string } | undefined> => {
-  if (req.method !== "POST" || req.headers["content-length"] === undefined || declared > MAX_BODY_BYTES) {
-    return undefined
-  }
-  const chunks: Array<Buffer> = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  const text = Buffer.concat(chunks).toString("utf8")
-  // The adapter writes a parsed body out again with JSON.stringify, which recurses: a body nested
-  // deeper than it can go is left to the SDK's own reading, which answers it with a 400.
-  if (deeperThan(text, MAX_NESTING)) return { text }
-  try {
-    return { parsed: JSON.parse(text) }
-  } catch {
-    return { text }
-  }
-}
-
-const MAX_NESTING = 256
-
-/** Whether the JSON text opens more than `limit` arrays or objects within each other (strings skipped). */
-const deeperThan = (text: string, limit: number): boolean => {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 92) i++
-      else if (c === 34) inString = false
-    } else if (c === 34) inString = true
-    else if (c === 91 || c === 123) {
-      if (++depth > limit) return true
-    } else if (c === 93 || c === 125) depth--
-  }
-  return false
-}
-
-/** The request with its body, read already, given again. */
-const replayed = (req: NodeHttp.IncomingMessage, text: string): NodeIncomingMessageLike => ({
-  ...(req.method === undefined ? {} : { method: req.method }),
-  ...(req.url === undefined ? {} : { url: req.url }),
-  headers: req.headers,
-  async *[Symbol.asyncIterator]() {
-    yield Buffer.from(text, "utf8")
-  },
-})
-
-/**
  * What a request brought, as the routes read it from its headers and peer, and as the gate
  * completes it (sign-in, the session): the context its calls start from, or why it is refused.
  */
@@ -175,26 +103,21 @@ type Brought = Data.TaggedEnum<{
 }>
 const Brought = Data.taggedEnum<Brought>()
 
+/**
+ * Where what the request being served brought is kept. The SDK
+ * calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the request's
+ * server through a factory that takes no argument: neither can be handed a value of ours, so it
+ * rides the request's async context, which both run within.
+ */
 type Requests = AsyncLocalStorage<Brought>
 
 type Log = (message: string) => void
-
-/** What asking a 2025-era client over HTTP needs, made once for the server's life. */
-interface Asked {
-  readonly sessions: Session.Sessions
-  readonly answers: Asking.Answers
-}
-
-const bindingOf = (context: CallContext.CallContext, session: Session.Session): Asking.Binding => ({
-  session: session.nonce,
-  principal: CallContext.bindingPrincipalOf(context),
-})
 
 /**
  * The SDK's MCP handler: each request's own server, made with the context the request brought;
  * a 2025-era POST of a session gets the transport that can ask its client.
  */
-const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asked, log: Log) =>
+const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asking.Asked, log: Log) =>
   createMcpHandler(
     (info) => {
       const brought = requests.getStore()
@@ -204,7 +127,7 @@ const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asked, log: Log) 
       return mcp.create(
         context,
         (transport) =>
-          new Asking.AskingTransport(transport, asked.answers, bindingOf(context, session.value), session.value),
+          new Asking.AskingTransport(transport, asked.answers, Asking.bindingOf(context, session.value), session.value),
       )
     },
     {
@@ -213,80 +136,13 @@ const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asked, log: Log) 
     },
   )
 
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-/** A JSON-RPC response, which a client POSTs only to answer a server's request (2025-era). */
-const isResponse = (body: unknown): body is Readonly<Record<string, unknown>> =>
-  isObject(body) &&
-  body.jsonrpc === "2.0" &&
-  body.method === undefined &&
-  "id" in body &&
-  ("result" in body || "error" in body)
-
-const accepted = () => new Response(null, { status: 202 })
-
-const jsonRpcError = (status: number, message: string) =>
-  Response.json({ jsonrpc: "2.0", error: { code: status === 403 ? -32001 : -32600, message }, id: null }, { status })
-
-/**
- * A 2025-era client's answer to a question, or its cancellation of a call, for a call that may run
- * in another server instance or on another replica; undefined for every other request.
- */
-const routed = async (
-  asked: Asked,
-  context: CallContext.CallContext,
-  session: Option.Option<Session.Session>,
-  body: unknown,
-): Promise<Response | undefined> => {
-  if (isResponse(body)) {
-    if (Option.isNone(session)) {
-      return jsonRpcError(409, "no question was asked of this client: it has no session (initialize first)")
-    }
-    const delivery = await asked.answers.answer(bindingOf(context, session.value), body as never)
-    return delivery._tag === "Delivered" ? accepted() : jsonRpcError(delivery.status, delivery.reason)
-  }
-  if (Option.isSome(session) && isObject(body) && body.method === "notifications/cancelled" && isObject(body.params)) {
-    const requestId = body.params.requestId
-    if (typeof requestId === "string" || typeof requestId === "number") {
-      await asked.answers.cancel(bindingOf(context, session.value), requestId, body.params.reason)
-    }
-    return accepted()
-  }
-  return undefined
-}
-
-/** The answer to `initialize` with the session token its client sends from then on. */
-const withSession = (response: Response, token: string) => {
-  if (!response.ok) return response
-  const headers = new Headers(response.headers)
-  headers.set("mcp-session-id", token)
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
-}
-
-/** SVC_MCP_TOKEN's check, when it is set: the Bearer token, compared in constant time. */
-const tokenCheck = (token: Option.Option<string>) =>
-  Option.map(token, (expected) =>
-    requireBearerAuth({
-      verifier: {
-        verifyAccessToken: async (given) => {
-          if (!sameToken(given, expected)) {
-            throw new OAuthError(OAuthErrorCode.InvalidToken, "the Bearer token is not SVC_MCP_TOKEN")
-          }
-          // The token does not expire; the SDK wants to know until when it holds.
-          return { token: given, clientId: "svc-mcp", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
-        },
-      },
-    }),
-  )
-
 /** The gates of /mcp: the token or sign-in, and what the request's context refuses; then the SDK's handler. */
 const gated = (
   handler: ReturnType<typeof mcpHandler>,
-  authenticate: ReturnType<typeof tokenCheck>,
+  authenticate: ReturnType<typeof Token.check>,
   signInGate: Option.Option<ReturnType<typeof SignInHttp.gate>>,
   requests: Requests,
-  asked: Asked,
+  asked: Asking.Asked,
   log: Log,
 ) =>
   toNodeHandler(
@@ -314,7 +170,7 @@ const gated = (
         const context = Option.isSome(session)
           ? { ...signedInContext, session: Option.some(session.value.nonce) }
           : signedInContext
-        const answered = await routed(asked, context, session, parsedBody)
+        const answered = await Asking.routed(asked, context, session, parsedBody)
         if (answered !== undefined) return answered
         const serve = () =>
           handler.fetch(request, {
@@ -323,11 +179,11 @@ const gated = (
           })
         const response = await requests.run(Brought.Served({ context, session }), serve)
         // A 2025-era client's initialize: its session token, from what it declared.
-        if (isObject(parsedBody) && parsedBody.method === "initialize" && isObject(parsedBody.params)) {
-          const version = parsedBody.params.protocolVersion
-          return withSession(
+        const initialize = Asking.initializeOf(parsedBody)
+        if (initialize !== undefined) {
+          return Asking.withSession(
             response,
-            asked.sessions.issue(principal, typeof version === "string" ? version : "", parsedBody.params.capabilities),
+            asked.sessions.issue(principal, initialize.version, initialize.capabilities),
           )
         }
         return response
@@ -404,11 +260,11 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
       typeof read === "string"
         ? Brought.Refused({ reason: read })
         : Brought.Served({ context: read, session: Option.none() })
-    const body = await bodyOf(req, declared)
+    const body = await HttpBody.bodyOf(req, declared, MAX_BODY_BYTES)
     await requests.run(brought, () =>
       body === undefined || "parsed" in body
         ? serveMcp(req as unknown as NodeIncomingMessageLike, res, body?.parsed)
-        : serveMcp(replayed(req, body.text), res),
+        : serveMcp(HttpBody.replayed(req, body.text), res),
     )
   }
 }
@@ -485,14 +341,15 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const requests: Requests = new AsyncLocalStorage()
     // Sessions and questions are signed with the replicas' shared key, so that any replica reads them.
     const key = Option.getOrElse((yield* TeamSettings).stateKey, Session.processKey)
-    const asked: Asked = {
+    const asked: Asking.Asked = {
       sessions: Session.make(key),
-      answers: Asking.make({ key, store: yield* Store, run, warn: log }),
+      // The replicas' shared store, where one is provided: answers landing on another replica reach the call through it.
+      answers: Answers.make({ key, store: yield* Store, run, warn: log }),
     }
     const handler = mcpHandler(mcp, requests, asked, log)
     const serveMcp = gated(
       handler,
-      tokenCheck(Option.map(settings.token, Redacted.value)),
+      Token.check(Option.map(settings.token, Redacted.value)),
       Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES)),
       requests,
       asked,

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Auth, type AuthShape } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
+import type { ConfirmationState } from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import { authOf, policyOf, type Service, Services, settingsOf } from "../Services/Registry.js"
 import { isObject } from "../Shared/JsonShape.js"
@@ -16,6 +17,7 @@ import * as Definitions from "../Tools/Definitions.js"
 import { failure, unrecorded } from "../Tools/Render.js"
 import { make as makeTool, type Tool } from "../Tools/Tool.js"
 import { ToolDeniedError } from "../Tools/ToolError.js"
+import type { Guard } from "../Untrusted/Guard.js"
 import type { Answer, Handler, Incoming } from "./ToolCall.js"
 import * as ToolCall from "./ToolCall.js"
 
@@ -116,7 +118,7 @@ const everySecret = (services: ReadonlyArray<Service>): AuthShape["secrets"] =>
   )
 
 /** Each service's context brings its own client and policy; the call's record (audit, telemetry) and the state key are shared. */
-export const make: Effect.Effect<RouterShape> = Effect.gen(function* () {
+export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard> = Effect.gen(function* () {
   const services = yield* Services
   const names = services.map((s) => s.name)
   const handlers = new Map<string, { readonly service: Service; readonly handle: Handler }>()

@@ -29,14 +29,17 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as CallContext from "../Call/Context.js"
+import type { ConfirmationState } from "../Confirmation/State.js"
 import type * as CallRecord from "../Operations/CallRecord.js"
 import { Services } from "../Services/Registry.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { VERSION } from "../Shared/Version.js"
 import type { SvcClient } from "../SvcClient.js"
+import type { ParamsCheck } from "../Tools/ParamsCheck.js"
 import { Policy } from "../Tools/Policy.js"
 import type { ServerSettings } from "../Tools/Settings.js"
 import type { Tool } from "../Tools/Tool.js"
+import type { Guard } from "../Untrusted/Guard.js"
 import { FleetView } from "../View/Fleet.js"
 import * as Apps from "./Apps.js"
 import * as McpLogging from "./Logging.js"
@@ -121,11 +124,19 @@ export interface McpServer {
 
 /**
  * What serving the tools needs: the service's client, the policy and settings,
- * and the credentials the call's record scrubs. The optional parts (audit,
- * telemetry, confirmation state, the services SVC_SERVICES names) are off, or
- * their defaults, unless provided.
+ * the credentials the call's record scrubs, and the parts that hold state (the
+ * params check, the confirmations' memory, the guard's window), which the
+ * tools' bundle provides. The optional parts without state (audit, telemetry,
+ * the services SVC_SERVICES names) are off unless provided.
  */
-export type Requirements = SvcClient | Policy | ServerSettings | CallRecord.Requirements
+export type Requirements =
+  | SvcClient
+  | Policy
+  | ServerSettings
+  | CallRecord.Requirements
+  | ParamsCheck
+  | ConfirmationState
+  | Guard
 
 /** Runs one call's Effect as a fiber of the server's set of calls. */
 type RunCall = (

@@ -29,14 +29,15 @@ import { Naming } from "../Settings/Naming.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, type Invocation, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
+import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import { Policy, type PolicyShape } from "../Tools/Policy.js"
 import type { ProgressShape } from "../Tools/Progress.js"
 import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
 import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Tools/Settings.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
-import { callerOf } from "../Untrusted/Caller.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
+import * as Guarded from "./Guarded.js"
 import * as McpLogging from "./Logging.js"
 
 /** JSON-RPC "invalid params". */
@@ -132,7 +133,14 @@ class Honoured {
  * the call's record needs; the audit log, telemetry and the confirmation
  * states' key are read as provided.
  */
-type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements
+type Needs =
+  | Policy
+  | ServerSettings
+  | SvcClient
+  | CallRecord.Requirements
+  | ParamsCheck.ParamsCheck
+  | ConfirmationState.ConfirmationState
+  | Guard.Guard
 
 /** What does not change between calls, read once by `make`; each step of a call reads it. */
 interface Prepared {
@@ -143,6 +151,8 @@ interface Prepared {
   readonly variable: (single: string) => string
   /** Learned once from this server's own client; not a layer of its own, so it cannot come from another client. */
   readonly pages: Pages.DefaultPageShape
+  /** The service's own check, among several services. */
+  readonly check: ParamsCheck.ParamsCheckShape
   readonly states: ConfirmationState.ConfirmationStateShape
   /** SVC_GUARD: optional, in force when its layer is provided and on. */
   readonly guard: Option.Option<Guard.GuardShape>
@@ -183,7 +193,7 @@ const storeSilent = (
  * unused; any other accept is asked again, and nothing is sent. A decline or
  * a cancel sends nothing, so it is honoured as it comes.
  */
-const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming, held: Held | undefined) =>
+const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming, held: Guarded.Held | undefined) =>
   Effect.gen(function* () {
     if (Either.isLeft(call.invocation)) return undefined
     const invocation = call.invocation.right
@@ -219,7 +229,7 @@ const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming,
           call,
           invocation,
           pattern === undefined && held !== undefined
-            ? heldReason(held)
+            ? Guarded.refusal(held)
             : `${setting} (${pattern?.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
         ),
         call.args,
@@ -314,9 +324,10 @@ const perform = (prepared: Prepared, call: Call) =>
       onSuccess: (outcome) => success(call.tool, outcome, prepared.settings),
       onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
     }),
-    Effect.tap((rendered) => noteRead(prepared, rendered.untrusted)),
+    Effect.tap((rendered) => Guarded.noteRead(prepared.guard, rendered.untrusted)),
     Effect.map(toResult),
     Effect.provideService(Pages.DefaultPage, prepared.pages),
+    Effect.provideService(ParamsCheck.ParamsCheck, prepared.check),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause)
@@ -330,47 +341,6 @@ const perform = (prepared: Prepared, call: Call) =>
     ),
   )
 
-/** SVC_GUARD: the caller received untrusted text, so its changes in the window are confirmed. */
-const noteRead = ({ guard }: Prepared, read: string | undefined) =>
-  Option.isNone(guard) || read === undefined
-    ? Effect.void
-    : Effect.flatMap(callerOf, (caller) => guard.value.store.mark(caller, read, guard.value.windowMs))
-
-/** A change made within the caller's window, and whether the guard holds it. */
-interface Held {
-  readonly window: Guard.Window
-  readonly decision: Guard.Decision
-}
-
-/**
- * SVC_GUARD: what the caller read within its window, when this call changes
- * something (a schema-only call sends nothing, and is not guarded).
- */
-const guardOf = ({ guard }: Prepared, call: Call): Effect.Effect<Option.Option<Held>> => {
-  if (Option.isNone(guard) || call.tool.group === "read" || Either.isLeft(call.invocation)) {
-    return Effect.succeed(Option.none())
-  }
-  const invocation = call.invocation.right
-  if (invocation.schema) return Effect.succeed(Option.none())
-  const endpoint = invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1)
-  return Effect.map(Effect.flatMap(callerOf, guard.value.store.recent), (window) =>
-    Option.map(window, (w) => ({
-      window: w,
-      decision: guard.value.decide(call.tool.name, invocation.selector, endpoint),
-    })),
-  )
-}
-
-/** A time a person reads: UTC, to the minute's second. */
-const clockTime = (epochMs: number) => `${new Date(epochMs).toISOString().slice(0, 19).replace("T", " ")} UTC`
-
-/**
- * Why a held change is refused to a client that cannot be asked: which read
- * opened the window, when it ends, and the way forward in one sentence.
- */
-const heldReason = ({ window, decision }: Held) =>
-  `this change ${decision.why.startsWith("SVC_GUARD") ? `is held by ${decision.why}` : `${decision.why}, so it is held`} because it follows reading ${window.source}, which may carry instructions (SVC_GUARD), until ${clockTime(window.until)}; this client can answer neither input_required nor elicitation requests. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or wait until ${clockTime(window.until)}, or the operator changes SVC_GUARD_HOLD or SVC_GUARD`
-
 /** One call: resolved once, then the policy, the confirmation, the tool's program, in the call's context. */
 const handle = (prepared: Prepared, incoming: Incoming) =>
   Effect.gen(function* () {
@@ -383,7 +353,7 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
       return yield* refuse(prepared, refusal, incoming.args)
     }
     const call = resolveCall(authorized.right, incoming.args)
-    const inWindow = yield* guardOf(prepared, call)
+    const inWindow = yield* Guarded.inWindow(prepared.guard, call)
     // Every change in the window is recorded as guarded; only a held one is asked (or refused).
     const guarded = Option.map(inWindow, (held) => held.window.source)
     const held = Option.getOrUndefined(Option.filter(inWindow, (h) => h.decision.held))
@@ -404,6 +374,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
     record: yield* CallRecord.make,
     variable: (yield* Naming).variable,
     pages: yield* Pages.make,
+    check: yield* ParamsCheck.ParamsCheck,
     states: yield* ConfirmationState.ConfirmationState,
     guard: yield* Guard.inForce,
   }

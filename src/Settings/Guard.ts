@@ -1,6 +1,6 @@
 /**
  * The guard's settings (Untrusted/Guard.ts): SVC_GUARD, `ask` (the default;
- * `on` says the same: hold what the table Tools/Hold.ts holds), `ask-all`
+ * `on` says the same: hold what the table Untrusted/Hold.ts holds), `ask-all`
  * (hold every change) or `off`; SVC_GUARD_HOLD, `tool:selector` patterns that
  * widen the table (a pattern with a leading `-` lets its matches through);
  * and SVC_GUARD_WINDOW, how long after a caller received untrusted text its
@@ -14,12 +14,12 @@ import { type ConfigError, optional, optionalWith, pickOne, read, refuse } from 
 
 export type GuardMode = "ask" | "ask-all" | "off"
 
-/** An operator's SVC_GUARD_HOLD pattern: its matches are held, or with `-` let through. */
+/** An operator's SVC_GUARD_HOLD pattern: its matches are held, or with `-` let through; `*` any run. */
 export interface HoldPattern {
   readonly text: string
   readonly held: boolean
-  readonly tool: RegExp
-  readonly selector: RegExp
+  readonly tool: string
+  readonly selector: string
 }
 
 export interface GuardSettings {
@@ -43,8 +43,6 @@ export const parseWindow = (text: string): Either.Either<number, string> => {
     : Either.left(`is not a duration from 1s to 24h (${JSON.stringify(text)})`)
 }
 
-const wildcard = (part: string) => new RegExp(`^${part.replace(/\*/g, ".*")}$`)
-
 /** SVC_GUARD_HOLD's patterns, in order: the first that matches a change decides it, before the table. */
 export const parseHold = (text: string): Either.Either<ReadonlyArray<HoldPattern>, string> =>
   Either.all(
@@ -59,8 +57,8 @@ export const parseHold = (text: string): Either.Either<ReadonlyArray<HoldPattern
           : Either.right<HoldPattern>({
               text: item,
               held: match[1] !== "-",
-              tool: wildcard(match[2] as string),
-              selector: wildcard(match[3] as string),
+              tool: match[2] as string,
+              selector: match[3] as string,
             })
       }),
   )

@@ -80,12 +80,11 @@ export interface StoreShape {
 }
 
 /**
- * The shared store, when one is configured; None (the default) means every
- * part keeps its own memory for this process.
+ * The shared store, when one is configured; None means every part keeps its
+ * own memory for this process (`layerOff`, what the bundles provide when no
+ * store is provided beneath them).
  */
-export class Store extends Context.Reference<Store>()("svc-mcp/Store", {
-  defaultValue: (): Option.Option<StoreShape> => Option.none(),
-}) {}
+export class Store extends Context.Tag("svc-mcp/Store")<Store, Option.Option<StoreShape>>() {}
 
 /** How long a start waits for the first connection before it goes on without the store (and says so). */
 export const START_WAIT_MS = 1_000
@@ -339,8 +338,5 @@ export const layer: Layer.Layer<Store, ConfigError> = Layer.scoped(
 export const layerValue = (settings: Settings.StoreSettings): Layer.Layer<Store> =>
   Layer.scoped(Store, Effect.map(make(settings), Option.some))
 
-/** No shared store: each part keeps its own memory (the default without any layer). */
+/** No shared store: each part keeps its own memory (the bundles' default). */
 export const layerOff: Layer.Layer<Store> = Layer.succeed(Store, Option.none())
-
-/** The store in force, if any. */
-export const current: Effect.Effect<Option.Option<StoreShape>> = Store

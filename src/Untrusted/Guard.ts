@@ -1,7 +1,7 @@
 /**
  * The guard on changes that follow untrusted text. When a caller has received
  * untrusted text (Answer.ts), its changes within the window (SVC_GUARD_WINDOW,
- * 10 minutes) that cannot be undone (the table Tools/Hold.ts, widened or
+ * 10 minutes) that cannot be undone (the table Untrusted/Hold.ts, widened or
  * narrowed by SVC_GUARD_HOLD; every change with SVC_GUARD=ask-all) are held:
  * confirmed as SVC_CONFIRM confirms them, the question saying what was read,
  * or refused where the client cannot be asked. The rest go through, and their
@@ -19,7 +19,7 @@ import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as GuardSettings from "../Settings/Guard.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { Store, type StoreShape } from "../Store/Store.js"
-import { type Reason, ruleOf } from "../Tools/Hold.js"
+import { type Reason, ruleOf, wildcard } from "./Hold.js"
 
 /** What a caller last received within its window: what it was, in words, and when the window ends (epoch ms). */
 export interface Window {
@@ -54,20 +54,22 @@ export interface GuardShape {
  * SVC_GUARD_HOLD pattern that matches; else the table. A change the table does
  * not know (none today; test/Hold.test.ts) is held, the cautious side.
  */
-export const decider =
-  (settings: GuardSettings.GuardSettings) =>
-  (tool: string, selector: string, endpoint: string): Decision => {
+export const decider = (settings: GuardSettings.GuardSettings) => {
+  const patterns = settings.hold.map((p) => ({ ...p, tool: wildcard(p.tool), selector: wildcard(p.selector) }))
+  return (tool: string, selector: string, endpoint: string): Decision => {
     if (settings.mode === "ask-all") return { held: true, why: "SVC_GUARD=ask-all" }
-    const pattern = settings.hold.find((p) => p.tool.test(tool) && p.selector.test(selector))
+    const pattern = patterns.find((p) => p.tool.test(tool) && p.selector.test(selector))
     if (pattern !== undefined) return { held: pattern.held, why: `SVC_GUARD_HOLD (${pattern.text})` }
     const rule = ruleOf(tool, endpoint)
     return rule === undefined ? { held: true, why: "changes something" } : { held: rule.held, why: rule.reason }
   }
+}
 
-/** The guard when it is on; None, the default, when it is off (SVC_GUARD=off, or no layer of it provided). */
-export class Guard extends Context.Reference<Guard>()("svc-mcp/Guard", {
-  defaultValue: (): Option.Option<GuardShape> => Option.none(),
-}) {}
+/**
+ * The guard when it is on, with its window; None when it is off (SVC_GUARD=off,
+ * or `layerOff`, what the bundles provide when no guard is provided beneath them).
+ */
+export class Guard extends Context.Tag("svc-mcp/Guard")<Guard, Option.Option<GuardShape>>() {}
 
 /** More callers than this, and the expired ones are swept before the next is added. */
 const SWEEP_AT = 1024
@@ -173,7 +175,7 @@ export const layer = (settings: GuardSettings.GuardSettings): Layer.Layer<Guard>
  * The guard as SVC_GUARD and SVC_GUARD_WINDOW say, its window in the shared
  * store when one is provided beneath (Store), else in memory.
  */
-export const layerConfig: Layer.Layer<Guard, ConfigError> = Layer.unwrapEffect(
+export const layerConfig: Layer.Layer<Guard, ConfigError, Store> = Layer.unwrapEffect(
   Effect.gen(function* () {
     const settings = yield* GuardSettings.load
     const store = yield* Store
@@ -187,7 +189,7 @@ export const layerConfig: Layer.Layer<Guard, ConfigError> = Layer.unwrapEffect(
 export const layerOff: Layer.Layer<Guard> = Layer.succeed(Guard, Option.none())
 
 /** The guard in force: None when off or not provided. */
-export const inForce: Effect.Effect<Option.Option<GuardShape>> = Guard
+export const inForce: Effect.Effect<Option.Option<GuardShape>, never, Guard> = Guard
 
 /**
  * Whose window a change falls in, in words for the start line and `svc-mcp

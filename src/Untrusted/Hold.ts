@@ -4,7 +4,7 @@
  * code, or touches credentials and permissions. What only runs again what is
  * already configured is let through (and its audit line says it was guarded).
  *
- * Data, beside the selector tables (Tables.ts): a rule names endpoints by the
+ * Data, beside the guard that reads it (Guard.ts): a rule names endpoints by the
  * service's own names (`*` any run), the first rule of a tool that matches
  * decides, and every selector of every changing tool is decided by one
  * (test/Hold.test.ts holds that). docs/untrusted-text.md lists the outcome.
@@ -111,7 +111,8 @@ export const RULES: Readonly<Record<string, ReadonlyArray<Rule>>> = {
   ],
 }
 
-const wildcard = (pattern: string) => new RegExp(`^${pattern.replace(/\*/g, ".*")}$`)
+/** A pattern of `*` (any run) as a test of a whole name. */
+export const wildcard = (pattern: string) => new RegExp(`^${pattern.replace(/\*/g, ".*")}$`)
 
 const compiled = Object.fromEntries(
   Object.entries(RULES).map(([tool, rules]) => [
