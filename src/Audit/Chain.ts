@@ -52,7 +52,10 @@ const macInput = (writer: string, seq: number, prev: string, time: string, final
   JSON.stringify(["svc-mcp audit checkpoint", writer, seq, prev, time, final])
 
 export const mac = (key: Uint8Array, writer: string, seq: number, prev: string, time: string, final: boolean): string =>
-  Crypto().createHmac("sha256", key).update(macInput(writer, seq, prev, time, final)).digest("base64url")
+  Crypto()
+    .createHmac("sha256", key)
+    .update(macInput(writer, seq, prev, time, final))
+    .digest("base64url")
 
 /** A short, non-secret name for a key, so that a reader knows which key signed a checkpoint. */
 export const keyId = (key: Uint8Array): string =>

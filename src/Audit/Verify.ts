@@ -87,29 +87,32 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
   const broken = (where: Where, problem: string) => {
     if (seen.has(at(where))) return
     seen.add(at(where))
-    problems.push({ ...where, problem })
+    problems.push({ source: where.source, line: where.line, problem })
   }
 
   for (const source of sources) {
-    const last = new Map<string, { seq: number; hash: string; where: Where }>()
+    const last = new Map<string, { seq: number; hash: string; where: Where; highest: Where }>()
     let sealedSeen = false
-    source.lines.forEach((bytes, index) => {
+    for (const [index, bytes] of source.lines.entries()) {
       const where = { source: source.name, line: index + 1 }
-      if (bytes.length === 0) return broken(where, "an empty line")
-      const read = Chain.read(bytes)
-      if (read._tag === "Broken") return broken(where, read.problem)
+      const read: Chain.Read = bytes.length === 0 ? { _tag: "Broken", problem: "an empty line" } : Chain.read(bytes)
+      if (read._tag === "Broken") {
+        broken(where, read.problem)
+        continue
+      }
       if (read._tag === "Unchained") {
         unchained++
         if (sealedSeen) broken(where, "a line without chain fields among chained lines: it was inserted or edited")
-        return
+        continue
       }
       sealedSeen = true
       const before = last.get(read.writer)
       if (before !== undefined) {
         if (read.seq <= before.seq) {
+          // The line out of place is the one that came too early: the first of two swapped lines.
           broken(
-            where,
-            `out of order (seq ${read.seq} after ${before.seq} of writer ${read.writer}): lines were swapped or moved`,
+            before.highest,
+            `out of order: it holds seq ${before.seq} of writer ${read.writer}, before seq ${read.seq} at ${at(where)}: lines were swapped or moved`,
           )
         } else if (read.seq > before.seq + 1 && source.kind === "file") {
           broken(
@@ -117,10 +120,19 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
             `seq jumps from ${before.seq} to ${read.seq} (writer ${read.writer}): ${read.seq - before.seq - 1 === 1 ? "the line" : `${read.seq - before.seq - 1} lines`} before it ${read.seq - before.seq - 1 === 1 ? "was" : "were"} removed or moved`,
           )
         } else if (read.seq === before.seq + 1 && read.prev !== before.hash) {
-          broken(where, `it does not follow ${at(before.where)} (its prev is not that line's hash): a line was replaced`)
+          broken(
+            where,
+            `it does not follow ${at(before.where)} (its prev is not that line's hash): a line was replaced`,
+          )
         }
       }
-      last.set(read.writer, { seq: Math.max(read.seq, before?.seq ?? -1), hash: read.hash, where })
+      const ahead = before !== undefined && before.seq >= read.seq
+      last.set(read.writer, {
+        seq: ahead ? before.seq : read.seq,
+        hash: read.hash,
+        where,
+        highest: ahead ? before.highest : where,
+      })
       let chain = chains.get(read.writer)
       if (chain === undefined) {
         chain = new Map()
@@ -128,11 +140,18 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
       }
       const known = chain.get(read.seq)
       if (known === undefined) {
-        chain.set(read.seq, { ...where, seq: read.seq, prev: read.prev, hash: read.hash, fields: read.fields, kinds: new Set([source.kind]) })
+        chain.set(read.seq, {
+          ...where,
+          seq: read.seq,
+          prev: read.prev,
+          hash: read.hash,
+          fields: read.fields,
+          kinds: new Set([source.kind]),
+        })
       } else if (known.hash !== read.hash) {
         broken(where, `it differs from ${at(known)}, the same line (writer ${read.writer}, seq ${read.seq}) elsewhere`)
       } else known.kinds.add(source.kind)
-    })
+    }
     if (source.kind === "file") {
       for (const [writer, end] of last) fileEnds.push({ writer, seq: end.seq, where: end.where })
     }
@@ -146,7 +165,10 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
     const first = entries[0] as Entry
     if (first.seq !== 0) {
       if (first.kinds.has("file")) {
-        broken(first, `the chain of writer ${writer} starts at seq ${first.seq}: the lines before it are missing (give the earlier, rotated files too)`)
+        broken(
+          first,
+          `the chain of writer ${writer} starts at seq ${first.seq}: the lines before it are missing (give the earlier, rotated files too)`,
+        )
       } else {
         notes.push(`writer ${writer}: the stream begins at seq ${first.seq} (its cap dropped the lines before)`)
       }
@@ -173,7 +195,8 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
       previous = entry
     }
     const lastEntry = previous as Entry
-    for (const intent of intents.values()) unknown.push({ source: intent.source, line: intent.line, writer, fields: intent.fields })
+    for (const intent of intents.values())
+      unknown.push({ source: intent.source, line: intent.line, writer, fields: intent.fields })
     const sealed = lastEntry.fields.phase === "checkpoint" && checkpoint?.seq === lastEntry.seq
     const after = entries.find((entry) => entry.seq > (checkpoint?.seq ?? -1))
     writers.push({
@@ -197,13 +220,7 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
   }
   problems.sort((a, b) => order(sources, a) - order(sources, b))
   const status =
-    problems.length > 0
-      ? "broken"
-      : chains.size === 0
-        ? "unchained"
-        : writers.some((w) => !w.sealed)
-          ? "open"
-          : "holds"
+    problems.length > 0 ? "broken" : chains.size === 0 ? "unchained" : writers.some((w) => !w.closed) ? "open" : "holds"
   return { status, problems, writers, unknown, unchained, checkpoints: { signed, checked: key !== undefined }, notes }
 }
 
@@ -213,7 +230,8 @@ const order = (sources: ReadonlyArray<Source>, where: Where) =>
 const checkpointHolds = (entry: Entry, writer: string, key: Uint8Array | undefined): true | string => {
   if (key === undefined) return true
   const { mac, time, final } = entry.fields
-  if (typeof mac !== "string") return "an unsigned checkpoint, where the log is signed with SVC_AUDIT_KEY: it was forged"
+  if (typeof mac !== "string")
+    return "an unsigned checkpoint, where the log is signed with SVC_AUDIT_KEY: it was forged"
   const expected = Chain.mac(key, writer, entry.seq, entry.prev, String(time), final === true)
   return mac === expected
     ? true
@@ -241,12 +259,14 @@ export const format = (report: Report): string => {
     const end = w.closed
       ? "closed at a clean stop"
       : w.sealed
-        ? "ends on a checkpoint"
+        ? "open: ends on a periodic checkpoint, not a clean stop (the writer runs, was killed, or lines after it were cut)"
         : `open: the lines from ${w.openFrom === undefined ? "its start" : at(w.openFrom)} on follow no checkpoint (the writer runs, was killed, or lines after them were cut)`
     out.push(`writer ${w.writer}: ${w.lines} lines, seq ${w.first} to ${w.last}; ${sealedAt}; ${end}`)
   }
   if (report.unchained > 0) {
-    out.push(`${report.unchained} line${report.unchained === 1 ? "" : "s"} in the format before the chain (unchained): an edit or removal there would not show`)
+    out.push(
+      `${report.unchained} line${report.unchained === 1 ? "" : "s"} in the format before the chain (unchained): an edit or removal there would not show`,
+    )
   }
   out.push(
     report.checkpoints.checked
@@ -255,7 +275,9 @@ export const format = (report: Report): string => {
   )
   out.push(...report.notes)
   if (report.unknown.length > 0) {
-    out.push(`outcome unknown (an intent with no outcome: the server stopped while the change was sent): ${report.unknown.length}`)
+    out.push(
+      `outcome unknown (an intent with no outcome: the server stopped while the change was sent): ${report.unknown.length}`,
+    )
     for (const u of report.unknown) out.push(`  ${at(u)}: ${describeChange(u.fields)}`)
   }
   out.push(
@@ -270,6 +292,5 @@ export const format = (report: Report): string => {
   return out.join("\n")
 }
 
-/** The command's exit code: 0 when the chains hold and are sealed, 1 when a line is broken, 3 when open or unchained. */
-export const exitCode = (report: Report): number =>
-  report.status === "holds" ? 0 : report.status === "broken" ? 1 : 3
+/** The command's exit code: 0 when the chains hold and each ends at a clean stop, 1 when a line is broken, 3 when open or unchained. */
+export const exitCode = (report: Report): number => (report.status === "holds" ? 0 : report.status === "broken" ? 1 : 3)

@@ -212,7 +212,7 @@ export class Writer {
     }
     this.size += buffer.length
     this.sinceCheckpoint = since
-    batch.forEach((waiting, index) => waiting.resolve(seqs[index] as number))
+    for (const [index, waiting] of batch.entries()) waiting.resolve(seqs[index] as number)
     this.options.onWritten?.(lines)
   }
 }

@@ -155,7 +155,10 @@ const streamTo = (store: StoreShape, log: (effect: Effect.Effect<void>) => void)
 }
 
 /** Opens `destination` (a path, or `-` for stderr) for the length of the scope; closed with a last checkpoint. */
-export const open = (destination: string, options: OpenOptions = {}): Effect.Effect<AuditLog, AuditError, Scope.Scope> =>
+export const open = (
+  destination: string,
+  options: OpenOptions = {},
+): Effect.Effect<AuditLog, AuditError, Scope.Scope> =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
     const log = (effect: Effect.Effect<void>) => {
@@ -180,9 +183,7 @@ export const open = (destination: string, options: OpenOptions = {}): Effect.Eff
                 log(Effect.logInfo(`audit log ${destination} reopened`))
               } else {
                 log(
-                  Effect.logError(
-                    `${new AuditError({ destination, cause: error }).message}: it could not be reopened`,
-                  ),
+                  Effect.logError(`${new AuditError({ destination, cause: error }).message}: it could not be reopened`),
                 )
               }
             },

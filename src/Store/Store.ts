@@ -319,12 +319,7 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
       get: (key) => command("get", () => read(full(key)), text),
       remove: (key) => sent("remove", full(key), ["DEL", full(key)], () => undefined),
       appendStream: (key, line, cap) =>
-        sent(
-          "xadd",
-          full(key),
-          ["XADD", full(key), "MAXLEN", "~", String(cap), "*", "line", line],
-          () => undefined,
-        ),
+        sent("xadd", full(key), ["XADD", full(key), "MAXLEN", "~", String(cap), "*", "line", line], () => undefined),
       status: sent("ping", undefined, ["PING"], () => undefined).pipe(
         Effect.as<StoreStatus>({ up: true, where: settings.where }),
         Effect.catchAll((error) =>
