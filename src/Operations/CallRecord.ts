@@ -143,8 +143,11 @@ const digestOf = (log: AuditLog, sent: unknown, logged: unknown): string =>
       `hmac-sha256:${Crypto().createHmac("sha256", Redacted.value(key)).update(canonicalJson(sent)).digest("base64url")}`,
   })
 
-/** What the record depends on: the credentials in force (whose secrets it scrubs); the audit log and telemetry when provided. */
-export type Requirements = Auth
+/**
+ * What the record depends on: the credentials in force (whose secrets it scrubs), the policy
+ * (which confirmation a change went through); the audit log and telemetry when provided.
+ */
+export type Requirements = Auth | Policy
 
 /** The recorder as the audit log, telemetry and the credentials (whose secrets are scrubbed) in force say. */
 export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen(function* () {
@@ -155,7 +158,7 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
   const { secrets } = yield* Auth
   // The confirmation a change went through, for its intent: a call that reached its program
   // through SVC_CONFIRM's pattern was accepted by the user.
-  const policy = yield* Effect.serviceOption(Policy)
+  const policy = yield* Policy
   const naming = yield* Naming
 
   const base = (tool: string, selector: string | undefined) =>
@@ -223,31 +226,29 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
             ),
           )
         }
-        return Effect.gen(function* () {
-          const params = yield* paramsOf(resolved.body)
-          const pattern = Option.isSome(policy) ? policy.value.confirmation(tool, resolved.selector) : undefined
-          const intent = yield* log.intent({
-            ...(yield* base(tool.name, selector)),
-            ...(endpoint === undefined ? {} : { endpoint }),
-            ...(target === undefined ? {} : { target: yield* scrubbed(target) }),
-            params,
-            paramsDigest: digestOf(log, resolved.body, params),
-            ...(pattern === undefined ? {} : { confirmation: `${naming.variable("SVC_CONFIRM")} (${pattern.text})` }),
-          })
-          // The change was made or not: its answer is the caller's, whether its outcome is written or not.
-          const written = (exit: Exit.Exit<ToolSuccess, CallError>) =>
-            Effect.flatMap(line(exit), (entry) => log.outcome(intent, entry)).pipe(
+        // The intent is written whole, or the call is not made: a cancel waits for it, then stops the program.
+        return Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            const params = yield* paramsOf(resolved.body)
+            const pattern = policy.confirmation(tool, resolved.selector)
+            const intent = yield* log.intent({
+              ...(yield* base(tool.name, selector)),
+              ...(endpoint === undefined ? {} : { endpoint }),
+              ...(target === undefined ? {} : { target: yield* scrubbed(target) }),
+              params,
+              paramsDigest: digestOf(log, resolved.body, params),
+              ...(pattern === undefined ? {} : { confirmation: `${naming.variable("SVC_CONFIRM")} (${pattern.text})` }),
+            })
+            const exit = yield* Effect.exit(restore(program))
+            // The change was made or not: its answer is the caller's, whether its outcome is written or not.
+            yield* Effect.flatMap(line(exit), (entry) => log.outcome(intent, entry)).pipe(
               Effect.catchAll((error) =>
                 Effect.logError(`${error.message}: the outcome of ${tool.name} (intent ${intent}) is not recorded`),
               ),
             )
-          return yield* Effect.uninterruptibleMask((restore) =>
-            restore(program).pipe(
-              Effect.exit,
-              Effect.flatMap((exit) => Effect.zipRight(written(exit), exit)),
-            ),
-          )
-        })
+            return yield* exit
+          }),
+        )
       })
   }
 
