@@ -114,6 +114,8 @@ export const CHECKPOINT_MS = 60_000
 /** The stream's key under the store's prefix, and about how many lines it keeps (XADD MAXLEN ~). */
 export const STREAM_KEY = "audit"
 export const STREAM_CAP = 100_000
+/** How long a stop waits for the stream's last lines. */
+const STREAM_DRAIN_MS = 2_000
 
 export interface OpenOptions {
   readonly key?: Option.Option<Redacted.Redacted<Uint8Array>>
@@ -132,7 +134,7 @@ const newWriterId = () =>
 const streamTo = (store: StoreShape, log: (effect: Effect.Effect<void>) => void) => {
   let tail: Promise<void> = Promise.resolve()
   let failing = false
-  return (lines: ReadonlyArray<string>) => {
+  const push = (lines: ReadonlyArray<string>) => {
     tail = tail.then(() =>
       Effect.runPromise(
         Effect.forEach(lines, (line) => store.appendStream(STREAM_KEY, line, STREAM_CAP), { discard: true }).pipe(
@@ -152,6 +154,8 @@ const streamTo = (store: StoreShape, log: (effect: Effect.Effect<void>) => void)
       ),
     )
   }
+  // Every line handed over, sent or failed: the last checkpoint goes out before the store closes.
+  return { push, drained: () => tail }
 }
 
 /** Opens `destination` (a path, or `-` for stderr) for the length of the scope; closed with a last checkpoint. */
@@ -168,6 +172,13 @@ export const open = (
     const key = options.key ?? Option.none()
     const store = options.store ?? Option.none()
     let broken: AuditError | undefined
+    const stream = Option.map(store, (shape) => streamTo(shape, log))
+    if (Option.isSome(stream)) {
+      // Released after the writer (whose close writes the last checkpoint), before the store.
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(() => stream.value.drained()).pipe(Effect.timeoutOption(STREAM_DRAIN_MS), Effect.asVoid),
+      )
+    }
     const writer = yield* Effect.acquireRelease(
       Effect.try({
         try: () =>
@@ -176,7 +187,7 @@ export const open = (
             writer: newWriterId(),
             key: Option.getOrUndefined(Option.map(key, Redacted.value)),
             checkpointMs: options.checkpointMs ?? CHECKPOINT_MS,
-            ...(Option.isSome(store) ? { onWritten: streamTo(store.value, log) } : {}),
+            ...(Option.isSome(stream) ? { onWritten: stream.value.push } : {}),
             onReopen: (error) => {
               if (error === undefined) {
                 broken = undefined
