@@ -17,7 +17,7 @@
 const Crypto = () => process.getBuiltinModule("node:crypto")
 
 /** The format's version: the first field of every sealed line. */
-export const VERSION = 1
+const VERSION = 1
 
 /** Where a writer's chain stands: the next line's seq, and the hash the next line names as its `prev`. */
 export interface ChainState {

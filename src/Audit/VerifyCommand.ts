@@ -8,6 +8,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { STREAM_KEY } from "../Operations/Audit.js"
 import * as Settings from "../Settings/Audit.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { DEFAULT_PREFIX } from "../Settings/Store.js"
@@ -23,8 +24,6 @@ export interface Options {
   readonly prefix?: string
 }
 
-/** The stream's key under the prefix, as Operations/Audit.ts writes it. */
-const STREAM_KEY = "audit"
 const PAGE = 1000
 
 /** A file's lines as bytes: a hash is of bytes, not of what a decoder made of them. */

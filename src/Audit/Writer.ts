@@ -1,8 +1,9 @@
 /**
  * The audit file's writer: lines sealed into one chain (Audit/Chain.ts),
- * appended and flushed to the device (fdatasync) before their callers go on.
- * Lines that come while a flush is under way wait for the next, and share it
- * (group commit): fifty concurrent changes cost a flush or two, not fifty.
+ * appended, and flushed to the device (fdatasync) before their callers go on
+ * when they ask for it (an intent, a checkpoint). Lines that come while a
+ * write is under way wait for the next, and share it (group commit): fifty
+ * concurrent changes cost a flush or two, not fifty.
  *
  * A line is sealed when its batch is written, so that a batch that fails
  * (a full disk) leaves the chain where the file's last whole line left it:
@@ -36,6 +37,7 @@ type Fields = Readonly<Record<string, unknown>> | ((state: Chain.ChainState) => 
 
 interface Waiting {
   readonly fields: Fields
+  readonly sync: boolean
   readonly resolve: (seq: number) => void
   readonly reject: (cause: unknown) => void
 }
@@ -43,7 +45,8 @@ interface Waiting {
 /** How much of a file's end is read for its last line, to continue its chain. */
 const TAIL_BYTES = 256 * 1024
 
-const openFile = (path: string) => Fs.openSync(path, "a", 0o640)
+// Read too: a chain found at the end of the file goes on.
+const openFile = (path: string) => Fs.openSync(path, "a+", 0o640)
 
 /** The chain the file's last line ends, when it is a sealed line. */
 const resumeFrom = (fd: number, size: number): Chain.ChainState | undefined => {
@@ -117,11 +120,14 @@ export class Writer {
     return this.state.writer
   }
 
-  /** Seals `fields` as the chain's next line; resolves with its seq once the line is on the device. */
-  append(fields: Fields): Promise<number> {
+  /**
+   * Seals `fields` as the chain's next line; resolves with its seq once the line is in the file,
+   * and with `sync`, flushed to the device (which flushes the lines before it too).
+   */
+  append(fields: Fields, sync = true): Promise<number> {
     if (this.closed) return Promise.reject(new Error("the audit log is closed"))
     return new Promise((resolve, reject) => {
-      this.queue.push({ fields, resolve, reject })
+      this.queue.push({ fields, sync, resolve, reject })
       if (!this.flushing) void this.flush()
     })
   }
@@ -195,7 +201,7 @@ export class Writer {
         while (offset < buffer.length) offset += Fs.writeSync(2, buffer, offset)
       } else {
         await writeAll(this.fd, buffer)
-        await datasync(this.fd)
+        if (batch.some((waiting) => waiting.sync)) await datasync(this.fd)
       }
     } catch (cause) {
       this.state = before

@@ -91,11 +91,11 @@ export interface AuditLog {
   readonly destination: string
   /** The chain's writer id, in every line. */
   readonly writer: string
-  /** A record alone (a refusal, a question asked, a declined call): when this succeeds, it is on the device. */
+  /** A record alone (a refusal, a question asked, a declined call): when this succeeds, it is in the file. */
   readonly write: (entry: AuditEntry) => Effect.Effect<void, AuditError>
   /** A change's intent, on the device when this succeeds (nothing may be sent before); its seq, which the outcome names. */
   readonly intent: (entry: IntentEntry) => Effect.Effect<number, AuditError>
-  /** The outcome of the change whose intent has `intent`'s seq. */
+  /** The outcome of the change whose intent has `intent`'s seq: in the file when this succeeds, on the device with the next flush. */
   readonly outcome: (intent: number, entry: AuditEntry) => Effect.Effect<void, AuditError>
   /** Why the last write failed, unless a write or a reopen has succeeded since. */
   readonly broken: () => AuditError | undefined
@@ -109,7 +109,7 @@ export class Audit extends Context.Reference<Audit>()("svc-mcp/Audit", {
 }) {}
 
 /** How often a checkpoint is written, when lines came since the last. */
-export const CHECKPOINT_MS = 60_000
+const CHECKPOINT_MS = 60_000
 
 /** The stream's key under the store's prefix, and about how many lines it keeps (XADD MAXLEN ~). */
 export const STREAM_KEY = "audit"
@@ -210,9 +210,11 @@ export const open = (
         () => Effect.sync(() => process.off("SIGHUP", reopen)),
       )
     }
+    // Only an intent waits for the device: a record or an outcome is in the file (the page cache)
+    // before its call answers, as the log always had it, and the next flush takes it to the device.
     const append = (fields: Readonly<Record<string, unknown>>, unsent: boolean) =>
       Effect.tryPromise({
-        try: () => writer.append(fields),
+        try: () => writer.append(fields, unsent),
         catch: (cause) => {
           broken = new AuditError({ destination: shown, cause })
           return unsent ? new AuditError({ destination: shown, cause, unsent }) : broken

@@ -1,0 +1,112 @@
+/**
+ * The audit file's writer: concurrent lines share a write and its flush (group
+ * commit); a write that fails leaves the file and the chain where they were;
+ * a chain found at the end of the file goes on, and so does one across a
+ * reopen (logrotate's SIGHUP); a clean close writes the closing checkpoint.
+ */
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import * as Verify from "../src/Audit/Verify.js"
+import { Writer, type WriterOptions } from "../src/Audit/Writer.js"
+
+const KEY = new Uint8Array(Buffer.from("an audit key of at least thirty-two bytes!"))
+const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-writer-"))
+const options = (path: string | undefined, more: Partial<WriterOptions> = {}): WriterOptions => ({
+  path,
+  writer: "w1",
+  key: KEY,
+  checkpointMs: 0,
+  ...more,
+})
+const fileSource = (path: string): Verify.Source => ({
+  name: path,
+  kind: "file",
+  lines: Fs.readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => Buffer.from(line)),
+})
+const seqs = (path: string) =>
+  Fs.readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => (JSON.parse(line) as { seq: number }).seq)
+
+describe("the audit writer", () => {
+  it("writes fifty concurrent lines in a few batches, in the chain's order, each caller told its seq", async () => {
+    const path = Path.join(tempDir(), "audit.log")
+    const batches: Array<number> = []
+    const writer = Writer.open(options(path, { onWritten: (lines) => batches.push(lines.length) }))
+    const written = await Promise.all(Array.from({ length: 50 }, (_, i) => writer.append({ phase: "intent", n: i })))
+    expect([...written].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i))
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(50)
+    // The first line goes alone; the others wait for its flush and share the next.
+    expect(batches.length).toBeLessThanOrEqual(3)
+    await writer.close()
+    expect(seqs(path)).toEqual(Array.from({ length: 51 }, (_, i) => i))
+    expect(Verify.verify([fileSource(path)], KEY).status).toBe("holds")
+  })
+
+  it("leaves the chain where it was when a write fails, so the next line follows the last one written", async () => {
+    // /dev/full takes no byte: each write fails as on a full disk.
+    const writer = Writer.open(options("/dev/full"))
+    await expect(writer.append({ phase: "intent" })).rejects.toMatchObject({ code: "ENOSPC" })
+    await expect(writer.append({ phase: "intent" })).rejects.toMatchObject({ code: "ENOSPC" })
+    const path = Path.join(tempDir(), "audit.log")
+    const file = Writer.open(options(path))
+    expect(await file.append({ n: 0 })).toBe(0)
+    await writer.close()
+    await file.close()
+  })
+
+  it("goes on with the chain at the end of its file after a restart, and across a reopen", async () => {
+    const dir = tempDir()
+    const path = Path.join(dir, "audit.log")
+    const first = Writer.open(options(path, { writer: "first" }))
+    await first.append({ n: 0 })
+    await first.append({ n: 1 })
+    await first.close()
+    // A new process finds the chain at the end of the file: the same writer, the next seq.
+    const reopened: Array<unknown> = []
+    const second = Writer.open(options(path, { writer: "second", onReopen: (error) => reopened.push(error) }))
+    expect(second.writer).toBe("first")
+    expect(await second.append({ n: 2 })).toBe(3)
+    // Rotated: moved away, then reopened at its path.
+    Fs.renameSync(path, `${path}.1`)
+    second.reopen()
+    // Between two batches: at once when idle, else when the batch under way is written.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(reopened).toEqual([undefined])
+    expect(await second.append({ n: 3 })).toBe(4)
+    await second.close()
+    expect(seqs(`${path}.1`)).toEqual([0, 1, 2, 3])
+    expect(seqs(path)).toEqual([4, 5])
+    const report = Verify.verify([fileSource(path), fileSource(`${path}.1`)], KEY)
+    expect(report.problems).toEqual([])
+    expect(report.status).toBe("holds")
+    // A file that does not end with a chained line starts a chain of its own.
+    const other = Path.join(dir, "other.log")
+    Fs.writeFileSync(other, '{"time":"2026-11-01T10:00:00.000Z","caller":"server","tool":"svc_create"}\n')
+    const third = Writer.open(options(other, { writer: "third" }))
+    expect(third.writer).toBe("third")
+    expect(await third.append({ n: 0 })).toBe(0)
+    await third.close()
+  })
+
+  it("writes a checkpoint on its interval when lines came since the last, and none when none came", async () => {
+    const path = Path.join(tempDir(), "audit.log")
+    const writer = Writer.open(options(path, { checkpointMs: 20 }))
+    await writer.append({ n: 0 })
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    const phases = () =>
+      Fs.readFileSync(path, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => (JSON.parse(line) as { phase?: string }).phase ?? "record")
+    expect(phases()).toEqual(["record", "checkpoint"])
+    await writer.close()
+    expect(phases()).toEqual(["record", "checkpoint", "checkpoint"])
+  })
+})
