@@ -8,8 +8,13 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Verify from "../src/Audit/Verify.js"
 import { Writer, type WriterOptions } from "../src/Audit/Writer.js"
+import * as Settings from "../src/Settings/Audit.js"
 
 const KEY = new Uint8Array(Buffer.from("an audit key of at least thirty-two bytes!"))
 const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-writer-"))
@@ -109,4 +114,34 @@ describe("the audit writer", () => {
     await writer.close()
     expect(phases()).toEqual(["record", "checkpoint", "checkpoint"])
   })
+})
+
+describe("the audit log's settings", () => {
+  const load = (env: Record<string, string>) =>
+    Settings.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))), Effect.either)
+
+  it.effect("read SVC_AUDIT_KEY from the file SVC_AUDIT_KEY_FILE names, and refuse a short key or both", () =>
+    Effect.gen(function* () {
+      const file = Path.join(tempDir(), "key")
+      Fs.writeFileSync(file, "a key of at least thirty-two bytes, for tests\n")
+      const read = yield* load({ SVC_AUDIT_LOG: "/var/log/a.log", SVC_AUDIT_KEY_FILE: file })
+      expect(read._tag).toBe("Right")
+      const settings = read._tag === "Right" ? Option.getOrUndefined(read.right) : undefined
+      expect(settings?.destination).toBe("/var/log/a.log")
+      expect(Buffer.from(Redacted.value(Option.getOrThrow(settings?.key ?? Option.none()))).toString()).toBe(
+        "a key of at least thirty-two bytes, for tests",
+      )
+      const short = yield* load({ SVC_AUDIT_LOG: "a.log", SVC_AUDIT_KEY: "too short" })
+      expect(short._tag === "Left" ? short.left.message : "").toBe(
+        "SVC_AUDIT_KEY is 9 bytes long, shorter than 32: give at least 32 random bytes, e.g. the output of `openssl rand -base64 48`",
+      )
+      const both = yield* load({ SVC_AUDIT_KEY: "k".repeat(40), SVC_AUDIT_KEY_FILE: file })
+      expect(both._tag === "Left" ? both.left.message : "").toContain(
+        "SVC_AUDIT_KEY_FILE is set, and so is SVC_AUDIT_KEY",
+      )
+      // Without SVC_AUDIT_LOG nothing is audited, key or not.
+      const off = yield* load({ SVC_AUDIT_KEY: "k".repeat(40) })
+      expect(off._tag === "Right" && Option.isNone(off.right)).toBe(true)
+    }),
+  )
 })
