@@ -172,6 +172,10 @@ describe("the audit log", () => {
       const edited = yield* verify([path, `${path}.1`], { SVC_AUDIT_KEY_FILE: keyFile })
       expect(edited.code).toBe(1)
       expect(edited.stderr).toContain(`first broken line: ${path}.1:3: its hash does not match its content`)
+      // A file that cannot be read is said, with exit code 2.
+      const missing = yield* verify([`${path}.2`])
+      expect(missing.stderr).toBe(`svc-mcp: audit verify: ${path}.2 cannot be read (ENOENT)\n`)
+      expect(missing.code).toBe(2)
     }),
   )
 

@@ -214,7 +214,7 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
     if (newest !== undefined && newest.seq < lastEntry.seq) {
       broken(
         newest.where,
-        `the file ends at seq ${newest.seq} of writer ${writer}, and ${at(lastEntry)} holds seq ${lastEntry.seq}: the file's tail after this line was cut`,
+        `the file ends at seq ${newest.seq} of writer ${writer}, and ${at(lastEntry)} holds seq ${lastEntry.seq}: the file's tail after this line was cut (or a newer file of this writer was not given)`,
       )
     }
   }
