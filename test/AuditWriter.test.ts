@@ -100,6 +100,26 @@ describe("the audit writer", () => {
     await third.close()
   })
 
+  it("moves a full file aside itself (SVC_AUDIT_MAX_BYTES), and the chain goes on in the new one", async () => {
+    const dir = tempDir()
+    const path = Path.join(dir, "audit.log")
+    const writer = Writer.open(options(path, { maxBytes: 4096, now: () => "2026-11-25T21:00:00.000Z" }))
+    for (let i = 0; i < 40; i++) await writer.append({ n: i, pad: "x".repeat(200) })
+    await writer.close()
+    const files = Fs.readdirSync(dir).sort()
+    expect(files[0]).toBe("audit.log")
+    expect(files.slice(1)).toContain("audit.log.20261125T210000Z")
+    expect(files.length).toBeGreaterThan(2)
+    for (const file of files.slice(1)) expect(Fs.statSync(Path.join(dir, file)).size).toBeGreaterThanOrEqual(4096)
+    const report = Verify.verify(
+      files.map((file) => fileSource(Path.join(dir, file))),
+      KEY,
+    )
+    expect(report.problems).toEqual([])
+    expect(report.status).toBe("holds")
+    expect(report.writers).toEqual([expect.objectContaining({ lines: 41, first: 0, last: 40 })])
+  })
+
   it("writes a checkpoint on its interval when lines came since the last, and none when none came", async () => {
     const path = Path.join(tempDir(), "audit.log")
     const writer = Writer.open(options(path, { checkpointMs: 20 }))
@@ -139,6 +159,12 @@ describe("the audit log's settings", () => {
       expect(both._tag === "Left" ? both.left.message : "").toContain(
         "SVC_AUDIT_KEY_FILE is set, and so is SVC_AUDIT_KEY",
       )
+      const small = yield* load({ SVC_AUDIT_LOG: "a.log", SVC_AUDIT_MAX_BYTES: "100" })
+      expect(small._tag === "Left" ? small.left.message : "").toMatch(
+        /^SVC_AUDIT_MAX_BYTES is not a whole number of bytes of at least 4096 \("100"\)/,
+      )
+      const sized = yield* load({ SVC_AUDIT_LOG: "a.log", SVC_AUDIT_MAX_BYTES: "104857600" })
+      expect(sized._tag === "Right" && Option.getOrUndefined(sized.right)?.maxBytes).toEqual(Option.some(104857600))
       // Without SVC_AUDIT_LOG nothing is audited, key or not.
       const off = yield* load({ SVC_AUDIT_KEY: "k".repeat(40) })
       expect(off._tag === "Right" && Option.isNone(off.right)).toBe(true)

@@ -9,8 +9,9 @@
  * (a full disk) leaves the chain where the file's last whole line left it:
  * the file is cut back to its size before the batch, and the next batch
  * goes on from there. A file that ends with a sealed line is continued: its
- * writer's chain goes on across restarts, and across SIGHUP (`reopen`), which
- * logrotate sends after moving the file away.
+ * writer's chain goes on across restarts, across SIGHUP (`reopen`), which
+ * logrotate sends after moving the file away, and across the writer's own
+ * move of a full file (`maxBytes`).
  */
 import * as Chain from "./Chain.js"
 
@@ -26,6 +27,8 @@ export interface WriterOptions {
   readonly key: Uint8Array | undefined
   /** How often a checkpoint is written when lines came since the last one; 0 for never. */
   readonly checkpointMs: number
+  /** Once the file holds this many bytes, it is moved aside to `<path>.<time>` and a new one begun. */
+  readonly maxBytes?: number
   /** Each batch's lines, once in the file, in the chain's order. */
   readonly onWritten?: (lines: ReadonlyArray<string>) => void
   /** The file was reopened (SIGHUP), or could not be. */
@@ -167,6 +170,22 @@ export class Writer {
     }
   }
 
+  /** Size rotation: the full file renamed (its lines keep their chain), the next batch in a new one at the path. */
+  private moveAside(path: string) {
+    const stamp = this.now()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d+Z$/, "Z")
+    let aside = `${path}.${stamp}`
+    for (let n = 1; Fs.existsSync(aside); n++) aside = `${path}.${stamp}-${n}`
+    try {
+      Fs.renameSync(path, aside)
+    } catch (error) {
+      this.options.onReopen?.(error)
+      return
+    }
+    this.reopenNow()
+  }
+
   private async flush() {
     this.flushing = true
     try {
@@ -218,6 +237,9 @@ export class Writer {
     }
     this.size += buffer.length
     this.sinceCheckpoint = since
+    if (this.options.maxBytes !== undefined && this.options.path !== undefined && this.size >= this.options.maxBytes) {
+      this.moveAside(this.options.path)
+    }
     for (const [index, waiting] of batch.entries()) waiting.resolve(seqs[index] as number)
     this.options.onWritten?.(lines)
   }

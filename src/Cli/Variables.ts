@@ -203,6 +203,10 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       { name: "SVC_AUDIT_KEY_FILE", meaning: "a file holding SVC_AUDIT_KEY" },
       {
+        name: "SVC_AUDIT_MAX_BYTES",
+        meaning: "move the audit file aside (FILE.<time>) at this many bytes",
+      },
+      {
         name: "OTEL_EXPORTER_OTLP_ENDPOINT",
         meaning: "export traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_*)",
       },

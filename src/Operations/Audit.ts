@@ -119,6 +119,7 @@ const STREAM_DRAIN_MS = 2_000
 
 export interface OpenOptions {
   readonly key?: Option.Option<Redacted.Redacted<Uint8Array>>
+  readonly maxBytes?: Option.Option<number>
   readonly store?: Option.Option<StoreShape>
   readonly checkpointMs?: number
 }
@@ -187,6 +188,10 @@ export const open = (
             writer: newWriterId(),
             key: Option.getOrUndefined(Option.map(key, Redacted.value)),
             checkpointMs: options.checkpointMs ?? CHECKPOINT_MS,
+            ...Option.match(options.maxBytes ?? Option.none(), {
+              onNone: () => ({}),
+              onSome: (maxBytes) => ({ maxBytes }),
+            }),
             ...(Option.isSome(stream) ? { onWritten: stream.value.push } : {}),
             onReopen: (error) => {
               if (error === undefined) {
@@ -245,7 +250,7 @@ export const layer = (settings: Settings.AuditSettings): Layer.Layer<Audit, Conf
     Effect.gen(function* () {
       const store = yield* Store
       const { destination } = settings
-      const log = yield* open(destination, { key: settings.key, store }).pipe(
+      const log = yield* open(destination, { key: settings.key, maxBytes: settings.maxBytes, store }).pipe(
         Effect.mapError(
           (error) =>
             new ConfigError({
