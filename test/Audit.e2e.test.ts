@@ -128,55 +128,61 @@ describe("the audit log", () => {
     }),
   )
 
-  it.scopedLive("reopens the file on SIGHUP, as logrotate needs, and the chain goes on across the two files", () =>
-    Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
-      const path = Path.join(tempDir(), "audit.log")
-      const keyFile = Path.join(Path.dirname(path), "audit.key")
-      Fs.writeFileSync(keyFile, "a key of at least thirty-two bytes, for tests\n")
-      const server = yield* Spawn.serveHttp({ ...keyEnv(double.url), SVC_AUDIT_LOG: path, SVC_AUDIT_KEY_FILE: keyFile })
-      const client = yield* connect(server.url)
-      const create = (name: string) =>
-        Effect.promise(() =>
-          client.callTool({ name: "svc_create", arguments: { resource_type: "tag", params: { name } } }),
-        )
-      yield* create("before")
-      Fs.renameSync(path, `${path}.1`)
-      yield* create("rotated")
-      server.child.kill("SIGHUP")
-      yield* until(() => server.stderr().includes("reopened"))
-      yield* create("after")
-      expect(linesOf(`${path}.1`).map((l) => l.target)).toEqual(["before", "rotated"])
-      expect(linesOf(path).map((l) => l.target)).toEqual(["after"])
-      expect(server.child.exitCode).toBeNull()
-      // The new file's first line follows the old file's last.
-      const [firstAfter] = allLinesOf(path)
-      const lastBefore = allLinesOf(`${path}.1`).at(-1)
-      expect(firstAfter).toMatchObject({ seq: 4, prev: lastBefore?.hash, writer: lastBefore?.writer })
-      // A clean stop closes the chain with a signed checkpoint.
-      server.child.kill("SIGTERM")
-      yield* Effect.promise(() => server.exited)
-      expect(allLinesOf(path).at(-1)).toMatchObject({ phase: "checkpoint", final: true, mac: expect.any(String) })
-      const verified = yield* verify([path, `${path}.1`], { SVC_AUDIT_KEY_FILE: keyFile })
-      expect(verified.stderr).toContain("checkpoints signed and verified with SVC_AUDIT_KEY: 1")
-      expect(verified.stderr).toContain("; closed at a clean stop\n")
-      expect(verified.stderr).toMatch(/\nthe chains hold\n$/)
-      expect(verified.code).toBe(0)
-      // Without the older file, the start of the chain is missing.
-      const partial = yield* verify([path])
-      expect(partial.code).toBe(1)
-      expect(partial.stderr).toContain(`first broken line: ${path}:1: the chain of writer`)
-      // Edited after the fact: verify names the line.
-      const text = Fs.readFileSync(`${path}.1`, "utf8")
-      Fs.writeFileSync(`${path}.1`, text.replace('"target":"rotated"', '"target":"rotaTed"'))
-      const edited = yield* verify([path, `${path}.1`], { SVC_AUDIT_KEY_FILE: keyFile })
-      expect(edited.code).toBe(1)
-      expect(edited.stderr).toContain(`first broken line: ${path}.1:3: its hash does not match its content`)
-      // A file that cannot be read is said, with exit code 2.
-      const missing = yield* verify([`${path}.2`])
-      expect(missing.stderr).toBe(`svc-mcp: audit verify: ${path}.2 cannot be read (ENOENT)\n`)
-      expect(missing.code).toBe(2)
-    }),
+  it.scopedLive(
+    "reopens the file on SIGHUP, as logrotate needs, and the chain goes on across the two files",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        const path = Path.join(tempDir(), "audit.log")
+        const keyFile = Path.join(Path.dirname(path), "audit.key")
+        Fs.writeFileSync(keyFile, "a key of at least thirty-two bytes, for tests\n")
+        const server = yield* Spawn.serveHttp({
+          ...keyEnv(double.url),
+          SVC_AUDIT_LOG: path,
+          SVC_AUDIT_KEY_FILE: keyFile,
+        })
+        const client = yield* connect(server.url)
+        const create = (name: string) =>
+          Effect.promise(() =>
+            client.callTool({ name: "svc_create", arguments: { resource_type: "tag", params: { name } } }),
+          )
+        yield* create("before")
+        Fs.renameSync(path, `${path}.1`)
+        yield* create("rotated")
+        server.child.kill("SIGHUP")
+        yield* until(() => server.stderr().includes("reopened"))
+        yield* create("after")
+        expect(linesOf(`${path}.1`).map((l) => l.target)).toEqual(["before", "rotated"])
+        expect(linesOf(path).map((l) => l.target)).toEqual(["after"])
+        expect(server.child.exitCode).toBeNull()
+        // The new file's first line follows the old file's last.
+        const [firstAfter] = allLinesOf(path)
+        const lastBefore = allLinesOf(`${path}.1`).at(-1)
+        expect(firstAfter).toMatchObject({ seq: 4, prev: lastBefore?.hash, writer: lastBefore?.writer })
+        // A clean stop closes the chain with a signed checkpoint.
+        server.child.kill("SIGTERM")
+        yield* Effect.promise(() => server.exited)
+        expect(allLinesOf(path).at(-1)).toMatchObject({ phase: "checkpoint", final: true, mac: expect.any(String) })
+        const verified = yield* verify([path, `${path}.1`], { SVC_AUDIT_KEY_FILE: keyFile })
+        expect(verified.stderr).toContain("checkpoints signed and verified with SVC_AUDIT_KEY: 1")
+        expect(verified.stderr).toContain("; closed at a clean stop\n")
+        expect(verified.stderr).toMatch(/\nthe chains hold\n$/)
+        expect(verified.code).toBe(0)
+        // Without the older file, the start of the chain is missing.
+        const partial = yield* verify([path])
+        expect(partial.code).toBe(1)
+        expect(partial.stderr).toContain(`first broken line: ${path}:1: the chain of writer`)
+        // Edited after the fact: verify names the line.
+        const text = Fs.readFileSync(`${path}.1`, "utf8")
+        Fs.writeFileSync(`${path}.1`, text.replace('"target":"rotated"', '"target":"rotaTed"'))
+        const edited = yield* verify([path, `${path}.1`], { SVC_AUDIT_KEY_FILE: keyFile })
+        expect(edited.code).toBe(1)
+        expect(edited.stderr).toContain(`first broken line: ${path}.1:3: its hash does not match its content`)
+        // A file that cannot be read is said, with exit code 2.
+        const missing = yield* verify([`${path}.2`])
+        expect(missing.stderr).toBe(`svc-mcp: audit verify: ${path}.2 cannot be read (ENOENT)\n`)
+        expect(missing.code).toBe(2)
+      }),
     // Five runs of verify after the server's: a busy machine takes its time.
     60_000,
   )
