@@ -83,15 +83,20 @@ describe("embedding through the bundles", () => {
       )
       expect(result.isError).toBeUndefined()
       const lines = Fs.readFileSync(log, "utf8").trim().split("\n")
-      expect(lines).toHaveLength(1)
-      expect(JSON.parse(lines[0] as string)).toMatchObject({
-        caller: "server",
-        tool: "svc_create",
-        selector: "tag",
-        endpoint: "write/CreateTag",
-        outcome: "ok",
-      })
-      expect(lines[0]).not.toContain(Layers.SECRET)
+      // The change's intent, its outcome, and the checkpoint that closed the log with the scope.
+      expect(lines.map((line) => JSON.parse(line))).toEqual([
+        expect.objectContaining({ phase: "intent", tool: "svc_create", endpoint: "write/CreateTag" }),
+        expect.objectContaining({
+          phase: "outcome",
+          caller: "server",
+          tool: "svc_create",
+          selector: "tag",
+          endpoint: "write/CreateTag",
+          outcome: "ok",
+        }),
+        expect.objectContaining({ phase: "checkpoint", final: true }),
+      ])
+      expect(lines.join("\n")).not.toContain(Layers.SECRET)
     }),
   )
 

@@ -280,7 +280,13 @@ describe("the guard with a client that cannot be asked", () => {
           .split("\n")
           .map((line) => JSON.parse(line) as Record<string, unknown>)
         const changes = lines.filter((line) => line.tool !== "svc_logs" && line.tool !== "svc_get")
-        expect(changes.map((line) => [line.tool, line.selector, line.outcome, line.guarded])).toEqual([
+        // Each change sent was written down ahead with why: the read that opened the window.
+        expect(changes.filter((line) => line.phase === "intent").map((line) => [line.selector, line.guarded])).toEqual([
+          ["restart_stack", "the logs of stack web"],
+          ["deploy_stack", "the logs of stack web"],
+        ])
+        const ended = changes.filter((line) => line.phase !== "intent")
+        expect(ended.map((line) => [line.tool, line.selector, line.outcome, line.guarded])).toEqual([
           ["svc_delete", "stack", "refused", "the logs of stack web"],
           ["svc_execute", "prune_system", "refused", "the logs of stack web"],
           ["svc_execute", "restart_stack", "ok", "the logs of stack web"],

@@ -49,6 +49,7 @@ const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
 const loadCheck = Effect.promise(() => import("../Diagnosis/Check.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))
 const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
+const loadAuditVerify = Effect.promise(() => import("../Audit/VerifyCommand.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
@@ -313,6 +314,13 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         )
       case "Setup":
         return yield* Effect.flatMap(loadSetup, (Setup) => Setup.run(command.options))
+      case "AuditVerify": {
+        const { _tag, ...options } = command
+        const code = yield* Effect.flatMap(loadAuditVerify, (AuditVerify) => AuditVerify.run(options)).pipe(
+          Effect.catchTag("ConfigError", configFailed),
+        )
+        return code === 0 ? undefined : yield* exitWith(code)
+      }
       case "Sandbox":
         return yield* runSandbox(command.port)
       case "Serve":

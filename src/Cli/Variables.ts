@@ -197,6 +197,16 @@ export const GROUPS: ReadonlyArray<Group> = [
     variables: [
       { name: "SVC_AUDIT_LOG", meaning: "a file to append one JSON line per audited call to, or - for stderr" },
       {
+        name: "SVC_AUDIT_KEY",
+        meaning: "the key (32+ bytes) the audit log's checkpoints are signed with",
+        secret: true,
+      },
+      { name: "SVC_AUDIT_KEY_FILE", meaning: "a file holding SVC_AUDIT_KEY" },
+      {
+        name: "SVC_AUDIT_MAX_BYTES",
+        meaning: "move the audit file aside (FILE.<time>) at this many bytes",
+      },
+      {
         name: "OTEL_EXPORTER_OTLP_ENDPOINT",
         meaning: "export traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_*)",
       },

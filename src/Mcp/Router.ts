@@ -14,6 +14,7 @@ import * as CallRecord from "../Operations/CallRecord.js"
 import { authOf, policyOf, type Service, Services, settingsOf } from "../Services/Registry.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Definitions from "../Tools/Definitions.js"
+import { Policy } from "../Tools/Policy.js"
 import { failure, unrecorded } from "../Tools/Render.js"
 import { make as makeTool, type Tool } from "../Tools/Tool.js"
 import { ToolDeniedError } from "../Tools/ToolError.js"
@@ -130,6 +131,7 @@ export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard> 
   // A refusal that is no one service's is recorded with the first service's record, scrubbed of every service's secrets.
   const record = yield* CallRecord.make.pipe(
     Effect.provideService(Auth, { ...authOf(first.service), secrets: everySecret(services) }),
+    Effect.provideService(Policy, policyOf(first.service)),
   )
 
   /**

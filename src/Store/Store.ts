@@ -4,7 +4,7 @@
  * Redis, or Valkey, which speaks the same protocol. Off by default: without it
  * each part keeps its own memory, for one process, as a server run alone needs.
  *
- * Only single-key commands (SET with NX/XX/GET/PX, GET, DEL, PING), so that
+ * Only single-key commands (SET with NX/XX/GET/PX, GET, DEL, XADD, PING), so that
  * Redis Cluster and Sentinel deployments serve it as they are. Through Sentinel
  * (a redis+sentinel:// URL) the Sentinels name the primary, and name it again
  * when they fail it over: the client follows with no restart. Commands time out
@@ -70,6 +70,11 @@ export interface StoreShape {
   /** Answered from this process's copy while the store has said of no change to the key since it was read. */
   readonly get: (key: string) => Effect.Effect<Option.Option<string>, StoreError>
   readonly remove: (key: string) => Effect.Effect<void, StoreError>
+  /**
+   * Appends `line` to the stream at `key` (XADD), trimming it to about `cap`
+   * entries (MAXLEN ~), oldest first: the audit log's copy (Operations/Audit.ts).
+   */
+  readonly appendStream: (key: string, line: string, cap: number) => Effect.Effect<void, StoreError>
   /** Whether the store answers now (a PING within the command time-out). */
   readonly status: Effect.Effect<StoreStatus>
   /**
@@ -312,6 +317,8 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
         sent("replace", full(key), ["SET", full(key), value, "XX", "GET", "PX", ttl(ttlMs)], text),
       get: (key) => command("get", () => read(full(key)), text),
       remove: (key) => sent("remove", full(key), ["DEL", full(key)], () => undefined),
+      appendStream: (key, line, cap) =>
+        sent("xadd", full(key), ["XADD", full(key), "MAXLEN", "~", String(cap), "*", "line", line], () => undefined),
       status: sent("ping", undefined, ["PING"], () => undefined).pipe(
         Effect.as<StoreStatus>({ up: true, where: settings.where }),
         Effect.catchAll((error) =>
