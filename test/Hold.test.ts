@@ -8,8 +8,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as GuardSettings from "../src/Settings/Guard.js"
 import { all } from "../src/Tools/Definitions.js"
-import { ruleOf } from "../src/Untrusted/Hold.js"
 import { decider } from "../src/Untrusted/Guard.js"
+import { ruleOf } from "../src/Untrusted/Hold.js"
 
 const changing = all.filter((tool) => tool.group !== "read")
 

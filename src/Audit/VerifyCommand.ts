@@ -8,11 +8,11 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { STREAM_KEY } from "../Operations/Audit.js"
 import * as Settings from "../Settings/Audit.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { DEFAULT_PREFIX } from "../Settings/Store.js"
 import * as Verify from "./Verify.js"
+import { STREAM_KEY } from "./Writer.js"
 
 const Fs = process.getBuiltinModule("node:fs")
 

@@ -15,6 +15,9 @@
  */
 import * as Chain from "./Chain.js"
 
+/** The shared store's stream of audit lines, under the store's prefix (Operations/Audit.ts writes it, verify reads it). */
+export const STREAM_KEY = "audit"
+
 // The built-in as a CommonJS object: an ES import of it evaluates every lazy export.
 const Fs = process.getBuiltinModule("node:fs")
 

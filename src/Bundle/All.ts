@@ -8,7 +8,7 @@
  * is provided beneath them, and none has to be named when off. The parts that
  * hold state (the store, the confirmations' memory, the params check, the
  * guard, the refused keys) are in the bundles' types: each is the one provided
- * beneath, else the bundle's own, built with it (Bundle/Parts.ts).
+ * beneath, else the bundle's own, built with it (Shared/Parts.ts).
  */
 import * as McpHttp from "../Mcp/Http.js"
 import * as McpServer from "../Mcp/Server.js"

@@ -17,11 +17,11 @@ import * as Auth from "../Auth.js"
 import * as RefusedKeys from "../Callers/RefusedKeys.js"
 import * as Config from "../Config.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as Parts from "../Shared/Parts.js"
 import * as SignInAuth from "../SignIn/Auth.js"
 import * as Store from "../Store/Store.js"
 import * as SvcClient from "../SvcClient.js"
 import * as Pages from "../Tools/Pages.js"
-import * as Parts from "./Parts.js"
 
 /** What the client bundle provides. */
 export type Client =

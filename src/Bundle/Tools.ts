@@ -19,12 +19,12 @@
 import * as Layer from "effect/Layer"
 import * as ConfirmationState from "../Confirmation/State.js"
 import type { ConfigError } from "../Settings/Read.js"
+import * as Parts from "../Shared/Parts.js"
 import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
 import * as Settings from "../Tools/Settings.js"
 import * as Guard from "../Untrusted/Guard.js"
-import * as Parts from "./Parts.js"
 
 /** What the tools bundle provides. */
 export type Tools =

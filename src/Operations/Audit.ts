@@ -21,9 +21,11 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import { Writer } from "../Audit/Writer.js"
+import { STREAM_KEY, Writer } from "../Audit/Writer.js"
 import * as Settings from "../Settings/Audit.js"
 import { ConfigError } from "../Settings/Read.js"
+import * as Parts from "../Shared/Parts.js"
+import * as StoreModule from "../Store/Store.js"
 import { Store, type StoreShape } from "../Store/Store.js"
 
 export interface AuditEntry {
@@ -111,9 +113,9 @@ export class Audit extends Context.Reference<Audit>()("svc-mcp/Audit", {
 /** How often a checkpoint is written, when lines came since the last. */
 const CHECKPOINT_MS = 60_000
 
-/** The stream's key under the store's prefix, and about how many lines it keeps (XADD MAXLEN ~). */
-export const STREAM_KEY = "audit"
+/** About how many lines the shared store's stream keeps (XADD MAXLEN ~). */
 export const STREAM_CAP = 100_000
+
 /** How long a stop waits for the stream's last lines. */
 const STREAM_DRAIN_MS = 2_000
 
@@ -244,7 +246,7 @@ export const open = (
  * The audit log as its settings say, opened now: a log that cannot be opened
  * stops the start, with the fix. With the shared store, its lines go to its stream too.
  */
-export const layer = (settings: Settings.AuditSettings): Layer.Layer<Audit, ConfigError> =>
+export const layer = (settings: Settings.AuditSettings): Layer.Layer<Audit, ConfigError, Store> =>
   Layer.scoped(
     Audit,
     Effect.gen(function* () {
@@ -273,4 +275,4 @@ export const layerOff: Layer.Layer<Audit> = Layer.succeed(Audit, Option.none())
 /** The audit log as SVC_AUDIT_LOG and SVC_AUDIT_KEY say (Settings/Audit.ts): `layer` when it is set, else `layerOff`. */
 export const layerConfig: Layer.Layer<Audit, ConfigError> = Layer.unwrapEffect(
   Effect.map(Settings.load, Option.match({ onNone: () => layerOff, onSome: layer })),
-)
+).pipe(Layer.provide(Parts.orElse(Store, StoreModule.layerOff)))
