@@ -44,7 +44,7 @@ import { StdioTransport } from "./StdioTransport.js"
 import * as ToolCall from "./ToolCall.js"
 
 export const INSTRUCTIONS =
-  "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
+  "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object; svc_list's is its rows and their columns unless fields are given. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
 
 /**
  * An error the SDK answers as a JSON-RPC error with this code and this message
@@ -150,6 +150,9 @@ const listing = (tools: ReadonlyArray<Tool>, apps: Option.Option<Apps.Apps>) => 
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema as unknown as { type: "object"; [key: string]: unknown },
+    ...(tool.outputSchema === undefined
+      ? {}
+      : { outputSchema: tool.outputSchema as unknown as { type: "object"; [key: string]: unknown } }),
     annotations: tool.hints,
     ...Option.match(apps, { onNone: () => ({}), onSome: (a) => withMeta(a.toolMeta(tool.name)) }),
   })),

@@ -87,7 +87,7 @@ export const pathsOf = (projection: Projection): ReadonlyArray<string> => [
 export const headline = (projection: Projection, count: number): string => {
   const [first, ...rest] = projection.columns.map((column) => column.path)
   const example = [first, rest.find((path) => path.includes(".")) ?? rest[0]]
-  return `[svc-mcp: ${count} ${projection.noun}, one row each: ${JSON.stringify(projection.columns.map((c) => c.label))}. More fields exist: fields: ["*"] gives the whole records, or fields names the paths to keep, e.g. ${JSON.stringify(example)} (schema: true lists them)]`
+  return `[svc-mcp: ${count} ${projection.noun} as rows of ${JSON.stringify(projection.columns.map((c) => c.label))}. More fields exist: fields ["*"] gives whole records, fields ${JSON.stringify(example)} the paths named]`
 }
 
 // ---- names beside ids kept by `fields`

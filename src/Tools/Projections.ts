@@ -151,7 +151,8 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
   },
   "read/ListTags": {
     noun: "tags",
-    columns: [NAME, OID, { label: "color", path: "color" }],
+    // Tags are named wherever they are used; the id is one field away.
+    columns: [NAME, { label: "color", path: "color" }],
   },
   "read/ListUsers": {
     noun: "users",
