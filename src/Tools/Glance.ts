@@ -76,6 +76,14 @@ export const rows = (projection: Projection, items: ReadonlyArray<unknown>, maps
   rows: items.map((item) => projection.columns.map((column) => cell(column, item, maps))),
 })
 
+/**
+ * Whether the rows (ids for names) are shorter than the records: else the list
+ * is shown whole (Render.ts), and needs no names read.
+ */
+export const shorter = (projection: Projection, items: ReadonlyArray<unknown>): boolean =>
+  headline(projection, items.length).length + JSON.stringify(rows(projection, items, {}).rows).length <
+  JSON.stringify(items).length
+
 /** The record paths a projection reads (for the fences' check, which works on records). */
 export const pathsOf = (projection: Projection): ReadonlyArray<string> => [
   ...new Set(

@@ -67,7 +67,7 @@ const namesFor = (tool: Tool, invocation: Invocation, data: unknown): Effect.Eff
     const kinds =
       invocation.fields !== undefined
         ? Glance.idKindsIn(Fields.shape(data, invocation.fields).value)
-        : projection !== undefined && Array.isArray(data)
+        : projection !== undefined && Array.isArray(data) && Glance.shorter(projection, data)
           ? Glance.kindsFor(projection, data)
           : []
     if (kinds.length === 0) return undefined

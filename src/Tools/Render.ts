@@ -81,8 +81,10 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
     projection !== undefined &&
     untrusted &&
     Untrusted.fences(endpoint, shape(shown, Glance.pathsOf(projection)).value, outcome.body) !== undefined
-  if (projection !== undefined && !fenced && Array.isArray(shown))
+  // A list so short that its rows and their first line say no less than its records is shown whole.
+  if (projection !== undefined && !fenced && Array.isArray(shown) && Glance.shorter(projection, shown)) {
     return atGlance(tool, outcome, settings, projection, shown)
+  }
   const fields = fenced && projection !== undefined ? Glance.pathsOf(projection) : outcome.fields
   // Shaped after redaction, so that a kept path shows only what the whole answer would;
   // and before the budget, so that a shaped list fits where the whole one was cut.
