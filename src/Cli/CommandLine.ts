@@ -132,8 +132,8 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
 const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ["svc-mcp", "serve MCP over stdin/stdout (what a client starts)"],
   ["svc-mcp --http-port N", `serve MCP over Streamable HTTP at http://${DEFAULT_HOST}:N/mcp`],
-  ["svc-mcp --sandbox", "serve MCP against in-memory sandboxes (--http-port; --services a,b; --estate large)"],
-  ["svc-mcp sandbox [--port N]", "run the sandbox service alone on 127.0.0.1 and print its URL (--estate large)"],
+  ["svc-mcp --sandbox", "serve MCP on in-memory sandboxes (--http-port; --services; --estate)"],
+  ["svc-mcp sandbox [--port N]", "run the sandbox alone on 127.0.0.1, print its URL (--estate large)"],
   ["svc-mcp check", "check that the configuration reaches the service and logs in"],
   ["svc-mcp setup <client>", "print what to add this server to a client with (svc-mcp help setup)"],
   ["svc-mcp help [setup]", "print this help, or setup's"],

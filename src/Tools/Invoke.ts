@@ -71,7 +71,7 @@ const namesFor = (tool: Tool, invocation: Invocation, data: unknown): Effect.Eff
           ? Glance.kindsFor(projection, data)
           : []
     if (kinds.length === 0) return undefined
-    const names = yield* Effect.serviceOption(Names)
+    const names = yield* Names
     return Option.isNone(names) ? undefined : yield* names.value.lookup(kinds)
   })
 

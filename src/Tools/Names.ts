@@ -72,7 +72,10 @@ export interface NamesShape {
   readonly lookup: (kinds: ReadonlyArray<NameKind>) => Effect.Effect<NameMaps>
 }
 
-export class Names extends Context.Tag("svc-mcp/Names")<Names, NamesShape>() {}
+/** Names read for the tools when the client's bundle provides them; None, the default, shows ids. */
+export class Names extends Context.Reference<Names>()("svc-mcp/Names", {
+  defaultValue: (): Option.Option<NamesShape> => Option.none(),
+}) {}
 
 /** More entries than this, and the expired ones are swept before the next is added. */
 const SWEEP_AT = 1024
@@ -124,4 +127,4 @@ export const make = (ttlMs: number = TTL_MS): Effect.Effect<NamesShape, never, S
     }
   })
 
-export const layer: Layer.Layer<Names, never, SvcClient> = Layer.effect(Names, make())
+export const layer: Layer.Layer<Names, never, SvcClient> = Layer.effect(Names, Effect.map(make(), Option.some))
