@@ -15,6 +15,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import * as CallContext from "../src/Call/Context.js"
+import * as Cli from "../src/Cli/CommandLine.js"
 import * as CallerCredentials from "../src/Service/CallerCredentials.js"
 import { SvcClient } from "../src/SvcClient.js"
 import * as Glance from "../src/Tools/Glance.js"
@@ -322,6 +323,62 @@ describe("svc_list at a glance, on the sandbox", () => {
         },
         { name: "docs-image", info: { builder_id: builder, builder_name: "local-builder" }, tags: [], tag_names: [] },
       ])
+    }),
+  )
+})
+
+describe("the command line's --estate", () => {
+  it("goes with --sandbox and with the sandbox alone, small or large", () => {
+    expect(Cli.parse(["--sandbox", "--estate", "large"])).toEqual({
+      _tag: "Serve",
+      sandbox: true,
+      httpPort: undefined,
+      estate: "large",
+    })
+    expect(Cli.parse(["--estate", "small", "--sandbox", "--services", "a,b"])).toMatchObject({
+      _tag: "Serve",
+      estate: "small",
+      services: ["a", "b"],
+    })
+    expect(Cli.parse(["sandbox", "--estate", "large", "--port", "0"])).toEqual({
+      _tag: "Sandbox",
+      port: 0,
+      estate: "large",
+    })
+    expect(Cli.parse(["sandbox"])).toEqual({ _tag: "Sandbox", port: 0 })
+    for (const argv of [
+      ["--estate", "large"],
+      ["--sandbox", "--estate", "huge"],
+      ["--sandbox", "--estate"],
+      ["sandbox", "--estate", "medium"],
+      ["sandbox", "--port", "0", "--port", "1"],
+    ]) {
+      expect(Cli.parse(argv), argv.join(" ")).toMatchObject({ _tag: "Invalid" })
+    }
+  })
+})
+
+describe("the sandbox's estates", () => {
+  it.scoped("large: 50 servers, 300 stacks, 150 deployments, 40 builds, around the small one; small as it was", () =>
+    Effect.gen(function* () {
+      const count = (sandbox: { world: { store: { all: (kind: never) => ReadonlyArray<unknown> } } }) =>
+        Object.fromEntries(
+          ["server", "stack", "deployment", "build"].map((kind) => [
+            kind,
+            sandbox.world.store.all(kind as never).length,
+          ]),
+        )
+      const small = yield* Sandboxes.scoped()
+      expect(count(small)).toEqual({ server: 3, stack: 3, deployment: 3, build: 2 })
+      const big = yield* Sandboxes.scoped({ estate: "large" })
+      expect(count(big)).toEqual({ server: 50, stack: 300, deployment: 150, build: 40 })
+      // The small estate's resources, its hostile text among them, are part of the large one.
+      expect(big.world.store.find("stack", "web").config.server_id).toBe(big.world.store.find("server", "prod-01").id)
+      expect(big.world.store.find("repo", "infra").info.latest_message).toBe(
+        small.world.store.find("repo", "infra").info.latest_message,
+      )
+      expect(big.world.store.all("tag").length).toBeGreaterThan(small.world.store.all("tag").length)
+      expect(big.world.users.length).toBeGreaterThan(small.world.users.length)
     }),
   )
 })
