@@ -54,7 +54,10 @@ export const stats = (cpu: number, mem: [number, number], disk: [number, number]
   refresh_list_ts: 1_762_200_000_000,
 })
 
-/** A procedure's stage of one execution, both enabled as the service's editor saves them (the definitions' default is false). */
+/**
+ * A procedure's stage of one execution, both enabled as the service's editor
+ * saves them (left out, the definitions' default is false: a stage that does nothing).
+ */
 export const stage = (name: string, execution: Readonly<Record<string, unknown>>) => ({
   name,
   enabled: true,

@@ -57,12 +57,13 @@ export const WHOLE = "*"
 
 /**
  * The names the rendered answer will show: for a list at a glance, those its
- * name columns lack; for an answer shaped by `fields`, those of the ids kept.
- * None for a whole answer, or where no Names is provided.
+ * name columns lack; for an answer of svc_list or svc_get shaped by `fields`,
+ * those of the ids kept. None for a whole answer, or where no Names is provided.
  */
 const namesFor = (tool: Tool, invocation: Invocation, data: unknown): Effect.Effect<NameMaps | undefined> =>
   Effect.gen(function* () {
-    if (tool.fields !== true || invocation.whole === true) return undefined
+    // The resource tools' answers: ids elsewhere (a Docker object's) are not the service's resources.
+    if ((tool.name !== "svc_list" && tool.name !== "svc_get") || invocation.whole === true) return undefined
     const projection = tool.name === "svc_list" ? Glance.projectionOf(invocation.endpoint) : undefined
     const kinds =
       invocation.fields !== undefined

@@ -76,7 +76,8 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   const redacted = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
   const shown = untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, redacted) : redacted
   const projection = glanceOf(tool, outcome, shown)
-  // A list at a glance whose columns held untrusted text would be shown as records, fenced (none does: a test holds the table to it).
+  // A list at a glance whose columns held untrusted text would be shown as records, fenced
+  // (none does: a test holds the table to it).
   const fenced =
     projection !== undefined &&
     untrusted &&
