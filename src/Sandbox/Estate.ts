@@ -10,13 +10,10 @@ import { place, type RunState } from "./Lifecycle.js"
 import { sandboxUser, seed, stage, stats, thresholds } from "./Seed.js"
 import type { SandboxUser, World } from "./World.js"
 
-export const ESTATES = ["small", "large"] as const
-export type Estate = (typeof ESTATES)[number]
-
-export const isEstate = (value: string): value is Estate => (ESTATES as ReadonlyArray<string>).includes(value)
+export type Estate = "small" | "large"
 
 /** What the large estate holds in all (the small estate's resources included). */
-export const LARGE = {
+const LARGE = {
   servers: 50,
   stacks: 300,
   deployments: 150,

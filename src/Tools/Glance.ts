@@ -12,7 +12,7 @@ import { type Column, ID_FIELDS, PROJECTIONS, type Projection } from "./Projecti
 export const projectionOf = (endpoint: string): Projection | undefined => PROJECTIONS[endpoint]
 
 /** The value at `path`, read through arrays as `fields` reads it; undefined where there is none. */
-export const valueAt = (value: unknown, names: ReadonlyArray<string>, at = 0): unknown => {
+const valueAt = (value: unknown, names: ReadonlyArray<string>, at = 0): unknown => {
   if (at === names.length) return value
   if (Array.isArray(value)) {
     return value.map((item) => valueAt(item, names, at)).filter((item) => item !== undefined)
@@ -27,7 +27,7 @@ const nameOf = (maps: NameMaps, kind: NameKind, id: unknown): unknown =>
   typeof id === "string" ? (maps[kind]?.get(id) ?? id) : id
 
 /** One cell: the record's value at the column's path, an id as its name; null where the record has none. */
-export const cell = (column: Column, record: unknown, maps: NameMaps): unknown => {
+const cell = (column: Column, record: unknown, maps: NameMaps): unknown => {
   const value = at(record, column.path)
   if (column.key !== undefined && column.when !== undefined) {
     const { key, when } = column

@@ -36,14 +36,14 @@ const READS: Readonly<Record<NameKind, { readonly endpoint: string; readonly bod
   builder: { endpoint: "ListBuilders", body: { limit: 0 } },
 }
 
-export type NameMap = ReadonlyMap<string, string>
+type NameMap = ReadonlyMap<string, string>
 export type NameMaps = Readonly<Partial<Record<NameKind, NameMap>>>
 
 /** A list item's id: `id` (resources) or `_id.$oid` (tags). */
 const idOf = (item: Readonly<Record<string, unknown>>): unknown =>
   typeof item.id === "string" ? item.id : isObject(item._id) ? item._id.$oid : undefined
 
-export const namesOf = (answer: unknown): NameMap => {
+const namesOf = (answer: unknown): NameMap => {
   const names = new Map<string, string>()
   if (!Array.isArray(answer)) return names
   for (const item of answer) {
@@ -55,7 +55,7 @@ export const namesOf = (answer: unknown): NameMap => {
 }
 
 /** Whose names a call may see: the service, and the credentials the call sends. */
-export const callerKeyOf = (context: CallContext.CallContext): string => {
+const callerKeyOf = (context: CallContext.CallContext): string => {
   const caller = CallContext.callerOf(context)
   const digest = Option.match(caller, {
     onNone: () => "",
