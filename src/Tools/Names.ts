@@ -7,7 +7,6 @@
  * may not see them. A failed read is kept as no names for as long, so that a
  * caller costs the service at most one extra read per kind in TTL_MS.
  */
-import { createHash } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -59,8 +58,11 @@ const callerKeyOf = (context: CallContext.CallContext): string => {
   const caller = CallContext.callerOf(context)
   const digest = Option.match(caller, {
     onNone: () => "",
+    // Loaded when first needed: a start loads no node:crypto (test/StartModules.e2e.test.ts).
     onSome: (c) =>
-      createHash("sha256")
+      process
+        .getBuiltinModule("node:crypto")
+        .createHash("sha256")
         .update(`${c.key}\0${Redacted.value(c.secret)}`)
         .digest("hex"),
   })
