@@ -24,6 +24,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { askingFigure, askingLines } from "./asking.mjs"
 import { signInFigure } from "./signin.mjs"
 import { storeFigure, storeLines } from "./store.mjs"
 import { teamFigure } from "./team.mjs"
@@ -375,6 +376,9 @@ const store = hasRedis ? await storeFigure({ calls: QUICK ? 200 : 1000, rounds: 
 const storeTarget = (s) => ({ target: "≤ 1 ms added at the median", value: Math.round(s.addedMedianMs * 1000) / 1000, met: s.addedMedianMs <= 1 })
 // Sign-in: a token's check with a warm JWKS, per call (bench/signin.mjs).
 const signIn = await signInFigure({ quick: QUICK })
+// A question's round trip over HTTP for a 2025-era client (bench/asking.mjs).
+log("asking: a 2025-era client's question over HTTP, on one replica and across two...")
+const asking = await askingFigure({ quick: QUICK })
 const results = {
   date: new Date().toISOString(),
   machine: {
@@ -387,6 +391,7 @@ const results = {
   eras: byEra,
   team: { ...teamResult, target: teamTarget(teamResult) },
   signIn: { microsPerVerification: signIn, target: "≤ 100 µs per call" },
+  asking,
   store: store === undefined ? { skipped: "no redis-server on the PATH" } : { ...store, target: storeTarget(store) },
 }
 if (!QUICK && NODE === process.execPath && COMPARE === undefined) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
@@ -418,6 +423,7 @@ for (const [name, r] of Object.entries(byEra)) {
 process.stdout.write(`\n${teamLines(teamResult).join("\n")}\n`)
 if (store === undefined) process.stdout.write("\nthe shared store: not measured (no redis-server on the PATH)\n")
 else process.stdout.write(`\n${storeLines(store).join("\n")}\n  ${storeTarget(store).met ? "met " : "MISS"} store: ${storeTarget(store).value} ms added (${storeTarget(store).target})\n`)
+process.stdout.write(`\n${askingLines(asking).join("\n")}\n`)
 for (const [alg, { perCall, firstCheck }] of Object.entries(signIn)) {
   process.stdout.write(`  ${perCall <= 100 ? "met " : "MISS"} sign-in token check, warm JWKS, ${alg}: ${perCall} µs per call (≤ 100); first check of a token ${firstCheck} µs\n`)
 }

@@ -28,6 +28,7 @@ import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
+import * as GuardSettings from "../Settings/Guard.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as ServicesSettings from "../Settings/Services.js"
 import * as SignInSettings from "../Settings/SignIn.js"
@@ -147,7 +148,12 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
       : Option.isSome(http.value.token)
         ? "Bearer token required"
         : "no token (loopback only)"
-    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}`)
+    const guard = Guard.whoseWindow(yield* GuardSettings.load, {
+      http: true,
+      signIn: Option.isSome(signIn),
+      perRequest: mode === "per-request",
+    })
+    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}; guard: ${guard.words}`)
     return yield* Effect.never
   }).pipe(
     Effect.scoped,
@@ -245,9 +251,17 @@ const runSandbox = (port: number, estate?: Estate) =>
 const check = Effect.gen(function* () {
   const Check = yield* loadCheck
   const report = yield* Check.run
-  yield* Console.error(Check.format(report))
-  // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
   const signIn = yield* SignInSettings.load()
+  // Whose window a change falls in, as a server of these settings serving over HTTP would key it.
+  const guard = Guard.whoseWindow(yield* GuardSettings.load, {
+    http: true,
+    signIn: Option.isSome(signIn),
+    perRequest: (yield* Config.loadCredentialsMode) === "per-request",
+  })
+  const lines = Check.format(report).split("\n")
+  lines.splice(-1, 0, `  [${guard.shared ? "warn" : "ok  "}] guard    over HTTP, ${guard.words}`)
+  yield* Console.error(lines.join("\n"))
+  // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
   const signInOk = Option.isNone(signIn) ? true : yield* checkSignIn(signIn.value)
   if (!report.ok || !signInOk) yield* exitWith(1)
 }).pipe(Effect.provide(checkingClient(Config.layer)))

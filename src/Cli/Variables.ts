@@ -78,7 +78,11 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_GUARD",
-        meaning: "ask (default): changes that follow untrusted text are confirmed; off",
+        meaning: "ask (default): asks held changes after untrusted text; ask-all; off",
+      },
+      {
+        name: "SVC_GUARD_HOLD",
+        meaning: "tool:selector patterns held too; -tool:selector lets one through",
       },
       {
         name: "SVC_GUARD_WINDOW",

@@ -1,7 +1,10 @@
 /**
  * MCP over Streamable HTTP at /mcp, stateless: each request gets a server of
- * its own (2026-07-28 needs no session, and the earlier revisions are served
- * without one), so any number of instances can stand behind a load balancer.
+ * its own (2026-07-28 needs no session; the earlier revisions get a signed
+ * `Mcp-Session-Id` that no server keeps, Session.ts), so any number of
+ * instances can stand behind a load balancer without affinity. A 2025-era
+ * client is asked on the event stream of its POST, and its answer and
+ * cancellations, POSTed apart, reach the waiting call wherever it runs (Asking.ts).
  *
  * The SDK does the MCP side: request handling for both eras, the 4 MiB body
  * limit (413), the Host and Origin checks, the Bearer token's challenge. Ours:
@@ -36,12 +39,16 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import type * as CallContext from "../Call/Context.js"
+import * as CallContext from "../Call/Context.js"
 import { Readiness, type ReadinessShape, type ReadyState } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
+import { TeamSettings } from "../Settings/Team.js"
 import { SignIn, type SignInShape } from "../SignIn/Resource.js"
+import { Store } from "../Store/Store.js"
+import * as Asking from "./Asking.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
 import { type McpServer, make, type Requirements as ServerRequirements } from "./Server.js"
+import * as Session from "./Session.js"
 import * as SignInHttp from "./SignIn.js"
 import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
 
@@ -158,22 +165,104 @@ const replayed = (req: NodeHttp.IncomingMessage, text: string): NodeIncomingMess
   },
 })
 
-type Requests = AsyncLocalStorage<CallContext.CallContext | string>
+/**
+ * What a request brought, as the routes read it from its headers and peer, and as the gate
+ * completes it (sign-in, the session): the context its calls start from, or why it is refused.
+ */
+type Brought = Data.TaggedEnum<{
+  Refused: { readonly reason: string }
+  Served: { readonly context: CallContext.CallContext; readonly session: Option.Option<Session.Session> }
+}>
+const Brought = Data.taggedEnum<Brought>()
+
+type Requests = AsyncLocalStorage<Brought>
 
 type Log = (message: string) => void
 
-/** The SDK's MCP handler: each request's own server, made with the context the request brought. */
-const mcpHandler = (mcp: McpServer, requests: Requests, log: Log) =>
+/** What asking a 2025-era client over HTTP needs, made once for the server's life. */
+interface Asked {
+  readonly sessions: Session.Sessions
+  readonly answers: Asking.Answers
+}
+
+const bindingOf = (context: CallContext.CallContext, session: Session.Session): Asking.Binding => ({
+  session: session.nonce,
+  principal: CallContext.bindingPrincipalOf(context),
+})
+
+/**
+ * The SDK's MCP handler: each request's own server, made with the context the request brought;
+ * a 2025-era POST of a session gets the transport that can ask its client.
+ */
+const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asked, log: Log) =>
   createMcpHandler(
-    () => {
+    (info) => {
       const brought = requests.getStore()
-      return mcp.create(typeof brought === "object" ? brought : undefined)
+      if (brought === undefined || brought._tag === "Refused") return mcp.create()
+      const { context, session } = brought
+      if (info?.era !== "legacy" || Option.isNone(session)) return mcp.create(context)
+      return mcp.create(
+        context,
+        (transport) =>
+          new Asking.AskingTransport(transport, asked.answers, bindingOf(context, session.value), session.value),
+      )
     },
     {
       maxRequestBodySize: MAX_BODY_BYTES,
       onerror: (error) => log(`http: ${error.message}`),
     },
   )
+
+const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** A JSON-RPC response, which a client POSTs only to answer a server's request (2025-era). */
+const isResponse = (body: unknown): body is Readonly<Record<string, unknown>> =>
+  isObject(body) &&
+  body.jsonrpc === "2.0" &&
+  body.method === undefined &&
+  "id" in body &&
+  ("result" in body || "error" in body)
+
+const accepted = () => new Response(null, { status: 202 })
+
+const jsonRpcError = (status: number, message: string) =>
+  Response.json({ jsonrpc: "2.0", error: { code: status === 403 ? -32001 : -32600, message }, id: null }, { status })
+
+/**
+ * A 2025-era client's answer to a question, or its cancellation of a call, for a call that may run
+ * in another server instance or on another replica; undefined for every other request.
+ */
+const routed = async (
+  asked: Asked,
+  context: CallContext.CallContext,
+  session: Option.Option<Session.Session>,
+  body: unknown,
+): Promise<Response | undefined> => {
+  if (isResponse(body)) {
+    if (Option.isNone(session)) {
+      return jsonRpcError(409, "no question was asked of this client: it has no session (initialize first)")
+    }
+    const delivery = await asked.answers.answer(bindingOf(context, session.value), body as never)
+    return delivery._tag === "Delivered" ? accepted() : jsonRpcError(delivery.status, delivery.reason)
+  }
+  if (Option.isSome(session) && isObject(body) && body.method === "notifications/cancelled" && isObject(body.params)) {
+    const requestId = body.params.requestId
+    if (typeof requestId === "string" || typeof requestId === "number") {
+      await asked.answers.cancel(bindingOf(context, session.value), requestId, body.params.reason)
+    }
+    return accepted()
+  }
+  return undefined
+}
+
+/** The answer to `initialize` with the session token its client sends from then on. */
+const withSession = (response: Response, token: string) => {
+  if (!response.ok) return response
+  const headers = new Headers(response.headers)
+  headers.set("mcp-session-id", token)
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+}
 
 /** SVC_MCP_TOKEN's check, when it is set: the Bearer token, compared in constant time. */
 const tokenCheck = (token: Option.Option<string>) =>
@@ -197,6 +286,7 @@ const gated = (
   authenticate: ReturnType<typeof tokenCheck>,
   signInGate: Option.Option<ReturnType<typeof SignInHttp.gate>>,
   requests: Requests,
+  asked: Asked,
   log: Log,
 ) =>
   toNodeHandler(
@@ -208,17 +298,39 @@ const gated = (
         const signedIn = Option.isSome(signInGate) ? await signInGate.value(request, parsedBody) : undefined
         if (signedIn instanceof Response) return signedIn
         // Past the token: a request without what per-request mode needs is refused, never served otherwise.
-        const refused = requests.getStore()
-        if (typeof refused === "string") {
-          return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: refused }, id: null }, { status: 401 })
+        const brought = requests.getStore()
+        if (brought?._tag === "Refused") {
+          return Response.json(
+            { jsonrpc: "2.0", error: { code: -32001, message: brought.reason }, id: null },
+            { status: 401 },
+          )
         }
         // Signed in: the request's calls run as the person its token names.
+        const base = brought?.context ?? CallContext.empty
+        const signedInContext = signedIn === undefined ? base : signedIn(base)
+        const principal = CallContext.bindingPrincipalOf(signedInContext)
+        const token = request.headers.get("mcp-session-id")
+        const session = token === null ? Option.none() : asked.sessions.open(token, principal)
+        const context = Option.isSome(session)
+          ? { ...signedInContext, session: Option.some(session.value.nonce) }
+          : signedInContext
+        const answered = await routed(asked, context, session, parsedBody)
+        if (answered !== undefined) return answered
         const serve = () =>
           handler.fetch(request, {
             ...(authInfo === undefined ? {} : { authInfo }),
             ...(parsedBody === undefined ? {} : { parsedBody }),
           })
-        return signedIn === undefined || refused === undefined ? serve() : requests.run(signedIn(refused), serve)
+        const response = await requests.run(Brought.Served({ context, session }), serve)
+        // A 2025-era client's initialize: its session token, from what it declared.
+        if (isObject(parsedBody) && parsedBody.method === "initialize" && isObject(parsedBody.params)) {
+          const version = parsedBody.params.protocolVersion
+          return withSession(
+            response,
+            asked.sessions.issue(principal, typeof version === "string" ? version : "", parsedBody.params.capabilities),
+          )
+        }
+        return response
       },
     },
     { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
@@ -287,7 +399,11 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
         req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
       })
     }
-    const brought = context.fromHeaders(req.headers, req.socket.remoteAddress)
+    const read = context.fromHeaders(req.headers, req.socket.remoteAddress)
+    const brought =
+      typeof read === "string"
+        ? Brought.Refused({ reason: read })
+        : Brought.Served({ context: read, session: Option.none() })
     const body = await bodyOf(req, declared)
     await requests.run(brought, () =>
       body === undefined || "parsed" in body
@@ -367,12 +483,19 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
     const signIn = yield* SignIn
     const requests: Requests = new AsyncLocalStorage()
-    const handler = mcpHandler(mcp, requests, log)
+    // Sessions and questions are signed with the replicas' shared key, so that any replica reads them.
+    const key = Option.getOrElse((yield* TeamSettings).stateKey, Session.processKey)
+    const asked: Asked = {
+      sessions: Session.make(key),
+      answers: Asking.make({ key, store: yield* Store, run, warn: log }),
+    }
+    const handler = mcpHandler(mcp, requests, asked, log)
     const serveMcp = gated(
       handler,
       tokenCheck(Option.map(settings.token, Redacted.value)),
       Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES)),
       requests,
+      asked,
       log,
     )
     const shutdown: Shutdown = { draining: false }

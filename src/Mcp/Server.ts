@@ -13,6 +13,7 @@ import {
   Server,
   type ServerContext,
   type ServerOptions,
+  type Transport,
 } from "@modelcontextprotocol/server"
 import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio"
 import * as Cause from "effect/Cause"
@@ -80,6 +81,19 @@ const callProblem = (params: unknown): string | undefined => {
  * there), is overridden here and nowhere else.
  */
 class ToolServer extends Server {
+  constructor(
+    info: { readonly name: string; readonly version: string },
+    options: ServerOptions,
+    private readonly wrap: ((transport: Transport) => Transport) | undefined,
+  ) {
+    super(info, options)
+  }
+
+  /** Over HTTP, a 2025-era POST's transport is wrapped (Asking.ts), so that its client can be asked. */
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(this.wrap === undefined ? transport : this.wrap(transport))
+  }
+
   protected override _wrapHandler(
     method: string,
     handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
@@ -100,7 +114,7 @@ export interface McpServer {
    * A new SDK server with the tools registered: one per stdio connection, one
    * per HTTP request. What does not change between them is prepared once.
    */
-  readonly create: (request?: CallContext.CallContext) => Server
+  readonly create: (request?: CallContext.CallContext, wrap?: (transport: Transport) => Transport) => Server
   /** Completes once no tool call is in flight, on any server it created. */
   readonly idle: Effect.Effect<void>
 }
@@ -200,8 +214,8 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const runtime = yield* Effect.runtime<never>()
   const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
   const options = optionsOf(apps)
-  const create = (brought: CallContext.CallContext = CallContext.empty) => {
-    const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options)
+  const create = (brought: CallContext.CallContext = CallContext.empty, wrap?: (transport: Transport) => Transport) => {
+    const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options, wrap)
     const sessionLevel = McpLogging.attach(server)
     server.setRequestHandler("tools/list", () => listed)
     if (Option.isSome(apps)) apps.value.attach(server, run)

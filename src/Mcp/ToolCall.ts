@@ -183,14 +183,14 @@ const storeSilent = (
  * unused; any other accept is asked again, and nothing is sent. A decline or
  * a cancel sends nothing, so it is honoured as it comes.
  */
-const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming) =>
+const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming, held: Held | undefined) =>
   Effect.gen(function* () {
     if (Either.isLeft(call.invocation)) return undefined
     const invocation = call.invocation.right
     const pattern = prepared.policy.confirmation(call.tool, invocation.selector)
     const context = yield* CallContext.get
-    const guarded = Option.getOrUndefined(context.guarded)
-    if (pattern === undefined && guarded === undefined) return undefined
+    const guarded = held?.window.source
+    if (pattern === undefined && held === undefined) return undefined
     const answer = Confirm.answerOf(ctx)
     // What asks: SVC_CONFIRM's pattern, else the guard.
     const setting = pattern === undefined ? "SVC_GUARD" : prepared.variable("SVC_CONFIRM")
@@ -218,9 +218,9 @@ const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming)
         deny(
           call,
           invocation,
-          pattern === undefined
-            ? `this call follows reading ${guarded}, which may carry instructions, so SVC_GUARD requires the user's confirmation, and this client can answer neither input_required nor elicitation requests. To go on, the user makes this change themselves, or the operator sets SVC_GUARD=off`
-            : `${setting} (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
+          pattern === undefined && held !== undefined
+            ? heldReason(held)
+            : `${setting} (${pattern?.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
         ),
         call.args,
       )
@@ -336,11 +336,40 @@ const noteRead = ({ guard }: Prepared, read: string | undefined) =>
     ? Effect.void
     : Effect.flatMap(callerOf, (caller) => guard.value.store.mark(caller, read, guard.value.windowMs))
 
-/** SVC_GUARD: what the caller read within its window, when this call changes something. */
-const guardOf = ({ guard }: Prepared, call: Call) =>
-  Option.isNone(guard) || call.tool.group === "read"
-    ? Effect.succeed(Option.none<string>())
-    : Effect.flatMap(callerOf, guard.value.store.recent)
+/** A change made within the caller's window, and whether the guard holds it. */
+interface Held {
+  readonly window: Guard.Window
+  readonly decision: Guard.Decision
+}
+
+/**
+ * SVC_GUARD: what the caller read within its window, when this call changes
+ * something (a schema-only call sends nothing, and is not guarded).
+ */
+const guardOf = ({ guard }: Prepared, call: Call): Effect.Effect<Option.Option<Held>> => {
+  if (Option.isNone(guard) || call.tool.group === "read" || Either.isLeft(call.invocation)) {
+    return Effect.succeed(Option.none())
+  }
+  const invocation = call.invocation.right
+  if (invocation.schema) return Effect.succeed(Option.none())
+  const endpoint = invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1)
+  return Effect.map(Effect.flatMap(callerOf, guard.value.store.recent), (window) =>
+    Option.map(window, (w) => ({
+      window: w,
+      decision: guard.value.decide(call.tool.name, invocation.selector, endpoint),
+    })),
+  )
+}
+
+/** A time a person reads: UTC, to the minute's second. */
+const clockTime = (epochMs: number) => `${new Date(epochMs).toISOString().slice(0, 19).replace("T", " ")} UTC`
+
+/**
+ * Why a held change is refused to a client that cannot be asked: which read
+ * opened the window, when it ends, and the way forward in one sentence.
+ */
+const heldReason = ({ window, decision }: Held) =>
+  `this change ${decision.why.startsWith("SVC_GUARD") ? `is held by ${decision.why}` : `${decision.why}, so it is held`} because it follows reading ${window.source}, which may carry instructions (SVC_GUARD), until ${clockTime(window.until)}; this client can answer neither input_required nor elicitation requests. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or wait until ${clockTime(window.until)}, or the operator changes SVC_GUARD_HOLD or SVC_GUARD`
 
 /** One call: resolved once, then the policy, the confirmation, the tool's program, in the call's context. */
 const handle = (prepared: Prepared, incoming: Incoming) =>
@@ -354,9 +383,12 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
       return yield* refuse(prepared, refusal, incoming.args)
     }
     const call = resolveCall(authorized.right, incoming.args)
-    const guarded = yield* guardOf(prepared, call)
+    const inWindow = yield* guardOf(prepared, call)
+    // Every change in the window is recorded as guarded; only a held one is asked (or refused).
+    const guarded = Option.map(inWindow, (held) => held.window.source)
+    const held = Option.getOrUndefined(Option.filter(inWindow, (h) => h.decision.held))
     return yield* Effect.gen(function* () {
-      const stopped = yield* confirmation(prepared, call, incoming)
+      const stopped = yield* confirmation(prepared, call, incoming, held)
       if (stopped === undefined) return yield* perform(prepared, call)
       // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
       if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(prepared, call), stopped.sent)
