@@ -36,6 +36,13 @@ const served = Bundle.http({ host: "127.0.0.1", port: 0, token: Option.none() })
 const names = (items: unknown): ReadonlyArray<string> =>
   Array.isArray(items) ? items.map((item: { readonly name?: unknown }) => String(item.name)) : []
 
+/** svc_list's structuredContent: its rows, and the columns they hold (`name` among them). */
+const namesOfRows = (structured: unknown): ReadonlyArray<string> => {
+  const { columns, result } = (structured ?? {}) as { columns?: ReadonlyArray<string>; result?: unknown }
+  const at = columns?.indexOf("name") ?? -1
+  return Array.isArray(result) && at >= 0 ? result.map((row: ReadonlyArray<unknown>) => String(row[at])) : []
+}
+
 /** Lists the stacks twice: by the tool program itself, and as an MCP client does through the served tools. */
 const listStacks = Effect.gen(function* () {
   const direct = yield* Invoke.invoke(Definitions.svc_list, { resource_type: "stack" })
@@ -54,7 +61,7 @@ const listStacks = Effect.gen(function* () {
     tools: tools.map((tool) => tool.name),
     direct: names(direct.data),
     text,
-    viaMcp: names((viaMcp.structuredContent as { result?: unknown } | undefined)?.result),
+    viaMcp: namesOfRows(viaMcp.structuredContent),
   }
 })
 

@@ -3,7 +3,10 @@
  * `npm run answer-sizes`: what five questions about the fleet cost an
  * assistant, with and without `fields`. Starts the built server against its
  * sandbox, asks each question both ways, and prints a Markdown table of the
- * answers' characters and tokens (the figures of docs/tools.md).
+ * answers' characters and tokens (the figures of docs/tools.md). Then each
+ * list's default answer on the small and the large estate, before (the whole
+ * records, as `fields: ["*"]` still gives them) and after (the rows at a
+ * glance): the figures of docs/benchmark.md.
  *
  * Tokens are counted with gpt-tokenizer's o200k_base encoding: an assistant's
  * own tokenizer differs somewhat, but the ratio between the two answers holds.
@@ -47,13 +50,21 @@ const QUESTIONS = [
 ]
 
 const entry = Path.resolve(import.meta.dirname, "../dist/svc-mcp.js")
-const transport = new StdioClientTransport({
-  command: process.execPath,
-  args: [entry, "--sandbox"],
-  env: { PATH: process.env.PATH ?? "" },
-  stderr: "pipe",
-})
-const client = new Client({ name: "svc-mcp-answer-sizes", version: "1.0.0" })
+
+/** A client of the built server on a sandbox of `estate`. */
+const connect = async (estate, env = {}) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry, "--sandbox", "--estate", estate],
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stderr: "pipe",
+  })
+  const client = new Client({ name: "svc-mcp-answer-sizes", version: "1.0.0" })
+  await client.connect(transport)
+  return client
+}
+
+let client = await connect("small")
 
 /** The text an assistant reads: the answer's JSON and any note. */
 const answer = async (tool, args) => {
@@ -66,14 +77,54 @@ const answer = async (tool, args) => {
 const size = (text) => ({ chars: text.length, tokens: countTokens(text) })
 const percent = (part, whole) => `${Math.round((100 * part) / whole)}%`
 
-await client.connect(transport)
 const rows = []
 for (const { question, tool, args, fields } of QUESTIONS) {
-  const whole = size(await answer(tool, args))
+  // Before: the whole records, as the answer was before lists came at a glance.
+  const whole = size(await answer(tool, { ...args, fields: ["*"] }))
   const shaped = size(await answer(tool, { ...args, fields }))
   rows.push({ question, call: `${tool} ${Object.values(args)[0]}`, fields, whole, shaped })
 }
 await client.close()
+
+/** Each list of svc_list, asked as an assistant asks first: no params (one page), and stacks with limit 0. */
+const LISTS = [
+  ...[
+    "stack",
+    "deployment",
+    "server",
+    "build",
+    "repo",
+    "procedure",
+    "action",
+    "alerter",
+    "builder",
+    "sync_resource",
+    "swarm",
+    "tag",
+    "user",
+    "variable",
+    "user_group",
+    "git_provider_account",
+    "image_registry_account",
+  ].map((type) => ({ label: type, args: { resource_type: type } })),
+  { label: "stack, limit 0", args: { resource_type: "stack", params: { limit: 0 } } },
+  { label: "deployment, limit 0", args: { resource_type: "deployment", params: { limit: 0 } } },
+  { label: "server, limit 0", args: { resource_type: "server", params: { limit: 0 } } },
+]
+/** The default output budget: an answer longer than this is cut when served as configured by default. */
+const BUDGET = 50_000
+const estates = {}
+for (const estate of ["small", "large"]) {
+  // A budget no answer reaches, so that each is measured whole; the table marks those over the default.
+  client = await connect(estate, { SVC_MAX_OUTPUT_CHARS: "10000000" })
+  estates[estate] = []
+  for (const { label, args } of LISTS) {
+    const before = await answer("svc_list", { ...args, fields: ["*"] })
+    const after = await answer("svc_list", args)
+    estates[estate].push({ label, before, after })
+  }
+  await client.close()
+}
 
 const total = (pick) => rows.reduce((sum, row) => sum + pick(row), 0)
 const line = (cells) => `| ${cells.join(" | ")} |`
@@ -108,3 +159,24 @@ const out = [
   ]),
 ]
 process.stdout.write(`${out.join("\n")}\n`)
+
+const cell = (text) => `${text.length}${text.length > BUDGET ? " (over the budget: cut)" : ""}`
+const smaller = (before, after) => `${Math.round(100 - (100 * after.length) / before.length)}%`
+const lists = [
+  line(["`svc_list`", "Small, before", "Small, after", "Smaller by", "Large, before", "Large, after", "Smaller by"]),
+  line(["---", "---:", "---:", "---:", "---:", "---:", "---:"]),
+  ...LISTS.map(({ label }, i) => {
+    const small = estates.small[i]
+    const big = estates.large[i]
+    return line([
+      label,
+      cell(small.before),
+      cell(small.after),
+      smaller(small.before, small.after),
+      cell(big.before),
+      cell(big.after),
+      smaller(big.before, big.after),
+    ])
+  }),
+]
+process.stdout.write(`\n${lists.join("\n")}\n`)

@@ -29,9 +29,15 @@ client.setRequestHandler(ElicitRequestSchema, async (request) => {
   return { action: "accept", content: {} }
 })
 
-/** The service's JSON answer: structuredContent, unwrapped where the server wrapped a non-object as {result}. */
+/**
+ * The answer's data: structuredContent, unwrapped where the server wrapped a non-object as {result};
+ * a list at a glance ({columns, result}: svc_list's rows) as one object per row, keyed by column.
+ */
 const dataOf = (result) => {
   const structured = result.structuredContent
+  if (Array.isArray(structured?.columns) && Array.isArray(structured.result)) {
+    return structured.result.map((row) => Object.fromEntries(structured.columns.map((column, i) => [column, row[i]])))
+  }
   return structured !== undefined && Object.keys(structured).length === 1 && "result" in structured
     ? structured.result
     : structured

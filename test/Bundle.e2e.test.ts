@@ -122,7 +122,7 @@ describe("the Claude Desktop bundle", () => {
         const { tools } = yield* Effect.promise(() => client.listTools())
         expect(names(tools)).toEqual(names(Definitions.all.filter((tool) => tool.tier === "read")))
         const listed = yield* Effect.promise(() =>
-          client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } }),
+          client.callTool({ name: "svc_list", arguments: { resource_type: "stack", fields: ["name"] } }),
         )
         expect(listed.isError).toBeFalsy()
         const [first] = listed.content as Array<{ text: string }>

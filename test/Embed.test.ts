@@ -23,7 +23,9 @@ describe("the embedding example", () => {
       expect(tools).toEqual(Definitions.all.filter((tool) => tool.group === "read").map((tool) => tool.name))
       expect(direct).toContain("web")
       expect(viaMcp).toEqual(direct)
-      expect(text).toContain('"name":"web"')
+      // The rendered answer: the stacks as rows, the column names said once in its first line.
+      expect(text).toContain('["web","')
+      expect(text.split("\n")[0]).toContain('["name","id","state"')
     }),
   )
 

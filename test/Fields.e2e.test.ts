@@ -47,7 +47,9 @@ describe("fields, end to end", () => {
         expect(stacks.structuredContent).toEqual({ result: listed.json })
 
         // The whole list, for comparison: every field of every item.
-        const whole = split(yield* call("svc_list", { resource_type: "stack" })).json as Array<Record<string, unknown>>
+        const whole = split(yield* call("svc_list", { resource_type: "stack", fields: ["*"] })).json as Array<
+          Record<string, unknown>
+        >
         expect(whole.map((s) => s.name)).toEqual(["web", "monitoring", "staging-web"])
         expect(Object.keys(whole[0] ?? {}).length).toBeGreaterThan(2)
 

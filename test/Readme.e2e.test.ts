@@ -49,6 +49,7 @@ const COVERED: Readonly<Record<string, string>> = {
   "npm run test:unit": "the unit lane of the same tests",
   "svc-mcp setup claude-code --sandbox": "run below",
   "svc-mcp sandbox [--port N]": "run below",
+  "svc-mcp --sandbox --estate large": "run in test/Glance.e2e.test.ts, in both eras",
 }
 
 const run = (command: string, args: ReadonlyArray<string>, options: ChildProcess.SpawnSyncOptions = {}) => {

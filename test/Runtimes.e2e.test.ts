@@ -84,7 +84,7 @@ const session = (client: Client, era: Era) =>
     const { tools } = yield* Effect.promise(() => client.listTools())
     expect(tools.map((tool) => tool.name)).toEqual(Definitions.all.map((tool) => tool.name))
 
-    const stacks = yield* call("svc_list", { resource_type: "stack" })
+    const stacks = yield* call("svc_list", { resource_type: "stack", fields: ["name"] })
     expect(stacks.isError).toBeFalsy()
     expect(json(stacks).map((stack: { name: string }) => stack.name)).toContain("web")
 

@@ -297,7 +297,10 @@ describe("output budget", () => {
       double.next("/read/ListStacks", { status: 200, body: items })
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { maxOutputChars: 5_000 })
       const result = yield* Effect.promise(() =>
-        client.callTool({ name: "svc_list", arguments: { resource_type: "stack", params: { limit: 0 } } }),
+        client.callTool({
+          name: "svc_list",
+          arguments: { resource_type: "stack", params: { limit: 0 }, fields: ["*"] },
+        }),
       )
       const text = Mcp.text(result)
       expect(text.length).toBeLessThanOrEqual(5_000)

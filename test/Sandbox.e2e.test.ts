@@ -34,7 +34,7 @@ describe("svc-mcp --sandbox", () => {
         expect(json(got).config.image).toEqual({ type: "Image", params: { image: "redis:7" } })
 
         yield* call("svc_rename", { resource_type: "deployment", params: { id: "cache", name: "redis-cache" } })
-        const names = json(yield* call("svc_list", { resource_type: "deployment" })).map(
+        const names = json(yield* call("svc_list", { resource_type: "deployment", fields: ["name"] })).map(
           (d: { name: string }) => d.name,
         )
         expect(names).toContain("redis-cache")

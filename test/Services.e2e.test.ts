@@ -361,7 +361,7 @@ describe("several services", () => {
       const call = (name: string, args: Record<string, unknown>) =>
         Effect.promise(() => client.callTool({ name, arguments: args }))
       const tags = (service: string) =>
-        Effect.map(call("svc_list", { resource_type: "tag", service }), (result) =>
+        Effect.map(call("svc_list", { resource_type: "tag", service, fields: ["name"] }), (result) =>
           (JSON.parse(textOf(result)) as Array<{ name: string }>).map((t) => t.name),
         )
       yield* call("svc_create", { resource_type: "tag", params: { name: "only-on-prod" }, service: "prod" })

@@ -223,7 +223,7 @@ describe("--sandbox with SVC_SERVICES set", () => {
       const call = (args: Record<string, unknown>, name = "svc_list") =>
         Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<Result>)
       const tags = (service: string) =>
-        Effect.map(call({ resource_type: "tag", service }), (result) =>
+        Effect.map(call({ resource_type: "tag", service, fields: ["name"] }), (result) =>
           (JSON.parse(textOf(result)) as Array<{ name: string }>).map((t) => t.name),
         )
       const { tools } = yield* Effect.promise(() => client.listTools())

@@ -1,7 +1,8 @@
 /**
  * The service's client as one layer, needing only an HttpClient: its settings
  * from the ConfigProvider (SVC_URL, the credentials, SVC_TIMEOUT_MS), its auth,
- * the default page the tools learn once, and in per-request mode (when
+ * the default page the tools learn once, the names of ids each caller may
+ * see (kept briefly per caller), and in per-request mode (when
  * `CallerCredentials.layerConfig` or `.layer("per-request")` is provided
  * beneath it) each caller's own key, with the refused-key guard, its memory in
  * the shared store when one is provided beneath (Store).
@@ -21,6 +22,7 @@ import * as Parts from "../Shared/Parts.js"
 import * as SignInAuth from "../SignIn/Auth.js"
 import * as Store from "../Store/Store.js"
 import * as SvcClient from "../SvcClient.js"
+import * as Names from "../Tools/Names.js"
 import * as Pages from "../Tools/Pages.js"
 
 /** What the client bundle provides. */
@@ -29,6 +31,7 @@ export type Client =
   | Auth.Auth
   | SvcClient.SvcClient
   | Pages.DefaultPage
+  | Names.Names
   | RefusedKeys.RefusedKeys
   | CallerCredentials.Mode
   | SignInAuth.IdentityKeys
@@ -42,7 +45,7 @@ export const layerWith = <E = Config.ConfigError>(
 ): Layer.Layer<Client, E, HttpClient.HttpClient> =>
   Layer.unwrapEffect(
     Effect.map(Effect.zip(CallerCredentials.Mode, SignInAuth.IdentityKeys), ([mode, identityKeys]) =>
-      Pages.layer.pipe(
+      Layer.merge(Pages.layer, Names.layer).pipe(
         Layer.provideMerge(SvcClient.layer),
         Layer.provideMerge(
           mode === "per-request"

@@ -4,6 +4,7 @@
  */
 import * as Option from "effect/Option"
 import { DEFAULT_HOST } from "../Mcp/HttpConfig.js"
+import type { Estate } from "../Sandbox/Estate.js"
 import { parsePort as parsePortText } from "../Settings/Read.js"
 import { VERSION } from "../Shared/Version.js"
 import * as Setup from "./Setup.js"
@@ -18,8 +19,10 @@ export type Command =
       readonly httpPort: number | undefined
       /** --sandbox --services a,b: one sandbox per name. */
       readonly services?: ReadonlyArray<string>
+      /** --sandbox --estate large: the sandboxes' estate; the small one by default. */
+      readonly estate?: Estate
     }
-  | { readonly _tag: "Sandbox"; readonly port: number }
+  | { readonly _tag: "Sandbox"; readonly port: number; readonly estate?: Estate }
   | { readonly _tag: "Check" }
   | { readonly _tag: "Setup"; readonly options: Setup.Options }
   | {
@@ -37,15 +40,25 @@ const invalid = (message: string): Command => ({ _tag: "Invalid", message })
 const parsePort = (value: string | undefined): number | undefined =>
   value === undefined ? undefined : Option.getOrUndefined(parsePortText(value))
 
-/** `[--sandbox [--services a,b]] [--http-port N]`, in any order. */
+// Said here rather than imported: the sandbox's code loads only when it runs.
+const ESTATES: ReadonlyArray<Estate> = ["small", "large"]
+const isEstate = (value: string): value is Estate => (ESTATES as ReadonlyArray<string>).includes(value)
+const ESTATE_USAGE = `--estate takes ${ESTATES.join(" or ")}`
+
+/** `[--sandbox [--services a,b] [--estate small|large]] [--http-port N]`, in any order. */
 const parseServe = (argv: ReadonlyArray<string>): Command => {
   let sandbox = false
   let httpPort: number | undefined
   let services: ReadonlyArray<string> | undefined
+  let estate: Estate | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === "--sandbox" && !sandbox) {
       sandbox = true
+    } else if (arg === "--estate" && estate === undefined) {
+      const value = argv[++i] ?? ""
+      if (!isEstate(value)) return invalid(ESTATE_USAGE)
+      estate = value
     } else if (arg === "--services" && services === undefined) {
       services = (argv[++i] ?? "").split(",").map((name) => name.trim())
       if (!services.every((name) => /^[a-z0-9][a-z0-9-]*$/.test(name)) || new Set(services).size !== services.length) {
@@ -59,7 +72,14 @@ const parseServe = (argv: ReadonlyArray<string>): Command => {
     }
   }
   if (services !== undefined && !sandbox) return invalid("--services goes with --sandbox; set SVC_SERVICES otherwise")
-  return { _tag: "Serve", sandbox, httpPort, ...(services === undefined ? {} : { services }) }
+  if (estate !== undefined && !sandbox) return invalid("--estate goes with --sandbox")
+  return {
+    _tag: "Serve",
+    sandbox,
+    httpPort,
+    ...(services === undefined ? {} : { services }),
+    ...(estate === undefined ? {} : { estate }),
+  }
 }
 
 const AUDIT_USAGE = "usage: svc-mcp audit verify [--store URL [--prefix P]] FILE..."
@@ -93,7 +113,9 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
   const [first, ...rest] = argv
   const extra = (command: string, args: ReadonlyArray<string>) =>
     args.length > 0 ? invalid(`${command} takes no argument ${JSON.stringify(args[0])}`) : undefined
-  if (first === undefined || first === "--sandbox" || first === "--http-port") return parseServe(argv)
+  if (first === undefined || first === "--sandbox" || first === "--http-port" || first === "--estate") {
+    return parseServe(argv)
+  }
   switch (first) {
     case "--help":
     case "-h":
@@ -118,13 +140,23 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
       return typeof options === "string" ? invalid(options) : { _tag: "Setup", options }
     }
     case "sandbox": {
-      if (rest.length === 0) return { _tag: "Sandbox", port: 0 }
-      const [flag, value, ...more] = rest
-      const port = parsePort(value)
-      if (flag !== "--port" || port === undefined || more.length > 0) {
-        return invalid("usage: svc-mcp sandbox [--port N], with N from 0 to 65535")
+      const usage = invalid("usage: svc-mcp sandbox [--port N] [--estate small|large], with N from 0 to 65535")
+      let port: number | undefined
+      let estate: Estate | undefined
+      for (let i = 0; i < rest.length; i++) {
+        const flag = rest[i]
+        const value = rest[++i] ?? ""
+        if (flag === "--port" && port === undefined) {
+          port = parsePort(value)
+          if (port === undefined) return usage
+        } else if (flag === "--estate" && estate === undefined) {
+          if (!isEstate(value)) return invalid(ESTATE_USAGE)
+          estate = value
+        } else {
+          return usage
+        }
       }
-      return { _tag: "Sandbox", port }
+      return { _tag: "Sandbox", port: port ?? 0, ...(estate === undefined ? {} : { estate }) }
     }
     default:
       return invalid(`unknown argument ${JSON.stringify(first)}`)
@@ -135,8 +167,8 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
 const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ["svc-mcp", "serve MCP over stdin/stdout (what a client starts)"],
   ["svc-mcp --http-port N", `serve MCP over Streamable HTTP at http://${DEFAULT_HOST}:N/mcp`],
-  ["svc-mcp --sandbox", "serve MCP against in-memory sandboxes (--http-port; --services a,b)"],
-  ["svc-mcp sandbox [--port N]", "run the sandbox service alone on 127.0.0.1 and print its URL"],
+  ["svc-mcp --sandbox", "serve MCP on in-memory sandboxes (--http-port; --services; --estate)"],
+  ["svc-mcp sandbox [--port N]", "run the sandbox alone on 127.0.0.1, print its URL (--estate large)"],
   ["svc-mcp check", "check that the configuration reaches the service and logs in"],
   ["svc-mcp audit verify FILE...", "verify audit logs are whole (--store URL: its stream too)"],
   ["svc-mcp setup <client>", "print what to add this server to a client with (svc-mcp help setup)"],

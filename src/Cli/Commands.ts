@@ -23,6 +23,7 @@ import * as HttpConfig from "../Mcp/HttpConfig.js"
 import * as McpServer from "../Mcp/Server.js"
 import * as Audit from "../Operations/Audit.js"
 import * as Telemetry from "../Operations/Telemetry.js"
+import type { Estate } from "../Sandbox/Estate.js"
 import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
@@ -178,12 +179,15 @@ const sandboxConfig = (sandbox: Sandbox.Sandbox): Config.SvcConfigShape => ({
 })
 
 /** One sandbox per name, each with its own estate and its own key, served as several services. */
-const serveSandboxes = (names: ReadonlyArray<string>, httpPort: number | undefined) =>
+const serveSandboxes = (names: ReadonlyArray<string>, httpPort: number | undefined, estate?: Estate) =>
   Effect.gen(function* () {
     const Sandbox = yield* loadSandbox
     const sandboxes = new Map<string, Sandbox.Sandbox>()
     for (const name of names) {
-      const sandbox = yield* Sandbox.make({ apiKey: { key: `${name}-key`, secret: `${name}-secret` } })
+      const sandbox = yield* Sandbox.make({
+        apiKey: { key: `${name}-key`, secret: `${name}-secret` },
+        ...(estate === undefined ? {} : { estate }),
+      })
       sandboxes.set(name, sandbox)
       yield* Effect.logInfo(
         `SANDBOX: service ${name} is an in-memory sandbox at ${sandbox.url}; nothing real is touched`,
@@ -193,10 +197,10 @@ const serveSandboxes = (names: ReadonlyArray<string>, httpPort: number | undefin
     yield* serve(httpPort, true).pipe(Effect.provide(Several.serving(names, config)))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
-const serveSandbox = (httpPort: number | undefined) =>
+const serveSandbox = (httpPort: number | undefined, estate?: Estate) =>
   Effect.gen(function* () {
     const Sandbox = yield* loadSandbox
-    const sandbox = yield* Sandbox.make()
+    const sandbox = yield* Sandbox.make(estate === undefined ? {} : { estate })
     yield* Effect.logInfo(
       `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
     )
@@ -209,23 +213,25 @@ const serveSandbox = (httpPort: number | undefined) =>
  * that will serve (its per-service policies apply); without it, one sandbox.
  * `--services` wins over SVC_SERVICES, as the command line does over the environment.
  */
-const sandboxesOfSettings = (httpPort: number | undefined) =>
+const sandboxesOfSettings = (httpPort: number | undefined, estate?: Estate) =>
   ServicesSettings.load.pipe(
     Effect.catchTag("ConfigError", configFailed),
     Effect.flatMap((names) =>
       Option.isSome(names)
         ? Effect.zipRight(
             Effect.logInfo(`SANDBOX: one sandbox per service SVC_SERVICES names (${names.value.join(", ")})`),
-            serveSandboxes(names.value, httpPort),
+            serveSandboxes(names.value, httpPort, estate),
           )
-        : serveSandbox(httpPort),
+        : serveSandbox(httpPort, estate),
     ),
   )
 
-const runSandbox = (port: number) =>
+const runSandbox = (port: number, estate?: Estate) =>
   Effect.gen(function* () {
     const Sandbox = yield* loadSandbox
-    const sandbox = yield* Effect.tryPromise(() => Sandbox.start({ port })).pipe(
+    const sandbox = yield* Effect.tryPromise(() =>
+      Sandbox.start({ port, ...(estate === undefined ? {} : { estate }) }),
+    ).pipe(
       Effect.tapError((error) =>
         Console.error(`svc-mcp: the sandbox could not listen on port ${port}: ${error.cause}`),
       ),
@@ -322,13 +328,13 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         return code === 0 ? undefined : yield* exitWith(code)
       }
       case "Sandbox":
-        return yield* runSandbox(command.port)
+        return yield* runSandbox(command.port, command.estate)
       case "Serve":
         return yield* withStore(
           command.sandbox
             ? command.services === undefined
-              ? sandboxesOfSettings(command.httpPort)
-              : serveSandboxes(command.services, command.httpPort)
+              ? sandboxesOfSettings(command.httpPort, command.estate)
+              : serveSandboxes(command.services, command.httpPort, command.estate)
             : ServicesSettings.load.pipe(
                 Effect.flatMap((names) =>
                   Option.isSome(names)

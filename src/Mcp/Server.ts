@@ -35,6 +35,7 @@ import { Services } from "../Services/Registry.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { VERSION } from "../Shared/Version.js"
 import type { SvcClient } from "../SvcClient.js"
+import type { Names } from "../Tools/Names.js"
 import type { ParamsCheck } from "../Tools/ParamsCheck.js"
 import { Policy } from "../Tools/Policy.js"
 import type { ServerSettings } from "../Tools/Settings.js"
@@ -48,7 +49,7 @@ import { StdioTransport } from "./StdioTransport.js"
 import * as ToolCall from "./ToolCall.js"
 
 export const INSTRUCTIONS =
-  "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
+  "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object; svc_list's is its rows and their columns unless fields are given. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
 
 /**
  * An error the SDK answers as a JSON-RPC error with this code and this message
@@ -126,7 +127,7 @@ export interface McpServer {
  * What serving the tools needs: the service's client, the policy and settings,
  * the credentials the call's record scrubs, and the parts that hold state (the
  * params check, the confirmations' memory, the guard's window), which the
- * tools' bundle provides. The optional parts without state (audit, telemetry,
+ * tools' bundle provides, and the names of ids, which the client's bundle provides. The optional parts without state (audit, telemetry,
  * the services SVC_SERVICES names) are off unless provided.
  */
 export type Requirements =
@@ -137,6 +138,7 @@ export type Requirements =
   | ParamsCheck
   | ConfirmationState
   | Guard
+  | Names
 
 /** Runs one call's Effect as a fiber of the server's set of calls. */
 type RunCall = (
@@ -175,6 +177,9 @@ const listing = (tools: ReadonlyArray<Tool>, apps: Option.Option<Apps.Apps>) => 
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema as unknown as { type: "object"; [key: string]: unknown },
+    ...(tool.outputSchema === undefined
+      ? {}
+      : { outputSchema: tool.outputSchema as unknown as { type: "object"; [key: string]: unknown } }),
     annotations: tool.hints,
     ...Option.match(apps, { onNone: () => ({}), onSome: (a) => withMeta(a.toolMeta(tool.name)) }),
   })),

@@ -14,6 +14,7 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
+import type * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -28,6 +29,7 @@ import * as TraceContext from "../Operations/TraceContext.js"
 import { Naming } from "../Settings/Naming.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, type Invocation, resolveCall, run } from "../Tools/Invoke.js"
+import { Names } from "../Tools/Names.js"
 import * as Pages from "../Tools/Pages.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import { Policy, type PolicyShape } from "../Tools/Policy.js"
@@ -141,6 +143,7 @@ type Needs =
   | ParamsCheck.ParamsCheck
   | ConfirmationState.ConfirmationState
   | Guard.Guard
+  | Names
 
 /** What does not change between calls, read once by `make`; each step of a call reads it. */
 interface Prepared {
@@ -151,6 +154,8 @@ interface Prepared {
   readonly variable: (single: string) => string
   /** Learned once from this server's own client; not a layer of its own, so it cannot come from another client. */
   readonly pages: Pages.DefaultPageShape
+  /** The names of ids, as the client's bundle reads them per caller. */
+  readonly names: Context.Tag.Service<Names>
   /** The service's own check, among several services. */
   readonly check: ParamsCheck.ParamsCheckShape
   readonly states: ConfirmationState.ConfirmationStateShape
@@ -327,6 +332,7 @@ const perform = (prepared: Prepared, call: Call) =>
     Effect.tap((rendered) => Guarded.noteRead(prepared.guard, rendered.untrusted)),
     Effect.map(toResult),
     Effect.provideService(Pages.DefaultPage, prepared.pages),
+    Effect.provideService(Names, prepared.names),
     Effect.provideService(ParamsCheck.ParamsCheck, prepared.check),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
@@ -374,6 +380,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
     record: yield* CallRecord.make,
     variable: (yield* Naming).variable,
     pages: yield* Pages.make,
+    names: yield* Names,
     check: yield* ParamsCheck.ParamsCheck,
     states: yield* ConfirmationState.ConfirmationState,
     guard: yield* Guard.inForce,

@@ -346,12 +346,22 @@ export const handlers = (world: World): Map<string, Handler> => {
     return view("git_provider_account")(store.delete("git_provider_account", ref(p, "id")))
   })
 
-  // As the service answers users: their password hashes blanked.
-  add("read/ListUsers", () => {
+  // As the service answers users: their password hashes blanked; service users
+  // included by default, left out with `service_users: "Exclude"`, alone with "Only".
+  add("read/ListUsers", (p) => {
     const item = definitions.endpointSchema("read/ListUsers", "response")?.schema.items ?? {}
-    return world.users.map((u) =>
-      definitions.complete(item, { ...u, config: { type: "Local", data: { password: "" } } }),
-    )
+    const wanted = p.service_users ?? "Include"
+    return world.users
+      .filter((u) => wanted === "Include" || (wanted === "Only") === (u.service !== undefined))
+      .map(({ service, ...u }) =>
+        definitions.complete(item, {
+          ...u,
+          config:
+            service === undefined
+              ? { type: "Local", data: { password: "" } }
+              : { type: "Service", data: { description: service } },
+        }),
+      )
   })
   return routes
 }

@@ -2,6 +2,7 @@
  * A small, believable estate: three servers running a few stacks and
  * deployments, with the builds, repos and procedures behind them; and in its
  * logs, a commit message and an image label, hostile text (Hostile.ts).
+ * The large estate (Estate.ts) is this one and more.
  */
 import * as Hostile from "./Hostile.js"
 import { logKey, place, type RunState } from "./Lifecycle.js"
@@ -11,50 +12,68 @@ import type { SandboxUser, World } from "./World.js"
 /** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
 export const USERS = ["admin", "viewer", "alice", "bob"] as const
 
+/** A service user, as CI logs in with an API key of its own: listed with `service_users` "Include" or "Only". */
+export const SERVICE_USER = { username: "ci-deployer", description: "CI pipeline: deploys on merge to main" } as const
+
+/** A user as the service stores it; `service` makes it a service user with that description. */
+export const sandboxUser = (world: World, username: string, admin: boolean, service?: string): SandboxUser => ({
+  _id: { $oid: world.store.newId() },
+  username,
+  enabled: true,
+  admin,
+  create_server_permissions: admin,
+  create_build_permissions: admin,
+  ...(service === undefined ? {} : { service }),
+})
+
+// The last stats each server's agent reported (MinimalSystemStats), against the service's default thresholds.
+export const thresholds = {
+  cpu_warning: 90,
+  cpu_critical: 99,
+  mem_warning: 75,
+  mem_critical: 95,
+  disk_warning: 75,
+  disk_critical: 95,
+}
+export const stats = (cpu: number, mem: [number, number], disk: [number, number]) => ({
+  cpu_perc: cpu,
+  load_average: { one: cpu / 25, five: cpu / 28, fifteen: cpu / 30 },
+  mem_used_gb: mem[0],
+  mem_total_gb: mem[1],
+  mem_free_gb: Math.round((mem[1] - mem[0]) * 10) / 10,
+  mem_buff_cache_gb: 0,
+  mem_zfs_arc_gb: 0,
+  swap_total_gb: 0,
+  swap_used_gb: 0,
+  disk_used_gb: disk[0],
+  disk_total_gb: disk[1],
+  network_ingress_bytes: 0,
+  network_egress_bytes: 0,
+  polling_rate: "5-sec",
+  refresh_ts: 1_762_200_000_000,
+  refresh_list_ts: 1_762_200_000_000,
+})
+
+/**
+ * A procedure's stage of one execution, both enabled as the service's editor
+ * saves them (left out, the definitions' default is false: a stage that does nothing).
+ */
+export const stage = (name: string, execution: Readonly<Record<string, unknown>>) => ({
+  name,
+  enabled: true,
+  executions: [{ execution, enabled: true }],
+})
+
 export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   const { store } = world
-  const user = (username: string, admin: boolean): SandboxUser => ({
-    _id: { $oid: store.newId() },
-    username,
-    enabled: true,
-    admin,
-    create_server_permissions: admin,
-    create_build_permissions: admin,
-  })
-  world.users.push(...USERS.map((name) => user(name, name === "admin")))
+  world.users.push(...USERS.map((name) => sandboxUser(world, name, name === "admin")))
+  world.users.push(sandboxUser(world, SERVICE_USER.username, false, SERVICE_USER.description))
   const adminId = world.users[0]?._id.$oid ?? ""
   const tag = (name: string, color: string) => store.create("tag", name, { config: { color, owner: adminId } }).id
   const production = tag("production", "Red")
   const staging = tag("staging", "Yellow")
   const monitoring = tag("monitoring", "Blue")
 
-  // The last stats each server's agent reported (MinimalSystemStats), against the service's default thresholds.
-  const thresholds = {
-    cpu_warning: 90,
-    cpu_critical: 99,
-    mem_warning: 75,
-    mem_critical: 95,
-    disk_warning: 75,
-    disk_critical: 95,
-  }
-  const stats = (cpu: number, mem: [number, number], disk: [number, number]) => ({
-    cpu_perc: cpu,
-    load_average: { one: cpu / 25, five: cpu / 28, fifteen: cpu / 30 },
-    mem_used_gb: mem[0],
-    mem_total_gb: mem[1],
-    mem_free_gb: Math.round((mem[1] - mem[0]) * 10) / 10,
-    mem_buff_cache_gb: 0,
-    mem_zfs_arc_gb: 0,
-    swap_total_gb: 0,
-    swap_used_gb: 0,
-    disk_used_gb: disk[0],
-    disk_total_gb: disk[1],
-    network_ingress_bytes: 0,
-    network_egress_bytes: 0,
-    polling_rate: "5-sec",
-    refresh_ts: 1_762_200_000_000,
-    refresh_list_ts: 1_762_200_000_000,
-  })
   const server = (
     name: string,
     address: string,
@@ -175,14 +194,14 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
     info: { state: "Ok", last_pulled_at: 1_762_100_000_000, latest_hash: "3f2c9e1" },
   })
   store.create("procedure", "nightly-backup", {
-    config: { stages: [{ name: "backup", executions: [{ execution: { type: "BackupCoreDatabase", params: {} } }] }] },
+    config: { stages: [stage("backup", { type: "BackupCoreDatabase", params: {} })] },
     info: { state: "Ok", last_run_at: 1_762_150_000_000 },
   })
   store.create("procedure", "release", {
     config: {
       stages: [
-        { name: "build", executions: [{ execution: { type: "RunBuild", params: { build: "api-image" } } }] },
-        { name: "deploy", executions: [{ execution: { type: "Deploy", params: { deployment: "api" } } }] },
+        stage("build", { type: "RunBuild", params: { build: "api-image" } }),
+        stage("deploy", { type: "Deploy", params: { deployment: "api" } }),
       ],
     },
     info: { state: "Ok", last_run_at: null },

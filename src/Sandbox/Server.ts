@@ -13,12 +13,12 @@ import type * as Scope from "effect/Scope"
 import * as Accounts from "./Accounts.js"
 import { clientAddress } from "./ClientAddress.js"
 import * as Docker from "./Docker.js"
+import { type Estate, seedEstate } from "./Estate.js"
 import * as Executions from "./Executions.js"
 import { RateLimiter, WINDOW_MS } from "./RateLimiter.js"
 import * as Reads from "./Reads.js"
 import * as Resources from "./Resources.js"
 import type { ServiceSchema } from "./Schema.js"
-import { seed } from "./Seed.js"
 import { type Caller, type Params, ServiceFailure } from "./Store.js"
 import { fail, listener, send } from "./Wire.js"
 import { World } from "./World.js"
@@ -39,6 +39,8 @@ export interface SandboxOptions {
   readonly timing?: Executions.Timing
   /** The rate limiter's window; the service's is 15 s. */
   readonly rateLimitWindowMs?: number
+  /** What it holds: the small estate (the default) or the large one (Estate.ts). */
+  readonly estate?: Estate
 }
 
 export interface Sandbox extends Credentials {
@@ -92,7 +94,7 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const ttl = options.jwtTtlMs ?? 24 * 60 * 60 * 1000
   const limiter = new RateLimiter(options.rateLimitWindowMs ?? WINDOW_MS)
   const world = new World()
-  const users = seed(world)
+  const users = seedEstate(world, options.estate)
   const callerOf = (username: "admin" | "viewer"): Caller => {
     const user = users.find((u) => u.username === username)
     return { id: user?._id.$oid ?? "", username, admin: user?.admin === true }

@@ -62,6 +62,8 @@ export interface SandboxUser {
   readonly admin: boolean
   readonly create_server_permissions: boolean
   readonly create_build_permissions: boolean
+  /** A service user's description: it has no login, only API keys. */
+  readonly service?: string
 }
 
 export interface Image {

@@ -16,12 +16,13 @@ import { Naming, naming } from "../Settings/Naming.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { reading } from "../Settings/Services.js"
 import { SvcClient } from "../SvcClient.js"
+import { Names } from "../Tools/Names.js"
 import { ParamsCheck } from "../Tools/ParamsCheck.js"
 import { Policy } from "../Tools/Policy.js"
 import { ServerSettings } from "../Tools/Settings.js"
 
 /** What each service has of its own; its params check, against the definitions of its own version. */
-export type PerService = SvcConfig | Auth | SvcClient | Policy | ServerSettings | ParamsCheck
+export type PerService = SvcConfig | Auth | SvcClient | Policy | ServerSettings | ParamsCheck | Names
 
 export interface Service {
   readonly name: string
@@ -42,7 +43,7 @@ export const layerOne: Layer.Layer<Services | Named> = Layer.mergeAll(
   Layer.succeed(Named, []),
 )
 
-const ownOf = Context.pick(SvcConfig, Auth, SvcClient, Policy, ServerSettings, ParamsCheck)
+const ownOf = Context.pick(SvcConfig, Auth, SvcClient, Policy, ServerSettings, ParamsCheck, Names)
 
 /**
  * Builds each name's `layer`, each reading its own variables; the services

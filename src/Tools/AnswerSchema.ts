@@ -22,6 +22,6 @@ export const of = (tool: Tool, described: Described): Readonly<Record<string, st
             ? "unknown: the service's definitions are not installed"
             : (described.answer ?? "not in the service's published definitions"),
         fields:
-          'dotted paths of the answer to keep, of each item for a list, e.g. ["name", "info.state"]; arrays on the way are kept item by item',
+          'dotted paths of the answer to keep, of each item for a list, e.g. ["name", "info.state"]; arrays on the way are kept item by item; ["*"] keeps the whole answer',
       }
     : {}

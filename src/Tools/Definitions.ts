@@ -26,7 +26,12 @@ export const svc_list = make({
   selectorKey: "resource_type",
   endpoints: Tables.list,
   description:
-    'List resources. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: one page (default 50) unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}. fields: paths to keep, e.g. ["name","info.state"].',
+    'List resources, as rows of the main fields. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: one page (default 50) unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}. fields: paths to keep, e.g. ["name","info.state"]; ["*"]: whole records.',
+  // Rows at a glance ({columns, result}), or the records `fields` kept ({result}).
+  outputSchema: {
+    type: "object",
+    properties: { columns: { type: "array", items: { type: "string" } }, result: { type: "array" } },
+  },
 })
 
 export const svc_get = make({

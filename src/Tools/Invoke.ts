@@ -5,12 +5,15 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import type { SvcError } from "../Service/Errors.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
 import * as AnswerSchema from "./AnswerSchema.js"
 import * as Fields from "./Fields.js"
+import * as Glance from "./Glance.js"
+import { type NameMaps, Names } from "./Names.js"
 import { DefaultPage, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import { DEFAULT_SETTINGS } from "./Settings.js"
@@ -31,6 +34,8 @@ export interface Invocation {
   readonly body: Readonly<Record<string, unknown>>
   /** The dotted paths of the answer to keep, applied when it is rendered. */
   readonly fields?: ReadonlyArray<string>
+  /** `fields: ["*"]`: the service's whole answer, as it came. */
+  readonly whole?: boolean
 }
 
 export interface ToolSuccess extends Invocation {
@@ -41,9 +46,39 @@ export interface ToolSuccess extends Invocation {
   readonly summary?: string
   /** A paginated list asked without `limit`: the service's default page, which the answer may have filled. */
   readonly page?: number
+  /** The names of the ids the rendered answer shows, as this caller may see them (Names.ts). */
+  readonly names?: NameMaps
 }
 
 const list = (values: ReadonlyArray<string>) => values.join(", ")
+
+/** The `fields` path that keeps the whole answer, as the service gave it. */
+export const WHOLE = "*"
+
+/**
+ * The names the rendered answer will show: for a list at a glance, those its
+ * name columns lack; for an answer of svc_list or svc_get shaped by `fields`,
+ * those of the ids kept. None for a whole answer, or where no Names is provided.
+ */
+const namesFor = (
+  tool: Tool,
+  invocation: Invocation,
+  data: unknown,
+): Effect.Effect<NameMaps | undefined, never, Names> =>
+  Effect.gen(function* () {
+    // The resource tools' answers: ids elsewhere (a Docker object's) are not the service's resources.
+    if ((tool.name !== "svc_list" && tool.name !== "svc_get") || invocation.whole === true) return undefined
+    const projection = tool.name === "svc_list" ? Glance.projectionOf(invocation.endpoint) : undefined
+    const kinds =
+      invocation.fields !== undefined
+        ? Glance.idKindsIn(Fields.shape(data, invocation.fields).value)
+        : projection !== undefined && Array.isArray(data) && Glance.shorter(projection, data)
+          ? Glance.kindsFor(projection, data)
+          : []
+    if (kinds.length === 0) return undefined
+    const names = yield* Names
+    return Option.isNone(names) ? undefined : yield* names.value.lookup(kinds)
+  })
 
 /** One sentence for each thing wrong, saying what is accepted instead. */
 const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): ReadonlyArray<string> => {
@@ -125,8 +160,12 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
     selector,
     endpoint: `${tool.group}/${tool.endpoints[selector]}`,
     body,
-    // An empty list is taken as absent (the whole answer), as a null is; a schema answer is never shaped.
-    ...(fields !== undefined && fields.length > 0 && schema !== true ? { fields } : {}),
+    // An empty list is taken as absent, as a null is; a schema answer is never shaped.
+    ...(fields === undefined || fields.length === 0 || schema === true
+      ? {}
+      : fields.includes(WHOLE)
+        ? { whole: true }
+        : { fields }),
   })
 }
 
@@ -175,14 +214,14 @@ export const invoke = (
   tool: Tool,
   args: unknown,
   waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
-): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck> =>
+): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
   run(resolveCall(tool, args), waitTimeoutMs)
 
 /** Runs a resolved call: checks its params, sends it, follows what it started when asked to. */
 export const run = (
   call: Call,
   waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
-): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck> =>
+): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
   Effect.gen(function* () {
     const { tool } = call
     const resolved = yield* call.invocation
@@ -218,12 +257,14 @@ export const run = (
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(tool.group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
+      const names = yield* namesFor(tool, invocation, data)
+      const named = names === undefined ? {} : { names }
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
         const page = yield* Effect.flatMap(DefaultPage, (pages) => pages.size)
-        return { ...invocation, data, text, page }
+        return { ...invocation, data, text, page, ...named }
       }
-      return { ...invocation, data, text }
+      return { ...invocation, data, text, ...named }
     }
     const waited = yield* follow(data, waitTimeoutMs, invocation.endpoint).pipe(Effect.mapError(failed))
     return { ...invocation, data: waited.data, summary: waited.summary }

@@ -7,7 +7,9 @@ import { isObject } from "../Shared/JsonShape.js"
 import * as Untrusted from "../Untrusted/Answer.js"
 import { mayHoldSecrets, note, pageNote, redact, withinBudget } from "./AnswerBounds.js"
 import { shape } from "./Fields.js"
+import * as Glance from "./Glance.js"
 import type { ToolSuccess } from "./Invoke.js"
+import type { Projection } from "./Projections.js"
 import type { Tool } from "./Tool.js"
 import { type ErrorKind, kindOf, type Problem, type ToolCallError, type ToolError } from "./ToolError.js"
 
@@ -73,10 +75,27 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   const asSent = !untrusted && text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
   const redacted = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
   const shown = untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, redacted) : redacted
+  const projection = glanceOf(tool, outcome, shown)
+  // A list at a glance whose columns held untrusted text would be shown as records, fenced
+  // (none does: a test holds the table to it).
+  const fenced =
+    projection !== undefined &&
+    untrusted &&
+    Untrusted.fences(endpoint, shape(shown, Glance.pathsOf(projection)).value, outcome.body) !== undefined
+  // A list so short that its rows and their first line say no less than its records is shown whole.
+  if (projection !== undefined && !fenced && Array.isArray(shown) && Glance.shorter(projection, shown)) {
+    return atGlance(tool, outcome, settings, projection, shown)
+  }
+  const fields = fenced && projection !== undefined ? Glance.pathsOf(projection) : outcome.fields
   // Shaped after redaction, so that a kept path shows only what the whole answer would;
   // and before the budget, so that a shaped list fits where the whole one was cut.
-  const shaped = outcome.fields === undefined ? undefined : shape(shown, outcome.fields)
-  const data = shaped === undefined ? shown : shaped.value
+  const shaped = fields === undefined ? undefined : shape(shown, fields)
+  const data =
+    shaped === undefined
+      ? shown
+      : outcome.names === undefined
+        ? shaped.value
+        : Glance.withNames(shaped.value, outcome.names)
   const fences = untrusted ? Untrusted.fences(endpoint, data, outcome.body) : undefined
   const written = fences === undefined ? data : fences.data
   // Compact JSON: an assistant reads it as well as indented JSON, at a third fewer tokens.
@@ -98,6 +117,34 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
         ? fences.paths("/result", (structuredData.result as Array<unknown>).length)
         : []
   return { ...rendered, meta: Untrusted.metaOf(paths), untrusted: fences.read }
+}
+
+/** The projection a list is shown by: svc_list's, without `fields`, when the table has one and the answer is a list. */
+const glanceOf = (tool: Tool, outcome: ToolSuccess, shown: unknown): Projection | undefined =>
+  tool.name === "svc_list" && outcome.fields === undefined && outcome.whole !== true && Array.isArray(shown)
+    ? Glance.projectionOf(outcome.endpoint)
+    : undefined
+
+/**
+ * A list at a glance: its first line says what each row holds and how to see
+ * more; then the rows, as JSON, cut between whole rows to fit the budget.
+ */
+const atGlance = (
+  tool: Tool,
+  outcome: ToolSuccess,
+  settings: OutputSettings,
+  projection: Projection,
+  items: ReadonlyArray<unknown>,
+): Rendered => {
+  const { columns, rows } = Glance.rows(projection, items, outcome.names ?? {})
+  const head = `${Glance.headline(projection, items.length)}\n`
+  const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
+  const notes = outcome.page === undefined ? "" : pageNote(rows, outcome.page)
+  const json = JSON.stringify(rows)
+  const room = settings.maxOutputChars - head.length - lead.length - notes.length
+  const fitted = withinBudget(rows, json, room, tool.narrow, settings.maxOutputChars)
+  const structuredData = fitted === json ? { columns, result: rows } : { columns, ...shownOf(rows, fitted) }
+  return { isError: false, text: `${head}${lead}${fitted}${notes}`, structuredData }
 }
 
 /** A cut answer's fences made whole: a list is cut between whole items, anything else wherever the budget fell. */

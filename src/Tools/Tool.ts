@@ -41,6 +41,8 @@ export interface ToolSpec {
   readonly fields?: boolean
   /** How to ask for less, said when an answer is cut to fit. */
   readonly narrow: string
+  /** The JSON Schema of the result's structuredContent, where the tool publishes one. */
+  readonly outputSchema?: Readonly<Record<string, unknown>>
   /** Several services (SVC_SERVICES): an optional `service`, one of these names, the first by default. */
   readonly services?: ReadonlyArray<string>
 }

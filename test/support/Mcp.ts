@@ -26,6 +26,7 @@ import * as ToolsBundle from "../../src/Bundle/Tools.js"
 import type * as Config from "../../src/Config.js"
 import * as McpServer from "../../src/Mcp/Server.js"
 import type * as SvcClient from "../../src/SvcClient.js"
+import * as Names from "../../src/Tools/Names.js"
 import * as Settings from "../../src/Tools/Settings.js"
 import * as FleetView from "../../src/View/Fleet.js"
 import * as Layers from "./Layers.js"
@@ -46,7 +47,7 @@ export interface Options {
 const build = (
   config: Config.SvcConfigShape,
   settings: Partial<Settings.ServerSettingsShape>,
-  client: Layer.Layer<SvcClient.SvcClient | Auth.Auth> = Layers.client(config),
+  client: Layer.Layer<SvcClient.SvcClient | Auth.Auth | Names.Names> = Layers.client(config),
   view = false,
 ) =>
   Effect.gen(function* () {
@@ -101,7 +102,8 @@ export const connectV2 = (
 ) =>
   Effect.gen(function* () {
     // A service of the test's own has no credentials of the server's to scrub from records.
-    const service = options.service && Layer.merge(options.service, Layer.succeed(Auth.Auth, Auth.perRequest))
+    const service =
+      options.service && Layer.mergeAll(options.service, Layer.succeed(Auth.Auth, Auth.perRequest), Names.layerOff)
     const mcp = yield* build(config, settings, service, options.view)
     const era = options.era ?? "legacy"
     const capabilities: ClientCapabilities = options.elicit === undefined ? {} : { elicitation: { form: {} } }

@@ -99,7 +99,8 @@ const load = async (): Promise<void> => {
         "info.server_name",
         "info.update_available",
       ]),
-      call("svc_list", { resource_type: "tag", params: {} }),
+      // Records, not the list's rows at a glance: the ids are what the other lists name.
+      call("svc_list", { resource_type: "tag", params: {}, fields: ["_id", "name"] }),
     ])
     const serverList = serverRows(servers)
     const rows = [

@@ -1,0 +1,136 @@
+/**
+ * Names where the service gives ids: a server's, a tag's, a builder's. Each
+ * kind is read from the service with the caller's own credentials (one list
+ * call), kept for TTL_MS, and kept per caller: by the service the call is for
+ * and the credentials it sends (the signed-in identity, the caller's key and
+ * a digest of its secret), so that one caller's names never reach another who
+ * may not see them. A failed read is kept as no names for as long, so that a
+ * caller costs the service at most one extra read per kind in TTL_MS.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as SynchronizedRef from "effect/SynchronizedRef"
+import * as CallContext from "../Call/Context.js"
+import { isObject } from "../Shared/JsonShape.js"
+import { SvcClient, type SvcClientShape } from "../SvcClient.js"
+
+export type NameKind = "server" | "tag" | "builder"
+
+/**
+ * How long names are kept: 30 s (docs/tools.md says why). A rename shows
+ * within it; an assistant's turn of several calls costs one read per kind.
+ */
+export const TTL_MS = 30_000
+
+/** Where each kind's names are read: every item (`limit: 0`), its id and its name. */
+const READS: Readonly<Record<NameKind, { readonly endpoint: string; readonly body: object }>> = {
+  server: { endpoint: "ListServers", body: { limit: 0 } },
+  tag: { endpoint: "ListTags", body: {} },
+  builder: { endpoint: "ListBuilders", body: { limit: 0 } },
+}
+
+type NameMap = ReadonlyMap<string, string>
+export type NameMaps = Readonly<Partial<Record<NameKind, NameMap>>>
+
+/** A list item's id: `id` (resources) or `_id.$oid` (tags). */
+const idOf = (item: Readonly<Record<string, unknown>>): unknown =>
+  typeof item.id === "string" ? item.id : isObject(item._id) ? item._id.$oid : undefined
+
+const namesOf = (answer: unknown): NameMap => {
+  const names = new Map<string, string>()
+  if (!Array.isArray(answer)) return names
+  for (const item of answer) {
+    if (!isObject(item)) continue
+    const id = idOf(item)
+    if (typeof id === "string" && typeof item.name === "string") names.set(id, item.name)
+  }
+  return names
+}
+
+/** Whose names a call may see: the service, and the credentials the call sends. */
+const callerKeyOf = (context: CallContext.CallContext): string => {
+  const caller = CallContext.callerOf(context)
+  const digest = Option.match(caller, {
+    onNone: () => "",
+    // Loaded when first needed: a start loads no node:crypto (test/StartModules.e2e.test.ts).
+    onSome: (c) =>
+      process
+        .getBuiltinModule("node:crypto")
+        .createHash("sha256")
+        .update(`${c.key}\0${Redacted.value(c.secret)}`)
+        .digest("hex"),
+  })
+  return JSON.stringify([Option.getOrElse(context.service, () => ""), CallContext.bindingPrincipalOf(context), digest])
+}
+
+export interface NamesShape {
+  /** The names of each kind asked for, as the current call's caller may see them. */
+  readonly lookup: (kinds: ReadonlyArray<NameKind>) => Effect.Effect<NameMaps>
+}
+
+/**
+ * The names of ids, read per caller and kept briefly: state, so a Tag the
+ * client's bundle provides (`layer`); None (`layerOff`) shows ids.
+ */
+export class Names extends Context.Tag("svc-mcp/Names")<Names, Option.Option<NamesShape>>() {}
+
+/** More entries than this, and the expired ones are swept before the next is added. */
+const SWEEP_AT = 1024
+
+interface Entry {
+  readonly until: number
+  readonly names: Effect.Effect<NameMap>
+}
+
+const read = (client: SvcClientShape, kind: NameKind): Effect.Effect<NameMap> =>
+  client.call("read", READS[kind].endpoint, READS[kind].body).pipe(
+    // A read the user did not ask for: its failure shows as ids, not as a warning.
+    Logger.withMinimumLogLevel(LogLevel.Error),
+    Effect.map(namesOf),
+    Effect.catchAll((error) =>
+      Effect.as(Effect.logDebug(`${kind} names could not be read (${error.message}); ids shown`), new Map()),
+    ),
+  )
+
+export const make = (ttlMs: number = TTL_MS): Effect.Effect<NamesShape, never, SvcClient> =>
+  Effect.gen(function* () {
+    const client = yield* SvcClient
+    const entries = yield* SynchronizedRef.make(new Map<string, Entry>())
+    const one = (caller: string, kind: NameKind) =>
+      Effect.flatten(
+        SynchronizedRef.modifyEffect(entries, (map) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            const key = `${caller} ${kind}`
+            const found = map.get(key)
+            if (found !== undefined && found.until > now) return [found.names, map] as const
+            // Cached: concurrent calls of one caller share the one read.
+            const names = yield* Effect.cached(read(client, kind))
+            const next = new Map(map.size >= SWEEP_AT ? [...map].filter(([, entry]) => entry.until > now) : map)
+            next.set(key, { until: now + ttlMs, names })
+            return [names, next] as const
+          }),
+        ),
+      )
+    return {
+      lookup: (kinds) =>
+        Effect.gen(function* () {
+          const caller = callerKeyOf(yield* CallContext.get)
+          const maps = yield* Effect.forEach(kinds, (kind) => Effect.map(one(caller, kind), (map) => [kind, map]), {
+            concurrency: "unbounded",
+          })
+          return Object.fromEntries(maps) as NameMaps
+        }),
+    }
+  })
+
+export const layer: Layer.Layer<Names, never, SvcClient> = Layer.effect(Names, Effect.map(make(), Option.some))
+
+/** No names: ids are shown as the service gave them. */
+export const layerOff: Layer.Layer<Names> = Layer.succeed(Names, Option.none())
