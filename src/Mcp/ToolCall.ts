@@ -385,7 +385,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
     pages: yield* Pages.make,
     check: yield* ParamsCheck.ParamsCheck,
     states: yield* ConfirmationState.ConfirmationState,
-    guard: yield* Guard.inForce,
+    guard: yield* Guard.Guard,
   }
   return (incoming) => handle(prepared, incoming)
 })

@@ -9,7 +9,7 @@ import { pendingInfo } from "./SyncPending.js"
 import type { SandboxUser, World } from "./World.js"
 
 /** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
-export const USERS = ["admin", "viewer", "alice", "bob"] as const
+const USERS = ["admin", "viewer", "alice", "bob"] as const
 
 export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   const { store } = world

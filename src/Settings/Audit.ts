@@ -8,7 +8,7 @@ import * as Option from "effect/Option"
 import { type ConfigError, optional, read } from "./Read.js"
 
 /** Where audit lines go, or None for no audit log. */
-export const destination: Config.Config<Option.Option<string>> = Config.map(
+const destination: Config.Config<Option.Option<string>> = Config.map(
   optional("SVC_AUDIT_LOG"),
   Option.map((value) => value.trim()),
 )

@@ -118,6 +118,3 @@ export const layerConfig: Layer.Layer<Guard, ConfigError, Store> = Layer.unwrapE
 )
 
 export const layerOff: Layer.Layer<Guard> = Layer.succeed(Guard, Option.none())
-
-/** The guard in force: None when off or not provided. */
-export const inForce: Effect.Effect<Option.Option<GuardShape>, never, Guard> = Guard
