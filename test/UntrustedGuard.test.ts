@@ -90,10 +90,10 @@ describe("the guard's window in memory", () => {
 
   it.effect("is off by default and with SVC_GUARD=off; on with its layer", () =>
     Effect.gen(function* () {
-      expect(yield* Guard.inForce.pipe(Effect.provide(Guard.layerOff))).toEqual(Option.none())
-      const off = yield* Guard.inForce.pipe(Effect.provide(Guard.layer({ mode: "off", windowMs: 1_000, hold: [] })))
+      expect(yield* Guard.Guard.pipe(Effect.provide(Guard.layerOff))).toEqual(Option.none())
+      const off = yield* Guard.Guard.pipe(Effect.provide(Guard.layer({ mode: "off", windowMs: 1_000, hold: [] })))
       expect(off).toEqual(Option.none())
-      const on = yield* Guard.inForce.pipe(Effect.provide(Guard.layer({ mode: "ask", windowMs: 1_000, hold: [] })))
+      const on = yield* Guard.Guard.pipe(Effect.provide(Guard.layer({ mode: "ask", windowMs: 1_000, hold: [] })))
       expect(Option.map(on, (guard) => guard.windowMs)).toEqual(Option.some(1_000))
     }),
   )

@@ -24,21 +24,21 @@ export interface Source {
 }
 
 /** Where a line is: its source and its line number there (1-based). */
-export interface Where {
+interface Where {
   readonly source: string
   readonly line: number
 }
 
-export interface Problem extends Where {
+interface Problem extends Where {
   readonly problem: string
 }
 
-export interface Unknown extends Where {
+interface Unknown extends Where {
   readonly writer: string
   readonly fields: Record<string, unknown>
 }
 
-export interface WriterSummary {
+interface WriterSummary {
   readonly writer: string
   readonly lines: number
   readonly first: number

@@ -12,7 +12,7 @@ import { type NamingShape, single } from "../Settings/Naming.js"
 import { describe, fingerprint, type RefusedKeysShape } from "./RefusedKeys.js"
 
 /** The detail of a refusal answered from memory. */
-export const remembered = (text: string, naming: NamingShape = single): string =>
+const remembered = (text: string, naming: NamingShape = single): string =>
   `the service refused the caller's API key; check the ${naming.header("Key")} and ${naming.header("Secret")} the client sends, and whether the key has expired (${text})`
 
 /** Around one request to the service on behalf of the current caller, if there is one. */

@@ -14,10 +14,10 @@ import type { BatchPlan, DeletePlan, Plan, Planned, SyncPlan } from "./PlanShape
 import { render } from "./PlanText.js"
 import { syncChanges } from "./SyncChanges.js"
 
-export type { BatchPlan, DeletePlan, Plan, Planned, SyncPlan } from "./PlanShape.js"
+export type { BatchPlan, Planned } from "./PlanShape.js"
 
 /** The kind each batch endpoint runs on. */
-export const BATCH_KINDS: Readonly<Record<string, keyof typeof Tables.list>> = {
+const BATCH_KINDS: Readonly<Record<string, keyof typeof Tables.list>> = {
   BatchRunBuild: "build",
   BatchDeployStack: "stack",
   BatchDeployStackIfChanged: "stack",

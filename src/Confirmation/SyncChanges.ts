@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 
-export interface Named {
+interface Named {
   /** The ResourceTarget's type, e.g. "Stack". */
   readonly type: string
   readonly name: string

@@ -39,7 +39,7 @@ const KEPT_MS = 600_000
 /** A call is looked for in the store only once it has been in flight this long: most calls are over before. */
 const CANCEL_LOOK_AFTER_MS = 200
 
-export type Delivery =
+type Delivery =
   | { readonly _tag: "Delivered" }
   | { readonly _tag: "Refused"; readonly status: number; readonly reason: string }
 

@@ -18,7 +18,7 @@ import {
 } from "@modelcontextprotocol/server"
 
 /** The key of the one question in `inputRequests` / `inputResponses`. */
-export const KEY = "confirm"
+const KEY = "confirm"
 
 /** Whether the client can be asked: it declared elicitation, in this request (2026-07-28) or at initialize. */
 export const canAsk = (ctx: ServerContext, atInitialize: ClientCapabilities | undefined): boolean => {

@@ -38,7 +38,7 @@ const levelOf = (level: LogLevel.LogLevel): LoggingLevel => {
 }
 
 /** Until a client on an earlier revision sets a level, it gets info and above. */
-export const DEFAULT_LEVEL: LoggingLevel = "info"
+const DEFAULT_LEVEL: LoggingLevel = "info"
 
 export type ClientLog = CallContext.ClientLog
 

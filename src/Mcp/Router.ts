@@ -36,7 +36,7 @@ const absence = (missing: ReadonlyArray<Service>) => {
 }
 
 /** The union of the services' published tools, in the tools' fixed order. */
-export const publish = (services: ReadonlyArray<Service>): ReadonlyArray<Tool> => {
+const publish = (services: ReadonlyArray<Service>): ReadonlyArray<Tool> => {
   const names = services.map((s) => s.name)
   return Definitions.all.flatMap((tool) => {
     const offered = services.flatMap((s) => policyOf(s).tools.filter((t) => t.name === tool.name))

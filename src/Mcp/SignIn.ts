@@ -55,7 +55,7 @@ const messageOf = (refusal: Refusal): string => {
 }
 
 /** The answer to a refused request. Nothing of it has reached the service. */
-export const refusalResponse = (signIn: SignInShape, refusal: Refusal, id: unknown = null): Response => {
+const refusalResponse = (signIn: SignInShape, refusal: Refusal, id: unknown = null): Response => {
   const challenge = signIn.challenge(refusal)
   const headers: Record<string, string> = {}
   if (challenge !== undefined) headers["www-authenticate"] = challenge

@@ -383,7 +383,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
     names: yield* Names,
     check: yield* ParamsCheck.ParamsCheck,
     states: yield* ConfirmationState.ConfirmationState,
-    guard: yield* Guard.inForce,
+    guard: yield* Guard.Guard,
   }
   return (incoming) => handle(prepared, incoming)
 })

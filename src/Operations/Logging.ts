@@ -15,7 +15,7 @@ const render = (message: unknown): string => {
     .join(" ")
 }
 
-export const stderrLogger = Logger.make(({ logLevel, message, cause, annotations, spans, date }) => {
+const stderrLogger = Logger.make(({ logLevel, message, cause, annotations, spans, date }) => {
   let line = `${date.toISOString()} ${logLevel.label} ${render(message)}`
   for (const [key, value] of HashMap.toEntries(annotations)) line += ` ${key}=${JSON.stringify(value)}`
   for (const span of List.toArray(spans)) line += ` ${span.label}=${date.getTime() - span.startTime}ms`

@@ -16,7 +16,7 @@ export interface Timing {
   readonly completeMs: number
 }
 
-export const DEFAULT_TIMING: Timing = { completeMs: 1000 }
+const DEFAULT_TIMING: Timing = { completeMs: 1000 }
 
 type Target = { readonly kind: Kind; readonly resource: Resource } | undefined
 type Effect = (world: World, target: Target, params: Params) => ReadonlyArray<string>

@@ -7,7 +7,7 @@
 import { ServiceFailure } from "./Store.js"
 
 /** Failed authentications from one address that lock it out, within the window. */
-export const ATTEMPTS = 5
+const ATTEMPTS = 5
 
 /** The service's window. */
 export const WINDOW_MS = 15_000

@@ -93,7 +93,7 @@ const listItem = (definitions: ServiceSchema, store: Store, kind: Kind, r: Resou
 }
 
 /** What Get* (and Create, Update, Delete, Copy) answers: the whole record. */
-export const full = (definitions: ServiceSchema, kind: Kind, r: Resource): unknown => {
+const full = (definitions: ServiceSchema, kind: Kind, r: Resource): unknown => {
   const schema = recordSchema(definitions, kind)
   switch (kind) {
     case "variable":

@@ -11,7 +11,7 @@ import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
 import { ServiceFailure } from "./Store.js"
 
-export interface JsonSchema {
+interface JsonSchema {
   readonly $ref?: string
   readonly type?: string
   readonly properties?: Readonly<Record<string, JsonSchema>>

@@ -10,10 +10,10 @@ import { pendingInfo } from "./SyncPending.js"
 import type { SandboxUser, World } from "./World.js"
 
 /** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
-export const USERS = ["admin", "viewer", "alice", "bob"] as const
+const USERS = ["admin", "viewer", "alice", "bob"] as const
 
 /** A service user, as CI logs in with an API key of its own: listed with `service_users` "Include" or "Only". */
-export const SERVICE_USER = { username: "ci-deployer", description: "CI pipeline: deploys on merge to main" } as const
+const SERVICE_USER = { username: "ci-deployer", description: "CI pipeline: deploys on merge to main" } as const
 
 /** A user as the service stores it; `service` makes it a service user with that description. */
 export const sandboxUser = (world: World, username: string, admin: boolean, service?: string): SandboxUser => ({

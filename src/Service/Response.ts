@@ -88,7 +88,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 export const isRedirect = (status: number, location: string | undefined): location is string =>
   REDIRECTS.has(status) && location !== undefined
 
-export const interpret = (
+const interpret = (
   call: Target,
   status: number,
   text: string,

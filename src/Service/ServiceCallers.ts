@@ -19,7 +19,7 @@ export class Named extends Context.Reference<Named>()("svc-mcp/ServiceCallers/Na
 export type Callers = ReadonlyMap<string, CallerCredentials.Caller>
 
 /** The header of service `name`'s key or secret, as written: `X-Svc-Prod-Api-Key`. */
-export const header = callerHeader
+const header = callerHeader
 
 const single = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value.trim() : undefined

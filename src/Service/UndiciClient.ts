@@ -10,7 +10,7 @@
  * a promise. Measured in the bench at 200 requests in flight, alternated with this
  * client in the same runs, a tool call cost the server about 30 % more CPU with it,
  * and its calls per second were 0.75 to 1.2x the bare SDK server's where this
- * client's were 0.99 to 1.38x (docs/architecture.md has the figures).
+ * client's were 0.99 to 1.38x (docs/benchmark.md has the figures).
  * This client is built with `HttpClient.makeWith`, the platform's own constructor
  * beneath `make`, and does none of that: interrupting the request (a cancelled
  * call) aborts it through undici's dispatch controller.

@@ -23,13 +23,13 @@ export interface AuditSettings {
 }
 
 /** Where audit lines go, or None for no audit log. */
-export const destination: Config.Config<Option.Option<string>> = Config.map(
+const destination: Config.Config<Option.Option<string>> = Config.map(
   optional("SVC_AUDIT_LOG"),
   Option.map((value) => value.trim()),
 )
 
 /** SVC_AUDIT_KEY: at least 32 bytes, as every HMAC key of the server. */
-export const key: Config.Config<Option.Option<Redacted.Redacted<Uint8Array>>> = Config.mapOrFail(
+const key: Config.Config<Option.Option<Redacted.Redacted<Uint8Array>>> = Config.mapOrFail(
   secret("SVC_AUDIT_KEY"),
   (given) => {
     if (Option.isNone(given)) return Either.right(Option.none())
@@ -47,7 +47,7 @@ export const key: Config.Config<Option.Option<Redacted.Redacted<Uint8Array>>> = 
 )
 
 /** SVC_AUDIT_MAX_BYTES: a whole number of bytes, at least a megabyte's worth of lines apart. */
-export const maxBytes: Config.Config<Option.Option<number>> = optionalWith("SVC_AUDIT_MAX_BYTES", (text) => {
+const maxBytes: Config.Config<Option.Option<number>> = optionalWith("SVC_AUDIT_MAX_BYTES", (text) => {
   const value = text.trim()
   const n = Number(value)
   return /^\d+$/.test(value) && Number.isSafeInteger(n) && n >= 4096
@@ -61,7 +61,7 @@ export const maxBytes: Config.Config<Option.Option<number>> = optionalWith("SVC_
       )
 })
 
-export const config: Config.Config<Option.Option<AuditSettings>> = Config.map(
+const config: Config.Config<Option.Option<AuditSettings>> = Config.map(
   Config.all({ destination, key, maxBytes }),
   ({ destination, key, maxBytes }) => Option.map(destination, (path) => ({ destination: path, key, maxBytes })),
 )

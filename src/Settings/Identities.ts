@@ -23,7 +23,7 @@ export interface KeyPair {
 }
 
 /** What one identity sends to a service: the server's own credentials, or its own key. */
-export type Credentials = { readonly _tag: "Server" } | { readonly _tag: "Key"; readonly pair: KeyPair }
+type Credentials = { readonly _tag: "Server" } | { readonly _tag: "Key"; readonly pair: KeyPair }
 
 /** One entry: one credential set for every service, or one per service name. */
 export type Entry =
@@ -36,7 +36,7 @@ export interface Identities {
   readonly entries: ReadonlyMap<string, Entry>
 }
 
-export const DEFAULT_CLAIM = "sub"
+const DEFAULT_CLAIM = "sub"
 
 /** Without SVC_MCP_IDENTITIES: anyone signed in acts with the server's own credentials, named by `sub`. */
 export const everyoneAsServer: Identities = {

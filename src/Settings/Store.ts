@@ -44,7 +44,7 @@ export interface StoreSettings {
   readonly sentinel?: SentinelSettings
 }
 
-export interface SentinelNode {
+interface SentinelNode {
   readonly host: string
   readonly port: number
 }
@@ -62,7 +62,7 @@ export interface SentinelSettings {
   readonly sentinelPassword: Option.Option<Redacted.Redacted<string>>
 }
 
-export const DEFAULT_SENTINEL_PORT = 26379
+const DEFAULT_SENTINEL_PORT = 26379
 
 const URL_HINT =
   "give redis://[user:password@]host:port[/db], rediss://... for TLS, or redis+sentinel://host:26379[,host:26379...]/primary-name[/db] through Redis Sentinel, e.g. SVC_MCP_STORE=redis://redis:6379/0"
@@ -71,7 +71,7 @@ const SENTINEL_HINT =
   "give redis+sentinel://[user:password@]host[:port][,host[:port]...]/primary-name[/db] (port 26379 by default), e.g. SVC_MCP_STORE=redis+sentinel://sentinel-1:26379,sentinel-2:26379/mymaster"
 
 /** The URL's shape, checked here so that a typo stops the server at start rather than at the first call. */
-export const parseUrl = (text: string): Either.Either<{ where: string; tls: boolean }, string> => {
+const parseUrl = (text: string): Either.Either<{ where: string; tls: boolean }, string> => {
   let url: URL
   try {
     url = new URL(text.trim())
@@ -103,7 +103,7 @@ const SENTINEL_HOST = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0
  * primary's name and an optional database. No problem quotes any part of it: a
  * password with an unencoded / or @ would be split into the hosts or the name.
  */
-export const parseSentinelUrl = (
+const parseSentinelUrl = (
   text: string,
 ): Either.Either<{ where: string; sentinel: Omit<SentinelSettings, "sentinelPassword"> }, string> => {
   const trimmed = text.trim()
@@ -222,7 +222,7 @@ const cache = Config.mapOrFail(
 )
 
 /** The store's settings, or None when SVC_MCP_STORE is unset. */
-export const config: Config.Config<Option.Option<StoreSettings>> = Config.mapOrFail(
+const config: Config.Config<Option.Option<StoreSettings>> = Config.mapOrFail(
   Config.all({
     url,
     password: secret("SVC_MCP_STORE_PASSWORD"),

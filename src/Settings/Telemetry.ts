@@ -22,7 +22,7 @@ export interface TelemetrySettings {
   readonly metricIntervalMs: number
 }
 
-export const DEFAULT_METRIC_INTERVAL_MS = 60_000
+const DEFAULT_METRIC_INTERVAL_MS = 60_000
 
 const endpoint = optionalWith("OTEL_EXPORTER_OTLP_ENDPOINT", (value) => {
   const text = value.trim()
@@ -44,7 +44,7 @@ const endpoint = optionalWith("OTEL_EXPORTER_OTLP_ENDPOINT", (value) => {
 })
 
 /** The settings, or None when telemetry is off. */
-export const telemetry: Config.Config<Option.Option<TelemetrySettings>> = Config.map(
+const telemetry: Config.Config<Option.Option<TelemetrySettings>> = Config.map(
   Config.all({
     endpoint,
     serviceName: Config.map(optional("OTEL_SERVICE_NAME"), (name) => Option.getOrElse(name, () => "svc-mcp").trim()),

@@ -33,7 +33,7 @@ export const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
 export const SKEW_SECONDS = 60
 
 /** The least time between two fetches of one issuer's JWKS for an unknown `kid`. */
-export const REFETCH_MS = 30_000
+const REFETCH_MS = 30_000
 
 /** After a failed fetch with no key held, the least time before the next try. */
 export const RETRY_MS = 5_000
@@ -44,12 +44,12 @@ const FETCH_TIMEOUT_MS = 5_000
 const CACHE_CAPACITY = 10_000
 
 /** A token that proves nothing: a 401 `invalid_token`, with why. */
-export class TokenRefused extends Data.TaggedError("TokenRefused")<{ readonly reason: string }> {}
+class TokenRefused extends Data.TaggedError("TokenRefused")<{ readonly reason: string }> {}
 
 /** No key of the token's issuer can be had: a 503. */
-export class KeysUnavailable extends Data.TaggedError("KeysUnavailable")<{ readonly reason: string }> {}
+class KeysUnavailable extends Data.TaggedError("KeysUnavailable")<{ readonly reason: string }> {}
 
-export interface Verified {
+interface Verified {
   /** When it was checked, on the Clock (ms). */
   readonly checkedAt: number
   readonly issuer: string
@@ -82,7 +82,7 @@ interface KeySet {
 const refused = (reason: string) => new TokenRefused({ reason })
 
 /** The issuer's metadata URLs, RFC 8414's first, then OpenID Connect's. */
-export const metadataUrls = (issuer: string): ReadonlyArray<string> => {
+const metadataUrls = (issuer: string): ReadonlyArray<string> => {
   const url = new URL(issuer)
   const path = url.pathname.replace(/\/+$/, "")
   return [

@@ -11,8 +11,8 @@ import * as Schema from "effect/Schema"
 import { describe, isObject } from "../Shared/JsonShape.js"
 
 /** More would be no shaping at all, and each path costs a walk of the answer. */
-export const MAX_PATHS = 64
-export const MAX_PATH_LENGTH = 200
+const MAX_PATHS = 64
+const MAX_PATH_LENGTH = 200
 
 /** One or more non-empty names joined by dots: `name`, `info.state`. */
 const PATH = /^[^.]+(\.[^.]+)*$/

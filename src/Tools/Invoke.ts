@@ -225,7 +225,7 @@ export const run = (
   Effect.gen(function* () {
     const { tool } = call
     const resolved = yield* call.invocation
-    const check = yield* ParamsCheck.current
+    const check = yield* ParamsCheck.ParamsCheck
     if (resolved.schema) {
       return { ...resolved, data: schemaOf(tool, resolved, yield* check.describe(resolved.endpoint)) }
     }

@@ -179,9 +179,6 @@ const lazyShipped = (): ParamsCheckShape => {
   }
 }
 
-/** The check in force. */
-export const current: Effect.Effect<ParamsCheckShape, never, ParamsCheck> = ParamsCheck
-
 /** As SVC_CHECK_PARAMS and SVC_DEFINITIONS say: the shipped definitions (the default), a file of the operator's, or off. */
 export const load: Effect.Effect<ParamsCheckShape, ConfigError> = Effect.flatMap(Settings.load, fromSettings)
 

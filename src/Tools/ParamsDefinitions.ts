@@ -34,7 +34,7 @@ export interface Document {
  * Relative to this module, two levels up in every layout: the bundle's modules are
  * dist/svc-mcp/*.js, the library dist/Tools/*.js, the sources src/Tools/*.ts.
  */
-export const CANDIDATES = ["../../spec/service-api.schema.json"]
+const CANDIDATES = ["../../spec/service-api.schema.json"]
 
 /** The definitions file shipped with the package, if it is there. */
 export const locate = (): string | undefined =>

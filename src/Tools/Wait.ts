@@ -17,7 +17,7 @@ import type { SvcError } from "../Service/Errors.js"
 import { SvcClient } from "../SvcClient.js"
 import * as Progress from "./Progress.js"
 
-export const POLL_INTERVAL = Duration.seconds(1)
+const POLL_INTERVAL = Duration.seconds(1)
 
 /** After each round of reads: the next one a POLL_INTERVAL later, while some Update is still running. */
 const following = Schedule.spaced(POLL_INTERVAL).pipe(Schedule.whileInput((running: number) => running > 0))

@@ -47,7 +47,7 @@ const NAMING = [
 const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text)
 
 /** What the call read, from its params: `stack web, service app`. */
-export const targetOf = (body: Readonly<Record<string, unknown>>): string =>
+const targetOf = (body: Readonly<Record<string, unknown>>): string =>
   NAMING.flatMap((key) => {
     const value = body[key]
     return typeof value === "string" && value !== "" ? [`${key} ${clip(value)}`] : []

@@ -5,7 +5,7 @@
  * so that a start never reads the definitions; a test derives it again and
  * holds the two equal.
  */
-import { RULES, ruleOf } from "./Fields.js"
+import { ruleOf } from "./Fields.js"
 
 interface Node {
   readonly $ref?: string
@@ -30,7 +30,7 @@ export type Pattern = readonly [path: string, definition: string]
 const refName = (ref: string) => decodeURIComponent(ref.slice(ref.lastIndexOf("/") + 1))
 
 /** The untrusted paths of an answer of definition `root`. */
-export const pathsOf = (document: Definitions, root: string): ReadonlyArray<Pattern> => {
+const pathsOf = (document: Definitions, root: string): ReadonlyArray<Pattern> => {
   const found = new Map<string, string>()
   const walk = (
     node: Node | boolean | undefined,
@@ -83,6 +83,3 @@ export const derive = (document: Definitions): Readonly<Record<string, ReadonlyA
   }
   return table
 }
-
-/** The definitions the rules name: each must exist, or the rule is a typo. */
-export const ruleDefinitions = (): ReadonlyArray<string> => RULES.map((rule) => rule.definition)

@@ -303,7 +303,7 @@ export const token = (): string => {
 }
 
 /** A source description that cannot end its marker nor pose as one. */
-export const cleanSource = (source: string): string =>
+const cleanSource = (source: string): string =>
   source
     .replace(/[<>'"\\`\p{C}]/gu, "")
     .replace(/untrusted/gi, "untrust-ed")

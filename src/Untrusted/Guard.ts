@@ -188,9 +188,6 @@ export const layerConfig: Layer.Layer<Guard, ConfigError, Store> = Layer.unwrapE
 
 export const layerOff: Layer.Layer<Guard> = Layer.succeed(Guard, Option.none())
 
-/** The guard in force: None when off or not provided. */
-export const inForce: Effect.Effect<Option.Option<GuardShape>, never, Guard> = Guard
-
 /**
  * Whose window a change falls in, in words for the start line and `svc-mcp
  * check`; `shared` is true where callers can be known only by their address

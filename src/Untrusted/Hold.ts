@@ -29,7 +29,7 @@ export interface Rule {
 }
 
 /** The rules of each changing tool, first match wins. */
-export const RULES: Readonly<Record<string, ReadonlyArray<Rule>>> = {
+const RULES: Readonly<Record<string, ReadonlyArray<Rule>>> = {
   svc_delete: [{ endpoints: ["Delete*"], held: true, reason: "loses data" }],
   svc_rename: [{ endpoints: ["Rename*"], held: true, reason: "changes what runs next time" }],
   svc_update: [

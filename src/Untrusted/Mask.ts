@@ -13,7 +13,7 @@ export interface Shape {
 }
 
 /** The mask put where a credential of `kind` was. */
-export const maskOf = (kind: string) => `[masked: ${kind}]`
+const maskOf = (kind: string) => `[masked: ${kind}]`
 
 /** Any mask, as `maskOf` writes them. */
 export const MASK = /\[masked: [a-z0-9 ]+\]/g

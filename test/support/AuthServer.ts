@@ -15,9 +15,9 @@ import * as Effect from "effect/Effect"
 import * as Jose from "jose"
 import Provider, { type Configuration } from "oidc-provider"
 
-export const SCOPES = "svc.read svc.operate svc.write"
+const SCOPES = "svc.read svc.operate svc.write"
 
-export interface Client {
+interface Client {
   readonly id: string
   readonly secret: string
 }
@@ -36,7 +36,7 @@ export const makeKey = async (kid: string, alg: "RS256" | "ES256" = "RS256"): Pr
   return { kid, privateJwk, publicJwk, privateKey: pair.privateKey as Jose.CryptoKey }
 }
 
-export interface AuthServer {
+interface AuthServer {
   readonly issuer: string
   /** The key tokens are signed with now (the first of the published ones). */
   readonly key: () => SigningKey
@@ -157,7 +157,7 @@ export const scoped = (options: AuthServerOptions) =>
     ({ close }) => Effect.promise(close),
   ).pipe(Effect.map(({ server }) => server))
 
-export const start = async (options: AuthServerOptions) => {
+const start = async (options: AuthServerOptions) => {
   const http = Http.createServer()
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve))
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`

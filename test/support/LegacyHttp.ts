@@ -9,16 +9,16 @@ import * as JSON_HEADERS_MODULE from "./HttpMcp.js"
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC messages field by field
 type Any = any
 
-export const VERSION = "2025-11-25"
+const VERSION = "2025-11-25"
 
-export interface Stream {
+interface Stream {
   /** The next JSON-RPC message on the POST's event stream; undefined once it ends. */
   readonly next: () => Promise<Any | undefined>
   readonly close: () => Promise<void>
 }
 
 /** The messages of an event stream (or of a JSON answer, as one message). */
-export const streamOf = (response: Response): Stream => {
+const streamOf = (response: Response): Stream => {
   if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
     let given = false
     return {

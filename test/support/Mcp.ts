@@ -61,7 +61,7 @@ const build = (
     return yield* McpServer.make.pipe(Effect.provide(context))
   })
 
-export interface ConnectedV1 {
+interface ConnectedV1 {
   readonly client: V1Client
   readonly logs: Array<V1LoggingMessageNotification["params"]>
 }
@@ -87,7 +87,7 @@ export const connect = (config: Config.SvcConfigShape, settings: Partial<Setting
     return { client, logs } satisfies ConnectedV1
   })
 
-export interface Connected {
+interface Connected {
   readonly client: Client
   readonly logs: Array<LoggingMessageNotification["params"]>
   /** The questions the user was asked. */

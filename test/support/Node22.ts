@@ -9,7 +9,7 @@ import { CACHE, NODE22_VERSION, node, npmInstall } from "./NodeRuntimes.js"
 
 const ROOT = Path.resolve(import.meta.dirname, "../..")
 
-export const INSPECTOR_VERSION = "2.12.0"
+const INSPECTOR_VERSION = "2.12.0"
 
 /** The running Node if it is recent enough, else a Node 22 binary from the registry. */
 export const node22 = (): string => {

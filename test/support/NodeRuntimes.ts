@@ -16,7 +16,7 @@ export const CACHE = Path.join(ROOT, "node_modules/.cache/svc-mcp-tools")
  */
 export const NODE22_VERSION = "22.23.3"
 export const NODE24_VERSION = "24.21.0"
-export const NODE26_VERSION = "26.10.0"
+const NODE26_VERSION = "26.10.0"
 export const TESTED = [NODE22_VERSION, NODE24_VERSION, NODE26_VERSION] as const
 
 /** Node 20 is past its end of life (2026-04-30): it still runs the server, and keeps a smoke test. */

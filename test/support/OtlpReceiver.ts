@@ -11,7 +11,7 @@ export interface Attribute {
   readonly value: { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean }
 }
 
-export interface Span {
+interface Span {
   readonly traceId: string
   readonly spanId: string
   readonly parentSpanId?: string
@@ -34,7 +34,7 @@ export interface Metric {
   readonly histogram?: { readonly dataPoints: ReadonlyArray<DataPoint> }
 }
 
-export class OtlpReceiver {
+class OtlpReceiver {
   readonly bodies: Array<{ readonly path: string; readonly text: string }> = []
   url = ""
   private readonly server = Http.createServer((req, res) => {

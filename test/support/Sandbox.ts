@@ -5,7 +5,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Config from "../../src/Config.js"
 import * as Sandbox from "../../src/Sandbox/Server.js"
 
-export const FAST = { completeMs: 60 }
+const FAST = { completeMs: 60 }
 
 export const scoped = (options: Sandbox.SandboxOptions = {}) => Sandbox.make({ timing: FAST, ...options })
 

@@ -10,7 +10,7 @@ import { METADATA_PATH } from "../../SignIn/Resource.js"
 import type { Client } from "./Options.js"
 
 /** The RFC 9728 metadata URL of an MCP endpoint URL. */
-export const metadataUrlOf = (endpoint: string): string => {
+const metadataUrlOf = (endpoint: string): string => {
   const url = new URL(endpoint)
   const path = url.pathname.replace(/\/+$/, "")
   return `${url.origin}${METADATA_PATH}${path === "/" ? "" : path}`

@@ -10,7 +10,7 @@ import type { Client, Options } from "./Options.js"
 /** A VS Code input: asked for once, kept by VS Code, referred to as `${input:id}`. */
 export const inputRef = (id: string) => `\${input:${id}}`
 
-export interface Input {
+interface Input {
   readonly id: string
   readonly description: string
   readonly password: boolean

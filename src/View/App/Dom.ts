@@ -24,7 +24,7 @@ export const h = (tag: string, attrs: Attrs = {}, ...children: ReadonlyArray<Chi
 }
 
 /** A state's tone: good, neutral (stopped by choice), warn, bad. */
-export const tone = (state: string): string => {
+const tone = (state: string): string => {
   if (["Ok", "running", "Healthy", "succeeded"].includes(state)) return "good"
   if (["NotOk", "dead", "down", "unhealthy", "Unhealthy", "failed"].includes(state)) return "bad"
   if (["deploying", "restarting", "removing", "stopping", "created", "paused", "Queued", "InProgress"].includes(state))
@@ -62,7 +62,7 @@ export const meters = (stats: Stats | undefined) =>
 export const tagChips = (tags: ReadonlyArray<string>, names: ReadonlyMap<string, string>) =>
   h("span", { class: "tags" }, ...tags.map((t) => h("span", { class: "tag" }, names.get(t) ?? t)))
 
-export const ago = (ms: number, now = Date.now()): string => {
+const ago = (ms: number, now = Date.now()): string => {
   if (ms <= 0) return ""
   const s = Math.max(0, Math.round((now - ms) / 1000))
   if (s < 60) return `${s}s ago`

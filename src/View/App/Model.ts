@@ -28,7 +28,7 @@ export interface Row {
   readonly thresholds?: Thresholds
 }
 
-export interface Thresholds {
+interface Thresholds {
   readonly cpu_warning: number
   readonly cpu_critical: number
   readonly mem_warning: number
@@ -72,7 +72,7 @@ const percent = (used: number | undefined, total: number | undefined) =>
 const gb = (used: number, total: number) => `${used.toFixed(1)} / ${total.toFixed(0)} GB`
 
 /** CPU, memory and disk as the service reports them (`info.stats`, MinimalSystemStats), when it does. */
-export const statsOf = (stats: unknown): Stats | undefined => {
+const statsOf = (stats: unknown): Stats | undefined => {
   if (!isJson(stats)) return undefined
   const memUsed = num(stats.mem_used_gb)
   const memTotal = num(stats.mem_total_gb)
