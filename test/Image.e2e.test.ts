@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Containers from "./support/Containers.js"
 import * as HttpMcp from "./support/HttpMcp.js"
+import { ServiceDouble } from "./support/ServiceDouble.js"
 
 const name = Containers.namer("image")
 const TOKEN = "image-test-token-of-forty-characters-000"
@@ -19,6 +20,9 @@ const VERSION = (JSON.parse(Fs.readFileSync(Path.join(Containers.ROOT, "package.
   .version
 let secrets = ""
 const started: Array<string> = []
+
+/** Split as a shell splits a line of words and double-quoted words. */
+const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => (m[1] ?? m[2]) as string)
 
 beforeAll(() => {
   Containers.ensureImage()
@@ -137,4 +141,51 @@ describe.concurrent("the image, run with podman", () => {
     await Containers.podman(["stop", "--time", "10", container])
     expect(await Containers.podman(["inspect", "--format", "{{.State.ExitCode}}", container])).toBe("0")
   }, 60_000)
+
+  it("runs as the README's docker run line says (with podman, against a service double)", async () => {
+    const readme = Fs.readFileSync(Path.join(Containers.ROOT, "README.md"), "utf8")
+    const line = readme.split("\n").find((text) => text.startsWith("docker run "))
+    expect(line).toBeDefined()
+    const caller = { key: "readme-caller-key", secret: "readme-caller-secret-value" }
+    const double = await new ServiceDouble({ apiKeys: [caller] }).start()
+    const forward = await Containers.forwardFromContainers(Number(new URL(double.url).port))
+    try {
+      const container = name("readme")
+      started.push(container)
+      // Here: podman, a free port on loopback, the token file of this test, the double for the service.
+      const given = words(line ?? "").slice(2)
+      expect(given).toContain("--read-only")
+      const args = given.map((word) =>
+        word === "8765:8765"
+          ? "127.0.0.1::8765"
+          : word.replace("$PWD", secrets).replace(/^SVC_URL=.*$/, `SVC_URL=${forward.url}`),
+      )
+      await Containers.podman(["run", "--name", container, ...args])
+      const base = await serving(container)
+      const readyz = await Containers.eventually(
+        () => Containers.request(`${base}/readyz`),
+        (r) => r.status === 200,
+      )
+      expect(readyz.status, readyz.body).toBe(200)
+      const listed = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const client = yield* HttpMcp.connect(`${base}/mcp`, {
+              authorization: `Bearer ${TOKEN}`,
+              "x-svc-api-key": caller.key,
+              "x-svc-api-secret": caller.secret,
+            })
+            return yield* Effect.promise(() =>
+              client.callTool({ name: "svc_list", arguments: { resource_type: "tag" } }),
+            )
+          }),
+        ),
+      )
+      expect(listed.isError, HttpMcp.textOf(listed)).toBeFalsy()
+      expect(double.requests.some((r) => r.path === "/read/ListTags")).toBe(true)
+    } finally {
+      await forward.close()
+      await double.stop()
+    }
+  }, 90_000)
 })
