@@ -62,7 +62,7 @@ describe("server.json", () => {
     expect(oci.environmentVariables).toEqual(server.packages[0].environmentVariables)
     const dockerfile = Fs.readFileSync(Path.join(root, "deploy/Dockerfile"), "utf8")
     expect(dockerfile).toContain(`io.modelcontextprotocol.server.name="${server.name}"`)
-    expect(dockerfile).toMatch(/ENV [^]*SVC_MCP_HTTP_PORT=8765/)
+    expect(dockerfile).toMatch(/ENV [\s\S]*SVC_MCP_HTTP_PORT=8765/)
   })
 
   it("gives every variable a stdio server reads, with its description, isSecret and isRequired", () => {

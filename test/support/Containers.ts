@@ -73,6 +73,8 @@ const node = (script: string, args: ReadonlyArray<string>) => {
  * image and the Compose recipe name, and svc-mcp:local from the built dist/.
  */
 export const ensureImage = (): void => {
+  // The image holds the built bundle, as `npm test` builds it before any test runs.
+  if (!Fs.existsSync(Path.join(ROOT, "dist/svc-mcp.js"))) throw new Error("dist/ is not built: run npm run build")
   node("scripts/system-deps.mjs", [])
   locked(() => node("scripts/image.mjs", ["--compose", "--no-build"]))
 }
