@@ -6,8 +6,8 @@
  * The image and its bases are made by scripts/image.mjs, the very script behind
  * `npm run image`: the bases once (kept in podman's storage, reused by every later
  * run), the image only when what goes into it changed (its label
- * dev.svc-mcp.inputs). Test files run in parallel workers: the first to ask builds
- * under a lock, the others wait for it and find the image up to date.
+ * dev.svc-mcp.inputs): once per process, and under a lock, so that another run
+ * at the same time waits for it and then finds the image up to date.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -72,11 +72,14 @@ const node = (script: string, args: ReadonlyArray<string>) => {
  * Podman and its parts installed (or the line that installs them), the bases the
  * image and the Compose recipe name, and svc-mcp:local from the built dist/.
  */
+let ensured = false
 export const ensureImage = (): void => {
+  if (ensured) return
   // The image holds the built bundle, as `npm test` builds it before any test runs.
   if (!Fs.existsSync(Path.join(ROOT, "dist/svc-mcp.js"))) throw new Error("dist/ is not built: run npm run build")
   node("scripts/system-deps.mjs", [])
   locked(() => node("scripts/image.mjs", ["--compose", "--no-build"]))
+  ensured = true
 }
 
 export interface Result {

@@ -10,9 +10,9 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Containers from "./support/Containers.js"
-import * as HttpMcp from "./support/HttpMcp.js"
-import { ServiceDouble } from "./support/ServiceDouble.js"
+import * as Containers from "../support/Containers.js"
+import * as HttpMcp from "../support/HttpMcp.js"
+import { ServiceDouble } from "../support/ServiceDouble.js"
 
 const name = Containers.namer("image")
 const TOKEN = "image-test-token-of-forty-characters-000"
@@ -23,18 +23,6 @@ const started: Array<string> = []
 
 /** Split as a shell splits a line of words and double-quoted words. */
 const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => (m[1] ?? m[2]) as string)
-
-beforeAll(() => {
-  Containers.ensureImage()
-  secrets = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-image-"))
-  // Readable by the image's user, as a mounted secret is.
-  Fs.writeFileSync(Path.join(secrets, "mcp-token"), `${TOKEN}\n`, { mode: 0o644 })
-}, Containers.BUILD_TIMEOUT_MS)
-
-afterAll(async () => {
-  if (started.length > 0) await Containers.podmanResult(["rm", "--force", "--time", "0", ...started])
-  Fs.rmSync(secrets, { recursive: true, force: true })
-}, 60_000)
 
 /** The image started detached as a team runs it: read-only root, the token from a mounted file. */
 const start = async (what: string, env: Record<string, string>, args: ReadonlyArray<string> = []) => {
@@ -70,6 +58,18 @@ const serving = async (container: string) => {
 }
 
 describe.concurrent("the image, run with podman", () => {
+  beforeAll(() => {
+    Containers.ensureImage()
+    secrets = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-image-"))
+    // Readable by the image's user, as a mounted secret is.
+    Fs.writeFileSync(Path.join(secrets, "mcp-token"), `${TOKEN}\n`, { mode: 0o644 })
+  }, Containers.BUILD_TIMEOUT_MS)
+
+  afterAll(async () => {
+    if (started.length > 0) await Containers.podmanResult(["rm", "--force", "--time", "0", ...started])
+    Fs.rmSync(secrets, { recursive: true, force: true })
+  }, 60_000)
+
   it("serves MCP over HTTP against the sandbox, answers /healthz and /readyz, as an unprivileged user on a read-only root", async () => {
     // Telemetry configured (to nowhere): the modules the image kept for it load, and serving goes on.
     const container = await start("serve", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" }, ["--sandbox"])

@@ -22,9 +22,9 @@ import * as Path from "node:path"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Yaml from "yaml"
-import * as Containers from "./support/Containers.js"
-import * as HttpMcp from "./support/HttpMcp.js"
-import { ServiceDouble } from "./support/ServiceDouble.js"
+import * as Containers from "../support/Containers.js"
+import * as HttpMcp from "../support/HttpMcp.js"
+import { ServiceDouble } from "../support/ServiceDouble.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: manifests are edited field by field
 type Any = any
@@ -47,55 +47,55 @@ const read = (file: string) => Yaml.parse(Fs.readFileSync(Path.join(MANIFESTS, f
 /** The container kube play made for the Deployment's one pod. */
 const container = () => `${DEPLOYMENT}-pod-0-svc-mcp`
 
-beforeAll(async () => {
-  Containers.ensureImage()
-  dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-kube-"))
-  double = await new ServiceDouble({ apiKeys: [KEY] }).start()
-  forward = await Containers.forwardFromContainers(Number(new URL(double.url).port))
-  const port = await Containers.freePort()
-  base = `http://127.0.0.1:${port}`
+describe.concurrent("deploy/kubernetes, with podman kube play", () => {
+  beforeAll(async () => {
+    Containers.ensureImage()
+    dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-kube-"))
+    double = await new ServiceDouble({ apiKeys: [KEY] }).start()
+    forward = await Containers.forwardFromContainers(Number(new URL(double.url).port))
+    const port = await Containers.freePort()
+    base = `http://127.0.0.1:${port}`
 
-  const secret = read("secret.example.yaml")
-  secret.metadata.name = SECRET
-  const values: Record<string, string> = {
-    ...secret.stringData,
-    "state-key": Crypto.randomBytes(48).toString("base64"),
-    "mcp-token": Crypto.randomBytes(24).toString("hex"),
-    "store-password": Crypto.randomBytes(12).toString("hex"),
-  }
-  secret.data = Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [key, Buffer.from(value).toString("base64")]),
-  )
-  delete secret.stringData
+    const secret = read("secret.example.yaml")
+    secret.metadata.name = SECRET
+    const values: Record<string, string> = {
+      ...secret.stringData,
+      "state-key": Crypto.randomBytes(48).toString("base64"),
+      "mcp-token": Crypto.randomBytes(24).toString("hex"),
+      "store-password": Crypto.randomBytes(12).toString("hex"),
+    }
+    secret.data = Object.fromEntries(
+      Object.entries(values).map(([key, value]) => [key, Buffer.from(value).toString("base64")]),
+    )
+    delete secret.stringData
 
-  const deployment = read("deployment.yaml")
-  deployment.metadata.name = DEPLOYMENT
-  deployment.spec.replicas = 1
-  const pod = deployment.spec.template.spec
-  const server = pod.containers[0]
-  server.image = Containers.IMAGE
-  server.ports[0].hostPort = port
-  server.env = (server.env as Array<Any>)
-    .filter((entry) => !entry.name.startsWith("SVC_MCP_STORE"))
-    .map((entry) => (entry.name === "SVC_URL" ? { ...entry, value: forward?.url } : entry))
-  pod.volumes[0].secret.secretName = SECRET
+    const deployment = read("deployment.yaml")
+    deployment.metadata.name = DEPLOYMENT
+    deployment.spec.replicas = 1
+    const pod = deployment.spec.template.spec
+    const server = pod.containers[0]
+    server.image = Containers.IMAGE
+    server.ports[0].hostPort = port
+    server.env = (server.env as Array<Any>)
+      .filter((entry) => !entry.name.startsWith("SVC_MCP_STORE"))
+      .map((entry) => (entry.name === "SVC_URL" ? { ...entry, value: forward?.url } : entry))
+    pod.volumes[0].secret.secretName = SECRET
 
-  manifest = Path.join(dir, "svc-mcp.yaml")
-  Fs.writeFileSync(manifest, `${Yaml.stringify(secret)}---\n${Yaml.stringify(deployment)}`)
-  await Containers.podman(["kube", "play", manifest])
-}, Containers.BUILD_TIMEOUT_MS)
+    manifest = Path.join(dir, "svc-mcp.yaml")
+    Fs.writeFileSync(manifest, `${Yaml.stringify(secret)}---\n${Yaml.stringify(deployment)}`)
+    await Containers.podman(["kube", "play", manifest])
+  }, Containers.BUILD_TIMEOUT_MS)
 
-afterAll(async () => {
-  if (manifest !== "") await Containers.podmanResult(["kube", "down", manifest])
-  await Containers.podmanResult(["pod", "rm", "--force", `${DEPLOYMENT}-pod-0`])
-  await Containers.podmanResult(["secret", "rm", SECRET])
-  await Containers.podmanResult(["volume", "rm", "--force", SECRET])
-  await forward?.close()
-  await double?.stop()
-  if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
-}, 120_000)
+  afterAll(async () => {
+    if (manifest !== "") await Containers.podmanResult(["kube", "down", manifest])
+    await Containers.podmanResult(["pod", "rm", "--force", `${DEPLOYMENT}-pod-0`])
+    await Containers.podmanResult(["secret", "rm", SECRET])
+    await Containers.podmanResult(["volume", "rm", "--force", SECRET])
+    await forward?.close()
+    await double?.stop()
+    if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
+  }, 120_000)
 
-describe("deploy/kubernetes, with podman kube play", () => {
   it("the pod becomes ready through /readyz, its state key and token mounted from the Secret as files", async () => {
     const ready = await Containers.eventually(
       () => Containers.request(`${base}/readyz`),

@@ -11,9 +11,9 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Containers from "./support/Containers.js"
-import * as HttpMcp from "./support/HttpMcp.js"
-import { ServiceDouble } from "./support/ServiceDouble.js"
+import * as Containers from "../support/Containers.js"
+import * as HttpMcp from "../support/HttpMcp.js"
+import { ServiceDouble } from "../support/ServiceDouble.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
 type Any = any
@@ -90,58 +90,58 @@ const listTags = { name: "svc_list", arguments: { resource_type: "tag" } }
 const deletes = (id: string) =>
   double.requests.filter((r) => r.path === "/write/DeleteTag" && (r.body as Any)?.id === id).length
 
-beforeAll(async () => {
-  Containers.ensureImage()
-  dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-compose-"))
-  for (const file of ["compose.yaml", "haproxy.cfg"]) Fs.copyFileSync(Path.join(RECIPE, file), Path.join(dir, file))
-  // Readable by the image's user and Redis's, as mounted secrets are.
-  const secrets = {
-    "mcp-token": TOKEN,
-    "state-key": "compose-replicas-share-this-state-key-of-48-bytes",
-    "store-password": "compose-store-password",
-  }
-  for (const [file, value] of Object.entries(secrets))
-    Fs.writeFileSync(Path.join(dir, file), `${value}\n`, { mode: 0o644 })
-  double = await new ServiceDouble({ apiKeys: [ADMIN] }).start()
-  forward = await Containers.forwardFromContainers(Number(new URL(double.url).port))
-  const port = await Containers.freePort()
-  balancer = `http://127.0.0.1:${port}`
-  const up = await compose(["up", "--detach"], {
-    SVC_URL: forward.url,
-    SVC_CONFIRM: "svc_delete:*",
-    MCP_PORT: String(port),
-  })
-  expect(up.code, up.stdout).toBe(0)
-  await storeUpOnEach(["replica-a", "replica-b", "replica-c"])
-  // The balancer's checks find all three ready: three answers in a row from it.
-  const ready = await Containers.eventually(
-    async () => {
-      const answers = await Promise.all([1, 2, 3].map(() => Containers.request(`${balancer}/readyz`)))
-      return answers.every((a) => a.status === 200)
-    },
-    (all) => all,
-    60_000,
-  )
-  expect(ready, await Containers.podman(["logs", container("proxy")])).toBe(true)
-}, Containers.BUILD_TIMEOUT_MS)
+describe.concurrent("deploy/compose: Redis, three replicas and HAProxy, with podman-compose", () => {
+  beforeAll(async () => {
+    Containers.ensureImage()
+    dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-compose-"))
+    for (const file of ["compose.yaml", "haproxy.cfg"]) Fs.copyFileSync(Path.join(RECIPE, file), Path.join(dir, file))
+    // Readable by the image's user and Redis's, as mounted secrets are.
+    const secrets = {
+      "mcp-token": TOKEN,
+      "state-key": "compose-replicas-share-this-state-key-of-48-bytes",
+      "store-password": "compose-store-password",
+    }
+    for (const [file, value] of Object.entries(secrets))
+      Fs.writeFileSync(Path.join(dir, file), `${value}\n`, { mode: 0o644 })
+    double = await new ServiceDouble({ apiKeys: [ADMIN] }).start()
+    forward = await Containers.forwardFromContainers(Number(new URL(double.url).port))
+    const port = await Containers.freePort()
+    balancer = `http://127.0.0.1:${port}`
+    const up = await compose(["up", "--detach"], {
+      SVC_URL: forward.url,
+      SVC_CONFIRM: "svc_delete:*",
+      MCP_PORT: String(port),
+    })
+    expect(up.code, up.stdout).toBe(0)
+    await storeUpOnEach(["replica-a", "replica-b", "replica-c"])
+    // The balancer's checks find all three ready: three answers in a row from it.
+    const ready = await Containers.eventually(
+      async () => {
+        const answers = await Promise.all([1, 2, 3].map(() => Containers.request(`${balancer}/readyz`)))
+        return answers.every((a) => a.status === 200)
+      },
+      (all) => all,
+      60_000,
+    )
+    expect(ready, await Containers.podman(["logs", container("proxy")])).toBe(true)
+  }, Containers.BUILD_TIMEOUT_MS)
 
-afterAll(async () => {
-  const ids = await Containers.podmanResult([
-    "ps",
-    "--all",
-    "--quiet",
-    "--filter",
-    `label=io.podman.compose.project=${PROJECT}`,
-  ])
-  const all = ids.stdout.split("\n").filter((id) => id !== "")
-  if (all.length > 0) await Containers.podmanResult(["rm", "--force", "--time", "0", ...all])
-  await Containers.podmanResult(["network", "rm", "--force", `${PROJECT}_default`])
-  await forward?.close()
-  await double?.stop()
-  if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
-}, 120_000)
+  afterAll(async () => {
+    const ids = await Containers.podmanResult([
+      "ps",
+      "--all",
+      "--quiet",
+      "--filter",
+      `label=io.podman.compose.project=${PROJECT}`,
+    ])
+    const all = ids.stdout.split("\n").filter((id) => id !== "")
+    if (all.length > 0) await Containers.podmanResult(["rm", "--force", "--time", "0", ...all])
+    await Containers.podmanResult(["network", "rm", "--force", `${PROJECT}_default`])
+    await forward?.close()
+    await double?.stop()
+    if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
+  }, 120_000)
 
-describe("deploy/compose: Redis, three replicas and HAProxy, with podman-compose", () => {
   it("through the balancer: a confirmation honoured once; a replica killed, calls go on; Redis restarted, nothing old honoured", async () => {
     // Asked through the balancer, answered through it (round robin: another replica): sent once.
     const asked = stateOf(await call(deleteTag("t1")))
