@@ -197,6 +197,17 @@ const hash = Crypto.createHash("sha256")
 const dockerfile = Fs.readFileSync(Path.join(ROOT, "deploy/Dockerfile"))
 hash.update(dockerfile)
 for (const base of [NODE, DEBIAN]) hash.update(exists(base) ?? base)
+/**
+ * package.json as the image needs it: what npm ci checks against the lock, and the
+ * module type. Its scripts and the rest change often; left out, they neither make
+ * the image stale nor install its dependencies again.
+ */
+const servingManifest = (file) => {
+  const manifest = JSON.parse(Fs.readFileSync(file, "utf8"))
+  const kept = ["name", "version", "type", "license", "dependencies", "devDependencies", "optionalDependencies"]
+  return `${JSON.stringify(Object.fromEntries(kept.filter((key) => key in manifest).map((key) => [key, manifest[key]])), null, 2)}\n`
+}
+
 const copy = (relative) => {
   const from = Path.join(ROOT, relative)
   if (!Fs.existsSync(from))
@@ -207,8 +218,9 @@ const copy = (relative) => {
   }
   const to = Path.join(context, relative)
   Fs.mkdirSync(Path.dirname(to), { recursive: true })
-  Fs.copyFileSync(from, to)
-  hash.update(relative).update(Fs.readFileSync(from))
+  const content = relative === "package.json" ? servingManifest(from) : Fs.readFileSync(from)
+  Fs.writeFileSync(to, content)
+  hash.update(relative).update(content)
 }
 for (const relative of CONTEXT) copy(relative)
 const inputs = hash.digest("hex").slice(0, 32)
