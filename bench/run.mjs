@@ -16,7 +16,9 @@
  * addresses, 200 in flight, against the bare SDK v2 server over HTTP; bench/team.mjs).
  * Throughput is a fresh process's first burst (its target); each process then
  * serves a second burst, warm, reported beside it.
- * A full run measures the team figure too, after both eras.
+ * A full run measures the team figure too, after both eras, then the shared store, the audit
+ * log's write-ahead (bench/audit.mjs), a sign-in token's check and a 2025-era client's question
+ * over HTTP (bench/asking.mjs).
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -24,7 +26,9 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { askingFigure, askingLines } from "./asking.mjs"
 import { signInFigure } from "./signin.mjs"
+import { auditFigure, auditLines } from "./audit.mjs"
 import { storeFigure, storeLines } from "./store.mjs"
 import { teamFigure } from "./team.mjs"
 
@@ -373,8 +377,15 @@ log("store: a confirmed call with and without SVC_MCP_STORE...")
 const hasRedis = ChildProcess.spawnSync("redis-server", ["--version"]).status === 0
 const store = hasRedis ? await storeFigure({ calls: QUICK ? 200 : 1000, rounds: QUICK ? 4 : 10 }) : undefined
 const storeTarget = (s) => ({ target: "≤ 1 ms added at the median", value: Math.round(s.addedMedianMs * 1000) / 1000, met: s.addedMedianMs <= 1 })
+// The audit log's write-ahead: what it adds to a change (bench/audit.mjs).
+log("audit: a change with and without SVC_AUDIT_LOG...")
+const audit = await auditFigure({ calls: QUICK ? 300 : 1000, rounds: QUICK ? 3 : 10 })
+const auditTarget = (a) => ({ target: "≤ 1 ms at the median, the write-ahead alone, 1 in flight", value: Math.round(a.writeAheadAloneMs.one.median * 1000) / 1000, met: a.writeAheadAloneMs.one.median <= 1 })
 // Sign-in: a token's check with a warm JWKS, per call (bench/signin.mjs).
 const signIn = await signInFigure({ quick: QUICK })
+// A question's round trip over HTTP for a 2025-era client (bench/asking.mjs).
+log("asking: a 2025-era client's question over HTTP, on one replica and across two...")
+const asking = await askingFigure({ quick: QUICK })
 const results = {
   date: new Date().toISOString(),
   machine: {
@@ -387,7 +398,9 @@ const results = {
   eras: byEra,
   team: { ...teamResult, target: teamTarget(teamResult) },
   signIn: { microsPerVerification: signIn, target: "≤ 100 µs per call" },
+  asking,
   store: store === undefined ? { skipped: "no redis-server on the PATH" } : { ...store, target: storeTarget(store) },
+  audit: { ...audit, target: auditTarget(audit) },
 }
 if (!QUICK && NODE === process.execPath && COMPARE === undefined) Fs.writeFileSync(Path.join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
 
@@ -418,6 +431,8 @@ for (const [name, r] of Object.entries(byEra)) {
 process.stdout.write(`\n${teamLines(teamResult).join("\n")}\n`)
 if (store === undefined) process.stdout.write("\nthe shared store: not measured (no redis-server on the PATH)\n")
 else process.stdout.write(`\n${storeLines(store).join("\n")}\n  ${storeTarget(store).met ? "met " : "MISS"} store: ${storeTarget(store).value} ms added (${storeTarget(store).target})\n`)
+process.stdout.write(`\n${auditLines(audit).join("\n")}\n  ${auditTarget(audit).met ? "met " : "MISS"} audit: ${auditTarget(audit).value} ms (${auditTarget(audit).target})\n`)
+process.stdout.write(`\n${askingLines(asking).join("\n")}\n`)
 for (const [alg, { perCall, firstCheck }] of Object.entries(signIn)) {
   process.stdout.write(`  ${perCall <= 100 ? "met " : "MISS"} sign-in token check, warm JWKS, ${alg}: ${perCall} µs per call (≤ 100); first check of a token ${firstCheck} µs\n`)
 }

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 /**
  * `npm run demo`: starts the built server against its sandbox, as an MCP client
- * would, and plays a short session, printing what an assistant would see.
+ * would, and plays a short session, printing what an assistant would see. It
+ * reads each answer's `structuredContent`, the service's JSON: the text an
+ * assistant reads starts with a notice where it carries untrusted text.
+ * Its user accepts the questions the server asks (SVC_GUARD, after the logs).
  */
 import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 
 const entry = Path.resolve(import.meta.dirname, "../dist/svc-mcp.js")
 const transport = new StdioClientTransport({
@@ -14,9 +18,24 @@ const transport = new StdioClientTransport({
   env: { PATH: process.env.PATH ?? "" },
   stderr: "pipe",
 })
-const client = new Client({ name: "svc-mcp-demo", version: "1.0.0" })
+const client = new Client({ name: "svc-mcp-demo", version: "1.0.0" }, { capabilities: { elicitation: {} } })
 
 const say = (text) => process.stdout.write(`${text}\n`)
+
+// The user of this session reads each question and accepts it.
+client.setRequestHandler(ElicitRequestSchema, async (request) => {
+  say(`  (the user is asked: ${request.params.message.split("\n").join(" / ")})`)
+  say("  (the user accepts)")
+  return { action: "accept", content: {} }
+})
+
+/** The service's JSON answer: structuredContent, unwrapped where the server wrapped a non-object as {result}. */
+const dataOf = (result) => {
+  const structured = result.structuredContent
+  return structured !== undefined && Object.keys(structured).length === 1 && "result" in structured
+    ? structured.result
+    : structured
+}
 const clip = (text, max = 400) => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text)
 
 /** One tool call, printed as the assistant's request and the server's answer. */
@@ -29,12 +48,12 @@ const call = async (name, args, show = (data) => clip(JSON.stringify(data))) => 
     say(`  structured: ${JSON.stringify(result.structuredContent)}`)
     return undefined
   }
-  const data = JSON.parse(text)
+  const data = dataOf(result)
   say(`< ${show(data)}`)
   return data
 }
 
-const names = (items) => items.map((i) => `${i.name} (${i.info?.state ?? "-"})`).join(", ")
+const names = (items) => items.map((i) => `${i.name} (${i.info?.state ?? i.state ?? "-"})`).join(", ")
 
 await client.connect(transport)
 const { tools } = await client.listTools()
@@ -64,7 +83,7 @@ say("\n(following the deploy through svc_list_detail updates, once a second)")
 for (let i = 0; i < 10; i++) {
   await new Promise((resolve) => setTimeout(resolve, 1000))
   const result = await client.callTool({ name: "svc_list_detail", arguments: { list_type: "updates" } })
-  const mine = JSON.parse(result.content[0].text).updates.find((u) => u.id === update._id.$oid)
+  const mine = dataOf(result).updates.find((u) => u.id === update._id.$oid)
   say(`  ${mine.status}${mine.status === "Complete" ? `, success: ${mine.success}` : ""}`)
   if (mine.status === "Complete") break
 }
@@ -125,7 +144,7 @@ const tags = (tags) => tags.map((t) => t.name).join(", ") || "(none)"
     say(`\n> ${name} ${JSON.stringify(given)}`)
     const result = await several.callTool({ name, arguments: given })
     const text = result.content[0]?.text ?? ""
-    say(result.isError ? `< error: ${text}` : `< ${name === "svc_list" ? tags(JSON.parse(text)) : clip(text, 120)}`)
+    say(result.isError ? `< error: ${text}` : `< ${name === "svc_list" ? tags(dataOf(result)) : clip(text, 120)}`)
   }
   await call({ name: "svc_create", arguments: { resource_type: "tag", params: { name: "only-on-prod" } } }, "prod")
   await call({ name: "svc_list", arguments: { resource_type: "tag" } }, "prod")

@@ -41,7 +41,7 @@ export { type ClientHooks, Hooks } from "./Service/Hooks.js"
 
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
-type Needs = SvcConfig | Auth | HttpClient.HttpClient
+type Needs = SvcConfig | Auth | HttpClient.HttpClient | RefusedKeys
 
 export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(function* () {
   const config = yield* SvcConfig

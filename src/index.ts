@@ -13,10 +13,12 @@
  * - the optional parts, each off unless its layer is provided beneath the
  *   bundles (its `layerConfig` reads its settings from the ConfigProvider):
  *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
- *   HTTP), TeamSettings, ConfirmationState, Services (several), Store (the store
- *   replicas share), SignIn and SignInAuth (sign-in over HTTP: docs/sign-in.md),
- *   Guard (SVC_GUARD: changes that follow untrusted text are confirmed),
- *   FleetView (the fleet view, an MCP App);
+ *   HTTP), TeamSettings, Services (several), SignIn and SignInAuth (sign-in
+ *   over HTTP: docs/sign-in.md), FleetView (the fleet view, an MCP App);
+ * - the parts that hold state, each the one provided beneath the bundles, else
+ *   the bundle's own: Store (the store replicas share), ConfirmationState,
+ *   ParamsCheck, Guard (SVC_GUARD: changes that follow untrusted text are
+ *   confirmed), RefusedKeys;
  * - CallContext: what one tool call carries.
  */
 

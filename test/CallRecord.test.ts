@@ -1,6 +1,7 @@
 /**
- * The audit lines of calls that do not end in an answer: cancelled, declined by
- * the user; and a per-request caller named by its key, its secret scrubbed.
+ * The audit lines of calls that do not end in an answer: cancelled (after its
+ * intent), declined by the user; and a per-request caller named by its key,
+ * its secret scrubbed.
  */
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -17,12 +18,15 @@ import * as CallRecord from "../src/Operations/CallRecord.js"
 import * as CallerCredentials from "../src/Service/CallerCredentials.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import { resolveCall } from "../src/Tools/Invoke.js"
+import * as Policy from "../src/Tools/Policy.js"
+import { DEFAULT_SETTINGS } from "../src/Tools/Settings.js"
 import { ToolDeniedError } from "../src/Tools/ToolError.js"
 
 const auditTo = (path: string) =>
   Layer.mergeAll(
     Layer.scoped(Audit.Audit, Effect.map(Audit.open(path), Option.some)),
     Layer.succeed(Auth.Auth, Auth.perRequest),
+    Layer.effect(Policy.Policy, Policy.make(DEFAULT_SETTINGS)).pipe(Layer.orDie),
   )
 
 const linesOf = (path: string) =>
@@ -55,7 +59,16 @@ describe("the call record with an audit log", () => {
         )
         .pipe(CallerCredentials.as(caller))
 
-      const [cancelled, refused] = linesOf(path)
+      const [intent, cancelled, refused] = linesOf(path)
+      // The change's intent came first: named by its caller key's fingerprint, never its secret.
+      expect(intent).toMatchObject({
+        phase: "intent",
+        caller: "viewer-key",
+        who: expect.stringMatching(/^key:sha256:[\w-]{16}$/),
+        tool: "svc_execute",
+        target: "web",
+      })
+      expect(cancelled).toMatchObject({ phase: "outcome", intent: intent?.seq })
       expect(cancelled).toMatchObject({
         caller: "viewer-key",
         tool: "svc_execute",

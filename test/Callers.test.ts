@@ -14,23 +14,58 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import { callerAddress } from "../src/Callers/Address.js"
-import * as Cidr from "../src/Callers/Cidr.js"
 import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
 import * as Team from "../src/Settings/Team.js"
+import * as Cidr from "../src/Shared/Cidr.js"
+import * as Store from "../src/Store/Store.js"
 
 const cidr = (text: string) => Either.getOrThrow(Cidr.parse(text))
 const ipv4 = FastCheck.ipV4()
 const ipv6 = FastCheck.ipV6()
 const ip = FastCheck.oneof(ipv4, ipv6)
 
-/** A /n test written independently: compare the first n bits of the 128-bit numbers. */
-const toBigInt = (address: string) =>
-  Option.match(Cidr.addressBytes(address), {
-    onNone: () => -1n,
-    onSome: (bytes) => bytes.reduce((n, b) => (n << 8n) | BigInt(b), 0n),
-  })
+/**
+ * The expected values, written here apart from the code under test: an address
+ * as its 128-bit number (IPv4 as its IPv4-mapped form), from the forms
+ * fast-check writes (dotted quads, IPv6 groups with "::" and a dotted tail).
+ */
+const MAPPED = 0xffffn << 32n
+const fromV4 = (text: string) => text.split(".").reduce((n, part) => (n << 8n) | BigInt(Number(part)), 0n)
+const toBigInt = (address: string): bigint => {
+  if (!address.includes(":")) return MAPPED | fromV4(address)
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address)
+  const body = dotted === null ? address : `${address.slice(0, dotted.index)}0:0`
+  const [head = "", tail] = body.split("::")
+  const left = head === "" ? [] : head.split(":")
+  const right = tail === undefined || tail === "" ? [] : tail.split(":")
+  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
+  const n = groups.reduce((acc, group) => (acc << 16n) | BigInt(Number.parseInt(group, 16)), 0n)
+  return dotted === null ? n : (n & ~0xffffffffn) | fromV4(dotted[1] as string)
+}
 const sameBits = (a: string, b: string, bits: number) =>
   bits === 0 || toBigInt(a) >> BigInt(128 - bits) === toBigInt(b) >> BigInt(128 - bits)
+
+/** The usual form of an address, as RFC 5952 has it: IPv4 (mapped too) dotted, IPv6 lower case, the longest run of zero groups as "::". */
+const usual = (address: string): string => {
+  const n = toBigInt(address)
+  if (n >> 32n === 0xffffn) return [24n, 16n, 8n, 0n].map((shift) => String((n >> shift) & 0xffn)).join(".")
+  const groups = Array.from({ length: 8 }, (_, i) => ((n >> BigInt(112 - 16 * i)) & 0xffffn).toString(16))
+  const runs = groups.map((_, i) => {
+    let j = i
+    while (groups[j] === "0") j++
+    return j - i
+  })
+  const longest = Math.max(...runs)
+  if (longest < 2) return groups.join(":")
+  const at = runs.indexOf(longest)
+  return `${groups.slice(0, at).join(":")}::${groups.slice(at + longest).join(":")}`
+}
+
+/** In 10.0.0.0/8 or fd00::/8, the proxies below, by the numbers. */
+const inProxies = (address: string) => {
+  const n = toBigInt(address)
+  return n >> 24n === (MAPPED | (10n << 24n)) >> 24n || n >> 120n === 0xfdn
+}
 
 describe("CIDR ranges", () => {
   it.prop(
@@ -56,7 +91,7 @@ describe("CIDR ranges", () => {
     expect(Cidr.contains(cidr(a), b)).toBe(toBigInt(a) === toBigInt(b))
     const formatted = Option.getOrThrow(Cidr.normalize(a))
     expect(Net.isIP(formatted)).not.toBe(0)
-    expect(toBigInt(formatted)).toBe(toBigInt(a))
+    expect(formatted).toBe(usual(a))
   })
 
   it("reads the usual forms and refuses the rest", () => {
@@ -81,12 +116,11 @@ describe("the caller's address", () => {
 
   it.prop(
     "an untrusted peer is its own address, whatever it sends",
-    { peer: ip, claimed: FastCheck.array(ip), realIp: ip },
+    { peer: ip.filter((a) => !inProxies(a)), claimed: FastCheck.array(ip), realIp: ip },
     ({ peer, claimed, realIp }) => {
-      if (Cidr.containsAny(proxies, peer)) return
       const headers = { "x-forwarded-for": claimed.join(", "), "x-real-ip": realIp }
-      expect(callerAddress(peer, headers, proxies)).toBe(Option.getOrThrow(Cidr.normalize(peer)))
-      expect(callerAddress(peer, headers, [])).toBe(Option.getOrThrow(Cidr.normalize(peer)))
+      expect(callerAddress(peer, headers, proxies)).toBe(usual(peer))
+      expect(callerAddress(peer, headers, [])).toBe(usual(peer))
     },
   )
 
@@ -94,14 +128,13 @@ describe("the caller's address", () => {
     "behind trusted proxies, the rightmost untrusted entry of the chain; what the client put left of it is ignored",
     {
       forged: FastCheck.array(ip, { maxLength: 3 }),
-      client: ip,
+      client: ip.filter((a) => !inProxies(a)),
       hops: FastCheck.array(FastCheck.constantFrom("10.1.2.3", "fd00::7", "10.9.9.9"), { maxLength: 3 }),
     },
     ({ forged, client, hops }) => {
-      if (Cidr.containsAny(proxies, client)) return
       const headers = { "x-forwarded-for": [...forged, client, ...hops].join(", ") }
-      expect(callerAddress("10.0.0.1", headers, proxies)).toBe(Option.getOrThrow(Cidr.normalize(client)))
-      expect(callerAddress("::ffff:10.0.0.1", headers, proxies)).toBe(Option.getOrThrow(Cidr.normalize(client)))
+      expect(callerAddress("10.0.0.1", headers, proxies)).toBe(usual(client))
+      expect(callerAddress("::ffff:10.0.0.1", headers, proxies)).toBe(usual(client))
     },
   )
 
@@ -176,7 +209,7 @@ describe("refused keys", () => {
       yield* keys.refused(bob)
       yield* keys.succeeded(bob)
       expect(yield* keys.check(bob)).toEqual(Option.none())
-    }),
+    }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.prop(

@@ -2,13 +2,15 @@ import * as Http from "node:http"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import * as Check from "../src/Cli/Check.js"
 import type * as Config from "../src/Config.js"
+import * as Check from "../src/Diagnosis/Check.js"
+import * as Store from "../src/Store/Store.js"
 import * as Layers from "./support/Layers.js"
 import * as Sandboxes from "./support/Sandbox.js"
 import * as Double from "./support/ServiceDouble.js"
 
-const check = (config: Config.SvcConfigShape) => Check.run.pipe(Effect.provide(Layers.client(config)))
+const check = (config: Config.SvcConfigShape) =>
+  Check.run.pipe(Effect.provide(Layers.client(config)), Effect.provide(Store.layerOff))
 
 const statuses = (report: Check.Report) => Object.fromEntries(report.steps.map((s) => [s.name, s.status]))
 

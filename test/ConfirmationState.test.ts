@@ -15,6 +15,7 @@ import * as TestClock from "effect/TestClock"
 import { canonicalJson } from "../src/Confirmation/Canonical.js"
 import * as State from "../src/Confirmation/State.js"
 import * as Team from "../src/Settings/Team.js"
+import * as Store from "../src/Store/Store.js"
 
 const json: FastCheck.Arbitrary<unknown> = FastCheck.jsonValue({ maxDepth: 3 })
 const args = FastCheck.dictionary(FastCheck.string({ maxLength: 8 }), json, { maxKeys: 5 })
@@ -72,7 +73,7 @@ describe("a sealed confirmation state", () => {
       const state = yield* states.seal(b)
       expect(reason(yield* Effect.either(states.verify(state, { ...b, args: reversed(b.args) })))).toBe("Honoured")
       expect(reason(yield* Effect.either(states.verify(state, b)))).toBe("Reused")
-    }),
+    }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.effect.prop(
@@ -91,7 +92,7 @@ describe("a sealed confirmation state", () => {
         expect(reason(yield* Effect.either(states.verify(state, changed)))).toBe("OtherCall")
         // Refusing another call does not use the state up.
         expect(reason(yield* Effect.either(states.verify(state, b)))).toBe("Honoured")
-      }),
+      }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.effect.prop(
@@ -111,7 +112,7 @@ describe("a sealed confirmation state", () => {
           // Even a tail changed only in its unused bits, which decodes to the same bytes.
           expect(["Malformed", "Forged"]).toContain(reason(yield* Effect.either(states.verify(t, b))))
         }
-      }),
+      }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.effect(
@@ -129,7 +130,7 @@ describe("a sealed confirmation state", () => {
         expect(Buffer.from(rewritten, "base64url")).toEqual(Buffer.from(tag, "base64url"))
         expect(reason(yield* Effect.either(states.verify(`${body}.${rewritten}`, b)))).toBe("Forged")
         expect(reason(yield* Effect.either(states.verify(state, b)))).toBe("Honoured")
-      }),
+      }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.effect.prop("sealed under one key fails under another", { b: binding }, ({ b }) =>
@@ -140,7 +141,7 @@ describe("a sealed confirmation state", () => {
       // The same key in another process (replicas sharing SVC_MCP_STATE_KEY) honours it.
       const replica = yield* State.make(key(4))
       expect(reason(yield* Effect.either(replica.verify(state, b)))).toBe("Honoured")
-    }),
+    }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.effect("a call on one service is not the same call on another, nor the single service's", () =>
@@ -155,7 +156,7 @@ describe("a sealed confirmation state", () => {
       // An undefined service is an absent one: the single service's digest has no service in it.
       const plain = yield* states.seal(single)
       expect(reason(yield* Effect.either(states.verify(plain, { ...single, service: undefined })))).toBe("Honoured")
-    }),
+    }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.effect("expires after five minutes, on the Clock", () =>
@@ -168,7 +169,7 @@ describe("a sealed confirmation state", () => {
       expect(reason(yield* Effect.either(states.verify(early, b)))).toBe("Honoured")
       yield* TestClock.adjust("1 millis")
       expect(reason(yield* Effect.either(states.verify(late, b)))).toBe("Expired")
-    }),
+    }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.effect("refuses a forged or foreign shape, and another principal's state", () =>
@@ -185,7 +186,7 @@ describe("a sealed confirmation state", () => {
         "OtherCall",
       )
       expect(State.principalOf(Option.some("server"))).not.toBe(State.principalOf(Option.none()))
-    }),
+    }).pipe(Effect.provide(Store.layerOff)),
   )
 
   it.effect("takes its key from SVC_MCP_STATE_KEY; without one, each process has its own", () =>
@@ -207,6 +208,6 @@ describe("a sealed confirmation state", () => {
       expect(reason(yield* verify(shared))).toBe("Honoured")
       expect(reason(yield* verify({}))).toBe("Forged")
       expect(reason(yield* verify({ SVC_MCP_STATE_KEY: "j".repeat(32) }))).toBe("Forged")
-    }),
+    }).pipe(Effect.provide(Store.layerOff)),
   )
 })

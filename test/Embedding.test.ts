@@ -1,7 +1,8 @@
 /**
  * Embedding through the bundles: an optional part is off until its layer alone
  * is provided, and an embedding program's own HttpClient (here ours, wrapped
- * with HttpClient.mapRequest) is still bounded by SVC_TIMEOUT_MS.
+ * with HttpClient.mapRequest) is still bounded by SVC_TIMEOUT_MS; two servers
+ * built in one process share none of their state.
  */
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -11,10 +12,23 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { Audit, Bundle, Definitions, Invoke, McpHttp, SvcTransport } from "../src/index.js"
+import * as Redacted from "effect/Redacted"
+import {
+  Audit,
+  Bundle,
+  ConfirmationState,
+  Definitions,
+  Guard,
+  Invoke,
+  McpHttp,
+  SvcTransport,
+  TeamSettings,
+} from "../src/index.js"
+import * as ParamsCheck from "../src/Tools/ParamsCheck.js"
 import * as Layers from "./support/Layers.js"
 import * as Double from "./support/ServiceDouble.js"
 
@@ -69,15 +83,20 @@ describe("embedding through the bundles", () => {
       )
       expect(result.isError).toBeUndefined()
       const lines = Fs.readFileSync(log, "utf8").trim().split("\n")
-      expect(lines).toHaveLength(1)
-      expect(JSON.parse(lines[0] as string)).toMatchObject({
-        caller: "server",
-        tool: "svc_create",
-        selector: "tag",
-        endpoint: "write/CreateTag",
-        outcome: "ok",
-      })
-      expect(lines[0]).not.toContain(Layers.SECRET)
+      // The change's intent, its outcome, and the checkpoint that closed the log with the scope.
+      expect(lines.map((line) => JSON.parse(line))).toEqual([
+        expect.objectContaining({ phase: "intent", tool: "svc_create", endpoint: "write/CreateTag" }),
+        expect.objectContaining({
+          phase: "outcome",
+          caller: "server",
+          tool: "svc_create",
+          selector: "tag",
+          endpoint: "write/CreateTag",
+          outcome: "ok",
+        }),
+        expect.objectContaining({ phase: "checkpoint", final: true }),
+      ])
+      expect(lines.join("\n")).not.toContain(Layers.SECRET)
     }),
   )
 
@@ -107,6 +126,42 @@ describe("embedding through the bundles", () => {
       expect(took).toBeGreaterThanOrEqual(290)
       expect(took).toBeLessThan(5_000)
       expect(double.requests[0]?.headers["x-embedder"]).toBe("yes")
-    }),
+    }).pipe(Effect.provide(ParamsCheck.layerLazy)),
+  )
+})
+
+describe("two servers in one process", () => {
+  const binding = { tool: "svc_delete", selector: "tag", args: { id: "prod" }, principal: "server" }
+  // One key for both, as replicas sharing SVC_MCP_STATE_KEY have: only their memories of used answers differ.
+  const team = Layer.succeed(TeamSettings.TeamSettings, {
+    ...TeamSettings.DEFAULT,
+    stateKey: Option.some(Redacted.make(new Uint8Array(32).fill(7))),
+  })
+  const outcome = <A, E extends { readonly _tag: string; readonly reason?: string }>(effect: Effect.Effect<A, E>) =>
+    Effect.match(effect, { onFailure: (error) => error.reason ?? error._tag, onSuccess: () => "Honoured" })
+
+  it.scoped("share no memory of used answers, nor the guard's window: each build has its own", () =>
+    Effect.gen(function* () {
+      // The same layer value, built twice, as two servers an embedding program starts.
+      const tools = Bundle.tools.pipe(
+        Layer.provide(Guard.layer({ mode: "ask", windowMs: 60_000, hold: [] })),
+        Layer.provide(team),
+      )
+      const one = yield* Layer.build(tools)
+      const two = yield* Layer.build(tools)
+      const [states1, states2] = [one, two].map((built) => Context.get(built, ConfirmationState.ConfirmationState))
+      const state = yield* (states1 as ConfirmationState.ConfirmationStateShape).seal(binding)
+      expect(yield* outcome(states1!.verify(state, binding))).toBe("Honoured")
+      expect(yield* outcome(states1!.verify(state, binding))).toBe("Reused")
+      // The other server never saw it used: without a shared store, single use is per server.
+      expect(yield* outcome(states2!.verify(state, binding))).toBe("Honoured")
+
+      const [guard1, guard2] = [one, two].map((built) => Option.getOrThrow(Context.get(built, Guard.Guard)))
+      yield* guard1!.store.mark("key:alice", "the commit messages of repo infra", 60_000)
+      expect(Option.map(yield* guard1!.store.recent("key:alice"), (window) => window.source)).toEqual(
+        Option.some("the commit messages of repo infra"),
+      )
+      expect(yield* guard2!.store.recent("key:alice")).toEqual(Option.none())
+    }).pipe(Effect.withConfigProvider(settings({}))),
   )
 })

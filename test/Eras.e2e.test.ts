@@ -89,28 +89,27 @@ for (const [name, connect] of Object.entries(transports)) {
         }),
     )
 
-    // On the earlier revisions over HTTP, notifications/cancelled reaches a server of its own (stateless),
-    // which cannot tie it to the call: there only closing the connection cancels.
-    if (name !== "http" || era !== "legacy")
-      it.scopedLive("a cancelled call aborts its request to the service, and serving goes on", () =>
-        Effect.gen(function* () {
-          const double = yield* Double.scoped(API_KEY)
-          double.next("/read/ListServers", { hang: "before-headers" })
-          const client = yield* connect(era, double)
-          const controller = new AbortController()
-          const pending = client
-            .callTool({ name: "svc_list", arguments: { resource_type: "server" } }, { signal: controller.signal })
-            .catch((error: unknown) => error)
-          yield* until(() => double.requests.length === 1)
-          controller.abort()
-          yield* Effect.promise(() => pending)
-          yield* until(() => double.aborted === 1)
-          const after = yield* Effect.promise(() =>
-            client.callTool({ name: "svc_list", arguments: { resource_type: "tag" } }),
-          )
-          expect(after.isError).toBeFalsy()
-        }),
-      )
+    // On the earlier revisions over HTTP, notifications/cancelled comes in a POST of its own, tied to
+    // the call by the client's session (Mcp/Asking.ts).
+    it.scopedLive("a cancelled call aborts its request to the service, and serving goes on", () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        double.next("/read/ListServers", { hang: "before-headers" })
+        const client = yield* connect(era, double)
+        const controller = new AbortController()
+        const pending = client
+          .callTool({ name: "svc_list", arguments: { resource_type: "server" } }, { signal: controller.signal })
+          .catch((error: unknown) => error)
+        yield* until(() => double.requests.length === 1)
+        controller.abort()
+        yield* Effect.promise(() => pending)
+        yield* until(() => double.aborted === 1)
+        const after = yield* Effect.promise(() =>
+          client.callTool({ name: "svc_list", arguments: { resource_type: "tag" } }),
+        )
+        expect(after.isError).toBeFalsy()
+      }),
+    )
   })
 }
 
@@ -138,22 +137,39 @@ describe("SVC_CONFIRM over HTTP", () => {
     }),
   )
 
-  it.scopedLive("an earlier revision's client cannot be asked over stateless HTTP: refused, nothing sent", () =>
-    Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
-      const server = yield* Spawn.serveHttp(env(double.url))
-      const { client, asked } = asking("legacy")
-      yield* Effect.acquireRelease(
-        Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(server.url)))),
-        () => Effect.promise(() => client.close()),
-      )
-      const result = yield* Effect.promise(() => client.callTool(deleteStack))
-      expect(result.isError).toBe(true)
-      expect(result.structuredContent).toMatchObject({ error: { kind: "denied" } })
-      expect(JSON.stringify(result.content)).toMatch(/SVC_CONFIRM/)
-      expect(asked).toEqual([])
-      expect(double.requests).toHaveLength(0)
-    }),
+  it.scopedLive(
+    "a 2025-11-25 client that declares elicitation is asked on its POST's stream, and the call is sent once",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        const server = yield* Spawn.serveHttp(env(double.url))
+        const { client, asked } = asking("legacy")
+        yield* Effect.acquireRelease(
+          Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(server.url)))),
+          () => Effect.promise(() => client.close()),
+        )
+        const result = yield* Effect.promise(() => client.callTool(deleteStack))
+        expect(result.isError).toBeFalsy()
+        expect(asked).toEqual([expect.stringMatching(/^svc_delete resource_type "stack" will call write\/DeleteStack/)])
+        expect(double.requests.filter((r) => !r.path.startsWith("/read/")).map((r) => r.path)).toEqual([
+          "/write/DeleteStack",
+        ])
+      }),
+  )
+
+  it.scopedLive(
+    "an earlier revision's client that declares no elicitation cannot be asked: refused, nothing sent",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        const server = yield* Spawn.serveHttp(env(double.url))
+        const client = yield* http("legacy", server.url)
+        const result = yield* Effect.promise(() => client.callTool(deleteStack))
+        expect(result.isError).toBe(true)
+        expect(result.structuredContent).toMatchObject({ error: { kind: "denied" } })
+        expect(JSON.stringify(result.content)).toMatch(/SVC_CONFIRM/)
+        expect(double.requests).toHaveLength(0)
+      }),
   )
 })
 

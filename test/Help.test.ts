@@ -89,13 +89,40 @@ describe("the command line's help", () => {
 
   it("says what each command does in one line, and setup's what each client gets in one line", () => {
     const commands = Cli.HELP.split("\n\n")[1]?.split("\n") ?? []
-    for (const command of ["svc-mcp ", "--http-port", "--sandbox", "sandbox [--port N]", "check", "setup", "help"]) {
+    for (const command of [
+      "svc-mcp ",
+      "--http-port",
+      "--sandbox",
+      "sandbox [--port N]",
+      "check",
+      "audit verify FILE...",
+      "setup",
+      "help",
+    ]) {
       expect(commands.filter((line) => line.includes(command)).length).toBeGreaterThan(0)
     }
     for (const line of commands) expect(line).toMatch(/^ {2}svc-mcp\S*( \S+)*? {2,}\S.*$/)
     for (const client of Setup.CLIENTS) {
       expect(Setup.HELP.split("\n").filter((line) => line.startsWith(`  ${client} `))).toHaveLength(1)
     }
+  })
+
+  it("takes audit verify with files, the store's stream, or both", () => {
+    expect(Cli.parse(["audit", "verify", "a.log", "b.log"])).toEqual({ _tag: "AuditVerify", files: ["a.log", "b.log"] })
+    expect(Cli.parse(["audit", "verify", "--store", "redis://r:6379", "--prefix", "t:", "a.log"])).toEqual({
+      _tag: "AuditVerify",
+      files: ["a.log"],
+      store: "redis://r:6379",
+      prefix: "t:",
+    })
+    expect(Cli.parse(["audit", "verify", "--store", "redis://r:6379"])).toMatchObject({ files: [] })
+    for (const argv of [["audit"], ["audit", "verify"], ["audit", "check", "a.log"], ["audit", "verify", "-x", "a"]]) {
+      expect(Cli.parse(argv)).toEqual({
+        _tag: "Invalid",
+        message: "usage: svc-mcp audit verify [--store URL [--prefix P]] FILE...",
+      })
+    }
+    expect(Cli.parse(["audit", "verify", "--prefix", "t:", "a.log"])).toMatchObject({ _tag: "Invalid" })
   })
 
   it("fits a terminal: no line over 100 characters", () => {

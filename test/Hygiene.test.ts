@@ -128,7 +128,50 @@ describe("design rules", () => {
     expect(circles).toEqual([])
     // The walk sees the imports it must: the server's entry reaches the commands, dynamically too.
     expect(edges.get("Main.ts")).toContain("Cli/Commands.ts")
-    expect(edges.get("Cli/Commands.ts")).toContain("Cli/Check.ts")
+    expect(edges.get("Cli/Commands.ts")).toContain("Diagnosis/Check.ts")
+  })
+
+  it("layers point one way: no import runs back up the order docs/architecture.md declares", () => {
+    // Lowest first. A module may import its own folder's modules and those of any layer below its own.
+    const order = [
+      "Shared",
+      "Sandbox",
+      "Call",
+      "Settings",
+      "Config.ts",
+      "Store",
+      "Service",
+      "Auth.ts",
+      "Callers",
+      "SvcClient.ts",
+      "Untrusted",
+      "Tools",
+      "Confirmation",
+      "Services",
+      "SignIn",
+      "Diagnosis",
+      "Operations",
+      "View",
+      "Mcp",
+      "Bundle",
+      "Cli",
+      "Main.ts",
+      "index.ts",
+    ]
+    const layerOf = (file: string) => order.indexOf(file.includes("/") ? (file.split("/")[0] as string) : file)
+    const architecture = Fs.readFileSync(Path.join(root, "docs", "architecture.md"), "utf8")
+    expect(architecture).toContain(order.map((layer) => layer.replace(/\.ts$/, "")).join(" → "))
+    const unplaced = sources
+      .map(({ file }) => file)
+      .filter((file) => !file.startsWith("View/App/") && layerOf(file) < 0)
+    expect(unplaced).toEqual([])
+    const upward = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)]
+        .map((m) => Path.posix.join(Path.posix.dirname(file), (m[1] as string).replace(/\.js$/, ".ts")))
+        .filter((target) => !file.startsWith("View/App/") && layerOf(target) > layerOf(file))
+        .map((target) => `${file} imports ${target}`),
+    )
+    expect(upward).toEqual([])
   })
 
   it("no file in src/ is over 400 lines but the two data tables, and none stands at the root beside the spine", () => {
@@ -155,10 +198,32 @@ describe("design rules", () => {
     }
   })
 
-  it("optional parts follow one pattern: a Context.Reference off by default, never a service looked up as an Option", () => {
-    expect(offenders(/\bserviceOption\(/)).toEqual([])
-    const signIn = sources.find(({ file }) => file === "SignIn/Resource.ts")
-    expect(signIn?.text).toMatch(/class SignIn extends Context\.Reference</)
+  it("state shows in the types: a Context.Reference only for a switch whose default is off and holds nothing", () => {
+    // What holds state (the store, the confirmations' memory, the params check, the guard's window, the
+    // refused keys) is a Context.Tag that the bundles provide; only they look a part up as an Option.
+    expect(offenders(/\bserviceOption\(/, ["Bundle/Parts.ts"])).toEqual([])
+    const references = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(/class (\w+) extends Context\.Reference<\w+>\(\)\("[^"]+", \{\s*defaultValue: ([^\n]*)/g)].map(
+        (m) => `${file}: ${m[1]} = ${(m[2] as string).trim()}`,
+      ),
+    )
+    expect(sources.filter(({ text }) => /Context\.Reference</.test(text)).length).toBe(references.length)
+    // Each default is a constant: none, off, empty or the single service's, never one made or read.
+    expect(references.sort()).toEqual([
+      "Operations/Audit.ts: Audit = (): Option.Option<AuditLog> => Option.none(),",
+      "Operations/Readiness.ts: Readiness = (): Option.Option<ReadinessShape> => Option.none(),",
+      "Operations/Telemetry.ts: Telemetry = (): Option.Option<Hooks> => Option.none(),",
+      'Service/CallerCredentials.ts: Mode = (): CredentialsMode => "server",',
+      "Service/Hooks.ts: Hooks = () => none }) {}",
+      "Service/ServiceCallers.ts: Named = (): ReadonlyArray<string> => [],",
+      "Services/Registry.ts: Services = (): ReadonlyArray<Service> => [],",
+      "Settings/Naming.ts: Naming = (): NamingShape => single,",
+      "Settings/Team.ts: TeamSettings = (): TeamSettingsShape => DEFAULT,",
+      "SignIn/Auth.ts: IdentityKeys = (): boolean => false,",
+      "SignIn/Resource.ts: SignIn = (): Option.Option<SignInShape> => Option.none(),",
+      "View/Fleet.ts: FleetView = (): Option.Option<FleetViewShape> => Option.none(),",
+    ])
+    expect(offenders(/\bEffect\.runSync\(/)).toEqual([])
   })
 
   it("no function in the adapter (src/Mcp/) is over 70 lines: a longer one is split where its parts have names", () => {

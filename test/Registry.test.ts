@@ -78,6 +78,7 @@ describe("server.json", () => {
       "SVC_API_KEY",
       "SVC_API_SECRET",
       "SVC_INIT_ADMIN_PASSWORD",
+      "SVC_AUDIT_KEY",
     ])
   })
 

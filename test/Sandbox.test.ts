@@ -9,6 +9,7 @@ import { ADDED_IN_2_3_3 } from "../src/Service/Versions.js"
 import { SvcClient } from "../src/SvcClient.js"
 import * as Definitions from "../src/Tools/Definitions.js"
 import { invoke } from "../src/Tools/Invoke.js"
+import * as ParamsCheck from "../src/Tools/ParamsCheck.js"
 import * as Tables from "../src/Tools/Tables.js"
 import * as Layers from "./support/Layers.js"
 import * as Sandboxes from "./support/Sandbox.js"
@@ -306,7 +307,7 @@ describe("the sandbox", () => {
           /write\/UpdateUserGroup is not offered by this version of the service .*; the endpoint was added in service API 2\.3\.3$/,
         )
       }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
-    }),
+    }).pipe(Effect.provide(ParamsCheck.layerLazy)),
   )
 
   it.scopedLive(

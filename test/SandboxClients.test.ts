@@ -12,6 +12,7 @@ import * as Redacted from "effect/Redacted"
 import { callerAddress } from "../src/Callers/Address.js"
 import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
 import { clientAddress, isPrivateOrLoopback } from "../src/Sandbox/ClientAddress.js"
+import * as Store from "../src/Store/Store.js"
 import * as Sandboxes from "./support/Sandbox.js"
 
 interface Reply {
@@ -146,7 +147,7 @@ describe("a server in front of the sandbox, for many callers", () => {
   const front = (target: string, naming: boolean) =>
     Effect.acquireRelease(
       Effect.promise(async () => {
-        const refused = Effect.runSync(RefusedKeys.make)
+        const refused = Effect.runSync(RefusedKeys.make.pipe(Effect.provide(Store.layerOff)))
         const server = Http.createServer((req, res) => {
           const key = String(req.headers["x-api-key"] ?? "")
           const id = RefusedKeys.fingerprint(key, Redacted.make(String(req.headers["x-api-secret"] ?? "")))

@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
-import * as Identities from "../src/SignIn/Identities.js"
+import * as Identities from "../src/Settings/Identities.js"
 import * as Resource from "../src/SignIn/Resource.js"
 import * as Scopes from "../src/SignIn/Scopes.js"
 

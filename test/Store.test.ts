@@ -5,13 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Bundle from "../src/Bundle/All.js"
 import * as RefusedKeys from "../src/Callers/RefusedKeys.js"
 import * as State from "../src/Confirmation/State.js"
 import * as Settings from "../src/Settings/Store.js"
+import * as Team from "../src/Settings/Team.js"
 import * as Store from "../src/Store/Store.js"
 import * as Redis from "./support/Redis.js"
 
@@ -280,6 +284,29 @@ describe("confirmations through the store", () => {
         }),
       ).pipe(Effect.ensuring(Effect.promise(() => gone.stop())))
     }),
+  )
+})
+
+describe("an embedding program that provides the store", () => {
+  it.live("has single use of a confirmation across its replicas, naming nothing of the confirmations", () =>
+    withStore(redis.url, (store) =>
+      Effect.gen(function* () {
+        // Two replicas: the tools' bundle built twice, over the store and the replicas' one key.
+        const replica = Bundle.tools.pipe(
+          Layer.provide(Layer.succeed(Store.Store, Option.some(store))),
+          Layer.provide(Layer.succeed(Team.TeamSettings, { ...Team.DEFAULT, stateKey: Option.some(stateKey) })),
+        )
+        const [one, two] = yield* Effect.all([Layer.build(replica), Layer.build(replica)]).pipe(
+          Effect.map((built) => built.map((context) => Context.get(context, State.ConfirmationState))),
+        )
+        const state = yield* (one as State.ConfirmationStateShape).seal(binding)
+        expect(yield* outcome((two as State.ConfirmationStateShape).verify(state, binding))).toBe("Honoured")
+        // The first replica never saw it answered, and refuses it all the same: the store remembers.
+        expect(["Sent", "Reused"]).toContain(
+          yield* outcome((one as State.ConfirmationStateShape).verify(state, binding)),
+        )
+      }).pipe(Effect.scoped, Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))),
+    ),
   )
 })
 

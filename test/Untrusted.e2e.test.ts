@@ -237,30 +237,61 @@ describe.each(ERAS)("untrusted text, %s (%s)", (era) => {
 })
 
 describe("the guard with a client that cannot be asked", () => {
-  it.scopedLive("is refused, says why and how to go on, sends nothing; the audit line records guarded", () =>
-    Effect.gen(function* () {
-      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-guard-"))
-      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
-      const log = Path.join(dir, "audit.log")
-      // The SDK v1 client, declaring no elicitation, as older clients do.
-      const { client } = yield* Spawn.connect({ SVC_AUDIT_LOG: log }, ["--sandbox"])
-      const call = (name: string, args: Record<string, unknown>) =>
-        Effect.promise(() => client.callTool({ name, arguments: args }))
-      yield* call("svc_logs", readLogs)
-      const refused = (yield* call("svc_delete", deleteMonitoring)) as Result
-      expect(refused.isError).toBe(true)
-      expect(refused.structuredContent).toMatchObject({ error: { kind: "denied" } })
-      expect(textOf(refused)).toMatch(
-        /follows reading the logs of stack web, which may carry instructions, so SVC_GUARD requires the user's confirmation, and this client can answer neither input_required nor elicitation requests\. To go on, the user makes this change themselves, or the operator sets SVC_GUARD=off/,
-      )
-      expect(((yield* call("svc_get", getMonitoring)) as Result).isError).toBeFalsy()
-      const lines = Fs.readFileSync(log, "utf8")
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line) as Record<string, unknown>)
-      expect(lines.filter((line) => line.tool === "svc_delete")).toEqual([
-        expect.objectContaining({ outcome: "refused", guarded: "the logs of stack web" }),
-      ])
-    }),
+  it.scopedLive(
+    "after the hostile logs, the injected delete and prune are refused with nothing sent, saying when the window ends; a restart and a deploy go through, audited as guarded",
+    () =>
+      Effect.gen(function* () {
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-guard-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
+        const log = Path.join(dir, "audit.log")
+        // The SDK v1 client, declaring no elicitation, as older clients do.
+        const { client } = yield* Spawn.connect({ SVC_AUDIT_LOG: log }, ["--sandbox"])
+        const call = (name: string, args: Record<string, unknown>) =>
+          Effect.promise(() => client.callTool({ name, arguments: args }))
+        const read = Date.now()
+        yield* call("svc_logs", readLogs)
+        const refused = (yield* call("svc_delete", deleteMonitoring)) as Result
+        expect(refused.isError).toBe(true)
+        expect(refused.structuredContent).toMatchObject({ error: { kind: "denied" } })
+        const text = textOf(refused)
+        expect(text).toMatch(
+          /this change loses data, so it is held because it follows reading the logs of stack web, which may carry instructions \(SVC_GUARD\), until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; this client can answer neither input_required nor elicitation requests\. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or wait until .* UTC, or the operator changes SVC_GUARD_HOLD or SVC_GUARD/,
+        )
+        // The window ends ten minutes after the read, as the refusal says it.
+        const until = Date.parse(`${/until (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC/.exec(text)?.[1]?.replace(" ", "T")}Z`)
+        expect(until - read).toBeGreaterThan(595_000)
+        expect(until - read).toBeLessThan(605_000)
+        const pruned = (yield* call("svc_execute", {
+          operation: "prune_system",
+          params: { server: "prod-01" },
+        })) as Result
+        expect(pruned.isError).toBe(true)
+        expect(textOf(pruned)).toMatch(/this change loses data, so it is held/)
+        expect(((yield* call("svc_get", getMonitoring)) as Result).isError).toBeFalsy()
+        const restarted = (yield* call("svc_execute", {
+          operation: "restart_stack",
+          params: { stack: "web" },
+        })) as Result
+        expect(restarted.isError, textOf(restarted)).toBeFalsy()
+        const deployed = (yield* call("svc_execute", { operation: "deploy_stack", params: { stack: "web" } })) as Result
+        expect(deployed.isError, textOf(deployed)).toBeFalsy()
+        const lines = Fs.readFileSync(log, "utf8")
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+        const changes = lines.filter((line) => line.tool !== "svc_logs" && line.tool !== "svc_get")
+        // Each change sent was written down ahead with why: the read that opened the window.
+        expect(changes.filter((line) => line.phase === "intent").map((line) => [line.selector, line.guarded])).toEqual([
+          ["restart_stack", "the logs of stack web"],
+          ["deploy_stack", "the logs of stack web"],
+        ])
+        const ended = changes.filter((line) => line.phase !== "intent")
+        expect(ended.map((line) => [line.tool, line.selector, line.outcome, line.guarded])).toEqual([
+          ["svc_delete", "stack", "refused", "the logs of stack web"],
+          ["svc_execute", "prune_system", "refused", "the logs of stack web"],
+          ["svc_execute", "restart_stack", "ok", "the logs of stack web"],
+          ["svc_execute", "deploy_stack", "ok", "the logs of stack web"],
+        ])
+      }),
   )
 })

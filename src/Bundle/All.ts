@@ -4,8 +4,11 @@
  * - `tools`: the tools' settings, policy and params check, on top of the client;
  * - `stdio` or `http(settings)`: the served MCP server, on top of the tools.
  * Every optional part (audit, telemetry, readiness, per-caller credentials,
- * team settings, confirmation state, several services, the fleet view) is off unless its layer
- * is provided beneath them, and none has to be named when off.
+ * team settings, several services, the fleet view) is off unless its layer
+ * is provided beneath them, and none has to be named when off. The parts that
+ * hold state (the store, the confirmations' memory, the params check, the
+ * guard, the refused keys) are in the bundles' types: each is the one provided
+ * beneath, else the bundle's own, built with it (Bundle/Parts.ts).
  */
 import * as McpHttp from "../Mcp/Http.js"
 import * as McpServer from "../Mcp/Server.js"

@@ -81,6 +81,11 @@ export interface CallContext {
   /** The identity the caller signed in as; none without sign-in. */
   readonly identity: Option.Option<Identity>
   /**
+   * The session a 2025-era client over HTTP was issued at initialize (Mcp/Session.ts), by its
+   * nonce: how the guard tells apart callers who share credentials and an address. None elsewhere.
+   */
+  readonly session: Option.Option<string>
+  /**
    * SVC_GUARD: the untrusted text the caller read before this call (what it was, in words), when
    * that is why the call is confirmed; the audit line's `guarded`. None for every other call.
    */
@@ -97,6 +102,7 @@ export const empty: CallContext = {
   log: Option.none(),
   progress: Option.none(),
   identity: Option.none(),
+  session: Option.none(),
   guarded: Option.none(),
 }
 

@@ -7,7 +7,7 @@
  * on every attempt and so escape the service's limit.
  */
 import * as Option from "effect/Option"
-import { type Cidr, containsAny, normalize } from "./Cidr.js"
+import { type Cidr, containsAny, normalize } from "../Shared/Cidr.js"
 
 /** Request headers as Node gives them (lower-case names). */
 export type Headers = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>

@@ -34,10 +34,12 @@ export interface RefusedKeysShape {
   readonly succeeded: (keyId: string) => Effect.Effect<void>
 }
 
-/** Refused keys remembered (per-request mode); None, the default, where the server sends only its own key. */
-export class RefusedKeys extends Context.Reference<RefusedKeys>()("svc-mcp/RefusedKeys", {
-  defaultValue: (): Option.Option<RefusedKeysShape> => Option.none(),
-}) {}
+/**
+ * Refused keys remembered (per-request mode, or identities' own keys); None
+ * (`layerOff`) where the server sends only its own key. The client's bundle
+ * provides one or the other.
+ */
+export class RefusedKeys extends Context.Tag("svc-mcp/RefusedKeys")<RefusedKeys, Option.Option<RefusedKeysShape>>() {}
 
 /**
  * A key's id for this service: a digest of the key and its secret, so that a
@@ -163,10 +165,10 @@ const sharedWith = (store: StoreShape, local: RefusedKeysShape): Effect.Effect<R
   })
 
 /** In the shared store when one is provided (Store), else in this process. */
-export const make: Effect.Effect<RefusedKeysShape> = Effect.gen(function* () {
+export const make: Effect.Effect<RefusedKeysShape, never, Store> = Effect.gen(function* () {
   const local = yield* makeLocal
   const store = yield* Store
   return Option.isNone(store) ? local : yield* sharedWith(store.value, local)
 })
 
-export const layer: Layer.Layer<RefusedKeys> = Layer.effect(RefusedKeys, Effect.map(make, Option.some))
+export const layer: Layer.Layer<RefusedKeys, never, Store> = Layer.effect(RefusedKeys, Effect.map(make, Option.some))

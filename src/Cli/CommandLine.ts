@@ -22,6 +22,12 @@ export type Command =
   | { readonly _tag: "Sandbox"; readonly port: number }
   | { readonly _tag: "Check" }
   | { readonly _tag: "Setup"; readonly options: Setup.Options }
+  | {
+      readonly _tag: "AuditVerify"
+      readonly files: ReadonlyArray<string>
+      readonly store?: string
+      readonly prefix?: string
+    }
   | { readonly _tag: "Help"; readonly topic: HelpTopic }
   | { readonly _tag: "Version" }
   | { readonly _tag: "Invalid"; readonly message: string }
@@ -56,6 +62,33 @@ const parseServe = (argv: ReadonlyArray<string>): Command => {
   return { _tag: "Serve", sandbox, httpPort, ...(services === undefined ? {} : { services }) }
 }
 
+const AUDIT_USAGE = "usage: svc-mcp audit verify [--store URL [--prefix P]] FILE..."
+
+/** `audit verify [--store URL [--prefix P]] FILE...`: at least one file or the store. */
+const parseAudit = (argv: ReadonlyArray<string>): Command => {
+  const [verb, ...rest] = argv
+  if (verb !== "verify") return invalid(AUDIT_USAGE)
+  const files: Array<string> = []
+  let store: string | undefined
+  let prefix: string | undefined
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string
+    if (arg === "--store" && store === undefined && rest[i + 1] !== undefined) store = rest[++i]
+    else if (arg === "--prefix" && prefix === undefined && rest[i + 1] !== undefined) prefix = rest[++i]
+    else if (arg.startsWith("-")) return invalid(AUDIT_USAGE)
+    else files.push(arg)
+  }
+  if ((files.length === 0 && store === undefined) || (prefix !== undefined && store === undefined)) {
+    return invalid(AUDIT_USAGE)
+  }
+  return {
+    _tag: "AuditVerify",
+    files,
+    ...(store === undefined ? {} : { store }),
+    ...(prefix === undefined ? {} : { prefix }),
+  }
+}
+
 export const parse = (argv: ReadonlyArray<string>): Command => {
   const [first, ...rest] = argv
   const extra = (command: string, args: ReadonlyArray<string>) =>
@@ -77,6 +110,8 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
       return { _tag: "Version" }
     case "check":
       return extra("check", rest) ?? { _tag: "Check" }
+    case "audit":
+      return parseAudit(rest)
     case "setup": {
       if (rest[0] === "--help" || rest[0] === "-h") return { _tag: "Help", topic: "setup" }
       const options = Setup.parse(rest)
@@ -103,6 +138,7 @@ const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ["svc-mcp --sandbox", "serve MCP against in-memory sandboxes (--http-port; --services a,b)"],
   ["svc-mcp sandbox [--port N]", "run the sandbox service alone on 127.0.0.1 and print its URL"],
   ["svc-mcp check", "check that the configuration reaches the service and logs in"],
+  ["svc-mcp audit verify FILE...", "verify audit logs are whole (--store URL: its stream too)"],
   ["svc-mcp setup <client>", "print what to add this server to a client with (svc-mcp help setup)"],
   ["svc-mcp help [setup]", "print this help, or setup's"],
   ["svc-mcp --version", "print the version"],

@@ -27,6 +27,7 @@ import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as Registry from "../Services/Registry.js"
+import * as GuardSettings from "../Settings/Guard.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as ServicesSettings from "../Settings/Services.js"
 import * as SignInSettings from "../Settings/SignIn.js"
@@ -45,9 +46,10 @@ import * as Several from "./Services.js"
 // command runs: start-up neither loads nor runs it.
 const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http.js")]))
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
-const loadCheck = Effect.promise(() => import("./Check.js"))
+const loadCheck = Effect.promise(() => import("../Diagnosis/Check.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))
 const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
+const loadAuditVerify = Effect.promise(() => import("../Audit/VerifyCommand.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
@@ -98,6 +100,8 @@ const configFailed = (error: Config.ConfigError) =>
  */
 const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
   ToolsBundle.layerWith(Settings.layer, params).pipe(
+    // Beside the bundle, not beneath it, so that the tools' settings are read (and refused) first;
+    // what these provide stands over the bundle's defaults.
     Layer.merge(Audit.layerConfig),
     // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
@@ -146,7 +150,12 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
       : Option.isSome(http.value.token)
         ? "Bearer token required"
         : "no token (loopback only)"
-    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}`)
+    const guard = Guard.whoseWindow(yield* GuardSettings.load, {
+      http: true,
+      signIn: Option.isSome(signIn),
+      perRequest: mode === "per-request",
+    })
+    yield* Effect.logInfo(`${serving} over HTTP at ${url} (${guarded})${summary}; guard: ${guard.words}`)
     return yield* Effect.never
   }).pipe(
     Effect.scoped,
@@ -239,16 +248,24 @@ const runSandbox = (port: number) =>
 const check = Effect.gen(function* () {
   const Check = yield* loadCheck
   const report = yield* Check.run
-  yield* Console.error(Check.format(report))
-  // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
   const signIn = yield* SignInSettings.load()
+  // Whose window a change falls in, as a server of these settings serving over HTTP would key it.
+  const guard = Guard.whoseWindow(yield* GuardSettings.load, {
+    http: true,
+    signIn: Option.isSome(signIn),
+    perRequest: (yield* Config.loadCredentialsMode) === "per-request",
+  })
+  const lines = Check.format(report).split("\n")
+  lines.splice(-1, 0, `  [${guard.shared ? "warn" : "ok  "}] guard    over HTTP, ${guard.words}`)
+  yield* Console.error(lines.join("\n"))
+  // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
   const signInOk = Option.isNone(signIn) ? true : yield* checkSignIn(signIn.value)
   if (!report.ok || !signInOk) yield* exitWith(1)
 }).pipe(Effect.provide(checkingClient(Config.layer)))
 
 const checkSignIn = (settings: SignInSettings.SignInSettingsShape) =>
   Effect.gen(function* () {
-    const SignInCheck = yield* Effect.promise(() => import("../SignIn/Check.js"))
+    const SignInCheck = yield* Effect.promise(() => import("../Diagnosis/SignIn.js"))
     const steps = yield* SignInCheck.run(settings)
     yield* Console.error(SignInCheck.format(steps))
     return steps.every((step) => step.status !== "fail")
@@ -297,6 +314,13 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         )
       case "Setup":
         return yield* Effect.flatMap(loadSetup, (Setup) => Setup.run(command.options))
+      case "AuditVerify": {
+        const { _tag, ...options } = command
+        const code = yield* Effect.flatMap(loadAuditVerify, (AuditVerify) => AuditVerify.run(options)).pipe(
+          Effect.catchTag("ConfigError", configFailed),
+        )
+        return code === 0 ? undefined : yield* exitWith(code)
+      }
       case "Sandbox":
         return yield* runSandbox(command.port)
       case "Serve":

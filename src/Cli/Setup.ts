@@ -12,10 +12,10 @@
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as SignInSetup from "../SignIn/Setup.js"
 import { type Environment, type Invocation, invocation, readEnvironment } from "./Setup/Environment.js"
 import type { Options } from "./Setup/Options.js"
 import { type Rendered, render } from "./Setup/Render.js"
+import * as SignInSetup from "./Setup/SignIn.js"
 import { server } from "./Setup/Target.js"
 
 export {

@@ -78,7 +78,11 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_GUARD",
-        meaning: "ask (default): changes that follow untrusted text are confirmed; off",
+        meaning: "ask (default): asks held changes after untrusted text; ask-all; off",
+      },
+      {
+        name: "SVC_GUARD_HOLD",
+        meaning: "tool:selector patterns held too; -tool:selector lets one through",
       },
       {
         name: "SVC_GUARD_WINDOW",
@@ -192,6 +196,16 @@ export const GROUPS: ReadonlyArray<Group> = [
     title: "Operations",
     variables: [
       { name: "SVC_AUDIT_LOG", meaning: "a file to append one JSON line per audited call to, or - for stderr" },
+      {
+        name: "SVC_AUDIT_KEY",
+        meaning: "the key (32+ bytes) the audit log's checkpoints are signed with",
+        secret: true,
+      },
+      { name: "SVC_AUDIT_KEY_FILE", meaning: "a file holding SVC_AUDIT_KEY" },
+      {
+        name: "SVC_AUDIT_MAX_BYTES",
+        meaning: "move the audit file aside (FILE.<time>) at this many bytes",
+      },
       {
         name: "OTEL_EXPORTER_OTLP_ENDPOINT",
         meaning: "export traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_*)",

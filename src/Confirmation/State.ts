@@ -70,12 +70,14 @@ export interface ConfirmationStateShape {
 }
 
 /**
- * Sealed states; by default under a random key of this process's own (states
- * die with it, and no other replica can verify them), kept by the first use.
+ * Sealed states, kept by the first use. The bundles provide `layer` unless
+ * another is provided beneath them: each server built has a memory of used
+ * answers of its own, or the shared store's.
  */
-export class ConfirmationState extends Context.Reference<ConfirmationState>()("svc-mcp/ConfirmationState", {
-  defaultValue: (): ConfirmationStateShape => Effect.runSync(make(processKey())),
-}) {}
+export class ConfirmationState extends Context.Tag("svc-mcp/ConfirmationState")<
+  ConfirmationState,
+  ConfirmationStateShape
+>() {}
 
 interface Payload {
   readonly v: 1
@@ -175,7 +177,7 @@ const honouredHere: Honoured = { sent: Effect.void }
  */
 export const make = (
   key: Redacted.Redacted<Uint8Array> | (() => Redacted.Redacted<Uint8Array>),
-): Effect.Effect<ConfirmationStateShape> =>
+): Effect.Effect<ConfirmationStateShape, never, Store> =>
   Effect.gen(function* () {
     const shared = Option.map(yield* Store, sharedUse)
     const used = yield* Ref.make(new Map<string, number>())
@@ -238,13 +240,13 @@ export const make = (
   })
 
 /** The key of the team's settings provided beneath (SVC_MCP_STATE_KEY: TeamSettings.layer), or a random one for this process (states then die with it). */
-export const layer: Layer.Layer<ConfirmationState> = Layer.effect(
+export const layer: Layer.Layer<ConfirmationState, never, Store> = Layer.effect(
   ConfirmationState,
   Effect.flatMap(TeamSettings, (settings) => make(Option.getOrElse(settings.stateKey, processKey))),
 )
 
 /** A random key of this process's own: states die with it, and no other replica can verify them. */
-export const layerProcessKey: Layer.Layer<ConfirmationState> = Layer.effect(
+export const layerProcessKey: Layer.Layer<ConfirmationState, never, Store> = Layer.effect(
   ConfirmationState,
   Effect.suspend(() => make(processKey())),
 )

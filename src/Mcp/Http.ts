@@ -1,7 +1,10 @@
 /**
  * MCP over Streamable HTTP at /mcp, stateless: each request gets a server of
- * its own (2026-07-28 needs no session, and the earlier revisions are served
- * without one), so any number of instances can stand behind a load balancer.
+ * its own (2026-07-28 needs no session; the earlier revisions get a signed
+ * `Mcp-Session-Id` that no server keeps, Session.ts), so any number of
+ * instances can stand behind a load balancer without affinity. A 2025-era
+ * client is asked on the event stream of its POST, and its answer and
+ * cancellations, POSTed apart, reach the waiting call wherever it runs (Asking.ts).
  *
  * The SDK does the MCP side: request handling for both eras, the 4 MiB body
  * limit (413), the Host and Origin checks, the Bearer token's challenge. Ours:
@@ -10,7 +13,6 @@
  * and draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
 import { AsyncLocalStorage } from "node:async_hooks"
-import { createHash, timingSafeEqual } from "node:crypto"
 import * as NodeHttp from "node:http"
 import type { AddressInfo } from "node:net"
 import {
@@ -19,14 +21,7 @@ import {
   originValidation,
   toNodeHandler,
 } from "@modelcontextprotocol/node"
-import {
-  createMcpHandler,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  OAuthError,
-  OAuthErrorCode,
-  requireBearerAuth,
-} from "@modelcontextprotocol/server"
+import { createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -36,14 +31,21 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import type * as CallContext from "../Call/Context.js"
+import * as CallContext from "../Call/Context.js"
 import { Readiness, type ReadinessShape, type ReadyState } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
+import { TeamSettings } from "../Settings/Team.js"
 import { SignIn, type SignInShape } from "../SignIn/Resource.js"
+import { Store } from "../Store/Store.js"
+import * as Answers from "./Answers.js"
+import * as Asking from "./Asking.js"
+import * as HttpBody from "./HttpBody.js"
 import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
 import { type McpServer, make, type Requirements as ServerRequirements } from "./Server.js"
+import * as Session from "./Session.js"
 import * as SignInHttp from "./SignIn.js"
 import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
+import * as Token from "./Token.js"
 
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
 const MAX_BODY_BYTES = MAX_MESSAGE_BYTES
@@ -53,11 +55,6 @@ const KEEP_ALIVE_MS = 65_000
 
 /** How long a shutdown lets calls in flight finish. */
 export const DRAIN_MS = 10_000
-
-const digest = (text: string) => createHash("sha256").update(text).digest()
-
-/** Compares in constant time: hashing first makes the lengths equal too. */
-const sameToken = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected))
 
 const sendJson = (
   res: NodeHttp.ServerResponse,
@@ -81,8 +78,8 @@ export class ListenError extends Data.TaggedError("ListenError")<{
   }
 }
 
-/** What serving over HTTP needs: the tools' (Server.ts); a request's context and `/readyz`'s probe read what is provided. */
-export type Requirements = ServerRequirements
+/** What serving over HTTP needs: the tools' (Server.ts) and the shared store the tools bundle provides; a request's context and `/readyz`'s probe read what is provided. */
+export type Requirements = ServerRequirements | Store
 
 export interface Serving {
   /** The URL of the MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
@@ -97,77 +94,41 @@ const loopbackNames = (host: string) => {
 }
 
 /**
- * What the request being served brought (its caller, its trace), or why it is refused. The SDK
+ * What a request brought, as the routes read it from its headers and peer, and as the gate
+ * completes it (sign-in, the session): the context its calls start from, or why it is refused.
+ */
+type Brought = Data.TaggedEnum<{
+  Refused: { readonly reason: string }
+  Served: { readonly context: CallContext.CallContext; readonly session: Option.Option<Session.Session> }
+}>
+const Brought = Data.taggedEnum<Brought>()
+
+/**
+ * Where what the request being served brought is kept. The SDK
  * calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the request's
  * server through a factory that takes no argument: neither can be handed a value of ours, so it
  * rides the request's async context, which both run within.
  */
-/**
- * A POST's body of a declared, bounded length, read and parsed here, once: given
- * to the SDK's handler parsed, it neither copies the request nor reads it again
- * (a clone's stream costs more than the parse). Any other body (chunked, over
- * the bound, not a POST) is left to the SDK, which reads and bounds it itself;
- * one that is not JSON is handed back as it came, for the SDK's own answer.
- */
-const bodyOf = async (
-  req: NodeHttp.IncomingMessage,
-  declared: number,
-): Promise<{ readonly parsed: unknown } | { readonly text: string } | undefined> => {
-  if (req.method !== "POST" || req.headers["content-length"] === undefined || declared > MAX_BODY_BYTES) {
-    return undefined
-  }
-  const chunks: Array<Buffer> = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  const text = Buffer.concat(chunks).toString("utf8")
-  // The adapter writes a parsed body out again with JSON.stringify, which recurses: a body nested
-  // deeper than it can go is left to the SDK's own reading, which answers it with a 400.
-  if (deeperThan(text, MAX_NESTING)) return { text }
-  try {
-    return { parsed: JSON.parse(text) }
-  } catch {
-    return { text }
-  }
-}
-
-const MAX_NESTING = 256
-
-/** Whether the JSON text opens more than `limit` arrays or objects within each other (strings skipped). */
-const deeperThan = (text: string, limit: number): boolean => {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 92) i++
-      else if (c === 34) inString = false
-    } else if (c === 34) inString = true
-    else if (c === 91 || c === 123) {
-      if (++depth > limit) return true
-    } else if (c === 93 || c === 125) depth--
-  }
-  return false
-}
-
-/** The request with its body, read already, given again. */
-const replayed = (req: NodeHttp.IncomingMessage, text: string): NodeIncomingMessageLike => ({
-  ...(req.method === undefined ? {} : { method: req.method }),
-  ...(req.url === undefined ? {} : { url: req.url }),
-  headers: req.headers,
-  async *[Symbol.asyncIterator]() {
-    yield Buffer.from(text, "utf8")
-  },
-})
-
-type Requests = AsyncLocalStorage<CallContext.CallContext | string>
+type Requests = AsyncLocalStorage<Brought>
 
 type Log = (message: string) => void
 
-/** The SDK's MCP handler: each request's own server, made with the context the request brought. */
-const mcpHandler = (mcp: McpServer, requests: Requests, log: Log) =>
+/**
+ * The SDK's MCP handler: each request's own server, made with the context the request brought;
+ * a 2025-era POST of a session gets the transport that can ask its client.
+ */
+const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asking.Asked, log: Log) =>
   createMcpHandler(
-    () => {
+    (info) => {
       const brought = requests.getStore()
-      return mcp.create(typeof brought === "object" ? brought : undefined)
+      if (brought === undefined || brought._tag === "Refused") return mcp.create()
+      const { context, session } = brought
+      if (info?.era !== "legacy" || Option.isNone(session)) return mcp.create(context)
+      return mcp.create(
+        context,
+        (transport) =>
+          new Asking.AskingTransport(transport, asked.answers, Asking.bindingOf(context, session.value), session.value),
+      )
     },
     {
       maxRequestBodySize: MAX_BODY_BYTES,
@@ -175,28 +136,13 @@ const mcpHandler = (mcp: McpServer, requests: Requests, log: Log) =>
     },
   )
 
-/** SVC_MCP_TOKEN's check, when it is set: the Bearer token, compared in constant time. */
-const tokenCheck = (token: Option.Option<string>) =>
-  Option.map(token, (expected) =>
-    requireBearerAuth({
-      verifier: {
-        verifyAccessToken: async (given) => {
-          if (!sameToken(given, expected)) {
-            throw new OAuthError(OAuthErrorCode.InvalidToken, "the Bearer token is not SVC_MCP_TOKEN")
-          }
-          // The token does not expire; the SDK wants to know until when it holds.
-          return { token: given, clientId: "svc-mcp", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
-        },
-      },
-    }),
-  )
-
 /** The gates of /mcp: the token or sign-in, and what the request's context refuses; then the SDK's handler. */
 const gated = (
   handler: ReturnType<typeof mcpHandler>,
-  authenticate: ReturnType<typeof tokenCheck>,
+  authenticate: ReturnType<typeof Token.check>,
   signInGate: Option.Option<ReturnType<typeof SignInHttp.gate>>,
   requests: Requests,
+  asked: Asking.Asked,
   log: Log,
 ) =>
   toNodeHandler(
@@ -208,17 +154,39 @@ const gated = (
         const signedIn = Option.isSome(signInGate) ? await signInGate.value(request, parsedBody) : undefined
         if (signedIn instanceof Response) return signedIn
         // Past the token: a request without what per-request mode needs is refused, never served otherwise.
-        const refused = requests.getStore()
-        if (typeof refused === "string") {
-          return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: refused }, id: null }, { status: 401 })
+        const brought = requests.getStore()
+        if (brought?._tag === "Refused") {
+          return Response.json(
+            { jsonrpc: "2.0", error: { code: -32001, message: brought.reason }, id: null },
+            { status: 401 },
+          )
         }
         // Signed in: the request's calls run as the person its token names.
+        const base = brought?.context ?? CallContext.empty
+        const signedInContext = signedIn === undefined ? base : signedIn(base)
+        const principal = CallContext.bindingPrincipalOf(signedInContext)
+        const token = request.headers.get("mcp-session-id")
+        const session = token === null ? Option.none() : asked.sessions.open(token, principal)
+        const context = Option.isSome(session)
+          ? { ...signedInContext, session: Option.some(session.value.nonce) }
+          : signedInContext
+        const answered = await Asking.routed(asked, context, session, parsedBody)
+        if (answered !== undefined) return answered
         const serve = () =>
           handler.fetch(request, {
             ...(authInfo === undefined ? {} : { authInfo }),
             ...(parsedBody === undefined ? {} : { parsedBody }),
           })
-        return signedIn === undefined || refused === undefined ? serve() : requests.run(signedIn(refused), serve)
+        const response = await requests.run(Brought.Served({ context, session }), serve)
+        // A 2025-era client's initialize: its session token, from what it declared.
+        const initialize = Asking.initializeOf(parsedBody)
+        if (initialize !== undefined) {
+          return Asking.withSession(
+            response,
+            asked.sessions.issue(principal, initialize.version, initialize.capabilities),
+          )
+        }
+        return response
       },
     },
     { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
@@ -287,12 +255,16 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
         req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
       })
     }
-    const brought = context.fromHeaders(req.headers, req.socket.remoteAddress)
-    const body = await bodyOf(req, declared)
+    const read = context.fromHeaders(req.headers, req.socket.remoteAddress)
+    const brought =
+      typeof read === "string"
+        ? Brought.Refused({ reason: read })
+        : Brought.Served({ context: read, session: Option.none() })
+    const body = await HttpBody.bodyOf(req, declared, MAX_BODY_BYTES)
     await requests.run(brought, () =>
       body === undefined || "parsed" in body
         ? serveMcp(req as unknown as NodeIncomingMessageLike, res, body?.parsed)
-        : serveMcp(replayed(req, body.text), res),
+        : serveMcp(HttpBody.replayed(req, body.text), res),
     )
   }
 }
@@ -367,12 +339,20 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
     const signIn = yield* SignIn
     const requests: Requests = new AsyncLocalStorage()
-    const handler = mcpHandler(mcp, requests, log)
+    // Sessions and questions are signed with the replicas' shared key, so that any replica reads them.
+    const key = Option.getOrElse((yield* TeamSettings).stateKey, Session.processKey)
+    const asked: Asking.Asked = {
+      sessions: Session.make(key),
+      // The replicas' shared store, where one is provided: answers landing on another replica reach the call through it.
+      answers: Answers.make({ key, store: yield* Store, run, warn: log }),
+    }
+    const handler = mcpHandler(mcp, requests, asked, log)
     const serveMcp = gated(
       handler,
-      tokenCheck(Option.map(settings.token, Redacted.value)),
+      Token.check(Option.map(settings.token, Redacted.value)),
       Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES)),
       requests,
+      asked,
       log,
     )
     const shutdown: Shutdown = { draining: false }

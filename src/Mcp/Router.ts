@@ -9,13 +9,16 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Auth, type AuthShape } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
+import type { ConfirmationState } from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import { authOf, policyOf, type Service, Services, settingsOf } from "../Services/Registry.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Definitions from "../Tools/Definitions.js"
+import { Policy } from "../Tools/Policy.js"
 import { failure, unrecorded } from "../Tools/Render.js"
 import { make as makeTool, type Tool } from "../Tools/Tool.js"
 import { ToolDeniedError } from "../Tools/ToolError.js"
+import type { Guard } from "../Untrusted/Guard.js"
 import type { Answer, Handler, Incoming } from "./ToolCall.js"
 import * as ToolCall from "./ToolCall.js"
 
@@ -116,7 +119,7 @@ const everySecret = (services: ReadonlyArray<Service>): AuthShape["secrets"] =>
   )
 
 /** Each service's context brings its own client and policy; the call's record (audit, telemetry) and the state key are shared. */
-export const make: Effect.Effect<RouterShape> = Effect.gen(function* () {
+export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard> = Effect.gen(function* () {
   const services = yield* Services
   const names = services.map((s) => s.name)
   const handlers = new Map<string, { readonly service: Service; readonly handle: Handler }>()
@@ -128,6 +131,7 @@ export const make: Effect.Effect<RouterShape> = Effect.gen(function* () {
   // A refusal that is no one service's is recorded with the first service's record, scrubbed of every service's secrets.
   const record = yield* CallRecord.make.pipe(
     Effect.provideService(Auth, { ...authOf(first.service), secrets: everySecret(services) }),
+    Effect.provideService(Policy, policyOf(first.service)),
   )
 
   /**

@@ -13,6 +13,7 @@ import {
   Server,
   type ServerContext,
   type ServerOptions,
+  type Transport,
 } from "@modelcontextprotocol/server"
 import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio"
 import * as Cause from "effect/Cause"
@@ -28,14 +29,17 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as CallContext from "../Call/Context.js"
+import type { ConfirmationState } from "../Confirmation/State.js"
 import type * as CallRecord from "../Operations/CallRecord.js"
 import { Services } from "../Services/Registry.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { VERSION } from "../Shared/Version.js"
 import type { SvcClient } from "../SvcClient.js"
+import type { ParamsCheck } from "../Tools/ParamsCheck.js"
 import { Policy } from "../Tools/Policy.js"
 import type { ServerSettings } from "../Tools/Settings.js"
 import type { Tool } from "../Tools/Tool.js"
+import type { Guard } from "../Untrusted/Guard.js"
 import { FleetView } from "../View/Fleet.js"
 import * as Apps from "./Apps.js"
 import * as McpLogging from "./Logging.js"
@@ -80,6 +84,19 @@ const callProblem = (params: unknown): string | undefined => {
  * there), is overridden here and nowhere else.
  */
 class ToolServer extends Server {
+  constructor(
+    info: { readonly name: string; readonly version: string },
+    options: ServerOptions,
+    private readonly wrap: ((transport: Transport) => Transport) | undefined,
+  ) {
+    super(info, options)
+  }
+
+  /** Over HTTP, a 2025-era POST's transport is wrapped (Asking.ts), so that its client can be asked. */
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(this.wrap === undefined ? transport : this.wrap(transport))
+  }
+
   protected override _wrapHandler(
     method: string,
     handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
@@ -100,18 +117,26 @@ export interface McpServer {
    * A new SDK server with the tools registered: one per stdio connection, one
    * per HTTP request. What does not change between them is prepared once.
    */
-  readonly create: (request?: CallContext.CallContext) => Server
+  readonly create: (request?: CallContext.CallContext, wrap?: (transport: Transport) => Transport) => Server
   /** Completes once no tool call is in flight, on any server it created. */
   readonly idle: Effect.Effect<void>
 }
 
 /**
  * What serving the tools needs: the service's client, the policy and settings,
- * and the credentials the call's record scrubs. The optional parts (audit,
- * telemetry, confirmation state, the services SVC_SERVICES names) are off, or
- * their defaults, unless provided.
+ * the credentials the call's record scrubs, and the parts that hold state (the
+ * params check, the confirmations' memory, the guard's window), which the
+ * tools' bundle provides. The optional parts without state (audit, telemetry,
+ * the services SVC_SERVICES names) are off unless provided.
  */
-export type Requirements = SvcClient | Policy | ServerSettings | CallRecord.Requirements
+export type Requirements =
+  | SvcClient
+  | Policy
+  | ServerSettings
+  | CallRecord.Requirements
+  | ParamsCheck
+  | ConfirmationState
+  | Guard
 
 /** Runs one call's Effect as a fiber of the server's set of calls. */
 type RunCall = (
@@ -197,8 +222,8 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const runtime = yield* Effect.runtime<never>()
   const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
   const options = optionsOf(apps)
-  const create = (brought: CallContext.CallContext = CallContext.empty) => {
-    const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options)
+  const create = (brought: CallContext.CallContext = CallContext.empty, wrap?: (transport: Transport) => Transport) => {
+    const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options, wrap)
     const sessionLevel = McpLogging.attach(server)
     server.setRequestHandler("tools/list", () => listed)
     if (Option.isSome(apps)) apps.value.attach(server, run)

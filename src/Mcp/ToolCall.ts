@@ -29,14 +29,15 @@ import { Naming } from "../Settings/Naming.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, type Invocation, resolveCall, run } from "../Tools/Invoke.js"
 import * as Pages from "../Tools/Pages.js"
+import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import { Policy, type PolicyShape } from "../Tools/Policy.js"
 import type { ProgressShape } from "../Tools/Progress.js"
 import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
 import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Tools/Settings.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
-import { callerOf } from "../Untrusted/Caller.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
+import * as Guarded from "./Guarded.js"
 import * as McpLogging from "./Logging.js"
 
 /** JSON-RPC "invalid params". */
@@ -132,7 +133,14 @@ class Honoured {
  * the call's record needs; the audit log, telemetry and the confirmation
  * states' key are read as provided.
  */
-type Needs = Policy | ServerSettings | SvcClient | CallRecord.Requirements
+type Needs =
+  | Policy
+  | ServerSettings
+  | SvcClient
+  | CallRecord.Requirements
+  | ParamsCheck.ParamsCheck
+  | ConfirmationState.ConfirmationState
+  | Guard.Guard
 
 /** What does not change between calls, read once by `make`; each step of a call reads it. */
 interface Prepared {
@@ -143,6 +151,8 @@ interface Prepared {
   readonly variable: (single: string) => string
   /** Learned once from this server's own client; not a layer of its own, so it cannot come from another client. */
   readonly pages: Pages.DefaultPageShape
+  /** The service's own check, among several services. */
+  readonly check: ParamsCheck.ParamsCheckShape
   readonly states: ConfirmationState.ConfirmationStateShape
   /** SVC_GUARD: optional, in force when its layer is provided and on. */
   readonly guard: Option.Option<Guard.GuardShape>
@@ -183,14 +193,14 @@ const storeSilent = (
  * unused; any other accept is asked again, and nothing is sent. A decline or
  * a cancel sends nothing, so it is honoured as it comes.
  */
-const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming) =>
+const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming, held: Guarded.Held | undefined) =>
   Effect.gen(function* () {
     if (Either.isLeft(call.invocation)) return undefined
     const invocation = call.invocation.right
     const pattern = prepared.policy.confirmation(call.tool, invocation.selector)
     const context = yield* CallContext.get
-    const guarded = Option.getOrUndefined(context.guarded)
-    if (pattern === undefined && guarded === undefined) return undefined
+    const guarded = held?.window.source
+    if (pattern === undefined && held === undefined) return undefined
     const answer = Confirm.answerOf(ctx)
     // What asks: SVC_CONFIRM's pattern, else the guard.
     const setting = pattern === undefined ? "SVC_GUARD" : prepared.variable("SVC_CONFIRM")
@@ -218,9 +228,9 @@ const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming)
         deny(
           call,
           invocation,
-          pattern === undefined
-            ? `this call follows reading ${guarded}, which may carry instructions, so SVC_GUARD requires the user's confirmation, and this client can answer neither input_required nor elicitation requests. To go on, the user makes this change themselves, or the operator sets SVC_GUARD=off`
-            : `${setting} (${pattern.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
+          pattern === undefined && held !== undefined
+            ? Guarded.refusal(held)
+            : `${setting} (${pattern?.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
         ),
         call.args,
       )
@@ -314,9 +324,10 @@ const perform = (prepared: Prepared, call: Call) =>
       onSuccess: (outcome) => success(call.tool, outcome, prepared.settings),
       onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
     }),
-    Effect.tap((rendered) => noteRead(prepared, rendered.untrusted)),
+    Effect.tap((rendered) => Guarded.noteRead(prepared.guard, rendered.untrusted)),
     Effect.map(toResult),
     Effect.provideService(Pages.DefaultPage, prepared.pages),
+    Effect.provideService(ParamsCheck.ParamsCheck, prepared.check),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause)
@@ -330,18 +341,6 @@ const perform = (prepared: Prepared, call: Call) =>
     ),
   )
 
-/** SVC_GUARD: the caller received untrusted text, so its changes in the window are confirmed. */
-const noteRead = ({ guard }: Prepared, read: string | undefined) =>
-  Option.isNone(guard) || read === undefined
-    ? Effect.void
-    : Effect.flatMap(callerOf, (caller) => guard.value.store.mark(caller, read, guard.value.windowMs))
-
-/** SVC_GUARD: what the caller read within its window, when this call changes something. */
-const guardOf = ({ guard }: Prepared, call: Call) =>
-  Option.isNone(guard) || call.tool.group === "read"
-    ? Effect.succeed(Option.none<string>())
-    : Effect.flatMap(callerOf, guard.value.store.recent)
-
 /** One call: resolved once, then the policy, the confirmation, the tool's program, in the call's context. */
 const handle = (prepared: Prepared, incoming: Incoming) =>
   Effect.gen(function* () {
@@ -354,9 +353,12 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
       return yield* refuse(prepared, refusal, incoming.args)
     }
     const call = resolveCall(authorized.right, incoming.args)
-    const guarded = yield* guardOf(prepared, call)
+    const inWindow = yield* Guarded.inWindow(prepared.guard, call)
+    // Every change in the window is recorded as guarded; only a held one is asked (or refused).
+    const guarded = Option.map(inWindow, (held) => held.window.source)
+    const held = Option.getOrUndefined(Option.filter(inWindow, (h) => h.decision.held))
     return yield* Effect.gen(function* () {
-      const stopped = yield* confirmation(prepared, call, incoming)
+      const stopped = yield* confirmation(prepared, call, incoming, held)
       if (stopped === undefined) return yield* perform(prepared, call)
       // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
       if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(prepared, call), stopped.sent)
@@ -372,6 +374,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
     record: yield* CallRecord.make,
     variable: (yield* Naming).variable,
     pages: yield* Pages.make,
+    check: yield* ParamsCheck.ParamsCheck,
     states: yield* ConfirmationState.ConfirmationState,
     guard: yield* Guard.inForce,
   }

@@ -1,25 +1,30 @@
 /**
- * The audit log (SVC_AUDIT_LOG): one JSON line per call of a tool that writes or
- * executes, and per refused or declined call of any tool. Each line is written
- * synchronously before the call's result is returned, so a call that was
- * answered is in the file even if the process dies right after. A log that
- * cannot be opened stops the start; one that can no longer be written fails the
- * call that could not be recorded, and refuses the next ones, rather than lose
- * lines silently. SIGHUP reopens the file, for logrotate.
+ * The audit log (SVC_AUDIT_LOG): a change's intent is on the device before
+ * anything is sent, its outcome after; a refused, declined or held call is a
+ * record alone. Every line is chained to the one before (Audit/Chain.ts) and
+ * flushed with the lines that came with it (Audit/Writer.ts); a checkpoint,
+ * signed with SVC_AUDIT_KEY when it is given, is written every minute that saw
+ * lines and at a clean stop. `svc-mcp audit verify` reads it back.
+ *
+ * An intent that cannot be written stops its change unsent; an outcome or a
+ * record that cannot be written fails its call's answer no more: the change
+ * was made, and the intent with no outcome says so. A log that cannot be
+ * opened stops the start; SIGHUP reopens it, for logrotate, and the chain goes
+ * on in the new file. With the replicas' shared store (SVC_MCP_STORE), each
+ * line also goes to a Redis stream, so that a replica's lost disk loses none.
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
+import { Writer } from "../Audit/Writer.js"
 import * as Settings from "../Settings/Audit.js"
 import { ConfigError } from "../Settings/Read.js"
-
-// The built-in as a CommonJS object: an ES import of it evaluates every lazy export
-// (node:fs's `promises` alone loads readline), which a start pays for.
-const Fs = process.getBuiltinModule("node:fs")
+import { Store, type StoreShape } from "../Store/Store.js"
 
 export interface AuditEntry {
   /** ISO 8601, when the call ended. */
@@ -28,6 +33,8 @@ export interface AuditEntry {
   readonly service?: string
   /** The caller's API key in per-request mode, else `server`. */
   readonly caller: string
+  /** Who: the signed-in identity (`oauth:<name>`), the caller key's fingerprint (`key:sha256:...`), or `server`. */
+  readonly who?: string
   readonly tool: string
   readonly selector?: string
   /** `group/Endpoint`, when the arguments named one. */
@@ -48,23 +55,52 @@ export interface AuditEntry {
   readonly durationMs: number
 }
 
+/** A change about to be sent: who, what and why, before any of it goes out. */
+export interface IntentEntry {
+  readonly time: string
+  readonly service?: string
+  readonly caller: string
+  readonly who: string
+  readonly tool: string
+  readonly selector?: string
+  readonly endpoint?: string
+  readonly target?: string
+  readonly params?: unknown
+  /** A digest of the params as sent, before redaction: keyed (HMAC) with SVC_AUDIT_KEY, else of the redacted params. */
+  readonly paramsDigest?: string
+  /** The confirmation the call went through: the setting and the pattern that asked. */
+  readonly confirmation?: string
+  readonly guarded?: string
+}
+
 export class AuditError extends Data.TaggedError("AuditError")<{
   readonly destination: string
   readonly cause: unknown
+  /** An intent that could not be written: its change was not sent. */
+  readonly unsent?: boolean
 }> {
   override get message(): string {
     const code = (this.cause as NodeJS.ErrnoException | undefined)?.code
-    return `the audit log ${this.destination} cannot be written (${code ?? String(this.cause)})`
+    const why = `the audit log ${this.destination} cannot be written (${code ?? String(this.cause)})`
+    return this.unsent === true ? `the change was not made: ${why}` : why
   }
 }
 
 export interface AuditLog {
-  /** The file's path, or `-` for stderr. */
+  /** The file's path, or `stderr`. */
   readonly destination: string
-  /** Appends one line; when this succeeds, the line is in the file. */
+  /** The chain's writer id, in every line. */
+  readonly writer: string
+  /** A record alone (a refusal, a question asked, a declined call): when this succeeds, it is in the file. */
   readonly write: (entry: AuditEntry) => Effect.Effect<void, AuditError>
-  /** Why the last write failed, unless a write or a reopen has succeeded since: calls to audit are then refused. */
+  /** A change's intent, on the device when this succeeds (nothing may be sent before); its seq, which the outcome names. */
+  readonly intent: (entry: IntentEntry) => Effect.Effect<number, AuditError>
+  /** The outcome of the change whose intent has `intent`'s seq: in the file when this succeeds, on the device with the next flush. */
+  readonly outcome: (intent: number, entry: AuditEntry) => Effect.Effect<void, AuditError>
+  /** Why the last write failed, unless a write or a reopen has succeeded since. */
   readonly broken: () => AuditError | undefined
+  /** Keys the params' digest (SVC_AUDIT_KEY), when a key is given. */
+  readonly digestKey: Option.Option<Redacted.Redacted<Uint8Array>>
 }
 
 /** The audit log when one is kept; None, the default, when it is off. */
@@ -72,85 +108,149 @@ export class Audit extends Context.Reference<Audit>()("svc-mcp/Audit", {
   defaultValue: (): Option.Option<AuditLog> => Option.none(),
 }) {}
 
-const writeAll = (fd: number, text: string) => {
-  const buffer = Buffer.from(text, "utf8")
-  let offset = 0
-  while (offset < buffer.length) offset += Fs.writeSync(fd, buffer, offset)
+/** How often a checkpoint is written, when lines came since the last. */
+const CHECKPOINT_MS = 60_000
+
+/** The stream's key under the store's prefix, and about how many lines it keeps (XADD MAXLEN ~). */
+export const STREAM_KEY = "audit"
+export const STREAM_CAP = 100_000
+/** How long a stop waits for the stream's last lines. */
+const STREAM_DRAIN_MS = 2_000
+
+export interface OpenOptions {
+  readonly key?: Option.Option<Redacted.Redacted<Uint8Array>>
+  readonly maxBytes?: Option.Option<number>
+  readonly store?: Option.Option<StoreShape>
+  readonly checkpointMs?: number
 }
 
-const openFile = (path: string) => Fs.openSync(path, "a", 0o640)
+/** A writer id unique to this process's chain: the host, and a random part. */
+const newWriterId = () =>
+  `${process.getBuiltinModule("node:os").hostname()}-${process.getBuiltinModule("node:crypto").randomBytes(4).toString("hex")}`
 
-/** Opens `destination` (a path, or `-` for stderr) for the length of the scope. */
-export const open = (destination: string): Effect.Effect<AuditLog, AuditError, Scope.Scope> =>
-  Effect.gen(function* () {
-    if (destination === "-") {
-      let broken: AuditError | undefined
-      return {
-        destination: "stderr",
-        write: (entry) =>
-          Effect.try({
-            try: () => {
-              writeAll(2, `${JSON.stringify(entry)}\n`)
-              broken = undefined
+/**
+ * Each line, in the chain's order, to the store's stream: one batch after the other,
+ * off the call's path. A store that does not answer loses the stream's copy, said once.
+ */
+const streamTo = (store: StoreShape, log: (effect: Effect.Effect<void>) => void) => {
+  let tail: Promise<void> = Promise.resolve()
+  let failing = false
+  const push = (lines: ReadonlyArray<string>) => {
+    tail = tail.then(() =>
+      Effect.runPromise(
+        Effect.forEach(lines, (line) => store.appendStream(STREAM_KEY, line, STREAM_CAP), { discard: true }).pipe(
+          Effect.match({
+            onSuccess: () => {
+              if (failing) log(Effect.logInfo("the audit stream in the shared store is written again"))
+              failing = false
             },
-            catch: (cause) => {
-              broken = new AuditError({ destination: "stderr", cause })
-              return broken
+            onFailure: (error) => {
+              if (!failing) {
+                log(Effect.logWarning(`the audit stream in the shared store misses lines: ${error.message}`))
+              }
+              failing = true
             },
           }),
-        broken: () => broken,
-      } satisfies AuditLog
-    }
-    let fd: number = yield* Effect.acquireRelease(
-      Effect.try({ try: () => openFile(destination), catch: (cause) => new AuditError({ destination, cause }) }),
-      (): Effect.Effect<void> => Effect.sync(() => Fs.closeSync(fd)),
+        ),
+      ),
     )
-    let broken: AuditError | undefined
+  }
+  // Every line handed over, sent or failed: the last checkpoint goes out before the store closes.
+  return { push, drained: () => tail }
+}
+
+/** Opens `destination` (a path, or `-` for stderr) for the length of the scope; closed with a last checkpoint. */
+export const open = (
+  destination: string,
+  options: OpenOptions = {},
+): Effect.Effect<AuditLog, AuditError, Scope.Scope> =>
+  Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
-    const reopen = () => {
-      try {
-        const next = openFile(destination)
-        const previous = fd
-        fd = next
-        broken = undefined
-        Fs.closeSync(previous)
-        Runtime.runFork(runtime)(Effect.logInfo(`audit log ${destination} reopened`))
-      } catch (cause) {
-        Runtime.runFork(runtime)(
-          Effect.logError(`${new AuditError({ destination, cause }).message}: it could not be reopened`),
-        )
-      }
+    const log = (effect: Effect.Effect<void>) => {
+      Runtime.runFork(runtime)(effect)
     }
-    yield* Effect.acquireRelease(
-      Effect.sync(() => process.on("SIGHUP", reopen)),
-      () => Effect.sync(() => process.off("SIGHUP", reopen)),
+    const shown = destination === "-" ? "stderr" : destination
+    const key = options.key ?? Option.none()
+    const store = options.store ?? Option.none()
+    let broken: AuditError | undefined
+    const stream = Option.map(store, (shape) => streamTo(shape, log))
+    if (Option.isSome(stream)) {
+      // Released after the writer (whose close writes the last checkpoint), before the store.
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(() => stream.value.drained()).pipe(Effect.timeoutOption(STREAM_DRAIN_MS), Effect.asVoid),
+      )
+    }
+    const writer = yield* Effect.acquireRelease(
+      Effect.try({
+        try: () =>
+          Writer.open({
+            path: destination === "-" ? undefined : destination,
+            writer: newWriterId(),
+            key: Option.getOrUndefined(Option.map(key, Redacted.value)),
+            checkpointMs: options.checkpointMs ?? CHECKPOINT_MS,
+            ...Option.match(options.maxBytes ?? Option.none(), {
+              onNone: () => ({}),
+              onSome: (maxBytes) => ({ maxBytes }),
+            }),
+            ...(Option.isSome(stream) ? { onWritten: stream.value.push } : {}),
+            onReopen: (error) => {
+              if (error === undefined) {
+                broken = undefined
+                log(Effect.logInfo(`audit log ${destination} reopened`))
+              } else {
+                log(
+                  Effect.logError(`${new AuditError({ destination, cause: error }).message}: it could not be reopened`),
+                )
+              }
+            },
+          }),
+        catch: (cause) => new AuditError({ destination: shown, cause }),
+      }),
+      (opened) => Effect.promise(() => opened.close()),
     )
-    return {
-      destination,
-      write: (entry) =>
-        Effect.try({
-          try: () => {
-            writeAll(fd, `${JSON.stringify(entry)}\n`)
-            broken = undefined
-          },
-          catch: (cause) => {
-            broken = new AuditError({ destination, cause })
-            return broken
-          },
+    if (destination !== "-") {
+      const reopen = () => writer.reopen()
+      yield* Effect.acquireRelease(
+        Effect.sync(() => process.on("SIGHUP", reopen)),
+        () => Effect.sync(() => process.off("SIGHUP", reopen)),
+      )
+    }
+    // Only an intent waits for the device: a record or an outcome is in the file (the page cache)
+    // before its call answers, as the log always had it, and the next flush takes it to the device.
+    const append = (fields: Readonly<Record<string, unknown>>, unsent: boolean) =>
+      Effect.tryPromise({
+        try: () => writer.append(fields, unsent),
+        catch: (cause) => {
+          broken = new AuditError({ destination: shown, cause })
+          return unsent ? new AuditError({ destination: shown, cause, unsent }) : broken
+        },
+      }).pipe(
+        Effect.tap(() => {
+          broken = undefined
         }),
+      )
+    return {
+      destination: shown,
+      writer: writer.writer,
+      write: (entry) => Effect.asVoid(append({ ...entry }, false)),
+      intent: (entry) => append({ phase: "intent", ...entry }, true),
+      outcome: (intent, entry) => Effect.asVoid(append({ phase: "outcome", intent, ...entry }, false)),
       broken: () => broken,
+      digestKey: key,
     } satisfies AuditLog
   })
 
 /**
- * The audit log at `destination` (a path, or `-` for stderr), opened now: a log
- * that cannot be opened stops the start, with the fix.
+ * The audit log as its settings say, opened now: a log that cannot be opened
+ * stops the start, with the fix. With the shared store, its lines go to its stream too.
  */
-export const layer = (destination: string): Layer.Layer<Audit, ConfigError> =>
+export const layer = (settings: Settings.AuditSettings): Layer.Layer<Audit, ConfigError> =>
   Layer.scoped(
     Audit,
     Effect.gen(function* () {
-      const log = yield* open(destination).pipe(
+      const store = yield* Store
+      const { destination } = settings
+      const log = yield* open(destination, { key: settings.key, maxBytes: settings.maxBytes, store }).pipe(
         Effect.mapError(
           (error) =>
             new ConfigError({
@@ -160,7 +260,9 @@ export const layer = (destination: string): Layer.Layer<Audit, ConfigError> =>
             }),
         ),
       )
-      yield* Effect.logInfo(`audit log: ${log.destination}`)
+      const signed = Option.isSome(settings.key) ? "checkpoints signed with SVC_AUDIT_KEY" : "checkpoints unsigned"
+      const streamed = Option.isSome(store) ? `; each line also to the stream ${STREAM_KEY} of the shared store` : ""
+      yield* Effect.logInfo(`audit log: ${log.destination} (writer ${log.writer}, ${signed}${streamed})`)
       return Option.some(log)
     }),
   )
@@ -168,7 +270,7 @@ export const layer = (destination: string): Layer.Layer<Audit, ConfigError> =>
 /** No audit log: nothing is audited. */
 export const layerOff: Layer.Layer<Audit> = Layer.succeed(Audit, Option.none())
 
-/** The audit log as SVC_AUDIT_LOG says (Settings/Audit.ts): `layer` when it is set, else `layerOff`. */
+/** The audit log as SVC_AUDIT_LOG and SVC_AUDIT_KEY say (Settings/Audit.ts): `layer` when it is set, else `layerOff`. */
 export const layerConfig: Layer.Layer<Audit, ConfigError> = Layer.unwrapEffect(
   Effect.map(Settings.load, Option.match({ onNone: () => layerOff, onSome: layer })),
 )

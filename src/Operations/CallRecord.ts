@@ -1,19 +1,25 @@
 /**
- * The record operators keep of each tool call: its audit line (SVC_AUDIT_LOG)
+ * The record operators keep of each tool call: its audit lines (SVC_AUDIT_LOG)
  * and its span and metrics (Telemetry). The adapter wraps every resolved call
  * with `call`, and reports calls refused before running with `refused`; with
- * neither feature configured both cost nothing.
+ * neither feature configured both cost nothing. A change is audited ahead:
+ * its intent is on the device before its program runs (an intent that cannot
+ * be written fails the call, unsent), and its outcome is written after.
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { Auth } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
+import { canonicalJson } from "../Confirmation/Canonical.js"
+import { Naming } from "../Settings/Naming.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
 import { redact } from "../Tools/AnswerBounds.js"
 import type { Call, ToolSuccess } from "../Tools/Invoke.js"
+import { Policy } from "../Tools/Policy.js"
 import {
   kindOf,
   statusOf,
@@ -22,7 +28,7 @@ import {
   type ToolInputError,
   type ToolParamsError,
 } from "../Tools/ToolError.js"
-import { Audit, type AuditEntry, type AuditError } from "./Audit.js"
+import { Audit, type AuditEntry, type AuditError, type AuditLog } from "./Audit.js"
 import * as Telemetry from "./Telemetry.js"
 
 type CallError = ToolInputError | ToolParamsError | ToolCallError
@@ -111,8 +117,37 @@ const auditCaller = (context: CallContext.CallContext): string =>
     onSome: (caller) => caller.key,
   })
 
-/** What the record depends on: the credentials in force (whose secrets it scrubs); the audit log and telemetry when provided. */
-export type Requirements = Auth
+const Crypto = () => process.getBuiltinModule("node:crypto")
+
+/**
+ * Who an intent names: the signed-in identity, else the caller key's fingerprint (a digest of
+ * the key id, never of its secret), else the server.
+ */
+const whoOf = (context: CallContext.CallContext): string => {
+  if (Option.isSome(context.identity)) return CallContext.principalOf(context)
+  return Option.match(CallContext.namedCallerOf(context), {
+    onNone: () => CallContext.SERVER_PRINCIPAL,
+    onSome: (caller) =>
+      `key:sha256:${Crypto().createHash("sha256").update(caller.key).digest("base64url").slice(0, 16)}`,
+  })
+}
+
+/**
+ * The params' digest: of the params as sent, keyed with SVC_AUDIT_KEY so that it says nothing
+ * of a secret in them; without the key, of the params as logged (redacted).
+ */
+const digestOf = (log: AuditLog, sent: unknown, logged: unknown): string =>
+  Option.match(log.digestKey, {
+    onNone: () => `sha256:${Crypto().createHash("sha256").update(canonicalJson(logged)).digest("base64url")}`,
+    onSome: (key) =>
+      `hmac-sha256:${Crypto().createHmac("sha256", Redacted.value(key)).update(canonicalJson(sent)).digest("base64url")}`,
+  })
+
+/**
+ * What the record depends on: the credentials in force (whose secrets it scrubs), the policy
+ * (which confirmation a change went through); the audit log and telemetry when provided.
+ */
+export type Requirements = Auth | Policy
 
 /** The recorder as the audit log, telemetry and the credentials (whose secrets are scrubbed) in force say. */
 export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen(function* () {
@@ -121,6 +156,10 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
   const telemetry = Option.getOrElse(hooks, () => Telemetry.off)
   const traced = Option.isSome(hooks)
   const { secrets } = yield* Auth
+  // The confirmation a change went through, for its intent: a call that reached its program
+  // through SVC_CONFIRM's pattern was accepted by the user.
+  const policy = yield* Policy
+  const naming = yield* Naming
 
   const base = (tool: string, selector: string | undefined) =>
     Effect.flatMap(CallContext.get, (context) =>
@@ -131,6 +170,7 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
           time: new Date().toISOString(),
           ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
           caller: auditCaller(context),
+          who: whoOf(context),
           tool,
           ...(selector === undefined ? {} : { selector }),
           ...(read === undefined ? {} : { guarded: read }),
@@ -175,16 +215,39 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
               ...(update === undefined ? {} : { update }),
               durationMs: Math.round(performance.now() - started),
             }
-            yield* log.write(entry)
+            return entry
           })
-        // A log known to be unwritable refuses the call before anything is sent.
-        const broken = log.broken()
-        if (broken !== undefined) return Effect.fail(broken)
+        // Arguments that did not decode send nothing: a record alone, as a refusal is.
+        if (resolved === undefined) {
+          return Effect.uninterruptibleMask((restore) =>
+            restore(program).pipe(
+              Effect.exit,
+              Effect.flatMap((exit) => Effect.zipRight(Effect.flatMap(line(exit), log.write), exit)),
+            ),
+          )
+        }
+        // The intent is written whole, or the call is not made: a cancel waits for it, then stops the program.
         return Effect.uninterruptibleMask((restore) =>
-          restore(program).pipe(
-            Effect.exit,
-            Effect.flatMap((exit) => Effect.zipRight(line(exit), exit)),
-          ),
+          Effect.gen(function* () {
+            const params = yield* paramsOf(resolved.body)
+            const pattern = policy.confirmation(tool, resolved.selector)
+            const intent = yield* log.intent({
+              ...(yield* base(tool.name, selector)),
+              ...(endpoint === undefined ? {} : { endpoint }),
+              ...(target === undefined ? {} : { target: yield* scrubbed(target) }),
+              params,
+              paramsDigest: digestOf(log, resolved.body, params),
+              ...(pattern === undefined ? {} : { confirmation: `${naming.variable("SVC_CONFIRM")} (${pattern.text})` }),
+            })
+            const exit = yield* Effect.exit(restore(program))
+            // The change was made or not: its answer is the caller's, whether its outcome is written or not.
+            yield* Effect.flatMap(line(exit), (entry) => log.outcome(intent, entry)).pipe(
+              Effect.catchAll((error) =>
+                Effect.logError(`${error.message}: the outcome of ${tool.name} (intent ${intent}) is not recorded`),
+              ),
+            )
+            return yield* exit
+          }),
         )
       })
   }

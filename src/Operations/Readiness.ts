@@ -23,22 +23,12 @@ import type * as Scope from "effect/Scope"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as Auth from "../Auth.js"
 import * as RefusedKeys from "../Callers/RefusedKeys.js"
-import * as Check from "../Cli/Check.js"
 import { SvcConfig } from "../Config.js"
+import * as Check from "../Diagnosis/Check.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
-import { SvcAuthError } from "../Service/Errors.js"
+import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import { Store } from "../Store/Store.js"
 import * as SvcClient from "../SvcClient.js"
-
-/** Without credentials of the server's own there is nothing to authenticate with: the step is skipped, unsent. */
-const unchecked: SvcClient.SvcClientShape = (() => {
-  const skipped = new SvcAuthError({
-    call: { group: "read", endpoint: "GetVersion" },
-    reason: "Rejected",
-    detail: "not checked: no credentials of the server's own",
-  })
-  return { call: () => Effect.fail(skipped), answer: () => Effect.fail(skipped) }
-})()
 
 export const READY_INTERVAL_MS = 5_000
 
@@ -55,7 +45,7 @@ export interface ReadyState {
 }
 
 /** The check, with the shared store's status beside its finding when a store is configured. */
-const withStore = (check: Effect.Effect<ReadyState>): Effect.Effect<Effect.Effect<ReadyState>> =>
+const withStore = (check: Effect.Effect<ReadyState>): Effect.Effect<Effect.Effect<ReadyState>, never, Store> =>
   Effect.map(Store, (store) =>
     store._tag === "None"
       ? check
@@ -84,8 +74,8 @@ export class Readiness extends Context.Reference<Readiness>()("svc-mcp/Readiness
   defaultValue: (): Option.Option<ReadinessShape> => Option.none(),
 }) {}
 
-const toState = (report: Check.Report, withAuth: boolean): ReadyState => {
-  const failed = report.steps.find((step) => step.status === "fail" && (withAuth || step.name !== "auth"))
+const toState = (steps: ReadonlyArray<Check.Step>): ReadyState => {
+  const failed = steps.find((step) => step.status === "fail")
   return failed === undefined
     ? { ready: true }
     : {
@@ -135,33 +125,36 @@ export const make = (check: Effect.Effect<ReadyState>): Effect.Effect<ReadinessS
 
 /**
  * Readiness as `check` sees it, with the server's own credentials (in
- * per-request mode, a client of their own, built once).
+ * per-request mode, a client of their own, built once); without any, no step
+ * of the credentials at all.
  */
 const checkOf: Effect.Effect<
   Effect.Effect<ReadyState>,
   never,
-  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | Scope.Scope
+  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | Store | Scope.Scope
 > = Effect.gen(function* () {
   const config = yield* SvcConfig
   const perRequest = (yield* CallerCredentials.Mode) === "per-request"
-  const withAuth = config.credentials._tag !== "None"
-  const own = !withAuth
-    ? Context.make(Auth.Auth, Auth.perRequest).pipe(Context.add(SvcClient.SvcClient, unchecked))
-    : perRequest
-      ? yield* Layer.build(
-          // The server's own key: nothing of the callers' refusals applies to it.
-          SvcClient.layer.pipe(Layer.provideMerge(Auth.layer), Layer.provide(RefusedKeys.layerOff)),
-        )
-      : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()
-  const base = yield* Effect.context<SvcConfig | HttpClient.HttpClient>()
-  return Check.run.pipe(
+  const base = yield* Effect.context<SvcConfig | HttpClient.HttpClient | Store>()
+  if (config.credentials._tag === "None") {
+    return Effect.map(Check.steps(ParamsSettings.load), toState).pipe(Effect.provide(base))
+  }
+  const own = perRequest
+    ? yield* Layer.build(
+        // The server's own key: nothing of the callers' refusals applies to it.
+        SvcClient.layer.pipe(Layer.provideMerge(Auth.layer), Layer.provide(RefusedKeys.layerOff)),
+      )
+    : yield* Effect.context<Auth.Auth | SvcClient.SvcClient>()
+  return Effect.map(Check.steps(ParamsSettings.load, Check.authStep), toState).pipe(
     Effect.provide(Context.merge(base, own)),
-    Effect.map((report) => toState(report, withAuth)),
   )
 })
 
-export const layer: Layer.Layer<Readiness, never, SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient> =
-  Layer.scoped(Readiness, checkOf.pipe(Effect.flatMap(withStore), Effect.flatMap(make), Effect.map(Option.some)))
+export const layer: Layer.Layer<
+  Readiness,
+  never,
+  SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | Store
+> = Layer.scoped(Readiness, checkOf.pipe(Effect.flatMap(withStore), Effect.flatMap(make), Effect.map(Option.some)))
 
 /** No readiness probe: `/readyz` is not served. */
 export const layerOff: Layer.Layer<Readiness> = Layer.succeed(Readiness, Option.none())
@@ -175,7 +168,7 @@ export const layerServices = (
     readonly name: string
     readonly context: Context.Context<SvcConfig | Auth.Auth | SvcClient.SvcClient>
   }>,
-): Layer.Layer<Readiness, never, HttpClient.HttpClient> =>
+): Layer.Layer<Readiness, never, HttpClient.HttpClient | Store> =>
   Layer.scoped(
     Readiness,
     Effect.gen(function* () {

@@ -15,7 +15,7 @@ import { Named } from "../Service/ServiceCallers.js"
 import { Naming, naming } from "../Settings/Naming.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { reading } from "../Settings/Services.js"
-import type { SvcClient } from "../SvcClient.js"
+import { SvcClient } from "../SvcClient.js"
 import { ParamsCheck } from "../Tools/ParamsCheck.js"
 import { Policy } from "../Tools/Policy.js"
 import { ServerSettings } from "../Tools/Settings.js"
@@ -42,6 +42,8 @@ export const layerOne: Layer.Layer<Services | Named> = Layer.mergeAll(
   Layer.succeed(Named, []),
 )
 
+const ownOf = Context.pick(SvcConfig, Auth, SvcClient, Policy, ServerSettings, ParamsCheck)
+
 /**
  * Builds each name's `layer`, each reading its own variables; the services
  * live as long as the scope. The first refusal stops the start.
@@ -55,8 +57,10 @@ export const make = <R>(
     return yield* Effect.forEach(names, (name) =>
       Layer.buildWithScope(layer(name), scope).pipe(
         reading(name),
-        // Its calls make their messages with its naming too (SVC_STAGING_CONFIRM, not SVC_CONFIRM).
-        Effect.map((context) => ({ name, context: Context.add(context, Naming, naming(name)) })),
+        // Only what is the service's own: what its bundles hold of the server's (the confirmations'
+        // memory, the guard) stays the server's. Its calls make their messages with its naming too
+        // (SVC_STAGING_CONFIRM, not SVC_CONFIRM).
+        Effect.map((context) => ({ name, context: Context.add(ownOf(context), Naming, naming(name)) })),
       ),
     )
   })

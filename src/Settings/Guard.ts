@@ -1,8 +1,10 @@
 /**
  * The guard's settings (Untrusted/Guard.ts): SVC_GUARD, `ask` (the default;
- * `on` says the same) or `off`, and SVC_GUARD_WINDOW, how long after a caller
- * received untrusted text its changes are confirmed: seconds, or a number
- * with `s`, `m` or `h` (default 10m).
+ * `on` says the same: hold what the table Untrusted/Hold.ts holds), `ask-all`
+ * (hold every change) or `off`; SVC_GUARD_HOLD, `tool:selector` patterns that
+ * widen the table (a pattern with a leading `-` lets its matches through);
+ * and SVC_GUARD_WINDOW, how long after a caller received untrusted text its
+ * changes are guarded: seconds, or a number with `s`, `m` or `h` (default 10m).
  */
 import * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
@@ -10,9 +12,20 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { type ConfigError, optional, optionalWith, pickOne, read, refuse } from "./Read.js"
 
+export type GuardMode = "ask" | "ask-all" | "off"
+
+/** An operator's SVC_GUARD_HOLD pattern: its matches are held, or with `-` let through; `*` any run. */
+export interface HoldPattern {
+  readonly text: string
+  readonly held: boolean
+  readonly tool: string
+  readonly selector: string
+}
+
 export interface GuardSettings {
-  readonly on: boolean
+  readonly mode: GuardMode
   readonly windowMs: number
+  readonly hold: ReadonlyArray<HoldPattern>
 }
 
 export const DEFAULT_WINDOW_MS = 600_000
@@ -30,11 +43,36 @@ export const parseWindow = (text: string): Either.Either<number, string> => {
     : Either.left(`is not a duration from 1s to 24h (${JSON.stringify(text)})`)
 }
 
+/** SVC_GUARD_HOLD's patterns, in order: the first that matches a change decides it, before the table. */
+export const parseHold = (text: string): Either.Either<ReadonlyArray<HoldPattern>, string> =>
+  Either.all(
+    text
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item !== "")
+      .map((item) => {
+        const match = /^(-?)([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
+        return match === null
+          ? Either.left(`has the pattern ${JSON.stringify(item)}, which is not tool:selector or -tool:selector`)
+          : Either.right<HoldPattern>({
+              text: item,
+              held: match[1] !== "-",
+              tool: match[2] as string,
+              selector: match[3] as string,
+            })
+      }),
+  )
+
 const settings: Config.Config<GuardSettings> = Config.all({
-  on: Config.mapOrFail(optional("SVC_GUARD"), (value) =>
+  mode: Config.mapOrFail(optional("SVC_GUARD"), (value) =>
     Either.map(
-      pickOne("SVC_GUARD", ["ask", "on", "off"], "ask", "use ask (the default) or off")(value),
-      (mode) => mode !== "off",
+      pickOne(
+        "SVC_GUARD",
+        ["ask", "on", "ask-all", "off"],
+        "ask",
+        "use ask (the default: hold what cannot be undone), ask-all (hold every change) or off",
+      )(value),
+      (mode): GuardMode => (mode === "on" ? "ask" : (mode as GuardMode)),
     ),
   ),
   windowMs: optionalWith("SVC_GUARD_WINDOW", (text) =>
@@ -42,6 +80,15 @@ const settings: Config.Config<GuardSettings> = Config.all({
       refuse("SVC_GUARD_WINDOW", problem, "give seconds, or a number with s, m or h, e.g. SVC_GUARD_WINDOW=10m"),
     ),
   ).pipe(Config.map(Option.getOrElse(() => DEFAULT_WINDOW_MS))),
+  hold: optionalWith("SVC_GUARD_HOLD", (text) =>
+    Either.mapLeft(parseHold(text), (problem) =>
+      refuse(
+        "SVC_GUARD_HOLD",
+        problem,
+        "write comma-separated tool:selector patterns with * as a wildcard, a leading - to let a change through, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag",
+      ),
+    ),
+  ).pipe(Config.map(Option.getOrElse((): ReadonlyArray<HoldPattern> => []))),
 })
 
 export const load: Effect.Effect<GuardSettings, ConfigError> = read(settings)

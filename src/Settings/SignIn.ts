@@ -11,7 +11,7 @@ import * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Identities from "../SignIn/Identities.js"
+import * as Identities from "./Identities.js"
 import { type ConfigError, optional, read, refuse, secret } from "./Read.js"
 
 export interface SignInSettingsShape {

@@ -10,7 +10,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { type Cidr, parse } from "../Callers/Cidr.js"
+import { type Cidr, parse } from "../Shared/Cidr.js"
 import { type ConfigError, optionalWith, read, refuse, secret } from "./Read.js"
 
 /** The shortest state key, in bytes: HMAC-SHA256's own strength. */

@@ -5,7 +5,7 @@
  */
 import * as Option from "effect/Option"
 import type * as CallContext from "../Call/Context.js"
-import type * as Identities from "./Identities.js"
+import type * as Identities from "../Settings/Identities.js"
 
 export type Identity = CallContext.Identity
 

@@ -6,11 +6,14 @@
  * `exp`, `nbf` and `iat` with 60 s of skew. An opaque token is refused with a
  * reason that says so.
  *
- * Each issuer's keys are fetched once and kept. A token whose `kid` is not among
- * them fetches the JWKS again, at most once every 30 s per issuer, so that a
- * rotation is picked up without a restart and a flood of junk tokens cannot
- * hammer the identity provider. When no key can be had at all the answer is
- * Unavailable (503), not a refusal of the token.
+ * Each issuer's keys are jose's remote key set (`createRemoteJWKSet`), at the
+ * `jwks_uri` its metadata names: fetched once and kept; a token whose `kid` is
+ * not among them fetches the JWKS again, at most once every 30 s per issuer
+ * (jose's cooldown), so that a rotation is picked up without a restart and a
+ * flood of junk tokens cannot hammer the identity provider. When no key can be
+ * had at all the answer is Unavailable (503), not a refusal of the token, and
+ * nothing is asked again for RETRY_MS. The tokens' times (`exp`, `nbf`, `iat`)
+ * are read on Effect's Clock (jose's `currentDate`).
  *
  * `jose` is imported when sign-in is configured: a start without it loads none of it.
  */
@@ -18,6 +21,7 @@ import * as Cache from "effect/Cache"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as SynchronizedRef from "effect/SynchronizedRef"
@@ -46,6 +50,8 @@ export class TokenRefused extends Data.TaggedError("TokenRefused")<{ readonly re
 export class KeysUnavailable extends Data.TaggedError("KeysUnavailable")<{ readonly reason: string }> {}
 
 export interface Verified {
+  /** When it was checked, on the Clock (ms). */
+  readonly checkedAt: number
   readonly issuer: string
   readonly subject: string
   readonly scopes: ReadonlyArray<string>
@@ -63,13 +69,14 @@ export interface VerifierOptions {
   readonly audience: string
   /** How the JWKS and metadata are fetched (the platform's `fetch` by default). */
   readonly fetch?: typeof globalThis.fetch
+  /** The least time between two fetches for an unknown `kid` (REFETCH_MS by default), on jose's clock. */
+  readonly cooldownMs?: number
 }
 
+/** An issuer's keys: none until its metadata is read; the last failure to get any, on the Clock. */
 interface KeySet {
-  readonly resolve: Option.Option<ReturnType<typeof Jose.createLocalJWKSet>>
-  /** When the last fetch was tried (ms), and whether it failed. */
-  readonly triedAt: number
-  readonly failure: Option.Option<string>
+  readonly remote: Option.Option<ReturnType<typeof Jose.createRemoteJWKSet>>
+  readonly failed: Option.Option<{ readonly at: number; readonly reason: string }>
 }
 
 const refused = (reason: string) => new TokenRefused({ reason })
@@ -84,6 +91,8 @@ export const metadataUrls = (issuer: string): ReadonlyArray<string> => {
   ]
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
 const getJson = (fetcher: typeof globalThis.fetch, url: string) =>
   Effect.tryPromise({
     try: async (signal) => {
@@ -95,7 +104,7 @@ const getJson = (fetcher: typeof globalThis.fetch, url: string) =>
       if (!response.ok) throw new Error(`${url} answered ${response.status}`)
       return (await response.json()) as unknown
     },
-    catch: (error) => (error instanceof Error ? error.message : String(error)),
+    catch: messageOf,
   })
 
 /** The issuer's `jwks_uri`, from the first of its metadata documents that names this issuer. */
@@ -153,70 +162,82 @@ export const make = (options: VerifierOptions): Effect.Effect<Verifier> =>
     const fetcher = options.fetch ?? globalThis.fetch
     const sets = new Map<string, SynchronizedRef.SynchronizedRef<KeySet>>()
     for (const issuer of options.issuers) {
-      sets.set(
-        issuer,
-        yield* SynchronizedRef.make<KeySet>({
-          resolve: Option.none(),
-          triedAt: Number.NEGATIVE_INFINITY,
-          failure: Option.none(),
-        }),
-      )
+      sets.set(issuer, yield* SynchronizedRef.make<KeySet>({ remote: Option.none(), failed: Option.none() }))
     }
 
+    const remoteAt = (uri: string) =>
+      jose.createRemoteJWKSet(new URL(uri), {
+        timeoutDuration: FETCH_TIMEOUT_MS,
+        cooldownDuration: options.cooldownMs ?? REFETCH_MS,
+        // Kept until a token names a key they lack, as the keys of a running issuer are.
+        cacheMaxAge: Number.POSITIVE_INFINITY,
+        [jose.customFetch]: fetcher,
+      })
+
     /**
-     * The issuer's key set, fetched again when `stale` says the held one is not
-     * enough and the last try is old enough. Concurrent callers wait for the
-     * one fetch under way (the ref is held while it runs) and then see its result.
+     * The issuer's key set with keys in it: its metadata read and its JWKS
+     * fetched on first use. After a failure nothing is asked again for
+     * RETRY_MS; concurrent callers wait for the one try under way.
      */
-    const refresh = (ref: SynchronizedRef.SynchronizedRef<KeySet>, issuer: string, seen: KeySet) =>
+    const keysOf = (ref: SynchronizedRef.SynchronizedRef<KeySet>, issuer: string) =>
       SynchronizedRef.modifyEffect(ref, (held) =>
         Effect.gen(function* () {
+          if (Option.isSome(held.remote) && held.remote.value.jwks() !== undefined) {
+            return [Either.right(held.remote.value), held] as const
+          }
           const now = yield* Clock.currentTimeMillis
-          // Another caller fetched since this one looked, or the last try is too recent.
-          const wait = Option.isSome(held.resolve) ? REFETCH_MS : RETRY_MS
-          if (held !== seen || now - held.triedAt < wait) return [held, held] as const
-          const fetched = yield* Effect.either(fetchJwks(fetcher, issuer))
-          const next: KeySet =
-            fetched._tag === "Right"
-              ? {
-                  resolve: Option.some(jose.createLocalJWKSet(fetched.right.jwks)),
-                  triedAt: now,
-                  failure: Option.none(),
-                }
-              : { resolve: held.resolve, triedAt: now, failure: Option.some(fetched.left) }
-          return [next, next] as const
+          if (Option.isSome(held.failed) && now - held.failed.value.at < RETRY_MS) {
+            return [Either.left(held.failed.value.reason), held] as const
+          }
+          const remote = Option.isSome(held.remote)
+            ? Either.right(held.remote.value)
+            : Either.map(yield* Effect.either(discoverJwksUri(fetcher, issuer)), remoteAt)
+          const loaded = Either.isLeft(remote)
+            ? remote
+            : Either.map(
+                yield* Effect.either(
+                  Effect.tryPromise({ try: () => remote.right.reload(), catch: (error) => messageOf(error) }),
+                ),
+                () => remote.right,
+              )
+          const next: KeySet = {
+            remote: Either.isRight(remote) ? Option.some(remote.right) : held.remote,
+            failed: Either.isLeft(loaded) ? Option.some({ at: now, reason: loaded.left }) : Option.none(),
+          }
+          return [loaded, next] as const
         }),
-      )
-
-    const keysOf = (ref: SynchronizedRef.SynchronizedRef<KeySet>, issuer: string) =>
-      Effect.flatMap(SynchronizedRef.get(ref), (held) =>
-        Option.isSome(held.resolve) ? Effect.succeed(held) : refresh(ref, issuer, held),
       ).pipe(
-        Effect.flatMap((set) =>
-          Option.isSome(set.resolve)
-            ? Effect.succeed(set)
-            : Effect.fail(
-                new KeysUnavailable({
-                  reason: `the keys of ${issuer} cannot be fetched (${Option.getOrElse(set.failure, () => "not yet tried")})`,
-                }),
-              ),
+        Effect.flatMap(
+          Either.match({
+            onLeft: (reason) =>
+              Effect.fail(new KeysUnavailable({ reason: `the keys of ${issuer} cannot be fetched (${reason})` })),
+            onRight: Effect.succeed,
+          }),
         ),
       )
 
-    const check = (token: string, resolve: ReturnType<typeof Jose.createLocalJWKSet>, issuer: string) =>
+    const check = (token: string, keys: ReturnType<typeof Jose.createRemoteJWKSet>, issuer: string, now: number) =>
       Effect.tryPromise({
         try: () =>
-          jose.jwtVerify(token, resolve, {
+          jose.jwtVerify(token, keys, {
             issuer,
             audience: options.audience,
             algorithms: ALGORITHMS,
             clockTolerance: SKEW_SECONDS,
+            currentDate: new Date(now),
             requiredClaims: ["exp", "sub"],
           }),
-        catch: (error) => error as Jose.errors.JOSEError,
+        catch: (error) => error,
       })
 
-    const reasonOf = (error: Jose.errors.JOSEError): string => {
+    const reasonOf = (error: unknown): string => {
+      // Not jose's own finding: the JWKS fetched again for an unknown key did not come, so the key stays unknown.
+      if (
+        !(error instanceof jose.errors.JOSEError) ||
+        ["ERR_JWKS_TIMEOUT", "ERR_JWKS_INVALID", "ERR_JOSE_GENERIC"].includes(error.code)
+      ) {
+        return "the token is signed with a key its issuer does not publish"
+      }
       switch (error.code) {
         case "ERR_JWT_EXPIRED":
           return "the token has expired"
@@ -265,22 +286,16 @@ export const make = (options: VerifierOptions): Effect.Effect<Verifier> =>
         if (issuer === undefined || ref === undefined) {
           return yield* refused("the token's issuer is not one this server trusts")
         }
-        const held = yield* keysOf(ref, issuer)
-        let result = yield* Effect.either(check(token, held.resolve.pipe(Option.getOrThrow), issuer))
-        if (result._tag === "Left" && result.left.code === "ERR_JWKS_NO_MATCHING_KEY") {
-          const renewed = yield* refresh(ref, issuer, held)
-          if (renewed !== held && Option.isSome(renewed.resolve)) {
-            result = yield* Effect.either(check(token, renewed.resolve.value, issuer))
-          }
-        }
+        const keys = yield* keysOf(ref, issuer)
+        const now = yield* Clock.currentTimeMillis
+        const result = yield* Effect.either(check(token, keys, issuer, now))
         if (result._tag === "Left") return yield* refused(reasonOf(result.left))
         const claims = result.right.payload
-        // On the wall clock, as jose checks `exp` and `nbf`.
-        const now = Date.now() / 1000
-        if (typeof claims.iat === "number" && claims.iat > now + SKEW_SECONDS) {
+        if (typeof claims.iat === "number" && claims.iat > now / 1000 + SKEW_SECONDS) {
           return yield* refused("the token is issued in the future (iat)")
         }
         return {
+          checkedAt: now,
           issuer,
           subject: claims.sub as string,
           scopes: scopesOf(claims),
@@ -295,12 +310,11 @@ export const make = (options: VerifierOptions): Effect.Effect<Verifier> =>
       capacity: CACHE_CAPACITY,
       lookup: verifyNew,
       timeToLive: (exit) =>
-        Exit.isSuccess(exit) ? Math.max(0, (exit.value.expiresAt + SKEW_SECONDS) * 1000 - Date.now()) : 0,
+        Exit.isSuccess(exit) ? Math.max(0, (exit.value.expiresAt + SKEW_SECONDS) * 1000 - exit.value.checkedAt) : 0,
     })
     const verify = (token: string) =>
-      // Held past its `exp` on the wall clock only if the cache's own clock lags: checked again.
-      Effect.flatMap(verified.get(token), (found) =>
-        found.expiresAt + SKEW_SECONDS < Date.now() / 1000
+      Effect.flatMap(Effect.zip(verified.get(token), Clock.currentTimeMillis), ([found, now]) =>
+        found.expiresAt + SKEW_SECONDS < now / 1000
           ? Effect.zipRight(verified.invalidate(token), refused("the token has expired"))
           : Effect.succeed(found),
       )

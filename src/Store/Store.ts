@@ -4,7 +4,7 @@
  * Redis, or Valkey, which speaks the same protocol. Off by default: without it
  * each part keeps its own memory, for one process, as a server run alone needs.
  *
- * Only single-key commands (SET with NX/XX/GET/PX, GET, DEL, PING), so that
+ * Only single-key commands (SET with NX/XX/GET/PX, GET, DEL, XADD, PING), so that
  * Redis Cluster and Sentinel deployments serve it as they are. Through Sentinel
  * (a redis+sentinel:// URL) the Sentinels name the primary, and name it again
  * when they fail it over: the client follows with no restart. Commands time out
@@ -70,6 +70,11 @@ export interface StoreShape {
   /** Answered from this process's copy while the store has said of no change to the key since it was read. */
   readonly get: (key: string) => Effect.Effect<Option.Option<string>, StoreError>
   readonly remove: (key: string) => Effect.Effect<void, StoreError>
+  /**
+   * Appends `line` to the stream at `key` (XADD), trimming it to about `cap`
+   * entries (MAXLEN ~), oldest first: the audit log's copy (Operations/Audit.ts).
+   */
+  readonly appendStream: (key: string, line: string, cap: number) => Effect.Effect<void, StoreError>
   /** Whether the store answers now (a PING within the command time-out). */
   readonly status: Effect.Effect<StoreStatus>
   /**
@@ -80,12 +85,11 @@ export interface StoreShape {
 }
 
 /**
- * The shared store, when one is configured; None (the default) means every
- * part keeps its own memory for this process.
+ * The shared store, when one is configured; None means every part keeps its
+ * own memory for this process (`layerOff`, what the bundles provide when no
+ * store is provided beneath them).
  */
-export class Store extends Context.Reference<Store>()("svc-mcp/Store", {
-  defaultValue: (): Option.Option<StoreShape> => Option.none(),
-}) {}
+export class Store extends Context.Tag("svc-mcp/Store")<Store, Option.Option<StoreShape>>() {}
 
 /** How long a start waits for the first connection before it goes on without the store (and says so). */
 export const START_WAIT_MS = 1_000
@@ -313,6 +317,8 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
         sent("replace", full(key), ["SET", full(key), value, "XX", "GET", "PX", ttl(ttlMs)], text),
       get: (key) => command("get", () => read(full(key)), text),
       remove: (key) => sent("remove", full(key), ["DEL", full(key)], () => undefined),
+      appendStream: (key, line, cap) =>
+        sent("xadd", full(key), ["XADD", full(key), "MAXLEN", "~", String(cap), "*", "line", line], () => undefined),
       status: sent("ping", undefined, ["PING"], () => undefined).pipe(
         Effect.as<StoreStatus>({ up: true, where: settings.where }),
         Effect.catchAll((error) =>
@@ -339,8 +345,5 @@ export const layer: Layer.Layer<Store, ConfigError> = Layer.scoped(
 export const layerValue = (settings: Settings.StoreSettings): Layer.Layer<Store> =>
   Layer.scoped(Store, Effect.map(make(settings), Option.some))
 
-/** No shared store: each part keeps its own memory (the default without any layer). */
+/** No shared store: each part keeps its own memory (the bundles' default). */
 export const layerOff: Layer.Layer<Store> = Layer.succeed(Store, Option.none())
-
-/** The store in force, if any. */
-export const current: Effect.Effect<Option.Option<StoreShape>> = Store

@@ -175,13 +175,14 @@ export const invoke = (
   tool: Tool,
   args: unknown,
   waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
-): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage> => run(resolveCall(tool, args), waitTimeoutMs)
+): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck> =>
+  run(resolveCall(tool, args), waitTimeoutMs)
 
 /** Runs a resolved call: checks its params, sends it, follows what it started when asked to. */
 export const run = (
   call: Call,
   waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
-): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage> =>
+): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck> =>
   Effect.gen(function* () {
     const { tool } = call
     const resolved = yield* call.invocation

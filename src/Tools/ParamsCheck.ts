@@ -156,30 +156,31 @@ export const fromSettings = (settings: Settings.ParamsSettings): Effect.Effect<P
     return definitions()
   })
 
-/**
- * The check in force. Without a layer (a program embedding the tools) it is
- * the shipped definitions, checked as the server does by default: loaded on
- * first use, a defect if they are not installed.
- */
-export class ParamsCheck extends Context.Reference<ParamsCheck>()("svc-mcp/ParamsCheck", {
-  defaultValue: (): ParamsCheckShape => {
-    let made: ParamsCheckShape | undefined
-    const get = () => {
-      made ??= Either.getOrThrow(findShipped())
-      return made
-    }
-    return {
-      get inForce() {
-        return get().inForce
-      },
-      check: (endpoint, body) => Effect.suspend(() => get().check(endpoint, body)),
-      describe: (endpoint) => Effect.suspend(() => get().describe(endpoint)),
-    }
-  },
-}) {}
+/** The check in force: the tools' bundle provides one (Bundle/Tools.ts), each service its own (Services/Registry.ts). */
+export class ParamsCheck extends Context.Tag("svc-mcp/ParamsCheck")<ParamsCheck, ParamsCheckShape>() {}
 
-/** The check in force: the provided one, else the shipped definitions. */
-export const current: Effect.Effect<ParamsCheckShape> = ParamsCheck
+/**
+ * The shipped definitions, checked as the server does by default, loaded on
+ * first use (a defect if they are not installed): what a program embedding the
+ * tools gets when it names no check.
+ */
+const lazyShipped = (): ParamsCheckShape => {
+  let made: ParamsCheckShape | undefined
+  const get = () => {
+    made ??= Either.getOrThrow(findShipped())
+    return made
+  }
+  return {
+    get inForce() {
+      return get().inForce
+    },
+    check: (endpoint, body) => Effect.suspend(() => get().check(endpoint, body)),
+    describe: (endpoint) => Effect.suspend(() => get().describe(endpoint)),
+  }
+}
+
+/** The check in force. */
+export const current: Effect.Effect<ParamsCheckShape, never, ParamsCheck> = ParamsCheck
 
 /** As SVC_CHECK_PARAMS and SVC_DEFINITIONS say: the shipped definitions (the default), a file of the operator's, or off. */
 export const load: Effect.Effect<ParamsCheckShape, ConfigError> = Effect.flatMap(Settings.load, fromSettings)
@@ -190,6 +191,9 @@ export const loadFor = (name: string): Effect.Effect<ParamsCheckShape, ConfigErr
 
 /** Params checked against the shipped definitions; refused at start if they are not installed. */
 export const layer: Layer.Layer<ParamsCheck, ConfigError> = Layer.effect(ParamsCheck, shipped)
+
+/** The shipped definitions, read when the first call is checked (the tools' bundle's default). */
+export const layerLazy: Layer.Layer<ParamsCheck> = Layer.sync(ParamsCheck, lazyShipped)
 
 /** Params sent unchecked. */
 export const layerOff: Layer.Layer<ParamsCheck> = Layer.sync(ParamsCheck, () => makeOff())

@@ -201,11 +201,15 @@ export const failure = (error: ToolError): Rendered => {
 
 /**
  * The result of a call whose audit line could not be written (`error` is the
- * audit log's error): the call is refused, or its outcome is in the log.
+ * audit log's error): a change whose intent could not be written was not sent,
+ * and a refusal that could not be recorded is answered as refused.
  */
-export const unrecorded = (error: { readonly message: string }): Rendered => ({
+export const unrecorded = (error: { readonly message: string; readonly unsent?: boolean | undefined }): Rendered => ({
   isError: true,
-  text: `${error.message}. This server records every change it makes; until the log can be written again (fix it, then send SIGHUP), calls that change anything are refused. If a call was made, its outcome is in the server's log.`,
+  text:
+    error.unsent === true
+      ? `${error.message}. Nothing was sent to the service: this server writes down every change before it makes it. Tell the user the change was not made; it can be made once the audit log can be written again (the operator fixes it, then sends SIGHUP). Reads go on.`
+      : `${error.message}. This server records every call it refuses; the call was refused, and nothing was sent.`,
 })
 
 /** Reached only if a kind of ToolError is not handled above: then `error` is not `never`, and this does not compile. */

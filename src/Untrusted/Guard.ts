@@ -1,8 +1,11 @@
 /**
  * The guard on changes that follow untrusted text. When a caller has received
- * untrusted text (Answer.ts), its write and execute calls within the window
- * (SVC_GUARD_WINDOW, 10 minutes) are confirmed as SVC_CONFIRM confirms them,
- * the question saying what was read. The window lives in a `WindowStore`:
+ * untrusted text (Answer.ts), its changes within the window (SVC_GUARD_WINDOW,
+ * 10 minutes) that cannot be undone (the table Untrusted/Hold.ts, widened or
+ * narrowed by SVC_GUARD_HOLD; every change with SVC_GUARD=ask-all) are held:
+ * confirmed as SVC_CONFIRM confirms them, the question saying what was read,
+ * or refused where the client cannot be asked. The rest go through, and their
+ * audit lines say they were guarded. The window lives in a `WindowStore`:
  * process memory in this layer; a store shared by replicas can stand in for it
  * (`layerWith`; `layerConfig` takes the replicas' shared store when one is provided).
  * Off when SVC_GUARD=off, or when this layer is not provided.
@@ -16,24 +19,57 @@ import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as GuardSettings from "../Settings/Guard.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { Store, type StoreShape } from "../Store/Store.js"
+import { type Reason, ruleOf, wildcard } from "./Hold.js"
+
+/** What a caller last received within its window: what it was, in words, and when the window ends (epoch ms). */
+export interface Window {
+  readonly source: string
+  readonly until: number
+}
 
 /** Where the window is kept: who last received untrusted text, what it was, until when it counts. */
 export interface WindowStore {
   /** `caller` received untrusted text (`source`, in words); it counts for `ttlMs`. */
   readonly mark: (caller: string, source: string, ttlMs: number) => Effect.Effect<void>
   /** What `caller` last received within its window, if anything. */
-  readonly recent: (caller: string) => Effect.Effect<Option.Option<string>>
+  readonly recent: (caller: string) => Effect.Effect<Option.Option<Window>>
+}
+
+/** Whether a change in the window is held, and the words that say why. */
+export interface Decision {
+  readonly held: boolean
+  /** The table's reason, or the operator's setting that decided it. */
+  readonly why: Reason | string
 }
 
 export interface GuardShape {
   readonly windowMs: number
   readonly store: WindowStore
+  /** Whether a change (`tool`, its selector, the endpoint it calls) made in a window is held. */
+  readonly decide: (tool: string, selector: string, endpoint: string) => Decision
 }
 
-/** The guard when it is on; None, the default, when it is off (SVC_GUARD=off, or no layer of it provided). */
-export class Guard extends Context.Reference<Guard>()("svc-mcp/Guard", {
-  defaultValue: (): Option.Option<GuardShape> => Option.none(),
-}) {}
+/**
+ * The decision of the settings: SVC_GUARD=ask-all holds all; else the first
+ * SVC_GUARD_HOLD pattern that matches; else the table. A change the table does
+ * not know (none today; test/Hold.test.ts) is held, the cautious side.
+ */
+export const decider = (settings: GuardSettings.GuardSettings) => {
+  const patterns = settings.hold.map((p) => ({ ...p, tool: wildcard(p.tool), selector: wildcard(p.selector) }))
+  return (tool: string, selector: string, endpoint: string): Decision => {
+    if (settings.mode === "ask-all") return { held: true, why: "SVC_GUARD=ask-all" }
+    const pattern = patterns.find((p) => p.tool.test(tool) && p.selector.test(selector))
+    if (pattern !== undefined) return { held: pattern.held, why: `SVC_GUARD_HOLD (${pattern.text})` }
+    const rule = ruleOf(tool, endpoint)
+    return rule === undefined ? { held: true, why: "changes something" } : { held: rule.held, why: rule.reason }
+  }
+}
+
+/**
+ * The guard when it is on, with its window; None when it is off (SVC_GUARD=off,
+ * or `layerOff`, what the bundles provide when no guard is provided beneath them).
+ */
+export class Guard extends Context.Tag("svc-mcp/Guard")<Guard, Option.Option<GuardShape>>() {}
 
 /** More callers than this, and the expired ones are swept before the next is added. */
 const SWEEP_AT = 1024
@@ -54,11 +90,29 @@ export const memoryStore: Effect.Effect<WindowStore> = Effect.gen(function* () {
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.map(SynchronizedRef.get(windows), (map) => {
           const entry = map.get(caller)
-          return entry !== undefined && entry.until > now ? Option.some(entry.source) : Option.none()
+          return entry !== undefined && entry.until > now ? Option.some(entry) : Option.none()
         }),
       ),
   }
 })
+
+/** A window as the shared store keeps it; a bare source (as an older replica wrote it) ends within the window. */
+const fromShared = (text: string, fallbackUntil: number): Window => {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (
+      typeof parsed === "object" &&
+      parsed !== null &&
+      typeof (parsed as { s?: unknown }).s === "string" &&
+      typeof (parsed as { u?: unknown }).u === "number"
+    ) {
+      return { source: (parsed as { s: string }).s, until: (parsed as { u: number }).u }
+    }
+  } catch {
+    // an older replica's bare source, below
+  }
+  return { source: text, until: fallbackUntil }
+}
 
 /** Where a caller's window is in the shared store (under the store's own prefix). */
 const sharedKey = (caller: string) => `guard:${caller}`
@@ -69,13 +123,20 @@ const sharedKey = (caller: string) => `guard:${caller}`
  * too, which answers when the store does not (a replica then still guards
  * after what it served itself).
  */
-export const sharedStore = (shared: StoreShape): Effect.Effect<WindowStore> =>
+export const sharedStore = (
+  shared: StoreShape,
+  windowMs: number = GuardSettings.DEFAULT_WINDOW_MS,
+): Effect.Effect<WindowStore> =>
   Effect.map(memoryStore, (local) => ({
     mark: (caller, source, ttlMs) =>
       Effect.zipRight(
         local.mark(caller, source, ttlMs),
-        shared
-          .set(sharedKey(caller), source, ttlMs)
+        Clock.currentTimeMillis
+          .pipe(
+            Effect.flatMap((now) =>
+              shared.set(sharedKey(caller), JSON.stringify({ s: source, u: now + ttlMs }), ttlMs),
+            ),
+          )
           .pipe(
             Effect.catchAll((error) =>
               Effect.logWarning(`SVC_GUARD: the shared store did not record a read (${error.detail})`),
@@ -85,7 +146,11 @@ export const sharedStore = (shared: StoreShape): Effect.Effect<WindowStore> =>
     recent: (caller) =>
       shared.get(sharedKey(caller)).pipe(
         Effect.catchAll(() => Effect.succeed(Option.none<string>())),
-        Effect.flatMap((found) => (Option.isSome(found) ? Effect.succeed(found) : local.recent(caller))),
+        Effect.flatMap((found) =>
+          Option.isSome(found)
+            ? Effect.map(Clock.currentTimeMillis, (now) => Option.some(fromShared(found.value, now + windowMs)))
+            : local.recent(caller),
+        ),
       ),
   }))
 
@@ -96,9 +161,11 @@ export const layerWith = (
 ): Layer.Layer<Guard> =>
   Layer.effect(
     Guard,
-    settings.on
-      ? Effect.map(store, (windows) => Option.some({ windowMs: settings.windowMs, store: windows }))
-      : Effect.succeed(Option.none()),
+    settings.mode === "off"
+      ? Effect.succeed(Option.none())
+      : Effect.map(store, (windows) =>
+          Option.some({ windowMs: settings.windowMs, store: windows, decide: decider(settings) }),
+        ),
   )
 
 /** The guard as given, its window in memory. */
@@ -108,15 +175,42 @@ export const layer = (settings: GuardSettings.GuardSettings): Layer.Layer<Guard>
  * The guard as SVC_GUARD and SVC_GUARD_WINDOW say, its window in the shared
  * store when one is provided beneath (Store), else in memory.
  */
-export const layerConfig: Layer.Layer<Guard, ConfigError> = Layer.unwrapEffect(
+export const layerConfig: Layer.Layer<Guard, ConfigError, Store> = Layer.unwrapEffect(
   Effect.gen(function* () {
     const settings = yield* GuardSettings.load
     const store = yield* Store
-    return layerWith(settings, Option.match(store, { onNone: () => memoryStore, onSome: sharedStore }))
+    return layerWith(
+      settings,
+      Option.match(store, { onNone: () => memoryStore, onSome: (shared) => sharedStore(shared, settings.windowMs) }),
+    )
   }),
 )
 
 export const layerOff: Layer.Layer<Guard> = Layer.succeed(Guard, Option.none())
 
 /** The guard in force: None when off or not provided. */
-export const inForce: Effect.Effect<Option.Option<GuardShape>> = Guard
+export const inForce: Effect.Effect<Option.Option<GuardShape>, never, Guard> = Guard
+
+/**
+ * Whose window a change falls in, in words for the start line and `svc-mcp
+ * check`; `shared` is true where callers can be known only by their address
+ * (a 2026-07-28 client over HTTP, with the server's own credentials, no sign-in).
+ */
+export const whoseWindow = (
+  settings: GuardSettings.GuardSettings,
+  serving: { readonly http: boolean; readonly signIn: boolean; readonly perRequest: boolean },
+): { readonly words: string; readonly shared: boolean } => {
+  if (settings.mode === "off")
+    return { words: "SVC_GUARD=off: changes after untrusted text are not held", shared: false }
+  const holds =
+    settings.mode === "ask-all"
+      ? "every change after untrusted text is held (SVC_GUARD=ask-all)"
+      : `changes after untrusted text that cannot be undone are held${settings.hold.length > 0 ? " (with SVC_GUARD_HOLD)" : ""}`
+  if (!serving.http) return { words: `${holds}; the caller is the stdio connection`, shared: false }
+  if (serving.signIn) return { words: `${holds}; each caller is the person signed in`, shared: false }
+  if (serving.perRequest) return { words: `${holds}; each caller is its own service key`, shared: false }
+  return {
+    words: `${holds}; each 2025-era client is its own session, but a 2026-07-28 client with the shared credentials is known only by its address: clients behind one address share a window (sign-in or per-request keys tell them apart)`,
+    shared: true,
+  }
+}

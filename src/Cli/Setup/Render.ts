@@ -3,9 +3,10 @@
  * clients with an `mcp add` (Claude Code, Gemini CLI, Codex), JSON for those
  * configured by a file (Claude Desktop, VS Code, Cursor).
  */
-import * as SignInSetup from "../../SignIn/Setup.js"
+
 import { PLACEHOLDER, TOKEN_VARIABLE } from "./Environment.js"
 import type { Client } from "./Options.js"
+import * as SignInSetup from "./SignIn.js"
 import { type Http, inputRef, type Stdio } from "./Target.js"
 
 export interface Rendered {

@@ -5,10 +5,10 @@
  * must name; how many identities the mapping holds.
  */
 import * as Effect from "effect/Effect"
-import type { Step } from "../Cli/Check.js"
 import type { SignInSettingsShape } from "../Settings/SignIn.js"
-import * as Scopes from "./Scopes.js"
-import * as Verifier from "./Verifier.js"
+import * as Scopes from "../SignIn/Scopes.js"
+import * as Verifier from "../SignIn/Verifier.js"
+import type { Step } from "./Check.js"
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 

@@ -1,6 +1,7 @@
 /**
- * `svc-mcp check`: can this configuration reach the service and log in?
- * Each step says what it found and, when it failed, what to do.
+ * The diagnosis `svc-mcp check` prints and `GET /readyz` answers from: can
+ * this configuration reach the service and log in? Each step says what it
+ * found and, when it failed, what to do.
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -113,7 +114,92 @@ const reach = Effect.gen(function* () {
   return { status, text: text.trim(), location, ms: Date.now() - started }
 })
 
-type Needs = SvcConfig | Auth | SvcClient | HttpClient.HttpClient
+/**
+ * What the credentials prove: one cheap authenticated read (with a login, it
+ * logs in first). Readiness without credentials of the server's own asks
+ * nothing of them, and so takes no such step.
+ */
+export const authStep: Effect.Effect<Step, never, Auth | SvcClient> = Effect.gen(function* () {
+  const auth = yield* Auth
+  const client = yield* SvcClient
+  const v = (yield* Naming).variable
+  const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
+  if (authed._tag === "Left") {
+    const error = authed.left
+    return { name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method, v) }
+  }
+  return {
+    name: "auth",
+    status: "ok",
+    detail: auth.method !== "jwt" ? "the API key was accepted" : "logged in, and the token was accepted",
+  }
+})
+
+/**
+ * The steps, in order: the service reached at its URL, its version, then
+ * `authenticate` when given, then the params definitions in force (as `params`
+ * say) against that version; the shared store's last. A service not reached
+ * ends the steps there.
+ */
+export const steps = <R = never>(
+  params: Effect.Effect<ParamsSettings.ParamsSettings, ConfigError>,
+  authenticate?: Effect.Effect<Step, never, R>,
+): Effect.Effect<ReadonlyArray<Step>, never, SvcConfig | HttpClient.HttpClient | Store | R> =>
+  Effect.gen(function* () {
+    // Among several services each report names that service's own variables (SVC_PROD_URL).
+    const v = (yield* Naming).variable
+    const found: Array<Step> = []
+    const shared = yield* storeStep
+    const done = () => (shared === undefined ? found : [...found, shared])
+
+    const reached = yield* Effect.either(reach)
+    if (reached._tag === "Left") {
+      // A failure to reach is never the credentials': the hint does not depend on the method.
+      found.push({
+        name: "reach",
+        status: "fail",
+        detail: reached.left.message,
+        hint: hintFor(reached.left, "api-key", v),
+      })
+      return done()
+    }
+    const { status, text, location, ms } = reached.right
+    if (isRedirect(status, location)) {
+      found.push({
+        name: "reach",
+        status: "fail",
+        detail: `GET /version: ${redirectAdvice(VERSION_CALL, location)} (it answered ${status})`,
+        hint: redirectHint(v),
+      })
+      return done()
+    }
+    const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
+    if (status !== 200 || !looksLikeVersion) {
+      found.push({
+        name: "reach",
+        status: "fail",
+        detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
+        hint: `this does not look like the service: ${v("SVC_URL")} must be its base URL, the one its API answers under`,
+      })
+      return done()
+    }
+    found.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
+    found.push(
+      compare(text, SPEC_VERSION) < 0
+        ? {
+            name: "version",
+            status: "warn",
+            detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
+            hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
+          }
+        : { name: "version", status: "ok", detail: text },
+    )
+    if (authenticate !== undefined) found.push(yield* authenticate)
+    found.push(yield* ParamsCheck.stepFor(params, text))
+    return done()
+  })
+
+type Needs = SvcConfig | Auth | SvcClient | HttpClient.HttpClient | Store
 
 /**
  * The report, with the params step as `params` say: the single service's
@@ -126,90 +212,27 @@ export const runWith = (
   Effect.gen(function* () {
     const config = yield* SvcConfig
     const auth = yield* Auth
-    const client = yield* SvcClient
-    // Among several services each report names that service's own variables (SVC_PROD_URL).
     const naming = yield* Naming
     const v = naming.variable
-    const steps: Array<Step> = []
-    const shared = yield* storeStep
-    const report = (): Report => {
-      const all = shared === undefined ? steps : [...steps, shared]
-      return {
-        ...(naming.service._tag === "Some" ? { service: naming.service.value } : {}),
-        credentials:
-          auth.method !== "jwt"
-            ? `API key (${v("SVC_API_KEY")}, ${v("SVC_API_SECRET")})`
-            : `login (${v("SVC_INIT_ADMIN_USERNAME")}, ${v("SVC_INIT_ADMIN_PASSWORD")})`,
-        url: config.url,
-        method: auth.method,
-        steps: all,
-        ok: all.every((s) => s.status !== "fail"),
-      }
+    const all = yield* steps(params, authStep)
+    return {
+      ...(naming.service._tag === "Some" ? { service: naming.service.value } : {}),
+      credentials:
+        auth.method !== "jwt"
+          ? `API key (${v("SVC_API_KEY")}, ${v("SVC_API_SECRET")})`
+          : `login (${v("SVC_INIT_ADMIN_USERNAME")}, ${v("SVC_INIT_ADMIN_PASSWORD")})`,
+      url: config.url,
+      method: auth.method,
+      steps: all,
+      ok: all.every((s) => s.status !== "fail"),
     }
-
-    const reached = yield* Effect.either(reach)
-    if (reached._tag === "Left") {
-      steps.push({
-        name: "reach",
-        status: "fail",
-        detail: reached.left.message,
-        hint: hintFor(reached.left, auth.method, v),
-      })
-      return report()
-    }
-    const { status, text, location, ms } = reached.right
-    if (isRedirect(status, location)) {
-      steps.push({
-        name: "reach",
-        status: "fail",
-        detail: `GET /version: ${redirectAdvice(VERSION_CALL, location)} (it answered ${status})`,
-        hint: redirectHint(v),
-      })
-      return report()
-    }
-    const looksLikeVersion = /^v?\d+\.\d+\.\d+/.test(text)
-    if (status !== 200 || !looksLikeVersion) {
-      steps.push({
-        name: "reach",
-        status: "fail",
-        detail: `GET /version answered ${status}: ${snippet(text).slice(0, 120) || "(empty)"}`,
-        hint: `this does not look like the service: ${v("SVC_URL")} must be its base URL, the one its API answers under`,
-      })
-      return report()
-    }
-    steps.push({ name: "reach", status: "ok", detail: `GET /version answered in ${ms} ms` })
-    steps.push(
-      compare(text, SPEC_VERSION) < 0
-        ? {
-            name: "version",
-            status: "warn",
-            detail: `${text}, older than ${SPEC_VERSION}: ${ADDED_IN_2_3_3.size} endpoints the tools name are missing (${[...ADDED_IN_2_3_3].join(", ")})`,
-            hint: `upgrade the service to ${SPEC_VERSION} or newer to use them; everything else works`,
-          }
-        : { name: "version", status: "ok", detail: text },
-    )
-
-    // One cheap authenticated read proves the credentials; with a login it logs in first.
-    const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
-    if (authed._tag === "Left") {
-      const error = authed.left
-      steps.push({ name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method, v) })
-    } else {
-      steps.push({
-        name: "auth",
-        status: "ok",
-        detail: auth.method !== "jwt" ? "the API key was accepted" : "logged in, and the token was accepted",
-      })
-    }
-    steps.push(yield* ParamsCheck.stepFor(params, text))
-    return report()
   })
 
 /**
  * The shared store (SVC_MCP_STORE), when one is configured: a warning, not a
  * failure, when it does not answer, as reads and unconfirmed calls go on without it.
  */
-const storeStep: Effect.Effect<Step | undefined> = Effect.flatMap(Store, (store) =>
+const storeStep: Effect.Effect<Step | undefined, never, Store> = Effect.flatMap(Store, (store) =>
   store._tag === "None"
     ? Effect.succeed(undefined)
     : Effect.map(

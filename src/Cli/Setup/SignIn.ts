@@ -6,8 +6,8 @@
  * its protected resource metadata.
  */
 import * as Effect from "effect/Effect"
-import type { Client } from "../Cli/Setup/Options.js"
-import { METADATA_PATH } from "./Resource.js"
+import { METADATA_PATH } from "../../SignIn/Resource.js"
+import type { Client } from "./Options.js"
 
 /** The RFC 9728 metadata URL of an MCP endpoint URL. */
 export const metadataUrlOf = (endpoint: string): string => {
