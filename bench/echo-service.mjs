@@ -28,6 +28,11 @@ const server = Http.createServer((req, res) => {
       res.end(text)
     }
     if (req.url === "/bench/logins") return send(200, { logins })
+    // The version, unauthenticated as the service answers it: a server's /readyz reaches for it.
+    if (req.method === "GET" && req.url === "/version") {
+      res.writeHead(200, { "content-type": "text/plain" })
+      return res.end("2.3.3")
+    }
     if (req.url === "/bench/team") return send(200, { served: teamServed, mismatched: teamMismatched })
     const member = team.get(req.headers["x-api-key"])
     if (member !== undefined) {

@@ -2,7 +2,7 @@
  * deploy/ held to the server: every variable its files name is one the server
  * reads (src/Cli/Variables.ts), every probe path is one the built server answers
  * 200 on, and every secret the Deployment refers to exists by that name and key.
- * (The files are checked here, not run: there is no container engine in the tests.)
+ * (Here the files are read; Image, Compose and Kube.e2e run them with podman.)
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"

@@ -38,13 +38,31 @@ describe("server.json", () => {
   it("names the npm package by package.json's mcpName, name and version", () => {
     expect(server.name).toBe(pkg.mcpName)
     expect(server.version).toBe(pkg.version)
-    expect(server.packages).toHaveLength(1)
+    expect(server.packages).toHaveLength(2)
     expect(server.packages[0]).toMatchObject({
       registryType: "npm",
       identifier: pkg.name,
       version: pkg.version,
       transport: { type: "stdio" },
     })
+  })
+
+  it("names the image beside it: an OCI package of the same version, the name the registry checks in its label", () => {
+    const oci = server.packages[1]
+    expect(oci).toMatchObject({
+      registryType: "oci",
+      identifier: `ghcr.io/svc-mcp/svc-mcp:${pkg.version}`,
+      runtimeHint: "docker",
+      transport: { type: "stdio" },
+    })
+    // The image serves HTTP unless told otherwise; a client that runs it speaks stdio to it.
+    expect(oci.runtimeArguments).toEqual([
+      expect.objectContaining({ type: "named", name: "-e", value: "SVC_MCP_HTTP_PORT=" }),
+    ])
+    expect(oci.environmentVariables).toEqual(server.packages[0].environmentVariables)
+    const dockerfile = Fs.readFileSync(Path.join(root, "deploy/Dockerfile"), "utf8")
+    expect(dockerfile).toContain(`io.modelcontextprotocol.server.name="${server.name}"`)
+    expect(dockerfile).toMatch(/ENV [\s\S]*SVC_MCP_HTTP_PORT=8765/)
   })
 
   it("gives every variable a stdio server reads, with its description, isSecret and isRequired", () => {
