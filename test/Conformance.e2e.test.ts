@@ -31,10 +31,12 @@ describe("conformance, by independent tools", () => {
     "2026-07-28": ["tools-list", "resources-list", "server-sse-multiple-streams", "dns-rebinding-protection"],
     "2025-11-25": [
       "server-initialize",
+      "server-session-lifecycle",
       "ping",
       "tools-list",
       "resources-list",
       "logging-set-level",
+      "server-sse-multiple-streams",
       "dns-rebinding-protection",
     ],
   }
