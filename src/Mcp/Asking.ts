@@ -208,7 +208,7 @@ export const initializeOf = (
     : undefined
 
 /** The answer to `initialize` with the session token its client sends from then on. */
-export const withSession = (response: Response, token: string) => {
+export const withSession = (response: Response, token: string): Response => {
   if (!response.ok) return response
   const headers = new Headers(response.headers)
   headers.set("mcp-session-id", token)

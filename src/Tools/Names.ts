@@ -58,7 +58,7 @@ const callerKeyOf = (context: CallContext.CallContext): string => {
   const caller = CallContext.callerOf(context)
   const digest = Option.match(caller, {
     onNone: () => "",
-    // Loaded when first needed: a start loads no node:crypto (test/StartModules.e2e.test.ts).
+    // Loaded when first needed: a start loads no node:crypto (test/e2e/StartModules.e2e.test.ts).
     onSome: (c) =>
       process
         .getBuiltinModule("node:crypto")

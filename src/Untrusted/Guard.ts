@@ -52,7 +52,7 @@ export interface GuardShape {
 /**
  * The decision of the settings: SVC_GUARD=ask-all holds all; else the first
  * SVC_GUARD_HOLD pattern that matches; else the table. A change the table does
- * not know (none today; test/Hold.test.ts) is held, the cautious side.
+ * not know (none today; test/unit/Hold.test.ts) is held, the cautious side.
  */
 export const decider = (settings: GuardSettings.GuardSettings) => {
   const patterns = settings.hold.map((p) => ({ ...p, tool: wildcard(p.tool), selector: wildcard(p.selector) }))

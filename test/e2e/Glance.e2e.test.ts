@@ -1,0 +1,120 @@
+/**
+ * The built server on the large estate (`--sandbox --estate large`), spoken to
+ * by the SDK v2 Client in both eras over stdio: the whole list of 300 stacks
+ * fits the output budget uncut, as rows; untrusted text that a read keeps is
+ * still fenced and its credentials masked; the mended seed (enabled stages,
+ * a service user) answers as the service does.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/client"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import * as Effect from "effect/Effect"
+import { DEFAULT_SETTINGS } from "../../src/Tools/Settings.js"
+import type { Era } from "../support/Accepting.js"
+import * as Spawn from "../support/Spawn.js"
+
+const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
+
+const large = (era: Era) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const client = new Client(
+        { name: "svc-mcp-glance", version: "1.0.0" },
+        era === "modern" ? { versionNegotiation: { mode: "auto" } } : {},
+      )
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [Spawn.ENTRY, "--sandbox", "--estate", "large"],
+          // The guard off: this client cannot be asked (test/e2e/Untrusted.e2e.test.ts has the guard).
+          env: { PATH: process.env.PATH ?? "", SVC_GUARD: "off" },
+          stderr: "pipe",
+        }),
+      )
+      return client
+    }),
+    (client) => Effect.promise(() => client.close()),
+  )
+
+interface Result {
+  readonly content: ReadonlyArray<{ readonly text?: string }>
+  readonly structuredContent?: Record<string, unknown>
+  readonly _meta?: Record<string, unknown>
+}
+
+describe.each(ERAS)("the large estate, the %s era", (era) => {
+  it.scopedLive("svc_list of all 300 stacks (limit 0) is whole and uncut, within the output budget", () =>
+    Effect.gen(function* () {
+      const client = yield* large(era)
+      expect(client.getProtocolEra()).toBe(era)
+      const call = (name: string, args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<Result>)
+
+      const stacks = yield* call("svc_list", { resource_type: "stack", params: { limit: 0 } })
+      const text = stacks.content[0]?.text ?? ""
+      expect(text.length).toBeLessThanOrEqual(DEFAULT_SETTINGS.maxOutputChars)
+      expect(text).not.toContain("output cut")
+      const lines = text.split("\n")
+      expect(lines).toHaveLength(2)
+      expect(lines[0]).toMatch(/^\[svc-mcp: 300 stacks as rows of \["name","id","state","server","tags",/)
+      const rows = JSON.parse(lines[1] ?? "") as Array<Array<unknown>>
+      expect(rows).toHaveLength(300)
+      expect(new Set(rows.map((row) => row[0])).size).toBe(300)
+      // Where each runs, by name: the 50 servers are all used.
+      expect(new Set(rows.map((row) => row[3])).size).toBe(50)
+      expect(rows.every((row) => typeof row[3] === "string" && /^(prod|stage|staging)-\d\d$/.test(row[3]))).toBe(true)
+      expect(stacks.structuredContent).toEqual({
+        columns: ["name", "id", "state", "server", "tags", "repo", "branch", "services", "updates"],
+        result: rows,
+      })
+
+      // The same hostile text as the small estate: a kept untrusted value is fenced, its credentials masked.
+      const logs = yield* call("svc_logs", { resource_type: "stack", params: { stack: "web", services: ["worker"] } })
+      const log = logs.content[0]?.text ?? ""
+      expect(log).toMatch(/^\[svc-mcp: text between <untrusted id=[0-9a-f]{16}/)
+      expect(log).toContain("[masked: aws access key]")
+      expect(log).not.toContain("AKIAIOSFODNN7EXAMPLE")
+      const repo = yield* call("svc_get", {
+        resource_type: "repo",
+        params: { repo: "infra" },
+        fields: ["name", "info.latest_message"],
+      })
+      expect(repo.content[0]?.text).toMatch(/"latest_message":"<untrusted id=[0-9a-f]{16} source=/)
+      expect(repo._meta?.["svc-mcp/untrusted"]).toEqual(["/info/latest_message"])
+      // A list at a glance keeps no untrusted field: no fences, nothing for the guard.
+      const repos = yield* call("svc_list", { resource_type: "repo" })
+      expect(repos.content[0]?.text).toMatch(/^\[svc-mcp: 20 repos as rows of/)
+      expect(repos._meta?.["svc-mcp/untrusted"]).toBeUndefined()
+
+      // The mended seed: the release procedure's stages and executions are enabled; service users filter.
+      const release = yield* call("svc_get", {
+        resource_type: "procedure",
+        params: { procedure: "release" },
+        fields: ["config.stages.enabled", "config.stages.executions.enabled"],
+      })
+      expect(release.structuredContent).toEqual({
+        config: {
+          stages: [
+            { enabled: true, executions: [{ enabled: true }] },
+            { enabled: true, executions: [{ enabled: true }] },
+          ],
+        },
+      })
+      const service = yield* call("svc_list", {
+        resource_type: "user",
+        params: { service_users: "Only" },
+        fields: ["username", "config.type"],
+      })
+      expect(service.structuredContent).toEqual({
+        result: [
+          { username: "ci-deployer", config: { type: "Service" } },
+          { username: "release-bot", config: { type: "Service" } },
+        ],
+      })
+      const people = yield* call("svc_list", { resource_type: "user", params: { service_users: "Exclude" } })
+      const peopleRows = (people.structuredContent?.result ?? []) as Array<Array<unknown>>
+      expect(peopleRows.map((row) => row[2])).toEqual(peopleRows.map(() => "Local"))
+      expect(peopleRows).toHaveLength(15)
+    }),
+  )
+})

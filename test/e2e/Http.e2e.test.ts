@@ -1,0 +1,199 @@
+/**
+ * The built server in HTTP mode, driven by the SDK's StreamableHTTPClientTransport.
+ */
+import * as NodeHttp from "node:http"
+import { describe, expect, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import * as Effect from "effect/Effect"
+import * as Layers from "../support/Layers.js"
+import * as Double from "../support/ServiceDouble.js"
+import * as Spawn from "../support/Spawn.js"
+import * as Spec from "../support/Spec.js"
+
+const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
+const TOKEN = "a-long-random-token-for-the-tests-0123456789"
+
+const start = (env: Record<string, string>) => Spawn.serveHttp(env)
+
+const connect = (url: string, token?: string) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const transport = new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } },
+      })
+      const client = new Client({ name: "svc-mcp-http-test", version: "1.0.0" })
+      await client.connect(transport)
+      return client
+    }),
+    (client) => Effect.promise(() => client.close()),
+  )
+
+/** A raw request, with any Host header and body. */
+const raw = (url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer }) =>
+  Effect.tryPromise(
+    () =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const target = new URL(url)
+        const req = NodeHttp.request(
+          {
+            host: target.hostname,
+            port: target.port,
+            path: target.pathname,
+            method: options.method ?? "POST",
+            headers: options.headers,
+          },
+          (res) => {
+            let body = ""
+            res.on("data", (chunk: Buffer) => {
+              body += chunk.toString("utf8")
+            })
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+          },
+        )
+        req.on("error", reject)
+        req.end(options.body)
+      }),
+  )
+
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+})
+const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" }
+
+const keyEnv = (url: string) => ({ SVC_URL: url, SVC_API_KEY: Layers.KEY, SVC_API_SECRET: Layers.SECRET })
+
+describe("svc-mcp over Streamable HTTP", () => {
+  it.scopedLive("initializes, lists, calls, and answers errors as on stdio; /healthz answers without auth", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const server = yield* start(keyEnv(double.url))
+      const client = yield* connect(server.url)
+      const { tools } = yield* Effect.promise(() => client.listTools())
+      expect(tools.map((tool) => tool.name)).toEqual(Spec.tools)
+      const listed = yield* Effect.promise(() =>
+        client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } }),
+      )
+      expect(JSON.parse((listed.content as Array<{ text: string }>)[0]?.text ?? "")).toEqual({
+        endpoint: "read/ListStacks",
+        params: {},
+      })
+      const refused = yield* Effect.promise(() =>
+        client.callTool({ name: "svc_get", arguments: { resource_type: "nope" } }),
+      )
+      expect(refused.isError).toBe(true)
+      expect(refused.structuredContent).toMatchObject({ error: { kind: "invalid_arguments" } })
+      const health = yield* raw(server.url.replace("/mcp", "/healthz"), { method: "GET" })
+      expect(health).toEqual({ status: 200, body: '{"status":"ok"}' })
+    }),
+  )
+
+  it.scopedLive("keeps an idle connection open past Node's 5 s, so that a balancer reusing it is not reset", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const server = yield* start(keyEnv(double.url))
+      const agent = new NodeHttp.Agent({ keepAlive: true, maxSockets: 1 })
+      yield* Effect.addFinalizer(() => Effect.sync(() => agent.destroy()))
+      const healthz = server.url.replace("/mcp", "/healthz")
+      const get = () =>
+        new Promise<{ status: number; reused: boolean; closed: boolean }>((resolve, reject) => {
+          const req = NodeHttp.get(healthz, { agent }, (res) => {
+            res.resume()
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, closed: false }))
+          })
+          req.on("error", reject)
+        })
+      expect((yield* Effect.promise(get)).status).toBe(200)
+      const [socket] = Object.values(agent.freeSockets).flat()
+      let closed = false
+      socket?.once("close", () => {
+        closed = true
+      })
+      yield* Effect.sleep("6 seconds")
+      expect(closed).toBe(false)
+      const again = yield* Effect.promise(get)
+      expect(again).toMatchObject({ status: 200, reused: true })
+    }),
+  )
+
+  it.scopedLive("with SVC_MCP_TOKEN: the right Bearer token is accepted, a wrong or missing one gets 401", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const server = yield* start({ ...keyEnv(double.url), SVC_MCP_TOKEN: TOKEN })
+      const client = yield* connect(server.url, TOKEN)
+      expect((yield* Effect.promise(() => client.listTools())).tools.map((tool) => tool.name)).toEqual(Spec.tools)
+      const wrong = yield* raw(server.url, {
+        headers: { ...JSON_HEADERS, authorization: "Bearer not-the-token" },
+        body: INIT,
+      })
+      expect(wrong.status).toBe(401)
+      const missing = yield* raw(server.url, { headers: JSON_HEADERS, body: INIT })
+      expect(missing.status).toBe(401)
+      expect(server.stderr()).not.toContain(TOKEN)
+    }),
+  )
+
+  it.scopedLive("refuses a foreign Host or Origin on a loopback bind, and a body over 4 MiB", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const server = yield* start(keyEnv(double.url))
+      const port = new URL(server.url).port
+      const foreign = yield* raw(server.url, { headers: { ...JSON_HEADERS, host: "evil.example.com" }, body: INIT })
+      expect(foreign.status).toBe(403)
+      const origin = yield* raw(server.url, {
+        headers: { ...JSON_HEADERS, host: `localhost:${port}`, origin: "http://evil.example.com" },
+        body: INIT,
+      })
+      expect(origin.status).toBe(403)
+      const local = yield* raw(server.url, {
+        headers: { ...JSON_HEADERS, host: `localhost:${port}`, origin: `http://localhost:${port}` },
+        body: INIT,
+      })
+      expect(local.status).toBe(200)
+      const big = yield* raw(server.url, { headers: JSON_HEADERS, body: Buffer.alloc(5 * 1024 * 1024, 0x20) })
+      expect(big.status).toBe(413)
+      const after = yield* raw(server.url, { headers: JSON_HEADERS, body: INIT })
+      expect(after.status).toBe(200)
+    }),
+  )
+
+  it.live("refuses to bind off loopback without a token", () =>
+    Effect.gen(function* () {
+      const finished = yield* Spawn.run({
+        ...keyEnv("http://127.0.0.1:9"),
+        SVC_MCP_HTTP_PORT: "0",
+        SVC_MCP_HTTP_HOST: "0.0.0.0",
+      })
+      expect(finished.code).toBe(2)
+      expect(finished.stderr).toMatch(
+        /^svc-mcp: SVC_MCP_TOKEN is not set, and SVC_MCP_HTTP_HOST=0\.0\.0\.0 is not a loopback address/,
+      )
+    }),
+  )
+
+  it.scopedLive("on SIGTERM, lets a call in flight finish, refuses new ones, and exits", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      double.next("/read/ListServers", { delayMs: 1000 })
+      const server = yield* start(keyEnv(double.url))
+      const client = yield* connect(server.url)
+      const slow = client.callTool({ name: "svc_list", arguments: { resource_type: "server" } })
+      yield* Effect.promise(async () => {
+        while (double.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+      })
+      server.child.kill("SIGTERM")
+      yield* Effect.sleep("200 millis")
+      const refused = yield* Effect.either(
+        raw(server.url, { headers: JSON_HEADERS, body: INIT }).pipe(Effect.timeout("2 seconds")),
+      )
+      if (refused._tag === "Right") expect(refused.right.status).toBe(503)
+      const result = yield* Effect.promise(() => slow)
+      expect(result.isError).toBeFalsy()
+      const code = yield* Effect.promise(() => server.exited)
+      expect(code === 0 || code === null).toBe(true)
+    }),
+  )
+})

@@ -1,0 +1,73 @@
+/**
+ * What a start loads of Node's own modules, on the built executable serving over
+ * stdio up to its `tools/list` answer: neither node:crypto (loaded by the first
+ * confirmation or refused key) nor node:fs's promises (which an ES import of
+ * node:fs evaluates, and with them readline). Each costs a start milliseconds
+ * that the bare SDK server does not pay.
+ */
+import * as ChildProcess from "node:child_process"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import * as NodeRuntimes from "../support/NodeRuntimes.js"
+
+const ROOT = Path.resolve(Path.dirname(import.meta.dirname), "..")
+// Run before the program, it reports at the exit which built-in modules the process loaded.
+const REPORT = `data:text/javascript,${encodeURIComponent(
+  'process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify(process.moduleLoadList) + "\\n"))',
+)}`
+
+const loadedByStart = (node: string): Promise<ReadonlyArray<string>> =>
+  new Promise((resolve, reject) => {
+    const child = ChildProcess.spawn(node, ["--import", REPORT, Path.join(ROOT, "dist/svc-mcp.js")], {
+      env: { PATH: process.env.PATH ?? "", SVC_URL: "http://127.0.0.1:9", SVC_API_KEY: "k", SVC_API_SECRET: "s" },
+      stdio: ["pipe", "pipe", "pipe"],
+    })
+    let out = ""
+    let err = ""
+    child.stdout.on("data", (chunk) => {
+      out += chunk
+      if (out.includes('"id":2')) child.stdin.end()
+    })
+    child.stderr.on("data", (chunk) => (err += chunk))
+    child.on("error", reject)
+    child.on("close", () => {
+      const line = err.split("\n").find((l) => l.startsWith("LOADED "))
+      if (line === undefined) return reject(new Error(`no report; stderr: ${err}`))
+      resolve(JSON.parse(line.slice("LOADED ".length)) as ReadonlyArray<string>)
+    })
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`)
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    })
+    send({ jsonrpc: "2.0", method: "notifications/initialized" })
+    send({ jsonrpc: "2.0", id: 2, method: "tools/list" })
+  })
+
+const NODE20 = process.versions.node.startsWith("20.")
+  ? process.execPath
+  : NodeRuntimes.node(NodeRuntimes.NODE20_VERSION)
+
+describe("a start", () => {
+  for (const version of NodeRuntimes.TESTED) {
+    const node = NodeRuntimes.node(version)
+    it(`on Node ${version} serves tools/list without loading node:crypto, node:fs's promises or readline`, async () => {
+      const loaded = await loadedByStart(node)
+      // The report itself works: the modules any start needs are in it.
+      expect(loaded).toContain("NativeModule fs")
+      expect(loaded).toContain("NativeModule module")
+      for (const module of ["crypto", "internal/fs/promises", "internal/readline/interface"]) {
+        expect(loaded).not.toContain(`NativeModule ${module}`)
+      }
+    })
+  }
+
+  // Node 20's own module loader reads files with node:fs's promises: only node:crypto is ours to spare there.
+  it("on Node 20 serves tools/list without loading node:crypto", async () => {
+    const loaded = await loadedByStart(NODE20)
+    expect(loaded).toContain("NativeModule fs")
+    expect(loaded).not.toContain("NativeModule crypto")
+  })
+})

@@ -1,0 +1,384 @@
+/**
+ * Lists at a glance (src/Tools/Glance.ts, Projections.ts): the table against
+ * the service's definitions; for any record the definitions allow, a row is a
+ * subset of the record plus names and holds no secret; `fields: ["*"]` is the
+ * service's answer byte for byte; names are read once per caller and kind,
+ * never shared between callers, and a rename shows once they are read anew.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as TestClock from "effect/TestClock"
+import * as CallContext from "../../src/Call/Context.js"
+import * as Cli from "../../src/Cli/CommandLine.js"
+import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
+import { SvcClient } from "../../src/SvcClient.js"
+import * as Glance from "../../src/Tools/Glance.js"
+import * as Names from "../../src/Tools/Names.js"
+import { PROJECTIONS } from "../../src/Tools/Projections.js"
+import { PATHS } from "../../src/Untrusted/Paths.js"
+import * as Layers from "../support/Layers.js"
+import * as Mcp from "../support/Mcp.js"
+import * as Sandboxes from "../support/Sandbox.js"
+
+type JsonSchema = Readonly<Record<string, unknown>>
+
+const document = JSON.parse(
+  Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api.schema.json"), "utf8"),
+) as {
+  definitions: Record<string, JsonSchema>
+  endpoints: Record<string, { response: string | null }>
+}
+
+const resolve = (schema: JsonSchema): JsonSchema => {
+  const ref = schema.$ref
+  if (typeof ref !== "string") return schema
+  return resolve(document.definitions[decodeURIComponent(ref.replace("#/definitions/", ""))] ?? {})
+}
+
+/** The schema of one item of a list endpoint's answer. */
+const itemSchema = (endpoint: string): JsonSchema => {
+  const response = document.endpoints[endpoint]?.response
+  const list = resolve(document.definitions[response ?? ""] ?? {})
+  return resolve((list.items as JsonSchema | undefined) ?? {})
+}
+
+/** The schema at a dotted path, through arrays, or undefined where the definitions have no such field. */
+const schemaAt = (schema: JsonSchema, names: ReadonlyArray<string>): JsonSchema | undefined => {
+  const here = resolve(schema)
+  if (names.length === 0) return here
+  if (here.type === "array") return schemaAt((here.items as JsonSchema) ?? {}, names)
+  for (const choice of [...((here.anyOf as Array<JsonSchema>) ?? []), ...((here.oneOf as Array<JsonSchema>) ?? [])]) {
+    const found = schemaAt(choice, names)
+    if (found !== undefined) return found
+  }
+  const [first, ...rest] = names
+  const property = (here.properties as Record<string, JsonSchema> | undefined)?.[first as string]
+  return property === undefined ? undefined : schemaAt(property, rest)
+}
+
+/** Any value the schema allows (bounded in depth): what the service may answer. */
+const arbitrary = (schema: JsonSchema, depth = 0): FastCheck.Arbitrary<unknown> => {
+  const here = resolve(schema)
+  const choices = [...((here.anyOf as Array<JsonSchema>) ?? []), ...((here.oneOf as Array<JsonSchema>) ?? [])]
+  if (choices.length > 0) return FastCheck.oneof(...choices.map((choice) => arbitrary(choice, depth + 1)))
+  if (here.const !== undefined) return FastCheck.constant(here.const)
+  if (Array.isArray(here.enum)) return FastCheck.constantFrom(...(here.enum as Array<unknown>))
+  const types = Array.isArray(here.type) ? (here.type as Array<string>) : [here.type]
+  const one = (type: unknown): FastCheck.Arbitrary<unknown> => {
+    switch (type) {
+      case "string":
+        return FastCheck.oneof(FastCheck.string(), FastCheck.constantFrom("", "6b0741480000000000000008"))
+      case "number":
+        return FastCheck.double({ noNaN: true, noDefaultInfinity: true })
+      case "integer":
+        return FastCheck.integer()
+      case "boolean":
+        return FastCheck.boolean()
+      case "null":
+        return FastCheck.constant(null)
+      case "array":
+        return depth > 5
+          ? FastCheck.constant([])
+          : FastCheck.array(arbitrary((here.items as JsonSchema) ?? {}, depth + 1), { maxLength: 3 })
+      default: {
+        const properties = (here.properties as Record<string, JsonSchema> | undefined) ?? {}
+        if (depth > 5 || Object.keys(properties).length === 0) return FastCheck.constant({})
+        const required = (here.required as Array<string> | undefined) ?? []
+        return FastCheck.record(
+          Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, arbitrary(s, depth + 1)])),
+          { requiredKeys: required.filter((name) => name in properties) },
+        )
+      }
+    }
+  }
+  return FastCheck.oneof(...types.map(one))
+}
+
+/** Field names that hold a credential (as Tools/AnswerBounds.ts redacts them). */
+const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i
+const MARK = "PLANTED-SECRET-7f3a"
+
+/** The record with every credential-named string, and a secret variable's value, set to MARK. */
+const plant = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(plant)
+  if (typeof value !== "object" || value === null) return value
+  const record = value as Record<string, unknown>
+  return Object.fromEntries(
+    Object.entries(record).map(([key, field]) => [
+      key,
+      (typeof field === "string" && CREDENTIAL.test(key)) || (record.is_secret === true && key === "value")
+        ? MARK
+        : plant(field),
+    ]),
+  )
+}
+
+/** The values at a dotted path, through arrays (written here apart from the code under test). */
+const valuesAt = (value: unknown, names: ReadonlyArray<string>): ReadonlyArray<unknown> => {
+  if (names.length === 0) return [value]
+  if (Array.isArray(value)) return value.flatMap((item) => valuesAt(item, names))
+  const [first, ...rest] = names
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, first as string)) return []
+  return valuesAt((value as Record<string, unknown>)[first as string], rest)
+}
+
+const NAMES: Names.NameMaps = {
+  server: new Map([["6b0741480000000000000008", "prod-01"]]),
+  tag: new Map([["6b0741480000000000000008", "production"]]),
+  builder: new Map([["6b0741480000000000000008", "local-builder"]]),
+}
+const ALL_NAMES = new Set(["prod-01", "production", "local-builder"])
+
+describe("the projections table", () => {
+  const endpoints = Object.keys(PROJECTIONS)
+
+  it("has a projection for every list of svc_list, and each column reads a field the definitions give", () => {
+    for (const endpoint of endpoints) {
+      const item = itemSchema(endpoint)
+      for (const column of PROJECTIONS[endpoint]?.columns ?? []) {
+        for (const path of [column.path, column.given, column.key && `${column.path}.${column.key}`]) {
+          if (path === undefined || path === "") continue
+          expect(schemaAt(item, path.split(".")), `${endpoint} ${path}`).toBeDefined()
+        }
+      }
+    }
+  })
+
+  it("reads no untrusted field and no credential", () => {
+    for (const endpoint of endpoints) {
+      const untrusted = (PATHS[endpoint] ?? []).map(([path]) => path.replace(/^\[\]\./, ""))
+      for (const column of PROJECTIONS[endpoint]?.columns ?? []) {
+        // A credential is a string under a credential's name (`is_secret`, a flag, is not one).
+        const type = schemaAt(itemSchema(endpoint), column.path.split("."))?.type
+        expect(CREDENTIAL.test(column.path) && type === "string", `${endpoint} ${column.path}`).toBe(false)
+        for (const path of untrusted) expect(column.path.startsWith(path), `${endpoint} ${column.path}`).toBe(false)
+      }
+    }
+  })
+
+  for (const endpoint of endpoints) {
+    const projection = PROJECTIONS[endpoint]
+    if (projection === undefined) continue
+    it.prop(
+      `${endpoint}: a row is a subset of the record plus names, and holds no secret`,
+      { record: arbitrary(itemSchema(endpoint)).map(plant) },
+      ({ record }) => {
+        const { columns, rows } = Glance.rows(projection, [record], NAMES)
+        expect(columns).toEqual(projection.columns.map((column) => column.label))
+        const [row] = rows
+        expect(JSON.stringify(row)).not.toContain(MARK)
+        projection.columns.forEach((column, i) => {
+          const cell = row?.[i]
+          const found = valuesAt(record, column.path.split("."))
+          if (cell === null) {
+            expect(found.filter((v) => v !== null)).toEqual([])
+            return
+          }
+          if (column.key !== undefined) {
+            const keys = valuesAt(record, [...column.path.split("."), column.key])
+            for (const value of cell as Array<unknown>) expect(keys).toContainEqual(value)
+            return
+          }
+          const given = column.given === undefined ? [] : valuesAt(record, column.given.split("."))
+          const flat = found.flatMap((value) => (Array.isArray(value) ? value : [value]))
+          const same = (a: unknown) => (b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+          // A name stands for an id: one of the names the service gave, or the record's own name beside the id.
+          const kept = (value: unknown) =>
+            (column.name !== undefined && (ALL_NAMES.has(value as string) || given.includes(value))) ||
+            flat.some(same(value))
+          if (found.some(same(cell)) || kept(cell)) return
+          expect(Array.isArray(cell), `${column.label}: ${JSON.stringify(cell)}`).toBe(true)
+          for (const value of cell as Array<unknown>)
+            expect(kept(value), `${column.label}: ${JSON.stringify(value)}`).toBe(true)
+        })
+      },
+      { fastCheck: { numRuns: 60 } },
+    )
+  }
+})
+
+/** A client of the service that answers ListServers per caller: each key sees its own servers. */
+const perCallerService = (calls: Array<string>) =>
+  Layer.succeed(SvcClient, {
+    call: (_group, endpoint) =>
+      Effect.map(CallContext.get, (context) => {
+        const key = Option.match(CallContext.callerOf(context), { onNone: () => "server", onSome: (c) => c.key })
+        calls.push(`${key} ${endpoint}`)
+        return key === "admin-key"
+          ? [
+              { id: "s1", name: "prod-01" },
+              { id: "s2", name: "secret-lab" },
+            ]
+          : [{ id: "s1", name: "prod-01" }]
+      }),
+    answer: () => Effect.die("not used"),
+  })
+
+const caller = (key: string) => CallerCredentials.as({ key, secret: Redacted.make(`${key}-secret`) })
+
+describe("names", () => {
+  it.effect("are read once per caller and kind, and one caller's never reach another", () =>
+    Effect.gen(function* () {
+      const calls: Array<string> = []
+      const names = yield* Names.make().pipe(Effect.provide(perCallerService(calls)))
+      const admin = yield* names.lookup(["server"]).pipe(caller("admin-key"))
+      const viewer = yield* names.lookup(["server"]).pipe(caller("viewer-key"))
+      expect([...(admin.server ?? new Map()).values()]).toEqual(["prod-01", "secret-lab"])
+      expect([...(viewer.server ?? new Map()).values()]).toEqual(["prod-01"])
+      // A second look within the time names are kept reads nothing.
+      yield* names.lookup(["server"]).pipe(caller("viewer-key"))
+      yield* names.lookup(["server"]).pipe(caller("admin-key"))
+      expect(calls).toEqual(["admin-key ListServers", "viewer-key ListServers"])
+      // The same key with another secret is another caller.
+      const other = CallerCredentials.as({ key: "admin-key", secret: Redacted.make("a guess") })
+      yield* names.lookup(["server"]).pipe(other)
+      expect(calls).toHaveLength(3)
+      // A signed-in identity is its own caller too, even on the server's credentials.
+      const identity = { issuer: "https://id.example", subject: "u1", name: "u1@example.com", scopes: [] }
+      yield* names.lookup(["server"]).pipe(CallContext.locallyWith((c) => ({ ...c, identity: Option.some(identity) })))
+      yield* names.lookup(["server"])
+      expect(calls.slice(3)).toEqual(["server ListServers", "server ListServers"])
+    }),
+  )
+
+  it.scoped(`a renamed server's new name shows once ${Names.TTL_MS / 1000} s have passed, and not a read sooner`, () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const client = yield* Effect.provide(SvcClient, Layers.client(Sandboxes.apiKeyConfig(sandbox)))
+      const names = yield* Names.make().pipe(Effect.provideService(SvcClient, client))
+      const before = yield* names.lookup(["server"])
+      const id = sandbox.world.store.find("server", "prod-01").id
+      expect(before.server?.get(id)).toBe("prod-01")
+      yield* client.call("write", "RenameServer", { id: "prod-01", name: "prod-eu-01" })
+      yield* TestClock.adjust(Names.TTL_MS - 1)
+      expect((yield* names.lookup(["server"])).server?.get(id)).toBe("prod-01")
+      yield* TestClock.adjust(1)
+      expect((yield* names.lookup(["server"])).server?.get(id)).toBe("prod-eu-01")
+    }),
+  )
+})
+
+describe("svc_list at a glance, on the sandbox", () => {
+  it.scopedLive("shows each stack's server and tags by name, and fields: [\"*\"] is the service's answer as sent", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      const list = (args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name: "svc_list", arguments: { resource_type: "stack", ...args } }))
+      const glance = yield* list({})
+      const [first, rows] = Mcp.text(glance).split("\n")
+      expect(first).toMatch(/^\[svc-mcp: 3 stacks as rows of \["name","id","state","server","tags",/)
+      expect(first).toContain('fields ["*"] gives whole records')
+      const parsed = JSON.parse(rows ?? "") as Array<Array<unknown>>
+      expect(parsed.map((row) => [row[0], row[3], row[4]])).toEqual([
+        ["web", "prod-01", ["production"]],
+        ["monitoring", "prod-02", ["production", "monitoring"]],
+        ["staging-web", "staging-01", ["staging"]],
+      ])
+      expect(glance.structuredContent).toEqual({
+        columns: ["name", "id", "state", "server", "tags", "repo", "branch", "services", "updates"],
+        result: parsed,
+      })
+      const whole = yield* list({ fields: ["*"] })
+      const sent = yield* Effect.promise(() =>
+        fetch(`${sandbox.url}/read/ListStacks`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-api-key": sandbox.apiKey.key,
+            "x-api-secret": sandbox.apiKey.secret,
+          },
+          body: "{}",
+        }).then((response) => response.text()),
+      )
+      expect(Mcp.text(whole)).toBe(sent)
+      expect(whole.structuredContent).toEqual({ result: JSON.parse(sent) })
+    }),
+  )
+
+  it.scopedLive("a build's builder id kept by fields comes with its name", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      const result = yield* Effect.promise(() =>
+        client.callTool({
+          name: "svc_list",
+          arguments: { resource_type: "build", fields: ["name", "info.builder_id", "tags"] },
+        }),
+      )
+      const builder = sandbox.world.store.find("builder", "local-builder").id
+      const production = sandbox.world.store.find("tag", "production").id
+      expect(JSON.parse(Mcp.text(result))).toEqual([
+        {
+          name: "api-image",
+          info: { builder_id: builder, builder_name: "local-builder" },
+          tags: [production],
+          tag_names: ["production"],
+        },
+        { name: "docs-image", info: { builder_id: builder, builder_name: "local-builder" }, tags: [], tag_names: [] },
+      ])
+    }),
+  )
+})
+
+describe("the command line's --estate", () => {
+  it("goes with --sandbox and with the sandbox alone, small or large", () => {
+    expect(Cli.parse(["--sandbox", "--estate", "large"])).toEqual({
+      _tag: "Serve",
+      sandbox: true,
+      httpPort: undefined,
+      estate: "large",
+    })
+    expect(Cli.parse(["--estate", "small", "--sandbox", "--services", "a,b"])).toMatchObject({
+      _tag: "Serve",
+      estate: "small",
+      services: ["a", "b"],
+    })
+    expect(Cli.parse(["sandbox", "--estate", "large", "--port", "0"])).toEqual({
+      _tag: "Sandbox",
+      port: 0,
+      estate: "large",
+    })
+    expect(Cli.parse(["sandbox"])).toEqual({ _tag: "Sandbox", port: 0 })
+    for (const argv of [
+      ["--estate", "large"],
+      ["--sandbox", "--estate", "huge"],
+      ["--sandbox", "--estate"],
+      ["sandbox", "--estate", "medium"],
+      ["sandbox", "--port", "0", "--port", "1"],
+    ]) {
+      expect(Cli.parse(argv), argv.join(" ")).toMatchObject({ _tag: "Invalid" })
+    }
+  })
+})
+
+describe("the sandbox's estates", () => {
+  it.scoped("large: 50 servers, 300 stacks, 150 deployments, 40 builds, around the small one; small as it was", () =>
+    Effect.gen(function* () {
+      const count = (sandbox: { world: { store: { all: (kind: never) => ReadonlyArray<unknown> } } }) =>
+        Object.fromEntries(
+          ["server", "stack", "deployment", "build"].map((kind) => [
+            kind,
+            sandbox.world.store.all(kind as never).length,
+          ]),
+        )
+      const small = yield* Sandboxes.scoped()
+      expect(count(small)).toEqual({ server: 3, stack: 3, deployment: 3, build: 2 })
+      const big = yield* Sandboxes.scoped({ estate: "large" })
+      expect(count(big)).toEqual({ server: 50, stack: 300, deployment: 150, build: 40 })
+      // The small estate's resources, its hostile text among them, are part of the large one.
+      expect(big.world.store.find("stack", "web").config.server_id).toBe(big.world.store.find("server", "prod-01").id)
+      expect(big.world.store.find("repo", "infra").info.latest_message).toBe(
+        small.world.store.find("repo", "infra").info.latest_message,
+      )
+      expect(big.world.store.all("tag").length).toBeGreaterThan(small.world.store.all("tag").length)
+      expect(big.world.users.length).toBeGreaterThan(small.world.users.length)
+    }),
+  )
+})

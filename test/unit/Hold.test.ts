@@ -1,0 +1,112 @@
+/**
+ * What the guard holds (Untrusted/Hold.ts): every selector of every changing tool
+ * is decided by a rule of the table, and the decisions below are written out
+ * by hand, as docs/untrusted-text.md lists them, so that a change of the table
+ * shows here. SVC_GUARD_HOLD widens and narrows it; ask-all holds everything.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as GuardSettings from "../../src/Settings/Guard.js"
+import { all } from "../../src/Tools/Definitions.js"
+import { decider } from "../../src/Untrusted/Guard.js"
+import { ruleOf } from "../../src/Untrusted/Hold.js"
+
+const changing = all.filter((tool) => tool.group !== "read")
+
+const decide = (hold = "", mode: GuardSettings.GuardMode = "ask") =>
+  decider({ mode, windowMs: 1_000, hold: Either.getOrThrow(GuardSettings.parseHold(hold)) })
+
+const endpointOf = (tool: string, selector: string) => {
+  const found = changing.find((t) => t.name === tool)?.endpoints[selector]
+  if (found === undefined) throw new Error(`${tool} has no selector ${selector}`)
+  return found
+}
+
+const held = (tool: string, selector: string, hold = "", mode: GuardSettings.GuardMode = "ask") =>
+  decide(hold, mode)(tool, selector, endpointOf(tool, selector)).held
+
+describe("what the guard holds", () => {
+  it("every selector of every changing tool is decided by a rule of the table", () => {
+    const undecided = changing.flatMap((tool) =>
+      Object.entries(tool.endpoints)
+        .filter(([, endpoint]) => ruleOf(tool.name, endpoint) === undefined)
+        .map(([selector]) => `${tool.name}:${selector}`),
+    )
+    expect(undecided).toEqual([])
+    expect(changing.map((tool) => tool.name).sort()).toEqual([
+      "svc_copy",
+      "svc_create",
+      "svc_delete",
+      "svc_execute",
+      "svc_rename",
+      "svc_update",
+    ])
+  })
+
+  it("holds what loses data or availability, changes what runs next, runs code, or touches credentials", () => {
+    const heldOnes = [
+      ["svc_delete", "stack"],
+      ["svc_delete", "tag"],
+      ["svc_rename", "build"],
+      ["svc_update", "stack"],
+      ["svc_update", "variable"],
+      ["svc_create", "variable"],
+      ["svc_create", "deployment"],
+      ["svc_create", "procedure"],
+      ["svc_execute", "destroy_stack"],
+      ["svc_execute", "prune_system"],
+      ["svc_execute", "run_server_prune_images"],
+      ["svc_execute", "stop_stack"],
+      ["svc_execute", "pause_container"],
+      ["svc_execute", "cancel_build"],
+      ["svc_execute", "run_procedure"],
+      ["svc_execute", "run_action"],
+      ["svc_execute", "deploy_stack_service"],
+      ["svc_execute", "run_server_run_command"],
+      ["svc_execute", "rotate_core_keys"],
+      ["svc_execute", "create_swarm_secret"],
+      ["svc_execute", "remove_swarm_stacks"],
+      ["svc_execute", "batch_destroy_stack"],
+      ["svc_execute", "send_alert"],
+      ["svc_execute", "global_auto_update"],
+    ] as const
+    for (const [tool, selector] of heldOnes)
+      expect([tool, selector, held(tool, selector)]).toEqual([tool, selector, true])
+  })
+
+  it("lets through what only runs again what is configured, and labels", () => {
+    const through = [
+      ["svc_execute", "deploy_stack"],
+      ["svc_execute", "deploy"],
+      ["svc_execute", "batch_deploy_stack_if_changed"],
+      ["svc_execute", "restart_stack"],
+      ["svc_execute", "start_container"],
+      ["svc_execute", "unpause_deployment"],
+      ["svc_execute", "pull_stack"],
+      ["svc_execute", "run_build"],
+      ["svc_execute", "run_server_refresh_containers"],
+      ["svc_execute", "backup_core_database"],
+      ["svc_create", "tag"],
+      ["svc_update", "tag"],
+      ["svc_copy", "stack"],
+    ] as const
+    for (const [tool, selector] of through)
+      expect([tool, selector, held(tool, selector)]).toEqual([tool, selector, false])
+  })
+
+  it("SVC_GUARD_HOLD widens and narrows the table, first pattern first; ask-all holds every change", () => {
+    expect(held("svc_execute", "deploy_stack", "svc_execute:deploy*")).toBe(true)
+    expect(held("svc_execute", "deploy", "svc_execute:deploy*")).toBe(true)
+    expect(held("svc_execute", "restart_stack", "svc_execute:deploy*")).toBe(false)
+    expect(held("svc_rename", "build", "-svc_rename:*")).toBe(false)
+    expect(held("svc_rename", "build", "svc_rename:build,-svc_rename:*")).toBe(true)
+    expect(decide("-svc_delete:tag")("svc_delete", "tag", "DeleteTag")).toEqual({
+      held: false,
+      why: "SVC_GUARD_HOLD (-svc_delete:tag)",
+    })
+    expect(decide("")("svc_delete", "stack", "DeleteStack")).toEqual({ held: true, why: "loses data" })
+    for (const tool of changing) {
+      for (const selector of tool.selectors) expect(held(tool.name, selector, "", "ask-all")).toBe(true)
+    }
+  })
+})

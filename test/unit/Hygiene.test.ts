@@ -1,0 +1,270 @@
+/**
+ * Rules of the design that the compiler cannot check.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+
+const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
+const sources = (Fs.readdirSync(Path.join(root, "src"), { recursive: true }) as Array<string>)
+  .filter((file) => file.endsWith(".ts"))
+  .map((file) => ({
+    file: file.split(Path.sep).join("/"),
+    text: Fs.readFileSync(Path.join(root, "src", file), "utf8"),
+  }))
+
+const offenders = (pattern: RegExp, allowed: ReadonlyArray<string> = []) =>
+  sources.filter(({ file, text }) => pattern.test(text) && !allowed.includes(file)).map(({ file }) => file)
+
+/**
+ * The test files and the support modules they import, by path from test/. A module
+ * "starts the build" when it names dist/ (or packs it with the bundle script),
+ * or reads the executable's path from package.json's `bin`, as support/Spawn.ts does.
+ */
+const testRoot = Path.join(root, "test")
+const testModules = new Map(
+  (Fs.readdirSync(testRoot, { recursive: true }) as Array<string>)
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => [file.split(Path.sep).join("/"), Fs.readFileSync(Path.join(testRoot, file), "utf8")]),
+)
+const BUILD = /["'`](?:\.\.\/)*dist\/|\.bin\[|scripts\/bundle-mcpb\.mjs/
+const startsTheBuild = (file: string, seen: Set<string> = new Set()): boolean => {
+  const text = testModules.get(file)
+  if (text === undefined || seen.has(file)) return false
+  seen.add(file)
+  if (BUILD.test(text)) return true
+  return [...text.matchAll(/from\s+"(\.[^"]*)"/g)].some((m) =>
+    startsTheBuild(Path.posix.join(Path.posix.dirname(file), (m[1] as string).replace(/\.js$/, ".ts")), seen),
+  )
+}
+
+describe("test files", () => {
+  it("they stand in their lane: e2e starts the built server, integration a program beyond Node, unit neither", () => {
+    const files = [...testModules.keys()].filter((file) => file.endsWith(".test.ts"))
+    const lane = (file: string) => file.split("/")[0]
+    expect(files.filter((file) => !["unit", "integration", "e2e"].includes(lane(file) ?? ""))).toEqual([])
+    const needBuild = files.filter((file) => startsTheBuild(file))
+    expect(needBuild).toContain("e2e/Stdio.e2e.test.ts")
+    // A file that starts the built server is named .e2e.test.ts, and only such a file.
+    expect(needBuild.sort()).toEqual(files.filter((file) => file.endsWith(".e2e.test.ts")).sort())
+    // The unit lane needs no build, and starts no program beyond Node: no Redis, Chromium or containers.
+    const PROGRAMS = /support\/(?:Redis|Sentinel|Containers|Debian)\.js|playwright|chromium|podman/
+    const unit = files.filter((file) => lane(file) === "unit" && file !== "unit/Hygiene.test.ts")
+    expect(unit.filter((file) => startsTheBuild(file) || PROGRAMS.test(testModules.get(file) ?? ""))).toEqual([])
+    expect(files.filter((file) => lane(file) === "e2e" && !file.endsWith(".e2e.test.ts"))).toEqual([])
+  })
+})
+
+describe("design rules", () => {
+  it("nothing reads process.env: the environment comes in through Config", () => {
+    expect(offenders(/process\.env/)).toEqual([])
+  })
+
+  it("only the settings modules describe variables: nothing else imports effect/Config", () => {
+    const settings = ["Config.ts", "Tools/Settings.ts", "Mcp/HttpConfig.ts", "Cli/Setup/Environment.ts"]
+    const described = offenders(/from "effect\/Config"/)
+    expect(described.filter((file) => !file.startsWith("Settings/") && !settings.includes(file))).toEqual([])
+    expect(described).toContain("Settings/Telemetry.ts")
+  })
+
+  it("nothing writes to stdout but the stdio transport: it belongs to the protocol", () => {
+    // The one place stdout is handed on: the adapter gives it to its stdio transport.
+    const handOver = "stdout: process.stdout,"
+    const server = sources.find(({ file }) => file === "Mcp/Server.ts")
+    expect(server?.text.split(handOver)).toHaveLength(2)
+    const written = /console\.(log|info|debug|warn)\(|process\.stdout/
+    // setup is not the server: it prints what to run or paste, to be piped or redirected.
+    const others = offenders(written, ["Cli/Setup.ts", "Mcp/Server.ts"])
+    expect(others).toEqual([])
+    expect(written.test(server?.text.replace(handOver, "") ?? "")).toBe(false)
+  })
+
+  it("only the adapter (src/Mcp/) imports the MCP SDK, and only v2: v1 is for the tests' older client", () => {
+    const adapter = sources.filter(({ file }) => file.startsWith("Mcp/")).map(({ file }) => file)
+    // The fleet view's page (src/View/App/) runs in the host's browser frame, not in the server: it is the
+    // Apps SDK's app side, built into the page by scripts/build-view.mjs.
+    const page = sources.filter(({ file }) => file.startsWith("View/App/")).map(({ file }) => file)
+    expect(offenders(/@modelcontextprotocol\//, [...adapter, ...page])).toEqual([])
+    expect(offenders(/@modelcontextprotocol\//, adapter)).toEqual(["View/App/App.ts"])
+    expect(offenders(/@modelcontextprotocol\/sdk/)).toEqual([])
+    expect(adapter.length).toBeGreaterThan(0)
+    const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
+    expect(pkg.dependencies["@modelcontextprotocol/sdk"]).toBeUndefined()
+    expect(pkg.devDependencies["@modelcontextprotocol/sdk"]).toBeDefined()
+  })
+
+  it("the sandbox shares no code with the client side: it imports only its own modules and libraries", () => {
+    const sandbox = sources.filter(({ file }) => file.startsWith("Sandbox/"))
+    expect(sandbox.length).toBeGreaterThan(5)
+    // Any relative import that leaves src/Sandbox/ reaches the client (Tools/, SvcClient, SvcResponse, ...).
+    const outside = sandbox.flatMap(({ file, text }) =>
+      [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)]
+        .map((m) => m[1] as string)
+        .filter((path) => !path.startsWith("./"))
+        .map((path) => `${file} imports ${path}`),
+    )
+    expect(outside).toEqual([])
+  })
+
+  it("no import circles in src/: static, type-only and dynamic imports alike", () => {
+    const edges = new Map(
+      sources.map(({ file, text }) => [
+        file,
+        [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)].map((m) =>
+          Path.posix.join(Path.posix.dirname(file), (m[1] as string).replace(/\.js$/, ".ts")),
+        ),
+      ]),
+    )
+    for (const [file, targets] of edges)
+      for (const target of targets) expect(edges.has(target), `${file} imports ${target}`).toBe(true)
+    const circles: Array<string> = []
+    const state = new Map<string, "open" | "done">()
+    const visit = (file: string, trail: ReadonlyArray<string>) => {
+      if (state.get(file) === "done") return
+      if (state.get(file) === "open") {
+        circles.push([...trail.slice(trail.indexOf(file)), file].join(" -> "))
+        return
+      }
+      state.set(file, "open")
+      for (const target of edges.get(file) ?? []) visit(target, [...trail, file])
+      state.set(file, "done")
+    }
+    for (const file of [...edges.keys()].sort()) visit(file, [])
+    expect(circles).toEqual([])
+    // The walk sees the imports it must: the server's entry reaches the commands, dynamically too.
+    expect(edges.get("Main.ts")).toContain("Cli/Commands.ts")
+    expect(edges.get("Cli/Commands.ts")).toContain("Diagnosis/Check.ts")
+  })
+
+  it("layers point one way: no import runs back up the order docs/architecture.md declares", () => {
+    // Lowest first. A module may import its own folder's modules and those of any layer below its own.
+    const order = [
+      "Shared",
+      "Sandbox",
+      "Call",
+      "Settings",
+      "Config.ts",
+      "Store",
+      "Audit",
+      "Service",
+      "Auth.ts",
+      "Callers",
+      "SvcClient.ts",
+      "Untrusted",
+      "Tools",
+      "Confirmation",
+      "Services",
+      "SignIn",
+      "Diagnosis",
+      "Operations",
+      "View",
+      "Mcp",
+      "Bundle",
+      "Cli",
+      "Main.ts",
+      "index.ts",
+    ]
+    const layerOf = (file: string) => order.indexOf(file.includes("/") ? (file.split("/")[0] as string) : file)
+    const architecture = Fs.readFileSync(Path.join(root, "docs", "architecture.md"), "utf8")
+    expect(architecture).toContain(order.map((layer) => layer.replace(/\.ts$/, "")).join(" → "))
+    const unplaced = sources
+      .map(({ file }) => file)
+      .filter((file) => !file.startsWith("View/App/") && layerOf(file) < 0)
+    expect(unplaced).toEqual([])
+    const upward = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)]
+        .map((m) => Path.posix.join(Path.posix.dirname(file), (m[1] as string).replace(/\.js$/, ".ts")))
+        .filter((target) => !file.startsWith("View/App/") && layerOf(target) > layerOf(file))
+        .map((target) => `${file} imports ${target}`),
+    )
+    expect(upward).toEqual([])
+  })
+
+  it("no file in src/ is over 400 lines but the two data tables, and none stands at the root beside the spine", () => {
+    const tables = ["Tools/Tables.ts", "Tools/Definitions.ts"]
+    const long = sources.filter(({ file, text }) => !tables.includes(file) && text.split("\n").length > 401)
+    expect(long.map(({ file }) => file)).toEqual([])
+    const root = sources.filter(({ file }) => !file.includes("/")).map(({ file }) => file)
+    expect(root.sort()).toEqual(["Auth.ts", "Config.ts", "Main.ts", "SvcClient.ts", "index.ts"])
+  })
+
+  it("the settings and the services make messages with their naming: none is rewritten to put a variable's name in", () => {
+    const naming = sources.filter(({ file }) => file.startsWith("Settings/") || file.startsWith("Services/"))
+    expect(naming.map(({ file }) => file)).toContain("Settings/Naming.ts")
+    // A pattern built at run time (from variable names, say) would be one that rewrites finished text.
+    expect(naming.filter(({ text }) => /\bRegExp\(/.test(text)).map(({ file }) => file)).toEqual([])
+    // Every replacement's pattern is written out, and none names a variable.
+    const replacements = naming.flatMap(({ file, text }) =>
+      [...text.matchAll(/\.replace(?:All)?\(\s*([^,]*),/g)].map((m) => ({ file, pattern: (m[1] as string).trim() })),
+    )
+    expect(replacements.length).toBeGreaterThan(0)
+    for (const { file, pattern } of replacements) {
+      expect(pattern, `${file}: .replace(${pattern}`).toMatch(/^(?:\/.*\/[a-z]*|"[^"]*"|'[^']*')$/)
+      expect(pattern, `${file}: .replace(${pattern}`).not.toMatch(/SVC_/)
+    }
+  })
+
+  it("state shows in the types: a Context.Reference only for a switch whose default is off and holds nothing", () => {
+    // What holds state (the store, the confirmations' memory, the params check, the guard's window, the
+    // refused keys) is a Context.Tag that the bundles provide; only Shared/Parts.ts looks a part up as an Option.
+    expect(offenders(/\bserviceOption\(/, ["Shared/Parts.ts"])).toEqual([])
+    const references = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(/class (\w+) extends Context\.Reference<\w+>\(\)\("[^"]+", \{\s*defaultValue: ([^\n]*)/g)].map(
+        (m) => `${file}: ${m[1]} = ${(m[2] as string).trim()}`,
+      ),
+    )
+    expect(sources.filter(({ text }) => /Context\.Reference</.test(text)).length).toBe(references.length)
+    // Each default is a constant: none, off, empty or the single service's, never one made or read.
+    expect(references.sort()).toEqual([
+      "Operations/Audit.ts: Audit = (): Option.Option<AuditLog> => Option.none(),",
+      "Operations/Readiness.ts: Readiness = (): Option.Option<ReadinessShape> => Option.none(),",
+      "Operations/Telemetry.ts: Telemetry = (): Option.Option<Hooks> => Option.none(),",
+      'Service/CallerCredentials.ts: Mode = (): CredentialsMode => "server",',
+      "Service/Hooks.ts: Hooks = () => none }) {}",
+      "Service/ServiceCallers.ts: Named = (): ReadonlyArray<string> => [],",
+      "Services/Registry.ts: Services = (): ReadonlyArray<Service> => [],",
+      "Settings/Naming.ts: Naming = (): NamingShape => single,",
+      "Settings/Team.ts: TeamSettings = (): TeamSettingsShape => DEFAULT,",
+      "SignIn/Auth.ts: IdentityKeys = (): boolean => false,",
+      "SignIn/Resource.ts: SignIn = (): Option.Option<SignInShape> => Option.none(),",
+      "View/Fleet.ts: FleetView = (): Option.Option<FleetViewShape> => Option.none(),",
+    ])
+    expect(offenders(/\bEffect\.runSync\(/)).toEqual([])
+  })
+
+  it("no function in the adapter (src/Mcp/) is over 70 lines: a longer one is split where its parts have names", () => {
+    // A top-level declaration runs to the next line that starts a new one at the margin (its own
+    // closing brackets stand there too), its trailing blank lines aside.
+    const long = sources
+      .filter(({ file }) => file.startsWith("Mcp/"))
+      .flatMap(({ file, text }) => {
+        const lines = text.split("\n")
+        const starts = lines.flatMap((line, at) => (/^[^\s})\]]/.test(line) ? [at] : []))
+        return starts.flatMap((start, k) => {
+          const name = /^(?:export )?(?:const|let|function|async function) (\w+)/.exec(lines[start] as string)?.[1]
+          if (name === undefined) return []
+          let end = (starts[k + 1] ?? lines.length) - 1
+          while (end > start && (lines[end] as string).trim() === "") end--
+          return end - start + 1 > 70 ? [`${file}: ${name} has ${end - start + 1} lines`] : []
+        })
+      })
+    expect(long).toEqual([])
+    expect(sources.some(({ file }) => file === "Mcp/Http.ts")).toBe(true)
+  })
+
+  it("no zod, and not the deprecated @effect/schema", () => {
+    expect(offenders(/from "zod|from "@effect\/schema/)).toEqual([])
+    const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
+    const declared = { ...pkg.dependencies, ...pkg.devDependencies }
+    expect(declared["@effect/schema"]).toBeUndefined()
+    expect(declared.zod).toBeUndefined()
+  })
+
+  it("effect and every @effect package are pinned to exact versions", () => {
+    const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
+    const declared: Record<string, string> = { ...pkg.dependencies, ...pkg.devDependencies }
+    const effects = Object.entries(declared).filter(([name]) => name === "effect" || name.startsWith("@effect/"))
+    expect(effects.length).toBeGreaterThan(3)
+    for (const [, version] of effects) expect(version).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+})

@@ -1,0 +1,457 @@
+/**
+ * `svc-mcp setup <client>`: each client's output read back the way that client
+ * reads it. Commands go through a real shell to fake `claude`, `gemini` and
+ * `codex` executables that report the arguments they received, which are then
+ * parsed by the rules of each CLI's argument parser; JSON is parsed and its
+ * shape checked. The built command's own setup runs are in CommandLine.e2e.test.ts.
+ */
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
+import * as Setup from "../../src/Cli/Setup.js"
+
+const INSTALLED: Setup.Invocation = { command: "/opt/node/bin/svc-mcp", args: [], script: false }
+const SCRIPT: Setup.Invocation = {
+  command: "/opt/node/bin/node",
+  args: ["/home/me/svc mcp/dist/svc-mcp.js"],
+  script: true,
+}
+
+const options = (client: Setup.Client, more: Partial<Setup.Options> = {}): Setup.Options => ({
+  client,
+  sandbox: false,
+  http: undefined,
+  ...more,
+})
+
+const FILES: Setup.Environment = {
+  ...Setup.emptyEnvironment,
+  url: "https://svc.internal:8443/base",
+  apiKeyFile: "/run/secrets/svc key",
+  apiSecretFile: "/run/secrets/svc-secret",
+  policy: [["SVC_MODE", "read-only"]],
+}
+
+// --- the command-line clients, through a shell -------------------------------------------------
+
+const bin = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-setup-"))
+for (const name of ["claude", "gemini", "codex"]) {
+  const file = Path.join(bin, name)
+  Fs.writeFileSync(file, `#!${process.execPath}\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)))\n`)
+  Fs.chmodSync(file, 0o755)
+}
+afterAll(() => Fs.rmSync(bin, { recursive: true, force: true }))
+
+/** The arguments the program receives when a shell runs the printed command. */
+const argvOf = (text: string, program: string): Array<string> => {
+  const result = ChildProcess.spawnSync("sh", ["-c", text], {
+    encoding: "utf8",
+    env: { PATH: `${bin}${Path.delimiter}${process.env.PATH ?? ""}` },
+  })
+  expect(result.stderr).toBe("")
+  expect(result.status).toBe(0)
+  expect(text.startsWith(`${program} `)).toBe(true)
+  return JSON.parse(result.stdout)
+}
+
+interface Added {
+  readonly positionals: Array<string>
+  readonly options: Record<string, Array<string>>
+}
+
+/**
+ * A parser with the given options: `takes` one value each, `variadic` every
+ * following value up to the next option or `--` (as commander's `<value...>`);
+ * after `--` everything is positional.
+ */
+const parseWith =
+  (spec: { readonly names: Record<string, string>; readonly variadic?: ReadonlyArray<string> }) =>
+  (argv: ReadonlyArray<string>): Added => {
+    const positionals: Array<string> = []
+    const options: Record<string, Array<string>> = {}
+    for (let i = 0; i < argv.length; i++) {
+      const arg = argv[i] as string
+      if (arg === "--") {
+        positionals.push(...argv.slice(i + 1))
+        break
+      }
+      const name = spec.names[arg]
+      if (name === undefined) {
+        if (arg.startsWith("-")) throw new Error(`unknown option ${arg}`)
+        positionals.push(arg)
+        continue
+      }
+      options[name] ??= []
+      const values = options[name]
+      if (spec.variadic?.includes(name)) {
+        while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-")) values.push(argv[++i] as string)
+      } else if (i + 1 < argv.length) {
+        values.push(argv[++i] as string)
+      }
+      if (values.length === 0) throw new Error(`${arg} without a value`)
+    }
+    return { positionals, options }
+  }
+
+// `claude mcp add [options] <name> <commandOrUrl> [args...]`; -e and -H are variadic.
+const claude = parseWith({
+  names: {
+    "-s": "scope",
+    "--scope": "scope",
+    "-t": "transport",
+    "--transport": "transport",
+    "-e": "env",
+    "--env": "env",
+    "-H": "header",
+    "--header": "header",
+  },
+  variadic: ["env", "header"],
+})
+
+// `gemini mcp add [options] <name> <commandOrUrl> [args...]`; -e and -H take one value each.
+const gemini = parseWith({
+  names: {
+    "-s": "scope",
+    "--scope": "scope",
+    "-t": "transport",
+    "--transport": "transport",
+    "--type": "transport",
+    "-e": "env",
+    "--env": "env",
+    "-H": "header",
+    "--header": "header",
+  },
+})
+
+// `codex mcp add <NAME> [--env KEY=VALUE]... -- <COMMAND>...` or `--url URL [--bearer-token-env-var VAR]`.
+const codex = parseWith({
+  names: { "--env": "env", "--url": "url", "--bearer-token-env-var": "bearer" },
+})
+
+/** KEY=VALUE pairs as Claude Code and Codex read them (split at the first `=`). */
+const pairs = (values: ReadonlyArray<string> = []) =>
+  Object.fromEntries(
+    values.map((value) => {
+      const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(value)
+      if (match === null) throw new Error(`not KEY=VALUE: ${value}`)
+      return [match[1], match[2]]
+    }),
+  )
+
+/** Gemini CLI keeps only the text between the first and a second `=`, so a value must hold none. */
+const geminiPairs = (values: ReadonlyArray<string> = []) =>
+  Object.fromEntries(
+    values.map((value) => {
+      const [key, kept, ...dropped] = value.split("=")
+      expect(dropped).toEqual([])
+      return [key, kept]
+    }),
+  )
+
+const FILES_ENV = {
+  SVC_URL: "https://svc.internal:8443/base",
+  SVC_API_KEY_FILE: "/run/secrets/svc key",
+  SVC_API_SECRET_FILE: "/run/secrets/svc-secret",
+  SVC_MODE: "read-only",
+}
+
+describe("setup for Claude Code", () => {
+  it("adds the installed command over stdio, for the user, with the environment it needs", () => {
+    const { stdout } = Setup.make(options("claude-code"), INSTALLED, FILES)
+    const argv = argvOf(stdout, "claude")
+    expect(argv.slice(0, 2)).toEqual(["mcp", "add"])
+    const { positionals, options: parsed } = claude(argv.slice(2))
+    expect(positionals).toEqual(["svc", INSTALLED.command])
+    expect(parsed.scope).toEqual(["user"])
+    expect(parsed.transport).toBeUndefined()
+    expect(pairs(parsed.env)).toEqual(FILES_ENV)
+  })
+
+  it("starts a script with node's absolute path, and the sandbox with no environment", () => {
+    const { stdout } = Setup.make(options("claude-code", { sandbox: true }), SCRIPT, FILES)
+    const { positionals, options: parsed } = claude(argvOf(stdout, "claude").slice(2))
+    expect(positionals).toEqual(["svc-sandbox", SCRIPT.command, SCRIPT.args[0], "--sandbox"])
+    expect(parsed.env).toBeUndefined()
+  })
+
+  it("adds a running HTTP server with its bearer token header as a placeholder", () => {
+    const url = "http://127.0.0.1:8765/mcp"
+    const { stdout, notes } = Setup.make(options("claude-code", { http: url }), INSTALLED, FILES)
+    const { positionals, options: parsed } = claude(argvOf(stdout, "claude").slice(2))
+    expect(positionals).toEqual(["svc", url])
+    expect(parsed.transport).toEqual(["http"])
+    expect(parsed.header).toEqual(["Authorization: Bearer <token>"])
+    expect(parsed.env).toBeUndefined()
+    expect(notes.join("\n")).toMatch(/Replace <token>/)
+  })
+})
+
+describe("setup for Gemini CLI", () => {
+  it("adds the installed command over stdio, for the user, with the environment it needs", () => {
+    const { stdout } = Setup.make(options("gemini"), INSTALLED, FILES)
+    const argv = argvOf(stdout, "gemini")
+    expect(argv.slice(0, 2)).toEqual(["mcp", "add"])
+    const { positionals, options: parsed } = gemini(argv.slice(2))
+    expect(positionals).toEqual(["svc", INSTALLED.command])
+    expect(parsed.scope).toEqual(["user"])
+    expect(geminiPairs(parsed.env)).toEqual(FILES_ENV)
+  })
+
+  it("says which values Gemini CLI would cut at an =", () => {
+    const env = { ...FILES, url: "https://svc.example.com/?tenant=a" }
+    const { notes } = Setup.make(options("gemini"), INSTALLED, env)
+    expect(notes.join("\n")).toMatch(/keeps an -e value only up to an "=" in it: .* set SVC_URL in/)
+    expect(Setup.make(options("gemini"), INSTALLED, FILES).notes.join("\n")).not.toMatch(/keeps an -e value/)
+  })
+
+  it("passes a script and --sandbox as the command's arguments", () => {
+    const { stdout } = Setup.make(options("gemini", { sandbox: true }), SCRIPT, FILES)
+    const { positionals } = gemini(argvOf(stdout, "gemini").slice(2))
+    expect(positionals).toEqual(["svc-sandbox", SCRIPT.command, SCRIPT.args[0], "--sandbox"])
+  })
+
+  it("adds a running HTTP server over the http transport with the header", () => {
+    const url = "https://mcp.example.com/mcp"
+    const { stdout } = Setup.make(options("gemini", { http: url }), INSTALLED, FILES)
+    const { positionals, options: parsed } = gemini(argvOf(stdout, "gemini").slice(2))
+    expect(positionals).toEqual(["svc", url])
+    expect(parsed.transport).toEqual(["http"])
+    const [header] = parsed.header ?? []
+    const [key, ...value] = (header ?? "").split(":")
+    expect([key?.trim(), value.join(":").trim()]).toEqual(["Authorization", "Bearer <token>"])
+  })
+})
+
+describe("setup for Codex", () => {
+  it("adds the installed command over stdio with the environment it needs", () => {
+    const { stdout } = Setup.make(options("codex"), INSTALLED, FILES)
+    const argv = argvOf(stdout, "codex")
+    expect(argv.slice(0, 2)).toEqual(["mcp", "add"])
+    const { positionals, options: parsed } = codex(argv.slice(2))
+    expect(positionals).toEqual(["svc", INSTALLED.command])
+    expect(pairs(parsed.env)).toEqual(FILES_ENV)
+    expect(parsed.url).toBeUndefined()
+  })
+
+  it("adds a running HTTP server whose token Codex reads from SVC_MCP_TOKEN", () => {
+    const url = "http://127.0.0.1:8765/mcp"
+    const { stdout } = Setup.make(options("codex", { http: url }), INSTALLED, FILES)
+    const { positionals, options: parsed } = codex(argvOf(stdout, "codex").slice(2))
+    expect(positionals).toEqual(["svc"])
+    expect(parsed).toEqual({ url: [url], bearer: ["SVC_MCP_TOKEN"] })
+  })
+})
+
+describe("setup's shell quoting", () => {
+  // Ordinary characters around one a shell treats specially, or around none.
+  const plain = FastCheck.string({ unit: FastCheck.constantFrom(..."aZ09_-/.=:,@%+") })
+  const special = FastCheck.constantFrom(..." '\"\\$`!*?[]{}()<>|&;#~^\n\t", "")
+  const word = FastCheck.oneof(
+    FastCheck.tuple(plain, special, plain).map((parts) => parts.join("")),
+    FastCheck.string({ unit: "binary-ascii" }),
+    FastCheck.string({ unit: "grapheme" }),
+  ).filter((text) => !text.includes("\0"))
+
+  it.prop(
+    "every word reads back unchanged in a POSIX shell",
+    { words: FastCheck.array(word, { minLength: 1, maxLength: 20 }) },
+    ({ words }) => {
+      const result = ChildProcess.spawnSync("sh", ["-c", `printf '%s\\0' ${words.map(Setup.quote).join(" ")}`], {
+        encoding: "utf8",
+      })
+      expect(result.stdout.split("\0").slice(0, -1)).toEqual(words)
+    },
+    { fastCheck: { numRuns: 60 } },
+  )
+})
+
+// --- the clients configured by a file ---------------------------------------------------------
+
+type Json = Record<string, unknown>
+
+/** How VS Code's configuration refers to an input. */
+const ref = (id: string) => `\${input:${id}}`
+
+const stdioEntry = (entry: Json, invocation: Setup.Invocation, env: Record<string, string> | undefined) => {
+  expect(entry.command).toBe(invocation.command)
+  expect(Path.isAbsolute(entry.command as string)).toBe(true)
+  expect(entry.args).toEqual(invocation.args)
+  expect(entry.env).toEqual(env)
+}
+
+describe("setup for Claude Desktop", () => {
+  it("prints mcpServers with the command, its arguments and environment", () => {
+    const config = JSON.parse(Setup.make(options("claude-desktop"), INSTALLED, FILES).stdout)
+    expect(Object.keys(config)).toEqual(["mcpServers"])
+    expect(Object.keys(config.mcpServers)).toEqual(["svc"])
+    stdioEntry(config.mcpServers.svc, INSTALLED, FILES_ENV)
+  })
+
+  it("says where the file is, and how to start the command without node on the app's PATH", () => {
+    const viaNode = { ...INSTALLED, viaNode: ["/opt/node/bin/node", "/opt/node/lib/svc-mcp/dist/svc-mcp.js"] as const }
+    const { notes } = Setup.make(options("claude-desktop"), viaNode, FILES)
+    expect(notes[0]).toContain("~/Library/Application Support/Claude/claude_desktop_config.json")
+    expect(notes[0]).toContain("%APPDATA%\\Claude\\claude_desktop_config.json")
+    expect(notes.join("\n")).toContain(
+      '"command": "/opt/node/bin/node" and put "/opt/node/lib/svc-mcp/dist/svc-mcp.js" first in "args"',
+    )
+  })
+
+  it("points to the bundle, which needs nothing pasted", () => {
+    const { notes } = Setup.make(options("claude-desktop"), INSTALLED, FILES)
+    expect(notes.join("\n")).toMatch(/npm run bundle:mcpb.*dist\/svc-mcp\.mcpb/)
+  })
+
+  it("is refused --http: its configuration file starts stdio servers only", () => {
+    expect(Setup.parse(["claude-desktop", "--http", "http://127.0.0.1:1/mcp"])).toMatch(/stdio only/)
+  })
+})
+
+describe("setup for VS Code", () => {
+  it("prints servers with type stdio; without credential files, asks for the key and secret as password inputs", () => {
+    const config = JSON.parse(Setup.make(options("vscode"), SCRIPT, Setup.emptyEnvironment).stdout)
+    const entry = config.servers.svc
+    expect(entry.type).toBe("stdio")
+    expect(entry.command).toBe(SCRIPT.command)
+    expect(entry.args).toEqual(SCRIPT.args)
+    expect(entry.env).toEqual({
+      SVC_URL: Setup.PLACEHOLDER.url,
+      SVC_API_KEY: ref("svc-api-key"),
+      SVC_API_SECRET: ref("svc-api-secret"),
+    })
+    // Every input referred to is declared, as a password prompt.
+    const declared = new Map(config.inputs.map((input: Json) => [input.id, input]))
+    for (const value of Object.values(entry.env) as Array<string>) {
+      for (const [, id] of value.matchAll(/\$\{input:([^}]+)\}/g)) {
+        expect(declared.get(id)).toMatchObject({ type: "promptString", password: true })
+      }
+    }
+    expect(declared.size).toBe(2)
+  })
+
+  it("uses credential files when they are set, and then declares no input", () => {
+    const config = JSON.parse(Setup.make(options("vscode"), INSTALLED, FILES).stdout)
+    expect(config.inputs).toBeUndefined()
+    expect(config.servers.svc.env).toEqual(FILES_ENV)
+  })
+
+  it("prints an http server whose Authorization header comes from a password input", () => {
+    const url = "http://127.0.0.1:8765/mcp"
+    const config = JSON.parse(Setup.make(options("vscode", { http: url }), INSTALLED, FILES).stdout)
+    expect(config.servers.svc).toEqual({
+      type: "http",
+      url,
+      headers: { Authorization: `Bearer ${ref("svc-mcp-token")}` },
+    })
+    expect(config.inputs).toEqual([
+      { type: "promptString", id: "svc-mcp-token", description: expect.any(String), password: true },
+    ])
+  })
+})
+
+describe("setup for Cursor", () => {
+  it("prints mcpServers with the command, its arguments and environment", () => {
+    const config = JSON.parse(Setup.make(options("cursor"), INSTALLED, FILES).stdout)
+    stdioEntry(config.mcpServers.svc, INSTALLED, FILES_ENV)
+  })
+
+  it("prints a remote server as url and headers", () => {
+    const url = "https://mcp.example.com/mcp"
+    const config = JSON.parse(Setup.make(options("cursor", { http: url }), INSTALLED, FILES).stdout)
+    expect(config).toEqual({
+      mcpServers: { svc: { url, headers: { Authorization: "Bearer <token>" } } },
+    })
+  })
+})
+
+// --- what every client gets ---------------------------------------------------------------
+
+describe("setup, whatever the client", () => {
+  const environment = (values: Record<string, string>) =>
+    Setup.readEnvironment.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(values)))))
+
+  it.effect("never copies a secret's value from the environment, and says it left it out", () =>
+    Effect.gen(function* () {
+      const env = yield* environment({
+        SVC_URL: "https://svc.example.org",
+        SVC_API_KEY: "key-value-4f1e",
+        SVC_API_SECRET: "secret-value-9b2c",
+        SVC_INIT_ADMIN_PASSWORD: "password-value-77aa",
+      })
+      for (const client of Setup.CLIENTS) {
+        const { stdout, notes } = Setup.make(options(client), INSTALLED, env)
+        const all = `${stdout}\n${notes.join("\n")}`
+        for (const secret of ["key-value-4f1e", "secret-value-9b2c", "password-value-77aa"]) {
+          expect(all).not.toContain(secret)
+        }
+        expect(stdout).toContain("https://svc.example.org")
+        expect(notes.join("\n")).toContain("SVC_API_SECRET is set in this shell; its value is not copied")
+      }
+    }),
+  )
+
+  it.effect("makes a relative _FILE path absolute, and uses the login's files without an API key", () =>
+    Effect.gen(function* () {
+      const env = yield* environment({
+        SVC_INIT_ADMIN_USERNAME: "ops",
+        SVC_INIT_ADMIN_PASSWORD_FILE: "secrets/password",
+      })
+      const config = JSON.parse(Setup.make(options("cursor"), INSTALLED, env).stdout)
+      expect(config.mcpServers.svc.env).toEqual({
+        SVC_URL: Setup.PLACEHOLDER.url,
+        SVC_INIT_ADMIN_USERNAME: "ops",
+        SVC_INIT_ADMIN_PASSWORD_FILE: Path.resolve("secrets/password"),
+      })
+    }),
+  )
+
+  it("names placeholders in the notes, for the URL and each credential file", () => {
+    const { stdout, notes } = Setup.make(options("codex"), INSTALLED, Setup.emptyEnvironment)
+    expect(stdout).toContain(Setup.PLACEHOLDER.apiSecretFile)
+    expect(notes.join("\n")).toContain(`Replace ${Setup.PLACEHOLDER.url}`)
+    expect(notes.join("\n")).toContain(`Replace ${Setup.PLACEHOLDER.apiKeyFile} and ${Setup.PLACEHOLDER.apiSecretFile}`)
+  })
+
+  it("names the installed command by its absolute path, and a script by node and its real path", () => {
+    expect(Setup.invocation("/usr/local/bin/svc-mcp", "/usr/bin/node")).toEqual({
+      command: "/usr/local/bin/svc-mcp",
+      args: [],
+      script: false,
+      viaNode: ["/usr/bin/node", "/usr/local/bin/svc-mcp"],
+    })
+    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-link-"))
+    try {
+      const script = Path.join(dir, "lib", "svc-mcp.js")
+      Fs.mkdirSync(Path.dirname(script))
+      Fs.writeFileSync(script, "")
+      Fs.symlinkSync(script, Path.join(dir, "svc-mcp.js"))
+      expect(Setup.invocation(Path.join(dir, "svc-mcp.js"), "/usr/bin/node")).toEqual({
+        command: "/usr/bin/node",
+        args: [Fs.realpathSync(script)],
+        script: true,
+      })
+    } finally {
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("reads its command line: the client, --sandbox, --http with the server's /mcp path by default", () => {
+    expect(Setup.parse(["cursor"])).toEqual({ client: "cursor", sandbox: false, http: undefined })
+    expect(Setup.parse(["cursor", "--sandbox"])).toEqual({ client: "cursor", sandbox: true, http: undefined })
+    expect(Setup.parse(["vscode", "--http", "http://127.0.0.1:8765"])).toEqual({
+      client: "vscode",
+      sandbox: false,
+      http: "http://127.0.0.1:8765/mcp",
+    })
+    expect(Setup.parse([])).toMatch(/setup needs a client, one of claude-code, claude-desktop/)
+    expect(Setup.parse(["vscode", "--http"])).toMatch(/--http takes/)
+    expect(Setup.parse(["vscode", "--http", "ftp://x"])).toMatch(/--http takes/)
+    expect(Setup.parse(["vscode", "--sandbox", "--http", "http://127.0.0.1:1/mcp"])).toMatch(/do not go together/)
+    expect(Setup.parse(["vscode", "--port"])).toMatch(/unknown argument "--port"/)
+  })
+})

@@ -1,0 +1,102 @@
+/**
+ * The pieces of telemetry and per-request credentials that need no process:
+ * reading a traceparent, reading a caller from headers, and the hooks being
+ * the identity when telemetry is off.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Auth from "../../src/Auth.js"
+import * as Telemetry from "../../src/Operations/Telemetry.js"
+import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
+import * as SvcClient from "../../src/SvcClient.js"
+
+const hex = (length: number) =>
+  FastCheck.array(FastCheck.constantFrom(..."0123456789abcdef"), { minLength: length, maxLength: length }).map((cs) =>
+    cs.join(""),
+  )
+
+describe("parseTraceparent", () => {
+  it.prop(
+    "reads the trace and span ids and the sampled flag of any well-formed traceparent",
+    [hex(32), hex(16), FastCheck.integer({ min: 0, max: 255 })],
+    ([traceId, spanId, flags]) => {
+      const parsed = Telemetry.parseTraceparent(`00-${traceId}-${spanId}-${flags.toString(16).padStart(2, "0")}`)
+      if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return Option.isNone(parsed)
+      return (
+        Option.isSome(parsed) &&
+        parsed.value.traceId === traceId &&
+        parsed.value.spanId === spanId &&
+        parsed.value.sampled === ((flags & 1) === 1)
+      )
+    },
+  )
+
+  it.prop("refuses anything else", [FastCheck.string()], ([text]) =>
+    Option.isNone(Telemetry.parseTraceparent(`x${text}`)),
+  )
+
+  it("refuses the all-zero ids, version ff, and what is not a string", () => {
+    const span = "b7ad6b7169203331"
+    expect(Telemetry.parseTraceparent(`00-${"0".repeat(32)}-${span}-01`)).toEqual(Option.none())
+    expect(Telemetry.parseTraceparent(`ff-${"1".repeat(32)}-${span}-01`)).toEqual(Option.none())
+    expect(Telemetry.parseTraceparent({ traceparent: "00" })).toEqual(Option.none())
+  })
+
+  it.effect("without telemetry, every hook hands back the very effect it was given", () =>
+    Effect.gen(function* () {
+      const hooks = yield* Telemetry.hooks
+      const client = yield* SvcClient.Hooks
+      const program = Effect.succeed({ status: 200 })
+      expect(client.serviceRequest("POST", "/read/ListStacks")(program)).toBe(program)
+      expect(client.login(program)).toBe(program)
+      expect(hooks.toolCall("svc_list", "stack", "read/ListStacks")(program, () => ({ outcome: "ok" }))).toBe(program)
+    }),
+  )
+
+  it.effect("the service client's hooks do nothing unless a layer provides others", () =>
+    Effect.gen(function* () {
+      const client = yield* SvcClient.Hooks
+      const program = Effect.succeed({ status: 200 })
+      expect(client.serviceRequest("POST", "/read/ListStacks")(program)).toBe(program)
+      expect(client.login(program)).toBe(program)
+    }),
+  )
+
+  it.effect("with telemetry on, the hooks wrap what they are given and hand back its result", () =>
+    Effect.gen(function* () {
+      const hooks = Telemetry.makeHooks()
+      const program = Effect.succeed({ status: 200 })
+      const wrapped = hooks.serviceRequest("POST", "/read/ListStacks")(program)
+      expect(wrapped).not.toBe(program)
+      expect(yield* wrapped).toEqual({ status: 200 })
+      expect(yield* hooks.login(Effect.succeed("token"))).toBe("token")
+    }),
+  )
+})
+
+describe("CallerCredentials", () => {
+  it("reads the caller from both headers, or says which is missing", () => {
+    const caller = CallerCredentials.fromHeaders({ "x-svc-api-key": "k-1", "x-svc-api-secret": "s-1" })
+    expect(typeof caller === "object" && caller.key === "k-1" && Redacted.value(caller.secret) === "s-1").toBe(true)
+    expect(CallerCredentials.fromHeaders({})).toBe(CallerCredentials.MISSING)
+    expect(CallerCredentials.fromHeaders({ "x-svc-api-key": "k-1" })).toMatch(/X-Svc-Api-Secret is missing/)
+    expect(CallerCredentials.fromHeaders({ "x-svc-api-secret": "s", "x-svc-api-key": " " })).toMatch(
+      /X-Svc-Api-Key is missing/,
+    )
+  })
+
+  it.effect("its Auth sends the current caller's key and secret, and fails unsent without a caller", () =>
+    Effect.gen(function* () {
+      const caller = { key: "k-1", secret: Redacted.make("s-1") }
+      const credential = yield* CallerCredentials.as(caller)(Auth.perRequest.credential)
+      expect(credential.headers).toEqual({ "x-api-key": "k-1", "x-api-secret": "s-1" })
+      expect(yield* CallerCredentials.as(caller)(Auth.perRequest.secrets)).toEqual(["s-1"])
+      const none = yield* Effect.flip(Auth.perRequest.credential)
+      expect(none.message).toMatch(/no caller credentials/)
+      expect(yield* Auth.perRequest.secrets).toEqual([])
+    }),
+  )
+})
