@@ -86,8 +86,9 @@ export interface CallContext {
    */
   readonly session: Option.Option<string>
   /**
-   * SVC_GUARD: the untrusted text the caller read before this call (what it was, in words), when
-   * that is why the call is confirmed; the audit line's `guarded`. None for every other call.
+   * SVC_GUARD: the untrusted text the caller read before this change, within its window (what it
+   * was, in words), whether the guard held the change or let it through; the audit line's
+   * `guarded`. None for reads and for changes outside a window.
    */
   readonly guarded: Option.Option<string>
 }

@@ -108,7 +108,7 @@ const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigErr
     Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
     // The fleet view (an MCP App): its page is read from dist/ by the first client that asks for it.
     Layer.merge(FleetView.layer),
-    // SVC_GUARD: changes that follow untrusted text are confirmed.
+    // SVC_GUARD: changes that follow untrusted text and cannot be undone are asked first.
     Layer.merge(Guard.layerConfig),
   )
 
