@@ -17,8 +17,9 @@
  *   over HTTP: docs/sign-in.md), FleetView (the fleet view, an MCP App);
  * - the parts that hold state, each the one provided beneath the bundles, else
  *   the bundle's own: Store (the store replicas share), ConfirmationState,
- *   ParamsCheck, Guard (SVC_GUARD: changes that follow untrusted text are
- *   confirmed), RefusedKeys;
+ *   ParamsCheck, Guard (SVC_GUARD: changes that follow untrusted text and
+ *   cannot be undone are asked first), RefusedKeys, Names (the names of ids,
+ *   which Invoke needs: Bundle.client's, or Names.layerOff);
  * - CallContext: what one tool call carries.
  */
 
@@ -46,6 +47,7 @@ export * as Store from "./Store/Store.js"
 export * as SvcClient from "./SvcClient.js"
 export * as Definitions from "./Tools/Definitions.js"
 export * as Invoke from "./Tools/Invoke.js"
+export * as Names from "./Tools/Names.js"
 export * as Pages from "./Tools/Pages.js"
 export * as ParamsCheck from "./Tools/ParamsCheck.js"
 export * as Policy from "./Tools/Policy.js"
