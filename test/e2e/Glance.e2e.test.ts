@@ -6,34 +6,24 @@
  * a service user) answers as the service does.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/client"
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import { DEFAULT_SETTINGS } from "../../src/Tools/Settings.js"
-import type { Era } from "../support/Accepting.js"
-import * as Spawn from "../support/Spawn.js"
+import * as Clients from "../support/Clients.js"
+
+type Era = Clients.Era
 
 const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
 
+// The guard off: this client cannot be asked (test/e2e/Untrusted.e2e.test.ts has the guard).
 const large = (era: Era) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client(
-        { name: "svc-mcp-glance", version: "1.0.0" },
-        era === "modern" ? { versionNegotiation: { mode: "auto" } } : {},
-      )
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [Spawn.ENTRY, "--sandbox", "--estate", "large"],
-          // The guard off: this client cannot be asked (test/e2e/Untrusted.e2e.test.ts has the guard).
-          env: { PATH: process.env.PATH ?? "", SVC_GUARD: "off" },
-          stderr: "pipe",
-        }),
-      )
-      return client
+  Effect.map(
+    Clients.overStdio({
+      name: "svc-mcp-glance",
+      era,
+      args: ["--sandbox", "--estate", "large"],
+      env: { SVC_GUARD: "off" },
     }),
-    (client) => Effect.promise(() => client.close()),
+    ({ client }) => client,
   )
 
 interface Result {
