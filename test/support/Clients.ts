@@ -24,7 +24,7 @@ export interface V2 {
 }
 
 /** A client not yet connected. */
-export const v2 = (name: string, era: Era, answering: Answering = undefined): V2 => {
+const v2 = (name: string, era: Era, answering: Answering = undefined): V2 => {
   const client = new Client(
     { name, version: "1.0.0" },
     {
