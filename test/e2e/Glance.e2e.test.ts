@@ -74,7 +74,7 @@ describe.each(ERAS)("the large estate, the %s era", (era) => {
       const fullText = full.content[0]?.text ?? ""
       expect(fullText).not.toContain("output cut")
       expect(fullText.split("\n")[0]).toMatch(/^\[svc-mcp: 300 stacks as rows of \["name","id","server",/)
-      expect((full.structuredContent?.result as Array<unknown>).length).toBe(300)
+      expect(full.structuredContent?.result).toHaveLength(300)
       expect(full._meta?.["svc-mcp/untrusted"]).toBeUndefined()
       const alerters = yield* call("svc_list", { resource_type: "alerter" })
       expect(alerters.structuredContent).toEqual({
