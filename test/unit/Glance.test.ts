@@ -359,7 +359,7 @@ describe("svc_list at a glance, on the sandbox", () => {
     }),
   )
 
-  it.scopedLive("svc_list_detail's full lists are rows too, and fields: [\"*\"] is the service's answer as sent", () =>
+  it.scopedLive("svc_list_detail's full lists are rows too, fields: [\"*\"] the service's answer, ids kept named", () =>
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
       const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
@@ -396,6 +396,12 @@ describe("svc_list at a glance, on the sandbox", () => {
         }).then((response) => response.text()),
       )
       expect(JSON.parse(Mcp.text(whole))).toEqual(JSON.parse(sent))
+      // A server id kept by fields comes with its name, as in svc_list.
+      const kept = yield* list({ fields: ["name", "config.server_id"] })
+      expect((JSON.parse(Mcp.text(kept)) as Array<unknown>)[0]).toEqual({
+        name: "web",
+        config: { server_id: web.config.server_id, server_name: "prod-01" },
+      })
     }),
   )
 
