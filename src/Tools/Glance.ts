@@ -5,7 +5,6 @@
  * 300 stacks fits the output budget this way. And ids kept by `fields` get
  * their names beside them.
  */
-
 import { isObject } from "../Shared/JsonShape.js"
 import { REDACTED } from "../Shared/Secrets.js"
 import type { NameKind, NameMaps } from "./Names.js"
