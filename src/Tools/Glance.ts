@@ -101,7 +101,7 @@ export const headline = (projection: Projection, count: number): string => {
   // Every noun of the table is a plural in -s.
   const noun = count === 1 ? projection.noun.slice(0, -1) : projection.noun
   const labels = JSON.stringify(projection.columns.map((column) => column.label))
-  return `[svc-mcp: ${count} ${noun} as rows of ${labels}. More fields exist: fields ["*"] gives all, fields ${JSON.stringify(example)} those named]`
+  return `[svc-mcp: ${count} ${noun} as rows of ${labels}; for more, fields: ["*"] or ${JSON.stringify(example)}]`
 }
 
 // ---- names beside ids kept by `fields`

@@ -297,7 +297,7 @@ describe("svc_list at a glance, on the sandbox", () => {
       const glance = yield* list({})
       const [first, rows] = Mcp.text(glance).split("\n")
       expect(first).toBe(
-        '[svc-mcp: 3 stacks as rows of ["name","id","state","server","tags","repo","branch","services","updates"]. More fields exist: fields ["*"] gives all, fields ["name","info.status"] those named]',
+        '[svc-mcp: 3 stacks as rows of ["name","id","state","server","tags","repo","branch","services","updates"]; for more, fields: ["*"] or ["name","info.status"]]',
       )
       const parsed = JSON.parse(rows ?? "") as Array<Array<unknown>>
       expect(parsed.map((row) => [row[0], row[3], row[4]])).toEqual([
@@ -336,7 +336,7 @@ describe("svc_list at a glance, on the sandbox", () => {
       const swarms = yield* list({ resource_type: "swarm" })
       expect(Mcp.text(swarms)).toBe(
         [
-          '[svc-mcp: 1 swarm as rows of ["name","id","state","servers","tags"]. More fields exist: fields ["*"] gives all, fields ["name","template"] those named]',
+          '[svc-mcp: 1 swarm as rows of ["name","id","state","servers","tags"]; for more, fields: ["*"] or ["name","template"]]',
           JSON.stringify([
             ["edge-swarm", sandbox.world.store.find("swarm", "edge-swarm").id, "Healthy", ["prod-01", "prod-02"], []],
           ]),
@@ -370,7 +370,7 @@ describe("svc_list at a glance, on the sandbox", () => {
       const glance = yield* list({})
       const [first, rows] = Mcp.text(glance).split("\n")
       expect(first).toBe(
-        '[svc-mcp: 3 stacks as rows of ["name","id","server","tags","repo","branch","files"]. More fields exist: fields ["*"] gives all, fields ["name","config.auto_update"] those named]',
+        '[svc-mcp: 3 stacks as rows of ["name","id","server","tags","repo","branch","files"]; for more, fields: ["*"] or ["name","config.auto_update"]]',
       )
       const web = sandbox.world.store.find("stack", "web")
       expect((JSON.parse(rows ?? "") as Array<Array<unknown>>)[0]).toEqual([
