@@ -15,8 +15,8 @@ import * as Variables from "../../src/Cli/Variables.js"
 import { VERSION } from "../../src/Shared/Version.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
 import { DEFAULT_SETTINGS, MODES } from "../../src/Tools/Settings.js"
-import * as Clients from "../support/Clients.js"
 import * as Sandbox from "../support/Sandbox.js"
+import * as Spawn from "../support/Spawn.js"
 
 const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
 const MCPB = Path.join(root, "node_modules/@anthropic-ai/mcpb/dist/cli/cli.js")
@@ -52,7 +52,7 @@ interface Started {
 const connect = (config: Started | undefined, extra: Array<string>) => {
   if (config === undefined) return Effect.die(new Error("no configuration to start"))
   return Effect.map(
-    Clients.overStdio({
+    Spawn.v2({
       name: "claude-desktop-like",
       era: "legacy",
       env: config.env ?? {},

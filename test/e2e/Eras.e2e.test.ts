@@ -25,7 +25,7 @@ const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
 const NAME = "svc-mcp-eras"
 
 const stdio = (era: Era, env: Record<string, string>) =>
-  Effect.map(Clients.overStdio({ name: NAME, era, env }), ({ client }) => client)
+  Effect.map(Spawn.v2({ name: NAME, era, env }), ({ client }) => client)
 
 const http = (era: Era, url: string) => Effect.map(Clients.overHttp(url, { name: NAME, era }), ({ client }) => client)
 

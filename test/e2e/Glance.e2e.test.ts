@@ -9,7 +9,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { DEFAULT_SETTINGS } from "../../src/Tools/Settings.js"
-import * as Clients from "../support/Clients.js"
+import type * as Clients from "../support/Clients.js"
+import * as Spawn from "../support/Spawn.js"
 
 type Era = Clients.Era
 
@@ -18,7 +19,7 @@ const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
 // The guard off: this client cannot be asked (test/e2e/Untrusted.e2e.test.ts has the guard).
 const large = (era: Era) =>
   Effect.map(
-    Clients.overStdio({
+    Spawn.v2({
       name: "svc-mcp-glance",
       era,
       args: ["--sandbox", "--estate", "large"],

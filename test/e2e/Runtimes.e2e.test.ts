@@ -29,7 +29,7 @@ const NAME = "svc-mcp-runtime-test"
 
 /** Over stdio, with what the server wrote on stderr so far. */
 const overStdio = (era: Era, node: string) =>
-  Clients.overStdio({ name: NAME, era, args: ["--sandbox"], command: [node, Spawn.ENTRY] })
+  Spawn.v2({ name: NAME, era, args: ["--sandbox"], command: [node, Spawn.ENTRY] })
 
 /** A stdio session, after which the server has warned of nothing (a newer Node deprecates what an older allowed). */
 const stdioSession = (era: Era, node: string) =>

@@ -49,7 +49,7 @@ const connect = (era: Era, environment: Record<string, string>) =>
     const { client, asked } =
       era === "modern"
         ? yield* Clients.overHttp((yield* Spawn.serveHttp(environment)).url, { name: NAME, era, answering: "accept" })
-        : yield* Clients.overStdio({ name: NAME, era, env: environment, answering: "accept" })
+        : yield* Spawn.v2({ name: NAME, era, env: environment, answering: "accept" })
     expect(client.getProtocolEra()).toBe(era)
     return { client, asked }
   })

@@ -30,7 +30,7 @@ const connect = (era: Era, env: Record<string, string>, action: Action | undefin
             era,
             answering: action,
           })
-        : yield* Clients.overStdio({ name: NAME, era, env, args: ["--sandbox"], answering: action })
+        : yield* Spawn.v2({ name: NAME, era, env, args: ["--sandbox"], answering: action })
     const call = (name: string, args: Record<string, unknown>) =>
       Effect.promise(() => client.callTool({ name, arguments: args }))
     return { client, asked, call }

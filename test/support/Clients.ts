@@ -1,15 +1,15 @@
 /**
- * The SDK v2 Client, as the tests of the built server make it: in either
- * protocol era, answering the server's questions as the test's user would,
- * over stdio to a server it starts or over Streamable HTTP to one serving.
+ * The SDK v2 Client, as the tests make it: in either protocol era, answering
+ * the server's questions as the test's user would, over stdio to a server it
+ * starts (the built one: `Spawn.v2`) or over Streamable HTTP to one serving.
  * The other kinds of client each have their own helper: the SDK v1 Client over
  * stdio (`Spawn.connect`) and over HTTP (`HttpMcp.connect`), a raw 2025-era
  * HTTP client (`LegacyHttp`), and clients of a server in this process (`Mcp`).
+ * It names no build, so that the unit lane may use it.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
-import { ENTRY } from "./Spawn.js"
 
 /** `modern`: 2026-07-28, negotiated with `server/discover`; `legacy`: 2025-11-25 after `initialize`. */
 export type Era = "modern" | "legacy"
@@ -57,13 +57,13 @@ export interface Started {
   readonly env?: Record<string, string>
   /** After the entry, or after `command`'s own arguments. */
   readonly args?: ReadonlyArray<string>
-  /** What starts the server: the built entry on the tests' Node by default. */
-  readonly command?: readonly [string, ...Array<string>]
+  /** What starts the server, before `args`. */
+  readonly command: readonly [string, ...Array<string>]
 }
 
 /** A server started as a client starts it, spoken to over stdio, with what it wrote on stderr so far. */
 export const overStdio = (started: Started) => {
-  const [command, ...before] = started.command ?? [process.execPath, ENTRY]
+  const [command, ...before] = started.command
   const transport = new StdioClientTransport({
     command,
     args: [...before, ...(started.args ?? [])],

@@ -8,6 +8,7 @@ import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import * as Effect from "effect/Effect"
+import * as Clients from "./Clients.js"
 
 /** The executable as published: package.json's bin. */
 export const ENTRY = Path.resolve(
@@ -130,3 +131,7 @@ export const serveHttp = (env: Record<string, string>, args: ReadonlyArray<strin
     }),
     ({ child }) => Effect.sync(() => child.kill("SIGKILL")),
   )
+
+/** The built server, started as a client starts it, spoken to by the SDK v2 Client (`Clients`) over stdio. */
+export const v2 = (started: Omit<Clients.Started, "command"> & Partial<Pick<Clients.Started, "command">>) =>
+  Clients.overStdio({ command: [process.execPath, ENTRY], ...started })
