@@ -52,7 +52,11 @@ for (const [name, connect] of Object.entries(transports)) {
           const listed = yield* Effect.promise(() =>
             client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } }),
           )
-          expect(listed.structuredContent).toEqual({ result: [{ name: "web" }] })
+          // A list at a glance: the columns named once, a row per stack (the double's stack has only a name).
+          expect(listed.structuredContent).toEqual({
+            columns: ["name", "id", "state", "server", "tags", "repo", "branch", "services", "updates"],
+            result: [["web", null, null, null, null, null, null, null, []]],
+          })
           const failed = yield* Effect.promise(() =>
             client.callTool({ name: "svc_get", arguments: { resource_type: "nope" } }),
           )
