@@ -3,8 +3,8 @@
  * choose what to run.
  */
 import * as Option from "effect/Option"
-import { DEFAULT_HOST } from "../Mcp/HttpConfig.js"
 import type { Estate } from "../Sandbox/Estate.js"
+import { DEFAULT_HOST } from "../Settings/Http.js"
 import { parsePort as parsePortText } from "../Settings/Read.js"
 import { VERSION } from "../Shared/Version.js"
 import * as Setup from "./Setup.js"

@@ -27,6 +27,7 @@ import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import * as TraceContext from "../Operations/TraceContext.js"
 import { Naming } from "../Settings/Naming.js"
+import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, type Invocation, resolveCall, run } from "../Tools/Invoke.js"
 import { Names } from "../Tools/Names.js"
@@ -35,7 +36,6 @@ import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import { Policy, type PolicyShape } from "../Tools/Policy.js"
 import type { ProgressShape } from "../Tools/Progress.js"
 import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
-import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Tools/Settings.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
@@ -114,7 +114,7 @@ const contextOf = ({ ctx, server, sessionLevel, meta, request }: Incoming): Call
 }
 
 /** The call as the client's own: run in its context, at debug level when its client asked for debug. */
-const located =
+const withinCallContext =
   (incoming: Incoming) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
     const context = contextOf(incoming)
@@ -175,7 +175,7 @@ const deny = (call: Call, invocation: Invocation, reason: string) =>
   new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
 
 /** The shared store (SVC_MCP_STORE) could not record the question or its answer: nothing is sent (fail closed). */
-const storeSilent = (
+const refuseUnrecorded = (
   prepared: Prepared,
   call: Call,
   invocation: Invocation,
@@ -264,7 +264,7 @@ const accept = (
             Effect.catchTag("ConfirmationUnrecorded", (error) => Effect.succeed(error)),
           )
     if (verified instanceof ConfirmationState.ConfirmationUnrecorded) {
-      return yield* storeSilent(prepared, call, invocation, verified)
+      return yield* refuseUnrecorded(prepared, call, invocation, verified)
     }
     if (typeof verified === "object") return new Honoured(verified.sent)
     if (verified === "Sent") {
@@ -309,7 +309,7 @@ const ask = (
       ],
       { concurrency: 2 },
     )
-    if (Either.isLeft(state)) return yield* storeSilent(prepared, call, invocation, state.left)
+    if (Either.isLeft(state)) return yield* refuseUnrecorded(prepared, call, invocation, state.left)
     const asker = pattern === undefined ? setting : `${setting} ${pattern.text}`
     yield* Effect.ignore(
       prepared.record.refused(
@@ -370,7 +370,7 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
       if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(prepared, call), stopped.sent)
       return stopped
     }).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
-  }).pipe(located(incoming))
+  }).pipe(withinCallContext(incoming))
 
 /** Prepares the handler of every call, with what does not change between calls. */
 export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* () {

@@ -14,9 +14,9 @@ import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import * as Variables from "../../src/Cli/Variables.js"
+import { DEFAULT_SETTINGS, MODES } from "../../src/Settings/Policy.js"
 import { VERSION } from "../../src/Shared/Version.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
-import { DEFAULT_SETTINGS, MODES } from "../../src/Tools/Settings.js"
 import * as Sandbox from "../support/Sandbox.js"
 
 const root = Path.resolve(Path.dirname(import.meta.dirname), "..")

@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
-import { DEFAULT_SETTINGS } from "../../src/Tools/Settings.js"
+import { DEFAULT_SETTINGS } from "../../src/Settings/Policy.js"
 import type { Era } from "../support/Accepting.js"
 import * as Spawn from "../support/Spawn.js"
 
