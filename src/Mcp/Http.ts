@@ -25,6 +25,7 @@ import { createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins } 
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -255,11 +256,10 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
         req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
       })
     }
-    const read = context.fromHeaders(req.headers, req.socket.remoteAddress)
-    const admission =
-      typeof read === "string"
-        ? Admission.Refused({ reason: read })
-        : Admission.Served({ context: read, session: Option.none() })
+    const admission = Either.match(context.fromHeaders(req.headers, req.socket.remoteAddress), {
+      onLeft: (reason) => Admission.Refused({ reason }),
+      onRight: (start) => Admission.Served({ context: start, session: Option.none() }),
+    })
     const body = await HttpBody.bodyOf(req, declared, MAX_BODY_BYTES)
     await requests.run(admission, () =>
       body === undefined || "parsed" in body
