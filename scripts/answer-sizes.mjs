@@ -86,7 +86,10 @@ for (const { question, tool, args, fields } of QUESTIONS) {
 }
 await client.close()
 
-/** Each list of svc_list, asked as an assistant asks first: no params (one page), and stacks with limit 0. */
+/**
+ * Each list of svc_list and each full list of svc_list_detail, asked as an
+ * assistant asks first: no params (one page), and the longest with limit 0.
+ */
 const LISTS = [
   ...[
     "stack",
@@ -110,6 +113,20 @@ const LISTS = [
   { label: "stack, limit 0", args: { resource_type: "stack", params: { limit: 0 } } },
   { label: "deployment, limit 0", args: { resource_type: "deployment", params: { limit: 0 } } },
   { label: "server, limit 0", args: { resource_type: "server", params: { limit: 0 } } },
+  // svc_list_detail's full lists: the same resources with their whole config.
+  ...[
+    "full_stacks",
+    "full_deployments",
+    "full_servers",
+    "full_builds",
+    "full_repos",
+    "full_procedures",
+    "full_actions",
+    "full_alerters",
+    "full_builders",
+    "full_resource_syncs",
+    "full_swarms",
+  ].map((type) => ({ label: type, tool: "svc_list_detail", args: { list_type: type } })),
 ]
 /** The default output budget: an answer longer than this is cut when served as configured by default. */
 const BUDGET = 50_000
@@ -118,9 +135,9 @@ for (const estate of ["small", "large"]) {
   // A budget no answer reaches, so that each is measured whole; the table marks those over the default.
   client = await connect(estate, { SVC_MAX_OUTPUT_CHARS: "10000000" })
   estates[estate] = []
-  for (const { label, args } of LISTS) {
-    const before = await answer("svc_list", { ...args, fields: ["*"] })
-    const after = await answer("svc_list", args)
+  for (const { label, tool = "svc_list", args } of LISTS) {
+    const before = await answer(tool, { ...args, fields: ["*"] })
+    const after = await answer(tool, args)
     estates[estate].push({ label, before, after })
   }
   await client.close()
@@ -163,7 +180,7 @@ process.stdout.write(`${out.join("\n")}\n`)
 const cell = (text) => `${text.length}${text.length > BUDGET ? " (over the budget: cut)" : ""}`
 const smaller = (before, after) => `${Math.round(100 - (100 * after.length) / before.length)}%`
 const lists = [
-  line(["`svc_list`", "Small, before", "Small, after", "Smaller by", "Large, before", "Large, after", "Smaller by"]),
+  line(["List", "Small, before", "Small, after", "Smaller by", "Large, before", "Large, after", "Smaller by"]),
   line(["---", "---:", "---:", "---:", "---:", "---:", "---:"]),
   ...LISTS.map(({ label }, i) => {
     const small = estates.small[i]

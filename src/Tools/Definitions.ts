@@ -15,6 +15,12 @@ const changes = (idempotent: boolean): Hints => ({
   openWorldHint: true,
 })
 
+// Rows at a glance ({columns, result}), or the records `fields` kept ({result}).
+const ROWS = {
+  type: "object",
+  properties: { columns: { type: "array", items: { type: "string" } }, result: { type: "array" } },
+} as const
+
 export const svc_list = make({
   name: "svc_list",
   fields: true,
@@ -27,11 +33,7 @@ export const svc_list = make({
   endpoints: Tables.list,
   description:
     'List resources, as rows of the main fields. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: one page (default 50) unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}. fields: paths to keep, e.g. ["name","info.state"]; ["*"]: whole records.',
-  // Rows at a glance ({columns, result}), or the records `fields` kept ({result}).
-  outputSchema: {
-    type: "object",
-    properties: { columns: { type: "array", items: { type: "string" } }, result: { type: "array" } },
-  },
+  outputSchema: ROWS,
 })
 
 export const svc_get = make({
@@ -165,7 +167,8 @@ export const svc_list_detail = make({
   selectorKey: "list_type",
   endpoints: Tables.list_detail,
   description:
-    "Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}. fields: paths to keep per item.",
+    'Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}. full_*: rows as svc_list. fields: paths to keep per item; ["*"]: whole.',
+  outputSchema: ROWS,
 })
 
 export const svc_copy = make({

@@ -6,10 +6,16 @@
  * their names beside them.
  */
 import { isObject } from "../Shared/JsonShape.js"
+import { REDACTED } from "../Shared/Secrets.js"
 import type { NameKind, NameMaps } from "./Names.js"
 import { type Column, ID_FIELDS, PROJECTIONS, type Projection } from "./Projections.js"
 
-export const projectionOf = (endpoint: string): Projection | undefined => PROJECTIONS[endpoint]
+/** The tools whose lists have projections: svc_list's, and svc_list_detail's full lists. */
+const LISTS = new Set(["svc_list", "svc_list_detail"])
+
+/** The projection of a list `tool` answers from `endpoint`, if the table has one. */
+export const projectionOf = (tool: string, endpoint: string): Projection | undefined =>
+  LISTS.has(tool) ? PROJECTIONS[endpoint] : undefined
 
 /** The value at `path`, read through arrays as `fields` reads it; undefined where there is none. */
 const valueAt = (value: unknown, names: ReadonlyArray<string>, at = 0): unknown => {
@@ -28,6 +34,7 @@ const nameOf = (maps: NameMaps, kind: NameKind, id: unknown): unknown =>
 
 /** One cell: the record's value at the column's path, an id as its name; null where the record has none. */
 const cell = (column: Column, record: unknown, maps: NameMaps): unknown => {
+  if (column.hidden !== undefined && at(record, column.hidden) === true) return REDACTED
   const value = at(record, column.path)
   if (column.key !== undefined && column.when !== undefined) {
     const { key, when } = column
@@ -76,14 +83,6 @@ export const rows = (projection: Projection, items: ReadonlyArray<unknown>, maps
   rows: items.map((item) => projection.columns.map((column) => cell(column, item, maps))),
 })
 
-/**
- * Whether the rows (ids for names) are shorter than the records: else the list
- * is shown whole (Render.ts), and needs no names read.
- */
-export const shorter = (projection: Projection, items: ReadonlyArray<unknown>): boolean =>
-  headline(projection, items.length).length + JSON.stringify(rows(projection, items, {}).rows).length <
-  JSON.stringify(items).length
-
 /** The record paths a projection reads (for the fences' check, which works on records). */
 export const pathsOf = (projection: Projection): ReadonlyArray<string> => [
   ...new Set(
@@ -91,11 +90,18 @@ export const pathsOf = (projection: Projection): ReadonlyArray<string> => [
   ),
 ]
 
-/** The first line of a list at a glance: what the rows hold, and how to see more. */
+/**
+ * The first line of a list at a glance: what the rows hold, and how to see
+ * more, with a field the rows leave out as the example. Short, since a list of
+ * one item pays for it whole.
+ */
 export const headline = (projection: Projection, count: number): string => {
-  const [first, ...rest] = projection.columns.map((column) => column.path)
-  const example = [first, rest.find((path) => path.includes(".")) ?? rest[0]]
-  return `[svc-mcp: ${count} ${projection.noun} as rows of ${JSON.stringify(projection.columns.map((c) => c.label))}. More fields exist: fields ["*"] gives whole records, fields ${JSON.stringify(example)} the paths named]`
+  const [first, second] = projection.columns.map((column) => column.path)
+  const example = [first, projection.more ?? second]
+  // Every noun of the table is a plural in -s.
+  const noun = count === 1 ? projection.noun.slice(0, -1) : projection.noun
+  const labels = JSON.stringify(projection.columns.map((column) => column.label))
+  return `[svc-mcp: ${count} ${noun} as rows of ${labels}; for more, fields: ["*"] or ${JSON.stringify(example)}]`
 }
 
 // ---- names beside ids kept by `fields`

@@ -57,8 +57,8 @@ export const WHOLE = "*"
 
 /**
  * The names the rendered answer will show: for a list at a glance, those its
- * name columns lack; for an answer of svc_list or svc_get shaped by `fields`,
- * those of the ids kept. None for a whole answer, or where no Names is provided.
+ * name columns lack; for an answer of svc_list, svc_get or a full list of
+ * svc_list_detail shaped by `fields`, those of the ids kept. None for a whole answer, or where no Names is provided.
  */
 const namesFor = (
   tool: Tool,
@@ -66,13 +66,14 @@ const namesFor = (
   data: unknown,
 ): Effect.Effect<NameMaps | undefined, never, Names> =>
   Effect.gen(function* () {
-    // The resource tools' answers: ids elsewhere (a Docker object's) are not the service's resources.
-    if ((tool.name !== "svc_list" && tool.name !== "svc_get") || invocation.whole === true) return undefined
-    const projection = tool.name === "svc_list" ? Glance.projectionOf(invocation.endpoint) : undefined
+    const projection = Glance.projectionOf(tool.name, invocation.endpoint)
+    // The resources' answers: ids elsewhere (a Docker object's) are not the service's resources.
+    const resources = tool.name === "svc_list" || tool.name === "svc_get" || projection !== undefined
+    if (!resources || invocation.whole === true) return undefined
     const kinds =
       invocation.fields !== undefined
         ? Glance.idKindsIn(Fields.shape(data, invocation.fields).value)
-        : projection !== undefined && Array.isArray(data) && Glance.shorter(projection, data)
+        : projection !== undefined && Array.isArray(data)
           ? Glance.kindsFor(projection, data)
           : []
     if (kinds.length === 0) return undefined

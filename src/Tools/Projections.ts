@@ -2,18 +2,28 @@
  * The default answer of each list, as data: per endpoint, the columns an
  * operator looks at first, each read from a path of the service's record.
  * A list answered without `fields` is shown as one row per item with these
- * columns; `fields` picks paths of the record instead, and `fields: ["*"]`
- * keeps the whole record. Glance.ts reads this table; docs/tools.md explains it.
+ * columns, whatever its length; `fields` picks paths of the record instead,
+ * and `fields: ["*"]` keeps the whole record. Glance.ts reads this table;
+ * docs/tools.md explains it.
  *
  * A column's `path` is a dotted path of the record, read through arrays as
  * `fields` reads it (`info.services.service`: the service of each service).
  * `name` says the value is an id (or a list of ids) of that kind, shown as
  * its name (Names.ts); `given` is the record's own field for that name, used
  * when the service gave one. `key` with `when`: of the objects at `path`, the
- * `key` of those whose `when` is true.
+ * `key` of those whose `when` is true. `hidden`: the record's flag that makes
+ * the value a secret (a variable's `is_secret`), shown then as `[redacted]`
+ * whatever the settings: a row never shows a secret, `fields` asks for one.
  *
- * No column reads an untrusted field (Untrusted/Fields.ts) nor a credential:
- * a test holds the table to both.
+ * Each row keeps the name and id, the state and where it runs when the type
+ * has them, the tag names, and only the type's own fields an operator asks
+ * about first: the service's list records of the smaller types (actions,
+ * procedures, alerters) hold little besides those, so their rows are about
+ * half as long as their records, not less.
+ *
+ * `more` is a path of the record no column reads (but a credential), for the
+ * first line's example of asking for more. No column reads an untrusted field
+ * (Untrusted/Fields.ts) nor a credential: a test holds the table to both.
  */
 import type { NameKind } from "./Names.js"
 
@@ -24,12 +34,15 @@ export interface Column {
   readonly given?: string
   readonly key?: string
   readonly when?: string
+  readonly hidden?: string
 }
 
 export interface Projection {
-  /** What one item is, in the plural: "stacks". */
+  /** What the items are, in the plural: "stacks" (one is "stack"). */
   readonly noun: string
   readonly columns: ReadonlyArray<Column>
+  /** A path of the record that no column reads, for the first line's example; none where only a credential is left. */
+  readonly more?: string
 }
 
 const NAME: Column = { label: "name", path: "name" }
@@ -40,8 +53,27 @@ const SERVER: Column = { label: "server", path: "info.server_id", name: "server"
 const REPO: Column = { label: "repo", path: "info.repo" }
 const BRANCH: Column = { label: "branch", path: "info.branch" }
 const OID: Column = { label: "id", path: "_id.$oid" }
+const LAST_RUN: Column = { label: "last_run_at", path: "info.last_run_at" }
+const ACCOUNT: ReadonlyArray<Column> = [
+  { label: "domain", path: "domain" },
+  { label: "username", path: "username" },
+  OID,
+]
 
-/** By endpoint (`read/ListStacks`): the lists of svc_list. Summaries are counters already, and stay whole. */
+// The full records of svc_list_detail (`full_stacks`...): config and info, without the list's state.
+const FULL = {
+  SERVER: { label: "server", path: "config.server_id", name: "server" },
+  REPO: { label: "repo", path: "config.repo" },
+  BRANCH: { label: "branch", path: "config.branch" },
+  SCHEDULE: { label: "schedule", path: "config.schedule" },
+  SCHEDULED: { label: "schedule_enabled", path: "config.schedule_enabled" },
+} as const satisfies Record<string, Column>
+
+/**
+ * By endpoint: the lists of svc_list (`read/ListStacks`) and the full lists of
+ * svc_list_detail (`read/ListFullStacks`). Summaries (svc_summary) are a few
+ * counters already, and stay whole.
+ */
 export const PROJECTIONS: Readonly<Record<string, Projection>> = {
   "read/ListStacks": {
     noun: "stacks",
@@ -56,6 +88,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       { label: "services", path: "info.services.service" },
       { label: "updates", path: "info.services", key: "service", when: "update_available" },
     ],
+    more: "info.status",
   },
   "read/ListDeployments": {
     noun: "deployments",
@@ -68,6 +101,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       { label: "image", path: "info.image" },
       { label: "update", path: "info.update_available" },
     ],
+    more: "info.status",
   },
   "read/ListServers": {
     noun: "servers",
@@ -84,6 +118,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       { label: "disk_used_gb", path: "info.stats.disk_used_gb" },
       { label: "disk_total_gb", path: "info.stats.disk_total_gb" },
     ],
+    more: "info.version",
   },
   "read/ListBuilds": {
     noun: "builds",
@@ -98,6 +133,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       BRANCH,
       { label: "last_built_at", path: "info.last_built_at" },
     ],
+    more: "info.built_hash",
   },
   "read/ListRepos": {
     noun: "repos",
@@ -111,21 +147,18 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       REPO,
       BRANCH,
     ],
+    more: "info.latest_hash",
   },
   "read/ListProcedures": {
     noun: "procedures",
-    columns: [
-      NAME,
-      ID,
-      STATE,
-      TAGS,
-      { label: "stages", path: "info.stages" },
-      { label: "last_run_at", path: "info.last_run_at" },
-    ],
+    // Whether and when it last ran; its number of stages is one field away.
+    columns: [NAME, ID, STATE, TAGS, LAST_RUN],
+    more: "info.stages",
   },
   "read/ListActions": {
     noun: "actions",
-    columns: [NAME, ID, STATE, TAGS, { label: "last_run_at", path: "info.last_run_at" }],
+    columns: [NAME, ID, STATE, TAGS, LAST_RUN],
+    more: "info.next_scheduled_run",
   },
   "read/ListAlerters": {
     noun: "alerters",
@@ -136,23 +169,28 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       { label: "endpoint", path: "info.endpoint_type" },
       TAGS,
     ],
+    more: "template",
   },
   "read/ListBuilders": {
     noun: "builders",
     columns: [NAME, ID, { label: "type", path: "info.builder_type" }, TAGS],
+    more: "info.instance_type",
   },
   "read/ListResourceSyncs": {
     noun: "syncs",
     columns: [NAME, ID, STATE, TAGS, REPO, BRANCH],
+    more: "info.last_sync_ts",
   },
   "read/ListSwarms": {
     noun: "swarms",
     columns: [NAME, ID, STATE, { label: "servers", path: "info.server_ids", name: "server" }, TAGS],
+    more: "template",
   },
   "read/ListTags": {
     noun: "tags",
     // Tags are named wherever they are used; the id is one field away.
     columns: [NAME, { label: "color", path: "color" }],
+    more: "_id.$oid",
   },
   "read/ListUsers": {
     noun: "users",
@@ -163,23 +201,105 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       { label: "enabled", path: "enabled" },
       { label: "admin", path: "admin" },
     ],
+    more: "last_update_view",
   },
   "read/ListVariables": {
     noun: "variables",
-    // The value is left out: a secret one's is hidden anyway, and `fields: ["name", "value"]` shows the others'.
-    columns: [NAME, { label: "description", path: "description" }, { label: "is_secret", path: "is_secret" }],
+    // The name and the value an operator asks about; a secret one's is never shown here.
+    columns: [NAME, { label: "value", path: "value", hidden: "is_secret" }],
+    more: "description",
   },
   "read/ListUserGroups": {
     noun: "user groups",
     columns: [NAME, OID, { label: "users", path: "users" }, { label: "everyone", path: "everyone" }],
+    more: "updated_at",
   },
-  "read/ListGitProviderAccounts": {
-    noun: "accounts",
-    columns: [{ label: "domain", path: "domain" }, { label: "username", path: "username" }, OID],
+  "read/ListGitProviderAccounts": { noun: "accounts", columns: ACCOUNT, more: "https" },
+  // Its record holds nothing else but the token, which is redacted.
+  "read/ListImageRegistryAccounts": { noun: "accounts", columns: ACCOUNT },
+
+  "read/ListFullStacks": {
+    noun: "stacks",
+    columns: [NAME, OID, FULL.SERVER, TAGS, FULL.REPO, FULL.BRANCH, { label: "files", path: "config.file_paths" }],
+    more: "config.auto_update",
   },
-  "read/ListImageRegistryAccounts": {
-    noun: "accounts",
-    columns: [{ label: "domain", path: "domain" }, { label: "username", path: "username" }, OID],
+  "read/ListFullDeployments": {
+    noun: "deployments",
+    columns: [
+      NAME,
+      OID,
+      FULL.SERVER,
+      TAGS,
+      { label: "image", path: "config.image.params.image" },
+      { label: "restart", path: "config.restart" },
+    ],
+    more: "config.ports",
+  },
+  "read/ListFullServers": {
+    noun: "servers",
+    columns: [
+      NAME,
+      OID,
+      TAGS,
+      { label: "address", path: "config.address" },
+      { label: "region", path: "config.region" },
+      { label: "enabled", path: "config.enabled" },
+    ],
+    more: "config.cpu_warning",
+  },
+  "read/ListFullBuilds": {
+    noun: "builds",
+    columns: [
+      NAME,
+      OID,
+      TAGS,
+      { label: "builder", path: "config.builder_id", name: "builder" },
+      FULL.REPO,
+      FULL.BRANCH,
+      { label: "version", path: "config.version" },
+    ],
+    more: "config.image_name",
+  },
+  "read/ListFullProcedures": {
+    noun: "procedures",
+    columns: [NAME, OID, TAGS, FULL.SCHEDULE, FULL.SCHEDULED, { label: "stages", path: "config.stages.name" }],
+    more: "config.stages.executions",
+  },
+  "read/ListFullRepos": {
+    noun: "repos",
+    columns: [NAME, OID, FULL.SERVER, TAGS, FULL.REPO, FULL.BRANCH, { label: "path", path: "config.path" }],
+    more: "info.latest_hash",
+  },
+  "read/ListFullBuilders": {
+    noun: "builders",
+    columns: [NAME, OID, TAGS, { label: "type", path: "config.type" }],
+    more: "config.params",
+  },
+  "read/ListFullSwarms": {
+    noun: "swarms",
+    columns: [NAME, OID, TAGS, { label: "servers", path: "config.server_ids", name: "server" }],
+    more: "config.maintenance_windows",
+  },
+  "read/ListFullActions": {
+    noun: "actions",
+    columns: [NAME, OID, TAGS, FULL.SCHEDULE, FULL.SCHEDULED],
+    more: "config.arguments",
+  },
+  "read/ListFullAlerters": {
+    noun: "alerters",
+    columns: [
+      NAME,
+      OID,
+      TAGS,
+      { label: "enabled", path: "config.enabled" },
+      { label: "endpoint", path: "config.endpoint.type" },
+    ],
+    more: "config.alert_types",
+  },
+  "read/ListFullResourceSyncs": {
+    noun: "syncs",
+    columns: [NAME, OID, TAGS, FULL.REPO, FULL.BRANCH, { label: "managed", path: "config.managed" }],
+    more: "info.last_sync_ts",
   },
 }
 

@@ -82,8 +82,8 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
     projection !== undefined &&
     untrusted &&
     Untrusted.fences(endpoint, shape(shown, Glance.pathsOf(projection)).value, outcome.body) !== undefined
-  // A list so short that its rows and their first line say no less than its records is shown whole.
-  if (projection !== undefined && !fenced && Array.isArray(shown) && Glance.shorter(projection, shown)) {
+  // Every list with a projection is shown as rows, however short: one shape, names for ids, the way to more.
+  if (projection !== undefined && !fenced && Array.isArray(shown)) {
     return atGlance(tool, outcome, settings, projection, shown)
   }
   const fields = fenced && projection !== undefined ? Glance.pathsOf(projection) : outcome.fields
@@ -119,10 +119,10 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   return { ...rendered, meta: Untrusted.metaOf(paths), untrusted: fences.read }
 }
 
-/** The projection a list is shown by: svc_list's, without `fields`, when the table has one and the answer is a list. */
+/** The projection a list is shown by: without `fields`, when the table has one and the answer is a list. */
 const glanceOf = (tool: Tool, outcome: ToolSuccess, shown: unknown): Projection | undefined =>
-  tool.name === "svc_list" && outcome.fields === undefined && outcome.whole !== true && Array.isArray(shown)
-    ? Glance.projectionOf(outcome.endpoint)
+  outcome.fields === undefined && outcome.whole !== true && Array.isArray(shown)
+    ? Glance.projectionOf(tool.name, outcome.endpoint)
     : undefined
 
 /**

@@ -10,13 +10,12 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { getMcpConfigForManifest, type McpbManifestAny } from "@anthropic-ai/mcpb"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/client"
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import * as Variables from "../../src/Cli/Variables.js"
 import { DEFAULT_SETTINGS, MODES } from "../../src/Settings/Policy.js"
 import { VERSION } from "../../src/Shared/Version.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Clients from "../support/Clients.js"
 import * as Sandbox from "../support/Sandbox.js"
 
 const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
@@ -49,23 +48,20 @@ interface Started {
   readonly env?: Record<string, string> | undefined
 }
 
-const connect = (config: Started | undefined, extra: Array<string>) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      if (config === undefined) throw new Error("no configuration to start")
-      const client = new Client({ name: "claude-desktop-like", version: "1.0.0" })
-      await client.connect(
-        new StdioClientTransport({
-          command: config.command,
-          args: [...(config.args ?? []), ...extra],
-          env: { PATH: process.env.PATH ?? "", ...config.env },
-          stderr: "pipe",
-        }),
-      )
-      return client
+/** The SDK v2 Client on the earlier revisions (after `initialize`), as a desktop host speaks, over stdio. */
+const connect = (config: Started | undefined, extra: Array<string>) => {
+  if (config === undefined) return Effect.die(new Error("no configuration to start"))
+  return Effect.map(
+    Clients.overStdio({
+      name: "claude-desktop-like",
+      era: "legacy",
+      env: config.env ?? {},
+      args: extra,
+      command: [config.command, ...(config.args ?? [])],
     }),
-    (client) => Effect.promise(() => client.close()),
+    ({ client }) => client,
   )
+}
 
 const names = (tools: ReadonlyArray<{ name: string }>) => tools.map((tool) => tool.name)
 

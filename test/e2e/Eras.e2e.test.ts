@@ -6,11 +6,9 @@
  * clients speak, drives Stdio.e2e and Http.e2e.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import { VERSION } from "../../src/Shared/Version.js"
-import { accepting, type Era } from "../support/Accepting.js"
+import * as Clients from "../support/Clients.js"
 import * as HttpMcp from "../support/HttpMcp.js"
 import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
@@ -18,43 +16,18 @@ import * as Spawn from "../support/Spawn.js"
 import * as Spec from "../support/Spec.js"
 import { until } from "../support/Wait.js"
 
+type Era = Clients.Era
+
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const keyEnv = (url: string) => ({ SVC_URL: url, SVC_API_KEY: Layers.KEY, SVC_API_SECRET: Layers.SECRET })
 
 const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
-
-const newClient = (era: Era) =>
-  new Client(
-    { name: "svc-mcp-eras", version: "1.0.0" },
-    era === "modern" ? { versionNegotiation: { mode: "auto" } } : {},
-  )
+const NAME = "svc-mcp-eras"
 
 const stdio = (era: Era, env: Record<string, string>) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = newClient(era)
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [Spawn.ENTRY],
-          env: { PATH: process.env.PATH ?? "", ...env },
-          stderr: "pipe",
-        }),
-      )
-      return client
-    }),
-    (client) => Effect.promise(() => client.close()),
-  )
+  Effect.map(Clients.overStdio({ name: NAME, era, env }), ({ client }) => client)
 
-const http = (era: Era, url: string) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = newClient(era)
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)))
-      return client
-    }),
-    (client) => Effect.promise(() => client.close()),
-  )
+const http = (era: Era, url: string) => Effect.map(Clients.overHttp(url, { name: NAME, era }), ({ client }) => client)
 
 const transports = {
   stdio: (era: Era, double: Double.ServiceDouble) => stdio(era, keyEnv(double.url)),
@@ -116,17 +89,13 @@ for (const [name, connect] of Object.entries(transports)) {
 describe("SVC_CONFIRM over HTTP", () => {
   const env = (url: string) => ({ ...keyEnv(url), SVC_CONFIRM: "svc_delete:*" })
   const deleteStack = { name: "svc_delete", arguments: { resource_type: "stack", params: { id: "web" } } }
-  const asking = (era: Era) => accepting("svc-mcp-eras", era)
+  const asking = (era: Era, url: string) => Clients.overHttp(url, { name: NAME, era, answering: "accept" })
 
   it.scopedLive("a 2026-07-28 client confirms through input_required, and the call is sent", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped(API_KEY)
       const server = yield* Spawn.serveHttp(env(double.url))
-      const { client, asked } = asking("modern")
-      yield* Effect.acquireRelease(
-        Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(server.url)))),
-        () => Effect.promise(() => client.close()),
-      )
+      const { client, asked } = yield* asking("modern", server.url)
       const result = yield* Effect.promise(() => client.callTool(deleteStack))
       expect(result.isError).toBeFalsy()
       expect(asked).toEqual([expect.stringMatching(/^svc_delete resource_type "stack" will call write\/DeleteStack/)])
@@ -143,11 +112,7 @@ describe("SVC_CONFIRM over HTTP", () => {
       Effect.gen(function* () {
         const double = yield* Double.scoped(API_KEY)
         const server = yield* Spawn.serveHttp(env(double.url))
-        const { client, asked } = asking("legacy")
-        yield* Effect.acquireRelease(
-          Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(server.url)))),
-          () => Effect.promise(() => client.close()),
-        )
+        const { client, asked } = yield* asking("legacy", server.url)
         const result = yield* Effect.promise(() => client.callTool(deleteStack))
         expect(result.isError).toBeFalsy()
         expect(asked).toEqual([expect.stringMatching(/^svc_delete resource_type "stack" will call write\/DeleteStack/)])

@@ -1,39 +1,30 @@
 /**
  * The built server on the large estate (`--sandbox --estate large`), spoken to
  * by the SDK v2 Client in both eras over stdio: the whole list of 300 stacks
- * fits the output budget uncut, as rows; untrusted text that a read keeps is
- * still fenced and its credentials masked; the mended seed (enabled stages,
- * a service user) answers as the service does.
+ * fits the output budget uncut, as rows, and so do their full configs; a list
+ * of one is rows too; a secret variable's value is not shown; untrusted text
+ * that a read keeps is still fenced and its credentials masked; the mended
+ * seed (enabled stages, a service user) answers as the service does.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/client"
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import { DEFAULT_SETTINGS } from "../../src/Settings/Policy.js"
-import type { Era } from "../support/Accepting.js"
-import * as Spawn from "../support/Spawn.js"
+import * as Clients from "../support/Clients.js"
+
+type Era = Clients.Era
 
 const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
 
+// The guard off: this client cannot be asked (test/e2e/Untrusted.e2e.test.ts has the guard).
 const large = (era: Era) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client(
-        { name: "svc-mcp-glance", version: "1.0.0" },
-        era === "modern" ? { versionNegotiation: { mode: "auto" } } : {},
-      )
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [Spawn.ENTRY, "--sandbox", "--estate", "large"],
-          // The guard off: this client cannot be asked (test/e2e/Untrusted.e2e.test.ts has the guard).
-          env: { PATH: process.env.PATH ?? "", SVC_GUARD: "off" },
-          stderr: "pipe",
-        }),
-      )
-      return client
+  Effect.map(
+    Clients.overStdio({
+      name: "svc-mcp-glance",
+      era,
+      args: ["--sandbox", "--estate", "large"],
+      env: { SVC_GUARD: "off" },
     }),
-    (client) => Effect.promise(() => client.close()),
+    ({ client }) => client,
   )
 
 interface Result {
@@ -67,6 +58,21 @@ describe.each(ERAS)("the large estate, the %s era", (era) => {
         columns: ["name", "id", "state", "server", "tags", "repo", "branch", "services", "updates"],
         result: rows,
       })
+
+      // svc_list_detail's full lists too: all 300 stacks' configs as rows, uncut; a short list is rows as well.
+      const full = yield* call("svc_list_detail", { list_type: "full_stacks", params: { limit: 0 } })
+      const fullText = full.content[0]?.text ?? ""
+      expect(fullText).not.toContain("output cut")
+      expect(fullText.split("\n")[0]).toMatch(/^\[svc-mcp: 300 stacks as rows of \["name","id","server",/)
+      expect(full.structuredContent?.result).toHaveLength(300)
+      expect(full._meta?.["svc-mcp/untrusted"]).toBeUndefined()
+      const alerters = yield* call("svc_list", { resource_type: "alerter" })
+      expect(alerters.structuredContent).toEqual({
+        columns: ["name", "id", "enabled", "endpoint", "tags"],
+        result: [["ops-slack", expect.stringMatching(/^[0-9a-f]{24}$/), true, "Slack", []]],
+      })
+      const variables = yield* call("svc_list", { resource_type: "variable" })
+      expect(variables.content[0]?.text).toContain('["DB_PASSWORD","[redacted]"]')
 
       // The same hostile text as the small estate: a kept untrusted value is fenced, its credentials masked.
       const logs = yield* call("svc_logs", { resource_type: "stack", params: { stack: "web", services: ["worker"] } })

@@ -6,16 +6,16 @@
  * Node 20, past its end of life, keeps a smoke test.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import type { Client } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import { VERSION } from "../../src/Shared/Version.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Clients from "../support/Clients.js"
 import * as Mcp from "../support/Mcp.js"
 import * as NodeRuntimes from "../support/NodeRuntimes.js"
 import * as Spawn from "../support/Spawn.js"
 
-type Era = "modern" | "legacy"
+type Era = Clients.Era
 const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
 
 /** The service's JSON in a result's text, after the fences' first line and the one-line summary a waited call leads with. */
@@ -25,38 +25,11 @@ const json = (result: unknown) => {
   return JSON.parse(text.slice(text.search(/^[[{]/m)))
 }
 
-const connected = (era: Era, transport: () => Parameters<Client["connect"]>[0]) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client(
-        { name: "svc-mcp-runtime-test", version: "1.0.0" },
-        era === "modern" ? { versionNegotiation: { mode: "auto" } } : {},
-      )
-      await client.connect(transport())
-      return client
-    }),
-    (client) => Effect.promise(() => client.close()),
-  )
+const NAME = "svc-mcp-runtime-test"
 
 /** Over stdio, with what the server wrote on stderr so far. */
-const overStdio = (era: Era, node: string) => {
-  let stderr = ""
-  return Effect.map(
-    connected(era, () => {
-      const transport = new StdioClientTransport({
-        command: node,
-        args: [Spawn.ENTRY, "--sandbox"],
-        env: { PATH: process.env.PATH ?? "" },
-        stderr: "pipe",
-      })
-      transport.stderr?.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString("utf8")
-      })
-      return transport
-    }),
-    (client) => ({ client, stderr: () => stderr }),
-  )
-}
+const overStdio = (era: Era, node: string) =>
+  Clients.overStdio({ name: NAME, era, args: ["--sandbox"], command: [node, Spawn.ENTRY] })
 
 /** A stdio session, after which the server has warned of nothing (a newer Node deprecates what an older allowed). */
 const stdioSession = (era: Era, node: string) =>
@@ -69,7 +42,7 @@ const stdioSession = (era: Era, node: string) =>
 
 const overHttp = (era: Era, node: string) =>
   Effect.flatMap(Spawn.serveHttp({}, ["--sandbox"], { node }), ({ url }) =>
-    connected(era, () => new StreamableHTTPClientTransport(new URL(url))),
+    Effect.map(Clients.overHttp(url, { name: NAME, era }), ({ client }) => client),
   )
 
 /** The same short session on any connected client, after checking the era it landed on. */

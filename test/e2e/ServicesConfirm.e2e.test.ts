@@ -10,15 +10,14 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
-import type { Era } from "../support/Accepting.js"
-import * as Accepting from "../support/Accepting.js"
+import * as Clients from "../support/Clients.js"
 import * as HttpMcp from "../support/HttpMcp.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
 import * as TwoServices from "../support/TwoServices.js"
+
+type Era = Clients.Era
 
 const { PROD, STAGING } = TwoServices
 
@@ -42,26 +41,15 @@ const deleteTag = (service: string) => ({
   arguments: { resource_type: "tag", params: { id: "production" }, service },
 })
 
-/** The SDK's client, answering every question with accept, and the questions it was asked. */
-const accepting = (era: Era) => Accepting.accepting("svc-mcp-services-confirm", era)
+const NAME = "svc-mcp-services-confirm"
 
-/** The 2026-07-28 era over HTTP (input_required), the earlier one over stdio (elicitation/create). */
+/** The 2026-07-28 era over HTTP (input_required), the earlier one over stdio (elicitation/create); the user accepts. */
 const connect = (era: Era, environment: Record<string, string>) =>
   Effect.gen(function* () {
-    const { client, asked } = accepting(era)
-    const transport =
+    const { client, asked } =
       era === "modern"
-        ? new StreamableHTTPClientTransport(new URL((yield* Spawn.serveHttp(environment)).url))
-        : new StdioClientTransport({
-            command: process.execPath,
-            args: [Spawn.ENTRY],
-            env: { PATH: process.env.PATH ?? "", ...environment },
-            stderr: "pipe",
-          })
-    yield* Effect.acquireRelease(
-      Effect.promise(() => client.connect(transport)),
-      () => Effect.promise(() => client.close()),
-    )
+        ? yield* Clients.overHttp((yield* Spawn.serveHttp(environment)).url, { name: NAME, era, answering: "accept" })
+        : yield* Clients.overStdio({ name: NAME, era, env: environment, answering: "accept" })
     expect(client.getProtocolEra()).toBe(era)
     return { client, asked }
   })

@@ -10,59 +10,27 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import * as Effect from "effect/Effect"
 import * as Hostile from "../../src/Sandbox/Hostile.js"
+import * as Clients from "../support/Clients.js"
 import * as Spawn from "../support/Spawn.js"
 
-type Era = "modern" | "legacy"
+type Era = Clients.Era
 type Action = "accept" | "decline"
 
-/** An SDK v2 client in `era` that declares elicitation and answers every question with `action`. */
-const userClient = (era: Era, action: Action | undefined) => {
-  const client = new Client(
-    { name: "svc-mcp-untrusted", version: "1.0.0" },
-    {
-      ...(action === undefined ? {} : { capabilities: { elicitation: { form: {} } } }),
-      ...(era === "modern" ? { versionNegotiation: { mode: "auto" as const } } : {}),
-    },
-  )
-  const asked: Array<string> = []
-  if (action !== undefined) {
-    client.setRequestHandler("elicitation/create", (request) => {
-      asked.push(request.params.message)
-      return action === "accept" ? { action, content: {} } : { action }
-    })
-  }
-  return { client, asked }
-}
+const NAME = "svc-mcp-untrusted"
 
 /** The built server with `--sandbox`, in `era`'s transport (2026-07-28 over HTTP, 2025-11-25 over stdio). */
 const connect = (era: Era, env: Record<string, string>, action: Action | undefined) =>
   Effect.gen(function* () {
-    const { client, asked } = userClient(era, action)
-    if (era === "modern") {
-      const server = yield* Spawn.serveHttp(env, ["--sandbox"])
-      yield* Effect.acquireRelease(
-        Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(server.url)))),
-        () => Effect.promise(() => client.close()),
-      )
-    } else {
-      yield* Effect.acquireRelease(
-        Effect.promise(() =>
-          client.connect(
-            new StdioClientTransport({
-              command: process.execPath,
-              args: [Spawn.ENTRY, "--sandbox"],
-              env: { PATH: process.env.PATH ?? "", ...env },
-              stderr: "pipe",
-            }),
-          ),
-        ),
-        () => Effect.promise(() => client.close()),
-      )
-    }
+    const { client, asked } =
+      era === "modern"
+        ? yield* Clients.overHttp((yield* Spawn.serveHttp(env, ["--sandbox"])).url, {
+            name: NAME,
+            era,
+            answering: action,
+          })
+        : yield* Clients.overStdio({ name: NAME, era, env, args: ["--sandbox"], answering: action })
     const call = (name: string, args: Record<string, unknown>) =>
       Effect.promise(() => client.callTool({ name, arguments: args }))
     return { client, asked, call }

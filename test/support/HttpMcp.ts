@@ -1,6 +1,6 @@
 /**
- * Clients of the built server's HTTP mode: the SDK's client with any headers,
- * and raw requests.
+ * Clients of the built server's HTTP mode: the SDK v1 Client (as most hosts
+ * embed it today) with any headers, and raw requests.
  */
 import * as NodeHttp from "node:http"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -19,10 +19,10 @@ export const connect = (url: string, headers: Record<string, string> = {}) =>
     (client) => Effect.promise(() => client.close()),
   )
 
-interface RawOptions {
+export interface RawOptions {
   readonly method?: string
   readonly headers?: Record<string, string>
-  readonly body?: string
+  readonly body?: string | Buffer
   /** The loopback address the request's socket is bound to (127.0.0.2 ...): a caller of its own. */
   readonly from?: string
 }

@@ -10,7 +10,6 @@ import * as Path from "node:path"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -29,6 +28,7 @@ import {
   TeamSettings,
 } from "../../src/index.js"
 import * as ParamsCheck from "../../src/Tools/ParamsCheck.js"
+import * as Clients from "../support/Clients.js"
 import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
 
@@ -48,11 +48,7 @@ const served = <E>(parts: Layer.Layer<never, E> | Layer.Layer<Audit.Audit, E>) =
 /** Creates a tag through MCP, as a client of the served tools does. */
 const createTag = Effect.gen(function* () {
   const { url } = yield* McpHttp.HttpServing
-  const mcp = new Client({ name: "embedding-test", version: "1.0.0" })
-  yield* Effect.acquireRelease(
-    Effect.promise(() => mcp.connect(new StreamableHTTPClientTransport(new URL(url)))),
-    () => Effect.promise(() => mcp.close()),
-  )
+  const { client: mcp } = yield* Clients.overHttp(url, { name: "embedding-test", era: "legacy" })
   return yield* Effect.promise(() =>
     mcp.callTool({ name: "svc_create", arguments: { resource_type: "tag", params: { name: "blue" } } }),
   )

@@ -21,6 +21,7 @@ import { SvcClient } from "../../src/SvcClient.js"
 import * as Glance from "../../src/Tools/Glance.js"
 import * as Names from "../../src/Tools/Names.js"
 import { PROJECTIONS } from "../../src/Tools/Projections.js"
+import * as Tables from "../../src/Tools/Tables.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
@@ -138,8 +139,25 @@ const ALL_NAMES = new Set(["prod-01", "production", "local-builder"])
 describe("the projections table", () => {
   const endpoints = Object.keys(PROJECTIONS)
 
-  it("has a projection for every list of svc_list, and each column reads a field the definitions give", () => {
-    for (const endpoint of endpoints) {
+  it("has a projection for every list of svc_list and every full list of svc_list_detail", () => {
+    const full = Object.entries(Tables.list_detail).filter(([selector]) => selector.startsWith("full_"))
+    expect(full).toHaveLength(11)
+    for (const endpoint of [...Object.values(Tables.list), ...full.map(([, endpoint]) => endpoint)]) {
+      expect(PROJECTIONS[`read/${endpoint}`], endpoint).toBeDefined()
+    }
+    // Other tools' answers are shown as they are.
+    expect(Glance.projectionOf("svc_get", "read/ListStacks")).toBeUndefined()
+    expect(Glance.projectionOf("svc_list_detail", "read/ListAllContainers")).toBeUndefined()
+  })
+
+  it("each column reads a field the definitions give; `more` names one no column reads", () => {
+    for (const [endpoint, projection] of Object.entries(PROJECTIONS)) {
+      const { more } = projection
+      if (more !== undefined) {
+        expect(schemaAt(itemSchema(endpoint), more.split(".")), `${endpoint} more ${more}`).toBeDefined()
+        expect(Glance.pathsOf(projection), `${endpoint} more ${more}`).not.toContain(more)
+        expect(CREDENTIAL.test(more), `${endpoint} more ${more}`).toBe(false)
+      }
       const item = itemSchema(endpoint)
       for (const column of PROJECTIONS[endpoint]?.columns ?? []) {
         for (const path of [column.path, column.given, column.key && `${column.path}.${column.key}`]) {
@@ -175,6 +193,11 @@ describe("the projections table", () => {
         expect(JSON.stringify(row)).not.toContain(MARK)
         projection.columns.forEach((column, i) => {
           const cell = row?.[i]
+          // A value its record marks secret is never shown, whatever it is.
+          if (column.hidden !== undefined && valuesAt(record, column.hidden.split(".")).includes(true)) {
+            expect(cell).toBe("[redacted]")
+            return
+          }
           const found = valuesAt(record, column.path.split("."))
           if (cell === null) {
             expect(found.filter((v) => v !== null)).toEqual([])
@@ -273,8 +296,9 @@ describe("svc_list at a glance, on the sandbox", () => {
         Effect.promise(() => client.callTool({ name: "svc_list", arguments: { resource_type: "stack", ...args } }))
       const glance = yield* list({})
       const [first, rows] = Mcp.text(glance).split("\n")
-      expect(first).toMatch(/^\[svc-mcp: 3 stacks as rows of \["name","id","state","server","tags",/)
-      expect(first).toContain('fields ["*"] gives whole records')
+      expect(first).toBe(
+        '[svc-mcp: 3 stacks as rows of ["name","id","state","server","tags","repo","branch","services","updates"]; for more, fields: ["*"] or ["name","info.status"]]',
+      )
       const parsed = JSON.parse(rows ?? "") as Array<Array<unknown>>
       expect(parsed.map((row) => [row[0], row[3], row[4]])).toEqual([
         ["web", "prod-01", ["production"]],
@@ -299,6 +323,85 @@ describe("svc_list at a glance, on the sandbox", () => {
       )
       expect(Mcp.text(whole)).toBe(sent)
       expect(whole.structuredContent).toEqual({ result: JSON.parse(sent) })
+    }),
+  )
+
+  it.scopedLive("a list of one item is rows too, and a secret variable's value is never shown in a row", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      // As an operator may run it: secrets shown where asked for, never at a glance.
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox), { revealSecrets: true })
+      const list = (args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name: "svc_list", arguments: args }))
+      const swarms = yield* list({ resource_type: "swarm" })
+      expect(Mcp.text(swarms)).toBe(
+        [
+          '[svc-mcp: 1 swarm as rows of ["name","id","state","servers","tags"]; for more, fields: ["*"] or ["name","template"]]',
+          JSON.stringify([
+            ["edge-swarm", sandbox.world.store.find("swarm", "edge-swarm").id, "Healthy", ["prod-01", "prod-02"], []],
+          ]),
+        ].join("\n"),
+      )
+      const variables = yield* list({ resource_type: "variable" })
+      expect(variables.structuredContent).toEqual({
+        columns: ["name", "value"],
+        result: [
+          ["REGISTRY", "ghcr.io/acme"],
+          ["LOG_LEVEL", "info"],
+          ["DB_PASSWORD", "[redacted]"],
+        ],
+      })
+      const secret = sandbox.world.store.find("variable", "DB_PASSWORD").config.value as string
+      expect(Mcp.text(variables)).not.toContain(secret)
+      // Asked for by name, it is shown as the settings allow.
+      const asked = yield* list({ resource_type: "variable", fields: ["name", "value"] })
+      expect(Mcp.text(asked)).toContain(secret)
+    }),
+  )
+
+  it.scopedLive("svc_list_detail's full lists are rows too, fields: [\"*\"] the service's answer, ids kept named", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      const list = (args: Record<string, unknown>) =>
+        Effect.promise(() =>
+          client.callTool({ name: "svc_list_detail", arguments: { list_type: "full_stacks", ...args } }),
+        )
+      const glance = yield* list({})
+      const [first, rows] = Mcp.text(glance).split("\n")
+      expect(first).toBe(
+        '[svc-mcp: 3 stacks as rows of ["name","id","server","tags","repo","branch","files"]; for more, fields: ["*"] or ["name","config.auto_update"]]',
+      )
+      const web = sandbox.world.store.find("stack", "web")
+      expect((JSON.parse(rows ?? "") as Array<Array<unknown>>)[0]).toEqual([
+        "web",
+        web.id,
+        "prod-01",
+        ["production"],
+        "acme/web",
+        "main",
+        ["compose.yaml"],
+      ])
+      expect(glance.structuredContent).toEqual({ columns: expect.any(Array), result: JSON.parse(rows ?? "") })
+      const whole = yield* list({ fields: ["*"] })
+      const sent = yield* Effect.promise(() =>
+        fetch(`${sandbox.url}/read/ListFullStacks`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-api-key": sandbox.apiKey.key,
+            "x-api-secret": sandbox.apiKey.secret,
+          },
+          body: "{}",
+        }).then((response) => response.text()),
+      )
+      expect(JSON.parse(Mcp.text(whole))).toEqual(JSON.parse(sent))
+      // A server id kept by fields comes with its name, as in svc_list.
+      const kept = yield* list({ fields: ["name", "config.server_id"] })
+      expect((JSON.parse(Mcp.text(kept)) as Array<unknown>)[0]).toEqual({
+        name: "web",
+        config: { server_id: web.config.server_id, server_name: "prod-01" },
+      })
     }),
   )
 

@@ -34,8 +34,13 @@ describe.each(ERAS)("the %s era", (era) => {
       const list = yield* Effect.promise(() =>
         client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } }),
       )
-      expect(list.structuredContent).toEqual({ result: items })
-      expect(JSON.parse(Mcp.text(list))).toEqual(items)
+      // At a glance: rows, of which these records fill only the name (and the updates, none).
+      const rows = items.map((item) => [item.name, null, null, null, null, null, null, null, []])
+      expect(list.structuredContent).toEqual({
+        columns: ["name", "id", "state", "server", "tags", "repo", "branch", "services", "updates"],
+        result: rows,
+      })
+      expect(JSON.parse(Mcp.text(list).split("\n")[1] ?? "")).toEqual(rows)
       const got = yield* Effect.promise(() =>
         client.callTool({ name: "svc_get", arguments: { resource_type: "stack", params: { stack: "web" } } }),
       )

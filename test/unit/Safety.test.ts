@@ -342,7 +342,8 @@ describe("secrets", () => {
       const variables = JSON.parse(
         Mcp.text(
           yield* Effect.promise(() =>
-            hidden.client.callTool({ name: "svc_list", arguments: { resource_type: "variable" } }),
+            // The whole records: a row at a glance never shows a secret at all (Glance.test.ts).
+            hidden.client.callTool({ name: "svc_list", arguments: { resource_type: "variable", fields: ["*"] } }),
           ),
         ),
       )
@@ -350,7 +351,10 @@ describe("secrets", () => {
       expect(byName).toMatchObject({ DB_PASSWORD: "[redacted]", LOG_LEVEL: "info" })
       const accounts = Mcp.text(
         yield* Effect.promise(() =>
-          hidden.client.callTool({ name: "svc_list", arguments: { resource_type: "git_provider_account" } }),
+          hidden.client.callTool({
+            name: "svc_list",
+            arguments: { resource_type: "git_provider_account", fields: ["*"] },
+          }),
         ),
       )
       expect(accounts).toContain('"token":"[redacted]"')

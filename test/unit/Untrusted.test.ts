@@ -384,7 +384,8 @@ describe("rendered answers", () => {
     const stacks = [{ name: "web", info: { state: "running" } }]
     const rendered = success(
       Definitions.svc_list,
-      { ...logAnswer(stacks), tool: "svc_list", endpoint: "read/ListStacks", body: {} },
+      // The whole records (`fields: ["*"]`): a list at a glance is rows.
+      { ...logAnswer(stacks), tool: "svc_list", endpoint: "read/ListStacks", body: {}, whole: true },
       { maxOutputChars: 50_000, revealSecrets: false },
     )
     expect(rendered.text).toBe(JSON.stringify(stacks))
