@@ -1,7 +1,8 @@
 /**
  * The service connection and credentials, read from the environment once at
  * start. A misconfigured server stops before it serves anything, with one line
- * that names the variable and the fix.
+ * that names the variable and the fix. Every other section of the settings is
+ * in Settings/, read with the same helpers (Settings/Read.ts).
  */
 import * as Config from "effect/Config"
 import type * as EffectConfigError from "effect/ConfigError"

@@ -5,15 +5,17 @@
  *   (SvcTransport is ours), its settings from the ConfigProvider; `tools` on
  *   top of it; `stdio` or `http(settings)`, the served server, on top of those;
  * - their parts, to compose otherwise: SvcConfig (read from any ConfigProvider,
- *   or given as a value), Auth, SvcClient, Settings, Policy, ParamsCheck;
- *   McpTools (the SDK servers' factory) and McpHttp. The names leave Effect's
- *   `Config` and the SDK's `McpServer` to them;
+ *   or given as a value), Auth, SvcClient, PolicySettings, Policy,
+ *   ParamsCheck; McpServer (the SDK servers' factory), McpHttp and
+ *   HttpSettings. Each is exported under the name the code imports it by
+ *   (SvcConfig leaves Effect's `Config` to it): a program that also imports
+ *   the SDK's `McpServer` class renames one of the two;
  * - the tool programs: Definitions (the tools), Invoke (one call), Render
  *   (its answer as text), Pages (the service's default page Invoke needs);
  * - the optional parts, each off unless its layer is provided beneath the
  *   bundles (its `layerConfig` reads its settings from the ConfigProvider):
  *   Audit, Telemetry, CallerCredentials (per-request mode), Readiness (over
- *   HTTP), TeamSettings, Services (several), SignIn and SignInAuth (sign-in
+ *   HTTP), TeamSettings, Registry (several services), SignIn and SignInAuth (sign-in
  *   over HTTP: docs/sign-in.md), FleetView (the fleet view, an MCP App);
  * - the parts that hold state, each the one provided beneath the bundles, else
  *   the bundle's own: Store (the store replicas share), ConfirmationState,
@@ -30,15 +32,16 @@ export * as RefusedKeys from "./Callers/RefusedKeys.js"
 export * as SvcConfig from "./Config.js"
 export * as ConfirmationState from "./Confirmation/State.js"
 export * as McpHttp from "./Mcp/Http.js"
-export * as HttpConfig from "./Mcp/HttpConfig.js"
-export * as McpTools from "./Mcp/Server.js"
+export * as McpServer from "./Mcp/Server.js"
 export * as Audit from "./Operations/Audit.js"
 export * as Readiness from "./Operations/Readiness.js"
 export * as Telemetry from "./Operations/Telemetry.js"
+export * as Registry from "./Registry/Registry.js"
 export * as CallerCredentials from "./Service/CallerCredentials.js"
 export * from "./Service/Errors.js"
 export * as SvcTransport from "./Service/Transport.js"
-export * as Services from "./Services/Registry.js"
+export * as HttpSettings from "./Settings/Http.js"
+export * as PolicySettings from "./Settings/Policy.js"
 export * as TeamSettings from "./Settings/Team.js"
 export { VERSION } from "./Shared/Version.js"
 export * as SignInAuth from "./SignIn/Auth.js"
@@ -53,7 +56,6 @@ export * as ParamsCheck from "./Tools/ParamsCheck.js"
 export * as Policy from "./Tools/Policy.js"
 export * as Progress from "./Tools/Progress.js"
 export * as Render from "./Tools/Render.js"
-export * as Settings from "./Tools/Settings.js"
 export * as Tool from "./Tools/Tool.js"
 export * from "./Tools/ToolError.js"
 export * as Guard from "./Untrusted/Guard.js"

@@ -18,18 +18,18 @@
  */
 import * as Layer from "effect/Layer"
 import * as ConfirmationState from "../Confirmation/State.js"
+import * as PolicySettings from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as Parts from "../Shared/Parts.js"
 import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
-import * as Settings from "../Tools/Settings.js"
 import * as Guard from "../Untrusted/Guard.js"
 
 /** What the tools bundle provides. */
 export type Tools =
   | Policy.Policy
-  | Settings.ServerSettings
+  | PolicySettings.ServerSettings
   | ParamsCheck.ParamsCheck
   | ConfirmationState.ConfirmationState
   | Guard.Guard
@@ -42,12 +42,12 @@ const parts: Layer.Layer<ConfirmationState.ConfirmationState | Guard.Guard | Sto
 ).pipe(Layer.provideMerge(Parts.orElse(Store.Store, Store.layerOff)))
 
 /**
- * The tools over the settings `settings` gives (a value: `Settings.layerValue(...)`),
+ * The tools over the settings `settings` gives (a value: `PolicySettings.layerValue(...)`),
  * with the params check `params` makes (none: the one provided beneath, else
  * the shipped definitions, checked on first use).
  */
 export const layerWith = (
-  settings: Layer.Layer<Settings.ServerSettings, ConfigError> = Settings.layer,
+  settings: Layer.Layer<PolicySettings.ServerSettings, ConfigError> = PolicySettings.layer,
   params: Layer.Layer<ParamsCheck.ParamsCheck, ConfigError> | Layer.Layer<never> = ParamsCheck.layerConfig,
 ): Layer.Layer<Tools, ConfigError> =>
   Policy.layer.pipe(

@@ -2,9 +2,10 @@
  * The command line. Configuration comes from the environment; arguments only
  * choose what to run.
  */
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { DEFAULT_HOST } from "../Mcp/HttpConfig.js"
 import type { Estate } from "../Sandbox/Estate.js"
+import { DEFAULT_HOST } from "../Settings/Http.js"
 import { parsePort as parsePortText } from "../Settings/Read.js"
 import { VERSION } from "../Shared/Version.js"
 import * as Setup from "./Setup.js"
@@ -136,8 +137,10 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
       return parseAudit(rest)
     case "setup": {
       if (rest[0] === "--help" || rest[0] === "-h") return { _tag: "Help", topic: "setup" }
-      const options = Setup.parse(rest)
-      return typeof options === "string" ? invalid(options) : { _tag: "Setup", options }
+      return Either.match(Setup.parse(rest), {
+        onLeft: invalid,
+        onRight: (options): Command => ({ _tag: "Setup", options }),
+      })
     }
     case "sandbox": {
       const usage = invalid("usage: svc-mcp sandbox [--port N] [--estate small|large], with N from 0 to 65535")

@@ -16,32 +16,32 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../Auth.js"
 import * as ClientBundle from "../Bundle/Client.js"
+import * as RegistryBundle from "../Bundle/Registry.js"
 import * as ToolsBundle from "../Bundle/Tools.js"
 import * as Config from "../Config.js"
 import * as ConfirmationState from "../Confirmation/State.js"
-import * as HttpConfig from "../Mcp/HttpConfig.js"
 import * as McpServer from "../Mcp/Server.js"
 import * as Audit from "../Operations/Audit.js"
 import * as Telemetry from "../Operations/Telemetry.js"
+import * as Registry from "../Registry/Registry.js"
 import type { Estate } from "../Sandbox/Estate.js"
 import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
-import * as Registry from "../Services/Registry.js"
 import * as GuardSettings from "../Settings/Guard.js"
+import * as HttpSettings from "../Settings/Http.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
-import * as ServicesSettings from "../Settings/Services.js"
+import * as PolicySettings from "../Settings/Policy.js"
+import * as RegistrySettings from "../Settings/Registry.js"
 import * as SignInSettings from "../Settings/SignIn.js"
 import * as TeamSettings from "../Settings/Team.js"
 import * as SignInAuth from "../SignIn/Auth.js"
 import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import * as Policy from "../Tools/Policy.js"
-import * as Settings from "../Tools/Settings.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as FleetView from "../View/Fleet.js"
 import * as Cli from "./CommandLine.js"
-import * as Several from "./Services.js"
 
 // What serving over stdio never uses (HTTP, the sandbox, check, setup) is imported when its
 // command runs: start-up neither loads nor runs it.
@@ -96,11 +96,11 @@ const configFailed = (error: Config.ConfigError) =>
 
 /**
  * The tools' bundle, and the optional parts around them that the environment
- * turns on. Among several services each has its params check already (Cli/Services.ts):
+ * turns on. Among several services each has its params check already (Bundle/Registry.ts):
  * `params` is then empty, and no file is read twice.
  */
 const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
-  ToolsBundle.layerWith(Settings.layer, params).pipe(
+  ToolsBundle.layerWith(PolicySettings.layer, params).pipe(
     // Beside the bundle, not beneath it, so that the tools' settings are read (and refused) first;
     // what these provide stands over the bundle's defaults.
     Layer.merge(Audit.layerConfig),
@@ -119,12 +119,12 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
     const auth = yield* Auth.Auth
     const policy = yield* Policy.Policy
     const params = yield* ParamsCheck.ParamsCheck
-    const http = yield* HttpConfig.HttpSettings
+    const http = yield* HttpSettings.HttpSettings
     const mode = yield* CallerCredentials.Mode
     const several = yield* Registry.Services
     const serving =
       several.length > 0
-        ? `svc-mcp ${Cli.VERSION}: serving ${Several.describe(several)}`
+        ? `svc-mcp ${Cli.VERSION}: serving ${RegistryBundle.describe(several)}`
         : `svc-mcp ${Cli.VERSION}: serving ${config.url} with ${mode === "per-request" ? "each caller's own API key (per-request)" : `${auth.method} auth`}`
     // Among several services, each one's policy and params check are in its part of `serving`.
     const summary = several.length > 0 ? "" : `; ${policy.summary}; ${params.inForce}`
@@ -161,7 +161,7 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
   }).pipe(
     Effect.scoped,
     // The HTTP settings are read after the tools' settings, so that their refusals come in that order.
-    Effect.provide(HttpConfig.layer(Option.fromNullable(httpPort))),
+    Effect.provide(HttpSettings.layer(Option.fromNullable(httpPort))),
     Effect.provide(toolsWith(severalServices ? Layer.empty : ParamsCheck.layerConfig)),
     Effect.catchTag("ListenError", (error) =>
       Console.error(`svc-mcp: ${error.message}`).pipe(Effect.zipRight(exitWith(1))),
@@ -194,7 +194,7 @@ const serveSandboxes = (names: ReadonlyArray<string>, httpPort: number | undefin
       )
     }
     const config = (name: string) => Config.layerValue(sandboxConfig(sandboxes.get(name) as Sandbox.Sandbox))
-    yield* serve(httpPort, true).pipe(Effect.provide(Several.serving(names, config)))
+    yield* serve(httpPort, true).pipe(Effect.provide(RegistryBundle.serving(names, config)))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 const serveSandbox = (httpPort: number | undefined, estate?: Estate) =>
@@ -214,7 +214,7 @@ const serveSandbox = (httpPort: number | undefined, estate?: Estate) =>
  * `--services` wins over SVC_SERVICES, as the command line does over the environment.
  */
 const sandboxesOfSettings = (httpPort: number | undefined, estate?: Estate) =>
-  ServicesSettings.load.pipe(
+  RegistrySettings.load.pipe(
     Effect.catchTag("ConfigError", configFailed),
     Effect.flatMap((names) =>
       Option.isSome(names)
@@ -285,7 +285,7 @@ const checkEach = (names: ReadonlyArray<string>) =>
     for (const name of names) {
       const report = yield* Check.runWith(ParamsSettings.loadFor(name)).pipe(
         Effect.provide(checkingClient(Config.layer)),
-        ServicesSettings.reading(name),
+        RegistrySettings.reading(name),
       )
       yield* Console.error(Check.format(report))
       ok &&= report.ok
@@ -298,7 +298,7 @@ const checkEach = (names: ReadonlyArray<string>) =>
  * each process keeps its own memory): the confirmations' single use and the
  * refused keys read it from their context.
  */
-const withStore = <A, R>(self: Effect.Effect<A, ExitCode, R>) =>
+const providingStore = <A, R>(self: Effect.Effect<A, ExitCode, R>) =>
   self.pipe(Effect.provide(Store.layer), Effect.catchTag("ConfigError", configFailed))
 
 /** Runs one command line's command to its end; a failure is an ExitCode, its message on stderr. */
@@ -313,10 +313,10 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         yield* Console.error(`svc-mcp: ${command.message}; see svc-mcp --help`)
         return yield* exitWith(2)
       case "Check":
-        return yield* ServicesSettings.load.pipe(
+        return yield* RegistrySettings.load.pipe(
           Effect.flatMap((names) => (Option.isSome(names) ? checkEach(names.value) : check)),
           Effect.catchTag("ConfigError", configFailed),
-          withStore,
+          providingStore,
         )
       case "Setup":
         return yield* Effect.flatMap(loadSetup, (Setup) => Setup.run(command.options))
@@ -330,15 +330,15 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
       case "Sandbox":
         return yield* runSandbox(command.port, command.estate)
       case "Serve":
-        return yield* withStore(
+        return yield* providingStore(
           command.sandbox
             ? command.services === undefined
               ? sandboxesOfSettings(command.httpPort, command.estate)
               : serveSandboxes(command.services, command.httpPort, command.estate)
-            : ServicesSettings.load.pipe(
+            : RegistrySettings.load.pipe(
                 Effect.flatMap((names) =>
                   Option.isSome(names)
-                    ? serve(command.httpPort, true).pipe(Effect.provide(Several.serving(names.value)))
+                    ? serve(command.httpPort, true).pipe(Effect.provide(RegistryBundle.serving(names.value)))
                     : serve(command.httpPort).pipe(Effect.provide(servingClient())),
                 ),
                 Effect.catchTag("ConfigError", configFailed),

@@ -5,8 +5,8 @@
  * table, server.json and the names read in src/ to it.
  */
 import { DEFAULT_TIMEOUT_MS } from "../Config.js"
-import { DEFAULT_HOST } from "../Mcp/HttpConfig.js"
-import { DEFAULT_SETTINGS, MODES } from "../Tools/Settings.js"
+import { DEFAULT_HOST } from "../Settings/Http.js"
+import { DEFAULT_SETTINGS, MODES } from "../Settings/Policy.js"
 
 export interface Variable {
   readonly name: string

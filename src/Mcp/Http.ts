@@ -25,6 +25,7 @@ import { createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins } 
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -34,13 +35,13 @@ import type * as Scope from "effect/Scope"
 import * as CallContext from "../Call/Context.js"
 import { Readiness, type ReadinessShape, type ReadyState } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
+import { type HttpSettingsShape, isLoopback } from "../Settings/Http.js"
 import { TeamSettings } from "../Settings/Team.js"
 import { SignIn, type SignInShape } from "../SignIn/Resource.js"
 import { Store } from "../Store/Store.js"
 import * as Answers from "./Answers.js"
 import * as Asking from "./Asking.js"
 import * as HttpBody from "./HttpBody.js"
-import { type HttpSettingsShape, isLoopback } from "./HttpConfig.js"
 import { type McpServer, make, type Requirements as ServerRequirements } from "./Server.js"
 import * as Session from "./Session.js"
 import * as SignInHttp from "./SignIn.js"
@@ -94,35 +95,35 @@ const loopbackNames = (host: string) => {
 }
 
 /**
- * What a request brought, as the routes read it from its headers and peer, and as the gate
- * completes it (sign-in, the session): the context its calls start from, or why it is refused.
+ * Where a request stands, as the routes read it from its headers and peer, and as the gate
+ * completes it (sign-in, the session): served, with the context its calls start from, or refused.
  */
-type Brought = Data.TaggedEnum<{
+type Admission = Data.TaggedEnum<{
   Refused: { readonly reason: string }
   Served: { readonly context: CallContext.CallContext; readonly session: Option.Option<Session.Session> }
 }>
-const Brought = Data.taggedEnum<Brought>()
+const Admission = Data.taggedEnum<Admission>()
 
 /**
- * Where what the request being served brought is kept. The SDK
+ * Where the admission of the request being served is kept. The SDK
  * calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the request's
  * server through a factory that takes no argument: neither can be handed a value of ours, so it
  * rides the request's async context, which both run within.
  */
-type Requests = AsyncLocalStorage<Brought>
+type Requests = AsyncLocalStorage<Admission>
 
 type Log = (message: string) => void
 
 /**
- * The SDK's MCP handler: each request's own server, made with the context the request brought;
+ * The SDK's MCP handler: each request's own server, made with the context its admission carries;
  * a 2025-era POST of a session gets the transport that can ask its client.
  */
 const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asking.Asked, log: Log) =>
   createMcpHandler(
     (info) => {
-      const brought = requests.getStore()
-      if (brought === undefined || brought._tag === "Refused") return mcp.create()
-      const { context, session } = brought
+      const admission = requests.getStore()
+      if (admission === undefined || admission._tag === "Refused") return mcp.create()
+      const { context, session } = admission
       if (info?.era !== "legacy" || Option.isNone(session)) return mcp.create(context)
       return mcp.create(
         context,
@@ -154,15 +155,15 @@ const gated = (
         const signedIn = Option.isSome(signInGate) ? await signInGate.value(request, parsedBody) : undefined
         if (signedIn instanceof Response) return signedIn
         // Past the token: a request without what per-request mode needs is refused, never served otherwise.
-        const brought = requests.getStore()
-        if (brought?._tag === "Refused") {
+        const admission = requests.getStore()
+        if (admission?._tag === "Refused") {
           return Response.json(
-            { jsonrpc: "2.0", error: { code: -32001, message: brought.reason }, id: null },
+            { jsonrpc: "2.0", error: { code: -32001, message: admission.reason }, id: null },
             { status: 401 },
           )
         }
         // Signed in: the request's calls run as the person its token names.
-        const base = brought?.context ?? CallContext.empty
+        const base = admission?.context ?? CallContext.empty
         const signedInContext = signedIn === undefined ? base : signedIn(base)
         const principal = CallContext.bindingPrincipalOf(signedInContext)
         const token = request.headers.get("mcp-session-id")
@@ -177,7 +178,7 @@ const gated = (
             ...(authInfo === undefined ? {} : { authInfo }),
             ...(parsedBody === undefined ? {} : { parsedBody }),
           })
-        const response = await requests.run(Brought.Served({ context, session }), serve)
+        const response = await requests.run(Admission.Served({ context, session }), serve)
         // A 2025-era client's initialize: its session token, from what it declared.
         const initialize = Asking.initializeOf(parsedBody)
         if (initialize !== undefined) {
@@ -255,13 +256,12 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
         req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
       })
     }
-    const read = context.fromHeaders(req.headers, req.socket.remoteAddress)
-    const brought =
-      typeof read === "string"
-        ? Brought.Refused({ reason: read })
-        : Brought.Served({ context: read, session: Option.none() })
+    const admission = Either.match(context.fromHeaders(req.headers, req.socket.remoteAddress), {
+      onLeft: (reason) => Admission.Refused({ reason }),
+      onRight: (start) => Admission.Served({ context: start, session: Option.none() }),
+    })
     const body = await HttpBody.bodyOf(req, declared, MAX_BODY_BYTES)
-    await requests.run(brought, () =>
+    await requests.run(admission, () =>
       body === undefined || "parsed" in body
         ? serveMcp(req as unknown as NodeIncomingMessageLike, res, body?.parsed)
         : serveMcp(HttpBody.replayed(req, body.text), res),

@@ -31,14 +31,14 @@ import type * as Scope from "effect/Scope"
 import * as CallContext from "../Call/Context.js"
 import type { ConfirmationState } from "../Confirmation/State.js"
 import type * as CallRecord from "../Operations/CallRecord.js"
-import { Services } from "../Services/Registry.js"
+import { Services } from "../Registry/Registry.js"
+import type { ServerSettings } from "../Settings/Policy.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { VERSION } from "../Shared/Version.js"
 import type { SvcClient } from "../SvcClient.js"
 import type { Names } from "../Tools/Names.js"
 import type { ParamsCheck } from "../Tools/ParamsCheck.js"
 import { Policy } from "../Tools/Policy.js"
-import type { ServerSettings } from "../Tools/Settings.js"
 import type { Tool } from "../Tools/Tool.js"
 import type { Guard } from "../Untrusted/Guard.js"
 import { FleetView } from "../View/Fleet.js"
@@ -227,7 +227,10 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const runtime = yield* Effect.runtime<never>()
   const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
   const options = optionsOf(apps)
-  const create = (brought: CallContext.CallContext = CallContext.empty, wrap?: (transport: Transport) => Transport) => {
+  const create = (
+    requestContext: CallContext.CallContext = CallContext.empty,
+    wrap?: (transport: Transport) => Transport,
+  ) => {
     const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options, wrap)
     const sessionLevel = McpLogging.attach(server)
     server.setRequestHandler("tools/list", () => listed)
@@ -241,7 +244,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
           ctx,
           server,
           sessionLevel,
-          request: brought,
+          request: requestContext,
         }),
         ctx.mcpReq.signal,
       ),

@@ -27,6 +27,7 @@ import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import * as TraceContext from "../Operations/TraceContext.js"
 import { Naming } from "../Settings/Naming.js"
+import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
 import type { SvcClient } from "../SvcClient.js"
 import { type Call, type Invocation, resolveCall, run } from "../Tools/Invoke.js"
 import { Names } from "../Tools/Names.js"
@@ -35,7 +36,6 @@ import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import { Policy, type PolicyShape } from "../Tools/Policy.js"
 import type { ProgressShape } from "../Tools/Progress.js"
 import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
-import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Tools/Settings.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
@@ -114,7 +114,7 @@ const contextOf = ({ ctx, server, sessionLevel, meta, request }: Incoming): Call
 }
 
 /** The call as the client's own: run in its context, at debug level when its client asked for debug. */
-const located =
+const withinCallContext =
   (incoming: Incoming) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
     const context = contextOf(incoming)
@@ -125,10 +125,24 @@ const located =
     )
   }
 
-/** An accept honoured: the call goes on, and `sent` records that it went out. */
-class Honoured {
-  constructor(readonly sent: Effect.Effect<void>) {}
-}
+/**
+ * Where the confirmation leaves a call: it goes on (`Send`); it goes on as an accept
+ * honoured, and `sent` records that it went out (`SendOnce`); or it stops here with
+ * `answer` (`Answer`: refused, declined, or the question itself). An accept that is not
+ * honoured is asked again (`AskAgain`), which only `accept` says.
+ */
+type Step = Data.TaggedEnum<{
+  Send: Record<never, never>
+  SendOnce: { readonly sent: Effect.Effect<void> }
+  Answer: { readonly answer: Answer }
+  AskAgain: Record<never, never>
+}>
+const Step = Data.taggedEnum<Step>()
+type Decision = Exclude<Step, { readonly _tag: "AskAgain" }>
+/** The two steps without data, made once: a call that confirms nothing allocates none. */
+const sendNow: Effect.Effect<Decision> = Effect.succeed(Step.Send())
+const askAgain: Step = Step.AskAgain()
+const answered = (answer: Answer): Decision => Step.Answer({ answer })
 
 /**
  * What preparing the handler needs: the tools' rules and the client, and what
@@ -174,45 +188,43 @@ const refuse = ({ record }: Prepared, denied: ToolDeniedError, args: unknown) =>
 const deny = (call: Call, invocation: Invocation, reason: string) =>
   new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
 
+/** A confirmed call refused for `reason`: recorded, then answered. */
+const refuseFor = (prepared: Prepared, call: Call, invocation: Invocation, reason: string) =>
+  Effect.map(refuse(prepared, deny(call, invocation, reason), call.args), answered)
+
 /** The shared store (SVC_MCP_STORE) could not record the question or its answer: nothing is sent (fail closed). */
-const storeSilent = (
-  prepared: Prepared,
-  call: Call,
-  invocation: Invocation,
-  error: ConfirmationState.ConfirmationUnrecorded,
-) =>
-  refuse(
-    prepared,
-    deny(
-      call,
-      invocation,
-      `the confirmation could not be recorded: the shared store (SVC_MCP_STORE) did not answer (${error.detail}); nothing was sent, try again once it answers`,
-    ),
-    call.args,
-  )
+const storeDidNotAnswer = (error: ConfirmationState.ConfirmationUnrecorded) =>
+  `the confirmation could not be recorded: the shared store (SVC_MCP_STORE) did not answer (${error.detail}); nothing was sent, try again once it answers`
+
+const SENT_ALREADY =
+  "this confirmation was honoured already and its call sent (by this server or another replica), with no outcome recorded: it is not sent again; read the resource to see what it did"
 
 /**
- * SVC_CONFIRM: the answer that stops the call here (refused, declined, or the
- * question itself), or undefined when it goes on. An accept is honoured only
+ * SVC_CONFIRM and the guard: where the call goes from here (`Step`). An accept is honoured only
  * with the state sealed for this very call, by this caller, unexpired and
  * unused; any other accept is asked again, and nothing is sent. A decline or
  * a cancel sends nothing, so it is honoured as it comes.
  */
-const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming, held: Guarded.Held | undefined) =>
-  Effect.gen(function* () {
-    if (Either.isLeft(call.invocation)) return undefined
-    const invocation = call.invocation.right
-    const pattern = prepared.policy.confirmation(call.tool, invocation.selector)
+const confirmation = (
+  prepared: Prepared,
+  call: Call,
+  { ctx, server }: Incoming,
+  held: Guarded.Held | undefined,
+): Effect.Effect<Decision, ProtocolFailure, SvcClient> => {
+  if (Either.isLeft(call.invocation)) return sendNow
+  const invocation = call.invocation.right
+  const pattern = prepared.policy.confirmation(call.tool, invocation.selector)
+  if (pattern === undefined && held === undefined) return sendNow
+  return Effect.gen(function* () {
     const context = yield* CallContext.get
     const guarded = held?.window.source
-    if (pattern === undefined && held === undefined) return undefined
     const answer = Confirm.answerOf(ctx)
     // What asks: SVC_CONFIRM's pattern, else the guard.
     const setting = pattern === undefined ? "SVC_GUARD" : prepared.variable("SVC_CONFIRM")
     if (answer === "decline" || answer === "cancel") {
       const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
       yield* Effect.ignore(prepared.record.refused(deny(call, invocation, reason), call.args, "declined"))
-      return toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting })))
+      return answered(toResult(failure(new ToolNotConfirmedError({ ...invocation, answer, setting }))))
     }
     // Among several services the router has taken `service` out of the args: the binding names it,
     // so that a question about a call on one service never passes for the same call on another.
@@ -225,27 +237,25 @@ const confirmation = (prepared: Prepared, call: Call, { ctx, server }: Incoming,
     }
     if (answer === "accept") {
       const accepted = yield* accept(prepared, call, invocation, binding, ctx)
-      if (accepted !== undefined) return accepted
+      if (accepted._tag !== "AskAgain") return accepted
     }
     if (!Confirm.canAsk(ctx, server.getClientCapabilities())) {
-      return yield* refuse(
+      return yield* refuseFor(
         prepared,
-        deny(
-          call,
-          invocation,
-          pattern === undefined && held !== undefined
-            ? Guarded.refusal(held)
-            : `${setting} (${pattern?.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
-        ),
-        call.args,
+        call,
+        invocation,
+        pattern === undefined && held !== undefined
+          ? Guarded.refusal(held)
+          : `${setting} (${pattern?.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
       )
     }
     return yield* ask(prepared, call, invocation, binding, pattern, guarded, setting)
   })
+}
 
 /**
- * An accept: honoured when its state was sealed for this very call and is
- * unused; refused when the call was sent already; else undefined, to be asked again.
+ * An accept: honoured once when its state was sealed for this very call and is
+ * unused; refused when the call was sent already; else asked again.
  */
 const accept = (
   prepared: Prepared,
@@ -253,36 +263,25 @@ const accept = (
   invocation: Invocation,
   binding: ConfirmationState.Binding,
   ctx: ServerContext,
-) =>
-  Effect.gen(function* () {
-    const given = Confirm.stateOf(ctx)
-    const verified =
-      given === undefined
-        ? "NoState"
-        : yield* prepared.states.verify(given, binding).pipe(
-            Effect.catchTag("StateRefused", (refused) => Effect.succeed(refused.reason)),
-            Effect.catchTag("ConfirmationUnrecorded", (error) => Effect.succeed(error)),
-          )
-    if (verified instanceof ConfirmationState.ConfirmationUnrecorded) {
-      return yield* storeSilent(prepared, call, invocation, verified)
-    }
-    if (typeof verified === "object") return new Honoured(verified.sent)
-    if (verified === "Sent") {
-      return yield* refuse(
-        prepared,
-        deny(
-          call,
-          invocation,
-          "this confirmation was honoured already and its call sent (by this server or another replica), with no outcome recorded: it is not sent again; read the resource to see what it did",
-        ),
-        call.args,
-      )
-    }
-    yield* Effect.logInfo(
-      `${call.tool.name} ${invocation.selector}: an accept without a valid confirmation state (${verified}); asked again, nothing sent`,
+): Effect.Effect<Step> => {
+  const askedAgain = (reason: string) =>
+    Effect.as(
+      Effect.logInfo(
+        `${call.tool.name} ${invocation.selector}: an accept without a valid confirmation state (${reason}); asked again, nothing sent`,
+      ),
+      askAgain,
     )
-    return undefined
-  })
+  const given = Confirm.stateOf(ctx)
+  if (given === undefined) return askedAgain("NoState")
+  return prepared.states.verify(given, binding).pipe(
+    Effect.map((honoured): Step => Step.SendOnce({ sent: honoured.sent })),
+    Effect.catchTags({
+      ConfirmationUnrecorded: (error) => refuseFor(prepared, call, invocation, storeDidNotAnswer(error)),
+      StateRefused: ({ reason }) =>
+        reason === "Sent" ? refuseFor(prepared, call, invocation, SENT_ALREADY) : askedAgain(reason),
+    }),
+  )
+}
 
 /** The question, with a state sealed for this call, recorded as asked; nothing is sent. */
 const ask = (
@@ -309,7 +308,7 @@ const ask = (
       ],
       { concurrency: 2 },
     )
-    if (Either.isLeft(state)) return yield* storeSilent(prepared, call, invocation, state.left)
+    if (Either.isLeft(state)) return yield* refuseFor(prepared, call, invocation, storeDidNotAnswer(state.left))
     const asker = pattern === undefined ? setting : `${setting} ${pattern.text}`
     yield* Effect.ignore(
       prepared.record.refused(
@@ -318,7 +317,7 @@ const ask = (
         "asked",
       ),
     )
-    return Confirm.ask(question, state.right)
+    return answered(Confirm.ask(question, state.right))
   })
 
 /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
@@ -364,13 +363,18 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
     const guarded = Option.map(inWindow, (held) => held.window.source)
     const held = Option.getOrUndefined(Option.filter(inWindow, (h) => h.decision.held))
     return yield* Effect.gen(function* () {
-      const stopped = yield* confirmation(prepared, call, incoming, held)
-      if (stopped === undefined) return yield* perform(prepared, call)
-      // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
-      if (stopped instanceof Honoured) return yield* Effect.ensuring(perform(prepared, call), stopped.sent)
-      return stopped
+      const decision = yield* confirmation(prepared, call, incoming, held)
+      switch (decision._tag) {
+        case "Send":
+          return yield* perform(prepared, call)
+        // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
+        case "SendOnce":
+          return yield* Effect.ensuring(perform(prepared, call), decision.sent)
+        case "Answer":
+          return decision.answer
+      }
     }).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
-  }).pipe(located(incoming))
+  }).pipe(withinCallContext(incoming))
 
 /** Prepares the handler of every call, with what does not change between calls. */
 export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* () {

@@ -45,7 +45,7 @@ export interface ReadyState {
 }
 
 /** The check, with the shared store's status beside its finding when a store is configured. */
-const withStore = (check: Effect.Effect<ReadyState>): Effect.Effect<Effect.Effect<ReadyState>, never, Store> =>
+const withStoreStatus = (check: Effect.Effect<ReadyState>): Effect.Effect<Effect.Effect<ReadyState>, never, Store> =>
   Effect.map(Store, (store) =>
     store._tag === "None"
       ? check
@@ -154,7 +154,10 @@ export const layer: Layer.Layer<
   Readiness,
   never,
   SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | Store
-> = Layer.scoped(Readiness, checkOf.pipe(Effect.flatMap(withStore), Effect.flatMap(make), Effect.map(Option.some)))
+> = Layer.scoped(
+  Readiness,
+  checkOf.pipe(Effect.flatMap(withStoreStatus), Effect.flatMap(make), Effect.map(Option.some)),
+)
 
 /** No readiness probe: `/readyz` is not served. */
 export const layerOff: Layer.Layer<Readiness> = Layer.succeed(Readiness, Option.none())
@@ -175,7 +178,7 @@ export const layerServices = (
       const checks = yield* Effect.forEach(services, (service) =>
         Effect.map(Effect.provide(checkOf, service.context), (check) => [service.name, check] as const),
       )
-      const checked = yield* withStore(
+      const checked = yield* withStoreStatus(
         Effect.map(
           Effect.forEach(checks, ([name, check]) => Effect.map(check, (state) => [name, state] as const), {
             concurrency: "unbounded",

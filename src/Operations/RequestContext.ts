@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
 import * as CallerAddress from "../Callers/Address.js"
@@ -18,9 +19,9 @@ import * as Telemetry from "./Telemetry.js"
 export interface RequestContext {
   /**
    * The context the calls of a request with these headers, from this TCP peer
-   * (none: not known), start from, or why the request is refused (a 401).
+   * (none: not known), start from, or on the left why the request is refused (a 401).
    */
-  readonly fromHeaders: (headers: IncomingHttpHeaders, peer?: string) => CallContext.CallContext | string
+  readonly fromHeaders: (headers: IncomingHttpHeaders, peer?: string) => Either.Either<CallContext.CallContext, string>
 }
 
 /**
@@ -34,26 +35,25 @@ export const make: Effect.Effect<RequestContext> = Effect.gen(function* () {
   const perRequest = mode === "per-request"
   // Several services: each one's key in its own header pair.
   const named = yield* ServiceCallers.Named
-  const credentialsOf = (headers: IncomingHttpHeaders): CallContext.Credentials | string => {
-    if (!perRequest) return { _tag: "Server" }
+  const server = Either.right<CallContext.Credentials>({ _tag: "Server" })
+  const credentialsOf = (headers: IncomingHttpHeaders): Either.Either<CallContext.Credentials, string> => {
+    if (!perRequest) return server
     if (named.length > 0) {
-      const callers = ServiceCallers.fromHeaders(named, headers)
-      return typeof callers === "string" ? callers : { _tag: "PerService", callers }
+      return Either.map(ServiceCallers.fromHeaders(named, headers), (callers) => ({ _tag: "PerService", callers }))
     }
-    const caller = CallerCredentials.fromHeaders(headers)
-    return typeof caller === "string" ? caller : { _tag: "Caller", caller }
+    return Either.map(CallerCredentials.fromHeaders(headers), (caller) => ({ _tag: "Caller", caller }))
   }
   return {
-    fromHeaders: (headers, peer) => {
-      const credentials = credentialsOf(headers)
-      if (typeof credentials === "string") return credentials
-      const traceparent = traced ? headers.traceparent : undefined
-      return {
-        ...CallContext.empty,
-        credentials,
-        address: peer === undefined ? Option.none() : Option.some(CallerAddress.callerAddress(peer, headers, trusted)),
-        traceparent: typeof traceparent === "string" ? Option.some(traceparent) : Option.none(),
-      }
-    },
+    fromHeaders: (headers, peer) =>
+      Either.map(credentialsOf(headers), (credentials) => {
+        const traceparent = traced ? headers.traceparent : undefined
+        return {
+          ...CallContext.empty,
+          credentials,
+          address:
+            peer === undefined ? Option.none() : Option.some(CallerAddress.callerAddress(peer, headers, trusted)),
+          traceparent: typeof traceparent === "string" ? Option.some(traceparent) : Option.none(),
+        }
+      }),
   }
 })

@@ -9,6 +9,7 @@
 import type { IncomingHttpHeaders } from "node:http"
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as CallContext from "../Call/Context.js"
@@ -31,14 +32,14 @@ export const MISSING =
 const single = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value.trim() : undefined
 
-/** The caller an HTTP request names, or why it names none (for a 401). */
-export const fromHeaders = (headers: IncomingHttpHeaders): Caller | string => {
+/** The caller an HTTP request names, or on the left why it names none (for a 401). */
+export const fromHeaders = (headers: IncomingHttpHeaders): Either.Either<Caller, string> => {
   const key = single(headers[KEY_HEADER])
   const secret = single(headers[SECRET_HEADER])
-  if (key === undefined && secret === undefined) return MISSING
-  if (key === undefined) return `${MISSING} (X-Svc-Api-Key is missing)`
-  if (secret === undefined) return `${MISSING} (X-Svc-Api-Secret is missing)`
-  return { key, secret: Redacted.make(secret) }
+  if (key === undefined && secret === undefined) return Either.left(MISSING)
+  if (key === undefined) return Either.left(`${MISSING} (X-Svc-Api-Key is missing)`)
+  if (secret === undefined) return Either.left(`${MISSING} (X-Svc-Api-Secret is missing)`)
+  return Either.right({ key, secret: Redacted.make(secret) })
 }
 
 /**

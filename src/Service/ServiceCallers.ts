@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http"
 import * as Context from "effect/Context"
+import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import { callerHeader } from "../Settings/Naming.js"
 import type * as CallerCredentials from "./CallerCredentials.js"
@@ -24,8 +25,11 @@ const header = callerHeader
 const single = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value.trim() : undefined
 
-/** The callers an HTTP request names, one per service it sends a pair for, or why it names none (for a 401). */
-export const fromHeaders = (names: ReadonlyArray<string>, headers: IncomingHttpHeaders): Callers | string => {
+/** The callers an HTTP request names, one per service it sends a pair for, or on the left why it names none (for a 401). */
+export const fromHeaders = (
+  names: ReadonlyArray<string>,
+  headers: IncomingHttpHeaders,
+): Either.Either<Callers, string> => {
   const callers = new Map<string, CallerCredentials.Caller>()
   for (const name of names) {
     const key = single(headers[header(name, "Key").toLowerCase()])
@@ -33,12 +37,14 @@ export const fromHeaders = (names: ReadonlyArray<string>, headers: IncomingHttpH
     if (key === undefined && secret === undefined) continue
     if (key === undefined || secret === undefined) {
       const missing = header(name, key === undefined ? "Key" : "Secret")
-      return `Unauthorized: ${missing} is missing; send each service's API key and secret together`
+      return Either.left(`Unauthorized: ${missing} is missing; send each service's API key and secret together`)
     }
     callers.set(name, { key, secret: Redacted.make(secret) })
   }
   if (callers.size === 0) {
-    return `Unauthorized: this server runs with SVC_MCP_CREDENTIALS=per-request; send your own API key and secret for each service you call, e.g. ${header(names[0] ?? "", "Key")} and ${header(names[0] ?? "", "Secret")}`
+    return Either.left(
+      `Unauthorized: this server runs with SVC_MCP_CREDENTIALS=per-request; send your own API key and secret for each service you call, e.g. ${header(names[0] ?? "", "Key")} and ${header(names[0] ?? "", "Secret")}`,
+    )
   }
-  return callers
+  return Either.right(callers)
 }

@@ -3,7 +3,7 @@
  * name N is configured by the variables of a single service with N after
  * `SVC_` (SVC_PROD_URL, SVC_PROD_API_KEY, SVC_PROD_MODE...); every message
  * about a service is made with its naming, so it names what the operator set.
- * Apart from Settings/Services.ts, which reads SVC_SERVICES with the helpers
+ * Apart from Settings/Registry.ts, which reads SVC_SERVICES with the helpers
  * of Settings/Read.ts, as those helpers name their refusals' variables with it.
  */
 import * as Context from "effect/Context"
@@ -74,8 +74,8 @@ export const naming = (name: string): NamingShape => ({
  * The naming of the service whose parts are being built (or whose call is
  * served): messages are made with it, naming the service's own variables,
  * start-up refusals included (Settings/Read.ts). Provided by
- * Settings/Services.reading while a service's layers are built, and in each
- * service's context (Services/Registry.ts); by default a single service's.
+ * Settings/Registry.reading while a service's layers are built, and in each
+ * service's context (Registry/Registry.ts); by default a single service's.
  */
 export class Naming extends Context.Reference<Naming>()("svc-mcp/Naming", {
   defaultValue: (): NamingShape => single,

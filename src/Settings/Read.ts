@@ -1,9 +1,10 @@
 /**
  * How every setting is read from the environment: `effect/Config` descriptions
  * whose refusals become one `ConfigError`, a line that names the variable and
- * the fix. Each variable is described once with these helpers: the optional
- * services' in Settings/ (Audit, Telemetry, ParamsCheck), the service's in
- * Config.ts, the policy's in Tools/Settings.ts, HTTP's in Mcp/HttpConfig.ts.
+ * the fix. Each variable is described once with these helpers, each section
+ * in its own module of Settings/ (the policy's in Policy.ts, HTTP's in Http.ts,
+ * the several services' in Registry.ts, the optional parts' beside them), but
+ * the service's own connection, in Config.ts at the root, the spine's entry.
  * The services take values; their `layerConfig` reads the description, and the
  * command line (Cli/Commands.ts) is where those layers are chosen.
  */

@@ -156,7 +156,7 @@ export const fromSettings = (settings: Settings.ParamsSettings): Effect.Effect<P
     return definitions()
   })
 
-/** The check in force: the tools' bundle provides one (Bundle/Tools.ts), each service its own (Services/Registry.ts). */
+/** The check in force: the tools' bundle provides one (Bundle/Tools.ts), each service its own (Registry/Registry.ts). */
 export class ParamsCheck extends Context.Tag("svc-mcp/ParamsCheck")<ParamsCheck, ParamsCheckShape>() {}
 
 /**
@@ -198,7 +198,7 @@ export const layerOff: Layer.Layer<ParamsCheck> = Layer.sync(ParamsCheck, () => 
 /** The check as SVC_CHECK_PARAMS and SVC_DEFINITIONS say (Settings/ParamsCheck.ts). */
 export const layerConfig: Layer.Layer<ParamsCheck, ConfigError> = Layer.effect(ParamsCheck, load)
 
-/** Service `name`'s own check, held in its context (Services/Registry.ts), apart from every other service's. */
+/** Service `name`'s own check, held in its context (Registry/Registry.ts), apart from every other service's. */
 export const layerFor = (name: string): Layer.Layer<ParamsCheck, ConfigError> =>
   Layer.effect(ParamsCheck, loadFor(name))
 

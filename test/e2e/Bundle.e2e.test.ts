@@ -12,9 +12,9 @@ import { getMcpConfigForManifest, type McpbManifestAny } from "@anthropic-ai/mcp
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Variables from "../../src/Cli/Variables.js"
+import { DEFAULT_SETTINGS, MODES } from "../../src/Settings/Policy.js"
 import { VERSION } from "../../src/Shared/Version.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
-import { DEFAULT_SETTINGS, MODES } from "../../src/Tools/Settings.js"
 import * as Sandbox from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
 

@@ -32,7 +32,7 @@ const settingsFor = (url: string, prefix = "t:"): Settings.StoreSettings => ({
   stateKey: Redacted.make(new Uint8Array(Buffer.from(STATE_KEY))),
 })
 
-const withStore = <A, E>(
+const usingStore = <A, E>(
   url: string,
   use: (store: Store.StoreShape) => Effect.Effect<A, E>,
   prefix?: string,
@@ -57,7 +57,7 @@ afterAll(() => redis.stop())
 
 describe("Store over redis-server", () => {
   it.live("sets, gets, replaces only what is there, and sets only what is absent, under its prefix", () =>
-    withStore(
+    usingStore(
       redis.url,
       (store) =>
         Effect.gen(function* () {
@@ -87,7 +87,7 @@ describe("Store over redis-server", () => {
   )
 
   it.live("of 50 concurrent replaces of one key, exactly one sees what was there before", () =>
-    withStore(redis.url, (store) =>
+    usingStore(redis.url, (store) =>
       Effect.gen(function* () {
         for (let round = 0; round < 5; round++) {
           yield* store.set(`once-${round}`, "v", 10_000)
@@ -104,8 +104,8 @@ describe("Store over redis-server", () => {
   )
 
   it.live("a read is answered from this process's copy until another client changes the key", () =>
-    withStore(redis.url, (one) =>
-      withStore(redis.url, (other) =>
+    usingStore(redis.url, (one) =>
+      usingStore(redis.url, (other) =>
         Effect.gen(function* () {
           const gets = async () => {
             const stats = String(await redis.command("INFO", "commandstats"))
@@ -138,7 +138,7 @@ describe("Store over redis-server", () => {
   )
 
   it.live("SVC_MCP_STORE_CACHE=off: every read goes to the store", () =>
-    withStore(
+    usingStore(
       redis.url,
       (store) =>
         Effect.gen(function* () {
@@ -156,7 +156,7 @@ describe("Store over redis-server", () => {
   )
 
   it.live("keyed hashes are stable, differ by text, and never hold the text", () =>
-    withStore(redis.url, (store) =>
+    usingStore(redis.url, (store) =>
       Effect.sync(() => {
         expect(store.keyed("fingerprint")).toBe(store.keyed("fingerprint"))
         expect(store.keyed("fingerprint")).not.toBe(store.keyed("fingerprinT"))
@@ -167,7 +167,7 @@ describe("Store over redis-server", () => {
   )
 
   it.live("down: commands fail fast with StoreError; back, empty: answers again with no new client", () =>
-    withStore(redis.url, (store) =>
+    usingStore(redis.url, (store) =>
       Effect.gen(function* () {
         yield* store.set("k", "v", 60_000)
         // Read first, so that this process holds a copy: one lost with the connection, never answered while down.
@@ -200,7 +200,7 @@ describe("Store over redis-server", () => {
     Effect.gen(function* () {
       const later = yield* Effect.promise(() => Redis.start())
       yield* Effect.promise(() => later.kill())
-      yield* withStore(later.url, (store) =>
+      yield* usingStore(later.url, (store) =>
         Effect.gen(function* () {
           expect((yield* store.status).up).toBe(false)
           expect((yield* Effect.flip(store.get("x")))._tag).toBe("StoreError")
@@ -225,7 +225,7 @@ const outcome = <A, E>(effect: Effect.Effect<A, E>) =>
 
 describe("confirmations through the store", () => {
   it.live("two processes: asked by one, honoured once by the other; of 20 concurrent answers exactly one wins", () =>
-    withStore(redis.url, (store) =>
+    usingStore(redis.url, (store) =>
       Effect.gen(function* () {
         const [one, two] = yield* Effect.all([State.make(stateKey), State.make(stateKey)]).pipe(
           Effect.provideService(Store.Store, Option.some(store)),
@@ -247,7 +247,7 @@ describe("confirmations through the store", () => {
   it.live(
     "a replay while the call is out is refused as sent; once its outcome is recorded, asked again; a store that lost its data honours nothing old",
     () =>
-      withStore(
+      usingStore(
         redis.url,
         (store) =>
           Effect.gen(function* () {
@@ -274,7 +274,7 @@ describe("confirmations through the store", () => {
   it.live("a store that does not answer: no question is sealed and no answer honoured (fail closed)", () =>
     Effect.gen(function* () {
       const gone = yield* Effect.promise(() => Redis.start())
-      yield* withStore(gone.url, (store) =>
+      yield* usingStore(gone.url, (store) =>
         Effect.gen(function* () {
           const states = yield* State.make(stateKey).pipe(Effect.provideService(Store.Store, Option.some(store)))
           const state = yield* states.seal(binding)
@@ -289,7 +289,7 @@ describe("confirmations through the store", () => {
 
 describe("an embedding program that provides the store", () => {
   it.live("has single use of a confirmation across its replicas, naming nothing of the confirmations", () =>
-    withStore(redis.url, (store) =>
+    usingStore(redis.url, (store) =>
       Effect.gen(function* () {
         // Two replicas: the tools' bundle built twice, over the store and the replicas' one key.
         const replica = Bundle.tools.pipe(
@@ -316,7 +316,7 @@ describe("refused keys through the store", () => {
     () =>
       Effect.gen(function* () {
         const own = yield* Effect.promise(() => Redis.start())
-        yield* withStore(own.url, (store) =>
+        yield* usingStore(own.url, (store) =>
           Effect.gen(function* () {
             const [one, two] = yield* Effect.all([RefusedKeys.make, RefusedKeys.make]).pipe(
               Effect.provideService(Store.Store, Option.some(store)),
@@ -345,7 +345,7 @@ describe("a Redis Cluster (SVC_MCP_STORE_CLUSTER=true)", () => {
   it.live("keys spread over its nodes, each command at its slot; concurrent answers: exactly one honoured", () =>
     Effect.gen(function* () {
       const cluster = yield* Effect.promise(() => Redis.startCluster())
-      yield* withStore(
+      yield* usingStore(
         cluster.url,
         (store) =>
           Effect.gen(function* () {

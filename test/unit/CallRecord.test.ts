@@ -16,10 +16,10 @@ import * as Auth from "../../src/Auth.js"
 import * as Audit from "../../src/Operations/Audit.js"
 import * as CallRecord from "../../src/Operations/CallRecord.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
+import { DEFAULT_SETTINGS } from "../../src/Settings/Policy.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
 import { resolveCall } from "../../src/Tools/Invoke.js"
 import * as Policy from "../../src/Tools/Policy.js"
-import { DEFAULT_SETTINGS } from "../../src/Tools/Settings.js"
 import { ToolDeniedError } from "../../src/Tools/ToolError.js"
 
 const auditTo = (path: string) =>

@@ -12,8 +12,13 @@ import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
 import * as Setup from "../../src/Cli/Setup.js"
+
+/** What setup's command line refuses `argv` for; "accepted" when it does not. */
+const refusalOf = (argv: ReadonlyArray<string>): string =>
+  Either.match(Setup.parse(argv), { onLeft: (wrong) => wrong, onRight: () => "accepted" })
 
 const INSTALLED: Setup.Invocation = { command: "/opt/node/bin/svc-mcp", args: [], script: false }
 const SCRIPT: Setup.Invocation = {
@@ -308,7 +313,7 @@ describe("setup for Claude Desktop", () => {
   })
 
   it("is refused --http: its configuration file starts stdio servers only", () => {
-    expect(Setup.parse(["claude-desktop", "--http", "http://127.0.0.1:1/mcp"])).toMatch(/stdio only/)
+    expect(refusalOf(["claude-desktop", "--http", "http://127.0.0.1:1/mcp"])).toMatch(/stdio only/)
   })
 })
 
@@ -441,17 +446,17 @@ describe("setup, whatever the client", () => {
   })
 
   it("reads its command line: the client, --sandbox, --http with the server's /mcp path by default", () => {
-    expect(Setup.parse(["cursor"])).toEqual({ client: "cursor", sandbox: false, http: undefined })
-    expect(Setup.parse(["cursor", "--sandbox"])).toEqual({ client: "cursor", sandbox: true, http: undefined })
-    expect(Setup.parse(["vscode", "--http", "http://127.0.0.1:8765"])).toEqual({
-      client: "vscode",
-      sandbox: false,
-      http: "http://127.0.0.1:8765/mcp",
-    })
-    expect(Setup.parse([])).toMatch(/setup needs a client, one of claude-code, claude-desktop/)
-    expect(Setup.parse(["vscode", "--http"])).toMatch(/--http takes/)
-    expect(Setup.parse(["vscode", "--http", "ftp://x"])).toMatch(/--http takes/)
-    expect(Setup.parse(["vscode", "--sandbox", "--http", "http://127.0.0.1:1/mcp"])).toMatch(/do not go together/)
-    expect(Setup.parse(["vscode", "--port"])).toMatch(/unknown argument "--port"/)
+    expect(Setup.parse(["cursor"])).toEqual(Either.right({ client: "cursor", sandbox: false, http: undefined }))
+    expect(Setup.parse(["cursor", "--sandbox"])).toEqual(
+      Either.right({ client: "cursor", sandbox: true, http: undefined }),
+    )
+    expect(Setup.parse(["vscode", "--http", "http://127.0.0.1:8765"])).toEqual(
+      Either.right({ client: "vscode", sandbox: false, http: "http://127.0.0.1:8765/mcp" }),
+    )
+    expect(refusalOf([])).toMatch(/setup needs a client, one of claude-code, claude-desktop/)
+    expect(refusalOf(["vscode", "--http"])).toMatch(/--http takes/)
+    expect(refusalOf(["vscode", "--http", "ftp://x"])).toMatch(/--http takes/)
+    expect(refusalOf(["vscode", "--sandbox", "--http", "http://127.0.0.1:1/mcp"])).toMatch(/do not go together/)
+    expect(refusalOf(["vscode", "--port"])).toMatch(/unknown argument "--port"/)
   })
 })

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -80,12 +81,14 @@ describe("parseTraceparent", () => {
 describe("CallerCredentials", () => {
   it("reads the caller from both headers, or says which is missing", () => {
     const caller = CallerCredentials.fromHeaders({ "x-svc-api-key": "k-1", "x-svc-api-secret": "s-1" })
-    expect(typeof caller === "object" && caller.key === "k-1" && Redacted.value(caller.secret) === "s-1").toBe(true)
-    expect(CallerCredentials.fromHeaders({})).toBe(CallerCredentials.MISSING)
-    expect(CallerCredentials.fromHeaders({ "x-svc-api-key": "k-1" })).toMatch(/X-Svc-Api-Secret is missing/)
-    expect(CallerCredentials.fromHeaders({ "x-svc-api-secret": "s", "x-svc-api-key": " " })).toMatch(
-      /X-Svc-Api-Key is missing/,
+    expect(Either.isRight(caller) && caller.right.key === "k-1" && Redacted.value(caller.right.secret) === "s-1").toBe(
+      true,
     )
+    const refusal = (headers: Record<string, string>) =>
+      Either.match(CallerCredentials.fromHeaders(headers), { onLeft: (why) => why, onRight: () => "named" })
+    expect(refusal({})).toBe(CallerCredentials.MISSING)
+    expect(refusal({ "x-svc-api-key": "k-1" })).toMatch(/X-Svc-Api-Secret is missing/)
+    expect(refusal({ "x-svc-api-secret": "s", "x-svc-api-key": " " })).toMatch(/X-Svc-Api-Key is missing/)
   })
 
   it.effect("its Auth sends the current caller's key and secret, and fails unsent without a caller", () =>

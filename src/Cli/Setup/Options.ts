@@ -2,6 +2,8 @@
  * `svc-mcp setup`'s command line: which client, and whether it starts the
  * sandbox or reaches a server already running over HTTP.
  */
+import * as Either from "effect/Either"
+
 export const CLIENTS = ["claude-code", "claude-desktop", "vscode", "cursor", "gemini", "codex"] as const
 export type Client = (typeof CLIENTS)[number]
 
@@ -30,12 +32,12 @@ const endpoint = (value: string): string | undefined => {
   return url.href
 }
 
-/** `<client> [--sandbox | --http URL]`; a string is what is wrong. */
-export const parse = (argv: ReadonlyArray<string>): Options | string => {
+/** `<client> [--sandbox | --http URL]`: the options, or on the left what is wrong. */
+export const parse = (argv: ReadonlyArray<string>): Either.Either<Options, string> => {
   const [client, ...rest] = argv
-  if (client === undefined) return `setup needs a client, one of ${CLIENTS.join(", ")} (${USAGE})`
+  if (client === undefined) return Either.left(`setup needs a client, one of ${CLIENTS.join(", ")} (${USAGE})`)
   if (!isClient(client)) {
-    return `unknown client ${JSON.stringify(client)}: setup knows ${CLIENTS.join(", ")} (${USAGE})`
+    return Either.left(`unknown client ${JSON.stringify(client)}: setup knows ${CLIENTS.join(", ")} (${USAGE})`)
   }
   let sandbox = false
   let http: string | undefined
@@ -46,21 +48,25 @@ export const parse = (argv: ReadonlyArray<string>): Options | string => {
     } else if (arg === "--http" && http === undefined) {
       const value = rest[++i]
       http = value === undefined ? undefined : endpoint(value)
-      if (http === undefined) return "--http takes the server's http(s) URL, e.g. --http http://127.0.0.1:8765/mcp"
+      if (http === undefined) {
+        return Either.left("--http takes the server's http(s) URL, e.g. --http http://127.0.0.1:8765/mcp")
+      }
     } else {
-      return `unknown argument ${JSON.stringify(arg)} (${USAGE})`
+      return Either.left(`unknown argument ${JSON.stringify(arg)} (${USAGE})`)
     }
   }
   if (sandbox && http !== undefined) {
-    return "--sandbox and --http do not go together: for a sandbox over HTTP, start svc-mcp --sandbox --http-port N and give its URL to --http"
-  }
-  if (client === "claude-desktop" && http !== undefined) {
-    return (
-      "Claude Desktop starts the servers of its configuration file over stdio only, and its custom connectors " +
-      "send no bearer token: use svc-mcp setup claude-desktop, without --http"
+    return Either.left(
+      "--sandbox and --http do not go together: for a sandbox over HTTP, start svc-mcp --sandbox --http-port N and give its URL to --http",
     )
   }
-  return { client, sandbox, http }
+  if (client === "claude-desktop" && http !== undefined) {
+    return Either.left(
+      "Claude Desktop starts the servers of its configuration file over stdio only, and its custom connectors " +
+        "send no bearer token: use svc-mcp setup claude-desktop, without --http",
+    )
+  }
+  return Either.right({ client, sandbox, http })
 }
 
 /** What each client is given, one line each. */

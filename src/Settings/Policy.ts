@@ -9,7 +9,7 @@ import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { type ConfigError, optional, optionalWith, pickOne, positive, read, refuse } from "../Settings/Read.js"
+import { type ConfigError, optional, optionalWith, pickOne, positive, read, refuse } from "./Read.js"
 
 /** Which tools an assistant may use: `read-only` (the reading tools), `operate` (and svc_execute), `full` (all). */
 export type Mode = "read-only" | "operate" | "full"

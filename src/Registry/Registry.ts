@@ -3,7 +3,7 @@
  * its auth (its own login and token), its client, its policy and settings,
  * its params check.
  * Each is built from the same layers as a single service, reading its own
- * variables (Settings/Services.ts), so nothing of one can reach another.
+ * variables (Settings/Registry.ts), so nothing of one can reach another.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -13,13 +13,13 @@ import { Auth } from "../Auth.js"
 import { SvcConfig } from "../Config.js"
 import { Named } from "../Service/ServiceCallers.js"
 import { Naming, naming } from "../Settings/Naming.js"
+import { ServerSettings } from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
-import { reading } from "../Settings/Services.js"
+import { reading } from "../Settings/Registry.js"
 import { SvcClient } from "../SvcClient.js"
 import { Names } from "../Tools/Names.js"
 import { ParamsCheck } from "../Tools/ParamsCheck.js"
 import { Policy } from "../Tools/Policy.js"
-import { ServerSettings } from "../Tools/Settings.js"
 
 /** What each service has of its own; its params check, against the definitions of its own version. */
 export type PerService = SvcConfig | Auth | SvcClient | Policy | ServerSettings | ParamsCheck | Names

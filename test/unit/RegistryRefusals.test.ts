@@ -11,9 +11,9 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Config from "../../src/Config.js"
 import { PER_SERVICE } from "../../src/Settings/Naming.js"
-import { reading } from "../../src/Settings/Services.js"
+import * as Settings from "../../src/Settings/Policy.js"
+import { reading } from "../../src/Settings/Registry.js"
 import * as Policy from "../../src/Tools/Policy.js"
-import * as Settings from "../../src/Tools/Settings.js"
 
 const withEnv = (env: Record<string, string>) =>
   Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))

@@ -9,7 +9,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { type ConfigError, optional, optionalWith, parsePort, read, refuse, secret } from "../Settings/Read.js"
+import { type ConfigError, optional, optionalWith, parsePort, read, refuse, secret } from "./Read.js"
 
 export interface HttpSettingsShape {
   readonly port: number

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { GROUPS } from "../../src/Cli/Variables.js"
 import { PER_SERVICE, variable } from "../../src/Settings/Naming.js"
-import { load, SERVER_WIDE } from "../../src/Settings/Services.js"
+import { load, SERVER_WIDE } from "../../src/Settings/Registry.js"
 
 const withEnv = (env: Record<string, string>) =>
   Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))

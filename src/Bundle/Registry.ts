@@ -6,17 +6,17 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as ClientBundle from "../Bundle/Client.js"
-import * as ToolsBundle from "../Bundle/Tools.js"
 import * as Config from "../Config.js"
 import * as Telemetry from "../Operations/Telemetry.js"
+import * as Registry from "../Registry/Registry.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as ServiceCallers from "../Service/ServiceCallers.js"
 import * as SvcTransport from "../Service/Transport.js"
-import * as Registry from "../Services/Registry.js"
+import * as PolicySettings from "../Settings/Policy.js"
 import * as SignInAuth from "../SignIn/Auth.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
-import * as Settings from "../Tools/Settings.js"
+import * as ClientBundle from "./Client.js"
+import * as ToolsBundle from "./Tools.js"
 
 /**
  * One service's own layers, the same bundles as a single service's (each
@@ -26,7 +26,7 @@ import * as Settings from "../Tools/Settings.js"
 const perService = (name: string, config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
   Layer.merge(
     ClientBundle.layerWith(() => config),
-    ToolsBundle.layerWith(Settings.layer, ParamsCheck.layerFor(name)),
+    ToolsBundle.layerWith(PolicySettings.layer, ParamsCheck.layerFor(name)),
   )
 
 /**
