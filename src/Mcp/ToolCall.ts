@@ -14,7 +14,6 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
-import type * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -29,7 +28,7 @@ import * as TraceContext from "../Operations/TraceContext.js"
 import { Naming } from "../Settings/Naming.js"
 import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
 import type { SvcClient } from "../SvcClient.js"
-import { type Call, type Invocation, resolveCall, run } from "../Tools/Invoke.js"
+import { type Call, type Invocation, type Readers, resolveCall, runWith } from "../Tools/Invoke.js"
 import { Names } from "../Tools/Names.js"
 import * as Pages from "../Tools/Pages.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
@@ -110,6 +109,8 @@ const contextOf = ({ ctx, server, sessionLevel, meta, request }: Incoming): Call
     trace: TraceContext.fromMeta(meta) ?? {},
     log: level === undefined ? Option.none() : Option.some(McpLogging.forCall(level, ctx)),
     progress: progressToken === undefined ? Option.none() : Option.some(progressTo(ctx, progressToken)),
+    // A read, or a change outside the guard's window; `handle` sets it for a change within one.
+    guarded: Option.none(),
   }
 }
 
@@ -166,15 +167,16 @@ interface Prepared {
   readonly record: CallRecord.CallRecorder
   /** Among several services, reasons name the service's own setting (SVC_STAGING_CONFIRM). */
   readonly variable: (single: string) => string
-  /** Learned once from this server's own client; not a layer of its own, so it cannot come from another client. */
-  readonly pages: Pages.DefaultPageShape
-  /** The names of ids, as the client's bundle reads them per caller. */
-  readonly names: Context.Tag.Service<Names>
-  /** The service's own check, among several services. */
-  readonly check: ParamsCheck.ParamsCheckShape
   readonly states: ConfirmationState.ConfirmationStateShape
   /** SVC_GUARD: optional, in force when its layer is provided and on. */
   readonly guard: Option.Option<Guard.GuardShape>
+  /**
+   * What the tool's program reads: the default page (learned once from this server's own client;
+   * not a layer of its own, so it cannot come from another client), the names of ids (as the
+   * client's bundle reads them per caller) and the service's own check (among several services).
+   * Given to the program as they are, not provided: a service provided is a step of every call.
+   */
+  readonly readers: Readers
 }
 
 /** A call refused before anything is sent: recorded, then answered. */
@@ -322,7 +324,7 @@ const ask = (
 
 /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
 const perform = (prepared: Prepared, call: Call) =>
-  run(call, prepared.settings.waitTimeoutMs).pipe(
+  runWith(call, prepared.settings.waitTimeoutMs, prepared.readers).pipe(
     prepared.record.call(call),
     Effect.match({
       onSuccess: (outcome) => success(call.tool, outcome, prepared.settings),
@@ -330,9 +332,6 @@ const perform = (prepared: Prepared, call: Call) =>
     }),
     Effect.tap((rendered) => Guarded.noteRead(prepared.guard, rendered.untrusted)),
     Effect.map(toResult),
-    Effect.provideService(Pages.DefaultPage, prepared.pages),
-    Effect.provideService(Names, prepared.names),
-    Effect.provideService(ParamsCheck.ParamsCheck, prepared.check),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause)
@@ -346,34 +345,43 @@ const perform = (prepared: Prepared, call: Call) =>
     ),
   )
 
-/** One call: resolved once, then the policy, the confirmation, the tool's program, in the call's context. */
+/** Whether SVC_CONFIRM asks before this call: its pattern names it (the guard's own questions aside). */
+const confirms = (prepared: Prepared, call: Call) =>
+  Either.isRight(call.invocation) &&
+  prepared.policy.confirmation(call.tool, call.invocation.right.selector) !== undefined
+
+/**
+ * One call: resolved once, then the policy, the confirmation, the tool's program, in the call's context.
+ * A call that neither the guard holds nor SVC_CONFIRM asks about goes straight to its program.
+ */
 const handle = (prepared: Prepared, incoming: Incoming) =>
-  Effect.gen(function* () {
+  Effect.suspend(() => {
     const authorized = prepared.policy.authorize(incoming.name, incoming.args)
     if (Either.isLeft(authorized)) {
       const refusal = authorized.left
-      if (refusal._tag === "UnknownToolError") {
-        return yield* new ProtocolFailure({ code: INVALID_PARAMS, message: refusal.message })
-      }
-      return yield* refuse(prepared, refusal, incoming.args)
+      return refusal._tag === "UnknownToolError"
+        ? Effect.fail(new ProtocolFailure({ code: INVALID_PARAMS, message: refusal.message }))
+        : refuse(prepared, refusal, incoming.args)
     }
     const call = resolveCall(authorized.right, incoming.args)
-    const inWindow = yield* Guarded.inWindow(prepared.guard, call)
-    // Every change in the window is recorded as guarded; only a held one is asked (or refused).
-    const guarded = Option.map(inWindow, (held) => held.window.source)
-    const held = Option.getOrUndefined(Option.filter(inWindow, (h) => h.decision.held))
-    return yield* Effect.gen(function* () {
-      const decision = yield* confirmation(prepared, call, incoming, held)
-      switch (decision._tag) {
-        case "Send":
-          return yield* perform(prepared, call)
-        // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
-        case "SendOnce":
-          return yield* Effect.ensuring(perform(prepared, call), decision.sent)
-        case "Answer":
-          return decision.answer
-      }
-    }).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
+    return Effect.flatMap(Guarded.inWindow(prepared.guard, call), (inWindow) => {
+      if (Option.isNone(inWindow) && !confirms(prepared, call)) return perform(prepared, call)
+      // Every change in the window is recorded as guarded; only a held one is asked (or refused).
+      const guarded = Option.map(inWindow, (held) => held.window.source)
+      const held = Option.getOrUndefined(Option.filter(inWindow, (h) => h.decision.held))
+      return Effect.gen(function* () {
+        const decision = yield* confirmation(prepared, call, incoming, held)
+        switch (decision._tag) {
+          case "Send":
+            return yield* perform(prepared, call)
+          // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
+          case "SendOnce":
+            return yield* Effect.ensuring(perform(prepared, call), decision.sent)
+          case "Answer":
+            return decision.answer
+        }
+      }).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
+    })
   }).pipe(withinCallContext(incoming))
 
 /** Prepares the handler of every call, with what does not change between calls. */
@@ -383,11 +391,9 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
     settings: yield* ServerSettings,
     record: yield* CallRecord.make,
     variable: (yield* Naming).variable,
-    pages: yield* Pages.make,
-    names: yield* Names,
-    check: yield* ParamsCheck.ParamsCheck,
     states: yield* ConfirmationState.ConfirmationState,
     guard: yield* Guard.Guard,
+    readers: { pages: yield* Pages.make, names: yield* Names, check: yield* ParamsCheck.ParamsCheck },
   }
   return (incoming) => handle(prepared, incoming)
 })

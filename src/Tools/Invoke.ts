@@ -3,6 +3,7 @@
  * schema, pick the endpoint the selector names, call it once. A call is
  * decoded once (`resolveCall`); each later stage reads what that found.
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -15,7 +16,7 @@ import * as AnswerSchema from "./AnswerSchema.js"
 import * as Fields from "./Fields.js"
 import * as Glance from "./Glance.js"
 import { type NameMaps, Names } from "./Names.js"
-import { DefaultPage, PAGINATED } from "./Pages.js"
+import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import type { Tool } from "./Tool.js"
 import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
@@ -55,31 +56,33 @@ const list = (values: ReadonlyArray<string>) => values.join(", ")
 /** The `fields` path that keeps the whole answer, as the service gave it. */
 export const WHOLE = "*"
 
+const NO_NAMES: Effect.Effect<NameMaps | undefined> = Effect.succeed(undefined)
+
 /**
  * The names the rendered answer will show: for a list at a glance, those its
  * name columns lack; for an answer of svc_list, svc_get or a full list of
- * svc_list_detail shaped by `fields`, those of the ids kept. None for a whole answer, or where no Names is provided.
+ * svc_list_detail shaped by `fields`, those of the ids kept. None for a whole
+ * answer, or where names are off (`Names.layerOff`); most answers show no ids
+ * to name, and read nothing.
  */
 const namesFor = (
   tool: Tool,
   invocation: Invocation,
   data: unknown,
-): Effect.Effect<NameMaps | undefined, never, Names> =>
-  Effect.gen(function* () {
-    const projection = Glance.projectionOf(tool.name, invocation.endpoint)
-    // The resources' answers: ids elsewhere (a Docker object's) are not the service's resources.
-    const resources = tool.name === "svc_list" || tool.name === "svc_get" || projection !== undefined
-    if (!resources || invocation.whole === true) return undefined
-    const kinds =
-      invocation.fields !== undefined
-        ? Glance.idKindsIn(Fields.shape(data, invocation.fields).value)
-        : projection !== undefined && Array.isArray(data)
-          ? Glance.kindsFor(projection, data)
-          : []
-    if (kinds.length === 0) return undefined
-    const names = yield* Names
-    return Option.isNone(names) ? undefined : yield* names.value.lookup(kinds)
-  })
+  names: Context.Tag.Service<Names>,
+): Effect.Effect<NameMaps | undefined> => {
+  const projection = Glance.projectionOf(tool.name, invocation.endpoint)
+  // The resources' answers: ids elsewhere (a Docker object's) are not the service's resources.
+  const resources = tool.name === "svc_list" || tool.name === "svc_get" || projection !== undefined
+  if (!resources || invocation.whole === true) return NO_NAMES
+  const kinds =
+    invocation.fields !== undefined
+      ? Glance.idKindsIn(Fields.shape(data, invocation.fields).value)
+      : projection !== undefined && Array.isArray(data)
+        ? Glance.kindsFor(projection, data)
+        : []
+  return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
+}
 
 /** One sentence for each thing wrong, saying what is accepted instead. */
 const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): ReadonlyArray<string> => {
@@ -218,15 +221,38 @@ export const invoke = (
 ): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
   run(resolveCall(tool, args), waitTimeoutMs)
 
+/** What a call's program reads besides the client: the service's default page, the names of ids, the params check. */
+export interface Readers {
+  readonly pages: DefaultPageShape
+  readonly names: Context.Tag.Service<Names>
+  readonly check: ParamsCheck.ParamsCheckShape
+}
+
 /** Runs a resolved call: checks its params, sends it, follows what it started when asked to. */
 export const run = (
   call: Call,
   waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
 ): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
+  Effect.flatMap(Effect.context<DefaultPage | ParamsCheck.ParamsCheck | Names>(), (context) =>
+    runWith(call, waitTimeoutMs, {
+      pages: Context.get(context, DefaultPage),
+      names: Context.get(context, Names),
+      check: Context.get(context, ParamsCheck.ParamsCheck),
+    }),
+  )
+
+/**
+ * `run`, with what it reads given: the server gives what it prepared once, rather than provide it
+ * to every call (a service provided is a step of every call).
+ */
+export const runWith = (
+  call: Call,
+  waitTimeoutMs: number,
+  { pages, names, check }: Readers,
+): Effect.Effect<ToolSuccess, Failure, SvcClient> =>
   Effect.gen(function* () {
     const { tool } = call
     const resolved = yield* call.invocation
-    const check = yield* ParamsCheck.ParamsCheck
     if (resolved.schema) {
       return { ...resolved, data: schemaOf(tool, resolved, yield* check.describe(resolved.endpoint)) }
     }
@@ -258,11 +284,11 @@ export const run = (
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(tool.group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
-      const names = yield* namesFor(tool, invocation, data)
-      const named = names === undefined ? {} : { names }
+      const shown = yield* namesFor(tool, invocation, data, names)
+      const named = shown === undefined ? {} : { names: shown }
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
-        const page = yield* Effect.flatMap(DefaultPage, (pages) => pages.size)
+        const page = yield* pages.size
         return { ...invocation, data, text, page, ...named }
       }
       return { ...invocation, data, text, ...named }
