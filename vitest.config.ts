@@ -6,9 +6,10 @@ import { defineConfig } from "vitest/config"
  * lane first; each lane alone: `npx vitest run --project unit` (`npm run
  * test:unit`), `integration`, `e2e`.
  * - unit: no root, no network, no program beyond Node, no build. These files
- *   share no port, file or process, so they run in worker threads, at least
- *   two at once, and each thread loads the modules once for all its files:
- *   state lives in layers, not modules. Vitest reads `isolate` for a pool from
+ *   share no port, file or process, so they run in worker threads, one more
+ *   than there are cores (a fifth of the lane's time is waits on the wall
+ *   clock: polling, cooldowns, a child Node), and each thread loads the
+ *   modules once for all its files: state lives in layers, not modules. Vitest reads `isolate` for a pool from
  *   the root's poolOptions, not from a project, hence the threads' options
  *   below; the unit lane alone uses the threads pool.
  * - integration: real Redis, Chromium and containers (Debian's programs, which
@@ -28,7 +29,7 @@ export default defineConfig({
   test: {
     reporters: ["default", "./test/support/PlainSummary.ts"],
     poolOptions: {
-      threads: { isolate: false, minThreads: 1, maxThreads: Math.max(2, availableParallelism() - 1) },
+      threads: { isolate: false, minThreads: 1, maxThreads: availableParallelism() + 1 },
     },
     projects: [
       {
