@@ -20,6 +20,8 @@ import { defineConfig } from "vitest/config"
  * the unit lane is done (groupOrder): on two cores, one file after another, as
  * the e2e lane's servers want them.
  */
+const THREADS = availableParallelism() + 1
+
 const shared = {
   testTimeout: 20_000,
   hookTimeout: 20_000,
@@ -29,7 +31,9 @@ export default defineConfig({
   test: {
     reporters: ["default", "./test/support/PlainSummary.ts"],
     poolOptions: {
-      threads: { isolate: false, minThreads: 1, maxThreads: availableParallelism() + 1 },
+      // As many from the start as at most: a thread tinypool lets go when idle can take a file's
+      // teardown down with it ("Terminating worker thread").
+      threads: { isolate: false, minThreads: THREADS, maxThreads: THREADS },
     },
     projects: [
       {
