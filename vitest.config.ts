@@ -9,9 +9,9 @@ import { defineConfig } from "vitest/config"
  *   share no port, file or process, so they run in worker threads, one more
  *   than there are cores (a fifth of the lane's time is waits on the wall
  *   clock: polling, cooldowns, a child Node), and each thread loads the
- *   modules once for all its files: state lives in layers, not modules. Vitest reads `isolate` for a pool from
- *   the root's poolOptions, not from a project, hence the threads' options
- *   below; the unit lane alone uses the threads pool.
+ *   modules once for all its files: state lives in layers, not modules.
+ *   Vitest reads `isolate` for a pool from the root's poolOptions, not from a
+ *   project, hence the threads' options below; the unit lane alone uses them.
  * - integration: real Redis, Chromium and containers (Debian's programs, which
  *   `npm test` installs first: scripts/system-deps.mjs).
  * - e2e: the built server (dist/), started as clients start it, over stdio and
