@@ -1,19 +1,27 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 /**
- * The tests by lane, as vitest projects. `npm test` runs them all; each lane
- * alone: `npx vitest run --project unit` (`npm run test:unit`), `integration`, `e2e`.
+ * The tests by lane, as vitest projects. `npm test` runs them all, the unit
+ * lane first; each lane alone: `npx vitest run --project unit` (`npm run
+ * test:unit`), `integration`, `e2e`.
  * - unit: no root, no network, no program beyond Node, no build. These files
- *   share no port, file or process, so `npm run test:unit` runs them in two
- *   workers at once (--maxWorkers 2), and each worker loads the modules once
- *   for all its files (isolate: false): state lives in layers, not modules.
- *   `npm test` runs every file one after another, as on this machine's two
- *   cores the e2e lane's servers want them.
+ *   share no port, file or process, so they run in worker threads, one more
+ *   than there are cores (a fifth of the lane's time is waits on the wall
+ *   clock: polling, cooldowns, a child Node), and each thread loads the
+ *   modules once for all its files: state lives in layers, not modules.
+ *   Vitest reads `isolate` for a pool from the root's poolOptions, not from a
+ *   project, hence the threads' options below; the unit lane alone uses them.
  * - integration: real Redis, Chromium and containers (Debian's programs, which
  *   `npm test` installs first: scripts/system-deps.mjs).
  * - e2e: the built server (dist/), started as clients start it, over stdio and
  *   HTTP, in both protocol eras.
+ * Integration and e2e run in the forks pool, a fresh process per file, after
+ * the unit lane is done (groupOrder): on two cores, one file after another, as
+ * the e2e lane's servers want them.
  */
+const THREADS = availableParallelism() + 1
+
 const shared = {
   testTimeout: 20_000,
   hookTimeout: 20_000,
@@ -22,18 +30,40 @@ const shared = {
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/PlainSummary.ts"],
+    poolOptions: {
+      // As many from the start as at most: a thread tinypool lets go when idle can take a file's
+      // teardown down with it ("Terminating worker thread").
+      threads: { isolate: false, minThreads: THREADS, maxThreads: THREADS },
+    },
     projects: [
       {
         test: {
           ...shared,
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
-          pool: "forks",
+          pool: "threads",
           isolate: false,
+          sequence: { groupOrder: 0 },
         },
       },
-      { test: { ...shared, name: "integration", include: ["test/integration/**/*.test.ts"] } },
-      { test: { ...shared, name: "e2e", include: ["test/e2e/**/*.test.ts"] } },
+      {
+        test: {
+          ...shared,
+          name: "integration",
+          include: ["test/integration/**/*.test.ts"],
+          pool: "forks",
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          pool: "forks",
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 })

@@ -86,3 +86,12 @@ if (!Fs.existsSync(CONTAINERS_CONF)) {
     process.exit(1)
   }
 }
+
+// As `npm test` begins (not when a container test runs this), the container bases
+// start in the background: scripts/bases-early.mjs.
+if (process.env.npm_lifecycle_event === "pretest") {
+  ChildProcess.spawn(process.execPath, [Path.join(import.meta.dirname, "bases-early.mjs")], {
+    detached: true,
+    stdio: "ignore",
+  }).unref()
+}

@@ -7,7 +7,8 @@
  * `npm run image`: the bases once (kept in podman's storage, reused by every later
  * run), the image only when what goes into it changed (its label
  * dev.svc-mcp.inputs): once per process, and under a lock, so that another run
- * at the same time waits for it and then finds the image up to date.
+ * at the same time waits for it and then finds the image up to date. `npm test`
+ * starts the bases as it begins, holding the same lock (scripts/bases-early.mjs).
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"

@@ -66,8 +66,10 @@ describe("canonical JSON", () => {
   })
 })
 
+// The properties run each case on the live runtime: it.effect would build a test
+// environment (TestClock and the rest) per case, most of a case's time; none reads the clock.
 describe("a sealed confirmation state", () => {
-  it.effect.prop("is honoured once for its own call, with the arguments in any key order", { b: binding }, ({ b }) =>
+  it.live.prop("is honoured once for its own call, with the arguments in any key order", { b: binding }, ({ b }) =>
     Effect.gen(function* () {
       const states = yield* State.make(key(1))
       const state = yield* states.seal(b)
@@ -76,7 +78,7 @@ describe("a sealed confirmation state", () => {
     }).pipe(Effect.provide(Store.layerOff)),
   )
 
-  it.effect.prop(
+  it.live.prop(
     "fails for any change of tool, selector, arguments, principal or service",
     {
       b: binding,
@@ -95,7 +97,7 @@ describe("a sealed confirmation state", () => {
       }).pipe(Effect.provide(Store.layerOff)),
   )
 
-  it.effect.prop(
+  it.live.prop(
     "fails when any character is changed, dropped or added",
     { b: binding, at: FastCheck.nat(), with: FastCheck.constantFrom(..."AZaz09-_.=+/ ") },
     ({ b, at, with: char }) =>
@@ -133,7 +135,7 @@ describe("a sealed confirmation state", () => {
       }).pipe(Effect.provide(Store.layerOff)),
   )
 
-  it.effect.prop("sealed under one key fails under another", { b: binding }, ({ b }) =>
+  it.live.prop("sealed under one key fails under another", { b: binding }, ({ b }) =>
     Effect.gen(function* () {
       const state = yield* Effect.flatMap(State.make(key(4)), (s) => s.seal(b))
       const other = yield* State.make(key(5))
