@@ -198,9 +198,21 @@ describe("the fleet view in chromium", () => {
     expect(outside).toEqual([])
     expect(errors).toEqual([])
 
-    // Filters: a kind, then a server.
+    // Filters: a kind, then a server. A filter draws the list again, and only what it touches:
+    // the header, the cards and the aside are the nodes they were.
+    const mark = () =>
+      view.locator("body").evaluate(() => {
+        for (const selector of ["header", ".cards", "aside", ".main"])
+          document.querySelector(selector)?.setAttribute("data-seen", "")
+      })
+    const unchanged = () =>
+      view
+        .locator("body")
+        .evaluate(() => ["header", ".cards", "aside", ".main"].filter((s) => document.querySelector(`${s}[data-seen]`)))
+    await mark()
     await view.locator('select[data-filter="Kind"]').selectOption("stack")
     await expect(view.locator("tr[data-kind]").count()).resolves.toBe(3)
+    await expect(unchanged()).resolves.toEqual(["header", ".cards", "aside"])
     await view.locator('select[data-filter="Kind"]').selectOption("")
     await view.locator('select[data-filter="Server"]').selectOption("prod-01")
     const names = await view
