@@ -200,15 +200,12 @@ describe("the fleet view in chromium", () => {
 
     // Filters: a kind, then a server. A filter draws the list again, and only what it touches:
     // the header, the cards and the aside are the nodes they were.
-    const mark = () =>
-      view.locator("body").evaluate(() => {
-        for (const selector of ["header", ".cards", "aside", ".main"])
-          document.querySelector(selector)?.setAttribute("data-seen", "")
-      })
+    const parts = "header, .cards, aside, .main"
+    const mark = () => view.locator(parts).evaluateAll((nodes) => nodes.map((n) => n.setAttribute("data-seen", "")))
     const unchanged = () =>
       view
-        .locator("body")
-        .evaluate(() => ["header", ".cards", "aside", ".main"].filter((s) => document.querySelector(`${s}[data-seen]`)))
+        .locator("[data-seen]")
+        .evaluateAll((nodes) => nodes.map((n) => (n.tagName === "DIV" ? `.${n.className}` : n.tagName.toLowerCase())))
     await mark()
     await view.locator('select[data-filter="Kind"]').selectOption("stack")
     await expect(view.locator("tr[data-kind]").count()).resolves.toBe(3)
