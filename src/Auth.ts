@@ -117,23 +117,24 @@ interface Login {
   readonly token: Deferred.Deferred<string, AuthFailure>
 }
 
-export const makeJwt = (
+/** The password and the last two tokens (a caller may still hold the previous one): rebuilt at each login, read by every call. */
+interface Hidden {
+  secrets: ReadonlyArray<string>
+}
+
+/** One login request to the service: its token, kept among the hidden secrets. */
+const loginOf = (
   config: SvcConfigShape,
   username: string,
   password: Redacted.Redacted<string>,
-): Effect.Effect<AuthShape, never, HttpClient.HttpClient> =>
+  hidden: Hidden,
+): Effect.Effect<Effect.Effect<string, AuthFailure>, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const http = yield* HttpClient.HttpClient
     const hooks = yield* Hooks
     // Among several services, a refusal names the service's own variables.
     const naming = yield* Naming
-    const current = yield* SynchronizedRef.make(Option.none<Login>())
-    // The password and the last two tokens (a caller may still hold the previous
-    // one): rebuilt at each login, read by every call.
-    let hidden: ReadonlyArray<string> = [Redacted.value(password)]
-    let generations = 0
-
-    const login = Effect.suspend(() =>
+    return Effect.suspend(() =>
       SvcTransport.send(
         http,
         LOGIN,
@@ -142,16 +143,29 @@ export const makeJwt = (
       ),
     ).pipe(
       hooks.serviceRequest("POST", `/${callPath(LOGIN)}`),
-      Effect.flatMap((answer) => readLogin(answer, hidden, naming)),
+      Effect.flatMap((answer) => readLogin(answer, hidden.secrets, naming)),
       Effect.tap((token) =>
         Effect.sync(() => {
-          hidden = [Redacted.value(password), token, ...hidden.slice(1, 2)]
+          hidden.secrets = [Redacted.value(password), token, ...hidden.secrets.slice(1, 2)]
         }),
       ),
       Effect.tap(() => Effect.logInfo(`logged in to ${config.url} as ${username}`)),
       Effect.tapError((error) => Effect.logWarning(`login as ${username} failed: ${error.message}`)),
       hooks.login,
     )
+  })
+
+/**
+ * Logins one at a time, each shared by the calls that wait on it, and the
+ * credential of the last one that succeeded kept for the calls after it.
+ */
+const logins = (login: Effect.Effect<string, AuthFailure>) =>
+  Effect.gen(function* () {
+    const current = yield* SynchronizedRef.make(Option.none<Login>())
+    let generations = 0
+    // The credential of the current login once it has succeeded: most calls need
+    // nothing more than this, without the lock that guards starting a login.
+    let ready: Credential | undefined
 
     // The login runs on a fiber of its own, so a caller that is interrupted does
     // not abort a login that others are waiting on; its time-out bounds it.
@@ -162,10 +176,6 @@ export const makeJwt = (
       const started: Login = { generation: ++generations, token }
       return [started, Option.some(started)] as const
     })
-
-    // The credential of the current login once it has succeeded: most calls need
-    // nothing more than this, without the lock that guards starting a login.
-    let ready: Credential | undefined
 
     const await_ = (entry: Login) =>
       Deferred.await(entry.token).pipe(
@@ -197,11 +207,22 @@ export const makeJwt = (
           : start,
       ).pipe(Effect.flatMap(await_))
 
+    return { credential, renew }
+  })
+
+export const makeJwt = (
+  config: SvcConfigShape,
+  username: string,
+  password: Redacted.Redacted<string>,
+): Effect.Effect<AuthShape, never, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
+    const hidden: Hidden = { secrets: [Redacted.value(password)] }
+    const { credential, renew } = yield* logins(yield* loginOf(config, username, password, hidden))
     return {
       method: "jwt",
       credential,
       renew: Option.some(renew),
-      secrets: Effect.sync(() => hidden),
+      secrets: Effect.sync(() => hidden.secrets),
     } satisfies AuthShape
   })
 

@@ -74,58 +74,54 @@ interface Entry extends Where {
 
 const at = (where: Where) => `${where.source}:${where.line}`
 
-/** Reads every source together; `key` (SVC_AUDIT_KEY) checks the checkpoints' signatures. */
-export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report => {
-  const problems: Array<Problem> = []
-  const notes: Array<string> = []
-  const chains = new Map<string, Map<number, Entry>>()
-  // The last line of each writer in each file, to tell a cut file from a rotated one.
-  const fileEnds: Array<{ readonly writer: string; readonly seq: number; readonly where: Where }> = []
-  let unchained = 0
-  // One problem a line: the first found says the most.
-  const seen = new Set<string>()
-  const broken = (where: Where, problem: string) => {
-    if (seen.has(at(where))) return
-    seen.add(at(where))
-    problems.push({ source: where.source, line: where.line, problem })
+type Sealed = Extract<Chain.Read, { readonly _tag: "Sealed" }>
+
+/** Where a writer's lines stand in one file: its highest seq, the last line read, the line that holds the highest. */
+interface Last {
+  readonly seq: number
+  readonly hash: string
+  readonly where: Where
+  readonly highest: Where
+}
+
+/** What a reading of the sources has found: each writer's chain, each file's last lines, the problems. */
+class Reading {
+  readonly problems: Array<Problem> = []
+  readonly notes: Array<string> = []
+  readonly chains = new Map<string, Map<number, Entry>>()
+  /** The last line of each writer in each file, to tell a cut file from a rotated one. */
+  readonly fileEnds: Array<{ readonly writer: string; readonly seq: number; readonly where: Where }> = []
+  readonly unknown: Array<Unknown> = []
+  unchained = 0
+  signed = 0
+  private readonly seen = new Set<string>()
+
+  /** One problem a line: the first found says the most. */
+  broken(where: Where, problem: string): void {
+    if (this.seen.has(at(where))) return
+    this.seen.add(at(where))
+    this.problems.push({ source: where.source, line: where.line, problem })
   }
 
-  for (const source of sources) {
-    const last = new Map<string, { seq: number; hash: string; where: Where; highest: Where }>()
+  /** A source's lines in order, each checked against its writer's line before it in the source, and put in its chain. */
+  readSource(source: Source): void {
+    const last = new Map<string, Last>()
     let sealedSeen = false
     for (const [index, bytes] of source.lines.entries()) {
       const where = { source: source.name, line: index + 1 }
       const read: Chain.Read = bytes.length === 0 ? { _tag: "Broken", problem: "an empty line" } : Chain.read(bytes)
       if (read._tag === "Broken") {
-        broken(where, read.problem)
+        this.broken(where, read.problem)
         continue
       }
       if (read._tag === "Unchained") {
-        unchained++
-        if (sealedSeen) broken(where, "a line without chain fields among chained lines: it was inserted or edited")
+        this.unchained++
+        if (sealedSeen) this.broken(where, "a line without chain fields among chained lines: it was inserted or edited")
         continue
       }
       sealedSeen = true
       const before = last.get(read.writer)
-      if (before !== undefined) {
-        if (read.seq <= before.seq) {
-          // The line out of place is the one that came too early: the first of two swapped lines.
-          broken(
-            before.highest,
-            `out of order: it holds seq ${before.seq} of writer ${read.writer}, before seq ${read.seq} at ${at(where)}: lines were swapped or moved`,
-          )
-        } else if (read.seq > before.seq + 1 && source.kind === "file") {
-          broken(
-            where,
-            `seq jumps from ${before.seq} to ${read.seq} (writer ${read.writer}): ${read.seq - before.seq - 1 === 1 ? "the line" : `${read.seq - before.seq - 1} lines`} before it ${read.seq - before.seq - 1 === 1 ? "was" : "were"} removed or moved`,
-          )
-        } else if (read.seq === before.seq + 1 && read.prev !== before.hash) {
-          broken(
-            where,
-            `it does not follow ${at(before.where)} (its prev is not that line's hash): a line was replaced`,
-          )
-        }
-      }
+      if (before !== undefined) this.follows(source, before, read, where)
       const ahead = before !== undefined && before.seq >= read.seq
       last.set(read.writer, {
         seq: ahead ? before.seq : read.seq,
@@ -133,73 +129,80 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
         where,
         highest: ahead ? before.highest : where,
       })
-      let chain = chains.get(read.writer)
-      if (chain === undefined) {
-        chain = new Map()
-        chains.set(read.writer, chain)
-      }
-      const known = chain.get(read.seq)
-      if (known === undefined) {
-        chain.set(read.seq, {
-          ...where,
-          seq: read.seq,
-          prev: read.prev,
-          hash: read.hash,
-          fields: read.fields,
-          kinds: new Set([source.kind]),
-        })
-      } else if (known.hash !== read.hash) {
-        broken(where, `it differs from ${at(known)}, the same line (writer ${read.writer}, seq ${read.seq}) elsewhere`)
-      } else known.kinds.add(source.kind)
+      this.chain(source, read, where)
     }
     if (source.kind === "file") {
-      for (const [writer, end] of last) fileEnds.push({ writer, seq: end.seq, where: end.where })
+      for (const [writer, end] of last) this.fileEnds.push({ writer, seq: end.seq, where: end.where })
     }
   }
 
-  const writers: Array<WriterSummary> = []
-  const unknown: Array<Unknown> = []
-  let signed = 0
-  for (const [writer, chain] of [...chains].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  /** A line after its writer's line before it in the same source: in order, none missing between (in a file), chained. */
+  private follows(source: Source, before: Last, read: Sealed, where: Where): void {
+    if (read.seq <= before.seq) {
+      // The line out of place is the one that came too early: the first of two swapped lines.
+      this.broken(
+        before.highest,
+        `out of order: it holds seq ${before.seq} of writer ${read.writer}, before seq ${read.seq} at ${at(where)}: lines were swapped or moved`,
+      )
+    } else if (read.seq > before.seq + 1 && source.kind === "file") {
+      const missing = read.seq - before.seq - 1
+      this.broken(
+        where,
+        `seq jumps from ${before.seq} to ${read.seq} (writer ${read.writer}): ${missing === 1 ? "the line" : `${missing} lines`} before it ${missing === 1 ? "was" : "were"} removed or moved`,
+      )
+    } else if (read.seq === before.seq + 1 && read.prev !== before.hash) {
+      this.broken(
+        where,
+        `it does not follow ${at(before.where)} (its prev is not that line's hash): a line was replaced`,
+      )
+    }
+  }
+
+  /** The line in its writer's chain, once whichever sources hold it; the same line that differs is a problem. */
+  private chain(source: Source, read: Sealed, where: Where): void {
+    let chain = this.chains.get(read.writer)
+    if (chain === undefined) {
+      chain = new Map()
+      this.chains.set(read.writer, chain)
+    }
+    const known = chain.get(read.seq)
+    if (known === undefined) {
+      chain.set(read.seq, {
+        ...where,
+        seq: read.seq,
+        prev: read.prev,
+        hash: read.hash,
+        fields: read.fields,
+        kinds: new Set([source.kind]),
+      })
+    } else if (known.hash !== read.hash) {
+      this.broken(
+        where,
+        `it differs from ${at(known)}, the same line (writer ${read.writer}, seq ${read.seq}) elsewhere`,
+      )
+    } else known.kinds.add(source.kind)
+  }
+
+  /** A writer's chain from its first line: whole, each line after the one before, its checkpoints good, its intents answered. */
+  walk(writer: string, chain: Map<number, Entry>, key: Uint8Array | undefined): WriterSummary {
     const entries = [...chain.values()].sort((a, b) => a.seq - b.seq)
     const first = entries[0] as Entry
     if (first.seq !== 0) {
       if (first.kinds.has("file")) {
-        broken(
+        this.broken(
           first,
           `the chain of writer ${writer} starts at seq ${first.seq}: the lines before it are missing (give the earlier, rotated files too)`,
         )
       } else {
-        notes.push(`writer ${writer}: the stream begins at seq ${first.seq} (its cap dropped the lines before)`)
+        this.notes.push(`writer ${writer}: the stream begins at seq ${first.seq} (its cap dropped the lines before)`)
       }
     }
-    let checkpoint: WriterSummary["checkpoint"]
-    let previous: Entry | undefined
-    const intents = new Map<number, Entry>()
-    for (const entry of entries) {
-      if (previous !== undefined && entry.seq !== previous.seq + 1) {
-        broken(entry, `writer ${writer}: seq ${previous.seq + 1} to ${entry.seq - 1} are in no source given: removed`)
-      } else if (previous !== undefined && entry.prev !== previous.hash) {
-        broken(entry, `it does not follow ${at(previous)} (its prev is not that line's hash): a line was replaced`)
-      }
-      const { phase } = entry.fields
-      if (phase === "intent") intents.set(entry.seq, entry)
-      if (phase === "outcome" && typeof entry.fields.intent === "number") intents.delete(entry.fields.intent)
-      if (phase === "checkpoint") {
-        const good = checkpointHolds(entry, writer, key)
-        if (good === true) {
-          if (key !== undefined) signed++
-          checkpoint = { source: entry.source, line: entry.line, seq: entry.seq }
-        } else broken(entry, good)
-      }
-      previous = entry
-    }
-    const lastEntry = previous as Entry
-    for (const intent of intents.values())
-      unknown.push({ source: intent.source, line: intent.line, writer, fields: intent.fields })
+    const checkpoint = this.links(writer, entries, key)
+    const lastEntry = entries[entries.length - 1] as Entry
     const sealed = lastEntry.fields.phase === "checkpoint" && checkpoint?.seq === lastEntry.seq
     const after = entries.find((entry) => entry.seq > (checkpoint?.seq ?? -1))
-    writers.push({
+    this.cut(writer, lastEntry)
+    return {
       writer,
       lines: entries.length,
       first: first.seq,
@@ -208,19 +211,69 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
       sealed,
       closed: sealed && lastEntry.fields.final === true,
       ...(sealed || after === undefined ? {} : { openFrom: { source: after.source, line: after.line } }),
-    })
-    // A writer's newest file ends before lines the stream holds: the file's tail was cut.
-    const newest = fileEnds.filter((end) => end.writer === writer).sort((a, b) => b.seq - a.seq)[0]
+    }
+  }
+
+  /** Each line of a chain after the one before: the intents left without an outcome, and the last good checkpoint. */
+  private links(writer: string, entries: ReadonlyArray<Entry>, key: Uint8Array | undefined) {
+    let checkpoint: WriterSummary["checkpoint"]
+    let previous: Entry | undefined
+    const intents = new Map<number, Entry>()
+    for (const entry of entries) {
+      if (previous !== undefined && entry.seq !== previous.seq + 1) {
+        this.broken(
+          entry,
+          `writer ${writer}: seq ${previous.seq + 1} to ${entry.seq - 1} are in no source given: removed`,
+        )
+      } else if (previous !== undefined && entry.prev !== previous.hash) {
+        this.broken(entry, `it does not follow ${at(previous)} (its prev is not that line's hash): a line was replaced`)
+      }
+      const { phase } = entry.fields
+      if (phase === "intent") intents.set(entry.seq, entry)
+      if (phase === "outcome" && typeof entry.fields.intent === "number") intents.delete(entry.fields.intent)
+      if (phase === "checkpoint") {
+        const good = checkpointHolds(entry, writer, key)
+        if (good === true) {
+          if (key !== undefined) this.signed++
+          checkpoint = { source: entry.source, line: entry.line, seq: entry.seq }
+        } else this.broken(entry, good)
+      }
+      previous = entry
+    }
+    for (const intent of intents.values())
+      this.unknown.push({ source: intent.source, line: intent.line, writer, fields: intent.fields })
+    return checkpoint
+  }
+
+  /** A writer's newest file ends before lines the stream holds: the file's tail was cut. */
+  private cut(writer: string, lastEntry: Entry): void {
+    const newest = this.fileEnds.filter((end) => end.writer === writer).sort((a, b) => b.seq - a.seq)[0]
     if (newest !== undefined && newest.seq < lastEntry.seq) {
-      broken(
+      this.broken(
         newest.where,
         `the file ends at seq ${newest.seq} of writer ${writer}, and ${at(lastEntry)} holds seq ${lastEntry.seq}: the file's tail after this line was cut (or a newer file of this writer was not given)`,
       )
     }
   }
+}
+
+/** Reads every source together; `key` (SVC_AUDIT_KEY) checks the checkpoints' signatures. */
+export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report => {
+  const reading = new Reading()
+  for (const source of sources) reading.readSource(source)
+  const writers = [...reading.chains]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([writer, chain]) => reading.walk(writer, chain, key))
+  const { problems, unknown, unchained, signed, notes } = reading
   problems.sort((a, b) => order(sources, a) - order(sources, b))
   const status =
-    problems.length > 0 ? "broken" : chains.size === 0 ? "unchained" : writers.some((w) => !w.closed) ? "open" : "holds"
+    problems.length > 0
+      ? "broken"
+      : reading.chains.size === 0
+        ? "unchained"
+        : writers.some((w) => !w.closed)
+          ? "open"
+          : "holds"
   return { status, problems, writers, unknown, unchained, checkpoints: { signed, checked: key !== undefined }, notes }
 }
 

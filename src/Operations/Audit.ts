@@ -161,6 +161,55 @@ const streamTo = (store: StoreShape, log: (effect: Effect.Effect<void>) => void)
   return { push, drained: () => tail }
 }
 
+/** Why the last write failed, until a write or a reopen succeeds. */
+interface Health {
+  broken: AuditError | undefined
+}
+
+/** The chain's writer, for the length of the scope; its close writes the last checkpoint. */
+const acquireWriter = (
+  destination: string,
+  options: OpenOptions,
+  onWritten: Option.Option<(lines: ReadonlyArray<string>) => void>,
+  health: Health,
+  log: (effect: Effect.Effect<void>) => void,
+) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () =>
+        Writer.open({
+          path: destination === "-" ? undefined : destination,
+          writer: newWriterId(),
+          key: Option.getOrUndefined(Option.map(options.key ?? Option.none(), Redacted.value)),
+          checkpointMs: options.checkpointMs ?? CHECKPOINT_MS,
+          ...Option.match(options.maxBytes ?? Option.none(), {
+            onNone: () => ({}),
+            onSome: (maxBytes) => ({ maxBytes }),
+          }),
+          ...(Option.isSome(onWritten) ? { onWritten: onWritten.value } : {}),
+          onReopen: (error) => {
+            if (error === undefined) {
+              health.broken = undefined
+              log(Effect.logInfo(`audit log ${destination} reopened`))
+            } else {
+              log(Effect.logError(`${new AuditError({ destination, cause: error }).message}: it could not be reopened`))
+            }
+          },
+        }),
+      catch: (cause) => new AuditError({ destination: destination === "-" ? "stderr" : destination, cause }),
+    }),
+    (opened) => Effect.promise(() => opened.close()),
+  )
+
+/** SIGHUP reopens the file (after logrotate moved it), for the length of the scope. */
+const reopenOnHangUp = (writer: Writer) => {
+  const reopen = () => writer.reopen()
+  return Effect.acquireRelease(
+    Effect.sync(() => process.on("SIGHUP", reopen)),
+    () => Effect.sync(() => process.off("SIGHUP", reopen)),
+  )
+}
+
 /** Opens `destination` (a path, or `-` for stderr) for the length of the scope; closed with a last checkpoint. */
 export const open = (
   destination: string,
@@ -172,63 +221,29 @@ export const open = (
       Runtime.runFork(runtime)(effect)
     }
     const shown = destination === "-" ? "stderr" : destination
-    const key = options.key ?? Option.none()
-    const store = options.store ?? Option.none()
-    let broken: AuditError | undefined
-    const stream = Option.map(store, (shape) => streamTo(shape, log))
+    const health: Health = { broken: undefined }
+    const stream = Option.map(options.store ?? Option.none(), (shape) => streamTo(shape, log))
     if (Option.isSome(stream)) {
       // Released after the writer (whose close writes the last checkpoint), before the store.
       yield* Effect.addFinalizer(() =>
         Effect.promise(() => stream.value.drained()).pipe(Effect.timeoutOption(STREAM_DRAIN_MS), Effect.asVoid),
       )
     }
-    const writer = yield* Effect.acquireRelease(
-      Effect.try({
-        try: () =>
-          Writer.open({
-            path: destination === "-" ? undefined : destination,
-            writer: newWriterId(),
-            key: Option.getOrUndefined(Option.map(key, Redacted.value)),
-            checkpointMs: options.checkpointMs ?? CHECKPOINT_MS,
-            ...Option.match(options.maxBytes ?? Option.none(), {
-              onNone: () => ({}),
-              onSome: (maxBytes) => ({ maxBytes }),
-            }),
-            ...(Option.isSome(stream) ? { onWritten: stream.value.push } : {}),
-            onReopen: (error) => {
-              if (error === undefined) {
-                broken = undefined
-                log(Effect.logInfo(`audit log ${destination} reopened`))
-              } else {
-                log(
-                  Effect.logError(`${new AuditError({ destination, cause: error }).message}: it could not be reopened`),
-                )
-              }
-            },
-          }),
-        catch: (cause) => new AuditError({ destination: shown, cause }),
-      }),
-      (opened) => Effect.promise(() => opened.close()),
-    )
-    if (destination !== "-") {
-      const reopen = () => writer.reopen()
-      yield* Effect.acquireRelease(
-        Effect.sync(() => process.on("SIGHUP", reopen)),
-        () => Effect.sync(() => process.off("SIGHUP", reopen)),
-      )
-    }
+    const onWritten = Option.map(stream, (opened) => opened.push)
+    const writer = yield* acquireWriter(destination, options, onWritten, health, log)
+    if (destination !== "-") yield* reopenOnHangUp(writer)
     // Only an intent waits for the device: a record or an outcome is in the file (the page cache)
     // before its call answers, as the log always had it, and the next flush takes it to the device.
     const append = (fields: Readonly<Record<string, unknown>>, unsent: boolean) =>
       Effect.tryPromise({
         try: () => writer.append(fields, unsent),
         catch: (cause) => {
-          broken = new AuditError({ destination: shown, cause })
-          return unsent ? new AuditError({ destination: shown, cause, unsent }) : broken
+          health.broken = new AuditError({ destination: shown, cause })
+          return unsent ? new AuditError({ destination: shown, cause, unsent }) : health.broken
         },
       }).pipe(
         Effect.tap(() => {
-          broken = undefined
+          health.broken = undefined
         }),
       )
     return {
@@ -237,8 +252,8 @@ export const open = (
       write: (entry) => Effect.asVoid(append({ ...entry }, false)),
       intent: (entry) => append({ phase: "intent", ...entry }, true),
       outcome: (intent, entry) => Effect.asVoid(append({ phase: "outcome", intent, ...entry }, false)),
-      broken: () => broken,
-      digestKey: key,
+      broken: () => health.broken,
+      digestKey: options.key ?? Option.none(),
     } satisfies AuditLog
   })
 

@@ -11,15 +11,15 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { Auth } from "../Auth.js"
+import { Auth, type AuthShape } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
 import { canonicalJson } from "../Confirmation/Canonical.js"
-import { Naming } from "../Settings/Naming.js"
+import { Naming, type NamingShape } from "../Settings/Naming.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
 import { redact } from "../Tools/AnswerBounds.js"
-import type { Call, ToolSuccess } from "../Tools/Invoke.js"
-import { Policy } from "../Tools/Policy.js"
+import type { Call, Invocation, ToolSuccess } from "../Tools/Invoke.js"
+import { Policy, type PolicyShape } from "../Tools/Policy.js"
 import {
   kindOf,
   statusOf,
@@ -149,23 +149,33 @@ const digestOf = (log: AuditLog, sent: unknown, logged: unknown): string =>
  */
 export type Requirements = Auth | Policy
 
-/** The recorder as the audit log, telemetry and the credentials (whose secrets are scrubbed) in force say. */
-export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen(function* () {
-  const audit = yield* Audit
-  const hooks = yield* Telemetry.Telemetry
-  const telemetry = Option.getOrElse(hooks, () => Telemetry.off)
-  const traced = Option.isSome(hooks)
-  const { secrets } = yield* Auth
-  // The confirmation a change went through, for its intent: a call that reached its program
-  // through SVC_CONFIRM's pattern was accepted by the user.
-  const policy = yield* Policy
-  const naming = yield* Naming
+/** A call that neither the audit log nor telemetry records runs as it is. */
+const unchanged = <A>(self: A): A => self
 
-  const base = (tool: string, selector: string | undefined) =>
-    Effect.flatMap(CallContext.get, (context) =>
+/** What the records are made with, gathered once; its methods are the steps of a record. */
+class Recorder {
+  readonly traced: boolean
+  readonly telemetry: Telemetry.Hooks
+
+  constructor(
+    readonly audit: Option.Option<AuditLog>,
+    hooks: Option.Option<Telemetry.Hooks>,
+    readonly secrets: AuthShape["secrets"],
+    // The confirmation a change went through, for its intent: a call that reached its program
+    // through SVC_CONFIRM's pattern was accepted by the user.
+    readonly policy: PolicyShape,
+    readonly naming: NamingShape,
+  ) {
+    this.traced = Option.isSome(hooks)
+    this.telemetry = Option.getOrElse(hooks, () => Telemetry.off)
+  }
+
+  /** What every line says: when, who, which tool, and what the guard says was read. */
+  base(tool: string, selector: string | undefined) {
+    return Effect.flatMap(CallContext.get, (context) =>
       // What the guard says was read names what the earlier call's params named: scrubbed as they are.
       Effect.map(
-        Option.isSome(context.guarded) ? scrubbed(context.guarded.value) : Effect.succeed(undefined),
+        Option.isSome(context.guarded) ? this.scrubbed(context.guarded.value) : Effect.succeed(undefined),
         (read) => ({
           time: new Date().toISOString(),
           ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
@@ -177,106 +187,157 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
         }),
       ),
     )
+  }
 
-  const paramsOf = (body: Readonly<Record<string, unknown>>) =>
-    Effect.map(secrets, (hidden) => scrubValue(redact(body), hidden))
+  paramsOf(body: Readonly<Record<string, unknown>>) {
+    return Effect.map(this.secrets, (hidden) => scrubValue(redact(body), hidden))
+  }
 
-  // The target and a reason may hold what the client sent: a known secret in them is scrubbed as in the params.
-  const scrubbed = (text: string) => Effect.map(secrets, (hidden) => scrub(text, hidden))
+  /** The target and a reason may hold what the client sent: a known secret in them is scrubbed as in the params. */
+  scrubbed(text: string) {
+    return Effect.map(this.secrets, (hidden) => scrub(text, hidden))
+  }
 
-  const record = (entry: AuditEntry) => (Option.isSome(audit) ? audit.value.write(entry) : Effect.void)
+  /** The line of a call's outcome. */
+  line(
+    { tool, selector }: Call,
+    resolved: Invocation | undefined,
+    target: string | undefined,
+    started: number,
+    exit: Exit.Exit<ToolSuccess, CallError>,
+  ): Effect.Effect<AuditEntry> {
+    const recorder = this
+    return Effect.gen(function* () {
+      const { outcome, kind } = describe(exit)
+      const error = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : Option.none()
+      const status = Option.isSome(error) ? statusOf(error.value) : undefined
+      const update = Exit.isSuccess(exit) && tool.group === "execute" ? updatesOf(exit.value.data) : undefined
+      const endpoint = resolved?.endpoint
+      const entry: AuditEntry = {
+        ...(yield* recorder.base(tool.name, selector)),
+        ...(endpoint === undefined ? {} : { endpoint }),
+        ...(target === undefined ? {} : { target: yield* recorder.scrubbed(target) }),
+        ...(resolved === undefined ? {} : { params: yield* recorder.paramsOf(resolved.body) }),
+        outcome,
+        ...(kind === undefined ? {} : { kind }),
+        ...(status === undefined ? {} : { status }),
+        ...(update === undefined ? {} : { update }),
+        durationMs: Math.round(performance.now() - started),
+      }
+      return entry
+    })
+  }
 
-  const call: CallRecorder["call"] = ({ tool, selector, invocation }) => {
-    const audited = Option.isSome(audit) && tool.group !== "read"
-    if (!audited && !traced) return (self) => self
+  /** The intent is written whole, or the call is not made: a cancel waits for it, then stops the program. */
+  intended<R>(
+    log: AuditLog,
+    program: Effect.Effect<ToolSuccess, CallError, R>,
+    call: Call,
+    resolved: Invocation,
+    target: string | undefined,
+  ): Effect.Effect<ToolSuccess, CallError | AuditError, R> {
+    const recorder = this
+    const { tool, selector } = call
+    const started = performance.now()
+    return Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function* () {
+        const params = yield* recorder.paramsOf(resolved.body)
+        const pattern = recorder.policy.confirmation(tool, resolved.selector)
+        const intent = yield* log.intent({
+          ...(yield* recorder.base(tool.name, selector)),
+          endpoint: resolved.endpoint,
+          ...(target === undefined ? {} : { target: yield* recorder.scrubbed(target) }),
+          params,
+          paramsDigest: digestOf(log, resolved.body, params),
+          ...(pattern === undefined
+            ? {}
+            : { confirmation: `${recorder.naming.variable("SVC_CONFIRM")} (${pattern.text})` }),
+        })
+        const exit = yield* Effect.exit(restore(program))
+        // The change was made or not: its answer is the caller's, whether its outcome is written or not.
+        yield* Effect.flatMap(recorder.line(call, resolved, target, started, exit), (entry) =>
+          log.outcome(intent, entry),
+        ).pipe(
+          Effect.catchAll((error) =>
+            Effect.logError(`${error.message}: the outcome of ${tool.name} (intent ${intent}) is not recorded`),
+          ),
+        )
+        return yield* exit
+      }),
+    )
+  }
+
+  call(call: Call): ReturnType<CallRecorder["call"]> {
+    const { tool, selector, invocation } = call
+    const audited = Option.isSome(this.audit) && tool.group !== "read"
+    if (!audited && !this.traced) return unchanged
     const resolved = invocation._tag === "Right" ? invocation.right : undefined
-    const endpoint = resolved?.endpoint
     const target = resolved === undefined ? undefined : targetOf(resolved.body)
     return <R>(self: Effect.Effect<ToolSuccess, CallError, R>) =>
       Effect.suspend(() => {
-        const program = traced ? telemetry.toolCall(tool.name, selector, endpoint)(self, describe) : self
+        const program = this.traced
+          ? this.telemetry.toolCall(tool.name, selector, resolved?.endpoint)(self, describe)
+          : self
         if (!audited) return program
-        const log = audit.value
-        const started = performance.now()
-        const line = (exit: Exit.Exit<ToolSuccess, CallError>) =>
-          Effect.gen(function* () {
-            const { outcome, kind } = describe(exit)
-            const error = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : Option.none()
-            const status = Option.isSome(error) ? statusOf(error.value) : undefined
-            const update = Exit.isSuccess(exit) && tool.group === "execute" ? updatesOf(exit.value.data) : undefined
-            const entry: AuditEntry = {
-              ...(yield* base(tool.name, selector)),
-              ...(endpoint === undefined ? {} : { endpoint }),
-              ...(target === undefined ? {} : { target: yield* scrubbed(target) }),
-              ...(resolved === undefined ? {} : { params: yield* paramsOf(resolved.body) }),
-              outcome,
-              ...(kind === undefined ? {} : { kind }),
-              ...(status === undefined ? {} : { status }),
-              ...(update === undefined ? {} : { update }),
-              durationMs: Math.round(performance.now() - started),
-            }
-            return entry
-          })
+        const log = (this.audit as Option.Some<AuditLog>).value
+        if (resolved !== undefined) return this.intended(log, program, call, resolved, target)
         // Arguments that did not decode send nothing: a record alone, as a refusal is.
-        if (resolved === undefined) {
-          return Effect.uninterruptibleMask((restore) =>
-            restore(program).pipe(
-              Effect.exit,
-              Effect.flatMap((exit) => Effect.zipRight(Effect.flatMap(line(exit), log.write), exit)),
-            ),
-          )
-        }
-        // The intent is written whole, or the call is not made: a cancel waits for it, then stops the program.
+        const started = performance.now()
         return Effect.uninterruptibleMask((restore) =>
-          Effect.gen(function* () {
-            const params = yield* paramsOf(resolved.body)
-            const pattern = policy.confirmation(tool, resolved.selector)
-            const intent = yield* log.intent({
-              ...(yield* base(tool.name, selector)),
-              ...(endpoint === undefined ? {} : { endpoint }),
-              ...(target === undefined ? {} : { target: yield* scrubbed(target) }),
-              params,
-              paramsDigest: digestOf(log, resolved.body, params),
-              ...(pattern === undefined ? {} : { confirmation: `${naming.variable("SVC_CONFIRM")} (${pattern.text})` }),
-            })
-            const exit = yield* Effect.exit(restore(program))
-            // The change was made or not: its answer is the caller's, whether its outcome is written or not.
-            yield* Effect.flatMap(line(exit), (entry) => log.outcome(intent, entry)).pipe(
-              Effect.catchAll((error) =>
-                Effect.logError(`${error.message}: the outcome of ${tool.name} (intent ${intent}) is not recorded`),
-              ),
-            )
-            return yield* exit
-          }),
+          restore(program).pipe(
+            Effect.exit,
+            Effect.flatMap((exit) =>
+              Effect.zipRight(Effect.flatMap(this.line(call, undefined, target, started, exit), log.write), exit),
+            ),
+          ),
         )
       })
   }
 
-  const refused: CallRecorder["refused"] = (error, args, outcome = "refused") => {
+  refused(
+    error: ToolDeniedError,
+    args: unknown,
+    outcome: "refused" | "declined" | "asked",
+  ): Effect.Effect<void, AuditError> {
     // Counted and traced as calls too, with their own outcome.
     const observed = <E>(self: Effect.Effect<void, E>) =>
-      traced
-        ? telemetry.toolCall(error.tool, error.selector, undefined)(self, () => ({ outcome, kind: "denied" }))
+      this.traced
+        ? this.telemetry.toolCall(error.tool, error.selector, undefined)(self, () => ({ outcome, kind: "denied" }))
         : self
+    const { audit } = this
     if (Option.isNone(audit)) return observed(Effect.void)
+    const recorder = this
     return observed(
       Effect.gen(function* () {
         const body = isObject(args) ? args.params : undefined
         const params = isObject(body) ? body : undefined
         const target = params === undefined ? undefined : targetOf(params)
-        yield* record({
-          ...(yield* base(error.tool, error.selector)),
-          ...(target === undefined ? {} : { target: yield* scrubbed(target) }),
-          ...(params === undefined ? {} : { params: yield* paramsOf(params) }),
+        yield* audit.value.write({
+          ...(yield* recorder.base(error.tool, error.selector)),
+          ...(target === undefined ? {} : { target: yield* recorder.scrubbed(target) }),
+          ...(params === undefined ? {} : { params: yield* recorder.paramsOf(params) }),
           outcome,
           kind: "denied",
           // Among several services a reason names the service's own setting (SVC_STAGING_CONFIRM) as made.
-          reason: yield* scrubbed(error.reason),
+          reason: yield* recorder.scrubbed(error.reason),
           durationMs: 0,
         })
       }),
     )
   }
+}
 
-  return { call, refused }
+/** The recorder as the audit log, telemetry and the credentials (whose secrets are scrubbed) in force say. */
+export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen(function* () {
+  const recorder = new Recorder(
+    yield* Audit,
+    yield* Telemetry.Telemetry,
+    (yield* Auth).secrets,
+    yield* Policy,
+    yield* Naming,
+  )
+  return {
+    call: (call) => recorder.call(call),
+    refused: (error, args, outcome = "refused") => recorder.refused(error, args, outcome),
+  }
 })

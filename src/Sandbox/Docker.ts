@@ -55,16 +55,21 @@ const ownedContainer = (world: World, kind: "stack" | "deployment", r: Resource,
   throw new ServiceFailure(500, `${kind} ${r.name} has no container${service === undefined ? "" : ` for ${service}`}`)
 }
 
-export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArray<unknown>): Map<string, Handler> => {
-  const { store } = world
-  const server = (params: Params) => store.find("server", ref(params, "server", "id", "name"))
-  const allContainers = () => [...world.containers.values()].flat()
-  const inUse = (serverId: string, test: (c: Container) => boolean) => (world.containers.get(serverId) ?? []).some(test)
-  const swarm = (p: Params) => swarmOf(world, store.find("swarm", swarmParam(p)))
-  const stackOf = (p: Params) => store.find("stack", ref(p, "stack", "id", "name"))
-  const routes = new Map<string, Handler>()
-  const add = (endpoint: string, handler: Handler) => routes.set(`read/${endpoint}`, handler)
+/** What the reads are made with: the world, its lookups by a call's params, and the routes to add to. */
+interface Reads {
+  readonly world: World
+  readonly store: World["store"]
+  readonly server: (params: Params) => Resource
+  readonly allContainers: () => ReadonlyArray<Container>
+  readonly inUse: (serverId: string, test: (c: Container) => boolean) => boolean
+  readonly swarm: (params: Params) => ReturnType<typeof swarmOf>
+  readonly stackOf: (params: Params) => Resource
+  readonly apiKeys: (caller: Caller) => ReadonlyArray<unknown>
+  readonly add: (endpoint: string, handler: Handler) => void
+}
 
+/** A server's containers, images, networks and volumes, one by one. */
+const inspectOnServer = ({ world, server, add }: Reads) => {
   add("InspectContainer", (p) => inspectContainer(world.container(ref(p, "server"), ref(p, "container")).container))
   add("InspectImage", (p) => {
     const image = named(world.images.get(server(p).id), ref(p, "image"), "image")
@@ -99,69 +104,23 @@ export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArra
       Scope: "local",
     }
   })
-  add("InspectDeploymentContainer", (p) =>
-    inspectContainer(ownedContainer(world, "deployment", store.find("deployment", ref(p, "deployment", "id", "name")))),
-  )
-  add("InspectStackContainer", (p) => inspectContainer(ownedContainer(world, "stack", stackOf(p), ref(p, "service"))))
-  add("InspectDeploymentSwarmService", (p) => {
-    const deployment = store.find("deployment", ref(p, "deployment", "id", "name"))
-    const { image: _, ...service } = onSwarm("deployment", deployment, deployment.name)
-    return service
+  add("ListImageHistory", (p) => {
+    const image = named(world.images.get(server(p).id), ref(p, "image"), "image")
+    return [
+      {
+        Id: image.id,
+        Created: image.created,
+        CreatedBy: 'CMD ["start"]',
+        Size: image.size,
+        Tags: [image.name],
+        Comment: "",
+      },
+    ]
   })
-  add("InspectStackSwarmService", (p) => {
-    const { image: _, ...service } = onSwarm("stack", stackOf(p), ref(p, "service"))
-    return service
-  })
-  add("InspectStackSwarmInfo", (p) => {
-    const stack = stackOf(p)
-    const services = servicesOf(stack).map((s) => onSwarm("stack", stack, s))
-    return {
-      Name: stack.name,
-      State: services.every((s) => s.State === "Healthy") ? "Healthy" : "Down",
-      Services: services.map((s) => ({ ID: s.ID, Name: s.Spec.Name, Image: s.image, State: s.State })),
-    }
-  })
-  add("InspectSwarm", (p) => {
-    const found = store.find("swarm", swarmParam(p))
-    return { ID: found.id, CreatedAt: CREATED, Spec: { Name: found.name } }
-  })
-  add(
-    "InspectSwarmConfig",
-    swarmOne(world, "configs", "config", (c) => ({ ID: c.ID, CreatedAt: c.CreatedAt, Spec: { Name: c.Name } })),
-  )
-  add(
-    "InspectSwarmNode",
-    swarmOne(world, "nodes", "node", (n) => ({
-      ID: n.ID,
-      Spec: { Name: n.Name, Role: n.Role, Availability: n.Availability },
-      Description: { Hostname: n.Hostname },
-      Status: { State: n.State },
-    })),
-  )
-  add(
-    "InspectSwarmSecret",
-    swarmOne(world, "secrets", "secret", (s) => ({ ID: s.ID, CreatedAt: s.CreatedAt, Spec: { Name: s.Name } })),
-  )
-  add("InspectSwarmService", swarmOne(world, "services", "service", inspectService))
-  add("InspectSwarmStack", (p) => {
-    const parts = swarm(p)
-    const wanted = ref(p, "stack")
-    const stack = parts.stacks.find((s) => s.Name === wanted)
-    if (stack === undefined) throw new ServiceFailure(500, `no swarm stack ${wanted}`)
-    return { Name: stack.Name, State: stack.State, Services: parts.services, Tasks: parts.tasks }
-  })
-  add(
-    "InspectSwarmTask",
-    swarmOne(world, "tasks", "task", (t) => ({
-      ID: t.ID,
-      Name: t.Name,
-      ServiceID: t.ServiceID,
-      NodeID: t.NodeID,
-      DesiredState: t.DesiredState,
-      Status: { State: t.State },
-    })),
-  )
+}
 
+/** A server's containers, images, networks, volumes, processes and compose projects. */
+const listOnServer = ({ world, store, server, allContainers, inUse, add }: Reads) => {
   add("ListContainers", (p) => world.containersOn(server(p)).map((c) => listContainer(world, c)))
   add("ListAllContainers", (p) => page(allContainers(), p).map((c) => listContainer(world, c)))
   add("ListImages", (p) => {
@@ -214,19 +173,109 @@ export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArra
       process(1024, "periphery", "/usr/local/bin/periphery", 0.3, 24.8),
     ]
   })
-  add("ListSchedules", (p) =>
+  add("ListComposeProjects", (p) => {
+    const target = server(p)
+    return store
+      .all("stack")
+      .filter((s) => s.config.server_id === target.id && s.info.state !== "down")
+      .map((s) => ({ name: s.name, status: String(s.info.state), compose_files: ["compose.yaml"] }))
+  })
+}
+
+/** The containers and swarm services of deployments and stacks. */
+const resourceContainers = ({ world, store, stackOf, add }: Reads) => {
+  add("InspectDeploymentContainer", (p) =>
+    inspectContainer(ownedContainer(world, "deployment", store.find("deployment", ref(p, "deployment", "id", "name")))),
+  )
+  add("InspectStackContainer", (p) => inspectContainer(ownedContainer(world, "stack", stackOf(p), ref(p, "service"))))
+  add("InspectDeploymentSwarmService", (p) => {
+    const deployment = store.find("deployment", ref(p, "deployment", "id", "name"))
+    const { image: _, ...service } = onSwarm("deployment", deployment, deployment.name)
+    return service
+  })
+  add("InspectStackSwarmService", (p) => {
+    const { image: _, ...service } = onSwarm("stack", stackOf(p), ref(p, "service"))
+    return service
+  })
+  add("InspectStackSwarmInfo", (p) => {
+    const stack = stackOf(p)
+    const services = servicesOf(stack).map((s) => onSwarm("stack", stack, s))
+    return {
+      Name: stack.name,
+      State: services.every((s) => s.State === "Healthy") ? "Healthy" : "Down",
+      Services: services.map((s) => ({ ID: s.ID, Name: s.Spec.Name, Image: s.image, State: s.State })),
+    }
+  })
+  add("ListAllStackServices", (p) =>
     page(
-      store.all("procedure").map((r) => ({
-        target: { type: "Procedure", id: r.id },
-        name: r.name,
-        schedule: String(r.config.schedule ?? ""),
-        enabled: r.config.schedule_enabled === true,
-        schedule_timezone: "",
-        tags: r.tags,
-      })),
+      store.all("stack").flatMap((s) =>
+        servicesOf(s).map((service) => ({
+          stack_id: s.id,
+          stack_name: s.name,
+          service,
+          image: `${String(s.info.image_prefix ?? "library")}/${service}:latest`,
+          state: s.info.state === "running" ? "Running" : "Down",
+        })),
+      ),
       p,
     ),
   )
+}
+
+/** A swarm's parts. */
+const swarmReads = ({ world, store, swarm, add }: Reads) => {
+  add("InspectSwarm", (p) => {
+    const found = store.find("swarm", swarmParam(p))
+    return { ID: found.id, CreatedAt: CREATED, Spec: { Name: found.name } }
+  })
+  add(
+    "InspectSwarmConfig",
+    swarmOne(world, "configs", "config", (c) => ({ ID: c.ID, CreatedAt: c.CreatedAt, Spec: { Name: c.Name } })),
+  )
+  add(
+    "InspectSwarmNode",
+    swarmOne(world, "nodes", "node", (n) => ({
+      ID: n.ID,
+      Spec: { Name: n.Name, Role: n.Role, Availability: n.Availability },
+      Description: { Hostname: n.Hostname },
+      Status: { State: n.State },
+    })),
+  )
+  add(
+    "InspectSwarmSecret",
+    swarmOne(world, "secrets", "secret", (s) => ({ ID: s.ID, CreatedAt: s.CreatedAt, Spec: { Name: s.Name } })),
+  )
+  add("InspectSwarmService", swarmOne(world, "services", "service", inspectService))
+  add("InspectSwarmStack", (p) => {
+    const parts = swarm(p)
+    const wanted = ref(p, "stack")
+    const stack = parts.stacks.find((s) => s.Name === wanted)
+    if (stack === undefined) throw new ServiceFailure(500, `no swarm stack ${wanted}`)
+    return { Name: stack.Name, State: stack.State, Services: parts.services, Tasks: parts.tasks }
+  })
+  add(
+    "InspectSwarmTask",
+    swarmOne(world, "tasks", "task", (t) => ({
+      ID: t.ID,
+      Name: t.Name,
+      ServiceID: t.ServiceID,
+      NodeID: t.NodeID,
+      DesiredState: t.DesiredState,
+      Status: { State: t.State },
+    })),
+  )
+
+  add("ListSwarmConfigs", (p) => swarm(p).configs)
+  add("ListSwarmNetworks", (p) => swarm(p).networks)
+  add("ListSwarmNodes", (p) => swarm(p).nodes)
+  add("ListSwarmSecrets", (p) => swarm(p).secrets)
+  add("ListSwarmServices", (p) => swarm(p).services)
+  add("ListSwarmStacks", (p) => swarm(p).stacks)
+  add("ListSwarmTasks", (p) => swarm(p).tasks)
+}
+
+/** Keys, permissions, secrets and what the core's configuration lists. */
+const accessReads = ({ world, apiKeys, add }: Reads) => {
   add("ListPermissions", () => [])
   add("ListApiKeys", (_p, caller) => apiKeys(caller))
   add("ListApiKeysForServiceUser", (p, caller) => {
@@ -242,6 +291,35 @@ export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArra
     return []
   })
   add("ListSecrets", () => ["GITHUB_TOKEN", "REGISTRY_TOKEN"])
+  add("ListUserTargetPermissions", (_p, caller) => {
+    adminOnly(caller)
+    return []
+  })
+  add("ListGitProvidersFromConfig", () => [{ domain: "github.com", https: true, accounts: [{ username: "acme-bot" }] }])
+  add("ListImageRegistriesFromConfig", () => [
+    { domain: "ghcr.io", accounts: [{ username: "acme-bot" }], organizations: [] },
+  ])
+  add("ListCommonBuildExtraArgs", () => ["--pull"])
+  add("ListCommonDeploymentExtraArgs", () => ["--log-opt max-size=10m"])
+  add("ListCommonStackBuildExtraArgs", () => [])
+  add("ListCommonStackExtraArgs", () => ["--remove-orphans"])
+}
+
+/** Schedules, updates and build versions. */
+const historyReads = ({ world, store, add }: Reads) => {
+  add("ListSchedules", (p) =>
+    page(
+      store.all("procedure").map((r) => ({
+        target: { type: "Procedure", id: r.id },
+        name: r.name,
+        schedule: String(r.config.schedule ?? ""),
+        enabled: r.config.schedule_enabled === true,
+        schedule_timezone: "",
+        tags: r.tags,
+      })),
+      p,
+    ),
+  )
   add("ListUpdates", (p) => {
     const pageNo = typeof p.page === "number" && p.page > 0 ? p.page : 0
     const newest = [...world.updates].reverse()
@@ -273,58 +351,23 @@ export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArra
       ts: 1_762_000_000_000 - i * 86_400_000,
     }))
   })
-  add("ListComposeProjects", (p) => {
-    const target = server(p)
-    return store
-      .all("stack")
-      .filter((s) => s.config.server_id === target.id && s.info.state !== "down")
-      .map((s) => ({ name: s.name, status: String(s.info.state), compose_files: ["compose.yaml"] }))
-  })
-  add("ListUserTargetPermissions", (_p, caller) => {
-    adminOnly(caller)
-    return []
-  })
-  add("ListSwarmConfigs", (p) => swarm(p).configs)
-  add("ListSwarmNetworks", (p) => swarm(p).networks)
-  add("ListSwarmNodes", (p) => swarm(p).nodes)
-  add("ListSwarmSecrets", (p) => swarm(p).secrets)
-  add("ListSwarmServices", (p) => swarm(p).services)
-  add("ListSwarmStacks", (p) => swarm(p).stacks)
-  add("ListSwarmTasks", (p) => swarm(p).tasks)
-  add("ListGitProvidersFromConfig", () => [{ domain: "github.com", https: true, accounts: [{ username: "acme-bot" }] }])
-  add("ListImageRegistriesFromConfig", () => [
-    { domain: "ghcr.io", accounts: [{ username: "acme-bot" }], organizations: [] },
-  ])
-  add("ListCommonBuildExtraArgs", () => ["--pull"])
-  add("ListCommonDeploymentExtraArgs", () => ["--log-opt max-size=10m"])
-  add("ListCommonStackBuildExtraArgs", () => [])
-  add("ListCommonStackExtraArgs", () => ["--remove-orphans"])
-  add("ListImageHistory", (p) => {
-    const image = named(world.images.get(server(p).id), ref(p, "image"), "image")
-    return [
-      {
-        Id: image.id,
-        Created: image.created,
-        CreatedBy: 'CMD ["start"]',
-        Size: image.size,
-        Tags: [image.name],
-        Comment: "",
-      },
-    ]
-  })
-  add("ListAllStackServices", (p) =>
-    page(
-      store.all("stack").flatMap((s) =>
-        servicesOf(s).map((service) => ({
-          stack_id: s.id,
-          stack_name: s.name,
-          service,
-          image: `${String(s.info.image_prefix ?? "library")}/${service}:latest`,
-          state: s.info.state === "running" ? "Running" : "Down",
-        })),
-      ),
-      p,
-    ),
-  )
+}
+
+export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArray<unknown>): Map<string, Handler> => {
+  const { store } = world
+  const server = (params: Params) => store.find("server", ref(params, "server", "id", "name"))
+  const allContainers = () => [...world.containers.values()].flat()
+  const inUse = (serverId: string, test: (c: Container) => boolean) => (world.containers.get(serverId) ?? []).some(test)
+  const swarm = (p: Params) => swarmOf(world, store.find("swarm", swarmParam(p)))
+  const stackOf = (p: Params) => store.find("stack", ref(p, "stack", "id", "name"))
+  const routes = new Map<string, Handler>()
+  const add = (endpoint: string, handler: Handler) => routes.set(`read/${endpoint}`, handler)
+  const reads: Reads = { world, store, server, allContainers, inUse, swarm, stackOf, apiKeys, add }
+  inspectOnServer(reads)
+  listOnServer(reads)
+  resourceContainers(reads)
+  swarmReads(reads)
+  accessReads(reads)
+  historyReads(reads)
   return routes
 }

@@ -54,14 +54,17 @@ const PEOPLE = ["carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "jud
 /** The i-th of `list`, round and round. */
 const nth = <A>(list: ReadonlyArray<A>, i: number): A => list[i % list.length] as A
 
-/** Grows `world`'s small estate (already seeded) to the large one. */
-const grow = (world: World): void => {
+/** The tags of the large estate, with the two of the small one that some resources take. */
+const tagsOf = (world: World) => {
   const { store } = world
   const adminId = world.users[0]?._id.$oid ?? ""
   const tagIds = TAGS.map(([name, color]) => store.create("tag", name, { config: { color, owner: adminId } }).id)
-  const production = store.find("tag", "production").id
-  const staging = store.find("tag", "staging").id
+  return { tagIds, production: store.find("tag", "production").id, staging: store.find("tag", "staging").id }
+}
+type Tags = ReturnType<typeof tagsOf>
 
+const growServers = (world: World, { tagIds, production, staging }: Tags) => {
+  const { store } = world
   const start = store.all("server").length
   for (let i = start; i < LARGE.servers; i++) {
     const env = i % 5 === 4 ? "stage" : "prod"
@@ -88,9 +91,14 @@ const grow = (world: World): void => {
       },
     })
   }
-  const servers = store.all("server")
+}
 
-  const running = (i: number): RunState => (i % 11 === 10 ? "stopped" : i % 23 === 22 ? "down" : "running")
+/** One in eleven stopped, one in twenty-three down. */
+const running = (i: number): RunState => (i % 11 === 10 ? "stopped" : i % 23 === 22 ? "down" : "running")
+
+const growWorkloads = (world: World, { tagIds, production }: Tags) => {
+  const { store } = world
+  const servers = store.all("server")
   for (let i = store.all("stack").length; i < LARGE.stacks; i++) {
     const name = `${nth(APPS, i)}-${String(i).padStart(3, "0")}`
     const services = SERVICES.slice(0, 1 + (i % 4))
@@ -130,7 +138,11 @@ const grow = (world: World): void => {
     })
     place(world, "deployment", r, state)
   }
+}
 
+const growBuilds = (world: World, { tagIds }: Tags) => {
+  const { store } = world
+  const servers = store.all("server")
   const builders = [
     store.find("builder", "local-builder"),
     store.create("builder", "build-farm", { config: { type: "Server", params: { server_ids: [nth(servers, 3).id] } } }),
@@ -152,8 +164,12 @@ const grow = (world: World): void => {
       },
     })
   }
+}
 
-  // The rest as a real estate has them: fewer, and each a few of the small estate's kinds.
+/** The rest as a real estate has them: fewer, and each a few of the small estate's kinds. */
+const growTheRest = (world: World, { tagIds }: Tags) => {
+  const { store } = world
+  const servers = store.all("server")
   for (let i = store.all("repo").length; i < LARGE.repos; i++) {
     const app = nth(APPS, i)
     store.create("repo", `${app}-config-${String(i).padStart(2, "0")}`, {
@@ -188,7 +204,15 @@ const grow = (world: World): void => {
       config: { value: String(1 + (i % 4)), description: `Replicas of ${nth(APPS, i)}`, is_secret: false },
     })
   }
+}
 
+/** Grows `world`'s small estate (already seeded) to the large one. */
+const grow = (world: World): void => {
+  const tags = tagsOf(world)
+  growServers(world, tags)
+  growWorkloads(world, tags)
+  growBuilds(world, tags)
+  growTheRest(world, tags)
   world.users.push(...PEOPLE.map((name) => sandboxUser(world, name, false)))
   world.users.push(sandboxUser(world, "release-bot", false, "Release automation: runs the release procedure"))
 }

@@ -260,57 +260,58 @@ const BATCHED = [
 const changed = (stack: Resource) =>
   stack.info.state !== "running" || stack.info.deployed_snapshot !== JSON.stringify(stack.config)
 
-export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<string, Handler> => {
-  const start = (operation: string, params: Params, caller: Caller): UpdateRecord => {
-    const spec = operations.get(operation)
-    if (spec === undefined) throw new ServiceFailure(500, `unknown variant \`${operation}\``)
-    const resource =
-      spec.kind === undefined
-        ? undefined
-        : world.store.find(spec.kind, ref(params, spec.key ?? kinds[spec.kind].key, "id"))
-    const target: Target = spec.kind === undefined || resource === undefined ? undefined : { kind: spec.kind, resource }
-    if (target === undefined) adminOnly(caller)
-    else if (!caller.admin) throw lacks(kinds[target.kind].target, "Execute")
-    // Checked now, as the service does, so a bad container name fails the call itself.
-    if (target !== undefined && operation.endsWith("Container") && operation !== "RunServerRefreshContainers") {
-      world.container(target.resource.id, ref(params, "container"))
-    }
-    const updateTarget = {
-      type: target === undefined ? "System" : kinds[target.kind].target,
-      id: target?.resource.id ?? "",
-    }
-    const command = `${operation} ${target?.resource.name ?? ""}`.trim()
-    if (operation === "DeployStackIfChanged" && target !== undefined && !changed(target.resource)) {
-      // Nothing to deploy: the service answers a finished Update it never stores, without an id.
-      const update = world.newUpdate("DeployStack", updateTarget, caller.id, false)
-      world.finish(update, "Diff compose files", command, ["No changes detected: not deploying"], true)
-      return update
-    }
-    const services = Array.isArray(params.services) && params.services.length > 0
-    const recorded =
-      operation === "DeployStackIfChanged"
-        ? "DeployStack"
-        : operation === "DeployStack" && services
-          ? "DeployStackService"
-          : operation
-    const update = world.newUpdate(recorded, updateTarget, caller.id)
-    setTimeout(() => {
-      let lines: ReadonlyArray<string>
-      let success = true
-      try {
-        lines = spec.effect(world, target, params)
-      } catch (error) {
-        lines = [error instanceof Error ? error.message : String(error)]
-        success = false
-      }
-      world.finish(update, operation, command, lines, success)
-    }, timing.completeMs).unref()
+/** An operation started as the service starts it: checked now, its Update answered at once and finished later. */
+const start = (world: World, timing: Timing, operation: string, params: Params, caller: Caller): UpdateRecord => {
+  const spec = operations.get(operation)
+  if (spec === undefined) throw new ServiceFailure(500, `unknown variant \`${operation}\``)
+  const resource =
+    spec.kind === undefined
+      ? undefined
+      : world.store.find(spec.kind, ref(params, spec.key ?? kinds[spec.kind].key, "id"))
+  const target: Target = spec.kind === undefined || resource === undefined ? undefined : { kind: spec.kind, resource }
+  if (target === undefined) adminOnly(caller)
+  else if (!caller.admin) throw lacks(kinds[target.kind].target, "Execute")
+  // Checked now, as the service does, so a bad container name fails the call itself.
+  if (target !== undefined && operation.endsWith("Container") && operation !== "RunServerRefreshContainers") {
+    world.container(target.resource.id, ref(params, "container"))
+  }
+  const updateTarget = {
+    type: target === undefined ? "System" : kinds[target.kind].target,
+    id: target?.resource.id ?? "",
+  }
+  const command = `${operation} ${target?.resource.name ?? ""}`.trim()
+  if (operation === "DeployStackIfChanged" && target !== undefined && !changed(target.resource)) {
+    // Nothing to deploy: the service answers a finished Update it never stores, without an id.
+    const update = world.newUpdate("DeployStack", updateTarget, caller.id, false)
+    world.finish(update, "Diff compose files", command, ["No changes detected: not deploying"], true)
     return update
   }
+  const services = Array.isArray(params.services) && params.services.length > 0
+  const recorded =
+    operation === "DeployStackIfChanged"
+      ? "DeployStack"
+      : operation === "DeployStack" && services
+        ? "DeployStackService"
+        : operation
+  const update = world.newUpdate(recorded, updateTarget, caller.id)
+  setTimeout(() => {
+    let lines: ReadonlyArray<string>
+    let success = true
+    try {
+      lines = spec.effect(world, target, params)
+    } catch (error) {
+      lines = [error instanceof Error ? error.message : String(error)]
+      success = false
+    }
+    world.finish(update, operation, command, lines, success)
+  }, timing.completeMs).unref()
+  return update
+}
 
+export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<string, Handler> => {
   const routes = new Map<string, Handler>()
   for (const operation of operations.keys()) {
-    routes.set(`execute/${operation}`, (params, caller) => start(operation, params, caller))
+    routes.set(`execute/${operation}`, (params, caller) => start(world, timing, operation, params, caller))
   }
   for (const single of BATCHED) {
     const kind = operations.get(single)?.kind as Kind
@@ -324,7 +325,7 @@ export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<str
         : []
       return matches.map((r) => {
         try {
-          return { status: "Ok", data: start(single, { [kinds[kind].key]: r.id }, caller) }
+          return { status: "Ok", data: start(world, timing, single, { [kinds[kind].key]: r.id }, caller) }
         } catch (error) {
           const failure = error instanceof ServiceFailure ? error : new ServiceFailure(500, String(error))
           return { status: "Err", data: { name: r.name, error: { error: failure.error, trace: failure.trace } } }

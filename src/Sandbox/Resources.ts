@@ -182,21 +182,8 @@ const normalize = (store: Store, config: Record<string, unknown>): Record<string
   return out
 }
 
-/** Every resource endpoint, bound to the world's store. */
-export const handlers = (world: World): Map<string, Handler> => {
-  const { store, schema: definitions } = world
-  const routes = new Map<string, Handler>()
-  const add = (endpoint: string, handler: Handler) => routes.set(endpoint, handler)
-  const view = (kind: Kind) => (r: Resource) => full(definitions, kind, r)
-  /** The resource named by `keys`, if the caller may act on it at `level`. */
-  const permitted =
-    (caller: Caller, kind: Kind, level: "Write", ...keys: ReadonlyArray<string>) =>
-    (params: Params) => {
-      const r = store.find(kind, ref(params, ...keys))
-      if (!caller.admin) throw lacks(kinds[kind].target, level)
-      return r
-    }
-
+/** Each resource kind's list, get, create, update, delete, copy and rename. */
+const kindRoutes = ({ world, store, definitions, add, view, permitted }: Routes) => {
   for (const kind of resourceKinds) {
     const { target, plural, key } = kinds[kind]
     add(`read/List${plural}`, (p) =>
@@ -239,8 +226,10 @@ export const handlers = (world: World): Map<string, Handler> => {
       })
     }
   }
+}
 
-  // Tags: a database filter, a colour, a rename that answers the tag.
+/** Tags: a database filter, a colour, a rename that answers the tag. */
+const tagRoutes = ({ store, add, view }: Routes) => {
   add("read/ListTags", (p) =>
     store
       .all("tag")
@@ -266,8 +255,10 @@ export const handlers = (world: World): Map<string, Handler> => {
     adminOnly(caller)
     return view("tag")(store.delete("tag", ref(p, "id")))
   })
+}
 
-  // Variables, by name.
+/** Variables, by name. */
+const variableRoutes = ({ store, add, view }: Routes) => {
   add("read/ListVariables", () => store.all("variable").map(view("variable")))
   add("read/GetVariable", (p) => view("variable")(store.find("variable", ref(p, "name"))))
   add("write/CreateVariable", (p, caller) => {
@@ -285,8 +276,10 @@ export const handlers = (world: World): Map<string, Handler> => {
     adminOnly(caller)
     return view("variable")(store.delete("variable", ref(p, "name")))
   })
+}
 
-  // User groups.
+/** User groups. */
+const userGroupRoutes = ({ store, add, view }: Routes) => {
   add("read/ListUserGroups", () => store.all("user_group").map(view("user_group")))
   add("read/GetUserGroup", (p) => view("user_group")(store.find("user_group", ref(p, "user_group"))))
   add("write/CreateUserGroup", (p, caller) => {
@@ -313,8 +306,10 @@ export const handlers = (world: World): Map<string, Handler> => {
     adminOnly(caller)
     return view("user_group")(store.delete("user_group", ref(p, "id")))
   })
+}
 
-  // The two account types: `{account}` to create, `{id, account}` to update; lists filter by domain and user.
+/** The two account types: `{account}` to create, `{id, account}` to update; lists filter by domain and user. */
+const accountRoutes = ({ store, add, view }: Routes) => {
   for (const kind of ["git_provider_account", "image_registry_account"] as const) {
     const { target, plural } = kinds[kind]
     add(`read/List${plural}`, (p) =>
@@ -345,7 +340,9 @@ export const handlers = (world: World): Map<string, Handler> => {
     adminOnly(caller)
     return view("git_provider_account")(store.delete("git_provider_account", ref(p, "id")))
   })
+}
 
+const userRoutes = ({ world, definitions, add }: Routes) => {
   // As the service answers users: their password hashes blanked; service users
   // included by default, left out with `service_users: "Exclude"`, alone with "Only".
   add("read/ListUsers", (p) => {
@@ -363,5 +360,38 @@ export const handlers = (world: World): Map<string, Handler> => {
         }),
       )
   })
+}
+
+/** What the routes are made with: the world, its definitions, a resource's view, a caller's permission on one. */
+const routing = (world: World, add: (endpoint: string, handler: Handler) => void) => {
+  const { store, schema: definitions } = world
+  return {
+    world,
+    store,
+    definitions,
+    add,
+    view: (kind: Kind) => (r: Resource) => full(definitions, kind, r),
+    /** The resource named by `keys`, if the caller may act on it at `level`. */
+    permitted:
+      (caller: Caller, kind: Kind, level: "Write", ...keys: ReadonlyArray<string>) =>
+      (params: Params): Resource => {
+        const r = store.find(kind, ref(params, ...keys))
+        if (!caller.admin) throw lacks(kinds[kind].target, level)
+        return r
+      },
+  }
+}
+type Routes = ReturnType<typeof routing>
+
+/** Every resource endpoint, bound to the world's store. */
+export const handlers = (world: World): Map<string, Handler> => {
+  const routes = new Map<string, Handler>()
+  const r = routing(world, (endpoint, handler) => routes.set(endpoint, handler))
+  kindRoutes(r)
+  tagRoutes(r)
+  variableRoutes(r)
+  userGroupRoutes(r)
+  accountRoutes(r)
+  userRoutes(r)
   return routes
 }

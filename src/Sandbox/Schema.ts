@@ -114,62 +114,65 @@ export interface ServiceSchema {
   readonly decodeRequest: (endpoint: string, params: unknown) => unknown
 }
 
-export const make = (): ServiceSchema => {
-  let loaded: Document | undefined
+/** The definitions, read on first use; each step of reading, filling and decoding a method. */
+class Schema implements ServiceSchema {
+  private loaded: Document | undefined
+  // A type's empty value depends only on its schema: built once, then copied.
+  private readonly empties = [new WeakMap<JsonSchema, string>(), new WeakMap<JsonSchema, string>()]
 
-  const document = (): Document => {
-    if (loaded !== undefined) return loaded
+  document(): Document {
+    if (this.loaded !== undefined) return this.loaded
     for (const candidate of CANDIDATES) {
       const path = fileURLToPath(new URL(candidate, import.meta.url))
       if (Fs.existsSync(path)) {
-        loaded = JSON.parse(Fs.readFileSync(path, "utf8")) as Document
-        return loaded
+        this.loaded = JSON.parse(Fs.readFileSync(path, "utf8")) as Document
+        return this.loaded
       }
     }
     throw new Error(`the service's definitions (spec/service-api.schema.json) are not beside ${import.meta.url}`)
   }
 
-  const definition = (name: string): JsonSchema => {
-    const found = document().definitions[name]
+  definition(name: string): JsonSchema {
+    const found = this.document().definitions[name]
     if (found === undefined) throw new Error(`no definition named ${name}`)
     return found
   }
 
   /** Follows `$ref`s to the schema itself, with the name of the last definition on the way. */
-  const resolve = (schema: JsonSchema, name?: string): { schema: JsonSchema; name: string | undefined } => {
+  resolve(schema: JsonSchema, name?: string): { schema: JsonSchema; name: string | undefined } {
     let current = schema
     let currentName = name
     for (let i = 0; current.$ref !== undefined && i < 20; i++) {
       currentName = refName(current.$ref)
-      current = definition(currentName)
+      current = this.definition(currentName)
     }
     return { schema: current, name: currentName }
   }
 
   /** The schema of an endpoint's request or answer, or undefined when the definitions have none. */
-  const endpointSchema = (endpoint: string, part: "request" | "response") => {
-    const name = document().endpoints[endpoint]?.[part]
-    return name === undefined || name === null ? undefined : resolve(definition(name), name)
+  endpointSchema(endpoint: string, part: "request" | "response") {
+    const name = this.document().endpoints[endpoint]?.[part]
+    return name === undefined || name === null ? undefined : this.resolve(this.definition(name), name)
   }
 
-  const property = (schema: JsonSchema, key: string): JsonSchema | undefined => {
-    const found = resolve(schema).schema.properties?.[key]
-    return found === undefined ? undefined : resolve(found).schema
+  property(schema: JsonSchema, key: string): JsonSchema | undefined {
+    const found = this.resolve(schema).schema.properties?.[key]
+    return found === undefined ? undefined : this.resolve(found).schema
   }
 
   /** The branch of an `anyOf` that a value takes: by its `type` tag, else the first of its JSON kind. */
-  const branch = (options: ReadonlyArray<JsonSchema>, value: unknown): JsonSchema | undefined => {
-    const resolved = options.map((o) => resolve(o).schema)
+  private branch(options: ReadonlyArray<JsonSchema>, value: unknown): JsonSchema | undefined {
+    const resolved = options.map((o) => this.resolve(o).schema)
     if (isRecord(value) && typeof value.type === "string") {
-      const tagged = resolved.find((o) => resolve(o.properties?.type ?? {}).schema.const === value.type)
+      const tagged = resolved.find((o) => this.resolve(o.properties?.type ?? {}).schema.const === value.type)
       if (tagged !== undefined) return tagged
     }
     return resolved.find((o) => kindMatches(o, value))
   }
 
   /** The fields of `value` that `schema` has, with values of the kind it expects. */
-  const pick = (schema: JsonSchema, value: Record<string, unknown>): Record<string, unknown> => {
-    const properties = resolve(schema).schema.properties ?? {}
+  pick(schema: JsonSchema, value: Record<string, unknown>): Record<string, unknown> {
+    const properties = this.resolve(schema).schema.properties ?? {}
     return Object.fromEntries(
       Object.entries(value).filter(([key, field]) => {
         const expected = properties[key]
@@ -177,7 +180,7 @@ export const make = (): ServiceSchema => {
           expected !== undefined &&
           field !== undefined &&
           field !== null &&
-          kindMatches(resolve(expected).schema, field)
+          kindMatches(this.resolve(expected).schema, field)
         )
       }),
     )
@@ -188,26 +191,30 @@ export const make = (): ServiceSchema => {
    * the type's empty value, as the service's serializer writes a default. With `every`,
    * optional fields are filled too (a config has all of them); otherwise only required ones.
    */
-  const complete = (schema: JsonSchema, value: unknown, every = false, depth = 0): unknown => {
-    const s = resolve(schema).schema
+  complete(schema: JsonSchema, value: unknown, every = false): unknown {
+    return this.fill(schema, value, every, 0)
+  }
+
+  private fill(schema: JsonSchema, value: unknown, every: boolean, depth: number): unknown {
+    const s = this.resolve(schema).schema
     if (depth > 8) return value
     if (s.anyOf !== undefined) {
-      const chosen = branch(s.anyOf, value) ?? resolve(s.anyOf[0] ?? {}).schema
-      return complete(chosen, value, every, depth + 1)
+      const chosen = this.branch(s.anyOf, value) ?? this.resolve(s.anyOf[0] ?? {}).schema
+      return this.fill(chosen, value, every, depth + 1)
     }
-    if (value === undefined) return empty(s, every, depth)
+    if (value === undefined) return this.empty(s, every, depth)
     if (Array.isArray(value) && s.items !== undefined) {
       const items = s.items
-      return value.map((item) => complete(items, item, every, depth + 1))
+      return value.map((item) => this.fill(items, item, every, depth + 1))
     }
     if (isRecord(value) && s.properties !== undefined) {
       const required = new Set(s.required ?? [])
       const out: Record<string, unknown> = {}
       for (const [key, field] of Object.entries(s.properties)) {
         if (Object.hasOwn(value, key) && value[key] !== undefined) {
-          out[key] = complete(field, value[key], every, depth + 1)
+          out[key] = this.fill(field, value[key], every, depth + 1)
         } else if (every || required.has(key)) {
-          const filled = empty(resolve(field).schema, every, depth + 1)
+          const filled = this.empty(this.resolve(field).schema, every, depth + 1)
           if (filled !== undefined) out[key] = filled
         }
       }
@@ -218,24 +225,21 @@ export const make = (): ServiceSchema => {
     return value
   }
 
-  // A type's empty value depends only on its schema: built once, then copied.
-  const empties = [new WeakMap<JsonSchema, string>(), new WeakMap<JsonSchema, string>()]
-
-  const empty = (schema: JsonSchema, every: boolean, depth: number): unknown => {
-    const cache = empties[every ? 1 : 0] as WeakMap<JsonSchema, string>
+  private empty(schema: JsonSchema, every: boolean, depth: number): unknown {
+    const cache = this.empties[every ? 1 : 0] as WeakMap<JsonSchema, string>
     const cached = cache.get(schema)
     if (cached !== undefined) return cached === "undefined" ? undefined : JSON.parse(cached)
-    const value = emptyOf(schema, every, depth)
+    const value = this.emptyOf(schema, every, depth)
     cache.set(schema, value === undefined ? "undefined" : JSON.stringify(value))
     return value
   }
 
-  const emptyOf = (schema: JsonSchema, every: boolean, depth: number): unknown => {
-    const s = resolve(schema).schema
+  private emptyOf(schema: JsonSchema, every: boolean, depth: number): unknown {
+    const s = this.resolve(schema).schema
     if (s.not !== undefined) return undefined
     if (s.const !== undefined) return s.const
     if (s.enum !== undefined) return s.enum[0]
-    if (s.anyOf !== undefined) return complete(s.anyOf[0] ?? {}, undefined, every, depth + 1)
+    if (s.anyOf !== undefined) return this.fill(s.anyOf[0] ?? {}, undefined, every, depth + 1)
     switch (s.type) {
       case "string":
         return ""
@@ -246,7 +250,7 @@ export const make = (): ServiceSchema => {
       case "array":
         return []
       case "object":
-        return s.properties === undefined ? {} : complete(s, {}, every, depth + 1)
+        return s.properties === undefined ? {} : this.fill(s, {}, every, depth + 1)
       default:
         return null
     }
@@ -256,9 +260,9 @@ export const make = (): ServiceSchema => {
    * Decodes `value` as the service's deserializer would: the first error in serde's words
    * (a 500), or the value with the fields the service does not know dropped, as it drops them.
    */
-  const decode = (schema: JsonSchema, value: unknown, name?: string): unknown => {
-    const { schema: s, name: n } = resolve(schema, name)
-    if (s.anyOf !== undefined && s.properties === undefined) return decodeAnyOf(s.anyOf, value, n)
+  decode(schema: JsonSchema, value: unknown, name?: string): unknown {
+    const { schema: s, name: n } = this.resolve(schema, name)
+    if (s.anyOf !== undefined && s.properties === undefined) return this.decodeAnyOf(s.anyOf, value, n)
     if (s.not !== undefined || (s.type === undefined && s.enum === undefined && s.const === undefined)) return value
     if (s.const !== undefined) {
       if (value !== s.const) throw serde(`unknown variant \`${String(value)}\`, ${oneOf([String(s.const)])}`)
@@ -282,30 +286,30 @@ export const make = (): ServiceSchema => {
       case "array": {
         if (!Array.isArray(value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
         const items = s.items
-        return items === undefined ? value : value.map((item) => decode(items, item))
+        return items === undefined ? value : value.map((item) => this.decode(items, item))
       }
       case "object":
-        return decodeObject(s, value, n)
+        return this.decodeObject(s, value, n)
       default:
         if (!kindMatches(s, value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
         return value
     }
   }
 
-  const decodeObject = (s: JsonSchema, value: unknown, name: string | undefined): unknown => {
+  private decodeObject(s: JsonSchema, value: unknown, name: string | undefined): unknown {
     if (!isRecord(value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, name)}`)
     const properties = s.properties
     if (properties === undefined) {
       const values = s.additionalProperties
       if (typeof values !== "object") return value
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decode(values, v)]))
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.decode(values, v)]))
     }
     const out: Record<string, unknown> = {}
     for (const [key, field] of Object.entries(value)) {
       const schema = properties[key]
       // A field the service does not know is ignored, as serde ignores it; null is an absent Option.
       if (schema === undefined || (field === null && !(s.required ?? []).includes(key))) continue
-      out[key] = decode(schema, field)
+      out[key] = this.decode(schema, field)
     }
     for (const key of s.required ?? []) if (!Object.hasOwn(out, key)) throw serde(`missing field \`${key}\``)
     // A field that also goes by other names: `{anyOf: [{required: [stack]}, {required: [id]}, ...]}`.
@@ -316,9 +320,9 @@ export const make = (): ServiceSchema => {
     return out
   }
 
-  const decodeAnyOf = (options: ReadonlyArray<JsonSchema>, value: unknown, name: string | undefined): unknown => {
-    const resolved = options.map((o) => resolve(o).schema)
-    const tags = resolved.map((o) => resolve(o.properties?.type ?? {}).schema.const)
+  private decodeAnyOf(options: ReadonlyArray<JsonSchema>, value: unknown, name: string | undefined): unknown {
+    const resolved = options.map((o) => this.resolve(o).schema)
+    const tags = resolved.map((o) => this.resolve(o.properties?.type ?? {}).schema.const)
     if (tags.every((t): t is string => typeof t === "string")) {
       // An enum tagged by `type`, its content in `params` or `data`, as the service's are.
       if (!isRecord(value)) {
@@ -327,11 +331,11 @@ export const make = (): ServiceSchema => {
       if (value.type === undefined) throw serde("missing field `type`")
       const index = tags.indexOf(String(value.type))
       if (index < 0) throw serde(`unknown variant \`${String(value.type)}\`, ${oneOf(tags)}`)
-      return decode(resolved[index] ?? {}, value, name)
+      return this.decode(resolved[index] ?? {}, value, name)
     }
     for (const option of resolved) {
       try {
-        return decode(option, value, name)
+        return this.decode(option, value, name)
       } catch {
         // the next variant may fit, as serde tries each of an untagged enum's
       }
@@ -340,20 +344,10 @@ export const make = (): ServiceSchema => {
   }
 
   /** A request body decoded against its endpoint's definition; a body of an endpoint without one passes as it is. */
-  const decodeRequest = (endpoint: string, params: unknown): unknown => {
-    const request = endpointSchema(endpoint, "request")
-    return request === undefined ? params : decode(request.schema, params, request.name)
-  }
-
-  return {
-    document,
-    definition,
-    resolve,
-    endpointSchema,
-    property,
-    pick,
-    complete: (schema, value, every = false) => complete(schema, value, every),
-    decode,
-    decodeRequest,
+  decodeRequest(endpoint: string, params: unknown): unknown {
+    const request = this.endpointSchema(endpoint, "request")
+    return request === undefined ? params : this.decode(request.schema, params, request.name)
   }
 }
+
+export const make = (): ServiceSchema => new Schema()

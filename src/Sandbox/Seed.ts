@@ -64,7 +64,8 @@ export const stage = (name: string, execution: Readonly<Record<string, unknown>>
   executions: [{ execution, enabled: true }],
 })
 
-export const seed = (world: World): ReadonlyArray<SandboxUser> => {
+/** The users, tags and servers, with each server's images, networks and volumes. */
+const seedServers = (world: World) => {
   const { store } = world
   world.users.push(...USERS.map((name) => sandboxUser(world, name, name === "admin")))
   world.users.push(sandboxUser(world, SERVICE_USER.username, false, SERVICE_USER.description))
@@ -120,7 +121,13 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
     ])
     world.volumes.set(s.id, [{ name: "redis-data", driver: "local" }])
   }
+  return { production, staging, monitoring, prod1, prod2, stage1 }
+}
+type Seeded = ReturnType<typeof seedServers>
 
+/** The stacks and deployments, placed on the servers, with their logs. */
+const seedWorkloads = (world: World, { production, staging, monitoring, prod1, prod2, stage1 }: Seeded) => {
+  const { store } = world
   const stack = (name: string, serverId: string, services: Array<string>, tags: Array<string>, state: RunState) => {
     const r = store.create("stack", name, {
       tags,
@@ -167,7 +174,11 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   deployment("api", prod1.id, "ghcr.io/acme/api:1.4.2", [production], "running")
   deployment("docs", prod2.id, "ghcr.io/acme/docs:2.0.0", [production], "running")
   deployment("legacy-cron", stage1.id, "ghcr.io/acme/cron:0.9.1", [staging], "stopped")
+}
 
+/** The builder and builds, repos, procedures, an action, an alerter and a swarm. */
+const seedAutomation = (world: World, { production, prod1, prod2 }: Seeded) => {
+  const { store } = world
   const builder = store.create("builder", "local-builder", {
     config: { type: "Server", params: { server_ids: [prod2.id] } },
   })
@@ -219,7 +230,11 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
     info: { state: "Healthy" },
   })
   world.log("swarm_service:edge-swarm/edge-proxy", "edge-proxy", "edge-proxy | accepted connection")
+}
 
+/** Variables, user groups, accounts; and the sync last, whose pending changes name the resources above. */
+const seedSettings = (world: World) => {
+  const { store } = world
   const variable = (name: string, value: string, description: string, is_secret = false) =>
     store.create("variable", name, { config: { value, description, is_secret } })
   variable("REGISTRY", "ghcr.io/acme", "Image registry for builds")
@@ -239,6 +254,12 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
     config: { repo: "acme/infra", branch: "main", resource_path: ["resources"] },
     info: { state: "Pending", last_sync_ts: 1_762_000_000_000, last_sync_hash: "9b1d2aa", ...pendingInfo(store) },
   })
+}
 
+export const seed = (world: World): ReadonlyArray<SandboxUser> => {
+  const seeded = seedServers(world)
+  seedWorkloads(world, seeded)
+  seedAutomation(world, seeded)
+  seedSettings(world)
   return world.users
 }

@@ -21,7 +21,7 @@ import * as Resources from "./Resources.js"
 import type { ServiceSchema } from "./Schema.js"
 import { type Caller, type Params, ServiceFailure } from "./Store.js"
 import { fail, listener, send } from "./Wire.js"
-import { World } from "./World.js"
+import { type SandboxUser, World } from "./World.js"
 
 export type Credentials = Accounts.Credentials
 
@@ -84,25 +84,40 @@ const addedIn233 = (definitions: ServiceSchema) =>
     .filter(([, d]) => d.response === null)
     .map(([endpoint]) => endpoint)
 
-export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
-  const admin: Credentials = {
-    apiKey: options.apiKey ?? DEFAULTS.apiKey,
-    username: options.username ?? DEFAULTS.username,
-    password: options.password ?? DEFAULTS.password,
-  }
-  const version = options.version ?? VERSION
-  const ttl = options.jwtTtlMs ?? 24 * 60 * 60 * 1000
-  const limiter = new RateLimiter(options.rateLimitWindowMs ?? WINDOW_MS)
-  const world = new World()
-  const users = seedEstate(world, options.estate)
+const coreInfo = () => ({
+  title: "Sandbox",
+  monitoring_interval: "15-sec",
+  webhook_base_url: "",
+  transparent_mode: false,
+  ui_write_disabled: false,
+  disable_non_admin_create: false,
+  disable_confirm_dialog: false,
+  disable_websocket_reconnect: false,
+  enable_fancy_toml: false,
+  timezone: "UTC",
+  public_key: "",
+  default_pagination_limit: Resources.DEFAULT_PAGE,
+})
+
+/** The two accounts, admin and viewer, as the seeded users name them. */
+const accountsOf = (admin: Credentials, users: ReadonlyArray<SandboxUser>): Array<Accounts.Account> => {
   const callerOf = (username: "admin" | "viewer"): Caller => {
     const user = users.find((u) => u.username === username)
     return { id: user?._id.$oid ?? "", username, admin: user?.admin === true }
   }
-  const accounts = [
+  return [
     { credentials: admin, caller: callerOf("admin") },
     { credentials: VIEWER, caller: callerOf("viewer") },
   ]
+}
+
+/** Every endpoint the version serves, by path. */
+const routesOf = (
+  world: World,
+  accounts: ReadonlyArray<Accounts.Account>,
+  options: SandboxOptions,
+  version: string,
+) => {
   const created = world.now()
   const apiKeys = (caller: Caller) =>
     accounts
@@ -115,20 +130,6 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
         created_at: created,
         expires: 0,
       }))
-  const coreInfo = () => ({
-    title: "Sandbox",
-    monitoring_interval: "15-sec",
-    webhook_base_url: "",
-    transparent_mode: false,
-    ui_write_disabled: false,
-    disable_non_admin_create: false,
-    disable_confirm_dialog: false,
-    disable_websocket_reconnect: false,
-    enable_fancy_toml: false,
-    timezone: "UTC",
-    public_key: "",
-    default_pagination_limit: Resources.DEFAULT_PAGE,
-  })
   const routes = new Map<string, Resources.Handler>([
     ...Resources.handlers(world),
     ...Executions.handlers(world, options.timing),
@@ -138,10 +139,19 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
     ["read/GetCoreInfo", coreInfo],
   ])
   if (compare(version, VERSION) < 0) for (const endpoint of addedIn233(world.schema)) routes.delete(endpoint)
+  return routes
+}
 
-  const auth = Accounts.make(accounts, limiter, ttl, world.schema)
-
-  const handle = (req: Http.IncomingMessage, res: Http.ServerResponse, text: string) => {
+/** A request answered as the service answers it: its version, its login, or a call of a route. */
+const handlerOf =
+  (
+    world: World,
+    routes: ReadonlyMap<string, Resources.Handler>,
+    auth: ReturnType<typeof Accounts.make>,
+    limiter: RateLimiter,
+    version: string,
+  ) =>
+  (req: Http.IncomingMessage, res: Http.ServerResponse, text: string) => {
     const path = ((req.url ?? "/").split("?")[0] ?? "/").replace(/^\/+/, "")
     if (req.method === "GET" && path === "version") {
       res.writeHead(200, { "content-type": "text/plain" })
@@ -175,7 +185,20 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
     send(res, 200, response === undefined ? answer : world.schema.complete(response.schema, answer))
   }
 
-  const server = Http.createServer(listener(handle))
+export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
+  const admin: Credentials = {
+    apiKey: options.apiKey ?? DEFAULTS.apiKey,
+    username: options.username ?? DEFAULTS.username,
+    password: options.password ?? DEFAULTS.password,
+  }
+  const version = options.version ?? VERSION
+  const ttl = options.jwtTtlMs ?? 24 * 60 * 60 * 1000
+  const limiter = new RateLimiter(options.rateLimitWindowMs ?? WINDOW_MS)
+  const world = new World()
+  const accounts = accountsOf(admin, seedEstate(world, options.estate))
+  const routes = routesOf(world, accounts, options, version)
+  const auth = Accounts.make(accounts, limiter, ttl, world.schema)
+  const server = Http.createServer(listener(handlerOf(world, routes, auth, limiter, version)))
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve())

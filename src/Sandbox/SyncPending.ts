@@ -10,6 +10,67 @@ const toml = (section: string, fields: Record<string, string | number | boolean>
     .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
     .join("\n")}\n`
 
+/** A stack created and one changed, a deployment deleted, a build changed. */
+const resourceUpdates = (web: Resource, cron: Resource, docs: Resource) => [
+  {
+    target: { type: "Stack", id: "" },
+    data: {
+      type: "Create",
+      data: { name: "cache", proposed: toml("stack", { name: "cache", server: "prod-01" }) },
+    },
+  },
+  {
+    target: { type: "Stack", id: web.id },
+    data: {
+      type: "Update",
+      data: {
+        current: toml("stack", { name: "web", branch: "main" }),
+        proposed: toml("stack", { name: "web", branch: "release" }),
+      },
+    },
+  },
+  {
+    target: { type: "Deployment", id: cron.id },
+    data: { type: "Delete", data: { current: toml("deployment", { name: "legacy-cron" }) } },
+  },
+  {
+    target: { type: "Build", id: docs.id },
+    data: {
+      type: "Update",
+      data: {
+        current: toml("build", { name: "docs-image", branch: "main" }),
+        proposed: toml("build", { name: "docs-image", branch: "docs-v2" }),
+      },
+    },
+  },
+]
+
+/** A variable changed and one created, a user group changed. */
+const settingUpdates = (logLevel: Resource, developers: Resource) => ({
+  variable_updates: [
+    {
+      type: "Update",
+      data: {
+        current: toml("variable", { name: logLevel.name, value: "info" }),
+        proposed: toml("variable", { name: logLevel.name, value: "debug" }),
+      },
+    },
+    {
+      type: "Create",
+      data: { name: "CACHE_SIZE", proposed: toml("variable", { name: "CACHE_SIZE", value: "512mb" }) },
+    },
+  ],
+  user_group_updates: [
+    {
+      type: "Update",
+      data: {
+        current: toml("user_group", { name: developers.name, everyone: false }),
+        proposed: toml("user_group", { name: developers.name, everyone: true }),
+      },
+    },
+  ],
+})
+
 /** The changes the seeded sync's repository holds beyond the estate: one of each kind. */
 export const pendingInfo = (store: Store): Record<string, unknown> => {
   const find = (kind: "stack" | "deployment" | "build" | "variable" | "user_group", name: string): Resource => {
@@ -27,61 +88,8 @@ export const pendingInfo = (store: Store): Record<string, unknown> => {
     pending_message: "Move the cache to its own stack; retire legacy-cron",
     pending_error: "",
     pending_deploy_error: "",
-    resource_updates: [
-      {
-        target: { type: "Stack", id: "" },
-        data: {
-          type: "Create",
-          data: { name: "cache", proposed: toml("stack", { name: "cache", server: "prod-01" }) },
-        },
-      },
-      {
-        target: { type: "Stack", id: web.id },
-        data: {
-          type: "Update",
-          data: {
-            current: toml("stack", { name: "web", branch: "main" }),
-            proposed: toml("stack", { name: "web", branch: "release" }),
-          },
-        },
-      },
-      {
-        target: { type: "Deployment", id: cron.id },
-        data: { type: "Delete", data: { current: toml("deployment", { name: "legacy-cron" }) } },
-      },
-      {
-        target: { type: "Build", id: docs.id },
-        data: {
-          type: "Update",
-          data: {
-            current: toml("build", { name: "docs-image", branch: "main" }),
-            proposed: toml("build", { name: "docs-image", branch: "docs-v2" }),
-          },
-        },
-      },
-    ],
-    variable_updates: [
-      {
-        type: "Update",
-        data: {
-          current: toml("variable", { name: logLevel.name, value: "info" }),
-          proposed: toml("variable", { name: logLevel.name, value: "debug" }),
-        },
-      },
-      {
-        type: "Create",
-        data: { name: "CACHE_SIZE", proposed: toml("variable", { name: "CACHE_SIZE", value: "512mb" }) },
-      },
-    ],
-    user_group_updates: [
-      {
-        type: "Update",
-        data: {
-          current: toml("user_group", { name: developers.name, everyone: false }),
-          proposed: toml("user_group", { name: developers.name, everyone: true }),
-        },
-      },
-    ],
+    resource_updates: resourceUpdates(web, cron, docs),
+    ...settingUpdates(logLevel, developers),
     pending_deploys: [{ target: { type: "Stack", id: web.id }, reason: "config changed", after: [] }],
   }
 }

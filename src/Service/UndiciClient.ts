@@ -145,67 +145,98 @@ interface Limit<E> {
  */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
+type Outcome<E> = Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E>
+
+/**
+ * One request's state and the handler undici tells its response to: one object
+ * per request, whose steps are its methods. Settled once: by the response's end
+ * or error, its limit passing, or its interruption, whichever comes first.
+ */
+class Exchange<E> implements Undici.Dispatcher.DispatchHandler {
+  private settled = false
+  timer: ReturnType<typeof setTimeout> | undefined = undefined
+  private controller: Undici.Dispatcher.DispatchController | undefined = undefined
+  private interrupted = false
+  private started: { status: number; headers: RawHeaders } | undefined = undefined
+  private readonly chunks: Array<Buffer> = []
+
+  constructor(
+    private readonly request: HttpClientRequest.HttpClientRequest,
+    private readonly resumeOnce: (effect: Outcome<E>) => void,
+  ) {}
+
+  resume(effect: Outcome<E>): void {
+    if (this.settled) return
+    this.settled = true
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.resumeOnce(effect)
+  }
+
+  onRequestStart(control: Undici.Dispatcher.DispatchController): void {
+    this.controller = control
+    if (this.interrupted) control.abort(new Error("the request was interrupted"))
+  }
+
+  onResponseStart(_: Undici.Dispatcher.DispatchController, status: number, headers: unknown): void {
+    this.started = { status, headers: headers as RawHeaders }
+  }
+
+  onResponseData(_: Undici.Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk)
+  }
+
+  onResponseEnd(): void {
+    const answer = this.started ?? { status: 0, headers: {} }
+    const { chunks } = this
+    const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+    this.resume(Effect.succeed(new WholeResponse(this.request, answer.status, answer.headers, whole)))
+  }
+
+  onResponseError(_: Undici.Dispatcher.DispatchController, cause: Error): void {
+    const { request, started } = this
+    if (started === undefined) {
+      return this.resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause })))
+    }
+    const response = new WholeResponse(request, started.status, started.headers, Buffer.alloc(0))
+    this.resume(Effect.fail(new HttpClientError.ResponseError({ request, response, reason: "Decode", cause })))
+  }
+
+  /** Its limit passed: settled first, as aborting calls onResponseError at once, whose error is not the one to tell. */
+  expire(error: E): void {
+    this.resume(Effect.fail(error))
+    this.interrupted = true
+    this.controller?.abort(new Error("the request's time limit passed"))
+  }
+
+  interrupt(): void {
+    this.settled = true
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.interrupted = true
+    this.controller?.abort(new Error("the request was interrupted"))
+  }
+}
+
 /** One request, dispatched and read to its end; interrupting it, or its limit passing, aborts it. */
 const exchange = <E = never>(
   dispatcher: Undici.Dispatcher,
   request: HttpClientRequest.HttpClientRequest,
   limit?: Limit<E>,
-): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E> =>
+): Outcome<E> =>
   Effect.async((resumeOnce) => {
-    let settled = false
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const resume = (
-      effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E>,
-    ) => {
-      if (settled) return
-      settled = true
-      if (timer !== undefined) clearTimeout(timer)
-      resumeOnce(effect)
-    }
     const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
     if (url._tag === "Left") {
-      return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: url.left })))
+      return resumeOnce(
+        Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: url.left })),
+      )
     }
     const body = bodyOf(request)
     if (body === undefined) {
       const description = `a ${request.body._tag} body is not supported by this client`
-      return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Encode", description })))
+      return resumeOnce(Effect.fail(new HttpClientError.RequestError({ request, reason: "Encode", description })))
     }
-    let controller: Undici.Dispatcher.DispatchController | undefined
-    let interrupted = false
-    let started: { status: number; headers: RawHeaders } | undefined
-    const chunks: Array<Buffer> = []
-    const handler: Undici.Dispatcher.DispatchHandler = {
-      onRequestStart: (control) => {
-        controller = control
-        if (interrupted) control.abort(new Error("the request was interrupted"))
-      },
-      onResponseStart: (_, status, headers) => {
-        started = { status, headers: headers as RawHeaders }
-      },
-      onResponseData: (_, chunk) => {
-        chunks.push(chunk)
-      },
-      onResponseEnd: () => {
-        const answer = started ?? { status: 0, headers: {} }
-        const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-        resume(Effect.succeed(new WholeResponse(request, answer.status, answer.headers, whole)))
-      },
-      onResponseError: (_, cause) => {
-        if (started === undefined) {
-          return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause })))
-        }
-        const response = new WholeResponse(request, started.status, started.headers, Buffer.alloc(0))
-        resume(Effect.fail(new HttpClientError.ResponseError({ request, response, reason: "Decode", cause })))
-      },
-    }
+    const state = new Exchange<E>(request, resumeOnce)
     if (limit !== undefined && limit.ms <= MAX_TIMER_MS) {
-      timer = setTimeout(() => {
-        // Settled first: aborting calls onResponseError at once, whose error is not the one to tell.
-        resume(Effect.fail(limit.onTimeout()))
-        interrupted = true
-        controller?.abort(new Error("the request's time limit passed"))
-      }, limit.ms)
+      state.timer = setTimeout(() => state.expire(limit.onTimeout()), limit.ms)
     }
     try {
       dispatcher.dispatch(
@@ -220,17 +251,12 @@ const exchange = <E = never>(
           headersTimeout: 0,
           bodyTimeout: 0,
         },
-        handler,
+        state,
       )
     } catch (cause) {
-      return resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause })))
+      return state.resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause })))
     }
-    return Effect.sync(() => {
-      settled = true
-      if (timer !== undefined) clearTimeout(timer)
-      interrupted = true
-      controller?.abort(new Error("the request was interrupted"))
-    })
+    return Effect.sync(() => state.interrupt())
   })
 
 const LimitedTypeId: unique symbol = Symbol.for("svc-mcp/UndiciClient/Limited")

@@ -48,113 +48,139 @@ const httpUrl = (variable: string, text: string, example: string): Either.Either
 
 const ISSUER_EXAMPLE = "https://login.example.com/realms/team"
 
-const config = (services: ReadonlyArray<string>) =>
-  Config.mapOrFail(
-    Config.all({
-      issuer: optional("SVC_MCP_OAUTH_ISSUER"),
-      publicUrl: optional("SVC_MCP_PUBLIC_URL"),
-      audience: optional("SVC_MCP_OAUTH_AUDIENCE"),
-      prefix: optional("SVC_MCP_OAUTH_SCOPE_PREFIX"),
-      identities: optional("SVC_MCP_IDENTITIES"),
-      token: secret("SVC_MCP_TOKEN"),
-      credentials: optional("SVC_MCP_CREDENTIALS"),
-    }),
-    (given): Either.Either<Option.Option<SignInSettingsShape>, ReturnType<typeof refuse>> => {
-      if (Option.isNone(given.issuer)) {
-        for (const [name, value] of [
-          ["SVC_MCP_PUBLIC_URL", given.publicUrl],
-          ["SVC_MCP_OAUTH_AUDIENCE", given.audience],
-          ["SVC_MCP_OAUTH_SCOPE_PREFIX", given.prefix],
-          ["SVC_MCP_IDENTITIES", given.identities],
-        ] as const) {
-          if (Option.isSome(value)) {
-            return Either.left(
-              refuse(name, "is set, but SVC_MCP_OAUTH_ISSUER is not", "set SVC_MCP_OAUTH_ISSUER to turn sign-in on"),
-            )
-          }
-        }
-        return Either.right(Option.none())
-      }
-      if (Option.isSome(given.token)) {
-        return Either.left(
-          refuse(
-            "SVC_MCP_TOKEN",
-            "is set, and so is SVC_MCP_OAUTH_ISSUER",
-            "unset SVC_MCP_TOKEN: with sign-in each person brings their own token, and a shared one would name nobody",
-          ),
-        )
-      }
-      if (Option.exists(given.credentials, (mode) => mode.trim().toLowerCase() === "per-request")) {
-        return Either.left(
-          refuse(
-            "SVC_MCP_CREDENTIALS",
-            "is per-request, and SVC_MCP_OAUTH_ISSUER is set",
-            "unset SVC_MCP_CREDENTIALS: with sign-in each identity's service key comes from SVC_MCP_IDENTITIES",
-          ),
-        )
-      }
-      const issuers: Array<string> = []
-      for (const text of given.issuer.value
-        .split(",")
-        .map((part) => part.trim())
-        .filter((part) => part !== "")) {
-        const url = httpUrl("SVC_MCP_OAUTH_ISSUER", text, ISSUER_EXAMPLE)
-        if (Either.isLeft(url)) return Either.left(url.left)
-        issuers.push(text)
-      }
-      if (issuers.length === 0) {
-        return Either.left(refuse("SVC_MCP_OAUTH_ISSUER", "names no issuer", `give e.g. ${ISSUER_EXAMPLE}`))
-      }
-      if (Option.isNone(given.publicUrl)) {
-        return Either.left(
-          refuse(
-            "SVC_MCP_PUBLIC_URL",
-            "is not set, and SVC_MCP_OAUTH_ISSUER is",
-            "give the URL clients reach this server at, e.g. https://svc-mcp.example.com (the resource is its /mcp)",
-          ),
-        )
-      }
-      const publicUrl = httpUrl("SVC_MCP_PUBLIC_URL", given.publicUrl.value.trim(), "https://svc-mcp.example.com")
-      if (Either.isLeft(publicUrl)) return Either.left(publicUrl.left)
-      const base = publicUrl.right.href.replace(/\/+$/, "")
-      const resource = `${base}/mcp`
-      const prefix = Option.getOrElse(given.prefix, () => "").trim()
-      if (/\s/.test(prefix)) {
-        return Either.left(
-          refuse(
-            "SVC_MCP_OAUTH_SCOPE_PREFIX",
-            "holds white space",
-            "give a prefix without spaces, e.g. api://svc-mcp/",
-          ),
-        )
-      }
-      const path = Option.map(given.identities, (text) => text.trim())
-      let identities = Identities.everyoneAsServer
-      if (Option.isSome(path)) {
-        const loaded = Identities.load(path.value, services)
-        if (Either.isLeft(loaded)) {
-          return Either.left(
-            refuse(
-              "SVC_MCP_IDENTITIES",
-              `(${JSON.stringify(path.value)}) ${loaded.left}`,
-              "fix the file; docs/sign-in.md shows its form",
-            ),
-          )
-        }
-        identities = loaded.right
-      }
-      return Either.right(
-        Option.some({
-          issuers,
-          publicUrl: base,
-          resource,
-          audience: Option.getOrElse(given.audience, () => resource).trim(),
-          scopePrefix: prefix,
-          identitiesPath: path,
-          identities,
-        }),
+type Refused = ReturnType<typeof refuse>
+
+const variables = Config.all({
+  issuer: optional("SVC_MCP_OAUTH_ISSUER"),
+  publicUrl: optional("SVC_MCP_PUBLIC_URL"),
+  audience: optional("SVC_MCP_OAUTH_AUDIENCE"),
+  prefix: optional("SVC_MCP_OAUTH_SCOPE_PREFIX"),
+  identities: optional("SVC_MCP_IDENTITIES"),
+  token: secret("SVC_MCP_TOKEN"),
+  credentials: optional("SVC_MCP_CREDENTIALS"),
+})
+type Given = Config.Config.Success<typeof variables>
+
+/** Sign-in off: none of its other variables may be set, or the operator meant it on. */
+const off = (given: Given): Either.Either<Option.Option<SignInSettingsShape>, Refused> => {
+  for (const [name, value] of [
+    ["SVC_MCP_PUBLIC_URL", given.publicUrl],
+    ["SVC_MCP_OAUTH_AUDIENCE", given.audience],
+    ["SVC_MCP_OAUTH_SCOPE_PREFIX", given.prefix],
+    ["SVC_MCP_IDENTITIES", given.identities],
+  ] as const) {
+    if (Option.isSome(value)) {
+      return Either.left(
+        refuse(name, "is set, but SVC_MCP_OAUTH_ISSUER is not", "set SVC_MCP_OAUTH_ISSUER to turn sign-in on"),
       )
-    },
+    }
+  }
+  return Either.right(Option.none())
+}
+
+/** What sign-in excludes: a shared token, or keys sent with each request; either would leave a person unnamed. */
+const excluded = (given: Given): Either.Either<void, Refused> => {
+  if (Option.isSome(given.token)) {
+    return Either.left(
+      refuse(
+        "SVC_MCP_TOKEN",
+        "is set, and so is SVC_MCP_OAUTH_ISSUER",
+        "unset SVC_MCP_TOKEN: with sign-in each person brings their own token, and a shared one would name nobody",
+      ),
+    )
+  }
+  if (Option.exists(given.credentials, (mode) => mode.trim().toLowerCase() === "per-request")) {
+    return Either.left(
+      refuse(
+        "SVC_MCP_CREDENTIALS",
+        "is per-request, and SVC_MCP_OAUTH_ISSUER is set",
+        "unset SVC_MCP_CREDENTIALS: with sign-in each identity's service key comes from SVC_MCP_IDENTITIES",
+      ),
+    )
+  }
+  return Either.void
+}
+
+/** SVC_MCP_OAUTH_ISSUER's comma-separated issuers, each an http(s) URL kept as written. */
+const issuersOf = (text: string): Either.Either<ReadonlyArray<string>, Refused> => {
+  const issuers: Array<string> = []
+  for (const part of text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")) {
+    const url = httpUrl("SVC_MCP_OAUTH_ISSUER", part, ISSUER_EXAMPLE)
+    if (Either.isLeft(url)) return Either.left(url.left)
+    issuers.push(part)
+  }
+  if (issuers.length === 0) {
+    return Either.left(refuse("SVC_MCP_OAUTH_ISSUER", "names no issuer", `give e.g. ${ISSUER_EXAMPLE}`))
+  }
+  return Either.right(issuers)
+}
+
+/** The public base URL, without a trailing slash; required with sign-in, as the resource is named from it. */
+const publicUrlOf = (given: Option.Option<string>): Either.Either<string, Refused> => {
+  if (Option.isNone(given)) {
+    return Either.left(
+      refuse(
+        "SVC_MCP_PUBLIC_URL",
+        "is not set, and SVC_MCP_OAUTH_ISSUER is",
+        "give the URL clients reach this server at, e.g. https://svc-mcp.example.com (the resource is its /mcp)",
+      ),
+    )
+  }
+  return Either.map(httpUrl("SVC_MCP_PUBLIC_URL", given.value.trim(), "https://svc-mcp.example.com"), (url) =>
+    url.href.replace(/\/+$/, ""),
+  )
+}
+
+const prefixOf = (given: Option.Option<string>): Either.Either<string, Refused> => {
+  const prefix = Option.getOrElse(given, () => "").trim()
+  return /\s/.test(prefix)
+    ? Either.left(
+        refuse("SVC_MCP_OAUTH_SCOPE_PREFIX", "holds white space", "give a prefix without spaces, e.g. api://svc-mcp/"),
+      )
+    : Either.right(prefix)
+}
+
+/** The identities file read and checked, so that a bad one stops the start; unset, everyone acts as the server. */
+const identitiesOf = (
+  path: Option.Option<string>,
+  services: ReadonlyArray<string>,
+): Either.Either<Identities.Identities, Refused> => {
+  if (Option.isNone(path)) return Either.right(Identities.everyoneAsServer)
+  return Either.mapLeft(Identities.load(path.value, services), (fault) =>
+    refuse(
+      "SVC_MCP_IDENTITIES",
+      `(${JSON.stringify(path.value)}) ${fault}`,
+      "fix the file; docs/sign-in.md shows its form",
+    ),
+  )
+}
+
+const on = (given: Given, issuer: string, services: ReadonlyArray<string>) =>
+  Either.gen(function* () {
+    yield* excluded(given)
+    const issuers = yield* issuersOf(issuer)
+    const base = yield* publicUrlOf(given.publicUrl)
+    const resource = `${base}/mcp`
+    const scopePrefix = yield* prefixOf(given.prefix)
+    const identitiesPath = Option.map(given.identities, (text) => text.trim())
+    const identities = yield* identitiesOf(identitiesPath, services)
+    return Option.some<SignInSettingsShape>({
+      issuers,
+      publicUrl: base,
+      resource,
+      audience: Option.getOrElse(given.audience, () => resource).trim(),
+      scopePrefix,
+      identitiesPath,
+      identities,
+    })
+  })
+
+const config = (services: ReadonlyArray<string>) =>
+  Config.mapOrFail(variables, (given) =>
+    Option.isNone(given.issuer) ? off(given) : on(given, given.issuer.value, services),
   )
 
 /** The sign-in settings, or None when SVC_MCP_OAUTH_ISSUER is unset. `services`: SVC_SERVICES' names, if any. */

@@ -73,6 +73,105 @@ const TIERS = new Map<string, Tier>(Definitions.all.map((tool) => [tool.name, to
 const NOT_NAMED = (claim: string) =>
   `the token has no ${claim} claim, which names people on this server (SVC_MCP_IDENTITIES' claim)`
 
+/** The `WWW-Authenticate` value of a refusal, pointing at the metadata and the basic scope. */
+const challengeOf = (refusal: Refusal, metadataUrl: string, basic: string): string | undefined => {
+  switch (refusal._tag) {
+    case "Unauthorized":
+      // RFC 6750 3.1: a request with no token gets no error code.
+      return Option.isNone(refusal.reason)
+        ? `Bearer resource_metadata=${quoted(metadataUrl)}, scope=${quoted(basic)}`
+        : `Bearer error="invalid_token", error_description=${quoted(refusal.reason.value)}, resource_metadata=${quoted(metadataUrl)}, scope=${quoted(basic)}`
+    case "InsufficientScope":
+      return `Bearer error="insufficient_scope", scope=${quoted(refusal.scope)}, resource_metadata=${quoted(metadataUrl)}`
+    default:
+      return undefined
+  }
+}
+
+/** The token verified, and the person it names found in the identities mapping. */
+const admitWith = (
+  verifier: Verifier.Verifier,
+  identities: Ref.Ref<Identities.Identities>,
+  token: Option.Option<string>,
+): Effect.Effect<Admitted, Refusal> =>
+  Effect.gen(function* () {
+    if (Option.isNone(token)) return yield* Effect.fail<Refusal>({ _tag: "Unauthorized", reason: Option.none() })
+    const verified = yield* verifier
+      .verify(token.value)
+      .pipe(
+        Effect.mapError(
+          (error): Refusal =>
+            error._tag === "KeysUnavailable"
+              ? { _tag: "Unavailable", reason: error.reason }
+              : { _tag: "Unauthorized", reason: Option.some(error.reason) },
+        ),
+      )
+    const mapping = yield* Ref.get(identities)
+    const named = verified.claims[mapping.claim]
+    if (typeof named !== "string" && typeof named !== "number") {
+      return yield* Effect.fail<Refusal>({ _tag: "Forbidden", reason: NOT_NAMED(mapping.claim) })
+    }
+    const name = String(named)
+    const entry = Identities.entryFor(mapping, name)
+    if (entry === undefined) {
+      return yield* Effect.fail<Refusal>({
+        _tag: "Forbidden",
+        reason: `the identity ${JSON.stringify(name)} has no entry in SVC_MCP_IDENTITIES, so it may not call the service; ask the server's operator to add it`,
+      })
+    }
+    return {
+      identity: { issuer: verified.issuer, subject: verified.subject, name, scopes: verified.scopes },
+      entry,
+      expiresAt: verified.expiresAt,
+    }
+  })
+
+/** A refusal of one JSON-RPC message: a tool call whose scope the token lacks, or for a service the person has no credentials for. */
+const screenOne = (
+  scopes: Scopes.Scopes,
+  services: ReadonlyArray<string>,
+  admitted: Admitted,
+  message: unknown,
+): Option.Option<Refusal> => {
+  if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params)) return Option.none()
+  const tier = typeof message.params.name === "string" ? TIERS.get(message.params.name) : undefined
+  // An unknown tool is the policy's to refuse, with the list of tools.
+  if (tier === undefined) return Option.none()
+  if (!scopes.allows(admitted.identity.scopes, tier)) {
+    const scope = scopes.needed(tier)
+    return Option.some({
+      _tag: "InsufficientScope",
+      scope,
+      reason: `${message.params.name} needs the scope ${scope} (or a broader one), which the token does not carry`,
+    })
+  }
+  if (admitted.entry._tag === "PerService" && services.length > 0) {
+    const args = message.params.arguments
+    const service = isObject(args) && typeof args.service === "string" ? args.service : services[0]
+    if (service !== undefined && services.includes(service) && !admitted.entry.services.has(service)) {
+      return Option.some({
+        _tag: "Forbidden",
+        reason: `the identity ${JSON.stringify(admitted.identity.name)} has no credentials for the service ${service} in SVC_MCP_IDENTITIES`,
+      })
+    }
+  }
+  return Option.none()
+}
+
+/** The identities file read again into the mapping: its fault, or none (and the mapping unchanged). */
+const reloadInto = (
+  settings: SignInSettingsShape,
+  services: ReadonlyArray<string>,
+  identities: Ref.Ref<Identities.Identities>,
+): Effect.Effect<Option.Option<string>> =>
+  Effect.gen(function* () {
+    if (Option.isNone(settings.identitiesPath)) return Option.none<string>()
+    const loaded = Identities.load(settings.identitiesPath.value, services)
+    if (Either.isLeft(loaded)) return Option.some(loaded.left)
+    yield* Ref.set(identities, loaded.right)
+    return Option.none<string>()
+  })
+
 export const make = (
   settings: SignInSettingsShape,
   services: ReadonlyArray<string> = [],
@@ -88,116 +187,31 @@ export const make = (
     const identities = yield* Ref.make(settings.identities)
     const resource = new URL(settings.resource)
     const metadataUrl = `${resource.origin}${METADATA_PATH}${resource.pathname}`
-    const metadata = {
-      resource: settings.resource,
-      authorization_servers: settings.issuers,
-      // The minimal set for basic use: reading. Broader scopes are asked for by step-up.
-      scopes_supported: scopes.all,
-      bearer_methods_supported: ["header"],
-      resource_name: "svc-mcp",
-    }
     const basic = scopes.all[0] as string
-
-    const challenge = (refusal: Refusal): string | undefined => {
-      switch (refusal._tag) {
-        case "Unauthorized":
-          // RFC 6750 3.1: a request with no token gets no error code.
-          return Option.isNone(refusal.reason)
-            ? `Bearer resource_metadata=${quoted(metadataUrl)}, scope=${quoted(basic)}`
-            : `Bearer error="invalid_token", error_description=${quoted(refusal.reason.value)}, resource_metadata=${quoted(metadataUrl)}, scope=${quoted(basic)}`
-        case "InsufficientScope":
-          return `Bearer error="insufficient_scope", scope=${quoted(refusal.scope)}, resource_metadata=${quoted(metadataUrl)}`
-        default:
-          return undefined
-      }
-    }
-
-    const admit = (token: Option.Option<string>): Effect.Effect<Admitted, Refusal> =>
-      Effect.gen(function* () {
-        if (Option.isNone(token)) return yield* Effect.fail<Refusal>({ _tag: "Unauthorized", reason: Option.none() })
-        const verified = yield* verifier
-          .verify(token.value)
-          .pipe(
-            Effect.mapError(
-              (error): Refusal =>
-                error._tag === "KeysUnavailable"
-                  ? { _tag: "Unavailable", reason: error.reason }
-                  : { _tag: "Unauthorized", reason: Option.some(error.reason) },
-            ),
-          )
-        const mapping = yield* Ref.get(identities)
-        const named = verified.claims[mapping.claim]
-        if (typeof named !== "string" && typeof named !== "number") {
-          return yield* Effect.fail<Refusal>({ _tag: "Forbidden", reason: NOT_NAMED(mapping.claim) })
-        }
-        const name = String(named)
-        const entry = Identities.entryFor(mapping, name)
-        if (entry === undefined) {
-          return yield* Effect.fail<Refusal>({
-            _tag: "Forbidden",
-            reason: `the identity ${JSON.stringify(name)} has no entry in SVC_MCP_IDENTITIES, so it may not call the service; ask the server's operator to add it`,
-          })
-        }
-        return {
-          identity: { issuer: verified.issuer, subject: verified.subject, name, scopes: verified.scopes },
-          entry,
-          expiresAt: verified.expiresAt,
-        }
-      })
-
-    const screenOne = (admitted: Admitted, message: unknown): Option.Option<Refusal> => {
-      if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params)) return Option.none()
-      const tier = typeof message.params.name === "string" ? TIERS.get(message.params.name) : undefined
-      // An unknown tool is the policy's to refuse, with the list of tools.
-      if (tier === undefined) return Option.none()
-      if (!scopes.allows(admitted.identity.scopes, tier)) {
-        const scope = scopes.needed(tier)
-        return Option.some({
-          _tag: "InsufficientScope",
-          scope,
-          reason: `${message.params.name} needs the scope ${scope} (or a broader one), which the token does not carry`,
-        })
-      }
-      if (admitted.entry._tag === "PerService" && services.length > 0) {
-        const args = message.params.arguments
-        const service = isObject(args) && typeof args.service === "string" ? args.service : services[0]
-        if (service !== undefined && services.includes(service) && !admitted.entry.services.has(service)) {
-          return Option.some({
-            _tag: "Forbidden",
-            reason: `the identity ${JSON.stringify(admitted.identity.name)} has no credentials for the service ${service} in SVC_MCP_IDENTITIES`,
-          })
-        }
-      }
-      return Option.none()
-    }
-
-    const screen = (admitted: Admitted, body: unknown): Option.Option<Refusal> => {
-      const messages = Array.isArray(body) ? body : [body]
-      for (const message of messages) {
-        const refusal = screenOne(admitted, message)
-        if (Option.isSome(refusal)) return refusal
-      }
-      return Option.none()
-    }
-
-    const reload = Effect.gen(function* () {
-      if (Option.isNone(settings.identitiesPath)) return Option.none<string>()
-      const loaded = Identities.load(settings.identitiesPath.value, services)
-      if (Either.isLeft(loaded)) return Option.some(loaded.left)
-      yield* Ref.set(identities, loaded.right)
-      return Option.none<string>()
-    })
-
     return {
       settings,
       scopes,
       metadataUrl,
-      metadata,
+      metadata: {
+        resource: settings.resource,
+        authorization_servers: settings.issuers,
+        // The minimal set for basic use: reading. Broader scopes are asked for by step-up.
+        scopes_supported: scopes.all,
+        bearer_methods_supported: ["header"],
+        resource_name: "svc-mcp",
+      },
       metadataPaths: [`${METADATA_PATH}${resource.pathname}`, METADATA_PATH],
-      challenge,
-      admit,
-      screen,
-      reload,
+      challenge: (refusal) => challengeOf(refusal, metadataUrl, basic),
+      admit: (token) => admitWith(verifier, identities, token),
+      screen: (admitted, body) => {
+        if (!Array.isArray(body)) return screenOne(scopes, services, admitted, body)
+        for (const message of body) {
+          const refusal = screenOne(scopes, services, admitted, message)
+          if (Option.isSome(refusal)) return refusal
+        }
+        return Option.none()
+      },
+      reload: reloadInto(settings, services, identities),
     }
   })
 

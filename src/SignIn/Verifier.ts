@@ -156,159 +156,180 @@ const scopesOf = (claims: Jose.JWTPayload): ReadonlyArray<string> => {
   return []
 }
 
+/** What a verifier holds: jose, loaded once; its options; each trusted issuer's key set. */
+interface Held {
+  readonly jose: typeof Jose
+  readonly options: VerifierOptions
+  readonly fetcher: typeof globalThis.fetch
+  readonly sets: ReadonlyMap<string, SynchronizedRef.SynchronizedRef<KeySet>>
+}
+
+const remoteAt = ({ jose, options, fetcher }: Held, uri: string) =>
+  jose.createRemoteJWKSet(new URL(uri), {
+    timeoutDuration: FETCH_TIMEOUT_MS,
+    cooldownDuration: options.cooldownMs ?? REFETCH_MS,
+    // Kept until a token names a key they lack, as the keys of a running issuer are.
+    cacheMaxAge: Number.POSITIVE_INFINITY,
+    [jose.customFetch]: fetcher,
+  })
+
+/**
+ * The issuer's key set with keys in it: its metadata read and its JWKS
+ * fetched on first use. After a failure nothing is asked again for
+ * RETRY_MS; concurrent callers wait for the one try under way.
+ */
+const keysOf = (held: Held, ref: SynchronizedRef.SynchronizedRef<KeySet>, issuer: string) =>
+  SynchronizedRef.modifyEffect(ref, (kept) =>
+    Effect.gen(function* () {
+      if (Option.isSome(kept.remote) && kept.remote.value.jwks() !== undefined) {
+        return [Either.right(kept.remote.value), kept] as const
+      }
+      const now = yield* Clock.currentTimeMillis
+      if (Option.isSome(kept.failed) && now - kept.failed.value.at < RETRY_MS) {
+        return [Either.left(kept.failed.value.reason), kept] as const
+      }
+      const remote = Option.isSome(kept.remote)
+        ? Either.right(kept.remote.value)
+        : Either.map(yield* Effect.either(discoverJwksUri(held.fetcher, issuer)), (uri) => remoteAt(held, uri))
+      const loaded = Either.isLeft(remote)
+        ? remote
+        : Either.map(
+            yield* Effect.either(
+              Effect.tryPromise({ try: () => remote.right.reload(), catch: (error) => messageOf(error) }),
+            ),
+            () => remote.right,
+          )
+      const next: KeySet = {
+        remote: Either.isRight(remote) ? Option.some(remote.right) : kept.remote,
+        failed: Either.isLeft(loaded) ? Option.some({ at: now, reason: loaded.left }) : Option.none(),
+      }
+      return [loaded, next] as const
+    }),
+  ).pipe(
+    Effect.flatMap(
+      Either.match({
+        onLeft: (reason) =>
+          Effect.fail(new KeysUnavailable({ reason: `the keys of ${issuer} cannot be fetched (${reason})` })),
+        onRight: Effect.succeed,
+      }),
+    ),
+  )
+
+const check = (
+  { jose, options }: Held,
+  token: string,
+  keys: ReturnType<typeof Jose.createRemoteJWKSet>,
+  issuer: string,
+  now: number,
+) =>
+  Effect.tryPromise({
+    try: () =>
+      jose.jwtVerify(token, keys, {
+        issuer,
+        audience: options.audience,
+        algorithms: ALGORITHMS,
+        clockTolerance: SKEW_SECONDS,
+        currentDate: new Date(now),
+        requiredClaims: ["exp", "sub"],
+      }),
+    catch: (error) => error,
+  })
+
+/** Why jose refused a token, in the words a client is answered with. */
+const reasonOf = ({ jose, options }: Held, error: unknown): string => {
+  // Not jose's own finding: the JWKS fetched again for an unknown key did not come, so the key stays unknown.
+  if (
+    !(error instanceof jose.errors.JOSEError) ||
+    ["ERR_JWKS_TIMEOUT", "ERR_JWKS_INVALID", "ERR_JOSE_GENERIC"].includes(error.code)
+  ) {
+    return "the token is signed with a key its issuer does not publish"
+  }
+  switch (error.code) {
+    case "ERR_JWT_EXPIRED":
+      return "the token has expired"
+    case "ERR_JWT_CLAIM_VALIDATION_FAILED": {
+      const claim = (error as Jose.errors.JWTClaimValidationFailed).claim
+      if (claim === "aud") return `the token is not for this resource (its aud does not contain ${options.audience})`
+      if (claim === "nbf") return "the token is not valid yet (nbf)"
+      if (claim === "iss") return "the token's issuer is not one this server trusts"
+      return `the token's ${claim} claim is missing or invalid`
+    }
+    case "ERR_JWS_SIGNATURE_VERIFICATION_FAILED":
+      return "the token's signature does not verify"
+    case "ERR_JOSE_ALG_NOT_ALLOWED":
+      return "the token's algorithm is not an accepted asymmetric one"
+    case "ERR_JWKS_NO_MATCHING_KEY":
+      return "the token is signed with a key its issuer does not publish"
+    case "ERR_JWKS_MULTIPLE_MATCHING_KEYS":
+      return "the token names no key (kid), and its issuer publishes several"
+    default:
+      return "the token is not a valid JWT"
+  }
+}
+
+/** The issuer a token claims, read before any key is looked at, when it is a JWT of an accepted algorithm. */
+const claimedIssuer = ({ jose }: Held, token: string): Effect.Effect<string | undefined, TokenRefused> => {
+  if (!COMPACT_JWS.test(token)) {
+    return Effect.fail(
+      refused(
+        "the token is not a JWT: opaque access tokens are not accepted; have the identity provider issue JWT access tokens for this resource",
+      ),
+    )
+  }
+  let header: Jose.ProtectedHeaderParameters
+  let unverified: Jose.JWTPayload
+  try {
+    header = jose.decodeProtectedHeader(token)
+    unverified = jose.decodeJwt(token)
+  } catch {
+    return Effect.fail(refused("the token is not a JWT: its header or claims are not JSON"))
+  }
+  // Refused before any key is looked at: `none` and HMAC, whatever the header claims.
+  if (typeof header.alg !== "string" || !ALGORITHMS.includes(header.alg)) {
+    return Effect.fail(refused(`the token's algorithm ${JSON.stringify(header.alg)} is not accepted`))
+  }
+  return Effect.succeed(unverified.iss)
+}
+
+const verifyNew = (held: Held, token: string): Effect.Effect<Verified, TokenRefused | KeysUnavailable> =>
+  Effect.gen(function* () {
+    const issuer = yield* claimedIssuer(held, token)
+    const ref = typeof issuer === "string" ? held.sets.get(issuer) : undefined
+    if (issuer === undefined || ref === undefined) {
+      return yield* refused("the token's issuer is not one this server trusts")
+    }
+    const keys = yield* keysOf(held, ref, issuer)
+    const now = yield* Clock.currentTimeMillis
+    const result = yield* Effect.either(check(held, token, keys, issuer, now))
+    if (result._tag === "Left") return yield* refused(reasonOf(held, result.left))
+    const claims = result.right.payload
+    if (typeof claims.iat === "number" && claims.iat > now / 1000 + SKEW_SECONDS) {
+      return yield* refused("the token is issued in the future (iat)")
+    }
+    return {
+      checkedAt: now,
+      issuer,
+      subject: claims.sub as string,
+      scopes: scopesOf(claims),
+      expiresAt: claims.exp as number,
+      claims,
+    }
+  })
+
 export const make = (options: VerifierOptions): Effect.Effect<Verifier> =>
   Effect.gen(function* () {
     const jose = yield* Effect.promise(() => import("jose"))
-    const fetcher = options.fetch ?? globalThis.fetch
     const sets = new Map<string, SynchronizedRef.SynchronizedRef<KeySet>>()
     for (const issuer of options.issuers) {
       sets.set(issuer, yield* SynchronizedRef.make<KeySet>({ remote: Option.none(), failed: Option.none() }))
     }
-
-    const remoteAt = (uri: string) =>
-      jose.createRemoteJWKSet(new URL(uri), {
-        timeoutDuration: FETCH_TIMEOUT_MS,
-        cooldownDuration: options.cooldownMs ?? REFETCH_MS,
-        // Kept until a token names a key they lack, as the keys of a running issuer are.
-        cacheMaxAge: Number.POSITIVE_INFINITY,
-        [jose.customFetch]: fetcher,
-      })
-
-    /**
-     * The issuer's key set with keys in it: its metadata read and its JWKS
-     * fetched on first use. After a failure nothing is asked again for
-     * RETRY_MS; concurrent callers wait for the one try under way.
-     */
-    const keysOf = (ref: SynchronizedRef.SynchronizedRef<KeySet>, issuer: string) =>
-      SynchronizedRef.modifyEffect(ref, (held) =>
-        Effect.gen(function* () {
-          if (Option.isSome(held.remote) && held.remote.value.jwks() !== undefined) {
-            return [Either.right(held.remote.value), held] as const
-          }
-          const now = yield* Clock.currentTimeMillis
-          if (Option.isSome(held.failed) && now - held.failed.value.at < RETRY_MS) {
-            return [Either.left(held.failed.value.reason), held] as const
-          }
-          const remote = Option.isSome(held.remote)
-            ? Either.right(held.remote.value)
-            : Either.map(yield* Effect.either(discoverJwksUri(fetcher, issuer)), remoteAt)
-          const loaded = Either.isLeft(remote)
-            ? remote
-            : Either.map(
-                yield* Effect.either(
-                  Effect.tryPromise({ try: () => remote.right.reload(), catch: (error) => messageOf(error) }),
-                ),
-                () => remote.right,
-              )
-          const next: KeySet = {
-            remote: Either.isRight(remote) ? Option.some(remote.right) : held.remote,
-            failed: Either.isLeft(loaded) ? Option.some({ at: now, reason: loaded.left }) : Option.none(),
-          }
-          return [loaded, next] as const
-        }),
-      ).pipe(
-        Effect.flatMap(
-          Either.match({
-            onLeft: (reason) =>
-              Effect.fail(new KeysUnavailable({ reason: `the keys of ${issuer} cannot be fetched (${reason})` })),
-            onRight: Effect.succeed,
-          }),
-        ),
-      )
-
-    const check = (token: string, keys: ReturnType<typeof Jose.createRemoteJWKSet>, issuer: string, now: number) =>
-      Effect.tryPromise({
-        try: () =>
-          jose.jwtVerify(token, keys, {
-            issuer,
-            audience: options.audience,
-            algorithms: ALGORITHMS,
-            clockTolerance: SKEW_SECONDS,
-            currentDate: new Date(now),
-            requiredClaims: ["exp", "sub"],
-          }),
-        catch: (error) => error,
-      })
-
-    const reasonOf = (error: unknown): string => {
-      // Not jose's own finding: the JWKS fetched again for an unknown key did not come, so the key stays unknown.
-      if (
-        !(error instanceof jose.errors.JOSEError) ||
-        ["ERR_JWKS_TIMEOUT", "ERR_JWKS_INVALID", "ERR_JOSE_GENERIC"].includes(error.code)
-      ) {
-        return "the token is signed with a key its issuer does not publish"
-      }
-      switch (error.code) {
-        case "ERR_JWT_EXPIRED":
-          return "the token has expired"
-        case "ERR_JWT_CLAIM_VALIDATION_FAILED": {
-          const claim = (error as Jose.errors.JWTClaimValidationFailed).claim
-          if (claim === "aud")
-            return `the token is not for this resource (its aud does not contain ${options.audience})`
-          if (claim === "nbf") return "the token is not valid yet (nbf)"
-          if (claim === "iss") return "the token's issuer is not one this server trusts"
-          return `the token's ${claim} claim is missing or invalid`
-        }
-        case "ERR_JWS_SIGNATURE_VERIFICATION_FAILED":
-          return "the token's signature does not verify"
-        case "ERR_JOSE_ALG_NOT_ALLOWED":
-          return "the token's algorithm is not an accepted asymmetric one"
-        case "ERR_JWKS_NO_MATCHING_KEY":
-          return "the token is signed with a key its issuer does not publish"
-        case "ERR_JWKS_MULTIPLE_MATCHING_KEYS":
-          return "the token names no key (kid), and its issuer publishes several"
-        default:
-          return "the token is not a valid JWT"
-      }
-    }
-
-    const verifyNew = (token: string): Effect.Effect<Verified, TokenRefused | KeysUnavailable> =>
-      Effect.gen(function* () {
-        if (!COMPACT_JWS.test(token)) {
-          return yield* refused(
-            "the token is not a JWT: opaque access tokens are not accepted; have the identity provider issue JWT access tokens for this resource",
-          )
-        }
-        let header: Jose.ProtectedHeaderParameters
-        let unverified: Jose.JWTPayload
-        try {
-          header = jose.decodeProtectedHeader(token)
-          unverified = jose.decodeJwt(token)
-        } catch {
-          return yield* refused("the token is not a JWT: its header or claims are not JSON")
-        }
-        // Refused before any key is looked at: `none` and HMAC, whatever the header claims.
-        if (typeof header.alg !== "string" || !ALGORITHMS.includes(header.alg)) {
-          return yield* refused(`the token's algorithm ${JSON.stringify(header.alg)} is not accepted`)
-        }
-        const issuer = unverified.iss
-        const ref = typeof issuer === "string" ? sets.get(issuer) : undefined
-        if (issuer === undefined || ref === undefined) {
-          return yield* refused("the token's issuer is not one this server trusts")
-        }
-        const keys = yield* keysOf(ref, issuer)
-        const now = yield* Clock.currentTimeMillis
-        const result = yield* Effect.either(check(token, keys, issuer, now))
-        if (result._tag === "Left") return yield* refused(reasonOf(result.left))
-        const claims = result.right.payload
-        if (typeof claims.iat === "number" && claims.iat > now / 1000 + SKEW_SECONDS) {
-          return yield* refused("the token is issued in the future (iat)")
-        }
-        return {
-          checkedAt: now,
-          issuer,
-          subject: claims.sub as string,
-          scopes: scopesOf(claims),
-          expiresAt: claims.exp as number,
-          claims,
-        }
-      })
+    const held: Held = { jose, options, fetcher: options.fetch ?? globalThis.fetch, sets }
 
     // A client sends the same token with every request until it expires: the signature is
     // checked once, and each later request costs a lookup. Refusals are not kept.
     const verified = yield* Cache.makeWith({
       capacity: CACHE_CAPACITY,
-      lookup: verifyNew,
+      lookup: (token: string) => verifyNew(held, token),
       timeToLive: (exit) =>
         Exit.isSuccess(exit) ? Math.max(0, (exit.value.expiresAt + SKEW_SECONDS) * 1000 - exit.value.checkedAt) : 0,
     })

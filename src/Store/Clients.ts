@@ -24,7 +24,7 @@ export const backoff = (retries: number): number => {
 }
 
 // The least of node-redis's clients that is used, so that their types stay at the import.
-interface Client {
+export interface Client {
   on(event: string, listener: (error?: unknown) => void): unknown
   connect(): Promise<unknown>
   destroy(): void
@@ -43,7 +43,7 @@ export interface Sentinel extends Client {
     options?: { readonly abortSignal?: AbortSignal },
   ): Promise<unknown>
 }
-interface Cluster extends Client {
+export interface Cluster extends Client {
   get(key: string): Promise<unknown>
   sendCommand(
     firstKey: string | undefined,

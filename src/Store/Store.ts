@@ -24,12 +24,12 @@ import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import type { ConfigError } from "../Settings/Read.js"
 import * as Settings from "../Settings/Store.js"
-import * as Clients from "./Clients.js"
-import { backoff, COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, type Single } from "./Clients.js"
+import { COMMAND_TIMEOUT_MS } from "./Clients.js"
+import * as Connection from "./Connection.js"
+import { detailOf } from "./Connection.js"
 
 export { backoff, CACHE_ENTRIES, COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, MAX_BACKOFF_MS } from "./Clients.js"
 
@@ -91,8 +91,7 @@ export interface StoreShape {
  */
 export class Store extends Context.Tag("svc-mcp/Store")<Store, Option.Option<StoreShape>>() {}
 
-/** How long a start waits for the first connection before it goes on without the store (and says so). */
-export const START_WAIT_MS = 1_000
+export { START_WAIT_MS } from "./Connection.js"
 
 const errors = Metric.counter("svc_mcp.store.errors", {
   description: "store commands that failed (down, timed out, refused), by operation",
@@ -104,210 +103,109 @@ const duration = Metric.histogram(
   "store command latency in milliseconds, by operation",
 )
 
-/** The part of a failure that may be shown: node-redis's messages name the command, never its arguments. */
-const detailOf = (error: unknown): string => {
-  const text = error instanceof Error ? error.message : String(error)
-  return text.length > 200 ? `${text.slice(0, 197)}...` : text
-}
-
 /** How many keyed hashes a process keeps (of caller fingerprints, one per caller key). */
 const KEYED_KEPT = 4096
+
+/** node-redis, loaded only when a store is configured. It is CommonJS: bundled, its exports are the default export's. */
+const loadRedis = Effect.promise(() =>
+  import("redis").then((loaded) =>
+    "createClient" in loaded && typeof loaded.createClient === "function"
+      ? loaded
+      : (loaded as unknown as { default: typeof loaded }).default,
+  ),
+)
+
+/** A command over the connection, timed and counted by operation, its failure a StoreError. */
+const commands = (connection: Connection.Connection) => {
+  // Tagged once: a tagged metric made per command would be looked up again each time.
+  const metrics = new Map<string, { readonly duration: typeof duration; readonly errors: typeof errors }>()
+  const metricsOf = (operation: string) => {
+    let found = metrics.get(operation)
+    if (found === undefined) {
+      found = {
+        duration: Metric.tagged(duration, "operation", operation),
+        errors: Metric.tagged(errors, "operation", operation),
+      }
+      metrics.set(operation, found)
+    }
+    return found
+  }
+  const sentinel = connection.sentinel !== undefined
+  const command = <A>(
+    operation: string,
+    run: (signal: AbortSignal) => Promise<unknown>,
+    reply: (reply: unknown) => A,
+  ) =>
+    Effect.suspend(() => {
+      const started = performance.now()
+      const measured = metricsOf(operation)
+      return Effect.tryPromise({
+        try: run,
+        catch: (error) => new StoreError({ operation, detail: detailOf(error) }),
+      }).pipe(
+        // Through Sentinel a command waits for a rediscovery under way (a fail-over) before it is
+        // sent, which its own time-out does not cover: it is bounded here, and aborted unsent.
+        sentinel
+          ? Effect.timeoutFail({
+              duration: COMMAND_TIMEOUT_MS,
+              onTimeout: () =>
+                new StoreError({
+                  operation,
+                  detail: `no answer within ${COMMAND_TIMEOUT_MS} ms (${connection.lastError})`,
+                }),
+            })
+          : identity,
+        // A Sentinel client says it is ready again only when the primary changed, not when the
+        // same primary came back: an answer says so too.
+        Effect.tap(() => {
+          if (sentinel && connection.up === false) connection.answers()
+        }),
+        Effect.map(reply),
+        Effect.tap(() => Metric.update(measured.duration, performance.now() - started)),
+        Effect.tapError(() => Metric.increment(measured.errors)),
+      )
+    })
+  const sent = <A>(
+    operation: string,
+    key: string | undefined,
+    args: ReadonlyArray<string>,
+    reply: (reply: unknown) => A,
+  ) => command(operation, (signal) => connection.send(key, args, signal), reply)
+  return { command, sent }
+}
+
+/**
+ * HMAC-SHA256 under the replicas' shared key. Each call of a caller hashes the same fingerprint
+ * again: the last few thousand are kept, and forgotten all at once when there are more.
+ */
+const keyedHash = (stateKey: Redacted.Redacted<Uint8Array>): ((value: string) => string) => {
+  const hmacKey = Redacted.value(stateKey)
+  const hashes = new Map<string, string>()
+  return (value) => {
+    let hash = hashes.get(value)
+    if (hash === undefined) {
+      hash = process
+        .getBuiltinModule("node:crypto")
+        .createHmac("sha256", hmacKey)
+        .update("svc-mcp store key\u0000")
+        .update(value)
+        .digest("base64url")
+      if (hashes.size >= KEYED_KEPT) hashes.clear()
+      hashes.set(value, hash)
+    }
+    return hash
+  }
+}
+
+const text = (reply: unknown): Option.Option<string> => (typeof reply === "string" ? Option.some(reply) : Option.none())
+const ttl = (ms: number) => String(Math.max(1, Math.ceil(ms)))
 
 /** The store over node-redis, connected in the background: the server starts whether it answers or not. */
 export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape, never, Scope.Scope> =>
   Effect.gen(function* () {
-    // node-redis is CommonJS: bundled, its exports are the default export's.
-    const redis = yield* Effect.promise(() =>
-      import("redis").then((loaded) =>
-        "createClient" in loaded && typeof loaded.createClient === "function"
-          ? loaded
-          : (loaded as unknown as { default: typeof loaded }).default,
-      ),
-    )
-    const runtime = yield* Effect.runtime<never>()
-    const log = (effect: Effect.Effect<void>) => Runtime.runFork(runtime)(effect)
-    const { cluster, sentinel, single, client } = Clients.make(redis, settings)
-    const send = (key: string | undefined, args: ReadonlyArray<string>, signal: AbortSignal) =>
-      cluster !== undefined
-        ? cluster.sendCommand(key, false, args)
-        : sentinel !== undefined
-          ? // Closed between two attempts to reach the Sentinels: nothing to send to.
-            sentinel.isOpen
-            ? sentinel.sendCommand(false, args, { abortSignal: signal })
-            : Promise.reject(new Error(`no Sentinel answers (${lastError})`))
-          : (single as Single).sendCommand(args)
-    // Through the typed command, the one the client's copy of read keys answers.
-    const read = (key: string) =>
-      sentinel !== undefined && !sentinel.isOpen
-        ? Promise.reject(new Error(`no Sentinel answers (${lastError})`))
-        : (cluster ?? sentinel ?? (single as Single)).get(key)
-
-    // Logged on each change only, not on every failed reconnection.
-    let up: boolean | undefined
-    let lastError = "not connected yet"
-    const unreachable = (error: unknown) => {
-      lastError = detailOf(error)
-      // Before the first connection the start reports it, once.
-      if (up === true) {
-        up = false
-        log(
-          Effect.logWarning(
-            `the shared store at ${settings.where} is unreachable (${lastError}): confirmations are refused and refused keys are remembered per process until it answers; reconnecting`,
-          ),
-        )
-      }
-    }
-    if (sentinel === undefined) client.on("error", unreachable)
-    else {
-      // Only the primary's connection failing makes the store unreachable: a Sentinel that does not
-      // answer while the primary does is passed over for another. node-redis names the connection an
-      // error came from (passthroughClientErrorEvents); its "client-error" events do not reach here.
-      client.on("error", (error) => {
-        if (error instanceof Error && error.message.startsWith("Master Client (")) unreachable(error)
-        else lastError = detailOf(error)
-      })
-    }
-    const answers = () => {
-      if (up !== true) {
-        if (up === false) log(Effect.logInfo(`the shared store at ${settings.where} answers again`))
-        up = true
-      }
-    }
-    client.on(cluster === undefined ? "ready" : "connect", answers)
-    if (sentinel !== undefined) {
-      client.on("topology-change", (event) => {
-        const change = event as { type?: string; node?: { host: string; port: number } } | undefined
-        if (change?.type === "MASTER_CHANGE" && change.node !== undefined) {
-          log(
-            Effect.logInfo(`the shared store's primary is ${change.node.host}:${change.node.port} (through Sentinel)`),
-          )
-        }
-      })
-    }
-    // Without a first connection a client's connect() keeps trying as reconnections do; a cluster's
-    // (and Sentinel's, once it has asked each Sentinel 16 times) fails, and is tried again here with
-    // the same backoff. Its promise is not awaited past the wait below.
-    const connectRetrying = (retries: number): Promise<boolean> =>
-      client.connect().then(
-        () => true,
-        (error: unknown) => {
-          lastError = detailOf(error)
-          return closed
-            ? false
-            : new Promise<void>((resolve) => setTimeout(resolve, backoff(retries))).then(() =>
-                closed ? false : connectRetrying(retries + 1),
-              )
-        },
-      )
-    let closed = false
-    const connecting =
-      cluster === undefined && sentinel === undefined
-        ? client.connect().then(
-            () => true,
-            () => false,
-          )
-        : connectRetrying(0)
-    yield* Effect.addFinalizer(() =>
-      sentinel === undefined
-        ? Effect.sync(() => {
-            closed = true
-            client.destroy()
-          })
-        : // A Sentinel client's destroy waits for a rediscovery under way (Sentinels that do not answer
-          // can hold it for seconds), then closes every connection: a close waits for it a while, no more.
-          Effect.promise(() => {
-            closed = true
-            return sentinel.destroy().catch(() => undefined)
-          }).pipe(Effect.timeoutOption(CONNECT_TIMEOUT_MS)),
-    )
-    const connected = yield* Effect.promise(() => connecting).pipe(
-      Effect.timeoutTo({ duration: START_WAIT_MS, onTimeout: () => false, onSuccess: (ok) => ok }),
-    )
-    if (connected) {
-      up = true
-      yield* Effect.logInfo(`the shared store at ${settings.where} answers (key prefix ${settings.prefix})`)
-    } else if (up !== true) {
-      up = false
-      yield* Effect.logWarning(
-        `the shared store at ${settings.where} is unreachable at start (${lastError}): confirmations are refused until it answers; reconnecting`,
-      )
-    }
-
-    // Tagged once: a tagged metric made per command would be looked up again each time.
-    const metrics = new Map<string, { readonly duration: typeof duration; readonly errors: typeof errors }>()
-    const metricsOf = (operation: string) => {
-      let found = metrics.get(operation)
-      if (found === undefined) {
-        found = {
-          duration: Metric.tagged(duration, "operation", operation),
-          errors: Metric.tagged(errors, "operation", operation),
-        }
-        metrics.set(operation, found)
-      }
-      return found
-    }
-    const command = <A>(
-      operation: string,
-      run: (signal: AbortSignal) => Promise<unknown>,
-      reply: (reply: unknown) => A,
-    ) =>
-      Effect.suspend(() => {
-        const started = performance.now()
-        const measured = metricsOf(operation)
-        return Effect.tryPromise({
-          try: run,
-          catch: (error) => new StoreError({ operation, detail: detailOf(error) }),
-        }).pipe(
-          // Through Sentinel a command waits for a rediscovery under way (a fail-over) before it is
-          // sent, which its own time-out does not cover: it is bounded here, and aborted unsent.
-          sentinel === undefined
-            ? identity
-            : Effect.timeoutFail({
-                duration: COMMAND_TIMEOUT_MS,
-                onTimeout: () =>
-                  new StoreError({ operation, detail: `no answer within ${COMMAND_TIMEOUT_MS} ms (${lastError})` }),
-              }),
-          // A Sentinel client says it is ready again only when the primary changed, not when the
-          // same primary came back: an answer says so too.
-          Effect.tap(() => {
-            if (sentinel !== undefined && up === false) answers()
-          }),
-          Effect.map(reply),
-          Effect.tap(() => Metric.update(measured.duration, performance.now() - started)),
-          Effect.tapError(() => Metric.increment(measured.errors)),
-        )
-      })
-    const sent = <A>(
-      operation: string,
-      key: string | undefined,
-      args: ReadonlyArray<string>,
-      reply: (reply: unknown) => A,
-    ) => command(operation, (signal) => send(key, args, signal), reply)
-
+    const connection = yield* Connection.open(yield* loadRedis, settings)
+    const { command, sent } = commands(connection)
     const full = (key: string) => `${settings.prefix}${key}`
-    const text = (reply: unknown): Option.Option<string> =>
-      typeof reply === "string" ? Option.some(reply) : Option.none()
-    const ttl = (ms: number) => String(Math.max(1, Math.ceil(ms)))
-
-    const hmacKey = Redacted.value(settings.stateKey)
-    // Each call of a caller hashes the same fingerprint again: the last few thousand are kept,
-    // and forgotten all at once when there are more.
-    const hashes = new Map<string, string>()
-    const keyed = (value: string) => {
-      let hash = hashes.get(value)
-      if (hash === undefined) {
-        hash = process
-          .getBuiltinModule("node:crypto")
-          .createHmac("sha256", hmacKey)
-          .update("svc-mcp store key\u0000")
-          .update(value)
-          .digest("base64url")
-        if (hashes.size >= KEYED_KEPT) hashes.clear()
-        hashes.set(value, hash)
-      }
-      return hash
-    }
-
     return {
       where: settings.where,
       set: (key, value, ttlMs) => sent("set", full(key), ["SET", full(key), value, "PX", ttl(ttlMs)], () => undefined),
@@ -315,7 +213,7 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
         sent("set", full(key), ["SET", full(key), value, "PX", ttl(ttlMs), "NX"], (reply) => reply === "OK"),
       replaceIfPresent: (key, value, ttlMs) =>
         sent("replace", full(key), ["SET", full(key), value, "XX", "GET", "PX", ttl(ttlMs)], text),
-      get: (key) => command("get", () => read(full(key)), text),
+      get: (key) => command("get", () => connection.read(full(key)), text),
       remove: (key) => sent("remove", full(key), ["DEL", full(key)], () => undefined),
       appendStream: (key, line, cap) =>
         sent("xadd", full(key), ["XADD", full(key), "MAXLEN", "~", String(cap), "*", "line", line], () => undefined),
@@ -325,7 +223,7 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
           Effect.succeed<StoreStatus>({ up: false, where: settings.where, detail: error.detail }),
         ),
       ),
-      keyed,
+      keyed: keyedHash(settings.stateKey),
     } satisfies StoreShape
   })
 

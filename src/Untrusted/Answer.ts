@@ -6,11 +6,12 @@
  * answers can carry untrusted text (Paths.ts); any other answer is untouched.
  */
 
-import { closeCut, type Found, fence, find, header, pointer, replaceAt, token } from "./Fence.js"
+import { closeCut, fence, header, token } from "./Fence.js"
 import { RULES } from "./Fields.js"
+import { type Found, find, pointer, replaceAt } from "./Locate.js"
 import { mask } from "./Mask.js"
 
-export { carries } from "./Fence.js"
+export { carries } from "./Locate.js"
 
 /** The key of the paths in a result's `_meta`. */
 export const META_KEY = "svc-mcp/untrusted"

@@ -198,9 +198,18 @@ describe("the fleet view in chromium", () => {
     expect(outside).toEqual([])
     expect(errors).toEqual([])
 
-    // Filters: a kind, then a server.
+    // Filters: a kind, then a server. A filter draws the list again, and only what it touches:
+    // the header, the cards and the aside are the nodes they were.
+    const parts = "header, .cards, aside, .main"
+    const mark = () => view.locator(parts).evaluateAll((nodes) => nodes.map((n) => n.setAttribute("data-seen", "")))
+    const unchanged = () =>
+      view
+        .locator("[data-seen]")
+        .evaluateAll((nodes) => nodes.map((n) => (n.tagName === "DIV" ? `.${n.className}` : n.tagName.toLowerCase())))
+    await mark()
     await view.locator('select[data-filter="Kind"]').selectOption("stack")
     await expect(view.locator("tr[data-kind]").count()).resolves.toBe(3)
+    await expect(unchanged()).resolves.toEqual(["header", ".cards", "aside"])
     await view.locator('select[data-filter="Kind"]').selectOption("")
     await view.locator('select[data-filter="Server"]').selectOption("prod-01")
     const names = await view

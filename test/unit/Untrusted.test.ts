@@ -14,9 +14,10 @@ import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import { success } from "../../src/Tools/Render.js"
 import { META_KEY, TRUST_ANNOTATIONS_KEY } from "../../src/Untrusted/Answer.js"
 import { type Definitions as Document, derive } from "../../src/Untrusted/Derive.js"
-import { closeCut, closing, fence, NEUTRALISED, neutralise, opening, token } from "../../src/Untrusted/Fence.js"
+import { closeCut, closing, fence, opening, token } from "../../src/Untrusted/Fence.js"
 import { RULES } from "../../src/Untrusted/Fields.js"
 import { MASK, mask, SHAPES } from "../../src/Untrusted/Mask.js"
+import { NEUTRALISED, neutralise } from "../../src/Untrusted/Neutralise.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
 
 const document = JSON.parse(

@@ -1,7 +1,7 @@
 /**
- * Rendering: the whole view is drawn again from the state on every change
- * (a few hundred rows at most), with text set as text, never as HTML: names
- * and states come from the infrastructure.
+ * Rendering's pieces: each part of the view is drawn whole from the state when
+ * a change touches it (a few hundred rows at most), with text set as text, never
+ * as HTML: names and states come from the infrastructure.
  */
 import type { Alert, Filters, Row, Stats, Update } from "./Model.js"
 

@@ -1,0 +1,162 @@
+/**
+ * Where an answer's untrusted text is: the strings at the paths PATHS names for
+ * its endpoint (compiled into a trie per endpoint on first use), found in
+ * document order, and replaced along those paths with the rest of the answer
+ * shared.
+ */
+import { isObject } from "../Shared/JsonShape.js"
+import type { Pattern } from "./Derive.js"
+import { PATHS } from "./Paths.js"
+
+/** One untrusted string of an answer: where it is, and which rule made it untrusted. */
+export interface Found {
+  readonly path: ReadonlyArray<string | number>
+  readonly definition: string
+}
+
+interface Trie {
+  readonly children: Map<string, Trie>
+  definition?: string
+}
+
+const compile = (patterns: ReadonlyArray<Pattern>): Trie => {
+  const root: Trie = { children: new Map() }
+  for (const [path, definition] of patterns) {
+    let node = root
+    for (const segment of path.split(".")) {
+      let next = node.children.get(segment)
+      if (next === undefined) {
+        next = { children: new Map() }
+        node.children.set(segment, next)
+      }
+      node = next
+    }
+    node.definition = definition
+  }
+  return root
+}
+
+// A memo of constant data (PATHS, compiled per endpoint on first use so that a start compiles none):
+// the same for every caller and every layer, so it holds no state of the program's.
+const tries = new Map<string, Trie>()
+
+/** The compiled paths of `endpoint` (`group/Endpoint`), or undefined when its answer has none. */
+const trieOf = (endpoint: string): Trie | undefined => {
+  const known = tries.get(endpoint)
+  if (known !== undefined) return known
+  const patterns = PATHS[endpoint]
+  if (patterns === undefined) return undefined
+  const trie = compile(patterns)
+  tries.set(endpoint, trie)
+  return trie
+}
+
+/** Whether `endpoint`'s answers can carry untrusted text at all. */
+export const carries = (endpoint: string): boolean => PATHS[endpoint] !== undefined
+
+const strings = (value: unknown, path: Array<string | number>, definition: string, out: Array<Found>) => {
+  if (typeof value === "string") {
+    if (value !== "") out.push({ path: [...path], definition })
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      path.push(index)
+      strings(item, path, definition, out)
+      path.pop()
+    })
+  } else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      path.push(key)
+      strings(item, path, definition, out)
+      path.pop()
+    }
+  }
+}
+
+const walk = (value: unknown, node: Trie, path: Array<string | number>, out: Array<Found>) => {
+  if (node.definition !== undefined) {
+    strings(value, path, node.definition, out)
+    return
+  }
+  for (const [segment, child] of node.children) {
+    if (segment === "[]") {
+      if (!Array.isArray(value)) continue
+      value.forEach((item, index) => {
+        path.push(index)
+        walk(item, child, path, out)
+        path.pop()
+      })
+    } else if (segment === "*") {
+      if (!isObject(value)) continue
+      for (const [key, item] of Object.entries(value)) {
+        path.push(key)
+        walk(item, child, path, out)
+        path.pop()
+      }
+    } else if (isObject(value) && Object.hasOwn(value, segment)) {
+      path.push(segment)
+      walk(value[segment], child, path, out)
+      path.pop()
+    }
+  }
+}
+
+/**
+ * Every non-empty untrusted string of an answer of `endpoint`, in document
+ * order of the paths. Works on a shaped answer too: shaping keeps the names
+ * on the way, so the same paths find what it kept.
+ */
+export const find = (endpoint: string, data: unknown): ReadonlyArray<Found> => {
+  const trie = trieOf(endpoint)
+  if (trie === undefined) return []
+  const out: Array<Found> = []
+  walk(data, trie, [], out)
+  return out
+}
+
+interface Node {
+  here?: Found
+  readonly below: Map<string | number, Node>
+}
+
+/** `value` with the string at each of `found` replaced by `replace(text, found)`: copied along those paths, the rest shared. */
+export const replaceAt = (
+  value: unknown,
+  found: ReadonlyArray<Found>,
+  replace: (text: string, at: Found) => string,
+): unknown => {
+  if (found.length === 0) return value
+  const root: Node = { below: new Map() }
+  for (const at of found) {
+    let node = root
+    for (const segment of at.path) {
+      let next = node.below.get(segment)
+      if (next === undefined) {
+        next = { below: new Map() }
+        node.below.set(segment, next)
+      }
+      node = next
+    }
+    node.here = at
+  }
+  const rebuild = (item: unknown, node: Node): unknown => {
+    if (node.here !== undefined && typeof item === "string") return replace(item, node.here)
+    if (Array.isArray(item))
+      return item.map((x, index) => {
+        const below = node.below.get(index)
+        return below === undefined ? x : rebuild(x, below)
+      })
+    if (!isObject(item)) return item
+    // fromEntries, not assignment: a field named "__proto__" stays a field.
+    return Object.fromEntries(
+      Object.entries(item).map(([key, x]) => {
+        const below = node.below.get(key)
+        return [key, below === undefined ? x : rebuild(x, below)]
+      }),
+    )
+  }
+  return rebuild(value, root)
+}
+
+/** A JSON Pointer (RFC 6901) to a found value, under `prefix` (`/result` when the answer was wrapped). */
+export const pointer = (path: ReadonlyArray<string | number>, prefix = ""): string =>
+  `${prefix}${path.map((segment) => `/${String(segment).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("")}`

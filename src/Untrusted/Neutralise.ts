@@ -1,0 +1,129 @@
+/**
+ * Anything in an untrusted value that could pass for a fence's marker, made
+ * harmless: a marker's start written with look-alike or invisible characters,
+ * with entities or escapes, and the answer's own token. So a value can never
+ * close its own fence.
+ */
+
+/** What a neutralised span becomes: nothing in it can be read as a marker. */
+export const NEUTRALISED = "[neutralised marker]"
+
+/** Code points that show nothing (format, joiner, variation and tag characters): dropped, as is white space, before a value is compared with a marker. */
+const INVISIBLE: ReadonlyArray<readonly [number, number]> = [
+  [0x00ad, 0x00ad],
+  [0x034f, 0x034f],
+  [0x061c, 0x061c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xe0000, 0xe007f],
+  [0xe0100, 0xe01ef],
+]
+
+const invisible = (point: number, char: string) =>
+  /\s/.test(char) || INVISIBLE.some(([low, high]) => point >= low && point <= high)
+
+/** Look-alikes NFKC leaves as they are, folded to what they look like. */
+const LOOK_ALIKE: Readonly<Record<string, string>> = {
+  "\u2039": "<", // ‹
+  "\u27E8": "<", // ⟨
+  "\u3008": "<", // 〈
+  "\u2329": "<", // 〈
+  "\u276E": "<", // ❮
+  "\u1438": "<", // ᐸ
+  "\u02C2": "<", // ˂
+  "\u2264": "<", // ≤
+  "\u2215": "/", // ∕
+  "\u2044": "/", // ⁄
+  "\u29F8": "/", // ⧸
+  "\u2571": "/", // ╱
+  "\u30CE": "/", // ノ
+  "\u0435": "e", // Cyrillic е
+  "\u0455": "s", // Cyrillic ѕ
+  "\u0433": "r", // Cyrillic г
+  "\u0442": "t", // Cyrillic т
+  "\u0501": "d", // Cyrillic ԁ
+  "\u03C5": "u", // Greek υ
+  "\u03C4": "t", // Greek τ
+  "\u03B5": "e", // Greek ε
+  "\u0578": "n", // Armenian ո
+  "\u057D": "u", // Armenian ս
+  "\u0572": "n", // Armenian ղ
+  "\u1D1B": "t", // small capital T
+  "\u0280": "r", // small capital R
+  "\u0274": "n", // small capital N
+  "\u1D1C": "u", // small capital U
+  "\u0299": "b",
+  "\u0131": "i", // dotless i
+}
+
+/** Ways of writing `<` that a reader may decode: entities and escapes. */
+const LESS_THAN = /&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\x3c|%3c/iy
+
+/** What `text` looks like, one entry per character shown, each with the span of `text` it came from. */
+const skeleton = (text: string) => {
+  const chars: Array<string> = []
+  const from: Array<number> = []
+  const to: Array<number> = []
+  let i = 0
+  while (i < text.length) {
+    LESS_THAN.lastIndex = i
+    const escaped = text[i] === "&" || text[i] === "\\" || text[i] === "%" ? LESS_THAN.exec(text) : null
+    if (escaped !== null) {
+      chars.push("<")
+      from.push(i)
+      to.push(i + escaped[0].length)
+      i += escaped[0].length
+      continue
+    }
+    const point = text.codePointAt(i) ?? 0
+    const width = point > 0xffff ? 2 : 1
+    const char = text.slice(i, i + width)
+    if (!invisible(point, char)) {
+      const folded = LOOK_ALIKE[char] ?? char.normalize("NFKC").toLowerCase()
+      // One entry per UTF-16 unit, so that an index into the joined skeleton is an index into these arrays.
+      for (const c of folded) {
+        const unit = LOOK_ALIKE[c] ?? c
+        for (let k = 0; k < unit.length; k++) {
+          chars.push(unit[k] as string)
+          from.push(i)
+          to.push(i + width)
+        }
+      }
+    }
+    i += width
+  }
+  return { text: chars.join(""), from, to }
+}
+
+/** Whether a fold of `text` could hold a marker's start or the token: most values are passed by this test alone. */
+const suspicious = (text: string, token: string) =>
+  !/^[\x20-\x3b\x3d-\x7e\t\n\r]*$/.test(text) || /<|untrusted/i.test(text) || text.includes(token)
+
+/**
+ * `text` with every span that could be read as a marker's start (`<untrusted`,
+ * `</untrusted`, however written) or as the answer's token replaced by
+ * NEUTRALISED; everything else as it was.
+ */
+export const neutralise = (text: string, token: string): string => {
+  if (!suspicious(text, token)) return text
+  const shown = skeleton(text)
+  const found = new RegExp(`<\\/?untrusted|${token}`, "g")
+  let out = ""
+  let at = 0
+  for (const match of shown.text.matchAll(found)) {
+    const start = shown.from[match.index] as number
+    const end = shown.to[match.index + match[0].length - 1] as number
+    if (start < at) continue
+    out += text.slice(at, start) + NEUTRALISED
+    at = end
+  }
+  return at === 0 ? text : out + text.slice(at)
+}
