@@ -167,7 +167,7 @@ export const svc_list_detail = make({
   selectorKey: "list_type",
   endpoints: Tables.list_detail,
   description:
-    'Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}. full_* as rows, and fields, as svc_list.',
+    "Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}. full_* as rows, and fields, as svc_list.",
   outputSchema: ROWS,
 })
 
