@@ -95,11 +95,17 @@ describe("SVC_CONFIRM over HTTP", () => {
   const deleteStack = { name: "svc_delete", arguments: { resource_type: "stack", params: { id: "web" } } }
   const asking = (era: Era, url: string) => Clients.overHttp(url, { name: NAME, era, answering: "accept" })
 
-  it.scopedLive("a 2026-07-28 client confirms through input_required, and the call is sent", () =>
+  it.scopedLive.each<[Era, string]>([
+    ["modern", "a 2026-07-28 client confirms through input_required, and the call is sent once"],
+    [
+      "legacy",
+      "a 2025-11-25 client that declares elicitation is asked on its POST's stream, and the call is sent once",
+    ],
+  ])("%s: %s", ([era]) =>
     Effect.gen(function* () {
       const double = yield* Double.scoped(API_KEY)
       const server = yield* Spawn.serveHttp(env(double.url))
-      const { client, asked } = yield* asking("modern", server.url)
+      const { client, asked } = yield* asking(era, server.url)
       const result = yield* Effect.promise(() => client.callTool(deleteStack))
       expect(result.isError).toBeFalsy()
       expect(asked).toEqual([expect.stringMatching(/^svc_delete resource_type "stack" will call write\/DeleteStack/)])
@@ -108,22 +114,6 @@ describe("SVC_CONFIRM over HTTP", () => {
         "/write/DeleteStack",
       ])
     }),
-  )
-
-  it.scopedLive(
-    "a 2025-11-25 client that declares elicitation is asked on its POST's stream, and the call is sent once",
-    () =>
-      Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
-        const server = yield* Spawn.serveHttp(env(double.url))
-        const { client, asked } = yield* asking("legacy", server.url)
-        const result = yield* Effect.promise(() => client.callTool(deleteStack))
-        expect(result.isError).toBeFalsy()
-        expect(asked).toEqual([expect.stringMatching(/^svc_delete resource_type "stack" will call write\/DeleteStack/)])
-        expect(double.requests.filter((r) => !r.path.startsWith("/read/")).map((r) => r.path)).toEqual([
-          "/write/DeleteStack",
-        ])
-      }),
   )
 
   it.scopedLive(

@@ -93,6 +93,18 @@ export class ServiceDouble {
     return this
   }
 
+  /** Every read of a stack's logs answers `stdout`, as the service does: untrusted text that opens the guard's window. */
+  hostileLogs(stdout: string): this {
+    return this.next(
+      "/read/GetStackLog",
+      {
+        status: 200,
+        body: { stage: "logs", command: "docker logs", stdout, stderr: "", success: true, start_ts: 1, end_ts: 2 },
+      },
+      { sticky: true },
+    )
+  }
+
   /** Every token issued so far is now expired, as after its lifetime or a restart of the service. */
   expireTokens(): void {
     for (const state of this.tokens.values()) state.expired = true
