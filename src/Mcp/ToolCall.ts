@@ -324,7 +324,7 @@ const ask = (
 
 /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
 const perform = (prepared: Prepared, call: Call) =>
-  runWith(call, prepared.settings.waitTimeoutMs, prepared.readers).pipe(
+  runWith(call, prepared.settings, prepared.readers).pipe(
     prepared.record.call(call),
     Effect.match({
       onSuccess: (outcome) => success(call.tool, outcome, prepared.settings),

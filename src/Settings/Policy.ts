@@ -33,6 +33,11 @@ export interface ServerSettingsShape {
   readonly confirm: ReadonlyArray<Pattern>
   /** How long svc_execute with `wait` follows an Update before it gives up. */
   readonly waitTimeoutMs: number
+  /**
+   * How long between two reads of a followed Update. Not a variable: a second suits the service;
+   * an embedder (or a test) may give another.
+   */
+  readonly waitPollMs: number
   /** The longest text a tool result may have. */
   readonly maxOutputChars: number
   /** Show credential fields and secret variables' values as the service sent them. */
@@ -47,6 +52,7 @@ export const DEFAULT_SETTINGS: ServerSettingsShape = {
   deny: [],
   confirm: [],
   waitTimeoutMs: 600_000,
+  waitPollMs: 1_000,
   maxOutputChars: 50_000,
   revealSecrets: false,
 }
@@ -100,6 +106,7 @@ const settings: Config.Config<ServerSettingsShape> = Config.all({
     Option.getOrElse(() => []),
   ),
   waitTimeoutMs: positive("SVC_WAIT_TIMEOUT_MS", DEFAULT_SETTINGS.waitTimeoutMs, "milliseconds", 900_000),
+  waitPollMs: Config.succeed(DEFAULT_SETTINGS.waitPollMs),
   maxOutputChars: positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000),
   revealSecrets: boolean("SVC_REVEAL_SECRETS"),
 })

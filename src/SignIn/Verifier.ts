@@ -32,7 +32,7 @@ export const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
 /** Clock skew allowed on `exp`, `nbf` and `iat`, in seconds. */
 export const SKEW_SECONDS = 60
 
-/** The least time between two fetches of one issuer's JWKS for an unknown `kid`. */
+/** The least time between two fetches of one issuer's JWKS for an unknown `kid`, on jose's clock (`Date`). */
 const REFETCH_MS = 30_000
 
 /** After a failed fetch with no key held, the least time before the next try. */
@@ -69,8 +69,6 @@ export interface VerifierOptions {
   readonly audience: string
   /** How the JWKS and metadata are fetched (the platform's `fetch` by default). */
   readonly fetch?: typeof globalThis.fetch
-  /** The least time between two fetches for an unknown `kid` (REFETCH_MS by default), on jose's clock. */
-  readonly cooldownMs?: number
 }
 
 /** An issuer's keys: none until its metadata is read; the last failure to get any, on the Clock. */
@@ -164,10 +162,10 @@ interface Held {
   readonly sets: ReadonlyMap<string, SynchronizedRef.SynchronizedRef<KeySet>>
 }
 
-const remoteAt = ({ jose, options, fetcher }: Held, uri: string) =>
+const remoteAt = ({ jose, fetcher }: Held, uri: string) =>
   jose.createRemoteJWKSet(new URL(uri), {
     timeoutDuration: FETCH_TIMEOUT_MS,
-    cooldownDuration: options.cooldownMs ?? REFETCH_MS,
+    cooldownDuration: REFETCH_MS,
     // Kept until a token names a key they lack, as the keys of a running issuer are.
     cacheMaxAge: Number.POSITIVE_INFINITY,
     [jose.customFetch]: fetcher,

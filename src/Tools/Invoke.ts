@@ -20,7 +20,7 @@ import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import type { Tool } from "./Tool.js"
 import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
-import { follow, isUpdate } from "./Wait.js"
+import { follow, isUpdate, type Pace } from "./Wait.js"
 
 export interface Invocation {
   readonly tool: string
@@ -213,13 +213,13 @@ const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Des
 
 type Failure = ToolInputError | ToolParamsError | ToolCallError
 
-/** `waitTimeoutMs`: how long svc_execute with `wait` follows the execution (SVC_WAIT_TIMEOUT_MS when served). */
+/** `pace`: how svc_execute with `wait` follows the execution (the server's settings when served). */
 export const invoke = (
   tool: Tool,
   args: unknown,
-  waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
+  pace: Pace = DEFAULT_SETTINGS,
 ): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
-  run(resolveCall(tool, args), waitTimeoutMs)
+  run(resolveCall(tool, args), pace)
 
 /** What a call's program reads besides the client: the service's default page, the names of ids, the params check. */
 export interface Readers {
@@ -231,10 +231,10 @@ export interface Readers {
 /** Runs a resolved call: checks its params, sends it, follows what it started when asked to. */
 export const run = (
   call: Call,
-  waitTimeoutMs: number = DEFAULT_SETTINGS.waitTimeoutMs,
+  pace: Pace = DEFAULT_SETTINGS,
 ): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
   Effect.flatMap(Effect.context<DefaultPage | ParamsCheck.ParamsCheck | Names>(), (context) =>
-    runWith(call, waitTimeoutMs, {
+    runWith(call, pace, {
       pages: Context.get(context, DefaultPage),
       names: Context.get(context, Names),
       check: Context.get(context, ParamsCheck.ParamsCheck),
@@ -247,7 +247,7 @@ export const run = (
  */
 export const runWith = (
   call: Call,
-  waitTimeoutMs: number,
+  pace: Pace,
   { pages, names, check }: Readers,
 ): Effect.Effect<ToolSuccess, Failure, SvcClient> =>
   Effect.gen(function* () {
@@ -293,6 +293,6 @@ export const runWith = (
       }
       return { ...invocation, data, text, ...named }
     }
-    const waited = yield* follow(data, waitTimeoutMs, invocation.endpoint).pipe(Effect.mapError(failed))
+    const waited = yield* follow(data, pace, invocation.endpoint).pipe(Effect.mapError(failed))
     return { ...invocation, data: waited.data, summary: waited.summary }
   })

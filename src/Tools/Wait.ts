@@ -1,7 +1,7 @@
 /**
  * svc_execute with `wait` (and a rename that answers an Update): follows the
- * Updates an execution started, with read/GetUpdate about once a second, until
- * each is Complete or time runs out.
+ * Updates an execution started, reading each with read/GetUpdate once a poll
+ * interval (a second when served), until each is Complete or time runs out.
  *
  * As the service runs them: the Update it answers at once is already
  * `InProgress` with `success: true` (success means nothing until Complete);
@@ -17,10 +17,15 @@ import type { SvcError } from "../Service/Errors.js"
 import { SvcClient } from "../SvcClient.js"
 import * as Progress from "./Progress.js"
 
-const POLL_INTERVAL = Duration.seconds(1)
+/** How a wait goes: how long it lasts, and how long between two rounds of reads. */
+export interface Pace {
+  readonly waitTimeoutMs: number
+  readonly waitPollMs: number
+}
 
-/** After each round of reads: the next one a POLL_INTERVAL later, while some Update is still running. */
-const following = Schedule.spaced(POLL_INTERVAL).pipe(Schedule.whileInput((running: number) => running > 0))
+/** After each round of reads: the next one an interval later, while some Update is still running. */
+const following = (interval: Duration.Duration) =>
+  Schedule.spaced(interval).pipe(Schedule.whileInput((running: number) => running > 0))
 
 interface Update {
   readonly _id?: { readonly $oid: string }
@@ -126,7 +131,11 @@ const several = (
  * `execute/DeployStackIfChanged`. Progress: one notification as soon as the
  * execution has started, one per change, and the last before the answer.
  */
-export const follow = (data: unknown, timeoutMs: number, endpoint = ""): Effect.Effect<Waited, SvcError, SvcClient> =>
+export const follow = (
+  data: unknown,
+  { waitTimeoutMs: timeoutMs, waitPollMs }: Pace,
+  endpoint = "",
+): Effect.Effect<Waited, SvcError, SvcClient> =>
   Effect.gen(function* () {
     const client = yield* SvcClient
     const progress = yield* Progress.current
@@ -164,8 +173,9 @@ export const follow = (data: unknown, timeoutMs: number, endpoint = ""): Effect.
       yield* report(false)
       return pending().length
     })
+    const interval = Duration.millis(waitPollMs)
     const poll =
-      pending().length === 0 ? Effect.void : round.pipe(Effect.delay(POLL_INTERVAL), Effect.repeat(following))
+      pending().length === 0 ? Effect.void : round.pipe(Effect.delay(interval), Effect.repeat(following(interval)))
     const finished = yield* poll.pipe(Effect.timeoutOption(Duration.millis(timeoutMs)))
     // Timed out: the last word before the answer says so.
     if (Option.isNone(finished)) {

@@ -74,13 +74,24 @@ const skeleton = (text: string) => {
   const to: Array<number> = []
   let i = 0
   while (i < text.length) {
+    const code = text.charCodeAt(i)
     LESS_THAN.lastIndex = i
-    const escaped = text[i] === "&" || text[i] === "\\" || text[i] === "%" ? LESS_THAN.exec(text) : null
+    const escaped = code === 0x26 || code === 0x5c || code === 0x25 ? LESS_THAN.exec(text) : null
     if (escaped !== null) {
       chars.push("<")
       from.push(i)
       to.push(i + escaped[0].length)
       i += escaped[0].length
+      continue
+    }
+    if (code < 0x80) {
+      // ASCII, most of any text: NFKC leaves it as it is, no look-alike is ASCII, and only white space is invisible.
+      if (!(code === 0x20 || (code >= 0x09 && code <= 0x0d))) {
+        chars.push(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : (text[i] as string))
+        from.push(i)
+        to.push(i + 1)
+      }
+      i += 1
       continue
     }
     const point = text.codePointAt(i) ?? 0

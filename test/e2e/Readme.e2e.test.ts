@@ -3,7 +3,8 @@
  * real service runs here as the README shows it (the built server standing in
  * for `svc-mcp`), and each of the others says why it is not run in a test. A
  * command added to those lines without either fails here. The demo is played
- * whole and its landmarks checked: it is what a newcomer runs first.
+ * whole and its landmarks checked: it is what a newcomer runs first. The
+ * embedding example runs as docs/embedding.md tells its reader to run it.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -147,5 +148,21 @@ describe("the README's first 60 lines", () => {
       /^Done\. /m,
     ]
     for (const landmark of landmarks) expect(demo.stdout).toMatch(landmark)
+  })
+})
+
+describe("docs/embedding.md", () => {
+  it("npx vite-node examples/embed.ts runs the example as a program (vite-node, which vitest brings)", () => {
+    const example = run(
+      process.execPath,
+      [Path.join(ROOT, "node_modules/vite-node/vite-node.mjs"), "examples/embed.ts"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, VITEST: undefined },
+      },
+    )
+    expect(example.status, example.stderr).toBe(0)
+    expect(example.stdout).toMatch(/^served over MCP at http:\/\/127\.0\.0\.1:\d+\/mcp: svc_list, svc_get/)
+    expect(example.stdout).toContain("stacks, by the tool program: web,")
   })
 })

@@ -44,6 +44,9 @@ export interface Options {
   readonly view?: boolean
 }
 
+/** A followed execution is read every 50 ms here, not every second: the sandbox's run as quickly as a test gives. */
+const PACE = { waitPollMs: 50 }
+
 const build = (
   config: Config.SvcConfigShape,
   settings: Partial<Settings.ServerSettingsShape>,
@@ -53,7 +56,7 @@ const build = (
   Effect.gen(function* () {
     // Built in the test's scope: the server outlives this effect. The optional parts are off.
     const context = yield* Layer.build(
-      ToolsBundle.layerWith(Settings.layerValue(settings), Layer.empty).pipe(
+      ToolsBundle.layerWith(Settings.layerValue({ ...PACE, ...settings }), Layer.empty).pipe(
         Layer.provideMerge(client),
         Layer.merge(view ? FleetView.layer : Layer.empty),
       ),

@@ -165,6 +165,7 @@ describe("Config from files (_FILE), as container secrets are mounted", () => {
         mode: "full",
         deny: [],
         waitTimeoutMs: 600_000,
+        waitPollMs: 1_000,
         maxOutputChars: 50_000,
         revealSecrets: false,
       })

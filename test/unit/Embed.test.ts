@@ -1,18 +1,13 @@
 /**
  * examples/embed.ts, shown in docs/embedding.md: a program of its own composes
  * the package's layers with its ConfigProvider and its HttpClient, runs a tool
- * program, and serves the tools over MCP. Run here in this process, and as the
- * program a reader runs.
+ * program, and serves the tools over MCP. Run here in this process; as the program a
+ * reader runs, with the documented commands (test/e2e/Readme.e2e.test.ts).
  */
-import { execFile } from "node:child_process"
-import * as Path from "node:path"
-import { promisify } from "node:util"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { main } from "../../examples/embed.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
-
-const ROOT = Path.resolve(Path.dirname(import.meta.dirname), "..")
 
 describe("the embedding example", () => {
   it.live("serves the tools its settings allow, and answers the same through MCP as by the tool program", () =>
@@ -28,14 +23,4 @@ describe("the embedding example", () => {
       expect(text.split("\n")[0]).toContain('["name","id","state"')
     }),
   )
-
-  it("runs as a program (vite-node, which vitest brings, on every supported Node)", async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [Path.join(ROOT, "node_modules/vite-node/vite-node.mjs"), "examples/embed.ts"],
-      { cwd: ROOT, env: { ...process.env, VITEST: undefined } },
-    )
-    expect(stdout).toMatch(/^served over MCP at http:\/\/127\.0\.0\.1:\d+\/mcp: svc_list, svc_get/)
-    expect(stdout).toContain("stacks, by the tool program: web,")
-  }, 60_000)
 })

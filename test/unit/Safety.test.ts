@@ -178,7 +178,7 @@ describe("svc_execute with wait", () => {
     "follows the Update to completion with progress notifications, and says plainly that it succeeded",
     () =>
       Effect.gen(function* () {
-        const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 1500 } })
+        const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 300 } })
         const { client } = yield* Mcp.connect(Sandboxes.apiKeyConfig(sandbox))
         const progress: Array<{ progress: number; message?: string | undefined }> = []
         const result = yield* Effect.promise(() =>
@@ -206,7 +206,7 @@ describe("svc_execute with wait", () => {
 
   it.scopedLive("waits for every Update a batch started", () =>
     Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped()
+      const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 200 } })
       const { client } = yield* Mcp.connect(Sandboxes.apiKeyConfig(sandbox))
       const result = yield* Effect.promise(() =>
         client.callTool({
@@ -260,7 +260,8 @@ describe("svc_execute with wait", () => {
       controller.abort()
       yield* Effect.promise(() => pending)
       const atCancel = polls()
-      yield* Effect.sleep("2500 millis")
+      // Ten poll intervals.
+      yield* Effect.sleep("500 millis")
       expect(polls()).toBe(atCancel)
     }),
   )
@@ -270,7 +271,7 @@ describe("svc_execute with wait", () => {
       const double = yield* Double.scoped(API_KEY)
       double.next("/execute/DeployStack", { status: 200, body: update("u3", "Queued") })
       double.next("/read/GetUpdate", { status: 200, body: update("u3", "InProgress") }, { sticky: true })
-      const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { waitTimeoutMs: 1500 })
+      const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { waitTimeoutMs: 300 })
       const result = yield* Effect.promise(() =>
         client.callTool({
           name: "svc_execute",
@@ -279,7 +280,7 @@ describe("svc_execute with wait", () => {
       )
       expect(result.isError).toBeFalsy()
       expect(Mcp.text(result)).toMatch(
-        /^DeployStack \(update u3\) is still running after 1\.5 s \(status InProgress\); follow it with svc_list_detail updates/,
+        /^DeployStack \(update u3\) is still running after 0\.3 s \(status InProgress\); follow it with svc_list_detail updates/,
       )
     }),
   )
