@@ -6,12 +6,14 @@ import { defineConfig } from "vitest/config"
  * lane first; each lane alone: `npx vitest run --project unit` (`npm run
  * test:unit`), `integration`, `e2e`.
  * - unit: no root, no network, no program beyond Node, no build. These files
- *   share no port, file or process, so they run in worker threads, one more
- *   than there are cores (a fifth of the lane's time is waits on the wall
- *   clock: polling, cooldowns, a child Node), and each thread loads the
+ *   share no port, file or process, so they run in worker threads, one per
+ *   core (the lane waits on no clock it can move instead: a thread more only
+ *   loads and compiles the modules once more), and each thread loads the
  *   modules once for all its files: state lives in layers, not modules.
  *   Vitest reads `isolate` for a pool from the root's poolOptions, not from a
  *   project, hence the threads' options below; the unit lane alone uses them.
+ *   Its property tests try the counts they give, times PROPERTY_RUNS, which
+ *   `npm test` sets to 4 (test/support/Runs.ts).
  * - integration: real Redis, Chromium and containers (Debian's programs, which
  *   `npm test` installs first: scripts/system-deps.mjs).
  * - e2e: the built server (dist/), started as clients start it, over stdio and
@@ -20,7 +22,7 @@ import { defineConfig } from "vitest/config"
  * the unit lane is done (groupOrder): on two cores, one file after another, as
  * the e2e lane's servers want them.
  */
-const THREADS = availableParallelism() + 1
+const THREADS = availableParallelism()
 
 const shared = {
   testTimeout: 20_000,
@@ -41,6 +43,7 @@ export default defineConfig({
           ...shared,
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
+          setupFiles: ["test/support/Runs.ts"],
           pool: "threads",
           isolate: false,
           sequence: { groupOrder: 0 },

@@ -41,6 +41,8 @@ export class RequestDefinitions {
     // One copy serves ajv, the rendering and the null stripping alike.
     this.definitions = prepare(document.definitions) as Readonly<Record<string, Node>>
     // Compiled lazily per endpoint; the schema itself is trusted (it is the service's), not validated again.
+    // Unoptimised code: an endpoint's first call compiles in half the time (all 262: 1.1 s, 0.49 s),
+    // for about 15 ns more a check.
     this.ajv = new Ajv({
       allErrors: true,
       strict: false,
@@ -48,6 +50,7 @@ export class RequestDefinitions {
       discriminator: true,
       validateSchema: false,
       inlineRefs: false,
+      code: { optimize: false },
     })
     this.ajv.addSchema({ $id: "svc", definitions: this.definitions })
   }

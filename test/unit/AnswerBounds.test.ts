@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import { mayHoldSecrets, redact, withinBudget } from "../../src/Tools/AnswerBounds.js"
+import { runs } from "../support/Runs.js"
 
 /** JSON values whose keys are often credential-like. */
 const key = FastCheck.oneof(
@@ -39,7 +40,7 @@ describe("output", () => {
       const text = JSON.stringify(v)
       if (!mayHoldSecrets(text)) expect(redact(v)).toEqual(v)
     },
-    { fastCheck: { numRuns: 3000 } },
+    { fastCheck: { numRuns: runs(750) } },
   )
 
   it("keeps a field named __proto__ as a field, and redacts inside it", () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Chain from "../../src/Audit/Chain.js"
 import * as Verify from "../../src/Audit/Verify.js"
+import { runs } from "../support/Runs.js"
 
 const KEY = new Uint8Array(Buffer.from("an audit key of at least thirty-two bytes!"))
 const OTHER_KEY = new Uint8Array(Buffer.from("another audit key, also of 32+ bytes long"))
@@ -150,7 +151,7 @@ describe("a log changed after it was written", () => {
       expect(report.status).toBe("broken")
       expect(report.problems[0]).toMatchObject({ source: "audit.log", line: expected })
     },
-    { fastCheck: { numRuns: 1500 } },
+    { fastCheck: { numRuns: runs(375) } },
   )
 
   it.prop(
@@ -172,7 +173,7 @@ describe("a log changed after it was written", () => {
         expect(report.problems[0]).toMatchObject({ line: at + 1 })
       }
     },
-    { fastCheck: { numRuns: 500 } },
+    { fastCheck: { numRuns: runs(125) } },
   )
 
   it.prop(
@@ -194,7 +195,7 @@ describe("a log changed after it was written", () => {
       expect(report.status).toBe("broken")
       expect(report.problems[0]).toMatchObject({ line: i + 1 })
     },
-    { fastCheck: { numRuns: 500 } },
+    { fastCheck: { numRuns: runs(125) } },
   )
 
   it("a chain rewritten from an edit on passes the hashes, but not the signed checkpoint", () => {

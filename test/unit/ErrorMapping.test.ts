@@ -6,6 +6,7 @@ import { fromResponse, INVALID_CREDENTIALS, rejected } from "../../src/Service/R
 import * as Secrets from "../../src/Shared/Secrets.js"
 import * as Render from "../../src/Tools/Render.js"
 import { ToolCallError } from "../../src/Tools/ToolError.js"
+import { runs } from "../support/Runs.js"
 
 // One secret needs escaping in JSON, so scrubbing must happen after parsing too.
 const SECRETS = ["secret-api-value-5678", 'pass"word\\of-admin', "eyJ.token-abc-123"]
@@ -103,7 +104,7 @@ describe("error mapping, for any answer of the service", () => {
       ]
       for (const secret of SECRETS) for (const text of shown) expect(text).not.toContain(secret)
     },
-    { fastCheck: { numRuns: 2000 } },
+    { fastCheck: { numRuns: runs(500) } },
   )
 
   it.prop(

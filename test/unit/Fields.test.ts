@@ -11,6 +11,7 @@ import * as Definitions from "../../src/Tools/Definitions.js"
 import { shape } from "../../src/Tools/Fields.js"
 import { resolve } from "../../src/Tools/Invoke.js"
 import { success } from "../../src/Tools/Render.js"
+import { runs } from "../support/Runs.js"
 
 const name = FastCheck.constantFrom("name", "info", "state", "token", "value", "is_secret", "id", "__proto__", "x")
 const json = FastCheck.letrec((tie) => ({
@@ -61,7 +62,7 @@ describe("shape", () => {
       const hadEmpty = new Set([...empties(a), "={}"])
       for (const empty of empties(shape(a, p).value)) expect(hadEmpty).toContain(empty)
     },
-    { fastCheck: { numRuns: 2000 } },
+    { fastCheck: { numRuns: runs(500) } },
   )
 
   it.prop(
@@ -82,7 +83,7 @@ describe("shape", () => {
       // The secret's place is still there to see, redacted (unless there was no item to plant it in).
       if (!Array.isArray(a) || a.length > 0) expect(shown).toContain(REDACTED)
     },
-    { fastCheck: { numRuns: 1000 } },
+    { fastCheck: { numRuns: runs(250) } },
   )
 
   it.prop(
@@ -119,7 +120,7 @@ describe("shape", () => {
         Array.isArray(expected.value) ? { result: expected.value } : expected.value,
       )
     },
-    { fastCheck: { numRuns: 500 } },
+    { fastCheck: { numRuns: runs(125) } },
   )
 
   it.prop(

@@ -25,6 +25,7 @@ import * as Tables from "../../src/Tools/Tables.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
+import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
 type JsonSchema = Readonly<Record<string, unknown>>
@@ -221,7 +222,7 @@ describe("the projections table", () => {
             expect(kept(value), `${column.label}: ${JSON.stringify(value)}`).toBe(true)
         })
       },
-      { fastCheck: { numRuns: 60 } },
+      { fastCheck: { numRuns: runs(20) } },
     )
   }
 })

@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
 import * as Setup from "../../src/Cli/Setup.js"
+import { runs } from "../support/Runs.js"
 
 /** What setup's command line refuses `argv` for; "accepted" when it does not. */
 const refusalOf = (argv: ReadonlyArray<string>): string =>
@@ -277,7 +278,7 @@ describe("setup's shell quoting", () => {
       const result = ChildProcess.spawnSync("sh", ["-c", script], { encoding: "utf8" })
       expect(result.stdout.split("\0").slice(0, -1)).toEqual(commands.flat())
     },
-    { fastCheck: { numRuns: 6 } },
+    { fastCheck: { numRuns: runs(6) } },
   )
 })
 

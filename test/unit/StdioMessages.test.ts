@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server"
 import * as FastCheck from "effect/FastCheck"
 import { problem, reader } from "../../src/Mcp/StdioMessages.js"
+import { runs } from "../support/Runs.js"
 
 const seen = (text: string) => {
   const answers: Array<{ id: unknown; error: { code: number; message: string } }> = []
@@ -75,7 +76,7 @@ describe("a stdin line, read", () => {
         expect(skipped).toHaveLength(1)
       }
     },
-    { fastCheck: { numRuns: 2000 } },
+    { fastCheck: { numRuns: runs(500) } },
   )
 
   it("answers a request by its id, and says what is wrong in a few words", () => {

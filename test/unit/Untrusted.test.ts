@@ -19,6 +19,7 @@ import { RULES } from "../../src/Untrusted/Fields.js"
 import { MASK, mask, SHAPES } from "../../src/Untrusted/Mask.js"
 import { NEUTRALISED, neutralise } from "../../src/Untrusted/Neutralise.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
+import { runs } from "../support/Runs.js"
 
 const document = JSON.parse(
   Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api.schema.json"), "utf8"),
@@ -136,7 +137,7 @@ describe("fences", () => {
           .replace(/\s|\u200B/g, ""),
       ).not.toMatch(/<\/?untrusted/)
     },
-    { fastCheck: { numRuns: 2000 } },
+    { fastCheck: { numRuns: runs(500) } },
   )
 
   it("neutralises look-alike, invisible and escaped markers, and a guessed id", () => {
@@ -171,7 +172,7 @@ describe("fences", () => {
         expect(`</untrusted id=${id}>`.startsWith(closed.slice(last))).toBe(false)
       }
     },
-    { fastCheck: { numRuns: 2000 } },
+    { fastCheck: { numRuns: runs(500) } },
   )
 })
 
@@ -207,7 +208,7 @@ describe("masking", () => {
       inOrder(text, mask(text), MASK)
       expect(mask(mask(text))).toBe(mask(text))
     },
-    { fastCheck: { numRuns: 2000 } },
+    { fastCheck: { numRuns: runs(500) } },
   )
 
   it.prop(
@@ -222,7 +223,7 @@ describe("masking", () => {
       expect(out).toContain(`[masked: ${c.kind}]`)
       inOrder(text, out, MASK)
     },
-    { fastCheck: { numRuns: 2000 } },
+    { fastCheck: { numRuns: runs(500) } },
   )
 
   it("masks every shape it lists, and keeps a pair's key", () => {
@@ -287,7 +288,7 @@ describe("rendered answers", () => {
       expect(rendered.meta?.[TRUST_ANNOTATIONS_KEY]).toEqual({ untrusted: true })
       expect(rendered.untrusted).toBe("the logs of stack web")
     },
-    { fastCheck: { numRuns: 500 } },
+    { fastCheck: { numRuns: runs(125) } },
   )
 
   it("masks credentials in untrusted values unless SVC_REVEAL_SECRETS, in the text and structuredContent", () => {
@@ -361,7 +362,7 @@ describe("rendered answers", () => {
       const body = rendered.text.slice(rendered.text.indexOf("\n") + 1)
       expect(body.split(`<untrusted id=${id}`).length).toBe(body.split(`</untrusted id=${id}>`).length)
     },
-    { fastCheck: { numRuns: 300 } },
+    { fastCheck: { numRuns: runs(75) } },
   )
 
   it("a cut list shows whole fenced items, and structuredContent the same items as they are", () => {
