@@ -29,11 +29,25 @@ export interface SigningKey {
   readonly privateKey: Jose.CryptoKey
 }
 
-export const makeKey = async (kid: string, alg: "RS256" | "ES256" = "RS256"): Promise<SigningKey> => {
+const generate = async (kid: string, alg: "RS256" | "ES256"): Promise<SigningKey> => {
   const pair = await Jose.generateKeyPair(alg, { extractable: true })
   const privateJwk = { ...(await Jose.exportJWK(pair.privateKey)), kid, alg, use: "sig" }
   const publicJwk = { ...(await Jose.exportJWK(pair.publicKey)), kid, alg, use: "sig" }
   return { kid, privateJwk, publicJwk, privateKey: pair.privateKey as Jose.CryptoKey }
+}
+
+/**
+ * One key per kid and algorithm in a process, made on first use: an RSA key takes a fifth of a
+ * second to make, and each server of a test file would otherwise make its "key-1" again. A key
+ * of another kid is another key.
+ */
+const made = new Map<string, Promise<SigningKey>>()
+
+export const makeKey = (kid: string, alg: "RS256" | "ES256" = "RS256"): Promise<SigningKey> => {
+  const key = `${alg} ${kid}`
+  const found = made.get(key) ?? generate(kid, alg)
+  made.set(key, found)
+  return found
 }
 
 interface AuthServer {
