@@ -44,7 +44,7 @@ export interface Options {
   readonly view?: boolean
 }
 
-/** A followed execution is read every 50 ms here, not every second: the sandbox's run as quickly as a test gives. */
+/** A followed execution is read every 50 ms here, not every second: the tests' executions end within a second. */
 const PACE = { waitPollMs: 50 }
 
 const build = (
