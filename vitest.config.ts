@@ -45,7 +45,6 @@ export default defineConfig({
           include: ["test/unit/**/*.test.ts"],
           setupFiles: ["test/support/Runs.ts"],
           pool: "threads",
-          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },

@@ -167,6 +167,9 @@ interface Health {
 }
 
 /** The chain's writer, for the length of the scope; its close writes the last checkpoint. */
+/** Where the log goes, as said to a person: `-` is stderr. */
+const shownOf = (destination: string) => (destination === "-" ? "stderr" : destination)
+
 const acquireWriter = (
   destination: string,
   options: OpenOptions,
@@ -196,7 +199,7 @@ const acquireWriter = (
             }
           },
         }),
-      catch: (cause) => new AuditError({ destination: destination === "-" ? "stderr" : destination, cause }),
+      catch: (cause) => new AuditError({ destination: shownOf(destination), cause }),
     }),
     (opened) => Effect.promise(() => opened.close()),
   )
@@ -220,7 +223,7 @@ export const open = (
     const log = (effect: Effect.Effect<void>) => {
       Runtime.runFork(runtime)(effect)
     }
-    const shown = destination === "-" ? "stderr" : destination
+    const shown = shownOf(destination)
     const health: Health = { broken: undefined }
     const stream = Option.map(options.store ?? Option.none(), (shape) => streamTo(shape, log))
     if (Option.isSome(stream)) {

@@ -9,6 +9,7 @@
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { Auth, type AuthShape } from "../Auth.js"
@@ -149,9 +150,6 @@ const digestOf = (log: AuditLog, sent: unknown, logged: unknown): string =>
  */
 export type Requirements = Auth | Policy
 
-/** A call that neither the audit log nor telemetry records runs as it is. */
-const unchanged = <A>(self: A): A => self
-
 /** What the records are made with, gathered once; its methods are the steps of a record. */
 class Recorder {
   readonly traced: boolean
@@ -270,7 +268,8 @@ class Recorder {
   call(call: Call): ReturnType<CallRecorder["call"]> {
     const { tool, selector, invocation } = call
     const audited = Option.isSome(this.audit) && tool.group !== "read"
-    if (!audited && !this.traced) return unchanged
+    // A call that neither the audit log nor telemetry records runs as it is.
+    if (!audited && !this.traced) return identity
     const resolved = invocation._tag === "Right" ? invocation.right : undefined
     const target = resolved === undefined ? undefined : targetOf(resolved.body)
     return <R>(self: Effect.Effect<ToolSuccess, CallError, R>) =>

@@ -10,7 +10,7 @@ import * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { type ConfigError, optional, optionalWith, pickOne, read, refuse } from "./Read.js"
+import { type ConfigError, commaList, optional, optionalWith, pickOne, read, refuse } from "./Read.js"
 
 export type GuardMode = "ask" | "ask-all" | "off"
 
@@ -46,21 +46,17 @@ export const parseWindow = (text: string): Either.Either<number, string> => {
 /** SVC_GUARD_HOLD's patterns, in order: the first that matches a change decides it, before the table. */
 export const parseHold = (text: string): Either.Either<ReadonlyArray<HoldPattern>, string> =>
   Either.all(
-    text
-      .split(",")
-      .map((item) => item.trim())
-      .filter((item) => item !== "")
-      .map((item) => {
-        const match = /^(-?)([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
-        return match === null
-          ? Either.left(`has the pattern ${JSON.stringify(item)}, which is not tool:selector or -tool:selector`)
-          : Either.right<HoldPattern>({
-              text: item,
-              held: match[1] !== "-",
-              tool: match[2] as string,
-              selector: match[3] as string,
-            })
-      }),
+    commaList(text).map((item) => {
+      const match = /^(-?)([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
+      return match === null
+        ? Either.left(`has the pattern ${JSON.stringify(item)}, which is not tool:selector or -tool:selector`)
+        : Either.right<HoldPattern>({
+            text: item,
+            held: match[1] !== "-",
+            tool: match[2] as string,
+            selector: match[3] as string,
+          })
+    }),
   )
 
 const settings: Config.Config<GuardSettings> = Config.all({

@@ -9,7 +9,8 @@ import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { type ConfigError, optional, optionalWith, pickOne, positive, read, refuse } from "./Read.js"
+import { wildcard } from "../Shared/Wildcard.js"
+import { type ConfigError, commaList, optional, optionalWith, pickOne, positive, read, refuse } from "./Read.js"
 
 /** Which tools an assistant may use: `read-only` (the reading tools), `operate` (and svc_execute), `full` (all). */
 export type Mode = "read-only" | "operate" | "full"
@@ -57,32 +58,26 @@ export const DEFAULT_SETTINGS: ServerSettingsShape = {
   revealSecrets: false,
 }
 
-const wildcard = (part: string) => new RegExp(`^${part.replace(/\*/g, ".*")}$`)
-
 const patterns = (variable: Pattern["variable"]) =>
   optionalWith(variable, (text) =>
     Either.all(
-      text
-        .split(",")
-        .map((p) => p.trim())
-        .filter((p) => p !== "")
-        .map((item) => {
-          const match = /^([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
-          return match === null
-            ? Either.left(
-                refuse(
-                  variable,
-                  `has the pattern ${JSON.stringify(item)}, which is not tool:selector`,
-                  "write comma-separated tool:selector patterns with * as a wildcard, e.g. svc_execute:prune_*,svc_delete:*",
-                ),
-              )
-            : Either.right<Pattern>({
+      commaList(text).map((item) => {
+        const match = /^([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
+        return match === null
+          ? Either.left(
+              refuse(
                 variable,
-                text: item,
-                tool: wildcard(match[1] as string),
-                selector: wildcard(match[2] as string),
-              })
-        }),
+                `has the pattern ${JSON.stringify(item)}, which is not tool:selector`,
+                "write comma-separated tool:selector patterns with * as a wildcard, e.g. svc_execute:prune_*,svc_delete:*",
+              ),
+            )
+          : Either.right<Pattern>({
+              variable,
+              text: item,
+              tool: wildcard(match[1] as string),
+              selector: wildcard(match[2] as string),
+            })
+      }),
     ),
   )
 

@@ -149,6 +149,13 @@ export const secret = (name: string): Config.Config<Option.Option<Redacted.Redac
   })
 
 /** A positive whole number from `variable`, or `fallback` when unset. */
+/** A comma-separated list's entries, each trimmed, the empty ones left out. */
+export const commaList = (text: string): ReadonlyArray<string> =>
+  text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
+
 export const positive = (variable: string, fallback: number, unit: string, example: number): Config.Config<number> =>
   optionalWith(variable, (value) => {
     const text = value.trim()

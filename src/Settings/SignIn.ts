@@ -12,7 +12,7 @@ import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Identities from "./Identities.js"
-import { type ConfigError, optional, read, refuse, secret } from "./Read.js"
+import { type ConfigError, commaList, optional, read, refuse, secret } from "./Read.js"
 
 export interface SignInSettingsShape {
   /** Each issuer exactly as configured: a token's `iss` must equal one of them. */
@@ -104,10 +104,7 @@ const excluded = (given: Given): Either.Either<void, Refused> => {
 /** SVC_MCP_OAUTH_ISSUER's comma-separated issuers, each an http(s) URL kept as written. */
 const issuersOf = (text: string): Either.Either<ReadonlyArray<string>, Refused> => {
   const issuers: Array<string> = []
-  for (const part of text
-    .split(",")
-    .map((part) => part.trim())
-    .filter((part) => part !== "")) {
+  for (const part of commaList(text)) {
     const url = httpUrl("SVC_MCP_OAUTH_ISSUER", part, ISSUER_EXAMPLE)
     if (Either.isLeft(url)) return Either.left(url.left)
     issuers.push(part)

@@ -11,7 +11,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { type Cidr, parse } from "../Shared/Cidr.js"
-import { type ConfigError, optionalWith, read, refuse, secret } from "./Read.js"
+import { type ConfigError, commaList, optionalWith, read, refuse, secret } from "./Read.js"
 
 /** The shortest state key, in bytes: HMAC-SHA256's own strength. */
 export const MIN_KEY_BYTES = 32
@@ -45,11 +45,7 @@ const stateKey = Config.mapOrFail(secret("SVC_MCP_STATE_KEY"), (given) => {
 })
 
 const trustedProxies = optionalWith("SVC_MCP_TRUSTED_PROXIES", (text) => {
-  const parsed = text
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "")
-    .map(parse)
+  const parsed = commaList(text).map(parse)
   const bad = parsed.find(Either.isLeft)
   return bad === undefined
     ? Either.right(parsed.flatMap((p) => (Either.isRight(p) ? [p.right] : [])))

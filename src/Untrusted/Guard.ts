@@ -18,8 +18,9 @@ import * as Option from "effect/Option"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as GuardSettings from "../Settings/Guard.js"
 import type { ConfigError } from "../Settings/Read.js"
+import { wildcard } from "../Shared/Wildcard.js"
 import { Store, type StoreShape } from "../Store/Store.js"
-import { type Reason, ruleOf, wildcard } from "./Hold.js"
+import { type Reason, ruleOf } from "./Hold.js"
 
 /** What a caller last received within its window: what it was, in words, and when the window ends (epoch ms). */
 export interface Window {

@@ -9,6 +9,7 @@
  * decides, and every selector of every changing tool is decided by one
  * (test/unit/Hold.test.ts holds that). docs/untrusted-text.md lists the outcome.
  */
+import { wildcard } from "../Shared/Wildcard.js"
 
 /** Why a change is held, or why it is not: the words the refusal and the docs use. */
 export type Reason =
@@ -110,9 +111,6 @@ const RULES: Readonly<Record<string, ReadonlyArray<Rule>>> = {
     { endpoints: ["SendAlert"], held: true, reason: "sends data out" },
   ],
 }
-
-/** A pattern of `*` (any run) as a test of a whole name. */
-export const wildcard = (pattern: string) => new RegExp(`^${pattern.replace(/\*/g, ".*")}$`)
 
 const compiled = Object.fromEntries(
   Object.entries(RULES).map(([tool, rules]) => [

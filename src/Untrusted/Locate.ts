@@ -14,34 +14,41 @@ export interface Found {
   readonly definition: string
 }
 
-interface Trie {
-  readonly children: Map<string, Trie>
-  definition?: string
+/** Paths one segment a level, with what a path that ends at a node carries. */
+interface Trie<K, A> {
+  readonly below: Map<K, Trie<K, A>>
+  here?: A
 }
 
-const compile = (patterns: ReadonlyArray<Pattern>): Trie => {
-  const root: Trie = { children: new Map() }
-  for (const [path, definition] of patterns) {
-    let node = root
-    for (const segment of path.split(".")) {
-      let next = node.children.get(segment)
-      if (next === undefined) {
-        next = { children: new Map() }
-        node.children.set(segment, next)
-      }
-      node = next
+/** `root` with `path` in it, ending at `value`. */
+const insert = <K, A>(root: Trie<K, A>, path: Iterable<K>, value: A): void => {
+  let node = root
+  for (const segment of path) {
+    let next = node.below.get(segment)
+    if (next === undefined) {
+      next = { below: new Map() }
+      node.below.set(segment, next)
     }
-    node.definition = definition
+    node = next
   }
+  node.here = value
+}
+
+/** An endpoint's paths, each ending at the rule that names it. */
+type Rules = Trie<string, string>
+
+const compile = (patterns: ReadonlyArray<Pattern>): Rules => {
+  const root: Rules = { below: new Map() }
+  for (const [path, definition] of patterns) insert(root, path.split("."), definition)
   return root
 }
 
 // A memo of constant data (PATHS, compiled per endpoint on first use so that a start compiles none):
 // the same for every caller and every layer, so it holds no state of the program's.
-const tries = new Map<string, Trie>()
+const tries = new Map<string, Rules>()
 
 /** The compiled paths of `endpoint` (`group/Endpoint`), or undefined when its answer has none. */
-const trieOf = (endpoint: string): Trie | undefined => {
+const trieOf = (endpoint: string): Rules | undefined => {
   const known = tries.get(endpoint)
   if (known !== undefined) return known
   const patterns = PATHS[endpoint]
@@ -72,12 +79,12 @@ const strings = (value: unknown, path: Array<string | number>, definition: strin
   }
 }
 
-const walk = (value: unknown, node: Trie, path: Array<string | number>, out: Array<Found>) => {
-  if (node.definition !== undefined) {
-    strings(value, path, node.definition, out)
+const walk = (value: unknown, node: Rules, path: Array<string | number>, out: Array<Found>) => {
+  if (node.here !== undefined) {
+    strings(value, path, node.here, out)
     return
   }
-  for (const [segment, child] of node.children) {
+  for (const [segment, child] of node.below) {
     if (segment === "[]") {
       if (!Array.isArray(value)) continue
       value.forEach((item, index) => {
@@ -113,10 +120,8 @@ export const find = (endpoint: string, data: unknown): ReadonlyArray<Found> => {
   return out
 }
 
-interface Node {
-  here?: Found
-  readonly below: Map<string | number, Node>
-}
+/** The places of `found`, each ending at its string's place. */
+type Places = Trie<string | number, Found>
 
 /** `value` with the string at each of `found` replaced by `replace(text, found)`: copied along those paths, the rest shared. */
 export const replaceAt = (
@@ -125,20 +130,9 @@ export const replaceAt = (
   replace: (text: string, at: Found) => string,
 ): unknown => {
   if (found.length === 0) return value
-  const root: Node = { below: new Map() }
-  for (const at of found) {
-    let node = root
-    for (const segment of at.path) {
-      let next = node.below.get(segment)
-      if (next === undefined) {
-        next = { below: new Map() }
-        node.below.set(segment, next)
-      }
-      node = next
-    }
-    node.here = at
-  }
-  const rebuild = (item: unknown, node: Node): unknown => {
+  const root: Places = { below: new Map() }
+  for (const at of found) insert(root, at.path, at)
+  const rebuild = (item: unknown, node: Places): unknown => {
     if (node.here !== undefined && typeof item === "string") return replace(item, node.here)
     if (Array.isArray(item))
       return item.map((x, index) => {

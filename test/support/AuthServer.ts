@@ -43,10 +43,15 @@ const generate = async (kid: string, alg: "RS256" | "ES256"): Promise<SigningKey
  */
 const made = new Map<string, Promise<SigningKey>>()
 
+/** Rotations so far in this process: each names a kid no server of it had, whatever `Date` says. */
+let rotations = 1
+
 export const makeKey = (kid: string, alg: "RS256" | "ES256" = "RS256"): Promise<SigningKey> => {
   const key = `${alg} ${kid}`
   const found = made.get(key) ?? generate(kid, alg)
   made.set(key, found)
+  // A key that could not be made is made again when next asked for.
+  found.catch(() => made.delete(key))
   return found
 }
 
@@ -197,7 +202,7 @@ const start = async (options: AuthServerOptions) => {
       return body.access_token
     },
     rotate: async ({ keepOld = true } = {}) => {
-      const next = await makeKey(`key-${keys.length + 1}-${Date.now()}`)
+      const next = await makeKey(`key-${++rotations}`)
       keys = keepOld ? [next, ...keys] : [next]
       provider = new Provider(issuer, configuration(options, keys))
       return next
