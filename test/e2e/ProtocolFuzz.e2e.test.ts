@@ -14,7 +14,7 @@ import * as ChildProcess from "node:child_process"
 import { describe, expect, it } from "@effect/vitest"
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import * as Spawn from "../support/Spawn.js"
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200)

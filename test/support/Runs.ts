@@ -4,7 +4,7 @@
  * a longer search is one variable away: `PROPERTY_RUNS=20 npm run test:unit`.
  * The unit lane loads this file first (vitest.config.ts), for the counts not given.
  */
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 
 const given = Number(process.env.PROPERTY_RUNS)
 const SCALE = Number.isFinite(given) && given > 0 ? given : 1

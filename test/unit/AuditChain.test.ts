@@ -5,7 +5,7 @@
  * file of the format before the chain is read as unchained.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import * as Chain from "../../src/Audit/Chain.js"
 import * as Verify from "../../src/Audit/Verify.js"
 import { runs } from "../support/Runs.js"

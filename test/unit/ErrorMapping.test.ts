@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import type { SvcError } from "../../src/Service/Errors.js"
 import { suggestedUrl } from "../../src/Service/Errors.js"
 import { fromResponse, INVALID_CREDENTIALS, rejected } from "../../src/Service/Response.js"

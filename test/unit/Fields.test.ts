@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import { REDACTED } from "../../src/Shared/Secrets.js"
 import { redact } from "../../src/Tools/AnswerBounds.js"
 import * as Definitions from "../../src/Tools/Definitions.js"

@@ -4,7 +4,7 @@
  * the tool calls its buttons make, with the selectors of interface.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import * as Tables from "../../src/Tools/Tables.js"
 import * as Model from "../../src/View/App/Model.js"
 

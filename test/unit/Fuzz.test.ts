@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import * as Definitions from "../../src/Tools/Definitions.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"

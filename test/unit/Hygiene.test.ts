@@ -2,9 +2,12 @@
  * Rules of the design that the compiler cannot check.
  */
 import * as Fs from "node:fs"
+import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import * as FastCheck from "fast-check"
 import ts from "typescript"
+import { runs } from "../support/Runs.js"
 
 const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
 const sources = (Fs.readdirSync(Path.join(root, "src"), { recursive: true }) as Array<string>)
@@ -73,6 +76,31 @@ describe("test files", () => {
     const unit = files.filter((file) => lane(file) === "unit" && file !== "unit/Hygiene.test.ts")
     expect(unit.filter((file) => startsTheBuild(file) || PROGRAMS.test(testModules.get(file) ?? ""))).toEqual([])
     expect(files.filter((file) => lane(file) === "e2e" && !file.endsWith(".e2e.test.ts"))).toEqual([])
+  })
+
+  it("property tests import fast-check itself, never through effect, whose 4.x drops that module", () => {
+    const through = /from\s+["']effect\/FastCheck["']/
+    expect([...testModules].filter(([, text]) => through.test(text)).map(([file]) => file)).toEqual([])
+    expect(offenders(through)).toEqual([])
+  })
+
+  it("one fast-check: the tests' is the one @effect/vitest's it.prop runs, at the version pinned", () => {
+    const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
+    expect(pkg.devDependencies["fast-check"]).toMatch(/^\d+\.\d+\.\d+$/)
+    const fromRoot = createRequire(Path.join(root, "package.json")).resolve("fast-check/package.json")
+    const fromEffect = createRequire(createRequire(Path.join(root, "package.json")).resolve("effect/package.json"))
+    expect(fromEffect.resolve("fast-check/package.json")).toBe(fromRoot)
+    expect(JSON.parse(Fs.readFileSync(fromRoot, "utf8")).version).toBe(pkg.devDependencies["fast-check"])
+  })
+
+  // test/support/Runs.ts sets the count on the fast-check the tests import; it.prop must see it.
+  let tried = 0
+  it.prop("a property that gives no count", [FastCheck.nat()], () => {
+    tried++
+  })
+  it("tries the default count times PROPERTY_RUNS, as test/support/Runs.ts sets", () => {
+    expect(tried).toBe(runs(100))
+    expect(FastCheck.readConfigureGlobal().numRuns).toBe(runs(100))
   })
 })
 

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import * as Setup from "../../src/Cli/Setup.js"
 import { runs } from "../support/Runs.js"
 

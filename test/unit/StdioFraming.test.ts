@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import { framer, Outline, type Oversized } from "../../src/Mcp/StdioFraming.js"
 
 /** Feeds `input` to the framing in chunks of `chunkSize`: the lines out, each with a \n, and the reports. */

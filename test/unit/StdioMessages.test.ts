@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import { problem, reader } from "../../src/Mcp/StdioMessages.js"
 import { runs } from "../support/Runs.js"
 

@@ -8,7 +8,7 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import * as FastCheck from "effect/FastCheck"
+import * as FastCheck from "fast-check"
 import * as Definitions from "../../src/Tools/Definitions.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import { success } from "../../src/Tools/Render.js"
