@@ -19,7 +19,8 @@ const root = Path.resolve(import.meta.dirname, "..")
 const at = process.argv.indexOf("--out")
 const out = Path.resolve(at > 0 ? process.argv[at + 1] : Path.join(root, "dist/svc-mcp.mcpb"))
 const mcpb = Path.join(root, "node_modules/@anthropic-ai/mcpb/dist/cli/cli.js")
-const DEFINITIONS = "spec/service-api.schema.json"
+// The tools' definitions, and every endpoint's (the sandbox answers by them).
+const DEFINITIONS = ["spec/service-api.schema.json", "spec/service-api-all.schema.json"]
 
 const fail = (message) => {
   process.stderr.write(`bundle:mcpb: ${message}\n`)
@@ -42,7 +43,7 @@ const listed = ChildProcess.spawnSync("npm", ["pack", "--dry-run", "--json", "--
 })
 if (listed.status !== 0) fail(`npm pack --dry-run failed: ${listed.stderr}`)
 const files = JSON.parse(listed.stdout)[0].files.map((file) => file.path)
-for (const needed of [manifest.server.entry_point, DEFINITIONS]) {
+for (const needed of [manifest.server.entry_point, ...DEFINITIONS]) {
   if (!files.includes(needed)) fail(`npm pack would not ship ${needed}: package.json's files must name it`)
 }
 

@@ -187,6 +187,7 @@ const CONTEXT = [
   "package-lock.json",
   "LICENSE",
   "spec/service-api.schema.json",
+  "spec/service-api-all.schema.json",
   "deploy/image/keep-modules.mjs",
   "dist/svc-mcp.js",
   "dist/fleet-view.js",

@@ -6,8 +6,9 @@
  */
 import { type Kind, kinds } from "./Kinds.js"
 import { logKey, place, type RunState, servicesOf, setContainer, writeStartLogs } from "./Lifecycle.js"
+import { may, requireLevel } from "./Permissions.js"
 import type { Handler } from "./Resources.js"
-import { adminOnly, type Caller, lacks, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
 import { synced } from "./SyncPending.js"
 import type { Container, UpdateRecord, World } from "./World.js"
 
@@ -270,7 +271,7 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
       : world.store.find(spec.kind, ref(params, spec.key ?? kinds[spec.kind].key, "id"))
   const target: Target = spec.kind === undefined || resource === undefined ? undefined : { kind: spec.kind, resource }
   if (target === undefined) adminOnly(caller)
-  else if (!caller.admin) throw lacks(kinds[target.kind].target, "Execute")
+  else requireLevel(world, caller, target.kind, target.resource, "Execute")
   // Checked now, as the service does, so a bad container name fails the call itself.
   if (target !== undefined && operation.endsWith("Container") && operation !== "RunServerRefreshContainers") {
     world.container(target.resource.id, ref(params, "container"))
@@ -317,12 +318,11 @@ export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<str
     const kind = operations.get(single)?.kind as Kind
     routes.set(`execute/Batch${single}`, (params, caller) => {
       // Of the matches, the service runs those the caller may execute; the others are left out, not refused.
-      const matches = caller.admin
-        ? world.store
-            .all(kind)
-            .filter(matcher(ref(params, "pattern")))
-            .filter(tagged(world, params.tags))
-        : []
+      const matches = world.store
+        .all(kind)
+        .filter(matcher(ref(params, "pattern")))
+        .filter(tagged(world, params.tags))
+        .filter((r) => may(world, caller, kind, r, "Execute"))
       return matches.map((r) => {
         try {
           return { status: "Ok", data: start(world, timing, single, { [kinds[kind].key]: r.id }, caller) }

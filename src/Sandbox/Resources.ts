@@ -6,8 +6,9 @@
 
 import { isResource, type Kind, kinds, resourceKinds } from "./Kinds.js"
 import { imageOf, servicesOf } from "./Lifecycle.js"
+import { may, requireLevel } from "./Permissions.js"
 import { isRecord, type ServiceSchema } from "./Schema.js"
-import { adminOnly, type Caller, configOf, lacks, merge, type Params, type Resource, ref, type Store } from "./Store.js"
+import { adminOnly, type Caller, configOf, merge, type Params, type Resource, ref, type Store } from "./Store.js"
 import type { World } from "./World.js"
 
 export type Handler = (params: Params, caller: Caller) => unknown
@@ -44,7 +45,8 @@ const repoLink = (config: Record<string, unknown>) =>
     : ""
 
 /** What each type's list item says beyond the fields its config and info share with it. */
-const listExtras = (store: Store, kind: Kind, r: Resource, config: Record<string, unknown>) => {
+const listExtras = (world: World, kind: Kind, r: Resource, config: Record<string, unknown>) => {
+  const { store } = world
   const state = r.info.state
   const common = { state, server_name: serverName(store, config.server_id), repo_link: repoLink(config) }
   switch (kind) {
@@ -53,14 +55,17 @@ const listExtras = (store: Store, kind: Kind, r: Resource, config: Record<string
         ...common,
         status: typeof r.info.status === "string" ? r.info.status : undefined,
         file_contents: config.file_contents !== "",
-        services: servicesOf(r).map((service) => ({
-          service,
-          image: `${String(r.info.image_prefix ?? "library")}/${service}:latest`,
-          update_available: false,
-        })),
+        services: servicesOf(r).map((service) => {
+          const image = `${String(r.info.image_prefix ?? "library")}/${service}:latest`
+          return { service, image, update_available: r.info.update_checked === true && world.newerImages.has(image) }
+        }),
       }
     case "deployment":
-      return { ...common, image: imageOf(r), update_available: false }
+      return {
+        ...common,
+        image: imageOf(r),
+        update_available: r.info.update_checked === true && world.newerImages.has(imageOf(r)),
+      }
     case "procedure":
       return { state, stages: Array.isArray(config.stages) ? config.stages.length : 0 }
     case "alerter":
@@ -73,27 +78,27 @@ const listExtras = (store: Store, kind: Kind, r: Resource, config: Record<string
 }
 
 /** What List* answers for one resource. */
-const listItem = (definitions: ServiceSchema, store: Store, kind: Kind, r: Resource): unknown => {
+const listItem = (definitions: ServiceSchema, world: World, kind: Kind, r: Resource): unknown => {
   if (!isResource(kind)) return full(definitions, kind, r)
   const config = fullConfig(definitions, kind, r)
   const infoSchema = listInfoSchema(definitions, kind) ?? {}
   const info = {
     ...definitions.pick(infoSchema, config),
     ...definitions.pick(infoSchema, r.info),
-    ...definitions.pick(infoSchema, listExtras(store, kind, r, config)),
+    ...definitions.pick(infoSchema, listExtras(world, kind, r, config)),
   }
   return {
     id: r.id,
     type: kinds[kind].target,
     name: r.name,
-    template: false,
+    template: r.template === true,
     tags: r.tags,
     info: definitions.complete(infoSchema, info),
   }
 }
 
 /** What Get* (and Create, Update, Delete, Copy) answers: the whole record. */
-const full = (definitions: ServiceSchema, kind: Kind, r: Resource): unknown => {
+export const full = (definitions: ServiceSchema, kind: Kind, r: Resource): unknown => {
   const schema = recordSchema(definitions, kind)
   switch (kind) {
     case "variable":
@@ -112,7 +117,7 @@ const full = (definitions: ServiceSchema, kind: Kind, r: Resource): unknown => {
     _id: oid(r.id),
     name: r.name,
     description: r.description,
-    template: false,
+    template: r.template === true,
     tags: r.tags,
     config: fullConfig(definitions, kind, r),
     ...(info === undefined ? {} : { info: definitions.complete(info, definitions.pick(info, r.info)) }),
@@ -186,19 +191,15 @@ const normalize = (store: Store, config: Record<string, unknown>): Record<string
 const kindRoutes = ({ world, store, definitions, add, view, permitted }: Routes) => {
   for (const kind of resourceKinds) {
     const { target, plural, key } = kinds[kind]
-    add(`read/List${plural}`, (p) =>
+    // A list holds what the caller may read; the others are left out, not refused.
+    const listed = (p: Params, caller: Caller) =>
       page(
-        store.all(kind).filter((r) => matchesQuery(store, r, p)),
+        store.all(kind).filter((r) => matchesQuery(store, r, p) && may(world, caller, kind, r, "Read")),
         p,
-      ).map((r) => listItem(definitions, store, kind, r)),
-    )
-    add(`read/ListFull${plural}`, (p) =>
-      page(
-        store.all(kind).filter((r) => matchesQuery(store, r, p)),
-        p,
-      ).map(view(kind)),
-    )
-    add(`read/Get${target}`, (p) => view(kind)(store.find(kind, ref(p, key, "id", "name"))))
+      )
+    add(`read/List${plural}`, (p, caller) => listed(p, caller).map((r) => listItem(definitions, world, kind, r)))
+    add(`read/ListFull${plural}`, (p, caller) => listed(p, caller).map(view(kind)))
+    add(`read/Get${target}`, (p, caller) => view(kind)(permitted(caller, kind, "Read", key, "id", "name")(p)))
     add(`write/Create${target}`, (p, caller) => {
       adminOnly(caller)
       return view(kind)(store.create(kind, ref(p, "name"), { config: normalize(store, configOf(p)) }))
@@ -250,10 +251,6 @@ const tagRoutes = ({ store, add, view }: Routes) => {
   add("write/RenameTag", (p, caller) => {
     adminOnly(caller)
     return view("tag")(store.rename("tag", ref(p, "id"), ref(p, "name")))
-  })
-  add("write/DeleteTag", (p, caller) => {
-    adminOnly(caller)
-    return view("tag")(store.delete("tag", ref(p, "id")))
   })
 }
 
@@ -373,10 +370,10 @@ const routing = (world: World, add: (endpoint: string, handler: Handler) => void
     view: (kind: Kind) => (r: Resource) => full(definitions, kind, r),
     /** The resource named by `keys`, if the caller may act on it at `level`. */
     permitted:
-      (caller: Caller, kind: Kind, level: "Write", ...keys: ReadonlyArray<string>) =>
+      (caller: Caller, kind: Kind, level: "Read" | "Write", ...keys: ReadonlyArray<string>) =>
       (params: Params): Resource => {
         const r = store.find(kind, ref(params, ...keys))
-        if (!caller.admin) throw lacks(kinds[kind].target, level)
+        requireLevel(world, caller, kind, r, level)
         return r
       },
   }

@@ -1,5 +1,5 @@
 /**
- * The service's published definitions (spec/service-api.schema.json), as the
+ * The service's published definitions of all its endpoints (spec/service-api-all.schema.json), as the
  * sandbox reads them: to decode a request's params the way the service's
  * deserializer does (serde's errors, unknown fields dropped) and to make its
  * answers complete (every config field, every required field).
@@ -32,7 +32,15 @@ interface Document {
 
 // The module runs as a chunk of the bundle (dist/svc-mcp/*.js), as dist/Sandbox/Schema.js (the
 // library) or as src/Sandbox/Schema.ts (tests): the file is two levels up in each.
-const CANDIDATES = ["../../spec/service-api.schema.json"]
+const CANDIDATES = ["../../spec/service-api-all.schema.json"]
+
+/**
+ * Fields a definition holds only as other names the service reads in a request (serde's
+ * aliases): its answers never write them, so a complete answer leaves them out.
+ */
+const READ_ONLY_ALIASES: Readonly<Record<string, ReadonlyArray<string>>> = {
+  ServerBuilderConfig: ["server_id", "server", "servers"],
+}
 
 const refName = (ref: string) => decodeURIComponent(ref.slice(ref.lastIndexOf("/") + 1))
 
@@ -129,7 +137,7 @@ class Schema implements ServiceSchema {
         return this.loaded
       }
     }
-    throw new Error(`the service's definitions (spec/service-api.schema.json) are not beside ${import.meta.url}`)
+    throw new Error(`the service's definitions (spec/service-api-all.schema.json) are not beside ${import.meta.url}`)
   }
 
   definition(name: string): JsonSchema {
@@ -196,7 +204,8 @@ class Schema implements ServiceSchema {
   }
 
   private fill(schema: JsonSchema, value: unknown, every: boolean, depth: number): unknown {
-    const s = this.resolve(schema).schema
+    const { schema: s, name } = this.resolve(schema)
+    const aliases = name === undefined ? undefined : READ_ONLY_ALIASES[name]
     if (depth > 8) return value
     if (s.anyOf !== undefined) {
       const chosen = this.branch(s.anyOf, value) ?? this.resolve(s.anyOf[0] ?? {}).schema
@@ -213,7 +222,7 @@ class Schema implements ServiceSchema {
       for (const [key, field] of Object.entries(s.properties)) {
         if (Object.hasOwn(value, key) && value[key] !== undefined) {
           out[key] = this.fill(field, value[key], every, depth + 1)
-        } else if (every || required.has(key)) {
+        } else if ((every && aliases?.includes(key) !== true) || required.has(key)) {
           const filled = this.empty(this.resolve(field).schema, every, depth + 1)
           if (filled !== undefined) out[key] = filled
         }

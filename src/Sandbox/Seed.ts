@@ -12,6 +12,20 @@ import type { SandboxUser, World } from "./World.js"
 /** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
 const USERS = ["admin", "viewer", "alice", "bob"] as const
 
+const READABLE = [
+  "Server",
+  "Stack",
+  "Deployment",
+  "Build",
+  "Repo",
+  "Procedure",
+  "Action",
+  "Builder",
+  "Alerter",
+  "ResourceSync",
+  "Swarm",
+]
+
 /** A service user, as CI logs in with an API key of its own: listed with `service_users` "Include" or "Only". */
 const SERVICE_USER = { username: "ci-deployer", description: "CI pipeline: deploys on merge to main" } as const
 
@@ -68,6 +82,10 @@ export const stage = (name: string, execution: Readonly<Record<string, unknown>>
 const seedServers = (world: World) => {
   const { store } = world
   world.users.push(...USERS.map((name) => sandboxUser(world, name, name === "admin")))
+  const [admin, viewer] = world.users
+  if (admin !== undefined) admin.super_admin = true
+  // The viewer reads everything and changes nothing: Read on every type.
+  if (viewer !== undefined) viewer.all = Object.fromEntries(READABLE.map((type) => [type, "Read"]))
   world.users.push(sandboxUser(world, SERVICE_USER.username, false, SERVICE_USER.description))
   const adminId = world.users[0]?._id.$oid ?? ""
   const tag = (name: string, color: string) => store.create("tag", name, { config: { color, owner: adminId } }).id

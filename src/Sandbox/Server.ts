@@ -11,10 +11,13 @@ import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Accounts from "./Accounts.js"
+import * as Alerts from "./Alerts.js"
 import { clientAddress } from "./ClientAddress.js"
 import * as Docker from "./Docker.js"
 import { type Estate, seedEstate } from "./Estate.js"
 import * as Executions from "./Executions.js"
+import * as Meta from "./Meta.js"
+import * as Monitoring from "./Monitoring.js"
 import { RateLimiter, WINDOW_MS } from "./RateLimiter.js"
 import * as Reads from "./Reads.js"
 import * as Resources from "./Resources.js"
@@ -135,11 +138,21 @@ const routesOf = (
     ...Executions.handlers(world, options.timing),
     ...Reads.handlers(world),
     ...Docker.handlers(world, apiKeys),
+    ...Meta.handlers(world),
+    ...Alerts.handlers(world),
+    ...Monitoring.handlers(world),
     ["read/GetVersion", () => ({ version })],
     ["read/GetCoreInfo", coreInfo],
   ])
   if (compare(version, VERSION) < 0) for (const endpoint of addedIn233(world.schema)) routes.delete(endpoint)
   return routes
+}
+
+/** The caller as the user is now: deleted or disabled since, it is refused; made an admin, it is one. */
+const current = (world: World, caller: Caller): Caller | undefined => {
+  const user = world.users.find((u) => u._id.$oid === caller.id)
+  if (user === undefined || !user.enabled) return undefined
+  return { id: caller.id, username: user.username, admin: user.admin || user.super_admin === true }
 }
 
 /** A request answered as the service answers it: its version, its login, or a call of a route. */
@@ -170,8 +183,10 @@ const handlerOf =
     if (match === null) return fail(res, new ServiceFailure(404, `no route for /${path}`))
     const locked = limiter.locked(address)
     if (locked !== undefined) return fail(res, locked)
-    const caller = auth.authenticate(req, address)
-    if (caller instanceof ServiceFailure) return fail(res, caller)
+    const authenticated = auth.authenticate(req, address)
+    if (authenticated instanceof ServiceFailure) return fail(res, authenticated)
+    const caller = current(world, authenticated)
+    if (caller === undefined) return fail(res, new ServiceFailure(401, "Invalid user credentials"))
     const handler = routes.get(path)
     if (handler === undefined) {
       return fail(
@@ -196,6 +211,7 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const limiter = new RateLimiter(options.rateLimitWindowMs ?? WINDOW_MS)
   const world = new World()
   const accounts = accountsOf(admin, seedEstate(world, options.estate))
+  Alerts.refresh(world)
   const routes = routesOf(world, accounts, options, version)
   const auth = Accounts.make(accounts, limiter, ttl, world.schema)
   const server = Http.createServer(listener(handlerOf(world, routes, auth, limiter, version)))

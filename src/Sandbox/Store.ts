@@ -44,6 +44,7 @@ export interface Resource {
   name: string
   description: string
   tags: Array<string>
+  template?: boolean
   config: Record<string, unknown>
   info: Record<string, unknown>
   readonly created_at: number

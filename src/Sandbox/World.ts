@@ -58,12 +58,48 @@ interface LogEntry {
 export interface SandboxUser {
   readonly _id: { readonly $oid: string }
   readonly username: string
-  readonly enabled: boolean
-  readonly admin: boolean
-  readonly create_server_permissions: boolean
-  readonly create_build_permissions: boolean
+  enabled: boolean
+  admin: boolean
+  /** The first admin: only it makes or unmakes admins, and nobody changes it. */
+  super_admin?: boolean
+  create_server_permissions: boolean
+  create_build_permissions: boolean
+  /** The level on every resource of a type (`{Server: "Read"}`), beside the permissions on targets. */
+  all?: Record<string, string>
   /** A service user's description: it has no login, only API keys. */
-  readonly service?: string
+  service?: string
+  last_update_view?: number
+  recents?: Record<string, Array<string>>
+}
+
+/** An API key; its secret is answered once, when it is made. */
+export interface ApiKeyRecord {
+  readonly name: string
+  readonly key: string
+  readonly secret: string
+  readonly user_id: string
+  readonly created_at: number
+  readonly expires: number
+}
+
+/** A level given to a user or a user group on one resource. */
+export interface PermissionRecord {
+  readonly _id: { readonly $oid: string }
+  readonly user_target: { readonly type: "User" | "UserGroup"; readonly id: string }
+  readonly resource_target: { readonly type: string; readonly id: string }
+  level: string
+  specific: Array<string>
+}
+
+/** What the service's monitoring raised: open until its condition clears or an admin closes it. */
+export interface AlertRecord {
+  readonly _id: { readonly $oid: string }
+  readonly ts: number
+  resolved: boolean
+  resolved_ts?: number
+  level: "OK" | "WARNING" | "CRITICAL"
+  readonly target: { readonly type: string; readonly id: string }
+  data: { readonly type: string; data: Record<string, unknown> }
 }
 
 export interface Image {
@@ -88,6 +124,15 @@ export class World {
   readonly logs = new Map<string, Array<LogLine>>()
   readonly updates: Array<UpdateRecord> = []
   readonly users: Array<SandboxUser> = []
+  /** API keys made through the API (the two seeded accounts' keys are the server's own). */
+  readonly apiKeys: Array<ApiKeyRecord> = []
+  readonly permissions: Array<PermissionRecord> = []
+  readonly alerts: Array<AlertRecord> = []
+  /** Images whose registry holds a newer build than the one running, as a check finds them. */
+  readonly newerImages = new Set<string>()
+  /** Shells opened on servers and containers, by the name of their target. */
+  readonly terminals: Array<Record<string, unknown> & { name: string; target_name: string }> = []
+  readonly onboardingKeys: Array<Record<string, unknown> & { public_key: string }> = []
   /** The service's definitions, which this sandbox's requests are decoded and its answers completed by. */
   readonly schema: ServiceSchema = Schema.make()
 
@@ -174,6 +219,13 @@ export class World {
     update.success = success
     update.end_ts = end
     update.status = "Complete"
+  }
+
+  /** A user by id or name, as the service finds one. */
+  user(idOrName: string): SandboxUser {
+    const found = this.users.find((u) => u._id.$oid === idOrName || u.username === idOrName)
+    if (found === undefined) throw new ServiceFailure(500, `did not find any User matching ${idOrName}`)
+    return found
   }
 
   update(id: string): UpdateRecord {

@@ -81,6 +81,7 @@ describe("the packed package", () => {
       "README.md",
       "LICENSE",
       "spec/service-api.schema.json",
+      "spec/service-api-all.schema.json",
       "dist/svc-mcp.js",
       "dist/svc-mcp/main.js",
       // The fleet view's page (scripts/build-view.mjs), read by the first resources/read.

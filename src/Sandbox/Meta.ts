@@ -1,0 +1,178 @@
+/**
+ * What the service keeps about resources beside their config: tags,
+ * description and template flag (UpdateResourceMeta), tags that leave every
+ * resource when deleted, the exports to TOML, and the small writes of
+ * settings (a variable's description and secrecy, a registry account's
+ * removal, a sync's rename, a container adopted as a deployment).
+ */
+import { type Kind, kinds, resourceKinds } from "./Kinds.js"
+import { kindOfTarget, may, requireLevel } from "./Permissions.js"
+import { full, type Handler } from "./Resources.js"
+import { isRecord } from "./Schema.js"
+import { adminOnly, type Caller, type Resource, ref, ServiceFailure } from "./Store.js"
+import type { World } from "./World.js"
+
+/** The resource a `{type, id}` target names (by id or name), and its kind. */
+const targetOf = (world: World, target: unknown): { kind: Kind; resource: Resource } => {
+  const { type, id } = (isRecord(target) ? target : {}) as { type?: string; id?: string }
+  const kind = kindOfTarget(String(type))
+  if (kind === undefined) throw new ServiceFailure(400, `${String(type)} is not a resource: it has no meta`)
+  return { kind, resource: world.store.find(kind, String(id ?? "")) }
+}
+
+/** Tags by id or name; a name no tag has is made a new tag, as the service makes it. */
+const tagIds = (world: World, tags: ReadonlyArray<unknown>, caller: Caller): Array<string> => {
+  const ids: Array<string> = []
+  for (const entry of tags) {
+    const wanted = String(entry).trim()
+    if (wanted === "") continue
+    const found = world.store.all("tag").find((t) => t.id === wanted || t.name === wanted)
+    const id = found?.id ?? world.store.create("tag", wanted, { config: { color: "Slate", owner: caller.id } }).id
+    if (!ids.includes(id)) ids.push(id)
+  }
+  return ids
+}
+
+const metaRoutes = (world: World, add: (endpoint: string, handler: Handler) => void) => {
+  const { store, schema } = world
+  add("write/UpdateResourceMeta", (p, caller) => {
+    const { kind, resource } = targetOf(world, p.target)
+    requireLevel(world, caller, kind, resource, "Write")
+    if (typeof p.description === "string") resource.description = p.description
+    if (typeof p.template === "boolean") resource.template = p.template
+    if (Array.isArray(p.tags)) resource.tags = tagIds(world, p.tags, caller)
+    resource.updated_at = world.now()
+    return {}
+  })
+  // The service removes a deleted tag from every resource that carries it.
+  add("write/DeleteTag", (p, caller) => {
+    adminOnly(caller)
+    const tag = store.delete("tag", ref(p, "id"))
+    for (const kind of resourceKinds) {
+      for (const r of store.all(kind)) r.tags = r.tags.filter((id) => id !== tag.id)
+    }
+    return full(schema, "tag", tag)
+  })
+  add("write/PushRecentlyViewed", (p, caller) => {
+    const { kind, resource } = targetOf(world, p.resource)
+    const user = world.user(caller.id)
+    const type = kinds[kind].target
+    const recents = { ...user.recents }
+    recents[type] = [resource.id, ...(recents[type] ?? []).filter((id) => id !== resource.id)].slice(0, 10)
+    user.recents = recents
+    return {}
+  })
+  add("write/SetLastSeenUpdate", (_p, caller) => {
+    world.user(caller.id).last_update_view = world.now()
+    return {}
+  })
+}
+
+const settingRoutes = (world: World, add: (endpoint: string, handler: Handler) => void) => {
+  const { store, schema } = world
+  for (const field of ["description", "is_secret"] as const) {
+    add(`write/UpdateVariable${field === "description" ? "Description" : "IsSecret"}`, (p, caller) => {
+      adminOnly(caller)
+      const variable = store.find("variable", ref(p, "name"))
+      variable.config = { ...variable.config, [field]: p[field] }
+      return full(schema, "variable", variable)
+    })
+  }
+  add("write/DeleteImageRegistryAccount", (p, caller) => {
+    adminOnly(caller)
+    return full(schema, "image_registry_account", store.delete("image_registry_account", ref(p, "id")))
+  })
+  add("write/RenameResourceSync", (p, caller) => {
+    const sync = store.find("sync_resource", ref(p, "id"))
+    requireLevel(world, caller, "sync_resource", sync, "Write")
+    const before = sync.name
+    store.rename("sync_resource", sync.id, ref(p, "name"))
+    const update = world.newUpdate("RenameResourceSync", { type: "ResourceSync", id: sync.id }, caller.id)
+    world.finish(update, "Rename", "", [`Renamed ResourceSync from ${before} to ${sync.name}`], true)
+    return update
+  })
+  add("write/CreateDeploymentFromContainer", (p, caller) => {
+    adminOnly(caller)
+    const { server, container } = world.container(ref(p, "server"), ref(p, "name"))
+    if (container.owner !== undefined) {
+      throw new ServiceFailure(500, `container ${container.name} already belongs to a ${container.owner.kind}`)
+    }
+    const deployment = store.create("deployment", container.name, {
+      config: { server_id: server.id, image: { type: "Image", params: { image: container.image } } },
+      info: { state: container.state === "running" ? "running" : "exited" },
+    })
+    Object.assign(container, { owner: { kind: "deployment", id: deployment.id, service: container.name } })
+    return full(schema, "deployment", deployment)
+  })
+}
+
+const tomlValue = (value: unknown): string | undefined => {
+  if (typeof value === "string") return value === "" ? undefined : JSON.stringify(value)
+  if (typeof value === "number" || typeof value === "boolean") return String(value)
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+    return value.length === 0 ? undefined : `[${value.map((v) => JSON.stringify(v)).join(", ")}]`
+  }
+  return undefined
+}
+
+/** A resource as the service exports it: what is set, by name (servers and tags too), nothing left at its default. */
+const tomlOf = (world: World, kind: Kind, r: Resource): string => {
+  const section = kind === "sync_resource" ? "resource_sync" : kind
+  const names = (ids: ReadonlyArray<string>) =>
+    ids.map((id) => world.store.all("tag").find((t) => t.id === id)?.name ?? id)
+  const lines = [`[[${section}]]`, `name = ${JSON.stringify(r.name)}`]
+  if (r.description !== "") lines.push(`description = ${JSON.stringify(r.description)}`)
+  if (r.tags.length > 0) lines.push(`tags = ${tomlValue(names(r.tags))}`)
+  const config = Object.entries(r.config).flatMap(([key, value]) => {
+    const server = key === "server_id" ? world.store.all("server").find((s) => s.id === value)?.name : undefined
+    const shown = tomlValue(server ?? value)
+    return shown === undefined ? [] : [`${key === "server_id" ? "server" : key} = ${shown}`]
+  })
+  if (config.length > 0) lines.push(`[${section}.config]`, ...config)
+  return lines.join("\n")
+}
+
+const variableToml = (world: World) =>
+  world.store
+    .all("variable")
+    .map((v) => `[[variable]]\nname = ${JSON.stringify(v.name)}\nvalue = ${JSON.stringify(v.config.value ?? "")}`)
+
+const exportRoutes = (world: World, add: (endpoint: string, handler: Handler) => void) => {
+  const { store } = world
+  add("read/ExportAllResourcesToToml", (p, caller) => {
+    const tags = Array.isArray(p.tags) ? p.tags.map(String) : []
+    const tagged = (r: Resource) =>
+      tags.every((t) => r.tags.some((id) => id === t || store.all("tag").find((x) => x.id === id)?.name === t))
+    const parts =
+      p.include_resources === false
+        ? []
+        : resourceKinds.flatMap((kind) =>
+            store
+              .all(kind)
+              .filter(tagged)
+              .filter((r) => may(world, caller, kind, r, "Read"))
+              .map((r) => tomlOf(world, kind, r)),
+          )
+    if (p.include_variables === true) parts.push(...variableToml(world))
+    return { toml: parts.join("\n\n") }
+  })
+  add("read/ExportResourcesToToml", (p, caller) => {
+    const targets = Array.isArray(p.targets) ? p.targets : []
+    const parts = targets.map((target) => {
+      const { kind, resource } = targetOf(world, target)
+      requireLevel(world, caller, kind, resource, "Read")
+      return tomlOf(world, kind, resource)
+    })
+    if (p.include_variables === true) parts.push(...variableToml(world))
+    return { toml: parts.join("\n\n") }
+  })
+}
+
+export const handlers = (world: World): Map<string, Handler> => {
+  const routes = new Map<string, Handler>()
+  const add = (endpoint: string, handler: Handler) => routes.set(endpoint, handler)
+  metaRoutes(world, add)
+  settingRoutes(world, add)
+  exportRoutes(world, add)
+  return routes
+}
