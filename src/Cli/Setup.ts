@@ -12,6 +12,7 @@
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import { VERSION } from "../Shared/Version.js"
 import { type Environment, type Invocation, invocation, readEnvironment } from "./Setup/Environment.js"
 import type { Options } from "./Setup/Options.js"
 import { type Rendered, render } from "./Setup/Render.js"
@@ -44,6 +45,13 @@ export const make = (options: Options, invocation: Invocation, env: Environment,
       `${invocation.command} runs with the node found on the PATH; if the client says node is not found ` +
         `(an app started outside your shell does not read its PATH), use "command": ${JSON.stringify(node)} ` +
         `and put ${JSON.stringify(script)} first in "args".`,
+    )
+  }
+  if (target._tag === "Stdio" && invocation.npx === true) {
+    notes.push(
+      `npx -y ${invocation.args[1]} runs the latest published version (npm keeps it in its cache); ` +
+        `write ${invocation.args[1]}@${VERSION} to hold this one. A client that says npx is not found ` +
+        "(an app started outside your shell does not read its PATH) takes npx's absolute path: command -v npx.",
     )
   }
   if (target._tag === "Stdio" && invocation.script) {

@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FastCheck from "fast-check"
 import * as Setup from "../../src/Cli/Setup.js"
+import { VERSION } from "../../src/Shared/Version.js"
 import { runs } from "../support/Runs.js"
 
 /** What setup's command line refuses `argv` for; "accepted" when it does not. */
@@ -465,5 +466,86 @@ describe("setup, whatever the client", () => {
     expect(refusalOf(["vscode", "--http", "ftp://x"])).toMatch(/--http takes/)
     expect(refusalOf(["vscode", "--sandbox", "--http", "http://127.0.0.1:1/mcp"])).toMatch(/do not go together/)
     expect(refusalOf(["vscode", "--port"])).toMatch(/unknown argument "--port"/)
+  })
+})
+
+// --- where the running command came from ------------------------------------------------------
+
+/**
+ * A directory as npm leaves it after installing svc-mcp into `<dir>/node_modules` (as `npx` does in
+ * its cache), its hidden lockfile recording where the package came from; and the bin link to it.
+ */
+const installedBy = (dir: string, resolved: string) => {
+  const modules = Path.join(dir, "node_modules")
+  const script = Path.join(modules, "svc-mcp", "dist", "svc-mcp.js")
+  Fs.mkdirSync(Path.dirname(script), { recursive: true })
+  Fs.mkdirSync(Path.join(modules, ".bin"))
+  Fs.writeFileSync(script, "")
+  Fs.symlinkSync("../svc-mcp/dist/svc-mcp.js", Path.join(modules, ".bin", "svc-mcp"))
+  const lock = { name: "npx", lockfileVersion: 3, packages: { "node_modules/svc-mcp": { version: "0.1.0", resolved } } }
+  Fs.writeFileSync(Path.join(modules, ".package-lock.json"), JSON.stringify(lock))
+  return { bin: Path.join(modules, ".bin", "svc-mcp"), script }
+}
+
+describe("setup names the command by where it came from", () => {
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-from-"))
+  afterAll(() => Fs.rmSync(dir, { recursive: true, force: true }))
+
+  it("from the npm registry (npx, a project's install): npx -y svc-mcp, through the bin link or the script", () => {
+    const { bin, script } = installedBy(
+      Path.join(dir, "_npx", "3f2a"),
+      "https://registry.npmjs.org/svc-mcp/-/svc-mcp-0.1.0.tgz",
+    )
+    const npx = { command: "npx", args: ["-y", "svc-mcp"], script: false, npx: true }
+    expect(Setup.invocation(bin, "/usr/bin/node")).toEqual(npx)
+    expect(Setup.invocation(script, "/usr/bin/node")).toEqual(npx)
+    // Another registry, a mirror under a path, is a registry as well.
+    const mirror = installedBy(Path.join(dir, "mirror"), "https://npm.example.com/api/npm/svc-mcp/-/svc-mcp-0.1.0.tgz")
+    expect(Setup.invocation(mirror.bin, "/usr/bin/node")).toEqual(npx)
+  })
+
+  it("from a tarball, a link or a clone: the path of what runs, never npx, which would fetch another", () => {
+    const tarball = installedBy(Path.join(dir, "tarball"), "file:../svc-mcp-0.1.0.tgz")
+    expect(Setup.invocation(tarball.bin, "/usr/bin/node")).toEqual({
+      command: tarball.bin,
+      args: [],
+      script: false,
+      viaNode: ["/usr/bin/node", Fs.realpathSync(tarball.script)],
+    })
+    // Another package's tarball on the registry is not this package's.
+    const other = installedBy(
+      Path.join(dir, "other"),
+      "https://registry.npmjs.org/svc-mcp-fork/-/svc-mcp-fork-1.0.0.tgz",
+    )
+    expect(Setup.invocation(other.bin, "/usr/bin/node").npx).toBeUndefined()
+    // A clone: its own dist/, node_modules beside it.
+    const clone = Path.join(dir, "clone")
+    Fs.mkdirSync(Path.join(clone, "dist"), { recursive: true })
+    Fs.mkdirSync(Path.join(clone, "node_modules"))
+    Fs.writeFileSync(Path.join(clone, "dist", "svc-mcp.js"), "")
+    expect(Setup.invocation(Path.join(clone, "dist", "svc-mcp.js"), "/usr/bin/node")).toEqual({
+      command: "/usr/bin/node",
+      args: [Fs.realpathSync(Path.join(clone, "dist", "svc-mcp.js"))],
+      script: true,
+    })
+    // A lockfile that cannot be read says nothing: the path.
+    const broken = installedBy(Path.join(dir, "broken"), "x")
+    Fs.writeFileSync(Path.join(dir, "broken", "node_modules", ".package-lock.json"), "{")
+    expect(Setup.invocation(broken.bin, "/usr/bin/node").command).toBe(broken.bin)
+  })
+
+  it("prints npx -y svc-mcp for every client, and says how to hold the version", () => {
+    const npx = { command: "npx", args: ["-y", "svc-mcp"], script: false, npx: true }
+    const { positionals } = claude(argvOf(Setup.make(options("claude-code"), npx, FILES).stdout, "claude").slice(2))
+    expect(positionals).toEqual(["svc", "npx", "-y", "svc-mcp"])
+    for (const client of ["claude-desktop", "cursor"] as const) {
+      const entry = JSON.parse(Setup.make(options(client, { sandbox: true }), npx, FILES).stdout).mcpServers[
+        "svc-sandbox"
+      ]
+      expect(entry).toEqual({ command: "npx", args: ["-y", "svc-mcp", "--sandbox"] })
+    }
+    const { notes } = Setup.make(options("cursor"), npx, FILES)
+    expect(notes.join("\n")).toContain(`svc-mcp@${VERSION}`)
+    expect(notes.join("\n")).not.toMatch(/npm install -g/)
   })
 })

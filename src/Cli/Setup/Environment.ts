@@ -19,12 +19,38 @@ export interface Invocation {
   readonly script: boolean
   /** For an installed command: node's path and the script's real path, which need no `node` on the PATH. */
   readonly viaNode?: readonly [string, string]
+  /** The package as published: `npx -y svc-mcp`, which fetches it from the registry. */
+  readonly npx?: boolean
+}
+
+/** The package's name on npm. */
+const PACKAGE = "svc-mcp"
+
+/**
+ * Whether the script at this real path came from a registry, as `npx` and a project's `npm install`
+ * put it: `<dir>/node_modules/svc-mcp/dist/svc-mcp.js`, where npm's record of that install
+ * (`<dir>/node_modules/.package-lock.json`) names a registry's tarball of the package. A clone, a link
+ * to one (`npm install -g .`) and a tarball's install are not; nor is a global install, of which npm
+ * keeps no such record: its installed command is named by its path, and runs the version installed.
+ */
+const fromRegistry = (real: string): boolean => {
+  const packageDir = Path.dirname(Path.dirname(real))
+  const modules = Path.dirname(packageDir)
+  if (Path.basename(packageDir) !== PACKAGE || Path.basename(modules) !== "node_modules") return false
+  try {
+    const lock = JSON.parse(Fs.readFileSync(Path.join(modules, ".package-lock.json"), "utf8"))
+    const resolved: unknown = lock?.packages?.[`node_modules/${PACKAGE}`]?.resolved
+    return typeof resolved === "string" && /^https?:\/\/[^/]+\/(?:.+\/)?svc-mcp\/-\/svc-mcp-[^/]+\.tgz$/.test(resolved)
+  } catch {
+    return false
+  }
 }
 
 /**
- * An installed command (`svc-mcp` on the PATH, a bin link) is given as its
- * absolute path; a script run with node as node's absolute path and the
- * script's real path, since clients start servers from a directory of their own.
+ * The package from a registry is given as `npx -y svc-mcp`, as users add MCP servers. An installed
+ * command (`svc-mcp` on the PATH, a bin link) is given as its absolute path; a script run with node
+ * as node's absolute path and the script's real path (a clone's), since clients start servers from
+ * a directory of their own.
  */
 export const invocation = (argv1: string, execPath: string): Invocation => {
   const path = Path.resolve(argv1)
@@ -34,6 +60,7 @@ export const invocation = (argv1: string, execPath: string): Invocation => {
   } catch {
     // The script runs, so it exists; a failure here leaves the resolved path, which also works.
   }
+  if (fromRegistry(real)) return { command: "npx", args: ["-y", PACKAGE], script: false, npx: true }
   if (!/\.[cm]?js$/.test(path)) return { command: path, args: [], script: false, viaNode: [execPath, real] }
   return { command: execPath, args: [real], script: true }
 }

