@@ -86,7 +86,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_GUARD_WINDOW",
-        meaning: "how long after untrusted text it asks: 90s, 10m, 1h (default 10m)",
+        meaning: "how long it asks without a session: 90s, 10m, 1h (default 10m)",
       },
       {
         name: "SVC_CHECK_PARAMS",

@@ -1,6 +1,7 @@
 /**
  * The guard's part of one call (SVC_GUARD, Untrusted/Guard.ts): a read of
- * untrusted text opens the caller's window; a change within it is held or let
+ * untrusted text opens the window of the person and the conversation
+ * (Untrusted/Caller.ts), on every service; a change within it is held or let
  * through as the table decides; a held change that cannot be asked is refused
  * in words an assistant relays.
  */
@@ -8,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { Call } from "../Tools/Invoke.js"
-import { callerOf } from "../Untrusted/Caller.js"
+import { callersOf } from "../Untrusted/Caller.js"
 import type * as Guard from "../Untrusted/Guard.js"
 
 /** A change made within the caller's window, and whether the guard holds it. */
@@ -17,11 +18,38 @@ export interface Held {
   readonly decision: Guard.Decision
 }
 
-/** The caller received untrusted text (`read`, in words): its changes in the window are guarded. */
-export const noteRead = (guard: Option.Option<Guard.GuardShape>, read: string | undefined): Effect.Effect<void> =>
-  Option.isNone(guard) || read === undefined
-    ? Effect.void
-    : Effect.flatMap(callerOf, (caller) => guard.value.store.mark(caller, read, guard.value.windowMs))
+/** Several names' lookups side by side (a shared store's round trips), one alone without a fiber of its own. */
+const together = (count: number) => (count > 1 ? ("unbounded" as const) : 1)
+
+/**
+ * The caller received untrusted text (`read`, in words): its changes in the window are guarded.
+ * Noted under each of its names: its conversation's for the conversation's life, the person's
+ * for SVC_GUARD_WINDOW, in whichever conversation the person next changes something.
+ */
+export const noteRead = (guard: Option.Option<Guard.GuardShape>, read: string | undefined): Effect.Effect<void> => {
+  if (Option.isNone(guard) || read === undefined) return Effect.void
+  const { store, windowMs, conversationMs } = guard.value
+  return Effect.flatMap(callersOf, ({ person, conversation }) => {
+    const marks = [
+      ...person.map((name) => store.mark(name, read, windowMs)),
+      ...Option.toArray(conversation).map((name) => store.mark(name, read, conversationMs)),
+    ]
+    return Effect.all(marks, { concurrency: together(marks.length), discard: true })
+  })
+}
+
+/** The latest reading in the window of any of the caller's names. */
+const latest = (store: Guard.WindowStore): Effect.Effect<Option.Option<Guard.Window>> =>
+  Effect.flatMap(callersOf, ({ person, conversation }) => {
+    const names = [...Option.toArray(conversation), ...person]
+    return Effect.map(Effect.forEach(names, store.recent, { concurrency: together(names.length) }), (found) => {
+      let best: Option.Option<Guard.Window> = Option.none()
+      for (const window of found) {
+        if (Option.isSome(window) && (Option.isNone(best) || window.value.at > best.value.at)) best = window
+      }
+      return best
+    })
+  })
 
 /**
  * What the caller read within its window, and the guard's decision, when this
@@ -34,7 +62,7 @@ export const inWindow = (guard: Option.Option<Guard.GuardShape>, call: Call): Ef
   const invocation = call.invocation.right
   if (invocation.schema) return Effect.succeed(Option.none())
   const endpoint = invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1)
-  return Effect.map(Effect.flatMap(callerOf, guard.value.store.recent), (window) =>
+  return Effect.map(latest(guard.value.store), (window) =>
     Option.map(window, (w) => ({
       window: w,
       decision: guard.value.decide(call.tool.name, invocation.selector, endpoint),
@@ -42,12 +70,10 @@ export const inWindow = (guard: Option.Option<Guard.GuardShape>, call: Call): Ef
   )
 }
 
-/** A time a person reads: UTC, to the second. */
-const clockTime = (epochMs: number) => `${new Date(epochMs).toISOString().slice(0, 19).replace("T", " ")} UTC`
-
 /**
  * Why a held change is refused to a client that cannot be asked: which read
- * opened the window, when it ends, and the way forward in one sentence.
+ * opened the window, and the ways forward. No time to wait for: the text stays
+ * in the conversation, so waiting would change nothing but the guard's mind.
  */
 export const refusal = ({ window, decision }: Held): string =>
-  `this change ${decision.why.startsWith("SVC_GUARD") ? `is held by ${decision.why}` : `${decision.why}, so it is held`} because it follows reading ${window.source}, which may carry instructions (SVC_GUARD), until ${clockTime(window.until)}; this client can answer neither input_required nor elicitation requests. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or wait until ${clockTime(window.until)}, or the operator changes SVC_GUARD_HOLD or SVC_GUARD`
+  `this change ${decision.why.startsWith("SVC_GUARD") ? `is held by ${decision.why}` : `${decision.why}, so it is held`} because it follows reading ${window.source}, which may carry instructions (SVC_GUARD); this client can answer neither input_required nor elicitation requests. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD`

@@ -3,8 +3,9 @@
  * `on` says the same: hold what the table Untrusted/Hold.ts holds), `ask-all`
  * (hold every change) or `off`; SVC_GUARD_HOLD, `tool:selector` patterns that
  * widen the table (a pattern with a leading `-` lets its matches through);
- * and SVC_GUARD_WINDOW, how long after a caller received untrusted text its
- * changes are guarded: seconds, or a number with `s`, `m` or `h` (default 10m).
+ * and SVC_GUARD_WINDOW, how long after a person received untrusted text their
+ * changes are guarded where there is no session (in one, for its life):
+ * seconds, or a number with `s`, `m` or `h` (default 10m).
  */
 import * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"

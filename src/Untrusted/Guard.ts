@@ -1,13 +1,18 @@
 /**
- * The guard on changes that follow untrusted text. When a caller has received
- * untrusted text (Answer.ts), its changes within the window (SVC_GUARD_WINDOW,
- * 10 minutes) that cannot be undone (the table Untrusted/Hold.ts, widened or
- * narrowed by SVC_GUARD_HOLD; every change with SVC_GUARD=ask-all) are held:
- * confirmed as SVC_CONFIRM confirms them, the question saying what was read,
- * or refused where the client cannot be asked. The rest go through, and their
- * audit lines say they were guarded. The window lives in a `WindowStore`:
- * process memory in this layer; a store shared by replicas can stand in for it
- * (`layerWith`; `layerConfig` takes the replicas' shared store when one is provided).
+ * The guard on changes that follow untrusted text. When a person has received
+ * untrusted text (Answer.ts), their changes within the window that cannot be
+ * undone (the table Untrusted/Hold.ts, widened or narrowed by SVC_GUARD_HOLD;
+ * every change with SVC_GUARD=ask-all) are held: confirmed as SVC_CONFIRM
+ * confirms them, the question saying what was read, or refused where the
+ * client cannot be asked. The rest go through, and their audit lines say they
+ * were guarded.
+ *
+ * The window is the person's, on every service (Caller.ts names them), and it
+ * lasts as long as the text stays in the conversation: a session's whole life
+ * (CONVERSATION_MS), and SVC_GUARD_WINDOW only where there is no session. It
+ * lives in a `WindowStore`: process memory in this layer; a store shared by
+ * replicas can stand in for it (`layerWith`; `layerConfig` takes the replicas'
+ * shared store when one is provided).
  * Off when SVC_GUARD=off, or when this layer is not provided.
  */
 import * as Clock from "effect/Clock"
@@ -15,18 +20,26 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as GuardSettings from "../Settings/Guard.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { wildcard } from "../Shared/Wildcard.js"
 import { Store, type StoreShape } from "../Store/Store.js"
 import { type Reason, ruleOf } from "./Hold.js"
 
-/** What a caller last received within its window: what it was, in words, and when the window ends (epoch ms). */
+/** What a caller last received within its window: what it was, in words, when, and when the window ends (epoch ms). */
 export interface Window {
   readonly source: string
+  readonly at: number
   readonly until: number
 }
+
+/**
+ * How long a window lasts in a conversation the server can name (a 2025-era
+ * client's session over HTTP, the stdio connection): the session's life, as
+ * the text stays in the assistant's context until the conversation ends. A day,
+ * a session's longest; each read renews it.
+ */
+export const CONVERSATION_MS = 86_400_000
 
 /** Where the window is kept: who last received untrusted text, what it was, until when it counts. */
 export interface WindowStore {
@@ -44,7 +57,10 @@ export interface Decision {
 }
 
 export interface GuardShape {
+  /** How long a window lasts for a caller with no session (SVC_GUARD_WINDOW). */
   readonly windowMs: number
+  /** How long it lasts in a session: its life (CONVERSATION_MS). */
+  readonly conversationMs: number
   readonly store: WindowStore
   /** Whether a change (`tool`, its selector, the endpoint it calls) made in a window is held. */
   readonly decide: (tool: string, selector: string, endpoint: string) => Decision
@@ -72,47 +88,51 @@ export const decider = (settings: GuardSettings.GuardSettings) => {
  */
 export class Guard extends Context.Tag("svc-mcp/Guard")<Guard, Option.Option<GuardShape>>() {}
 
-/** More callers than this, and the expired ones are swept before the next is added. */
+/** More callers than this, and the expired ones are swept before the next is added (then at twice the rest). */
 const SWEEP_AT = 1024
+/**
+ * The most callers kept: beyond it the oldest reading is forgotten first, so that
+ * no flood of sessions grows the memory without bound.
+ */
+const MOST_CALLERS = 100_000
 
-/** The window in this process's memory. */
-export const memoryStore: Effect.Effect<WindowStore> = Effect.gen(function* () {
-  const windows = yield* SynchronizedRef.make(new Map<string, { readonly source: string; readonly until: number }>())
+/** The window in this process's memory: one map, in the order of the last reading. */
+export const memoryStore: Effect.Effect<WindowStore> = Effect.sync(() => {
+  const windows = new Map<string, Window>()
+  let sweepAt = SWEEP_AT
   return {
     mark: (caller, source, ttlMs) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        SynchronizedRef.update(windows, (map) => {
-          const next = new Map(map.size >= SWEEP_AT ? [...map].filter(([, entry]) => entry.until > now) : map)
-          next.set(caller, { source, until: now + ttlMs })
-          return next
-        }),
-      ),
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        windows.delete(caller)
+        if (windows.size >= sweepAt) {
+          for (const [name, entry] of windows) if (entry.until <= now) windows.delete(name)
+          sweepAt = Math.max(SWEEP_AT, windows.size * 2)
+        }
+        if (windows.size >= MOST_CALLERS) windows.delete(windows.keys().next().value as string)
+        windows.set(caller, { source, at: now, until: now + ttlMs })
+      }),
     recent: (caller) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.map(SynchronizedRef.get(windows), (map) => {
-          const entry = map.get(caller)
-          return entry !== undefined && entry.until > now ? Option.some(entry) : Option.none()
-        }),
-      ),
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const entry = windows.get(caller)
+        return entry !== undefined && entry.until > now ? Option.some(entry) : Option.none()
+      }),
   }
 })
 
 /** A window as the shared store keeps it; a bare source (as an older replica wrote it) ends within the window. */
-const fromShared = (text: string, fallbackUntil: number): Window => {
+const fromShared = (text: string, now: number, fallbackUntil: number): Window => {
   try {
     const parsed: unknown = JSON.parse(text)
-    if (
-      typeof parsed === "object" &&
-      parsed !== null &&
-      typeof (parsed as { s?: unknown }).s === "string" &&
-      typeof (parsed as { u?: unknown }).u === "number"
-    ) {
-      return { source: (parsed as { s: string }).s, until: (parsed as { u: number }).u }
+    if (typeof parsed === "object" && parsed !== null) {
+      const { s, u, a } = parsed as { s?: unknown; u?: unknown; a?: unknown }
+      if (typeof s === "string" && typeof u === "number") {
+        return { source: s, at: typeof a === "number" ? a : now, until: u }
+      }
     }
   } catch {
     // an older replica's bare source, below
   }
-  return { source: text, until: fallbackUntil }
+  return { source: text, at: now, until: fallbackUntil }
 }
 
 /** Where a caller's window is in the shared store (under the store's own prefix). */
@@ -135,7 +155,7 @@ export const sharedStore = (
         Clock.currentTimeMillis
           .pipe(
             Effect.flatMap((now) =>
-              shared.set(sharedKey(caller), JSON.stringify({ s: source, u: now + ttlMs }), ttlMs),
+              shared.set(sharedKey(caller), JSON.stringify({ s: source, a: now, u: now + ttlMs }), ttlMs),
             ),
           )
           .pipe(
@@ -149,7 +169,7 @@ export const sharedStore = (
         Effect.catchAll(() => Effect.succeed(Option.none<string>())),
         Effect.flatMap((found) =>
           Option.isSome(found)
-            ? Effect.map(Clock.currentTimeMillis, (now) => Option.some(fromShared(found.value, now + windowMs)))
+            ? Effect.map(Clock.currentTimeMillis, (now) => Option.some(fromShared(found.value, now, now + windowMs)))
             : local.recent(caller),
         ),
       ),
@@ -165,7 +185,12 @@ export const layerWith = (
     settings.mode === "off"
       ? Effect.succeed(Option.none())
       : Effect.map(store, (windows) =>
-          Option.some({ windowMs: settings.windowMs, store: windows, decide: decider(settings) }),
+          Option.some({
+            windowMs: settings.windowMs,
+            conversationMs: CONVERSATION_MS,
+            store: windows,
+            decide: decider(settings),
+          }),
         ),
   )
 
@@ -204,11 +229,21 @@ export const whoseWindow = (
     settings.mode === "ask-all"
       ? "every change after untrusted text is held (SVC_GUARD=ask-all)"
       : `changes after untrusted text that cannot be undone are held${settings.hold.length > 0 ? " (with SVC_GUARD_HOLD)" : ""}`
-  if (!serving.http) return { words: `${holds}; the caller is the stdio connection`, shared: false }
-  if (serving.signIn) return { words: `${holds}; each caller is the person signed in`, shared: false }
-  if (serving.perRequest) return { words: `${holds}; each caller is its own service key`, shared: false }
+  const lasts = `: in a 2025-era session for the session's life, else for SVC_GUARD_WINDOW (${windowWords(settings.windowMs)})`
+  if (!serving.http) return { words: `${holds}; the window is the stdio connection's, for its life`, shared: false }
+  if (serving.signIn)
+    return { words: `${holds}; the window is the signed-in person's, on every service${lasts}`, shared: false }
+  if (serving.perRequest)
+    return {
+      words: `${holds}; the window is that of the service keys a request brings, on every service${lasts}`,
+      shared: false,
+    }
   return {
-    words: `${holds}; each 2025-era client is its own session, but a 2026-07-28 client with the shared credentials is known only by its address: clients behind one address share a window (sign-in or per-request keys tell them apart)`,
+    words: `${holds}; each 2025-era client's window is its session's, for its life, but a 2026-07-28 client with the shared credentials is known only by its address: clients behind one address share a window, for SVC_GUARD_WINDOW (${windowWords(settings.windowMs)}) (sign-in or per-request keys tell them apart)`,
     shared: true,
   }
 }
+
+/** A window's length as the settings write it: 10m, 90s, 1h. */
+const windowWords = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`

@@ -206,7 +206,7 @@ describe.each(ERAS)("untrusted text, %s (%s)", (era) => {
 
 describe("the guard with a client that cannot be asked", () => {
   it.scopedLive(
-    "after the hostile logs, the injected delete and prune are refused with nothing sent, saying when the window ends; a restart and a deploy go through, audited as guarded",
+    "after the hostile logs, the injected delete and prune are refused with nothing sent, naming no time to wait for; a restart and a deploy go through, audited as guarded",
     () =>
       Effect.gen(function* () {
         const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-guard-"))
@@ -216,19 +216,16 @@ describe("the guard with a client that cannot be asked", () => {
         const { client } = yield* Spawn.connect({ SVC_AUDIT_LOG: log }, ["--sandbox"])
         const call = (name: string, args: Record<string, unknown>) =>
           Effect.promise(() => client.callTool({ name, arguments: args }))
-        const read = Date.now()
         yield* call("svc_logs", readLogs)
         const refused = (yield* call("svc_delete", deleteMonitoring)) as Result
         expect(refused.isError).toBe(true)
         expect(refused.structuredContent).toMatchObject({ error: { kind: "denied" } })
         const text = textOf(refused)
         expect(text).toMatch(
-          /this change loses data, so it is held because it follows reading the logs of stack web, which may carry instructions \(SVC_GUARD\), until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; this client can answer neither input_required nor elicitation requests\. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or wait until .* UTC, or the operator changes SVC_GUARD_HOLD or SVC_GUARD/,
+          /this change loses data, so it is held because it follows reading the logs of stack web, which may carry instructions \(SVC_GUARD\); this client can answer neither input_required nor elicitation requests\. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD\. Nothing was sent\.$/,
         )
-        // The window ends ten minutes after the read, as the refusal says it.
-        const until = Date.parse(`${/until (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC/.exec(text)?.[1]?.replace(" ", "T")}Z`)
-        expect(until - read).toBeGreaterThan(595_000)
-        expect(until - read).toBeLessThan(605_000)
+        // No time to wait for: the text stays in the conversation.
+        expect(text).not.toMatch(/until|wait|UTC|\d\d:\d\d/)
         const pruned = (yield* call("svc_execute", {
           operation: "prune_system",
           params: { server: "prod-01" },
