@@ -6,7 +6,7 @@
  * answers can carry untrusted text (Paths.ts); any other answer is untouched.
  */
 
-import { closeCut, fence, header, token } from "./Fence.js"
+import { CLOSING, closeCut, fence, header, token } from "./Fence.js"
 import { RULES } from "./Fields.js"
 import { type Found, find, pointer, replaceAt } from "./Locate.js"
 import { mask } from "./Mask.js"
@@ -56,13 +56,6 @@ const targetOf = (body: Readonly<Record<string, unknown>>): string =>
     .slice(0, 3)
     .join(", ")
 
-const fieldOf = (path: ReadonlyArray<string | number>) =>
-  path.reduce<string>(
-    (text, segment) =>
-      typeof segment === "number" ? `${text}[${segment}]` : text === "" ? segment : `${text}.${segment}`,
-    "",
-  )
-
 const nouns = new Map(RULES.map((rule) => [rule.definition, rule.noun]))
 
 /** What was read, in words, for the guard's question: "the logs of stack web". */
@@ -88,21 +81,29 @@ export interface Fenced {
 }
 
 /** The fences of an answer of `endpoint` (as shaped), or undefined when it holds no untrusted text. */
-export const fences = (
+export const fences = (endpoint: string, data: unknown, body: Readonly<Record<string, unknown>>): Fenced | undefined =>
+  fencesAt(find(endpoint, data), endpoint, data, body)
+
+/**
+ * The fences of `found` in `data`, an answer of `endpoint` to a call with
+ * `body`; undefined when there is none, so that an answer of the service's own
+ * values alone carries no notice. Where the values come from is said once, in
+ * the first line: the fields, and what the call read.
+ */
+const fencesAt = (
+  found: ReadonlyArray<Found>,
   endpoint: string,
   data: unknown,
   body: Readonly<Record<string, unknown>>,
 ): Fenced | undefined => {
-  const found = find(endpoint, data)
   if (found.length === 0) return undefined
   const id = token()
   const target = targetOf(body)
-  const source = (at: Found) => (target === "" ? fieldOf(at.path) : `${target}, ${fieldOf(at.path)}`)
-  const closing = `</untrusted id=${id}>`
+  const fields = [...new Set(found.map((at) => at.field))].join(", ")
   return {
-    data: replaceAt(data, found, (text, at) => fence(text, id, source(at))),
-    header: header(id),
-    reserve: closing.length,
+    data: replaceAt(data, found, (text) => fence(text, id)),
+    header: header(id, target === "" ? fields : `${fields} (${target})`),
+    reserve: CLOSING.length,
     closeCut: (kept) => closeCut(kept, id),
     paths: (prefix, items) =>
       found

@@ -59,21 +59,16 @@ export const RULES: ReadonlyArray<Rule> = [
     fields: ["latest_message", "deployed_message", "deployed_contents", "remote_contents", "remote_errors"],
     noun: "the stack's commit messages and files",
   },
-  // A sync's files, its commit messages and the changes it would make: read from the repository.
+  // A sync's files and its commit messages: read from the repository.
   {
     definition: "ResourceSyncInfo",
-    fields: [
-      "last_sync_message",
-      "pending_message",
-      "pending_error",
-      "remote_contents",
-      "remote_errors",
-      "resource_updates",
-      "variable_updates",
-      "user_group_updates",
-    ],
+    fields: ["last_sync_message", "pending_message", "pending_error", "remote_contents", "remote_errors"],
     noun: "the sync's files and pending changes",
   },
+  // What a pending change would write, read from the sync's files: the TOML texts and a new resource's
+  // name. Its kind (Create, Update, Delete) and its target (a type and the id of one of the service's
+  // resources) are the service's own.
+  { definition: "DiffData", fields: ["data"], noun: "the sync's files and pending changes" },
   { definition: "ResourceSyncListItemInfo", fields: ["last_sync_message"], noun: "the sync's commit messages" },
 ]
 

@@ -8,10 +8,12 @@ import { isObject } from "../Shared/JsonShape.js"
 import type { Pattern } from "./Derive.js"
 import { PATHS } from "./Paths.js"
 
-/** One untrusted string of an answer: where it is, and which rule made it untrusted. */
+/** One untrusted string of an answer: where it is, which rule made it untrusted, and the rule's path. */
 export interface Found {
   readonly path: ReadonlyArray<string | number>
   readonly definition: string
+  /** The path of the table that matched, as the first line names it: `logs[].stdout`. */
+  readonly field: string
 }
 
 /** Paths one segment a level, with what a path that ends at a node carries. */
@@ -34,12 +36,19 @@ const insert = <K, A>(root: Trie<K, A>, path: Iterable<K>, value: A): void => {
   node.here = value
 }
 
+interface Rule {
+  readonly definition: string
+  readonly field: string
+}
+
 /** An endpoint's paths, each ending at the rule that names it. */
-type Rules = Trie<string, string>
+type Rules = Trie<string, Rule>
 
 const compile = (patterns: ReadonlyArray<Pattern>): Rules => {
   const root: Rules = { below: new Map() }
-  for (const [path, definition] of patterns) insert(root, path.split("."), definition)
+  for (const [path, definition] of patterns) {
+    insert(root, path.split("."), { definition, field: path.replaceAll(".[]", "[]").replaceAll(".*", "[*]") })
+  }
   return root
 }
 
@@ -61,19 +70,19 @@ const trieOf = (endpoint: string): Rules | undefined => {
 /** Whether `endpoint`'s answers can carry untrusted text at all. */
 export const carries = (endpoint: string): boolean => PATHS[endpoint] !== undefined
 
-const strings = (value: unknown, path: Array<string | number>, definition: string, out: Array<Found>) => {
+const strings = (value: unknown, path: Array<string | number>, rule: Rule, out: Array<Found>) => {
   if (typeof value === "string") {
-    if (value !== "") out.push({ path: [...path], definition })
+    if (value !== "") out.push({ path: [...path], definition: rule.definition, field: rule.field })
   } else if (Array.isArray(value)) {
     value.forEach((item, index) => {
       path.push(index)
-      strings(item, path, definition, out)
+      strings(item, path, rule, out)
       path.pop()
     })
   } else if (isObject(value)) {
     for (const [key, item] of Object.entries(value)) {
       path.push(key)
-      strings(item, path, definition, out)
+      strings(item, path, rule, out)
       path.pop()
     }
   }

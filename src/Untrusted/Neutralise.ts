@@ -1,8 +1,8 @@
 /**
  * Anything in an untrusted value that could pass for a fence's marker, made
- * harmless: a marker's start written with look-alike or invisible characters,
- * with entities or escapes, and the answer's own token. So a value can never
- * close its own fence.
+ * harmless: a marker (`<u:`, `</u>`, and the longer `<untrusted` of old) written
+ * with look-alike or invisible characters, with entities or escapes, and the
+ * answer's own token. So a value can never close its own fence.
  */
 
 /** What a neutralised span becomes: nothing in it can be read as a marker. */
@@ -40,6 +40,18 @@ const LOOK_ALIKE: Readonly<Record<string, string>> = {
   "\u1438": "<", // ᐸ
   "\u02C2": "<", // ˂
   "\u2264": "<", // ≤
+  "\u203A": ">", // ›
+  "\u27E9": ">", // ⟩
+  "\u3009": ">", // 〉
+  "\u232A": ">", // 〉
+  "\u276F": ">", // ❯
+  "\u1433": ">", // ᐳ
+  "\u02C3": ">", // ˃
+  "\u2265": ">", // ≥
+  "\u2236": ":", // ∶
+  "\uA789": ":", // ꞉
+  "\u02F8": ":", // ˸
+  "\u0589": ":", // Armenian full stop
   "\u2215": "/", // ∕
   "\u2044": "/", // ⁄
   "\u29F8": "/", // ⧸
@@ -64,8 +76,8 @@ const LOOK_ALIKE: Readonly<Record<string, string>> = {
   "\u0131": "i", // dotless i
 }
 
-/** Ways of writing `<` that a reader may decode: entities and escapes. */
-const LESS_THAN = /&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\x3c|%3c/iy
+/** Ways of writing `<` (first group) and `>` that a reader may decode: entities and escapes. */
+const ESCAPED = /(&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\x3c|%3c)|&gt;?|&#0*62;?|&#x0*3e;?|\\u003e|\\x3e|%3e/iy
 
 /** What `text` looks like, one entry per character shown, each with the span of `text` it came from. */
 const skeleton = (text: string) => {
@@ -75,10 +87,10 @@ const skeleton = (text: string) => {
   let i = 0
   while (i < text.length) {
     const code = text.charCodeAt(i)
-    LESS_THAN.lastIndex = i
-    const escaped = code === 0x26 || code === 0x5c || code === 0x25 ? LESS_THAN.exec(text) : null
+    ESCAPED.lastIndex = i
+    const escaped = code === 0x26 || code === 0x5c || code === 0x25 ? ESCAPED.exec(text) : null
     if (escaped !== null) {
-      chars.push("<")
+      chars.push(escaped[1] === undefined ? ">" : "<")
       from.push(i)
       to.push(i + escaped[0].length)
       i += escaped[0].length
@@ -114,19 +126,21 @@ const skeleton = (text: string) => {
   return { text: chars.join(""), from, to }
 }
 
-/** Whether a fold of `text` could hold a marker's start or the token: most values are passed by this test alone. */
+/** Whether a fold of `text` could hold a marker or the token: most values are passed by this test alone. */
 const suspicious = (text: string, token: string) =>
-  !/^[\x20-\x3b\x3d-\x7e\t\n\r]*$/.test(text) || /<|untrusted/i.test(text) || text.includes(token)
+  !/^[\x20-\x3b\x3d-\x7e\t\n\r]*$/.test(text) ||
+  /<|&(?:lt|#0*60|#x0*3c)|\\(?:u003c|x3c)|%3c/i.test(text) ||
+  text.includes(token)
 
 /**
- * `text` with every span that could be read as a marker's start (`<untrusted`,
- * `</untrusted`, however written) or as the answer's token replaced by
- * NEUTRALISED; everything else as it was.
+ * `text` with every span that could be read as a marker (`<u:`, `</u>`,
+ * `<untrusted`, `</untrusted`, however written) or as the answer's token
+ * replaced by NEUTRALISED; everything else as it was.
  */
 export const neutralise = (text: string, token: string): string => {
   if (!suspicious(text, token)) return text
   const shown = skeleton(text)
-  const found = new RegExp(`<\\/?untrusted|${token}`, "g")
+  const found = new RegExp(`<\\/?untrusted|<u:|<\\/u>|${token}`, "g")
   let out = ""
   let at = 0
   for (const match of shown.text.matchAll(found)) {

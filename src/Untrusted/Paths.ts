@@ -41,9 +41,9 @@ const P5: Patterns = [
   ["info.pending_message", "ResourceSyncInfo"],
   ["info.remote_contents", "ResourceSyncInfo"],
   ["info.remote_errors", "ResourceSyncInfo"],
-  ["info.resource_updates", "ResourceSyncInfo"],
-  ["info.user_group_updates", "ResourceSyncInfo"],
-  ["info.variable_updates", "ResourceSyncInfo"],
+  ["info.resource_updates.[].data.data", "DiffData"],
+  ["info.user_group_updates.[].data", "DiffData"],
+  ["info.variable_updates.[].data", "DiffData"],
 ]
 const P6: Patterns = [
   ["info.deployed_contents", "StackInfo"],
@@ -105,9 +105,9 @@ const P17: Patterns = [
   ["[].info.pending_message", "ResourceSyncInfo"],
   ["[].info.remote_contents", "ResourceSyncInfo"],
   ["[].info.remote_errors", "ResourceSyncInfo"],
-  ["[].info.resource_updates", "ResourceSyncInfo"],
-  ["[].info.user_group_updates", "ResourceSyncInfo"],
-  ["[].info.variable_updates", "ResourceSyncInfo"],
+  ["[].info.resource_updates.[].data.data", "DiffData"],
+  ["[].info.user_group_updates.[].data", "DiffData"],
+  ["[].info.variable_updates.[].data", "DiffData"],
 ]
 const P18: Patterns = [
   ["[].info.deployed_contents", "StackInfo"],

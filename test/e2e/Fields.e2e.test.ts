@@ -16,8 +16,8 @@ interface Result {
 const split = (result: Result) => {
   // Untrusted values are fenced in the text (src/Untrusted/Fence.ts), its first line saying so: the JSON without them.
   const text = (result.content[0]?.text ?? "")
-    .replace(/^\[svc-mcp: text between <untrusted [^\n]*\n/, "")
-    .replace(/<untrusted id=[0-9a-f]{16} source='[^']*'>|<\/untrusted id=[0-9a-f]{16}>/g, "")
+    .replace(/^\[svc-mcp: untrusted text at [^\n]*\n/, "")
+    .replace(/<u:[0-9a-f]{16}>|<\/u>/g, "")
   const end = text.indexOf("\n")
   return end === -1
     ? { json: JSON.parse(text), notes: "" }

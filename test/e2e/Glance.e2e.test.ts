@@ -78,7 +78,7 @@ describe.each(ERAS)("the large estate, the %s era", (era) => {
       // The same hostile text as the small estate: a kept untrusted value is fenced, its credentials masked.
       const logs = yield* call("svc_logs", { resource_type: "stack", params: { stack: "web", services: ["worker"] } })
       const log = logs.content[0]?.text ?? ""
-      expect(log).toMatch(/^\[svc-mcp: text between <untrusted id=[0-9a-f]{16}/)
+      expect(log).toMatch(/^\[svc-mcp: untrusted text at command, stdout \(stack web\) comes from/)
       expect(log).toContain("[masked: aws access key]")
       expect(log).not.toContain("AKIAIOSFODNN7EXAMPLE")
       const repo = yield* call("svc_get", {
@@ -86,7 +86,7 @@ describe.each(ERAS)("the large estate, the %s era", (era) => {
         params: { repo: "infra" },
         fields: ["name", "info.latest_message"],
       })
-      expect(repo.content[0]?.text).toMatch(/"latest_message":"<untrusted id=[0-9a-f]{16} source=/)
+      expect(repo.content[0]?.text).toMatch(/"latest_message":"<u:[0-9a-f]{16}>/)
       expect(repo._meta?.["svc-mcp/untrusted"]).toEqual(["/info/latest_message"])
       // A list at a glance keeps no untrusted field: no fences, nothing for the guard.
       const repos = yield* call("svc_list", { resource_type: "repo" })

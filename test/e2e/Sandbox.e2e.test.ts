@@ -9,7 +9,7 @@ import * as Spawn from "../support/Spawn.js"
 const json = (result: unknown) => {
   const [first] = (result as { content: Array<{ text: string }> }).content
   // An answer with untrusted text starts with a line saying what its fences mean (src/Untrusted/Fence.ts).
-  return JSON.parse((first?.text ?? "null").replace(/^\[svc-mcp: text between <untrusted [^\n]*\n/, ""))
+  return JSON.parse((first?.text ?? "null").replace(/^\[svc-mcp: untrusted text at [^\n]*\n/, ""))
 }
 
 describe("svc-mcp --sandbox", () => {
