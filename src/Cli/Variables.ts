@@ -61,6 +61,10 @@ export const GROUPS: ReadonlyArray<Group> = [
     title: "Tools and policy",
     variables: [
       { name: "SVC_MODE", meaning: `${MODES.join(" | ")} (default ${DEFAULT_SETTINGS.mode})` },
+      {
+        name: "SVC_REACH",
+        meaning: "interface (default) | all: every endpoint, users and keys too",
+      },
       { name: "SVC_ALLOW", meaning: "tool:selector patterns, * as wildcard, comma separated: only these" },
       { name: "SVC_DENY", meaning: "the same patterns: never these" },
       { name: "SVC_CONFIRM", meaning: "the same patterns: calls the user confirms before they are sent" },

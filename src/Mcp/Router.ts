@@ -13,8 +13,7 @@ import type { ConfirmationState } from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
 import { authOf, policyOf, type Service, Services, settingsOf } from "../Registry/Registry.js"
 import { isObject } from "../Shared/JsonShape.js"
-import * as Definitions from "../Tools/Definitions.js"
-import { Policy } from "../Tools/Policy.js"
+import { Policy, toolsOf } from "../Tools/Policy.js"
 import { failure, unrecorded } from "../Tools/Render.js"
 import { make as makeTool, type Tool } from "../Tools/Tool.js"
 import { ToolDeniedError } from "../Tools/ToolError.js"
@@ -35,10 +34,10 @@ const absence = (missing: ReadonlyArray<Service>) => {
   return ` Not on ${said.join(", ")}.`
 }
 
-/** The union of the services' published tools, in the tools' fixed order. */
-const publish = (services: ReadonlyArray<Service>): ReadonlyArray<Tool> => {
+/** The union of the services' published tools, in the tools' fixed order (`all`: the tools SVC_REACH gives). */
+const publish = (services: ReadonlyArray<Service>, all: ReadonlyArray<Tool>): ReadonlyArray<Tool> => {
   const names = services.map((s) => s.name)
-  return Definitions.all.flatMap((tool) => {
+  return all.flatMap((tool) => {
     const offered = services.flatMap((s) => policyOf(s).tools.filter((t) => t.name === tool.name))
     if (offered.length === 0) return []
     const endpoints = Object.fromEntries(
@@ -122,6 +121,9 @@ const everySecret = (services: ReadonlyArray<Service>): AuthShape["secrets"] =>
 export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard> = Effect.gen(function* () {
   const services = yield* Services
   const names = services.map((s) => s.name)
+  // SVC_REACH is the server's, one for every service.
+  const all = yield* toolsOf(settingsOf(services[0] as Service).reach)
+  const byName = new Map(all.map((tool) => [tool.name, tool]))
   const handlers = new Map<string, { readonly service: Service; readonly handle: Handler }>()
   for (const service of services) {
     const handle = yield* Effect.provide(ToolCall.make, service.context)
@@ -142,7 +144,7 @@ export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard> 
    */
   const unknown = (incoming: Incoming, given: unknown) => {
     const args = incoming.args
-    const tool = Definitions.byName.get(incoming.name)
+    const tool = byName.get(incoming.name)
     const asked = tool !== undefined && isObject(args) ? args[tool.selectorKey] : undefined
     // Only a selector the tool has is named, as the policy names one: it labels spans and metrics.
     const selector =
@@ -167,7 +169,7 @@ export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard> 
     const chosen =
       given === undefined || given === null ? first : typeof given === "string" ? handlers.get(given) : undefined
     // A tool the server does not have is refused as ever (a protocol error), whatever the service.
-    if (chosen === undefined && !Definitions.byName.has(incoming.name)) return first.handle(incoming)
+    if (chosen === undefined && !byName.has(incoming.name)) return first.handle(incoming)
     if (chosen === undefined) return unknown(incoming, given)
     const { service: _, ...rest } = isObject(args) ? args : { service: undefined }
     const name = chosen.service.name
@@ -181,5 +183,5 @@ export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard> 
       Effect.tagMetrics("service", name),
     )
   }
-  return { tools: publish(services), handle }
+  return { tools: publish(services, all), handle }
 })

@@ -1,7 +1,7 @@
 /**
  * The tool policy's settings: which tools and selectors the assistant may use,
  * which calls the user confirms, how long a wait lasts, how long an answer may
- * be, and whether secrets are shown.
+ * be, whether secrets are shown, and how much of the service the tools reach.
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -16,6 +16,14 @@ import { type ConfigError, commaList, optional, optionalWith, pickOne, positive,
 export type Mode = "read-only" | "operate" | "full"
 
 export const MODES: ReadonlyArray<Mode> = ["read-only", "operate", "full"]
+
+/**
+ * What the 13 tools reach: `interface` (the default), the selectors interface.md gives;
+ * `all`, every `read/`, `write/` and `execute/` endpoint of the service's client.
+ */
+export type Reach = "interface" | "all"
+
+const REACHES: ReadonlyArray<Reach> = ["interface", "all"]
 
 /** A `tool:selector` pattern of SVC_ALLOW, SVC_DENY or SVC_CONFIRM; `*` matches any run of characters. */
 export interface Pattern {
@@ -43,6 +51,8 @@ export interface ServerSettingsShape {
   readonly maxOutputChars: number
   /** Show credential fields and secret variables' values as the service sent them. */
   readonly revealSecrets: boolean
+  /** SVC_REACH: the interface's selectors, or every endpoint of the service's client. */
+  readonly reach: Reach
 }
 
 export class ServerSettings extends Context.Tag("svc-mcp/ServerSettings")<ServerSettings, ServerSettingsShape>() {}
@@ -56,6 +66,7 @@ export const DEFAULT_SETTINGS: ServerSettingsShape = {
   waitPollMs: 1_000,
   maxOutputChars: 50_000,
   revealSecrets: false,
+  reach: "interface",
 }
 
 const patterns = (variable: Pattern["variable"]) =>
@@ -104,6 +115,15 @@ const settings: Config.Config<ServerSettingsShape> = Config.all({
   waitPollMs: Config.succeed(DEFAULT_SETTINGS.waitPollMs),
   maxOutputChars: positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000),
   revealSecrets: boolean("SVC_REVEAL_SECRETS"),
+  reach: Config.mapOrFail(
+    optional("SVC_REACH"),
+    pickOne(
+      "SVC_REACH",
+      REACHES,
+      DEFAULT_SETTINGS.reach,
+      "use interface (the default: the selectors interface.md gives) or all (every endpoint of the service)",
+    ),
+  ),
 })
 
 export const loadSettings: Effect.Effect<ServerSettingsShape, ConfigError> = read(settings)

@@ -18,7 +18,7 @@ import * as Glance from "./Glance.js"
 import { type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
-import type { Tool } from "./Tool.js"
+import { pathOf, type Tool, targetOf } from "./Tool.js"
 import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
 
@@ -162,7 +162,7 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
     schema: schema === true,
     selectorKey: tool.selectorKey,
     selector,
-    endpoint: `${tool.group}/${tool.endpoints[selector]}`,
+    endpoint: pathOf(tool, selector),
     body,
     // An empty list is taken as absent, as a null is; a schema answer is never shaped.
     ...(fields === undefined || fields.length === 0 || schema === true
@@ -269,7 +269,7 @@ export const runWith = (
     }
     const invocation = checked.body === resolved.body ? resolved : { ...resolved, body: checked.body }
     const client = yield* SvcClient
-    const endpoint = tool.endpoints[invocation.selector] as string
+    const { group, endpoint } = targetOf(tool, invocation.selector)
     const failed = (error: SvcError) =>
       new ToolCallError({
         tool: tool.name,
@@ -278,11 +278,9 @@ export const runWith = (
         endpoint: invocation.endpoint,
         error,
       })
-    const { value: data, text } = yield* client
-      .answer(tool.group, endpoint, invocation.body)
-      .pipe(Effect.mapError(failed))
+    const { value: data, text } = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
-    if (!invocation.wait && !(tool.group === "write" && isUpdate(data))) {
+    if (!invocation.wait && !(group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
       const shown = yield* namesFor(tool, invocation, data, names)
       const named = shown === undefined ? {} : { names: shown }

@@ -21,9 +21,9 @@ import * as Option from "effect/Option"
 import { compare } from "../Service/Versions.js"
 import * as Settings from "../Settings/ParamsCheck.js"
 import { ConfigError } from "../Settings/Read.js"
-import { type Document, inspect, type Json, locate, searched, versionOf } from "./ParamsDefinitions.js"
+import { type Document, inspect, type Json, locate, locateAll, searched, versionOf } from "./ParamsDefinitions.js"
 import type * as Validation from "./ParamsValidation.js"
-import type { Checked, RequestDefinitions } from "./ParamsValidation.js"
+import type { Checked, Reader } from "./ParamsValidation.js"
 
 export { locate } from "./ParamsDefinitions.js"
 export type { Checked } from "./ParamsValidation.js"
@@ -52,12 +52,12 @@ export interface ParamsCheckShape {
  * its own, so that services of different versions keep theirs apart.
  */
 const checking = (
-  read: (validation: typeof Validation) => RequestDefinitions,
+  read: (validation: typeof Validation) => Reader,
   version: string,
   inForce: string,
 ): ParamsCheckShape => {
-  let loading: Promise<RequestDefinitions> | undefined
-  let loaded: RequestDefinitions | undefined
+  let loading: Promise<Reader> | undefined
+  let loaded: Reader | undefined
   const definitions = Effect.suspend(() =>
     loaded !== undefined
       ? Effect.succeed(loaded)
@@ -78,10 +78,16 @@ const checking = (
   }
 }
 
-/** The check against the definitions file at `path`, read on the first call that needs it. */
-export const fromFile = (path: string, version: string): ParamsCheckShape =>
+/**
+ * The check against the definitions file at `path`, read on the first call that needs it;
+ * an endpoint it does not list is checked against the file at `rest`, when given, read on first need.
+ */
+export const fromFile = (path: string, version: string, rest?: string): ParamsCheckShape =>
   checking(
-    (validation) => validation.RequestDefinitions.read(path),
+    (validation) => {
+      const first = validation.RequestDefinitions.read(path)
+      return rest === undefined ? first : validation.beyond(first, () => validation.RequestDefinitions.read(rest))
+    },
     version,
     `params checked against the service's definitions ${version}`,
   )
@@ -102,7 +108,7 @@ const findShipped = (variable = "SVC_CHECK_PARAMS"): Either.Either<ParamsCheckSh
   const version = path === undefined ? undefined : versionOf(path)
   return path === undefined || version === undefined
     ? Either.left(missing(variable))
-    : Either.right(fromFile(path, version))
+    : Either.right(fromFile(path, version, locateAll()))
 }
 
 /** The check with the definitions shipped beside this module. */

@@ -40,6 +40,12 @@ const CANDIDATES = ["../../spec/service-api.schema.json"]
 export const locate = (): string | undefined =>
   CANDIDATES.map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((path) => Fs.existsSync(path))
 
+/** The definitions of every endpoint of the service's client (SVC_REACH=all), shipped beside the others, if there. */
+export const locateAll = (): string | undefined => {
+  const path = fileURLToPath(new URL("../../spec/service-api-all.schema.json", import.meta.url))
+  return Fs.existsSync(path) ? path : undefined
+}
+
 /** Where `locate` looks, in words, for the error that says they are missing. */
 export const searched = (): string => `${CANDIDATES.join(" or ")} from ${fileURLToPath(import.meta.url)}`
 

@@ -59,6 +59,11 @@ export class RequestDefinitions {
     return new RequestDefinitions(readDocument(path))
   }
 
+  /** Whether the definitions list `endpoint` at all, with a definition or as not in them. */
+  knows(endpoint: string): boolean {
+    return Object.hasOwn(this.endpoints, endpoint)
+  }
+
   /** The request definition's name, or undefined for an endpoint the definitions do not have. */
   requestOf(endpoint: string): string | undefined {
     if (this.unchecked.has(endpoint)) return undefined
@@ -130,6 +135,30 @@ export class RequestDefinitions {
   /** The endpoint's answer, compact as its params are, or undefined when the definitions do not have it. */
   answer(endpoint: string): string | undefined {
     return answerType(this.definitions, this.endpoints[endpoint]?.response)
+  }
+}
+
+/** What the params check reads of the definitions. */
+export type Reader = Pick<RequestDefinitions, "check" | "accepted" | "answer" | "requestOf">
+
+/**
+ * `first`, and for the endpoints it does not list, `next`, read when one is
+ * first asked for: the shipped definitions of the interface's endpoints, then
+ * those of every endpoint (SVC_REACH=all), so that the interface's are checked
+ * as ever and a start with the default reach reads only the smaller file.
+ */
+export const beyond = (first: RequestDefinitions, next: () => RequestDefinitions): Reader => {
+  let second: RequestDefinitions | undefined
+  const pick = (endpoint: string): RequestDefinitions => {
+    if (first.knows(endpoint)) return first
+    second ??= next()
+    return second
+  }
+  return {
+    check: (endpoint, body) => pick(endpoint).check(endpoint, body),
+    accepted: (endpoint) => pick(endpoint).accepted(endpoint),
+    answer: (endpoint) => pick(endpoint).answer(endpoint),
+    requestOf: (endpoint) => pick(endpoint).requestOf(endpoint),
   }
 }
 

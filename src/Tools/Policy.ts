@@ -9,7 +9,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Naming } from "../Settings/Naming.js"
-import { type Mode, type Pattern, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
+import { type Mode, type Pattern, type Reach, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
 import { ConfigError } from "../Settings/Read.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Definitions from "./Definitions.js"
@@ -106,7 +106,18 @@ export const make = (
     return { tools: [...published.values()], authorize, confirmation, summary }
   })
 
+/**
+ * The tools SVC_REACH gives: the interface's, or every endpoint of the service's
+ * client, whose tables are imported only then (a start with the default reach loads none of them).
+ */
+export const toolsOf = (reach: Reach): Effect.Effect<ReadonlyArray<Tool>> =>
+  reach === "all"
+    ? Effect.promise(() => import("./Reach.js")).pipe(Effect.map((module) => module.all))
+    : Effect.succeed(Definitions.all)
+
 export const layer: Layer.Layer<Policy, ConfigError, ServerSettings> = Layer.effect(
   Policy,
-  Effect.flatMap(ServerSettings, (settings) => make(settings)),
+  Effect.flatMap(ServerSettings, (settings) =>
+    Effect.flatMap(toolsOf(settings.reach), (tools) => make(settings, tools)),
+  ),
 )

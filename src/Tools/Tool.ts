@@ -32,6 +32,8 @@ export interface ToolSpec {
   readonly selectorKey: SelectorKey
   /** Selector value -> endpoint name, in the order interface.md gives them. */
   readonly endpoints: Readonly<Record<string, string>>
+  /** The selectors whose endpoint is of another group than the tool's (SVC_REACH=all: svc_execute's checks are `write/`). */
+  readonly groups?: Readonly<Record<string, Group>>
   readonly description: string
   /** svc_search_logs: a required search text, sent as `terms: [query]`. */
   readonly query?: string
@@ -104,6 +106,18 @@ const publish = (schema: Schema.Schema<Arguments, unknown>): JSONSchema.JsonSche
   // `$schema` is left out: MCP clients assume a JSON Schema dialect, and every tool would repeat it.
   const { $schema: _, ...rest } = JSONSchema.make(schema)
   return rest as JSONSchema.JsonSchema7Object
+}
+
+/** The group and name of the endpoint `selector` calls. */
+export const targetOf = (tool: ToolSpec, selector: string): { readonly group: Group; readonly endpoint: string } => ({
+  group: tool.groups?.[selector] ?? tool.group,
+  endpoint: tool.endpoints[selector] as string,
+})
+
+/** The endpoint `selector` calls, as `group/Endpoint`. */
+export const pathOf = (tool: ToolSpec, selector: string): string => {
+  const { group, endpoint } = targetOf(tool, selector)
+  return `${group}/${endpoint}`
 }
 
 export const make = (spec: ToolSpec): Tool => {
