@@ -8,69 +8,161 @@
 import { isObject } from "../Shared/JsonShape.js"
 import { REDACTED } from "../Shared/Secrets.js"
 import type { NameKind, NameMaps } from "./Names.js"
+import * as PathReader from "./PathReader.js"
 import { type Column, ID_FIELDS, PROJECTIONS, type Projection } from "./Projections.js"
 
-/** The tools whose lists have projections: svc_list's, and svc_list_detail's full lists. */
-const LISTS = new Set(["svc_list", "svc_list_detail"])
-
-/** The projection of a list `tool` answers from `endpoint`, if the table has one. */
-export const projectionOf = (tool: string, endpoint: string): Projection | undefined =>
-  LISTS.has(tool) ? PROJECTIONS[endpoint] : undefined
-
-/** The value at `path`, read through arrays as `fields` reads it; undefined where there is none. */
-const valueAt = (value: unknown, names: ReadonlyArray<string>, at = 0): unknown => {
-  if (at === names.length) return value
-  if (Array.isArray(value)) {
-    return value.map((item) => valueAt(item, names, at)).filter((item) => item !== undefined)
-  }
-  const name = names[at] as string
-  return isObject(value) && Object.hasOwn(value, name) ? valueAt(value[name], names, at + 1) : undefined
+/**
+ * A projection made ready once, when this module loads: each column's paths read by a
+ * function made for them, the labels and the first line's words made, so that a call
+ * looks nothing up and splits no path, row after row.
+ */
+export interface Compiled {
+  readonly projection: Projection
+  /** The columns' labels, as the answer's `columns`. */
+  readonly labels: ReadonlyArray<string>
+  /** One item's row. */
+  readonly row: (record: unknown, maps: NameMaps) => Array<unknown>
+  /** The name columns: the kind of each, its id's reader and the reader of the name the service gave. */
+  readonly named: ReadonlyArray<{
+    readonly kind: NameKind
+    readonly id: PathReader.Reader
+    readonly given: PathReader.Reader | undefined
+  }>
+  /** The record paths the projection reads (for the fences' check, which works on records). */
+  readonly paths: ReadonlyArray<string>
+  /** The first line's words before and after the count, for one item and for several. */
+  readonly one: readonly [string, string]
+  readonly many: readonly [string, string]
 }
 
-const at = (record: unknown, path: string) => valueAt(record, path.split("."))
+type Cell = (record: unknown, maps: NameMaps) => unknown
 
 const nameOf = (maps: NameMaps, kind: NameKind, id: unknown): unknown =>
   typeof id === "string" ? (maps[kind]?.get(id) ?? id) : id
 
-/** One cell: the record's value at the column's path, an id as its name; null where the record has none. */
-const cell = (column: Column, record: unknown, maps: NameMaps): unknown => {
-  if (column.hidden !== undefined && at(record, column.hidden) === true) return REDACTED
-  const value = at(record, column.path)
-  if (column.key !== undefined && column.when !== undefined) {
-    const { key, when } = column
-    return Array.isArray(value)
-      ? value.filter((item) => isObject(item) && item[when] === true).map((item) => item[key])
-      : []
-  }
-  if (column.name !== undefined) {
-    const given = column.given === undefined ? undefined : at(record, column.given)
-    if (typeof given === "string" && given !== "") return given
-    const kind = column.name
-    if (Array.isArray(value)) return value.map((id) => nameOf(maps, kind, id))
+const isGiven = (given: unknown): given is string => typeof given === "string" && given !== ""
+
+/** A name column's cell: the name the service gave, else each id as its name. */
+const nameCell = (kind: NameKind, read: PathReader.Reader, given: PathReader.Reader | undefined): Cell => {
+  return (record, maps) => {
+    if (given !== undefined) {
+      const name = given(record)
+      if (isGiven(name)) return name
+    }
+    const value = read(record)
+    if (Array.isArray(value)) {
+      const names = new Array<unknown>(value.length)
+      for (let i = 0; i < value.length; i++) names[i] = nameOf(maps, kind, value[i])
+      return names
+    }
     return value === undefined ? null : nameOf(maps, kind, value)
   }
-  return value === undefined ? null : value
 }
+
+/** Of the objects at the column's path, the `key` of those whose `when` is true. */
+const pickCell = (read: PathReader.Reader, key: string, when: string): Cell => {
+  return (record) => {
+    const value = read(record)
+    const out: Array<unknown> = []
+    if (!Array.isArray(value)) return out
+    for (const item of value) if (isObject(item) && item[when] === true) out.push(item[key])
+    return out
+  }
+}
+
+/** One cell of `column`: the record's value at its path, an id as its name; null where the record has none. */
+const cellOf = (column: Column): Cell => {
+  const read = PathReader.of(column.path)
+  const cell: Cell =
+    column.key !== undefined && column.when !== undefined
+      ? pickCell(read, column.key, column.when)
+      : column.name !== undefined
+        ? nameCell(column.name, read, column.given === undefined ? undefined : PathReader.of(column.given))
+        : (record) => {
+            const value = read(record)
+            return value === undefined ? null : value
+          }
+  if (column.hidden === undefined) return cell
+  const hidden = PathReader.of(column.hidden)
+  return (record, maps) => (hidden(record) === true ? REDACTED : cell(record, maps))
+}
+
+/** Every noun of the table is a plural in -s. */
+const words = (projection: Projection, labels: ReadonlyArray<string>) => {
+  const [first, second] = projection.columns.map((column) => column.path)
+  const example = JSON.stringify([first, projection.more ?? second])
+  const after = ` as rows of ${JSON.stringify(labels)}; for more, fields: ["*"] or ${example}]`
+  return {
+    one: ["[svc-mcp: ", ` ${projection.noun.slice(0, -1)}${after}`] as const,
+    many: ["[svc-mcp: ", ` ${projection.noun}${after}`] as const,
+  }
+}
+
+export const compile = (projection: Projection): Compiled => {
+  const cells = projection.columns.map(cellOf)
+  const width = cells.length
+  const labels = projection.columns.map((column) => column.label)
+  const named = projection.columns.flatMap((column) =>
+    column.name === undefined
+      ? []
+      : [
+          {
+            kind: column.name,
+            id: PathReader.of(column.path),
+            given: column.given === undefined ? undefined : PathReader.of(column.given),
+          },
+        ],
+  )
+  const paths = [
+    ...new Set(
+      projection.columns.flatMap((column) =>
+        column.given === undefined ? [column.path] : [column.path, column.given],
+      ),
+    ),
+  ]
+  return {
+    projection,
+    labels,
+    row: (record, maps) => {
+      const row = new Array<unknown>(width)
+      for (let i = 0; i < width; i++) row[i] = (cells[i] as Cell)(record, maps)
+      return row
+    },
+    named,
+    paths,
+    ...words(projection, labels),
+  }
+}
+
+/** The tools whose lists have projections: svc_list's, and svc_list_detail's full lists. */
+const LISTS = new Set(["svc_list", "svc_list_detail"])
+
+const COMPILED: ReadonlyMap<string, Compiled> = new Map(
+  Object.entries(PROJECTIONS).map(([endpoint, projection]) => [endpoint, compile(projection)]),
+)
+
+/** The projection of a list `tool` answers from `endpoint`, if the table has one. */
+export const projectionOf = (tool: string, endpoint: string): Compiled | undefined =>
+  LISTS.has(tool) ? COMPILED.get(endpoint) : undefined
 
 /**
  * The kinds of names the rows of `items` need read: those of name columns
  * where some item has an id but not the name the service gave beside it.
  */
-export const kindsFor = (projection: Projection, items: ReadonlyArray<unknown>): ReadonlyArray<NameKind> => {
-  const kinds = new Set<NameKind>()
-  for (const column of projection.columns) {
-    const kind = column.name
-    if (kind === undefined || kinds.has(kind)) continue
-    const lacking = items.some((item) => {
-      const id = at(item, column.path)
-      const hasId = Array.isArray(id) ? id.length > 0 : typeof id === "string" && id !== ""
-      if (!hasId) return false
-      const given = column.given === undefined ? undefined : at(item, column.given)
-      return !(typeof given === "string" && given !== "")
-    })
-    if (lacking) kinds.add(kind)
+export const kindsFor = (compiled: Compiled, items: ReadonlyArray<unknown>): ReadonlyArray<NameKind> => {
+  const kinds: Array<NameKind> = []
+  for (const { kind, id, given } of compiled.named) {
+    if (kinds.includes(kind)) continue
+    for (const item of items) {
+      const value = id(item)
+      const hasId = Array.isArray(value) ? value.length > 0 : typeof value === "string" && value !== ""
+      if (hasId && !(given !== undefined && isGiven(given(item)))) {
+        kinds.push(kind)
+        break
+      }
+    }
   }
-  return [...kinds]
+  return kinds
 }
 
 export interface Rows {
@@ -78,42 +170,39 @@ export interface Rows {
   readonly rows: ReadonlyArray<ReadonlyArray<unknown>>
 }
 
-export const rows = (projection: Projection, items: ReadonlyArray<unknown>, maps: NameMaps): Rows => ({
-  columns: projection.columns.map((column) => column.label),
-  rows: items.map((item) => projection.columns.map((column) => cell(column, item, maps))),
-})
-
-/** The record paths a projection reads (for the fences' check, which works on records). */
-export const pathsOf = (projection: Projection): ReadonlyArray<string> => [
-  ...new Set(
-    projection.columns.flatMap((column) => (column.given === undefined ? [column.path] : [column.path, column.given])),
-  ),
-]
+export const rows = (compiled: Compiled, items: ReadonlyArray<unknown>, maps: NameMaps): Rows => {
+  const out = new Array<ReadonlyArray<unknown>>(items.length)
+  for (let i = 0; i < items.length; i++) out[i] = compiled.row(items[i], maps)
+  return { columns: compiled.labels, rows: out }
+}
 
 /**
  * The first line of a list at a glance: what the rows hold, and how to see
  * more, with a field the rows leave out as the example. Short, since a list of
  * one item pays for it whole.
  */
-export const headline = (projection: Projection, count: number): string => {
-  const [first, second] = projection.columns.map((column) => column.path)
-  const example = [first, projection.more ?? second]
-  // Every noun of the table is a plural in -s.
-  const noun = count === 1 ? projection.noun.slice(0, -1) : projection.noun
-  const labels = JSON.stringify(projection.columns.map((column) => column.label))
-  return `[svc-mcp: ${count} ${noun} as rows of ${labels}; for more, fields: ["*"] or ${JSON.stringify(example)}]`
+export const headline = (compiled: Compiled, count: number): string => {
+  const [before, after] = count === 1 ? compiled.one : compiled.many
+  return `${before}${count}${after}`
 }
 
 // ---- names beside ids kept by `fields`
+
+/** The id fields, each with its paths' readers made once. */
+const IDS = ID_FIELDS.map((field) => {
+  const path = field.path.split(".")
+  const leaf = path.pop() as string
+  return { ...field, read: PathReader.of(field.path), parent: PathReader.compile(path), path, leaf }
+})
 
 /** The id fields `value` holds, for the name kinds to read. */
 export const idKindsIn = (value: unknown): ReadonlyArray<NameKind> => {
   const records = Array.isArray(value) ? value : [value]
   const kinds = new Set<NameKind>()
-  for (const field of ID_FIELDS) {
+  for (const field of IDS) {
     if (kinds.has(field.name)) continue
     const found = records.some((record) => {
-      const id = at(record, field.path)
+      const id = field.read(record)
       return Array.isArray(id) ? id.some((x) => typeof x === "string" || Array.isArray(x)) : typeof id === "string"
     })
     if (found) kinds.add(field.name)
@@ -125,12 +214,11 @@ export const idKindsIn = (value: unknown): ReadonlyArray<NameKind> => {
 const besideOne = (record: unknown, maps: NameMaps): unknown => {
   if (!isObject(record)) return record
   let out: Readonly<Record<string, unknown>> = record
-  for (const field of ID_FIELDS) {
+  for (const field of IDS) {
     const names = maps[field.name]
     if (names === undefined) continue
-    const path = field.path.split(".")
-    const leaf = path.pop() as string
-    const parent = valueAt(out, path)
+    const { path, leaf } = field
+    const parent = field.parent(out)
     if (!isObject(parent) || !Object.hasOwn(parent, leaf) || Object.hasOwn(parent, field.beside)) continue
     const id = parent[leaf]
     const name = Array.isArray(id) ? id.map((x) => nameOf(maps, field.name, x)) : nameOf(maps, field.name, id)

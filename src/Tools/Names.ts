@@ -15,7 +15,6 @@ import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as CallContext from "../Call/Context.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
@@ -86,6 +85,8 @@ const SWEEP_AT = 1024
 interface Entry {
   readonly until: number
   readonly names: Effect.Effect<NameMap>
+  /** The names once read: a call that finds them reads them without a step of its own. */
+  read?: NameMap
 }
 
 const read = (client: SvcClientShape, kind: NameKind): Effect.Effect<NameMap> =>
@@ -101,32 +102,58 @@ const read = (client: SvcClientShape, kind: NameKind): Effect.Effect<NameMap> =>
 export const make = (ttlMs: number = TTL_MS): Effect.Effect<NamesShape, never, SvcClient> =>
   Effect.gen(function* () {
     const client = yield* SvcClient
-    const entries = yield* SynchronizedRef.make(new Map<string, Entry>())
-    const one = (caller: string, kind: NameKind) =>
+    // Read and written in synchronous steps only; a miss is settled under the lock, so that
+    // concurrent calls of one caller share one read.
+    const entries = new Map<string, Entry>()
+    const lock = yield* Effect.makeSemaphore(1)
+    const fresh = (key: string, now: number): Entry | undefined => {
+      const found = entries.get(key)
+      return found !== undefined && found.until > now ? found : undefined
+    }
+    const miss = (key: string, kind: NameKind, now: number): Effect.Effect<NameMap> =>
       Effect.flatten(
-        SynchronizedRef.modifyEffect(entries, (map) =>
-          Effect.gen(function* () {
-            const now = yield* Clock.currentTimeMillis
-            const key = `${caller} ${kind}`
-            const found = map.get(key)
-            if (found !== undefined && found.until > now) return [found.names, map] as const
-            // Cached: concurrent calls of one caller share the one read.
-            const names = yield* Effect.cached(read(client, kind))
-            const next = new Map(map.size >= SWEEP_AT ? [...map].filter(([, entry]) => entry.until > now) : map)
-            next.set(key, { until: now + ttlMs, names })
-            return [names, next] as const
+        lock.withPermits(1)(
+          Effect.suspend(() => {
+            const found = fresh(key, now)
+            if (found !== undefined) return Effect.succeed(found.names)
+            return Effect.map(Effect.cached(Effect.suspend(() => read(client, kind))), (names) => {
+              if (entries.size >= SWEEP_AT)
+                for (const [at, entry] of entries) if (entry.until <= now) entries.delete(at)
+              const entry: Entry = {
+                until: now + ttlMs,
+                names: Effect.tap(names, (map) => {
+                  entry.read = map
+                }),
+              }
+              entries.set(key, entry)
+              return entry.names
+            })
           }),
         ),
       )
     return {
       lookup: (kinds) =>
-        Effect.gen(function* () {
-          const caller = callerKeyOf(yield* CallContext.get)
-          const maps = yield* Effect.forEach(kinds, (kind) => Effect.map(one(caller, kind), (map) => [kind, map]), {
-            concurrency: "unbounded",
-          })
-          return Object.fromEntries(maps) as NameMaps
-        }),
+        Effect.flatMap(CallContext.get, (context) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            const caller = callerKeyOf(context)
+            const maps: Partial<Record<NameKind, NameMap>> = {}
+            const missing: Array<NameKind> = []
+            for (const kind of kinds) {
+              const found = fresh(`${caller} ${kind}`, now)?.read
+              if (found === undefined) missing.push(kind)
+              else maps[kind] = found
+            }
+            if (missing.length === 0) return Effect.succeed(maps as NameMaps)
+            return Effect.map(
+              Effect.forEach(
+                missing,
+                (kind) => Effect.map(miss(`${caller} ${kind}`, kind, now), (map) => [kind, map] as const),
+                { concurrency: "unbounded" },
+              ),
+              (read) => ({ ...maps, ...Object.fromEntries(read) }) as NameMaps,
+            )
+          }),
+        ),
     }
   })
 

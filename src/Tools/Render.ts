@@ -9,7 +9,6 @@ import { mayHoldSecrets, note, pageNote, redact, withinBudget } from "./AnswerBo
 import { shape } from "./Fields.js"
 import * as Glance from "./Glance.js"
 import type { ToolSuccess } from "./Invoke.js"
-import type { Projection } from "./Projections.js"
 import type { Tool } from "./Tool.js"
 import { type ErrorKind, kindOf, type Problem, type ToolCallError, type ToolError } from "./ToolError.js"
 
@@ -72,21 +71,26 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   const { text, endpoint } = outcome
   // An answer that can carry untrusted text is always written anew: its values are fenced.
   const untrusted = Untrusted.carries(endpoint)
+  const projection = glanceOf(tool, outcome)
+  // Rows read only their columns from the records as they came, redacted cell by cell: the whole
+  // answer is neither scanned for secrets nor copied to redact it.
+  if (projection !== undefined && !untrusted && Array.isArray(outcome.data)) {
+    return atGlance(tool, outcome, settings, projection, outcome.data)
+  }
   const asSent = !untrusted && text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
   const redacted = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
   const shown = untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, redacted) : redacted
-  const projection = glanceOf(tool, outcome, shown)
   // A list at a glance whose columns held untrusted text would be shown as records, fenced
   // (none does: a test holds the table to it).
   const fenced =
     projection !== undefined &&
     untrusted &&
-    Untrusted.fences(endpoint, shape(shown, Glance.pathsOf(projection)).value, outcome.body) !== undefined
+    Untrusted.fences(endpoint, shape(shown, projection.paths).value, outcome.body) !== undefined
   // Every list with a projection is shown as rows, however short: one shape, names for ids, the way to more.
   if (projection !== undefined && !fenced && Array.isArray(shown)) {
     return atGlance(tool, outcome, settings, projection, shown)
   }
-  const fields = fenced && projection !== undefined ? Glance.pathsOf(projection) : outcome.fields
+  const fields = fenced && projection !== undefined ? projection.paths : outcome.fields
   // Shaped after redaction, so that a kept path shows only what the whole answer would;
   // and before the budget, so that a shaped list fits where the whole one was cut.
   const shaped = fields === undefined ? undefined : shape(shown, fields)
@@ -120,10 +124,19 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
 }
 
 /** The projection a list is shown by: without `fields`, when the table has one and the answer is a list. */
-const glanceOf = (tool: Tool, outcome: ToolSuccess, shown: unknown): Projection | undefined =>
-  outcome.fields === undefined && outcome.whole !== true && Array.isArray(shown)
+const glanceOf = (tool: Tool, outcome: ToolSuccess): Glance.Compiled | undefined =>
+  outcome.fields === undefined && outcome.whole !== true && Array.isArray(outcome.data)
     ? Glance.projectionOf(tool.name, outcome.endpoint)
     : undefined
+
+/** Whether a row holds an object, at any depth below it: only such a cell can hold a credential's field. */
+const holdsObject = (row: ReadonlyArray<unknown>): boolean => {
+  for (const cell of row) {
+    if (typeof cell !== "object" || cell === null) continue
+    if (!Array.isArray(cell) || cell.some((item) => typeof item === "object" && item !== null)) return true
+  }
+  return false
+}
 
 /**
  * A list at a glance: its first line says what each row holds and how to see
@@ -133,10 +146,15 @@ const atGlance = (
   tool: Tool,
   outcome: ToolSuccess,
   settings: OutputSettings,
-  projection: Projection,
+  projection: Glance.Compiled,
   items: ReadonlyArray<unknown>,
 ): Rendered => {
-  const { columns, rows } = Glance.rows(projection, items, outcome.names ?? {})
+  const { columns, rows: read } = Glance.rows(projection, items, outcome.names ?? {})
+  // No column reads a credential (a test holds the table to it); a cell that holds objects is redacted as the record would be.
+  const rows =
+    settings.revealSecrets || !read.some(holdsObject)
+      ? read
+      : read.map((row) => (holdsObject(row) ? (redact(row) as typeof row) : row))
   const head = `${Glance.headline(projection, items.length)}\n`
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
   const notes = outcome.page === undefined ? "" : pageNote(rows, outcome.page)

@@ -156,7 +156,7 @@ describe("the projections table", () => {
       const { more } = projection
       if (more !== undefined) {
         expect(schemaAt(itemSchema(endpoint), more.split(".")), `${endpoint} more ${more}`).toBeDefined()
-        expect(Glance.pathsOf(projection), `${endpoint} more ${more}`).not.toContain(more)
+        expect(Glance.compile(projection).paths, `${endpoint} more ${more}`).not.toContain(more)
         expect(CREDENTIAL.test(more), `${endpoint} more ${more}`).toBe(false)
       }
       const item = itemSchema(endpoint)
@@ -188,7 +188,7 @@ describe("the projections table", () => {
       `${endpoint}: a row is a subset of the record plus names, and holds no secret`,
       { record: arbitrary(itemSchema(endpoint)).map(plant) },
       ({ record }) => {
-        const { columns, rows } = Glance.rows(projection, [record], NAMES)
+        const { columns, rows } = Glance.rows(Glance.compile(projection), [record], NAMES)
         expect(columns).toEqual(projection.columns.map((column) => column.label))
         const [row] = rows
         expect(JSON.stringify(row)).not.toContain(MARK)
