@@ -125,6 +125,41 @@ export const GROUPS: ReadonlyArray<Group> = [
         httpOnly: true,
       },
       {
+        name: "SVC_MCP_MAX_CONNECTIONS",
+        meaning: "connections open at once; more are closed at once (default 1024)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_REQUEST_TIMEOUT",
+        meaning: "time for a request, its headers (10s at most) and body (default 30s)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_SESSION_LIFETIME",
+        meaning: "how long a 2025-era client's session lasts (default 24h)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_QUESTION_TIMEOUT",
+        meaning: "how long a question waits for its answer, up to 9m (default 5m)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_QUESTIONS_PER_SESSION",
+        meaning: "questions a session may have open at once (default 4)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_QUESTIONS_PER_PRINCIPAL",
+        meaning: "questions one key or identity may have open at once (default 32)",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_QUESTIONS_MAX",
+        meaning: "questions open on this replica in all (default 256)",
+        httpOnly: true,
+      },
+      {
         name: "SVC_MCP_TRUSTED_PROXIES",
         meaning: "proxies (CIDRs) whose X-Forwarded-For names the caller",
         httpOnly: true,

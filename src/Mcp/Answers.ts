@@ -2,17 +2,21 @@
  * Where a 2025-era client's answer to a question, or its cancellation of a
  * call, goes when it is POSTed over HTTP apart from the call: to the call that
  * waits for it, in this process, or through the replicas' shared store on
- * whichever replica holds it. That replica reads the store's key now and then
- * (from the store's tracked copy, so the reading costs no round trip until the
- * key changes).
+ * whichever replica holds it.
  *
  * A question's id is 128 random bits, the replica's name and a MAC of the
  * client's session and principal under the replicas' shared key: any replica
  * can tell at once an answer from another session or principal (refused, 403).
  * A repeated answer, and one for a call that no longer waits, are refused too
  * (409). Nothing is sent for any of them.
+ *
+ * What a caller can open is bounded: questions per session, per principal and
+ * in all (one more is refused at once), each for a lifetime; a cancellation
+ * reaches the store only for a call in flight there, its reason cut short.
+ * A replica reads one key of the store for all it holds, its inbox, which
+ * another replica touches after it left an answer or a cancellation for it.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import {
   isJSONRPCErrorResponse,
   isJSONRPCResultResponse,
@@ -22,7 +26,9 @@ import {
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import type { HttpLimits } from "../Settings/Http.js"
 import type { StoreShape } from "../Store/Store.js"
+import * as Inbox from "./Inbox.js"
 
 /** Who a question or a call belongs to: the client's session and the request's principal. */
 export interface Binding {
@@ -30,14 +36,17 @@ export interface Binding {
   readonly principal: string
 }
 
-/** How often a replica holding a question or a call looks in the shared store for its answer or cancellation. */
-const LOOK_EVERY_MS = 100
-
-/** How long an answer or a cancellation is kept in the shared store: the SDK's round time-out. */
+/** How long an answer is kept in the shared store: the SDK's round time-out. */
 const KEPT_MS = 600_000
 
-/** A call is looked for in the store only once it has been in flight this long: most calls are over before. */
-const CANCEL_LOOK_AFTER_MS = 200
+/** How long a cancellation is kept for the replica that holds its call to read it. */
+const CANCEL_KEPT_MS = 60_000
+
+/** A call is made known to the store only once it has been in flight this long: most calls are over before. */
+const CALL_KNOWN_AFTER_MS = 200
+
+/** The longest reason of a cancellation passed on: the rest is cut. */
+export const MAX_REASON_CHARS = 256
 
 type Delivery =
   | { readonly _tag: "Delivered" }
@@ -47,19 +56,25 @@ const delivered: Delivery = { _tag: "Delivered" }
 const refused = (status: number, reason: string): Delivery => ({ _tag: "Refused", status, reason })
 const NOT_WAITING = "no call waits for this answer (answered already, cancelled or timed out): nothing sent"
 
+export type Asked =
+  | { readonly _tag: "Asked"; readonly id: string; readonly release: () => void }
+  | { readonly _tag: "Refused"; readonly reason: string }
+
 export interface Answers {
-  /** Registers a question; `deliver` gets the client's response. Its id, and how to let it go. */
-  readonly question: (
-    binding: Binding,
-    deliver: (message: JSONRPCMessage) => void,
-  ) => { readonly id: string; readonly release: () => void }
+  /**
+   * Registers a question; `deliver` gets the client's response, or an error once the question's
+   * lifetime is over. Its id and how to let it go; or, over a bound, why it is not asked.
+   */
+  readonly question: (binding: Binding, deliver: (message: JSONRPCMessage) => void) => Asked
   /** Registers a call in flight, cancellable by its client; how to let it go. */
-  readonly call: (binding: Binding, requestId: RequestId, cancel: (reason: unknown) => void) => () => void
+  readonly call: (binding: Binding, requestId: RequestId, cancel: (reason: string | undefined) => void) => () => void
   /** A client's response, from a POST with this binding. */
   readonly answer: (binding: Binding, message: JSONRPCMessage) => Promise<Delivery>
   /** A client's `notifications/cancelled`, from a POST with this binding. */
   readonly cancel: (binding: Binding, requestId: RequestId, reason: unknown) => Promise<void>
 }
+
+type Limits = Pick<HttpLimits, "questionsPerSession" | "questionsPerPrincipal" | "questions" | "questionMs">
 
 interface Options {
   /** The replicas' shared key (SVC_MCP_STATE_KEY), or this process's own. */
@@ -67,43 +82,60 @@ interface Options {
   readonly store: Option.Option<StoreShape>
   readonly run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
   readonly warn: (message: string) => void
+  readonly limits: Limits
+}
+
+interface Waiting {
+  readonly binding: Binding
+  readonly deliver: (message: JSONRPCMessage) => void
+  readonly timer: NodeJS.Timeout
+}
+
+interface InFlight {
+  readonly binding: Binding
+  readonly cancel: (reason: string | undefined) => void
+  /** The store's name of the call, once it is known there. */
+  known?: string
 }
 
 /** What this process's parts share: its name among replicas, the MAC, what waits here. */
 interface Here extends Options {
   readonly replica: string
   readonly macOf: (nonce: string, binding: Binding) => Buffer
-  readonly waiting: Map<string, { readonly binding: Binding; readonly deliver: (message: JSONRPCMessage) => void }>
-  readonly calls: Map<string, { readonly binding: Binding; readonly cancel: (reason: unknown) => void }>
+  readonly waiting: Map<string, Waiting>
+  readonly calls: Map<string, InFlight>
+  readonly open: { readonly bySession: Map<string, number>; readonly byPrincipal: Map<string, number> }
+  /** Calls in flight here that the store knows of. */
+  readonly known: { count: number }
+  readonly inbox: Inbox.Inbox
 }
 
 const sameBinding = (a: Binding, b: Binding) => a.session === b.session && a.principal === b.principal
 
 const callKey = (binding: Binding, requestId: RequestId) => `${binding.session}:${JSON.stringify(requestId)}`
 
-/** Reads `key` of the shared store every LOOK_EVERY_MS, until `found` says it is done or the returned stop is called. */
-const lookFor = (here: Here, key: string, found: (value: string) => boolean, after = LOOK_EVERY_MS) => {
-  if (Option.isNone(here.store)) return () => {}
-  const shared = here.store.value
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  const again = () => {
-    if (!stopped) timer = setTimeout(tick, LOOK_EVERY_MS)
-  }
-  const tick = () => {
-    timer = undefined
-    here.run(Effect.option(shared.get(key))).then((value) => {
-      if (stopped) return
-      const text = Option.flatten(value)
-      if (Option.isSome(text) && found(text.value)) return
-      again()
-    }, again)
-  }
-  timer = setTimeout(tick, after)
-  return () => {
-    stopped = true
-    if (timer !== undefined) clearTimeout(timer)
-  }
+/** The store's name of a call: a digest, as the request id is the client's to choose, of any length. */
+const storedCall = (key: string) => createHash("sha256").update(key).digest("base64url")
+
+/** A cancellation's reason as it is passed on: a string, cut to MAX_REASON_CHARS. */
+export const reasonOf = (reason: unknown): string | undefined =>
+  typeof reason === "string" ? reason.slice(0, MAX_REASON_CHARS) : undefined
+
+const bump = (counts: Map<string, number>, key: string, by: number) => {
+  const n = (counts.get(key) ?? 0) + by
+  if (n <= 0) counts.delete(key)
+  else counts.set(key, n)
+}
+
+/** Takes the question off what waits here; whether it was there. */
+const forget = (here: Here, nonce: string): Waiting | undefined => {
+  const entry = here.waiting.get(nonce)
+  if (entry === undefined) return undefined
+  here.waiting.delete(nonce)
+  clearTimeout(entry.timer)
+  bump(here.open.bySession, entry.binding.session, -1)
+  bump(here.open.byPrincipal, entry.binding.principal, -1)
+  return entry
 }
 
 /** Marks a question as no longer waiting in the shared store, so that an answer for it is refused on any replica. */
@@ -112,46 +144,110 @@ const closeInStore = (here: Here, nonce: string) =>
     ? Promise.resolve()
     : here.run(Effect.ignore(here.store.value.setIfAbsent(`answer:${nonce}`, "", KEPT_MS)))
 
+/** Why one more question of `binding` is not asked, if a bound is reached. */
+const overBound = (here: Here, binding: Binding): string | undefined => {
+  const { limits, open } = here
+  const over = (variable: string, n: number, what: string) =>
+    `${n} questions of ${what} wait for an answer already (${variable}=${n}): answer or cancel one, then retry; nothing was sent`
+  if ((open.bySession.get(binding.session) ?? 0) >= limits.questionsPerSession) {
+    return over("SVC_MCP_QUESTIONS_PER_SESSION", limits.questionsPerSession, "this session")
+  }
+  if ((open.byPrincipal.get(binding.principal) ?? 0) >= limits.questionsPerPrincipal) {
+    return over("SVC_MCP_QUESTIONS_PER_PRINCIPAL", limits.questionsPerPrincipal, "these credentials")
+  }
+  if (here.waiting.size >= limits.questions) return over("SVC_MCP_QUESTIONS_MAX", limits.questions, "this server")
+  return undefined
+}
+
 const questionOf =
   (here: Here): Answers["question"] =>
   (binding, deliver) => {
+    const bound = overBound(here, binding)
+    if (bound !== undefined) return { _tag: "Refused", reason: bound }
     const nonce = randomBytes(16).toString("base64url")
     const id = `q1.${here.replica}.${nonce}.${here.macOf(nonce, binding).toString("base64url")}`
-    here.waiting.set(nonce, { binding, deliver })
-    const stopLooking = lookFor(here, `answer:${nonce}`, (text) => {
-      const entry = here.waiting.get(nonce)
+    const lifetime = here.limits.questionMs
+    const timer = setTimeout(() => {
+      const entry = forget(here, nonce)
+      if (entry === undefined) return
+      void closeInStore(here, nonce)
+      entry.deliver({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: -32001,
+          message: `no answer within ${Math.round(lifetime / 1000)} s (SVC_MCP_QUESTION_TIMEOUT): nothing was sent`,
+        },
+      })
+    }, lifetime)
+    timer.unref()
+    here.waiting.set(nonce, { binding, deliver, timer })
+    bump(here.open.bySession, binding.session, 1)
+    bump(here.open.byPrincipal, binding.principal, 1)
+    here.inbox.wake()
+    const release = () => {
+      if (forget(here, nonce) !== undefined) void closeInStore(here, nonce)
+    }
+    return { _tag: "Asked", id, release }
+  }
+
+/** What an answer or a cancellation left for this replica in the store, read once its inbox changed. */
+const look = (here: Here, shared: StoreShape): Promise<void> => {
+  const answers = [...here.waiting.keys()].map((nonce) =>
+    here.run(Effect.option(shared.get(`answer:${nonce}`))).then((value) => {
+      const text = Option.flatten(value)
       // Empty: the question was answered or let go elsewhere.
-      if (entry === undefined || text === "") return true
+      if (Option.isNone(text) || text.value === "") return
+      const entry = forget(here, nonce)
+      if (entry === undefined) return
       try {
-        const message = JSON.parse(text) as JSONRPCMessage
-        here.waiting.delete(nonce)
-        entry.deliver(message)
+        entry.deliver(JSON.parse(text.value) as JSONRPCMessage)
       } catch {
         here.warn("a question's answer in the shared store is not JSON: refused, nothing sent")
       }
-      return true
-    })
-    const release = () => {
-      stopLooking()
-      if (here.waiting.delete(nonce)) void closeInStore(here, nonce)
-    }
-    return { id, release }
-  }
+    }),
+  )
+  const cancels = [...here.calls.entries()].flatMap(([key, call]) =>
+    call.known === undefined
+      ? []
+      : [
+          here.run(Effect.option(shared.get(`cancel:${call.known}`))).then((value) => {
+            const reason = Option.flatten(value)
+            if (Option.isNone(reason) || here.calls.get(key) !== call) return
+            here.calls.delete(key)
+            call.cancel(reason.value === "" ? undefined : reason.value)
+          }),
+        ],
+  )
+  return Promise.all([...answers, ...cancels]).then(() => undefined)
+}
 
 const callOf =
   (here: Here): Answers["call"] =>
   (binding, requestId, cancel) => {
     const key = callKey(binding, requestId)
-    here.calls.set(key, { binding, cancel })
-    const found = (reason: string) => {
-      here.calls.delete(key)
-      cancel(reason === "" ? undefined : reason)
-      return true
-    }
-    const stopLooking = lookFor(here, `cancel:${key}`, found, CANCEL_LOOK_AFTER_MS)
+    const call: InFlight = { binding, cancel }
+    here.calls.set(key, call)
+    // Made known to the store, so that its cancellation landing on another replica is kept for this one.
+    const timer = Option.isNone(here.store)
+      ? undefined
+      : setTimeout(() => {
+          if (here.calls.get(key) !== call || Option.isNone(here.store)) return
+          call.known = storedCall(key)
+          here.known.count++
+          here.inbox.wake()
+          void here.run(Effect.ignore(here.store.value.set(`call:${call.known}`, here.replica, KEPT_MS)))
+        }, CALL_KNOWN_AFTER_MS)
+    timer?.unref()
     return () => {
-      stopLooking()
-      here.calls.delete(key)
+      if (timer !== undefined) clearTimeout(timer)
+      if (here.calls.get(key) === call) {
+        here.calls.delete(key)
+      }
+      if (call.known !== undefined && Option.isSome(here.store)) {
+        here.known.count--
+        void here.run(Effect.ignore(here.store.value.remove(`call:${call.known}`)))
+      }
     }
   }
 
@@ -181,7 +277,7 @@ const answerOf =
     if (holder === here.replica) {
       const entry = here.waiting.get(nonce)
       if (entry === undefined || !sameBinding(entry.binding, binding)) return refused(409, NOT_WAITING)
-      here.waiting.delete(nonce)
+      forget(here, nonce)
       // Recorded, so that the same answer replayed to another replica is refused there.
       await closeInStore(here, nonce)
       entry.deliver(message)
@@ -193,7 +289,9 @@ const answerOf =
     if (first._tag === "Left") {
       return refused(503, `the shared store did not take the answer (${first.left.detail}): nothing sent, answer again`)
     }
-    return first.right ? delivered : refused(409, NOT_WAITING)
+    if (!first.right) return refused(409, NOT_WAITING)
+    await Inbox.touch(here, holder)
+    return delivered
   }
 
 const cancelOf =
@@ -203,28 +301,44 @@ const cancelOf =
     const local = here.calls.get(key)
     if (local !== undefined && sameBinding(local.binding, binding)) {
       here.calls.delete(key)
-      local.cancel(reason)
+      local.cancel(reasonOf(reason))
       return
     }
-    if (Option.isSome(here.store)) {
-      const text = typeof reason === "string" ? reason : ""
-      await here.run(Effect.ignore(here.store.value.set(`cancel:${key}`, text, KEPT_MS)))
-    }
+    if (Option.isNone(here.store)) return
+    const shared = here.store.value
+    // Kept only for a call in flight on another replica, which made it known: any other is dropped.
+    const stored = storedCall(key)
+    const holder = Option.flatten(await here.run(Effect.option(shared.get(`call:${stored}`))))
+    if (Option.isNone(holder) || holder.value === here.replica) return
+    await here.run(Effect.ignore(shared.set(`cancel:${stored}`, reasonOf(reason) ?? "", CANCEL_KEPT_MS)))
+    await Inbox.touch(here, holder.value)
   }
 
 /** The answers of this process. */
 export const make = (options: Options): Answers => {
   const derived = createHmac("sha256", Redacted.value(options.key)).update("svc-mcp question id").digest()
+  const replica = randomBytes(6).toString("base64url")
+  const waiting = new Map<string, Waiting>()
+  const calls = new Map<string, InFlight>()
+  const known = { count: 0 }
   const here: Here = {
     ...options,
-    replica: randomBytes(6).toString("base64url"),
+    replica,
     macOf: (nonce, binding) =>
       createHmac("sha256", derived)
         .update(`${nonce}\u0000${binding.session}\u0000${binding.principal}`)
         .digest()
         .subarray(0, 12),
-    waiting: new Map(),
-    calls: new Map(),
+    waiting,
+    calls,
+    open: { bySession: new Map(), byPrincipal: new Map() },
+    known,
+    inbox: Inbox.make({
+      ...options,
+      replica,
+      busy: () => waiting.size > 0 || known.count > 0,
+      changed: (shared) => look(here, shared),
+    }),
   }
   return { question: questionOf(here), call: callOf(here), answer: answerOf(here), cancel: cancelOf(here) }
 }

@@ -119,10 +119,19 @@ export class AskingTransport implements Transport {
     if (isJSONRPCRequest(message)) {
       const asked = message.id
       const question = this.answers.question(this.binding, (response) => {
+        if (question._tag !== "Asked") return
         question.release()
         this.releases.delete(question.release)
         this.onmessage?.({ ...response, id: asked } as JSONRPCMessage)
       })
+      if (question._tag === "Refused") {
+        // Over a bound: not asked, and the call hears so at once, as from a client that refused.
+        const reason = question.reason
+        queueMicrotask(() =>
+          this.onmessage?.({ jsonrpc: "2.0", id: asked, error: { code: -32000, message: reason } } as JSONRPCMessage),
+        )
+        return Promise.resolve()
+      }
       this.releases.add(question.release)
       return this.inner.send({ ...message, id: question.id }, options)
     }

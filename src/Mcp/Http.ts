@@ -13,7 +13,7 @@
  * and draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
 import { AsyncLocalStorage } from "node:async_hooks"
-import * as NodeHttp from "node:http"
+import type * as NodeHttp from "node:http"
 import type { AddressInfo } from "node:net"
 import {
   hostHeaderValidation,
@@ -21,12 +21,16 @@ import {
   originValidation,
   toNodeHandler,
 } from "@modelcontextprotocol/node"
-import { createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins } from "@modelcontextprotocol/server"
+import {
+  type AuthInfo,
+  createMcpHandler,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+} from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -35,49 +39,28 @@ import type * as Scope from "effect/Scope"
 import * as CallContext from "../Call/Context.js"
 import { Readiness, type ReadinessShape, type ReadyState } from "../Operations/Readiness.js"
 import * as RequestContext from "../Operations/RequestContext.js"
-import { type HttpSettingsShape, isLoopback } from "../Settings/Http.js"
+import { DEFAULT_LIMITS, type HttpLimits, type HttpSettingsShape, isLoopback } from "../Settings/Http.js"
 import { TeamSettings } from "../Settings/Team.js"
 import { SignIn, type SignInShape } from "../SignIn/Resource.js"
 import { Store } from "../Store/Store.js"
 import * as Answers from "./Answers.js"
 import * as Asking from "./Asking.js"
 import * as HttpBody from "./HttpBody.js"
+import * as HttpGate from "./HttpGate.js"
+import { type ListenError, listening, nodeServer, type Shutdown, sendJson } from "./HttpServer.js"
 import { type McpServer, make, type Requirements as ServerRequirements } from "./Server.js"
 import * as Session from "./Session.js"
 import * as SignInHttp from "./SignIn.js"
 import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
 import * as Token from "./Token.js"
 
+export { DRAIN_MS, ListenError } from "./HttpServer.js"
+
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
 const MAX_BODY_BYTES = MAX_MESSAGE_BYTES
 
-/** How long an idle kept-alive connection stays open. */
-const KEEP_ALIVE_MS = 65_000
-
-/** How long a shutdown lets calls in flight finish. */
-export const DRAIN_MS = 10_000
-
-const sendJson = (
-  res: NodeHttp.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) => {
-  if (res.headersSent) return void res.end()
-  const text = JSON.stringify(body)
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers })
-  res.end(text)
-}
-
-export class ListenError extends Data.TaggedError("ListenError")<{
-  readonly address: string
-  readonly cause: unknown
-}> {
-  override get message(): string {
-    const code = (this.cause as NodeJS.ErrnoException | undefined)?.code
-    return `cannot listen on ${this.address} (${code ?? String(this.cause)})${code === "EADDRINUSE" ? ": the port is taken" : ""}`
-  }
-}
+const SESSION_ENDED =
+  "this Mcp-Session-Id has ended (expired, or made with other credentials or before SVC_MCP_TOKEN changed): initialize again"
 
 /** What serving over HTTP needs: the tools' (Server.ts) and the shared store the tools bundle provides; a request's context and `/readyz`'s probe read what is provided. */
 export type Requirements = ServerRequirements | Store
@@ -100,7 +83,12 @@ const loopbackNames = (host: string) => {
  */
 type Admission = Data.TaggedEnum<{
   Refused: { readonly reason: string }
-  Served: { readonly context: CallContext.CallContext; readonly session: Option.Option<Session.Session> }
+  Served: {
+    readonly context: CallContext.CallContext
+    readonly session: Option.Option<Session.Session>
+    /** What SVC_MCP_TOKEN's check gave, for the SDK's handler. */
+    readonly authInfo?: AuthInfo
+  }
 }>
 const Admission = Data.taggedEnum<Admission>()
 
@@ -140,7 +128,7 @@ const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asking.Asked, log
 /** The gates of /mcp: the token or sign-in, and what the request's context refuses; then the SDK's handler. */
 const gated = (
   handler: ReturnType<typeof mcpHandler>,
-  authenticate: ReturnType<typeof Token.check>,
+  serverToken: string,
   signInGate: Option.Option<ReturnType<typeof SignInHttp.gate>>,
   requests: Requests,
   asked: Asking.Asked,
@@ -150,12 +138,11 @@ const gated = (
     {
       fetch: async (request, options) => {
         const parsedBody = options?.parsedBody
-        const authInfo = Option.isNone(authenticate) ? undefined : await authenticate.value(request)
-        if (authInfo instanceof Response) return authInfo
         const signedIn = Option.isSome(signInGate) ? await signInGate.value(request, parsedBody) : undefined
         if (signedIn instanceof Response) return signedIn
         // Past the token: a request without what per-request mode needs is refused, never served otherwise.
         const admission = requests.getStore()
+        const authInfo = admission?._tag === "Served" ? admission.authInfo : undefined
         if (admission?._tag === "Refused") {
           return Response.json(
             { jsonrpc: "2.0", error: { code: -32001, message: admission.reason }, id: null },
@@ -165,9 +152,17 @@ const gated = (
         // Signed in: the request's calls run as the person its token names.
         const base = admission?.context ?? CallContext.empty
         const signedInContext = signedIn === undefined ? base : signedIn(base)
-        const principal = CallContext.bindingPrincipalOf(signedInContext)
+        const credential = Session.credentialOf(signedInContext, serverToken)
         const token = request.headers.get("mcp-session-id")
-        const session = token === null ? Option.none() : asked.sessions.open(token, principal)
+        const session = token === null || token === "" ? Option.none() : asked.sessions.open(token, credential)
+        // A session that does not open (expired, another credential's, signed before the token
+        // changed, forged): 404, which tells a 2025-era client to initialize again.
+        if (token !== null && token !== "" && Option.isNone(session)) {
+          return Response.json(
+            { jsonrpc: "2.0", error: { code: -32001, message: SESSION_ENDED }, id: null },
+            { status: 404 },
+          )
+        }
         const context = Option.isSome(session)
           ? { ...signedInContext, session: Option.some(session.value.nonce) }
           : signedInContext
@@ -184,7 +179,7 @@ const gated = (
         if (initialize !== undefined) {
           return Asking.withSession(
             response,
-            asked.sessions.issue(principal, initialize.version, initialize.capabilities),
+            asked.sessions.issue(credential, initialize.version, initialize.capabilities),
           )
         }
         return response
@@ -192,11 +187,6 @@ const gated = (
     },
     { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
   )
-
-/** Set once the server begins to close; read by each request as it arrives. */
-interface Shutdown {
-  draining: boolean
-}
 
 /** What the routes answer from, made once for the server's life. */
 interface Routes {
@@ -210,18 +200,33 @@ interface Routes {
   readonly shutdown: Shutdown
 }
 
+const BAD_HOST = { error: "the Host header names no host (a name or an address, and a port)" }
+
+/**
+ * Whether `/readyz` may name the service's and the store's addresses: to a request carrying
+ * SVC_MCP_TOKEN; without a token, on the loopback-only server that has no sign-in either.
+ */
+const showsAddresses = (settings: HttpSettingsShape, signIn: boolean, authorization: string | undefined) =>
+  Option.match(settings.token, {
+    onNone: () => !signIn,
+    onSome: (token) => Token.carries(Redacted.value(token), authorization),
+  })
+
 /**
  * The routes: /healthz, /readyz (when readiness is provided), sign-in's metadata, and /mcp, which
  * the DNS rebinding guards and the SDK's body limit stand before; each /mcp request's context is
  * read from its headers and peer here, where the socket is known.
  */
-const routes = ({ settings, readiness, probe, signIn, context, requests, serveMcp, shutdown }: Routes) => {
+const routes = (given: Routes) => {
+  const { settings, readiness, probe, signIn, shutdown } = given
   const signInDocument = Option.map(signIn, SignInHttp.metadataDocument)
   // DNS rebinding: a page elsewhere must not reach a loopback server through a name it controls.
   const guards = isLoopback(settings.host)
     ? [hostHeaderValidation(loopbackNames(settings.host)), originValidation(localhostAllowedOrigins())]
     : []
+  const mcp = mcpRoute(given, guards)
   return async (req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse) => {
+    if (!HttpGate.validHost(req.headers.host)) return HttpGate.refuseNow(res, 400, BAD_HOST)
     const path = (req.url ?? "/").split("?")[0]
     const { draining } = shutdown
     if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
@@ -229,7 +234,11 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
     }
     if (path === "/readyz" && Option.isSome(readiness) && (req.method === "GET" || req.method === "HEAD")) {
       const state = draining ? { ready: false, reason: "draining" } : await probe(readiness.value)
-      return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", ...state })
+      const shown = showsAddresses(settings, Option.isSome(signIn), req.headers.authorization)
+      return sendJson(res, state.ready ? 200 : 503, {
+        status: state.ready ? "ready" : "not ready",
+        ...(shown ? state : HttpGate.withoutAddresses(state)),
+      })
     }
     if (Option.isSome(signIn) && Option.isSome(signInDocument)) {
       const answer = SignInHttp.wellKnown(signIn.value, signInDocument.value, path ?? "/", req.method ?? "GET")
@@ -239,6 +248,17 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
       }
     }
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
+    return mcp(req, res, draining)
+  }
+}
+
+/** /mcp: refused while draining, by the DNS rebinding guards, and unauthenticated, before its body is read. */
+const mcpRoute = (
+  { settings, signIn, context, requests, serveMcp }: Routes,
+  guards: ReadonlyArray<(req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse) => boolean>,
+) => {
+  const authenticate = Token.check(Option.map(settings.token, Redacted.value))
+  return async (req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse, draining: boolean) => {
     if (draining) {
       return sendJson(
         res,
@@ -248,6 +268,19 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
       )
     }
     for (const guard of guards) if (!guard(req, res)) return
+    // Authentication first: the token, then the credentials per-request mode needs, on the
+    // headers alone; a refused request's body is never read, and its connection is closed.
+    let authInfo: AuthInfo | undefined
+    if (Option.isSome(authenticate)) {
+      const checked = await authenticate.value(req.headers.authorization)
+      if (checked instanceof Response) return HttpGate.respondNow(res, checked)
+      authInfo = checked
+    }
+    const start = context.fromHeaders(req.headers, req.socket.remoteAddress)
+    // With sign-in, its own challenge comes first (the gate, past the body's read).
+    if (Either.isLeft(start) && Option.isNone(signIn)) {
+      return HttpGate.refuseNow(res, 401, { jsonrpc: "2.0", error: { code: -32001, message: start.left }, id: null })
+    }
     // The SDK answers a declared oversize body with 413 at once and closes: a client still
     // sending it would see its connection reset instead. A body of a sane size is let through first.
     const declared = Number(req.headers["content-length"] ?? 0)
@@ -256,9 +289,10 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
         req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
       })
     }
-    const admission = Either.match(context.fromHeaders(req.headers, req.socket.remoteAddress), {
+    const admission = Either.match(start, {
       onLeft: (reason) => Admission.Refused({ reason }),
-      onRight: (start) => Admission.Served({ context: start, session: Option.none() }),
+      onRight: (begun) =>
+        Admission.Served({ context: begun, session: Option.none(), ...(authInfo === undefined ? {} : { authInfo }) }),
     })
     const body = await HttpBody.bodyOf(req, declared, MAX_BODY_BYTES)
     await requests.run(admission, () =>
@@ -268,61 +302,6 @@ const routes = ({ settings, readiness, probe, signIn, context, requests, serveMc
     )
   }
 }
-
-/** The node server of `handle`: each request is a fiber of `inFlight` until its response closes. */
-const nodeServer = (handle: ReturnType<typeof routes>, log: Log) =>
-  Effect.gen(function* () {
-    // Draining waits for the set to empty.
-    const inFlight = yield* FiberSet.make<void>()
-    const runFork = yield* FiberSet.runtime(inFlight)<never>()
-    const http = NodeHttp.createServer((req, res) => {
-      runFork(
-        Effect.async<void>((resume) => {
-          res.on("close", () => resume(Effect.void))
-          handle(req, res).catch((error: unknown) => {
-            log(`http: ${error instanceof Error ? error.message : String(error)}`)
-            sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null })
-          })
-        }),
-      )
-    })
-    // Slow clients may not hold sockets open forever.
-    http.requestTimeout = 15 * 60 * 1000
-    http.headersTimeout = 30_000
-    // An idle connection is closed by the side that waits the longer no more: a balancer or client
-    // that sends on a connection as this server closes it gets a reset (Node's 5 s made it common
-    // under load). Kept past the usual balancers' idle time-outs (60 s), which then close first.
-    http.keepAliveTimeout = KEEP_ALIVE_MS
-    return { http, inFlight }
-  })
-
-/**
- * `http` listening until the scope closes; then it refuses new requests, lets those in flight
- * finish (for at most DRAIN_MS), closes the SDK's handler, and closes.
- */
-const listening = (
-  settings: HttpSettingsShape,
-  { http, inFlight }: Effect.Effect.Success<ReturnType<typeof nodeServer>>,
-  handler: ReturnType<typeof mcpHandler>,
-  shutdown: Shutdown,
-) =>
-  Effect.acquireRelease(
-    Effect.async<void, ListenError>((resume) => {
-      http.once("error", (cause) =>
-        resume(Effect.fail(new ListenError({ address: `${settings.host}:${settings.port}`, cause }))),
-      )
-      http.listen(settings.port, settings.host, () => resume(Effect.void))
-    }),
-    () =>
-      Effect.gen(function* () {
-        shutdown.draining = true
-        http.close()
-        http.closeIdleConnections()
-        yield* FiberSet.awaitEmpty(inFlight).pipe(Effect.timeoutOption(DRAIN_MS))
-        yield* Effect.promise(() => handler.close())
-        http.closeAllConnections()
-      }),
-  )
 
 /**
  * Listens until the scope closes; then it refuses new requests, lets those in
@@ -341,15 +320,16 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const requests: Requests = new AsyncLocalStorage()
     // Sessions and questions are signed with the replicas' shared key, so that any replica reads them.
     const key = Option.getOrElse((yield* TeamSettings).stateKey, Session.processKey)
+    const limits: HttpLimits = { ...DEFAULT_LIMITS, ...settings.limits }
     const asked: Asking.Asked = {
-      sessions: Session.make(key),
+      sessions: Session.make(key, { lifetimeMs: limits.sessionMs }),
       // The replicas' shared store, where one is provided: answers landing on another replica reach the call through it.
-      answers: Answers.make({ key, store: yield* Store, run, warn: log }),
+      answers: Answers.make({ key, store: yield* Store, run, warn: log, limits }),
     }
     const handler = mcpHandler(mcp, requests, asked, log)
     const serveMcp = gated(
       handler,
-      Token.check(Option.map(settings.token, Redacted.value)),
+      Token.bindingOf(Option.map(settings.token, Redacted.value)),
       Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES)),
       requests,
       asked,
@@ -358,7 +338,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const shutdown: Shutdown = { draining: false }
     const probe = (ready: ReadinessShape) => run(ready.probe)
     const handle = routes({ settings, readiness, probe, signIn, context, requests, serveMcp, shutdown })
-    const server = yield* nodeServer(handle, log)
+    const server = yield* nodeServer(handle, limits, log)
     yield* listening(settings, server, handler, shutdown)
     const { port } = server.http.address() as AddressInfo
     const shownHost = settings.host.includes(":") ? `[${settings.host}]` : settings.host

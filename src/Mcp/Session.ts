@@ -6,16 +6,22 @@
  * else this process's own) reads it back on each later POST.
  *
  * It is never an authority: a request is authenticated by its credentials or
- * sign-in as before, and the token is bound to who initialized (the binding
- * principal's digest), so one presented by anyone else is no session at all.
+ * sign-in as before, and the token is bound to the whole credential that
+ * initialized (a keyed digest of the principal, the keys and secrets the
+ * request brought, and SVC_MCP_TOKEN), so one presented with anything else, a
+ * key's other secret or after the token changed, opens no session. It ends a
+ * while after its initialize (SVC_MCP_SESSION_LIFETIME), and its signature has
+ * one spelling only.
  * What it is for: naming the caller of the guard's window where several people
  * share credentials and an address, seeding each POST's server with the
  * client's capabilities so that it can be asked, and binding the questions
  * and cancellations of a POST to the client that sent it.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as CallContext from "../Call/Context.js"
+import { fingerprint } from "../Callers/RefusedKeys.js"
 
 /** What a session token says of its client. */
 export interface Session {
@@ -28,10 +34,29 @@ export interface Session {
 }
 
 export interface Sessions {
-  /** The token for a client that initialized with these capabilities, as `principal`. */
-  readonly issue: (principal: string, version: string, capabilities: unknown) => string
-  /** The session a token names, when this key signed it for this `principal`; else none. */
-  readonly open: (token: string, principal: string) => Option.Option<Session>
+  /** The token for a client that initialized with these capabilities, with this `credential` (`credentialOf`). */
+  readonly issue: (credential: string, version: string, capabilities: unknown) => string
+  /** The session a token names, when this key signed it for this `credential` and it has not expired; else none. */
+  readonly open: (token: string, credential: string) => Option.Option<Session>
+}
+
+/**
+ * The whole credential a request brings, as a session is bound to it: who it is (the binding
+ * principal), every caller key with its secret (a digest of each), and the server's token's
+ * digest (`serverToken`, empty without one), so that the same key with another secret, or any
+ * request after SVC_MCP_TOKEN changed, is another credential.
+ */
+export const credentialOf = (context: CallContext.CallContext, serverToken: string): string => {
+  const { credentials } = context
+  const keys =
+    credentials._tag === "Caller"
+      ? [fingerprint(credentials.caller.key, credentials.caller.secret)]
+      : credentials._tag === "PerService"
+        ? [...credentials.callers.entries()]
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([service, caller]) => `${service}=${fingerprint(caller.key, caller.secret)}`)
+        : []
+  return JSON.stringify([CallContext.bindingPrincipalOf(context), keys, serverToken])
 }
 
 const PREFIX = "s1."
@@ -44,41 +69,59 @@ const elicitationOf = (capabilities: unknown): Readonly<Record<string, unknown>>
   return JSON.stringify(declared).length <= 200 ? (declared as Record<string, unknown>) : { form: {} }
 }
 
-const principalDigest = (principal: string) => createHash("sha256").update(principal).digest("base64url").slice(0, 16)
+/** How far ahead of this replica's clock another's issue time may be (clocks differ a little). */
+const SKEW_MS = 60_000
+
+export interface Options {
+  /** How long a token is honoured after its initialize. */
+  readonly lifetimeMs: number
+  readonly now?: () => number
+}
 
 /** Sessions signed with a key derived from `key`, so that no other use of that key's MACs can pass for a token. */
-export const make = (key: Redacted.Redacted<Uint8Array>): Sessions => {
+export const make = (key: Redacted.Redacted<Uint8Array>, { lifetimeMs, now = Date.now }: Options): Sessions => {
   const derived = createHmac("sha256", Redacted.value(key)).update("svc-mcp session id").digest()
-  const mac = (payload: string) => createHmac("sha256", derived).update(payload).digest().subarray(0, 16)
+  // The signature's one spelling: base64url of 16 bytes, unpadded, compared as text (a decoder
+  // takes padding, stray characters and the last character's spare bits, many spellings of one MAC).
+  const mac = (payload: string) =>
+    Buffer.from(createHmac("sha256", derived).update(payload).digest("base64url").slice(0, 22))
+  // Keyed: the token is readable by its client, and a plain digest of a secret could be guessed at.
+  const bound = (credential: string) =>
+    createHmac("sha256", derived).update("credential\u0000").update(credential).digest("base64url").slice(0, 22)
   return {
-    issue: (principal, version, capabilities) => {
+    issue: (credential, version, capabilities) => {
       const elicitation = elicitationOf(capabilities)
       const payload = Buffer.from(
         JSON.stringify({
           n: randomBytes(12).toString("base64url"),
-          p: principalDigest(principal),
+          p: bound(credential),
+          t: Math.floor(now() / 1000),
           v: version,
           ...(elicitation === undefined ? {} : { e: elicitation }),
         }),
       ).toString("base64url")
-      return `${PREFIX}${payload}.${mac(payload).toString("base64url")}`
+      return `${PREFIX}${payload}.${mac(payload).toString("utf8")}`
     },
-    open: (token, principal) => {
+    open: (token, credential) => {
       if (!token.startsWith(PREFIX) || token.length > 1024) return Option.none()
       const [payload, signature, extra] = token.slice(PREFIX.length).split(".")
       if (payload === undefined || signature === undefined || extra !== undefined) return Option.none()
-      const given = Buffer.from(signature, "base64url")
+      const given = Buffer.from(signature, "utf8")
       const expected = mac(payload)
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return Option.none()
       try {
         const parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
           n?: unknown
           p?: unknown
+          t?: unknown
           v?: unknown
           e?: unknown
         }
         if (typeof parsed.n !== "string" || typeof parsed.v !== "string") return Option.none()
-        if (parsed.p !== principalDigest(principal)) return Option.none()
+        if (parsed.p !== bound(credential)) return Option.none()
+        const issued = typeof parsed.t === "number" ? parsed.t * 1000 : Number.NaN
+        const at = now()
+        if (!(issued <= at + SKEW_MS && at - issued < lifetimeMs)) return Option.none()
         return Option.some({
           nonce: parsed.n,
           version: parsed.v,

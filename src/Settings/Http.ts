@@ -1,6 +1,7 @@
 /**
  * The settings of serving MCP over Streamable HTTP: the port, the host, the
- * Bearer token, and the rule that off loopback a token is required.
+ * Bearer token, the rule that off loopback a token is required, and the
+ * bounds on what a caller can open (connections, questions, sessions).
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -9,13 +10,79 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { type ConfigError, optional, optionalWith, parsePort, read, refuse, secret } from "./Read.js"
+import {
+  type ConfigError,
+  duration,
+  optional,
+  optionalWith,
+  parsePort,
+  positive,
+  read,
+  refuse,
+  secret,
+} from "./Read.js"
+
+/** What a caller can open over HTTP, and for how long: each a setting, with these defaults. */
+export interface HttpLimits {
+  /** Questions a 2025-era session can have open at once (SVC_MCP_QUESTIONS_PER_SESSION). */
+  readonly questionsPerSession: number
+  /** Questions a principal (a key, an identity, or the server's own credentials) can have open (SVC_MCP_QUESTIONS_PER_PRINCIPAL). */
+  readonly questionsPerPrincipal: number
+  /** Questions open on this replica in all (SVC_MCP_QUESTIONS_MAX). */
+  readonly questions: number
+  /** How long a question waits for its answer (SVC_MCP_QUESTION_TIMEOUT), below the SDK's 600 s. */
+  readonly questionMs: number
+  /** How long a session token is honoured after its initialize (SVC_MCP_SESSION_LIFETIME). */
+  readonly sessionMs: number
+  /** Connections open at once; more are closed as they come (SVC_MCP_MAX_CONNECTIONS). */
+  readonly maxConnections: number
+  /** How long a request may take to arrive, headers and body (SVC_MCP_REQUEST_TIMEOUT); its headers, at most 10 s of it. */
+  readonly requestMs: number
+}
+
+export const DEFAULT_LIMITS: HttpLimits = {
+  questionsPerSession: 4,
+  questionsPerPrincipal: 32,
+  questions: 256,
+  questionMs: 300_000,
+  sessionMs: 86_400_000,
+  maxConnections: 1024,
+  requestMs: 30_000,
+}
+
+const limits: Config.Config<HttpLimits> = Config.all({
+  questionsPerSession: positive(
+    "SVC_MCP_QUESTIONS_PER_SESSION",
+    DEFAULT_LIMITS.questionsPerSession,
+    "questions",
+    DEFAULT_LIMITS.questionsPerSession,
+  ),
+  questionsPerPrincipal: positive(
+    "SVC_MCP_QUESTIONS_PER_PRINCIPAL",
+    DEFAULT_LIMITS.questionsPerPrincipal,
+    "questions",
+    DEFAULT_LIMITS.questionsPerPrincipal,
+  ),
+  questions: positive("SVC_MCP_QUESTIONS_MAX", DEFAULT_LIMITS.questions, "questions", DEFAULT_LIMITS.questions),
+  // Below the SDK's own 600 s, which would otherwise end the question first, in words of its own.
+  questionMs: duration("SVC_MCP_QUESTION_TIMEOUT", DEFAULT_LIMITS.questionMs, 1_000, 540_000),
+  sessionMs: duration("SVC_MCP_SESSION_LIFETIME", DEFAULT_LIMITS.sessionMs, 60_000, 30 * 86_400_000),
+  maxConnections: positive(
+    "SVC_MCP_MAX_CONNECTIONS",
+    DEFAULT_LIMITS.maxConnections,
+    "connections",
+    DEFAULT_LIMITS.maxConnections,
+  ),
+  requestMs: duration("SVC_MCP_REQUEST_TIMEOUT", DEFAULT_LIMITS.requestMs, 1_000, 3_600_000),
+})
 
 export interface HttpSettingsShape {
   readonly port: number
   readonly host: string
   /** When set, every /mcp request must carry `Authorization: Bearer <token>`. */
   readonly token: Option.Option<Redacted.Redacted<string>>
+  /** The bounds; each one not given is its default (`DEFAULT_LIMITS`). */
+  readonly limits?: Partial<HttpLimits>
 }
 
 /** The HTTP settings, or None to serve on stdio. */
@@ -86,7 +153,10 @@ export const load = (
     Option.isSome(portOverride) ? Effect.succeed(portOverride) : read(port),
     Option.match({
       onNone: () => Effect.succeedNone,
-      onSome: (port) => Effect.map(read(endpoint), (rest) => Option.some({ port, ...rest })),
+      onSome: (port) =>
+        Effect.map(read(Config.all({ endpoint, limits })), ({ endpoint, limits }) =>
+          Option.some({ port, ...endpoint, limits }),
+        ),
     }),
   )
 

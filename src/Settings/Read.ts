@@ -148,7 +148,6 @@ export const secret = (name: string): Config.Config<Option.Option<Redacted.Redac
     return Either.map(readFile(name, file.value.trim()), (content) => Option.some(Redacted.make(content)))
   })
 
-/** A positive whole number from `variable`, or `fallback` when unset. */
 /** A comma-separated list's entries, each trimmed, the empty ones left out. */
 export const commaList = (text: string): ReadonlyArray<string> =>
   text
@@ -156,6 +155,7 @@ export const commaList = (text: string): ReadonlyArray<string> =>
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "")
 
+/** A positive whole number from `variable`, or `fallback` when unset. */
 export const positive = (variable: string, fallback: number, unit: string, example: number): Config.Config<number> =>
   optionalWith(variable, (value) => {
     const text = value.trim()
@@ -170,6 +170,28 @@ export const positive = (variable: string, fallback: number, unit: string, examp
           ),
         )
   }).pipe(Config.map(Option.getOrElse(() => fallback)))
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { "": 1000, s: 1000, m: 60_000, h: 3_600_000 }
+
+const shownDuration = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`
+
+/** A duration from `variable` (seconds, or a number with s, m or h) from `minMs` to `maxMs`, or `fallbackMs` when unset. */
+export const duration = (variable: string, fallbackMs: number, minMs: number, maxMs: number): Config.Config<number> =>
+  optionalWith(variable, (value) => {
+    const match = /^(\d{1,9})\s*([smh]?)$/i.exec(value.trim())
+    const ms = match === null ? Number.NaN : Number(match[1]) * (DURATION_UNITS[(match[2] ?? "").toLowerCase()] ?? 0)
+    return ms >= minMs && ms <= maxMs
+      ? Either.right(ms)
+      : Either.left(
+          refuse(
+            variable,
+            `is not a duration from ${shownDuration(minMs)} to ${shownDuration(maxMs)} (${JSON.stringify(value.trim())})`,
+            (v) =>
+              `give seconds, or a number with s, m or h; unset it for the default, ${v(variable)}=${shownDuration(fallbackMs)}`,
+          ),
+        )
+  }).pipe(Config.map(Option.getOrElse(() => fallbackMs)))
 
 /** One of `values`, case-insensitive, or `fallback` when unset. */
 export const pickOne =
