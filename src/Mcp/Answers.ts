@@ -56,7 +56,7 @@ const delivered: Delivery = { _tag: "Delivered" }
 const refused = (status: number, reason: string): Delivery => ({ _tag: "Refused", status, reason })
 const NOT_WAITING = "no call waits for this answer (answered already, cancelled or timed out): nothing sent"
 
-export type Asked =
+type Asked =
   | { readonly _tag: "Asked"; readonly id: string; readonly release: () => void }
   | { readonly _tag: "Refused"; readonly reason: string }
 
@@ -118,7 +118,7 @@ const callKey = (binding: Binding, requestId: RequestId) => `${binding.session}:
 const storedCall = (key: string) => createHash("sha256").update(key).digest("base64url")
 
 /** A cancellation's reason as it is passed on: a string, cut to MAX_REASON_CHARS. */
-export const reasonOf = (reason: unknown): string | undefined =>
+const reasonOf = (reason: unknown): string | undefined =>
   typeof reason === "string" ? reason.slice(0, MAX_REASON_CHARS) : undefined
 
 const bump = (counts: Map<string, number>, key: string, by: number) => {
