@@ -33,11 +33,18 @@ export interface Accounts {
   readonly expireTokens: () => void
 }
 
+/** The users made through the API: their keys and logins. */
+export interface MoreUsers {
+  readonly byKey: (key: string, secret: string) => Caller | undefined
+  readonly byLogin: (username: string, password: string) => Caller | undefined
+}
+
 export const make = (
   accounts: ReadonlyArray<Account>,
   limiter: RateLimiter,
   ttlMs: number,
   definitions: ServiceSchema,
+  more: MoreUsers,
 ): Accounts => {
   const tokens = new Map<string, { expires: number; caller: Caller }>()
   let logins = 0
@@ -47,15 +54,15 @@ export const make = (
     const locked = limiter.locked(address)
     if (locked !== undefined) throw locked
     const params = definitions.decodeRequest(LOGIN, body) as { username: string; password: string }
-    const account = accounts.find(
-      (a) => a.credentials.username === params.username && a.credentials.password === params.password,
-    )
-    if (account === undefined) throw limiter.failed(address, 401, "Invalid login credentials")
+    const caller =
+      accounts.find((a) => a.credentials.username === params.username && a.credentials.password === params.password)
+        ?.caller ?? more.byLogin(params.username, params.password)
+    if (caller === undefined) throw limiter.failed(address, 401, "Invalid login credentials")
     const iat = Date.now()
     const header = base64url({ alg: "HS256", typ: "JWT" })
-    const claims = base64url({ id: account.caller.id, iat, exp: iat + ttlMs, jti: randomBytes(8).toString("hex") })
+    const claims = base64url({ id: caller.id, iat, exp: iat + ttlMs, jti: randomBytes(8).toString("hex") })
     const jwt = `${header}.${claims}.${randomBytes(32).toString("base64url")}`
-    tokens.set(jwt, { expires: iat + ttlMs, caller: account.caller })
+    tokens.set(jwt, { expires: iat + ttlMs, caller })
     return { type: "Jwt", data: { jwt } }
   }
 
@@ -75,7 +82,11 @@ export const make = (
     if (secret === undefined) return new ServiceFailure(500, "Request headers have X-API-KEY but missing X-API-SECRET")
     if (key === undefined) return new ServiceFailure(500, "Request headers have X-API-SECRET but missing X-API-KEY")
     const account = accounts.find((a) => a.credentials.apiKey.key === key && a.credentials.apiKey.secret === secret)
-    return account?.caller ?? limiter.failed(address, 401, "Invalid user credentials")
+    return (
+      account?.caller ??
+      more.byKey(String(key), String(secret)) ??
+      limiter.failed(address, 401, "Invalid user credentials")
+    )
   }
 
   return {

@@ -49,7 +49,7 @@ const openAlert = (world: World, target: AlertRecord["target"], type: string) =>
   world.alerts.find((a) => !a.resolved && a.target.id === target.id && a.data.type === type)
 
 /** Opens an alert (or brings the open one of its kind on the target up to date). */
-const raise = (world: World, target: AlertRecord["target"], condition: Condition): AlertRecord => {
+export const raise = (world: World, target: AlertRecord["target"], condition: Condition): AlertRecord => {
   const open = openAlert(world, target, condition.type)
   if (open !== undefined) {
     open.level = condition.level
@@ -71,7 +71,7 @@ const raise = (world: World, target: AlertRecord["target"], condition: Condition
 }
 
 /** Resolves the open alert of `type` on `target`, if there is one. */
-const resolve = (world: World, target: AlertRecord["target"], type: string): void => {
+export const resolve = (world: World, target: AlertRecord["target"], type: string): void => {
   const open = openAlert(world, target, type)
   if (open === undefined) return
   open.resolved = true

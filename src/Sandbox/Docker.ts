@@ -5,7 +5,7 @@
  */
 import { servicesOf } from "./Lifecycle.js"
 import { type Handler, page } from "./Resources.js"
-import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import { adminOnly, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
 import { CREATED, inspectService, onSwarm, swarmOf, swarmOne, swarmParam } from "./Swarm.js"
 import type { Container, World } from "./World.js"
 
@@ -64,7 +64,6 @@ interface Reads {
   readonly inUse: (serverId: string, test: (c: Container) => boolean) => boolean
   readonly swarm: (params: Params) => ReturnType<typeof swarmOf>
   readonly stackOf: (params: Params) => Resource
-  readonly apiKeys: (caller: Caller) => ReadonlyArray<unknown>
   readonly add: (endpoint: string, handler: Handler) => void
 }
 
@@ -275,26 +274,12 @@ const swarmReads = ({ world, store, swarm, add }: Reads) => {
 }
 
 /** Keys, permissions, secrets and what the core's configuration lists. */
-const accessReads = ({ world, apiKeys, add }: Reads) => {
-  add("ListPermissions", () => [])
-  add("ListApiKeys", (_p, caller) => apiKeys(caller))
-  add("ListApiKeysForServiceUser", (p, caller) => {
-    adminOnly(caller)
-    const user = ref(p, "user")
-    if (!world.users.some((u) => u._id.$oid === user || u.username === user)) {
-      throw new ServiceFailure(500, `did not find any User matching ${user}`)
-    }
-    return []
-  })
+const accessReads = ({ world, add }: Reads) => {
   add("ListOnboardingKeys", (_p, caller) => {
     adminOnly(caller)
-    return []
+    return world.onboardingKeys
   })
   add("ListSecrets", () => ["GITHUB_TOKEN", "REGISTRY_TOKEN"])
-  add("ListUserTargetPermissions", (_p, caller) => {
-    adminOnly(caller)
-    return []
-  })
   add("ListGitProvidersFromConfig", () => [{ domain: "github.com", https: true, accounts: [{ username: "acme-bot" }] }])
   add("ListImageRegistriesFromConfig", () => [
     { domain: "ghcr.io", accounts: [{ username: "acme-bot" }], organizations: [] },
@@ -353,7 +338,7 @@ const historyReads = ({ world, store, add }: Reads) => {
   })
 }
 
-export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArray<unknown>): Map<string, Handler> => {
+export const handlers = (world: World): Map<string, Handler> => {
   const { store } = world
   const server = (params: Params) => store.find("server", ref(params, "server", "id", "name"))
   const allContainers = () => [...world.containers.values()].flat()
@@ -362,7 +347,7 @@ export const handlers = (world: World, apiKeys: (caller: Caller) => ReadonlyArra
   const stackOf = (p: Params) => store.find("stack", ref(p, "stack", "id", "name"))
   const routes = new Map<string, Handler>()
   const add = (endpoint: string, handler: Handler) => routes.set(`read/${endpoint}`, handler)
-  const reads: Reads = { world, store, server, allContainers, inUse, swarm, stackOf, apiKeys, add }
+  const reads: Reads = { world, store, server, allContainers, inUse, swarm, stackOf, add }
   inspectOnServer(reads)
   listOnServer(reads)
   resourceContainers(reads)

@@ -4,8 +4,19 @@
  * moment later, and on completion changes what later reads report (a stopped
  * stack lists as stopped, a deploy writes logs).
  */
+
+import * as Alerts from "./Alerts.js"
 import { type Kind, kinds } from "./Kinds.js"
-import { logKey, place, type RunState, servicesOf, setContainer, writeStartLogs } from "./Lifecycle.js"
+import {
+  imagesOf,
+  logKey,
+  place,
+  type RunState,
+  servicesOf,
+  setContainer,
+  snapshotOf,
+  writeStartLogs,
+} from "./Lifecycle.js"
 import { may, requireLevel } from "./Permissions.js"
 import type { Handler } from "./Resources.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
@@ -58,19 +69,32 @@ const infoState: Record<"stack" | "deployment", Record<RunState, string>> = {
   deployment: { running: "running", stopped: "exited", paused: "paused", down: "not_deployed" },
 }
 
+/** A pull: the newer images a registry holds for `r` become the ones it runs, and their alerts resolve. */
+const pull = (world: World, kind: "stack" | "deployment", r: Resource): ReadonlyArray<string> =>
+  imagesOf(r).map(({ image }) => {
+    if (!world.newerImages.delete(image)) return `${image}: image is up to date`
+    Alerts.resolve(world, { type: kinds[kind].target, id: r.id }, `${kinds[kind].target}ImageUpdateAvailable`)
+    return `${image}: pulled a newer image`
+  })
+
 const lifecycle =
-  (kind: "stack" | "deployment", state: RunState | undefined): Effect =>
+  (kind: "stack" | "deployment", state: RunState | undefined, pulls: boolean): Effect =>
   (world, target) => {
-    if (target === undefined || state === undefined) return ["pulled images: up to date"]
+    if (target === undefined) return ["pulled images: up to date"]
     const r = target.resource
+    const pulled = pulls ? pull(world, kind, r) : []
+    if (state === undefined) return pulled
     r.info = { ...r.info, state: infoState[kind][state] }
     place(world, kind, r, state)
     if (state === "running") {
       writeStartLogs(world, kind, r)
-      r.info = { ...r.info, deployed_snapshot: JSON.stringify(r.config) }
+      r.info = { ...r.info, deployed_snapshot: snapshotOf(r) }
+      if (Array.isArray(r.info.remote_contents)) {
+        r.info = { ...r.info, deployed_contents: r.info.remote_contents, deployed_hash: r.info.latest_hash ?? "" }
+      }
     }
     world.log(logKey(kind, r), kind === "stack" ? "compose" : r.name, `${kind} ${r.name}: ${state}`)
-    return [`${kind} ${r.name} is now ${infoState[kind][state]}`]
+    return [...pulled, `${kind} ${r.name} is now ${infoState[kind][state]}`]
   }
 
 const bumpBuild: Effect = (_world, target) => {
@@ -100,10 +124,11 @@ const noted =
 
 /** What each operation acts on (the kind whose name its params give) and what it does. */
 const operations = new Map<string, { kind?: Kind; key?: string; effect: Effect }>()
+const pulls = (op: string) => op.startsWith("Deploy") || op.startsWith("Pull")
 for (const [op, state] of Object.entries(stackStates))
-  operations.set(op, { kind: "stack", effect: lifecycle("stack", state) })
+  operations.set(op, { kind: "stack", effect: lifecycle("stack", state, pulls(op)) })
 for (const [op, state] of Object.entries(deploymentStates)) {
-  operations.set(op, { kind: "deployment", effect: lifecycle("deployment", state) })
+  operations.set(op, { kind: "deployment", effect: lifecycle("deployment", state, pulls(op)) })
 }
 for (const op of Object.keys(containerStates)) {
   operations.set(op, {
@@ -259,7 +284,7 @@ const BATCHED = [
 
 /** Whether a stack would change if deployed: not running, or its config changed since its last deploy. */
 const changed = (stack: Resource) =>
-  stack.info.state !== "running" || stack.info.deployed_snapshot !== JSON.stringify(stack.config)
+  stack.info.state !== "running" || stack.info.deployed_snapshot !== snapshotOf(stack)
 
 /** An operation started as the service starts it: checked now, its Update answered at once and finished later. */
 const start = (world: World, timing: Timing, operation: string, params: Params, caller: Caller): UpdateRecord => {
@@ -309,6 +334,14 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
   return update
 }
 
+/** What a batch runs: the resources whose names `pattern` matches, with every one of `tags`, that the caller may execute. */
+export const selected = (world: World, kind: Kind, params: Params, caller: Caller): ReadonlyArray<Resource> =>
+  world.store
+    .all(kind)
+    .filter(matcher(ref(params, "pattern")))
+    .filter(tagged(world, params.tags))
+    .filter((r) => may(world, caller, kind, r, "Execute"))
+
 export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<string, Handler> => {
   const routes = new Map<string, Handler>()
   for (const operation of operations.keys()) {
@@ -318,11 +351,7 @@ export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<str
     const kind = operations.get(single)?.kind as Kind
     routes.set(`execute/Batch${single}`, (params, caller) => {
       // Of the matches, the service runs those the caller may execute; the others are left out, not refused.
-      const matches = world.store
-        .all(kind)
-        .filter(matcher(ref(params, "pattern")))
-        .filter(tagged(world, params.tags))
-        .filter((r) => may(world, caller, kind, r, "Execute"))
+      const matches = selected(world, kind, params, caller)
       return matches.map((r) => {
         try {
           return { status: "Ok", data: start(world, timing, single, { [kinds[kind].key]: r.id }, caller) }

@@ -17,7 +17,7 @@ export const imageOf = (r: Resource): string => {
 export type RunState = "running" | "stopped" | "paused" | "down"
 
 /** The top-level service names of a compose file's `services:` section. */
-const composeServices = (contents: string): ReadonlyArray<string> => {
+export const composeOf = (contents: string): ReadonlyArray<string> => {
   const names: Array<string> = []
   let inServices = false
   for (const line of contents.split("\n")) {
@@ -37,11 +37,30 @@ const composeServices = (contents: string): ReadonlyArray<string> => {
  */
 export const servicesOf = (stack: Resource): ReadonlyArray<string> => {
   const contents = stack.config.file_contents
-  const written = typeof contents === "string" ? composeServices(contents) : []
+  const written = typeof contents === "string" ? composeOf(contents) : []
   if (written.length > 0) return written
+  // A compose file written to its repository (WriteStackFileContents) or read from it (RefreshStackCache).
+  const remote = Array.isArray(stack.info.remote_contents)
+    ? (stack.info.remote_contents as Array<{ contents?: unknown }>)
+    : []
+  const committed = remote.flatMap((f) => (typeof f.contents === "string" ? composeOf(f.contents) : []))
+  if (committed.length > 0) return committed
   const known = stack.info.compose_services
   return Array.isArray(known) && known.length > 0 ? (known as Array<string>) : ["app"]
 }
+
+/** The image of each service of a stack, or of a deployment. */
+export const imagesOf = (r: Resource): ReadonlyArray<{ service: string; image: string }> =>
+  typeof r.config.image === "object" && r.config.image !== null
+    ? [{ service: r.name, image: imageOf(r) }]
+    : servicesOf(r).map((service) => ({
+        service,
+        image: `${String(r.info.image_prefix ?? "library")}/${service}:latest`,
+      }))
+
+/** What a deploy runs: the config and the compose files it holds; a later change of either is a change to deploy. */
+export const snapshotOf = (r: Resource): string =>
+  Array.isArray(r.info.remote_contents) ? JSON.stringify([r.config, r.info.remote_contents]) : JSON.stringify(r.config)
 
 const containerState = (state: RunState): Container["state"] =>
   state === "running" ? "running" : state === "paused" ? "paused" : "exited"

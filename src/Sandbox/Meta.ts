@@ -9,7 +9,7 @@ import { type Kind, kinds, resourceKinds } from "./Kinds.js"
 import { kindOfTarget, may, requireLevel } from "./Permissions.js"
 import { full, type Handler } from "./Resources.js"
 import { isRecord } from "./Schema.js"
-import { adminOnly, type Caller, type Resource, ref, ServiceFailure } from "./Store.js"
+import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
 import type { World } from "./World.js"
 
 /** The resource a `{type, id}` target names (by id or name), and its kind. */
@@ -94,14 +94,14 @@ const settingRoutes = (world: World, add: (endpoint: string, handler: Handler) =
   add("write/CreateDeploymentFromContainer", (p, caller) => {
     adminOnly(caller)
     const { server, container } = world.container(ref(p, "server"), ref(p, "name"))
-    if (container.owner !== undefined) {
-      throw new ServiceFailure(500, `container ${container.name} already belongs to a ${container.owner.kind}`)
-    }
     const deployment = store.create("deployment", container.name, {
       config: { server_id: server.id, image: { type: "Image", params: { image: container.image } } },
       info: { state: container.state === "running" ? "running" : "exited" },
     })
-    Object.assign(container, { owner: { kind: "deployment", id: deployment.id, service: container.name } })
+    // A container of no stack or deployment becomes the new deployment's own.
+    if (container.owner === undefined) {
+      Object.assign(container, { owner: { kind: "deployment", id: deployment.id, service: container.name } })
+    }
     return full(schema, "deployment", deployment)
   })
 }
@@ -137,25 +137,27 @@ const variableToml = (world: World) =>
     .all("variable")
     .map((v) => `[[variable]]\nname = ${JSON.stringify(v.name)}\nvalue = ${JSON.stringify(v.config.value ?? "")}`)
 
-const exportRoutes = (world: World, add: (endpoint: string, handler: Handler) => void) => {
+/** The resources (with `tags`) the caller may read, and the variables if asked, as the service exports them. */
+export const exportAll = (world: World, caller: Caller, p: Params): string => {
   const { store } = world
-  add("read/ExportAllResourcesToToml", (p, caller) => {
-    const tags = Array.isArray(p.tags) ? p.tags.map(String) : []
-    const tagged = (r: Resource) =>
-      tags.every((t) => r.tags.some((id) => id === t || store.all("tag").find((x) => x.id === id)?.name === t))
-    const parts =
-      p.include_resources === false
-        ? []
-        : resourceKinds.flatMap((kind) =>
-            store
-              .all(kind)
-              .filter(tagged)
-              .filter((r) => may(world, caller, kind, r, "Read"))
-              .map((r) => tomlOf(world, kind, r)),
-          )
-    if (p.include_variables === true) parts.push(...variableToml(world))
-    return { toml: parts.join("\n\n") }
-  })
+  const tags = Array.isArray(p.tags) ? p.tags.map(String) : []
+  const tagged = (r: Resource) =>
+    tags.every((t) => r.tags.some((id) => id === t || store.all("tag").find((x) => x.id === id)?.name === t))
+  const parts =
+    p.include_resources === false
+      ? []
+      : resourceKinds.flatMap((kind) =>
+          store
+            .all(kind)
+            .filter((r) => tagged(r) && may(world, caller, kind, r, "Read"))
+            .map((r) => tomlOf(world, kind, r)),
+        )
+  if (p.include_variables === true) parts.push(...variableToml(world))
+  return parts.join("\n\n")
+}
+
+const exportRoutes = (world: World, add: (endpoint: string, handler: Handler) => void) => {
+  add("read/ExportAllResourcesToToml", (p, caller) => ({ toml: exportAll(world, caller, p) }))
   add("read/ExportResourcesToToml", (p, caller) => {
     const targets = Array.isArray(p.targets) ? p.targets : []
     const parts = targets.map((target) => {

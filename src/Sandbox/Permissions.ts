@@ -30,7 +30,7 @@ const groupsOf = (world: World, user: SandboxUser) =>
 export const kindOfTarget = (type: string): Kind | undefined => resourceKinds.find((k) => kinds[k].target === type)
 
 /** The caller's level on `r`, as the service computes it. */
-const levelOn = (world: World, caller: Caller, kind: Kind, r: Resource): string => {
+export const levelOn = (world: World, caller: Caller, kind: Kind, r: Resource): string => {
   if (caller.admin) return "Write"
   const user = world.users.find((u) => u._id.$oid === caller.id)
   if (user === undefined) return "None"

@@ -339,26 +339,6 @@ const accountRoutes = ({ store, add, view }: Routes) => {
   })
 }
 
-const userRoutes = ({ world, definitions, add }: Routes) => {
-  // As the service answers users: their password hashes blanked; service users
-  // included by default, left out with `service_users: "Exclude"`, alone with "Only".
-  add("read/ListUsers", (p) => {
-    const item = definitions.endpointSchema("read/ListUsers", "response")?.schema.items ?? {}
-    const wanted = p.service_users ?? "Include"
-    return world.users
-      .filter((u) => wanted === "Include" || (wanted === "Only") === (u.service !== undefined))
-      .map(({ service, ...u }) =>
-        definitions.complete(item, {
-          ...u,
-          config:
-            service === undefined
-              ? { type: "Local", data: { password: "" } }
-              : { type: "Service", data: { description: service } },
-        }),
-      )
-  })
-}
-
 /** What the routes are made with: the world, its definitions, a resource's view, a caller's permission on one. */
 const routing = (world: World, add: (endpoint: string, handler: Handler) => void) => {
   const { store, schema: definitions } = world
@@ -389,6 +369,5 @@ export const handlers = (world: World): Map<string, Handler> => {
   variableRoutes(r)
   userGroupRoutes(r)
   accountRoutes(r)
-  userRoutes(r)
   return routes
 }

@@ -172,6 +172,8 @@ const seedWorkloads = (world: World, { production, staging, monitoring, prod1, p
   const web = stack("web", prod1.id, ["web", "worker", "redis"], [production], "running")
   world.log(logKey("stack", web), "worker", ...Hostile.WORKER_LOG)
   stack("monitoring", prod2.id, ["prometheus", "grafana"], [production, monitoring], "running")
+  // Its registry holds a newer grafana than the one running, for a check to find.
+  world.newerImages.add("library/grafana:latest")
   stack("staging-web", stage1.id, ["web", "worker", "redis"], [staging], "stopped")
 
   const deployment = (name: string, serverId: string, image: string, tags: Array<string>, state: RunState) => {

@@ -16,13 +16,16 @@ import { clientAddress } from "./ClientAddress.js"
 import * as Docker from "./Docker.js"
 import { type Estate, seedEstate } from "./Estate.js"
 import * as Executions from "./Executions.js"
+import * as Files from "./Files.js"
 import * as Meta from "./Meta.js"
 import * as Monitoring from "./Monitoring.js"
 import { RateLimiter, WINDOW_MS } from "./RateLimiter.js"
 import * as Reads from "./Reads.js"
 import * as Resources from "./Resources.js"
 import type { ServiceSchema } from "./Schema.js"
+import * as Servers from "./Servers.js"
 import { type Caller, type Params, ServiceFailure } from "./Store.js"
+import * as Users from "./Users.js"
 import { fail, listener, send } from "./Wire.js"
 import { type SandboxUser, World } from "./World.js"
 
@@ -137,15 +140,37 @@ const routesOf = (
     ...Resources.handlers(world),
     ...Executions.handlers(world, options.timing),
     ...Reads.handlers(world),
-    ...Docker.handlers(world, apiKeys),
+    ...Docker.handlers(world),
+    ...Users.handlers(world, apiKeys),
     ...Meta.handlers(world),
     ...Alerts.handlers(world),
     ...Monitoring.handlers(world),
+    ...Files.handlers(world, (kind, params, caller) => Executions.selected(world, kind, params, caller)),
+    ...Servers.handlers(world),
     ["read/GetVersion", () => ({ version })],
     ["read/GetCoreInfo", coreInfo],
   ])
   if (compare(version, VERSION) < 0) for (const endpoint of addedIn233(world.schema)) routes.delete(endpoint)
   return routes
+}
+
+/** Keys made for service users, and local users made with a password. */
+const moreUsers = (world: World): Accounts.MoreUsers => {
+  const callerOf = (id: string): Caller | undefined => {
+    const user = world.users.find((u) => u._id.$oid === id)
+    return user === undefined ? undefined : { id, username: user.username, admin: user.admin }
+  }
+  return {
+    byKey: (key, secret) => {
+      const found = world.apiKeys.find((k) => k.key === key && k.secret === secret)
+      const live = found !== undefined && (found.expires === 0 || found.expires > world.now())
+      return live ? callerOf(found.user_id) : undefined
+    },
+    byLogin: (username, password) => {
+      const user = world.users.find((u) => u.username === username)
+      return user !== undefined && world.passwords.get(user._id.$oid) === password ? callerOf(user._id.$oid) : undefined
+    },
+  }
 }
 
 /** The caller as the user is now: deleted or disabled since, it is refused; made an admin, it is one. */
@@ -213,7 +238,7 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const accounts = accountsOf(admin, seedEstate(world, options.estate))
   Alerts.refresh(world)
   const routes = routesOf(world, accounts, options, version)
-  const auth = Accounts.make(accounts, limiter, ttl, world.schema)
+  const auth = Accounts.make(accounts, limiter, ttl, world.schema, moreUsers(world))
   const server = Http.createServer(listener(handlerOf(world, routes, auth, limiter, version)))
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)

@@ -126,6 +126,8 @@ export class World {
   readonly users: Array<SandboxUser> = []
   /** API keys made through the API (the two seeded accounts' keys are the server's own). */
   readonly apiKeys: Array<ApiKeyRecord> = []
+  /** The passwords of local users made through the API, by user id. */
+  readonly passwords = new Map<string, string>()
   readonly permissions: Array<PermissionRecord> = []
   readonly alerts: Array<AlertRecord> = []
   /** Images whose registry holds a newer build than the one running, as a check finds them. */

@@ -1,0 +1,206 @@
+/**
+ * Files the service writes or commits for a resource (a stack's compose file,
+ * a build's Dockerfile, a sync's resource files), the caches it re-reads from
+ * their repositories, a sync's pending changes and its commit, and its checks
+ * for newer images. A written compose file is what later reads of the stack
+ * show and what its next deploy runs.
+ */
+import * as Alerts from "./Alerts.js"
+import { composeOf, imagesOf, servicesOf } from "./Lifecycle.js"
+import { exportAll } from "./Meta.js"
+import { requireLevel } from "./Permissions.js"
+import { full, type Handler } from "./Resources.js"
+import { type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import { pendingInfo } from "./SyncPending.js"
+import type { World } from "./World.js"
+
+type Add = (endpoint: string, handler: Handler) => void
+
+/** A commit's hash: the next one after `previous`, the same every run. */
+const nextHash = (previous: unknown, salt: string) => {
+  let h = 0x811c9dc5
+  for (const c of `${String(previous)}/${salt}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0
+  return h.toString(16).padStart(8, "0").slice(0, 7)
+}
+
+const contentsOf = (r: Resource): Array<Record<string, unknown>> =>
+  Array.isArray(r.info.remote_contents) ? [...(r.info.remote_contents as Array<Record<string, unknown>>)] : []
+
+/** Commits `contents` at `path` in the resource's repository (or writes it on its host), as one finished Update. */
+const commit = (
+  world: World,
+  caller: Caller,
+  r: Resource,
+  target: string,
+  op: string,
+  file: Record<string, unknown>,
+) => {
+  const path = String(file.path)
+  const hash = nextHash(r.info.latest_hash, `${path}:${String(file.contents)}`)
+  const message = `${caller.username}: Write ${path}`
+  const update = world.newUpdate(op, { type: target, id: r.id }, caller.id)
+  const onHost = r.config.files_on_host === true
+  const lines = onHost
+    ? [`wrote ${path} on the host`]
+    : [`wrote ${path}`, `[main ${hash}] ${message}`, "pushed to origin/main"]
+  world.finish(update, onHost ? "Write File" : "Commit", onHost ? "" : `git commit -m "${message}"`, lines, true)
+  r.info = { ...r.info, latest_hash: hash, latest_message: message }
+  return update
+}
+
+const fileRoutes = (world: World, add: Add) => {
+  const { store } = world
+  add("write/WriteStackFileContents", (p, caller) => {
+    const stack = store.find("stack", ref(p, "stack", "id", "name"))
+    requireLevel(world, caller, "stack", stack, "Write")
+    if (stack.config.files_on_host !== true && String(stack.config.repo ?? "") === "") {
+      throw new ServiceFailure(
+        500,
+        "Stack is not configured to use Files on Host or Git Repo, can't write file contents",
+      )
+    }
+    const path = ref(p, "file_path")
+    const file = { path, contents: String(p.contents ?? "") }
+    const files = contentsOf(stack).filter((f) => f.path !== path)
+    stack.info = { ...stack.info, remote_contents: [...files, { ...file, services: composeOf(file.contents) }] }
+    return commit(world, caller, stack, "Stack", "WriteStackContents", file)
+  })
+  add("write/WriteBuildFileContents", (p, caller) => {
+    const build = store.find("build", ref(p, "build", "id", "name"))
+    requireLevel(world, caller, "build", build, "Write")
+    const contents = String(p.contents ?? "")
+    if (String(build.config.repo ?? "") === "" && build.config.files_on_host !== true) {
+      build.config = { ...build.config, dockerfile: contents }
+    } else build.info = { ...build.info, remote_contents: contents }
+    return commit(world, caller, build, "Build", "WriteDockerfile", { path: "Dockerfile", contents })
+  })
+  add("write/WriteSyncFileContents", (p, caller) => {
+    const sync = store.find("sync_resource", ref(p, "sync", "id", "name"))
+    requireLevel(world, caller, "sync_resource", sync, "Write")
+    const file = {
+      resource_path: String(p.resource_path ?? ""),
+      path: ref(p, "file_path"),
+      contents: String(p.contents),
+    }
+    const files = contentsOf(sync).filter((f) => f.path !== file.path || f.resource_path !== file.resource_path)
+    sync.info = { ...sync.info, remote_contents: [...files, file] }
+    return commit(world, caller, sync, "ResourceSync", "WriteSyncContents", file)
+  })
+}
+
+/** The compose file a repository's stack holds, as its services say (when none was written yet). */
+const seededCompose = (stack: Resource) =>
+  `services:\n${servicesOf(stack)
+    .map((s) => `  ${s}:\n    image: ${String(stack.info.image_prefix ?? "library")}/${s}:latest\n`)
+    .join("")}`
+
+const cacheRoutes = (world: World, add: Add) => {
+  const { store, schema } = world
+  add("write/RefreshStackCache", (p, caller) => {
+    const stack = store.find("stack", ref(p, "stack", "id", "name"))
+    requireLevel(world, caller, "stack", stack, "Execute")
+    if (contentsOf(stack).length === 0 && String(stack.config.repo ?? "") !== "") {
+      const paths = Array.isArray(stack.config.file_paths) ? stack.config.file_paths : ["compose.yaml"]
+      const contents = seededCompose(stack)
+      stack.info = {
+        ...stack.info,
+        remote_contents: [{ path: String(paths[0] ?? "compose.yaml"), contents, services: composeOf(contents) }],
+      }
+    }
+    return {}
+  })
+  for (const kind of ["build", "repo"] as const) {
+    add(`write/Refresh${kind === "build" ? "Build" : "Repo"}Cache`, (p, caller) => {
+      requireLevel(world, caller, kind, store.find(kind, ref(p, kind, "id", "name")), "Execute")
+      return {}
+    })
+  }
+  add("write/RefreshResourceSyncPending", (p, caller) => {
+    const sync = store.find("sync_resource", ref(p, "sync", "id", "name"))
+    requireLevel(world, caller, "sync_resource", sync, "Execute")
+    // The seeded sync's repository holds changes until they are synced; a sync of no repository, none.
+    const moved = sync.info.repo_hash ?? (sync.config.repo === "acme/infra" ? "c41e7d2" : undefined)
+    if (moved !== undefined && sync.info.last_sync_hash !== moved) {
+      try {
+        sync.info = { ...sync.info, ...pendingInfo(store), state: "Pending" }
+      } catch (error) {
+        sync.info = { ...sync.info, pending_error: error instanceof Error ? error.message : String(error) }
+      }
+    }
+    return full(schema, "sync_resource", sync)
+  })
+  add("write/CommitSync", (p, caller) => {
+    const sync = store.find("sync_resource", ref(p, "sync", "id", "name"))
+    requireLevel(world, caller, "sync_resource", sync, "Write")
+    if (sync.config.managed !== true) {
+      throw new ServiceFailure(500, "Cannot commit to sync. Enable 'managed' mode.")
+    }
+    const toml = exportAll(world, caller, { tags: sync.config.match_tags })
+    const path = String(Array.isArray(sync.config.resource_path) ? (sync.config.resource_path[0] ?? "") : "")
+    const file = { resource_path: path, path: "sync.toml", contents: toml }
+    sync.info = { ...sync.info, remote_contents: [file] }
+    return commit(world, caller, sync, "ResourceSync", "CommitSync", file)
+  })
+}
+
+const checkRoutes = (world: World, add: Add, batch: Batch) => {
+  const { store } = world
+  const checkStack = (p: Params, caller: Caller) => {
+    const stack = store.find("stack", ref(p, "stack", "id", "name"))
+    requireLevel(world, caller, "stack", stack, "Execute")
+    stack.info = { ...stack.info, update_checked: true }
+    const services = imagesOf(stack).map(({ service, image }) => {
+      const newer = world.newerImages.has(image)
+      if (newer) {
+        Alerts.raise(
+          world,
+          { type: "Stack", id: stack.id },
+          alertOf(world, "StackImageUpdateAvailable", stack, { service, image }),
+        )
+      }
+      return { service, image, update_available: newer, ...(newer ? { latest_image: image } : {}) }
+    })
+    return { stack: stack.id, services }
+  }
+  const checkDeployment = (p: Params, caller: Caller) => {
+    const deployment = store.find("deployment", ref(p, "deployment", "id", "name"))
+    requireLevel(world, caller, "deployment", deployment, "Execute")
+    deployment.info = { ...deployment.info, update_checked: true }
+    const [image] = imagesOf(deployment)
+    const newer = image !== undefined && world.newerImages.has(image.image)
+    if (newer) {
+      const condition = alertOf(world, "DeploymentImageUpdateAvailable", deployment, { image: image.image })
+      Alerts.raise(world, { type: "Deployment", id: deployment.id }, condition)
+    }
+    return { deployment: deployment.id, update_available: newer }
+  }
+  add("write/CheckStackForUpdate", checkStack)
+  add("write/CheckDeploymentForUpdate", checkDeployment)
+  add("write/BatchCheckStackForUpdate", (p, caller) =>
+    batch("stack", p, caller).map((r) => checkStack({ stack: r.id }, caller)),
+  )
+  add("write/BatchCheckDeploymentForUpdate", (p, caller) =>
+    batch("deployment", p, caller).map((r) => checkDeployment({ deployment: r.id }, caller)),
+  )
+}
+
+const alertOf = (world: World, type: string, r: Resource, extra: Record<string, unknown>) => {
+  const server = world.store.all("server").find((s) => s.id === r.config.server_id)
+  return {
+    type,
+    level: "OK" as const,
+    data: { id: r.id, name: r.name, server_id: server?.id ?? "", server_name: server?.name ?? "", ...extra },
+  }
+}
+
+/** The resources a batch's `pattern` and `tags` select that the caller may execute. */
+type Batch = (kind: "stack" | "deployment", params: Params, caller: Caller) => ReadonlyArray<Resource>
+
+export const handlers = (world: World, batch: Batch): Map<string, Handler> => {
+  const routes = new Map<string, Handler>()
+  const add: Add = (endpoint, handler) => routes.set(endpoint, handler)
+  fileRoutes(world, add)
+  cacheRoutes(world, add)
+  checkRoutes(world, add, batch)
+  return routes
+}
