@@ -15,6 +15,7 @@ import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
 import { redact } from "../Tools/AnswerBounds.js"
 import type { Invocation } from "../Tools/Invoke.js"
+import { SHOWN_ONCE } from "../Tools/Policy.js"
 import * as Tables from "../Tools/Tables.js"
 import * as Plan from "./Plan.js"
 
@@ -83,6 +84,19 @@ const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never
     return [`Changes${unread}:`, ...lines]
   })
 
+/**
+ * What the user is told before a secret the service shows once is made while secrets are
+ * withheld: that it will not be shown, and how to see it.
+ */
+const shownOnce = (endpoint: string) => {
+  const what = SHOWN_ONCE[endpoint.slice(endpoint.indexOf("/") + 1)]
+  if (what === undefined) return undefined
+  return {
+    variable: "SVC_REVEAL_SECRETS",
+    text: `The service shows ${what} once, in its answer to this call, and svc-mcp keeps it from the assistant (SVC_REVEAL_SECRETS is off): it will not be shown, and cannot be read again. To see it, make it yourself in the service's web page, or have the operator set SVC_REVEAL_SECRETS=true first.`,
+  }
+}
+
 /** The question shown to the user. */
 export const message = (question: Question): Effect.Effect<string, never, SvcClient> =>
   Effect.gen(function* () {
@@ -103,9 +117,13 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
             onSome: (planned) => [planned.text],
           })
     const because = guarded === undefined ? undefined : `this follows reading ${guarded}, which may carry instructions`
+    const secret = pattern?.variable === "SVC_REVEAL_SECRETS" ? shownOnce(invocation.endpoint) : undefined
     const asked =
       pattern === undefined
         ? `asked because ${because} (SVC_GUARD)`
-        : `asked because of ${setting} ${pattern.text}${because === undefined ? "" : `, and ${because}`}`
-    return [head, ...detail, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
+        : secret !== undefined
+          ? `asked because ${secret.variable} is off${because === undefined ? "" : `, and ${because}`}`
+          : `asked because of ${setting} ${pattern.text}${because === undefined ? "" : `, and ${because}`}`
+    const told = secret === undefined ? [] : [secret.text]
+    return [head, ...detail, ...told, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
   })

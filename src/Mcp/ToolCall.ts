@@ -216,13 +216,14 @@ const confirmation = (
   if (Either.isLeft(call.invocation)) return sendNow
   const invocation = call.invocation.right
   const pattern = prepared.policy.confirmation(call.tool, invocation.selector)
-  if (pattern === undefined && held === undefined) return sendNow
+  // `schema: true` sends nothing: there is nothing to confirm.
+  if (invocation.schema || (pattern === undefined && held === undefined)) return sendNow
   return Effect.gen(function* () {
     const context = yield* CallContext.get
     const guarded = held?.window.source
     const answer = Confirm.answerOf(ctx)
     // What asks: SVC_CONFIRM's pattern, else the guard.
-    const setting = pattern === undefined ? "SVC_GUARD" : prepared.variable("SVC_CONFIRM")
+    const setting = pattern === undefined ? "SVC_GUARD" : prepared.variable(pattern.variable)
     if (answer === "decline" || answer === "cancel") {
       const reason = `the user ${answer === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
       yield* Effect.ignore(prepared.record.refused(deny(call, invocation, reason), call.args, "declined"))

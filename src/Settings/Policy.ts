@@ -25,9 +25,12 @@ export type Reach = "interface" | "all"
 
 const REACHES: ReadonlyArray<Reach> = ["interface", "all"]
 
-/** A `tool:selector` pattern of SVC_ALLOW, SVC_DENY or SVC_CONFIRM; `*` matches any run of characters. */
+/**
+ * A `tool:selector` pattern of SVC_ALLOW, SVC_DENY or SVC_CONFIRM; `*` matches any run of characters.
+ * (SVC_REVEAL_SECRETS: the policy's own, asking before a secret the service shows once is made.)
+ */
 export interface Pattern {
-  readonly variable: "SVC_ALLOW" | "SVC_DENY" | "SVC_CONFIRM"
+  readonly variable: "SVC_ALLOW" | "SVC_DENY" | "SVC_CONFIRM" | "SVC_REVEAL_SECRETS"
   readonly text: string
   readonly tool: RegExp
   readonly selector: RegExp

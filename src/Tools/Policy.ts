@@ -35,11 +35,33 @@ export interface PolicyShape {
 
 export class Policy extends Context.Tag("svc-mcp/Policy")<Policy, PolicyShape>() {}
 
+/**
+ * The endpoints whose answer holds a secret the service shows this once, and what it is: while
+ * secrets are withheld (SVC_REVEAL_SECRETS), the user is asked first, and told it will not be shown.
+ */
+export const SHOWN_ONCE: Readonly<Record<string, string>> = {
+  CreateApiKeyForServiceUser: "the new key's secret",
+  CreateOnboardingKey: "the new onboarding key's private key",
+}
+
+const shownOnce = (tool: Tool, selector: string): Pattern | undefined => {
+  const endpoint = tool.endpoints[selector]
+  if (endpoint === undefined || SHOWN_ONCE[endpoint] === undefined) return undefined
+  const exactly = (text: string) => new RegExp(`^${text}$`)
+  return {
+    variable: "SVC_REVEAL_SECRETS",
+    text: `${tool.name}:${selector}`,
+    tool: exactly(tool.name),
+    selector: exactly(selector),
+  }
+}
+
 const matches = (pattern: Pattern, tool: Tool, selector: string) =>
   pattern.tool.test(tool.name) && pattern.selector.test(selector)
 
 export const make = (
-  settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> & Partial<Pick<ServerSettingsShape, "confirm">>,
+  settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> &
+    Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets">>,
   all: ReadonlyArray<Tool> = Definitions.all,
 ): Effect.Effect<PolicyShape, ConfigError> =>
   Effect.gen(function* () {
@@ -102,7 +124,9 @@ export const make = (
     const summary = `mode ${settings.mode}: ${published.size} tools, ${selectors} selectors${
       patterns.length === 0 ? "" : ` (${patterns.map((p) => `${variable(p.variable)}=${p.text}`).join(", ")})`
     }`
-    const confirmation = (tool: Tool, selector: string) => confirm.find((p) => matches(p, tool, selector))
+    const confirmation = (tool: Tool, selector: string) =>
+      confirm.find((p) => matches(p, tool, selector)) ??
+      (settings.revealSecrets === true ? undefined : shownOnce(tool, selector))
     return { tools: [...published.values()], authorize, confirmation, summary }
   })
 

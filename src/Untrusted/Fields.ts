@@ -70,6 +70,10 @@ export const RULES: ReadonlyArray<Rule> = [
   // resources) are the service's own.
   { definition: "DiffData", fields: ["data"], noun: "the sync's files and pending changes" },
   { definition: "ResourceSyncListItemInfo", fields: ["last_sync_message"], noun: "the sync's commit messages" },
+  // SVC_REACH=all. An alert's data: the names, errors and messages the infrastructure reported.
+  { definition: "Alert", fields: ["data"], noun: "the alerts' text" },
+  // Resources exported as TOML: their configurations, synced files' included.
+  { definition: "TomlResponse", fields: ["toml"], noun: "the exported TOML" },
 ]
 
 const byDefinition = new Map(RULES.map((rule) => [rule.definition, rule]))

@@ -31,10 +31,50 @@ export interface Rule {
 
 /** The rules of each changing tool, first match wins. */
 const RULES: Readonly<Record<string, ReadonlyArray<Rule>>> = {
-  svc_delete: [{ endpoints: ["Delete*"], held: true, reason: "loses data" }],
+  svc_delete: [
+    // SVC_REACH=all: a user, a service user's API key, a server's onboarding key.
+    {
+      endpoints: ["DeleteUser", "DeleteApiKeyForServiceUser", "DeleteOnboardingKey"],
+      held: true,
+      reason: "touches credentials or permissions",
+    },
+    { endpoints: ["Delete*", "BatchDelete*"], held: true, reason: "loses data" },
+  ],
   svc_rename: [{ endpoints: ["Rename*"], held: true, reason: "changes what runs next time" }],
   svc_update: [
-    { endpoints: ["UpdateTagColor"], held: false, reason: "changes only a label" },
+    // SVC_REACH=all: a resource's tags and description, the descriptions of a variable and a
+    // service user, and what the service's web page last showed its user.
+    {
+      endpoints: [
+        "UpdateTagColor",
+        "UpdateResourceMeta",
+        "UpdateVariableDescription",
+        "UpdateServiceUserDescription",
+        "SetLastSeenUpdate",
+        "PushRecentlyViewed",
+      ],
+      held: false,
+      reason: "changes only a label",
+    },
+    // SVC_REACH=all: who belongs to a group, a user's rights, a server's key, a secret made plain.
+    {
+      endpoints: [
+        "AddUserToUserGroup",
+        "RemoveUserFromUserGroup",
+        "SetUsersInUserGroup",
+        "SetEveryoneUserGroup",
+        "UpdateUserAdmin",
+        "UpdateUserBasePermissions",
+        "UpdatePermissionOn*",
+        "UpdateServerPublicKey",
+        "UpdateOnboardingKey",
+        "UpdateVariableIsSecret",
+      ],
+      held: true,
+      reason: "touches credentials or permissions",
+    },
+    // SVC_REACH=all: a stack's compose file, a build's Dockerfile, a sync's resource file.
+    { endpoints: ["Write*FileContents"], held: true, reason: "changes what runs next time" },
     { endpoints: ["UpdateVariableValue"], held: true, reason: "touches credentials or permissions" },
     {
       endpoints: ["UpdateGitProviderAccount", "UpdateImageRegistryAccount", "UpdateUserGroup"],
@@ -46,11 +86,22 @@ const RULES: Readonly<Record<string, ReadonlyArray<Rule>>> = {
   svc_create: [
     { endpoints: ["CreateTag"], held: false, reason: "changes only a label" },
     {
-      endpoints: ["CreateVariable", "CreateGitProviderAccount", "CreateImageRegistryAccount", "CreateUserGroup"],
+      endpoints: [
+        "CreateVariable",
+        "CreateGitProviderAccount",
+        "CreateImageRegistryAccount",
+        "CreateUserGroup",
+        // SVC_REACH=all.
+        "CreateLocalUser",
+        "CreateServiceUser",
+        "CreateApiKeyForServiceUser",
+        "CreateOnboardingKey",
+      ],
       held: true,
       reason: "touches credentials or permissions",
     },
-    { endpoints: ["CreateProcedure", "CreateAction"], held: true, reason: "runs code" },
+    // A terminal (SVC_REACH=all) is a shell on a server or in a container.
+    { endpoints: ["CreateProcedure", "CreateAction", "CreateTerminal"], held: true, reason: "runs code" },
     { endpoints: ["CreateAlerter"], held: true, reason: "sends data out" },
     { endpoints: ["Create*"], held: true, reason: "changes what runs next time" },
   ],
@@ -79,10 +130,21 @@ const RULES: Readonly<Record<string, ReadonlyArray<Rule>>> = {
         "RunServerRefreshContainers",
         "BackupCoreDatabase",
         "TestAlerter",
+        // SVC_REACH=all: a check for a newer image (its auto update is the resource's own
+        // configuration), and a cache or a sync's pending changes read anew.
+        "CheckStackForUpdate",
+        "CheckDeploymentForUpdate",
+        "BatchCheckStackForUpdate",
+        "BatchCheckDeploymentForUpdate",
+        "Refresh*",
       ],
       held: false,
       reason: "runs again what is configured",
     },
+    // SVC_REACH=all: an alert marked resolved.
+    { endpoints: ["CloseAlert"], held: false, reason: "changes only a label" },
+    // SVC_REACH=all: the resources written into a sync's file, committed to its repository.
+    { endpoints: ["CommitSync"], held: true, reason: "changes what runs next time" },
     {
       endpoints: ["Destroy*", "BatchDestroy*", "Prune*", "Delete*", "Remove*", "ClearRepoCache"],
       held: true,

@@ -1,6 +1,7 @@
 /**
  * The untrusted paths of each endpoint's answer, derived from the service's
- * definitions by Derive.ts with the rules of Fields.ts (test/unit/Untrusted.test.ts
+ * definitions of every endpoint (spec/service-api-all.schema.json: those SVC_REACH=all adds
+ * too) by Derive.ts with the rules of Fields.ts (test/unit/Untrusted.test.ts
  * derives them again and holds this table to it). Each path names a field whose
  * every string is untrusted: `[]` is each item of an array, `*` each value of a map.
  * Generated: `npm run build && node scripts/untrusted-paths.mjs` writes it anew.
@@ -19,23 +20,26 @@ const P1: Patterns = [
   ["[].data.logs.[].stderr", "Log"],
   ["[].data.logs.[].stdout", "Log"],
 ]
-const P2: Patterns = [
+const P2: Patterns = [["toml", "TomlResponse"]]
+const P3: Patterns = [["data", "Alert"]]
+const P4: Patterns = [
   ["info.built_contents", "BuildInfo"],
   ["info.built_message", "BuildInfo"],
   ["info.latest_message", "BuildInfo"],
   ["info.remote_contents", "BuildInfo"],
   ["info.remote_error", "BuildInfo"],
 ]
-const P3: Patterns = [
+const P5: Patterns = [
   ["command", "Log"],
   ["stderr", "Log"],
   ["stdout", "Log"],
 ]
-const P4: Patterns = [
+const P6: Patterns = [["container.labels", "ContainerListItem"]]
+const P7: Patterns = [
   ["info.built_message", "RepoInfo"],
   ["info.latest_message", "RepoInfo"],
 ]
-const P5: Patterns = [
+const P8: Patterns = [
   ["info.last_sync_message", "ResourceSyncInfo"],
   ["info.pending_error", "ResourceSyncInfo"],
   ["info.pending_message", "ResourceSyncInfo"],
@@ -45,14 +49,14 @@ const P5: Patterns = [
   ["info.user_group_updates.[].data", "DiffData"],
   ["info.variable_updates.[].data", "DiffData"],
 ]
-const P6: Patterns = [
+const P9: Patterns = [
   ["info.deployed_contents", "StackInfo"],
   ["info.deployed_message", "StackInfo"],
   ["info.latest_message", "StackInfo"],
   ["info.remote_contents", "StackInfo"],
   ["info.remote_errors", "StackInfo"],
 ]
-const P7: Patterns = [
+const P10: Patterns = [
   ["Args", "Container"],
   ["Config.Cmd", "ContainerConfig"],
   ["Config.Entrypoint", "ContainerConfig"],
@@ -61,13 +65,13 @@ const P7: Patterns = [
   ["Path", "Container"],
   ["State.Health.Log.[].Output", "HealthcheckResult"],
 ]
-const P8: Patterns = [
+const P11: Patterns = [
   ["Spec.TaskTemplate.ContainerSpec.Args", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Command", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Env", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Labels", "TaskSpecContainerSpec"],
 ]
-const P9: Patterns = [
+const P12: Patterns = [
   ["Author", "Image"],
   ["Comment", "Image"],
   ["Config.Cmd", "ImageConfig"],
@@ -75,8 +79,8 @@ const P9: Patterns = [
   ["Config.Env", "ImageConfig"],
   ["Config.Labels", "ImageConfig"],
 ]
-const P10: Patterns = [["Labels", "Network"]]
-const P11: Patterns = [
+const P13: Patterns = [["Labels", "Network"]]
+const P14: Patterns = [
   ["Labels", "SwarmTask"],
   ["Spec.ContainerSpec.Args", "TaskSpecContainerSpec"],
   ["Spec.ContainerSpec.Command", "TaskSpecContainerSpec"],
@@ -85,21 +89,22 @@ const P11: Patterns = [
   ["Status.Err", "TaskStatus"],
   ["Status.Message", "TaskStatus"],
 ]
-const P12: Patterns = [["Labels", "Volume"]]
-const P13: Patterns = [["[].labels", "ContainerListItem"]]
-const P14: Patterns = [["[].container.labels", "ContainerListItem"]]
-const P15: Patterns = [
+const P15: Patterns = [["Labels", "Volume"]]
+const P16: Patterns = [["alerts.[].data", "Alert"]]
+const P17: Patterns = [["[].labels", "ContainerListItem"]]
+const P18: Patterns = [["[].container.labels", "ContainerListItem"]]
+const P19: Patterns = [
   ["[].info.built_contents", "BuildInfo"],
   ["[].info.built_message", "BuildInfo"],
   ["[].info.latest_message", "BuildInfo"],
   ["[].info.remote_contents", "BuildInfo"],
   ["[].info.remote_error", "BuildInfo"],
 ]
-const P16: Patterns = [
+const P20: Patterns = [
   ["[].info.built_message", "RepoInfo"],
   ["[].info.latest_message", "RepoInfo"],
 ]
-const P17: Patterns = [
+const P21: Patterns = [
   ["[].info.last_sync_message", "ResourceSyncInfo"],
   ["[].info.pending_error", "ResourceSyncInfo"],
   ["[].info.pending_message", "ResourceSyncInfo"],
@@ -109,19 +114,19 @@ const P17: Patterns = [
   ["[].info.user_group_updates.[].data", "DiffData"],
   ["[].info.variable_updates.[].data", "DiffData"],
 ]
-const P18: Patterns = [
+const P22: Patterns = [
   ["[].info.deployed_contents", "StackInfo"],
   ["[].info.deployed_message", "StackInfo"],
   ["[].info.latest_message", "StackInfo"],
   ["[].info.remote_contents", "StackInfo"],
   ["[].info.remote_errors", "StackInfo"],
 ]
-const P19: Patterns = [
+const P23: Patterns = [
   ["[].Comment", "ImageHistoryResponseItem"],
   ["[].CreatedBy", "ImageHistoryResponseItem"],
 ]
-const P20: Patterns = [["[].info.cloned_message", "RepoListItemInfo"]]
-const P21: Patterns = [["[].info.last_sync_message", "ResourceSyncListItemInfo"]]
+const P24: Patterns = [["[].info.cloned_message", "RepoListItemInfo"]]
+const P25: Patterns = [["[].info.last_sync_message", "ResourceSyncListItemInfo"]]
 
 export const PATHS: Readonly<Record<string, Patterns>> = {
   "execute/BackupCoreDatabase": P0,
@@ -208,51 +213,60 @@ export const PATHS: Readonly<Record<string, Patterns>> = {
   "execute/UnpauseDeployment": P0,
   "execute/UnpauseStack": P0,
   "execute/UpdateSwarmNode": P0,
-  "read/GetBuild": P2,
-  "read/GetContainerLog": P3,
-  "read/GetDeploymentLog": P3,
-  "read/GetRepo": P4,
-  "read/GetResourceSync": P5,
-  "read/GetStack": P6,
-  "read/GetStackLog": P3,
-  "read/GetSwarmServiceLog": P3,
+  "read/ExportAllResourcesToToml": P2,
+  "read/ExportResourcesToToml": P2,
+  "read/GetAlert": P3,
+  "read/GetBuild": P4,
+  "read/GetContainerLog": P5,
+  "read/GetDeploymentContainer": P6,
+  "read/GetDeploymentLog": P5,
+  "read/GetRepo": P7,
+  "read/GetResourceSync": P8,
+  "read/GetStack": P9,
+  "read/GetStackLog": P5,
+  "read/GetSwarmServiceLog": P5,
   "read/GetUpdate": P0,
-  "read/InspectContainer": P7,
-  "read/InspectDeploymentContainer": P7,
-  "read/InspectDeploymentSwarmService": P8,
-  "read/InspectImage": P9,
-  "read/InspectNetwork": P10,
-  "read/InspectStackContainer": P7,
-  "read/InspectStackSwarmService": P8,
-  "read/InspectSwarmService": P8,
-  "read/InspectSwarmTask": P11,
-  "read/InspectVolume": P12,
-  "read/ListAllContainers": P13,
-  "read/ListAllStackServices": P14,
-  "read/ListContainers": P13,
-  "read/ListFullBuilds": P15,
-  "read/ListFullRepos": P16,
-  "read/ListFullResourceSyncs": P17,
-  "read/ListFullStacks": P18,
-  "read/ListImageHistory": P19,
-  "read/ListRepos": P20,
-  "read/ListResourceSyncs": P21,
-  "read/SearchContainerLog": P3,
-  "read/SearchDeploymentLog": P3,
-  "read/SearchStackLog": P3,
-  "read/SearchSwarmServiceLog": P3,
-  "write/CopyBuild": P2,
-  "write/CopyRepo": P4,
-  "write/CopyResourceSync": P5,
-  "write/CopyStack": P6,
-  "write/CreateBuild": P2,
-  "write/CreateRepo": P4,
-  "write/CreateResourceSync": P5,
-  "write/CreateStack": P6,
-  "write/DeleteBuild": P2,
-  "write/DeleteRepo": P4,
-  "write/DeleteResourceSync": P5,
-  "write/DeleteStack": P6,
+  "read/InspectContainer": P10,
+  "read/InspectDeploymentContainer": P10,
+  "read/InspectDeploymentSwarmService": P11,
+  "read/InspectImage": P12,
+  "read/InspectNetwork": P13,
+  "read/InspectStackContainer": P10,
+  "read/InspectStackSwarmService": P11,
+  "read/InspectSwarmService": P11,
+  "read/InspectSwarmTask": P14,
+  "read/InspectVolume": P15,
+  "read/ListAlerts": P16,
+  "read/ListAllContainers": P17,
+  "read/ListAllStackServices": P18,
+  "read/ListContainers": P17,
+  "read/ListFullBuilds": P19,
+  "read/ListFullRepos": P20,
+  "read/ListFullResourceSyncs": P21,
+  "read/ListFullStacks": P22,
+  "read/ListImageHistory": P23,
+  "read/ListRepos": P24,
+  "read/ListResourceSyncs": P25,
+  "read/ListStackServices": P18,
+  "read/SearchContainerLog": P5,
+  "read/SearchDeploymentLog": P5,
+  "read/SearchStackLog": P5,
+  "read/SearchSwarmServiceLog": P5,
+  "write/CommitSync": P0,
+  "write/CopyBuild": P4,
+  "write/CopyRepo": P7,
+  "write/CopyResourceSync": P8,
+  "write/CopyStack": P9,
+  "write/CreateBuild": P4,
+  "write/CreateNetwork": P0,
+  "write/CreateRepo": P7,
+  "write/CreateResourceSync": P8,
+  "write/CreateStack": P9,
+  "write/DeleteBuild": P4,
+  "write/DeleteRepo": P7,
+  "write/DeleteResourceSync": P8,
+  "write/DeleteStack": P9,
+  "write/RefreshResourceSyncPending": P8,
   "write/RenameAction": P0,
   "write/RenameAlerter": P0,
   "write/RenameBuild": P0,
@@ -260,11 +274,17 @@ export const PATHS: Readonly<Record<string, Patterns>> = {
   "write/RenameDeployment": P0,
   "write/RenameProcedure": P0,
   "write/RenameRepo": P0,
+  "write/RenameResourceSync": P0,
   "write/RenameServer": P0,
   "write/RenameStack": P0,
   "write/RenameSwarm": P0,
-  "write/UpdateBuild": P2,
-  "write/UpdateRepo": P4,
-  "write/UpdateResourceSync": P5,
-  "write/UpdateStack": P6,
+  "write/RotateServerKeys": P0,
+  "write/UpdateBuild": P4,
+  "write/UpdateRepo": P7,
+  "write/UpdateResourceSync": P8,
+  "write/UpdateServerPublicKey": P0,
+  "write/UpdateStack": P9,
+  "write/WriteBuildFileContents": P0,
+  "write/WriteStackFileContents": P0,
+  "write/WriteSyncFileContents": P0,
 }

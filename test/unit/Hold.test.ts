@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as GuardSettings from "../../src/Settings/Guard.js"
 import { all } from "../../src/Tools/Definitions.js"
+import { all as reachAll } from "../../src/Tools/Reach.js"
 import { decider } from "../../src/Untrusted/Guard.js"
 import { ruleOf } from "../../src/Untrusted/Hold.js"
 
@@ -107,6 +108,70 @@ describe("what the guard holds", () => {
     expect(decide("")("svc_delete", "stack", "DeleteStack")).toEqual({ held: true, why: "loses data" })
     for (const tool of changing) {
       for (const selector of tool.selectors) expect(held(tool.name, selector, "", "ask-all")).toBe(true)
+    }
+  })
+})
+
+describe("what the guard holds of SVC_REACH=all's selectors", () => {
+  const reaching = reachAll.filter((tool) => tool.group !== "read")
+  const heldAll = (tool: string, selector: string) => {
+    const found = reaching.find((t) => t.name === tool)
+    const endpoint = found?.endpoints[selector]
+    if (found === undefined || endpoint === undefined) throw new Error(`${tool} has no selector ${selector}`)
+    return decide()(tool, selector, endpoint)
+  }
+
+  it("every one of their changes is decided by a rule of the table", () => {
+    const undecided = reaching.flatMap((tool) =>
+      Object.entries(tool.endpoints)
+        .filter(([, endpoint]) => ruleOf(tool.name, endpoint) === undefined)
+        .map(([selector]) => `${tool.name}:${selector}`),
+    )
+    expect(undecided).toEqual([])
+  })
+
+  it("holds deleting users, keys and permissions, admin rights, file writes and commits; not refreshes and checks", () => {
+    const heldOnes = [
+      ["svc_delete", "user", "touches credentials or permissions"],
+      ["svc_delete", "api_key_for_service_user", "touches credentials or permissions"],
+      ["svc_delete", "onboarding_key", "touches credentials or permissions"],
+      ["svc_delete", "image_registry_account", "loses data"],
+      ["svc_delete", "batch_all_terminals", "loses data"],
+      ["svc_update", "user_admin", "touches credentials or permissions"],
+      ["svc_update", "user_base_permissions", "touches credentials or permissions"],
+      ["svc_update", "permission_on_target", "touches credentials or permissions"],
+      ["svc_update", "permission_on_resource_type", "touches credentials or permissions"],
+      ["svc_update", "user_group_add_user", "touches credentials or permissions"],
+      ["svc_update", "user_group_everyone", "touches credentials or permissions"],
+      ["svc_update", "variable_is_secret", "touches credentials or permissions"],
+      ["svc_update", "server_public_key", "touches credentials or permissions"],
+      ["svc_update", "stack_file", "changes what runs next time"],
+      ["svc_update", "build_file", "changes what runs next time"],
+      ["svc_update", "sync_resource_file", "changes what runs next time"],
+      ["svc_create", "api_key_for_service_user", "touches credentials or permissions"],
+      ["svc_create", "local_user", "touches credentials or permissions"],
+      ["svc_create", "service_user", "touches credentials or permissions"],
+      ["svc_create", "terminal", "runs code"],
+      ["svc_create", "network", "changes what runs next time"],
+      ["svc_rename", "sync_resource", "changes what runs next time"],
+      ["svc_execute", "commit_sync", "changes what runs next time"],
+      ["svc_execute", "rotate_server_keys", "touches credentials or permissions"],
+    ] as const
+    for (const [tool, selector, why] of heldOnes) {
+      expect([tool, selector, heldAll(tool, selector)]).toEqual([tool, selector, { held: true, why }])
+    }
+    const through = [
+      ["svc_update", "resource_meta", "changes only a label"],
+      ["svc_update", "variable_description", "changes only a label"],
+      ["svc_update", "recently_viewed", "changes only a label"],
+      ["svc_execute", "close_alert", "changes only a label"],
+      ["svc_execute", "check_stack_for_update", "runs again what is configured"],
+      ["svc_execute", "batch_check_deployment_for_update", "runs again what is configured"],
+      ["svc_execute", "refresh_stack_cache", "runs again what is configured"],
+      ["svc_execute", "refresh_sync_pending", "runs again what is configured"],
+    ] as const
+    for (const [tool, selector, why] of through) {
+      expect([tool, selector, heldAll(tool, selector)]).toEqual([tool, selector, { held: false, why }])
     }
   })
 })

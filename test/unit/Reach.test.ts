@@ -8,8 +8,10 @@ import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Settings from "../../src/Settings/Policy.js"
+import { SvcClient } from "../../src/SvcClient.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
 import * as Policy from "../../src/Tools/Policy.js"
 import { pathOf, type Tool } from "../../src/Tools/Tool.js"
@@ -234,6 +236,86 @@ describe("SVC_REACH=all, served", () => {
       )
       expect(result.isError).toBe(true)
       expect(double.requests).toHaveLength(0)
+    }),
+  )
+})
+
+/** A service that makes API keys: its answer holds the secret, shown this once. */
+const keyMaker = (sent: Array<string>) => {
+  const answer = (endpoint: string) =>
+    Effect.sync(() => {
+      sent.push(endpoint)
+      const value = { key: "K-NEW", secret: "S-SHOWN-ONCE" }
+      return { value, text: JSON.stringify(value) }
+    })
+  return Layer.succeed(SvcClient, {
+    call: (_group, endpoint) => Effect.map(answer(endpoint), (reply) => reply.value),
+    answer: (_group, endpoint) => answer(endpoint),
+  })
+}
+
+const makeKey = {
+  name: "svc_create",
+  arguments: { resource_type: "api_key_for_service_user", params: { user_id: "ci", name: "deploys" } },
+}
+
+describe("SVC_REACH=all: a secret the service shows once", () => {
+  for (const era of ["legacy", "modern"] as const) {
+    it.scoped(
+      `${era}: the user is told before the key is made that its secret will not be shown, and how to see it`,
+      () =>
+        Effect.gen(function* () {
+          const sent: Array<string> = []
+          const { client, asked } = yield* Mcp.connectV2(
+            Layers.apiKey("http://127.0.0.1:9"),
+            { reach: "all" },
+            {
+              era,
+              elicit: () => "accept",
+              service: keyMaker(sent),
+            },
+          )
+          const result = yield* Effect.promise(() => client.callTool(makeKey))
+          expect(asked).toHaveLength(1)
+          expect(asked[0]).toMatch(/will call write\/CreateApiKeyForServiceUser/)
+          expect(asked[0]).toMatch(/the new key's secret once.*it will not be shown.*SVC_REVEAL_SECRETS=true/s)
+          expect(asked[0]).toMatch(/asked because SVC_REVEAL_SECRETS is off/)
+          expect(sent).toEqual(["CreateApiKeyForServiceUser"])
+          const text = JSON.stringify(result)
+          expect(text).toContain("K-NEW")
+          expect(text).not.toContain("S-SHOWN-ONCE")
+        }),
+    )
+  }
+
+  it.scoped("with SVC_REVEAL_SECRETS=true nothing is asked, and the secret is in the answer", () =>
+    Effect.gen(function* () {
+      const sent: Array<string> = []
+      const { client, asked } = yield* Mcp.connectV2(
+        Layers.apiKey("http://127.0.0.1:9"),
+        { reach: "all", revealSecrets: true },
+        { elicit: () => "accept", service: keyMaker(sent) },
+      )
+      const result = yield* Effect.promise(() => client.callTool(makeKey))
+      expect(asked).toHaveLength(0)
+      expect(JSON.stringify(result)).toContain("S-SHOWN-ONCE")
+    }),
+  )
+
+  it.scoped("a client that cannot be asked is refused before the key is made, told why", () =>
+    Effect.gen(function* () {
+      const sent: Array<string> = []
+      const { client } = yield* Mcp.connectV2(
+        Layers.apiKey("http://127.0.0.1:9"),
+        { reach: "all" },
+        {
+          service: keyMaker(sent),
+        },
+      )
+      const result = yield* Effect.promise(() => client.callTool(makeKey))
+      expect(result.isError).toBe(true)
+      expect(Mcp.text(result)).toMatch(/SVC_REVEAL_SECRETS/)
+      expect(sent).toEqual([])
     }),
   )
 })

@@ -22,7 +22,7 @@ import { PATHS } from "../../src/Untrusted/Paths.js"
 import { runs } from "../support/Runs.js"
 
 const document = JSON.parse(
-  Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api.schema.json"), "utf8"),
+  Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api-all.schema.json"), "utf8"),
 ) as Document & { definitions: Record<string, { properties?: Record<string, unknown> }> }
 
 describe("the untrusted fields", () => {
