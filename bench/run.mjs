@@ -29,6 +29,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { askingFigure, askingLines } from "./asking.mjs"
 import { signInFigure } from "./signin.mjs"
 import { auditFigure, auditLines } from "./audit.mjs"
+import { maskFigure, maskLines } from "./mask.mjs"
 import { storeFigure, storeLines } from "./store.mjs"
 import { teamFigure } from "./team.mjs"
 
@@ -436,4 +437,5 @@ process.stdout.write(`\n${askingLines(asking).join("\n")}\n`)
 for (const [alg, { perCall, firstCheck }] of Object.entries(signIn)) {
   process.stdout.write(`  ${perCall <= 100 ? "met " : "MISS"} sign-in token check, warm JWKS, ${alg}: ${perCall} µs per call (≤ 100); first check of a token ${firstCheck} µs\n`)
 }
+process.stdout.write(`\n${maskLines(maskFigure({ quick: QUICK })).join("\n")}\n`)
 process.exit(0)

@@ -13,7 +13,9 @@ const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credent
  * answers are passed on as they came.
  */
 export const mayHoldSecrets = (text: string): boolean =>
-  /"[^"]*(secret|passw(or)?d|passphrase|token|private_?key|jwt|credential)[^"]*"\s*:\s*"/i.test(text) ||
+  // The word is looked for ahead, once per key: tried again at every split of the key, a key of many
+  // such words would take time quadratic in its length.
+  /"(?=[^"]*?(?:secret|passw(?:or)?d|passphrase|token|private_?key|jwt|credential))[^"]*"\s*:\s*"/i.test(text) ||
   /"is_secret"\s*:\s*true/.test(text)
 
 /** Replaces credential fields' string values, and secret variables' values, at any depth. */

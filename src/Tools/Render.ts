@@ -79,7 +79,12 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   }
   const asSent = !untrusted && text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
   const redacted = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
-  const shown = untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, redacted) : redacted
+  // Untrusted text is cut to a bound before it is masked and fenced, whatever the service sent.
+  const bounded = untrusted
+    ? Untrusted.capped(endpoint, redacted, settings.maxOutputChars * Untrusted.CAP_TIMES)
+    : undefined
+  const kept = bounded === undefined ? redacted : bounded.data
+  const shown = untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, kept) : kept
   // A list at a glance whose columns held untrusted text would be shown as records, fenced
   // (none does: a test holds the table to it).
   const fenced =
@@ -107,9 +112,15 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   const json = shaped === undefined && asSent && text !== undefined ? text : (JSON.stringify(written) ?? "null")
   const head = fences === undefined ? "" : fences.header
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
-  const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shaped?.note === undefined ? "" : note(shaped.note)}`
+  const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shaped?.note === undefined ? "" : note(shaped.note)}${capNote(bounded)}`
   const room = settings.maxOutputChars - lead.length - notes.length
-  const cut = withinBudget(written, json, room - head.length - (fences?.reserve ?? 0), tool.narrow, room)
+  const cut = withinBudget(
+    written,
+    json,
+    room - head.length - (fences?.reserve ?? 0),
+    tool.narrow,
+    settings.maxOutputChars,
+  )
   const fitted = fences === undefined || cut === json ? cut : closeFences(cut, fences)
   const structuredData = fitted !== json ? shownOf(data, fitted) : isObject(data) ? data : { result: data }
   const rendered: Rendered = { isError: false, text: `${head}${lead}${fitted}${notes}`, structuredData }
@@ -122,6 +133,14 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
         : []
   return { ...rendered, meta: Untrusted.metaOf(paths), untrusted: fences.read }
 }
+
+/** What the cap left out of the service's answer, when it cut it. */
+const capNote = (bounded: Untrusted.Capped | undefined): string =>
+  bounded?.cap === undefined
+    ? ""
+    : note(
+        `the service's answer held ${bounded.total} characters of text from the infrastructure: only its first ${bounded.cap} were read (${Untrusted.CAP_TIMES} times the output budget)`,
+      )
 
 /** The projection a list is shown by: without `fields`, when the table has one and the answer is a list. */
 const glanceOf = (tool: Tool, outcome: ToolSuccess): Glance.Compiled | undefined =>

@@ -21,6 +21,48 @@ export const TRUST_ANNOTATIONS_KEY = "io.modelcontextprotocol/trust-annotations"
 /** `data` with the credentials in its untrusted values masked. */
 export const masked = (endpoint: string, data: unknown): unknown => replaceAt(data, find(endpoint, data), mask)
 
+/**
+ * How many times the output budget an answer's untrusted text may hold before it is cut: what
+ * masking and fencing read is bounded, whatever the service sends, while the budget still
+ * has the text it cuts its answer from.
+ */
+export const CAP_TIMES = 4
+
+export interface Capped {
+  readonly data: unknown
+  /** The untrusted text's length, all of it; the cap, when it was cut. */
+  readonly total: number
+  readonly cap?: number
+}
+
+/** Cuts `text` to at most `max` UTF-16 units without splitting a surrogate pair. */
+const head = (text: string, max: number) => {
+  const code = text.charCodeAt(max - 1)
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
+}
+
+/** `data` with its untrusted values, in order, cut to `cap` characters in all: the rest of the answer as it was. */
+export const capped = (endpoint: string, data: unknown, cap: number): Capped => {
+  const found = find(endpoint, data)
+  let total = 0
+  for (const at of found) total += lengthAt(data, at.path)
+  if (total <= cap) return { data, total }
+  let left = cap
+  const cut = replaceAt(data, found, (text) => {
+    const kept = text.length <= left ? text : head(text, Math.max(0, left))
+    left -= kept.length
+    return kept
+  })
+  return { data: cut, total, cap }
+}
+
+/** The length of the string at `path` in `data`. */
+const lengthAt = (data: unknown, path: ReadonlyArray<string | number>): number => {
+  let value = data
+  for (const segment of path) value = (value as Record<string | number, unknown>)[segment]
+  return typeof value === "string" ? value.length : 0
+}
+
 /** Fields of a call's params that name what it read, most telling first. */
 const NAMING = [
   "stack",

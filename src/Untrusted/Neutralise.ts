@@ -76,6 +76,21 @@ const LOOK_ALIKE: Readonly<Record<string, string>> = {
   "\u0131": "i", // dotless i
 }
 
+// A memo of constant data (what each character folds to), bounded: the same for every caller.
+const folds = new Map<number, string>()
+const FOLDS = 4096
+
+/** What a character outside ASCII looks like, folded: nothing when it shows nothing. */
+const foldOf = (point: number, char: string): string => {
+  const known = folds.get(point)
+  if (known !== undefined) return known
+  const folded = invisible(point, char)
+    ? ""
+    : [...(LOOK_ALIKE[char] ?? char.normalize("NFKC").toLowerCase())].map((c) => LOOK_ALIKE[c] ?? c).join("")
+  if (folds.size < FOLDS) folds.set(point, folded)
+  return folded
+}
+
 /** Ways of writing `<` (first group) and `>` that a reader may decode: entities and escapes. */
 const ESCAPED = /(&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\x3c|%3c)|&gt;?|&#0*62;?|&#x0*3e;?|\\u003e|\\x3e|%3e/iy
 
@@ -108,18 +123,12 @@ const skeleton = (text: string) => {
     }
     const point = text.codePointAt(i) ?? 0
     const width = point > 0xffff ? 2 : 1
-    const char = text.slice(i, i + width)
-    if (!invisible(point, char)) {
-      const folded = LOOK_ALIKE[char] ?? char.normalize("NFKC").toLowerCase()
-      // One entry per UTF-16 unit, so that an index into the joined skeleton is an index into these arrays.
-      for (const c of folded) {
-        const unit = LOOK_ALIKE[c] ?? c
-        for (let k = 0; k < unit.length; k++) {
-          chars.push(unit[k] as string)
-          from.push(i)
-          to.push(i + width)
-        }
-      }
+    const folded = foldOf(point, text.slice(i, i + width))
+    // One entry per UTF-16 unit, so that an index into the joined skeleton is an index into these arrays.
+    for (let k = 0; k < folded.length; k++) {
+      chars.push(folded[k] as string)
+      from.push(i)
+      to.push(i + width)
     }
     i += width
   }

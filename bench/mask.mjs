@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * Masking's cost per megabyte of untrusted text: the built masking and fencing
+ * (dist/Untrusted/), as an answer's render runs them, on ordinary log lines and
+ * on the worst cases of the shapes (long runs of `eyJ-`, of key words, of
+ * would-be markers), each a megabyte; and a log answer of a megabyte rendered
+ * whole, which the cap cuts to four times the output budget first. Prints ms
+ * per MB (the median of a few runs) and returns the figures; `node
+ * bench/mask.mjs` runs it alone. Builds nothing: run `npm run build` first.
+ */
+import * as Path from "node:path"
+import { pathToFileURL } from "node:url"
+
+const ROOT = Path.resolve(import.meta.dirname, "..")
+const load = (module) => import(pathToFileURL(Path.join(ROOT, "dist", module)).href)
+const { mask } = await load("Untrusted/Mask.js")
+const { fence, token } = await load("Untrusted/Fence.js")
+const { success } = await load("Tools/Render.js")
+const Definitions = await load("Tools/Definitions.js")
+
+const MB = 1 << 20
+const filled = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)
+
+const TEXTS = {
+  "log lines": filled("2026-11-26T23:40:01Z worker | job 4121 done in 38ms, 12 rows written\n"),
+  "log lines, not ASCII": filled("2026-11-26T23:40:01Z worker | tâche 4121 terminée en 38 ms — 12 lignes écrites\n"),
+  "eyJ- repeated": filled("eyJ-"),
+  "token repeated": filled("token"),
+  " -token repeated": filled(" -token"),
+  "<untrusted repeated": filled("<untrusted"),
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const timed = (rounds, run) =>
+  median(
+    Array.from({ length: rounds }, () => {
+      const start = performance.now()
+      run()
+      return performance.now() - start
+    }),
+  )
+const round = (x) => Math.round(x * 10) / 10
+
+export const maskFigure = ({ quick = false } = {}) => {
+  const rounds = quick ? 3 : 7
+  const id = token()
+  const perMb = Object.fromEntries(
+    Object.entries(TEXTS).map(([name, text]) => [
+      name,
+      { mask: round(timed(rounds, () => mask(text))), maskAndFence: round(timed(rounds, () => fence(mask(text), id, "stack web, stdout"))) },
+    ]),
+  )
+  const log = { stage: "Get Log", command: "docker compose logs", stdout: TEXTS["eyJ- repeated"], stderr: "", success: true }
+  const answer = { tool: "svc_logs", wait: false, schema: false, selectorKey: "resource_type", selector: "stack", endpoint: "read/GetStackLog", body: { stack: "web" }, data: log, text: JSON.stringify(log) }
+  const rendered = round(timed(rounds, () => success(Definitions.svc_logs, answer, { maxOutputChars: 50_000, revealSecrets: false })))
+  return { msPerMb: perMb, renderOneMbLogMs: rendered }
+}
+
+export const maskLines = (figure) => [
+  "masking, ms per MB of untrusted text (median): mask / mask and fence",
+  ...Object.entries(figure.msPerMb).map(([name, ms]) => `  ${name}: ${ms.mask} / ${ms.maskAndFence}`),
+  `  a 1 MB log answer rendered, cut first to 200,000 characters (the cap at the default budget): ${figure.renderOneMbLogMs} ms`,
+]
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  process.stdout.write(`${maskLines(maskFigure({ quick: process.argv.includes("--quick") })).join("\n")}\n`)
+}
