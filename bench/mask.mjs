@@ -28,6 +28,7 @@ const TEXTS = {
   "token repeated": filled("token"),
   " -token repeated": filled(" -token"),
   "<untrusted repeated": filled("<untrusted"),
+  "<u: repeated": filled("<u:"),
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -47,7 +48,7 @@ export const maskFigure = ({ quick = false } = {}) => {
   const perMb = Object.fromEntries(
     Object.entries(TEXTS).map(([name, text]) => [
       name,
-      { mask: round(timed(rounds, () => mask(text))), maskAndFence: round(timed(rounds, () => fence(mask(text), id, "stack web, stdout"))) },
+      { mask: round(timed(rounds, () => mask(text))), maskAndFence: round(timed(rounds, () => fence(mask(text), id))) },
     ]),
   )
   const log = { stage: "Get Log", command: "docker compose logs", stdout: TEXTS["eyJ- repeated"], stderr: "", success: true }

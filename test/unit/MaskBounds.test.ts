@@ -230,12 +230,14 @@ describe("masking and fencing take linear time", () => {
       const id = token()
       for (const input of [
         filled("<untrusted"),
+        filled("<u:"),
+        filled("&lt;/u>"),
         filled("&lt;/untrusted id="),
         filled("\\u003c\u0435"),
         filled(id.slice(0, 8)),
         filled("＜\u200b"),
       ]) {
-        const ms = timed(() => fence(input, id, "stack web, stdout"))
+        const ms = timed(() => fence(input, id))
         expect(ms, JSON.stringify(input.slice(0, 20))).toBeLessThan(BOUND_MS)
       }
     },
@@ -258,7 +260,7 @@ describe("masking and fencing take linear time", () => {
     { unit: adversarial.filter((text) => text.length > 0) },
     ({ unit }) => {
       const input = unit.repeat(Math.ceil((128 * 1024) / unit.length))
-      const ms = timed(() => fence(mask(input), token(), "stack web, stdout"))
+      const ms = timed(() => fence(mask(input), token()))
       expect(ms).toBeLessThan(BOUND_MS)
     },
     { fastCheck: { numRuns: runs(20) }, timeout: LONG },
