@@ -5,7 +5,9 @@
  *
  * It packs the build that `npm test` made before the tests (`--ignore-scripts`
  * skips prepack's second build, which would rewrite dist/ under the other
- * tests). Dependencies come from npm's cache (`--prefer-offline`): once the
+ * tests). `npm publish --dry-run` makes the same tarball. Published to a registry
+ * on 127.0.0.1 (test/support/NpmRegistry.ts), the package runs as `npx -y svc-mcp`,
+ * and its setup prints that form. Dependencies come from npm's cache (`--prefer-offline`): once the
  * cache holds their metadata (after a first run), no network is used; on a
  * cold cache, npm fetches it from the registry.
  */
@@ -17,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { VERSION } from "../../src/Shared/Version.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
+import * as NpmRegistry from "../support/NpmRegistry.js"
 import * as Spawn from "../support/Spawn.js"
 
 const ROOT = Path.resolve(Path.dirname(import.meta.dirname), "..")
@@ -35,7 +38,12 @@ for (const name of [...passed, ...network, ...proxies, "NODE_EXTRA_CA_CERTS"]) {
   if (value !== undefined) npmEnv[name] = value
 }
 
-let packed: { readonly filename: string; readonly files: ReadonlyArray<{ readonly path: string }> }
+interface Packed {
+  readonly filename: string
+  readonly integrity: string
+  readonly files: ReadonlyArray<{ readonly path: string }>
+}
+let packed: Packed
 
 // At the lowest priority: the install is the heaviest step of the suite, and the tests running beside
 // it measure their own time-outs.
@@ -64,7 +72,8 @@ beforeAll(async () => {
   ])
 }, 300_000)
 
-afterAll(() => Fs.rmSync(work, { recursive: true, force: true }))
+// Thousands of files (the prefix's dependencies): removed without blocking the worker, which reports to vitest meanwhile.
+afterAll(() => Fs.promises.rm(work, { recursive: true, force: true }), 120_000)
 
 const sources = new Set(
   (Fs.readdirSync(Path.join(ROOT, "src"), { recursive: true }) as Array<string>)
@@ -104,6 +113,18 @@ describe("the packed package", () => {
     })
     expect(stray).toEqual([])
   })
+
+  it.live("is what npm publish would publish: the same files, the same tarball", () =>
+    Effect.gen(function* () {
+      const dryRun = yield* Effect.promise(() =>
+        npm(["publish", "--dry-run", "--json", "--ignore-scripts", "--offline", "--loglevel=error"]),
+      )
+      const published: Packed = JSON.parse(dryRun)["svc-mcp"]
+      expect(published.files.map((file) => file.path)).toEqual(packed.files.map((file) => file.path))
+      expect(published.filename).toBe(packed.filename)
+      expect(published.integrity).toBe(packed.integrity)
+    }),
+  )
 
   it("declares a license that its LICENSE file states", () => {
     const pkg = JSON.parse(Fs.readFileSync(Path.join(ROOT, "package.json"), "utf8"))
@@ -152,5 +173,61 @@ describe("the package installed from its tarball", () => {
       )
       expect(servers.isError).toBeFalsy()
     }),
+  )
+})
+
+describe("the package from a registry, as npx runs it", () => {
+  const pkg = JSON.parse(Fs.readFileSync(Path.join(ROOT, "package.json"), "utf8"))
+  const manifest = {
+    name: pkg.name,
+    version: pkg.version,
+    bin: pkg.bin,
+    dependencies: pkg.dependencies,
+    engines: pkg.engines,
+  }
+  const cache = npmEnv.npm_config_cache ?? Path.join(Os.homedir(), ".npm")
+  const npxDirs = () => new Set(Fs.existsSync(Path.join(cache, "_npx")) ? Fs.readdirSync(Path.join(cache, "_npx")) : [])
+
+  it.scopedLive(
+    "npx -y svc-mcp setup prints npx -y svc-mcp, which serves the sandbox's tools over stdio",
+    () =>
+      Effect.gen(function* () {
+        const upstream = process.env.npm_config_registry ?? "https://registry.npmjs.org/"
+        const registry = yield* NpmRegistry.publish(Path.join(work, packed.filename), manifest, upstream)
+        const noproxy = [npmEnv.npm_config_noproxy, npmEnv.NO_PROXY, "127.0.0.1"].filter((v) => v !== undefined)
+        const env = { ...npmEnv, npm_config_registry: registry.url, npm_config_noproxy: noproxy.join(",") }
+        // npx installs into npm's cache (_npx/<hash>): what this test installs there goes with it.
+        const before = npxDirs()
+        yield* Effect.addFinalizer(() =>
+          Effect.promise(() =>
+            Promise.all(
+              [...npxDirs()]
+                .filter((dir) => !before.has(dir))
+                .map((dir) => Fs.promises.rm(Path.join(cache, "_npx", dir), { recursive: true, force: true })),
+            ),
+          ),
+        )
+
+        const npx = (...args: Array<string>) =>
+          Spawn.runCommand("nice", ["-n", "19", "npx", "-y", "svc-mcp", ...args], { env, cwd: work })
+        // The README's two commands, then the configuration a file-configured client takes.
+        const version = yield* npx("--version")
+        expect(version.stderr.trim().split("\n").at(-1)).toBe(VERSION)
+        expect(version.code).toBe(0)
+        const claude = yield* npx("setup", "claude-code")
+        expect(claude.stdout).toMatch(/^claude mcp add --scope user svc \\\n[\s\S]* \\\n {2}-- npx -y svc-mcp\n$/)
+        const setup = yield* npx("setup", "cursor", "--sandbox")
+        expect(setup.stderr).toContain(`svc-mcp@${VERSION}`)
+        expect(setup.code).toBe(0)
+        const entry = JSON.parse(setup.stdout).mcpServers["svc-sandbox"]
+        expect(entry).toEqual({ command: "npx", args: ["-y", "svc-mcp", "--sandbox"] })
+        // Resolved by the registry; the tarball itself may come from npm's cache, which keys it by its integrity.
+        expect(registry.requests).toContain("/svc-mcp")
+
+        const { client } = yield* Spawn.connect(env, [], [entry.command, ...entry.args])
+        const { tools } = yield* Effect.promise(() => client.listTools())
+        expect(tools.map((tool) => tool.name)).toEqual(Definitions.all.map((tool) => tool.name))
+      }),
+    300_000,
   )
 })

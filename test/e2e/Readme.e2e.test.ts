@@ -41,6 +41,9 @@ const inlineCommands = (): Array<string> =>
 
 /** What each command the README shows is, in the tests: run below, or why it is not run in a test. */
 const COVERED: Readonly<Record<string, string>> = {
+  "npx -y svc-mcp --version": "run in test/e2e/Package.e2e.test.ts, the packed package on a registry of its own",
+  "npx -y svc-mcp setup claude-code":
+    "run in test/e2e/Package.e2e.test.ts, the packed package on a registry of its own",
   "npm ci && npm run build": "what .ci/run and npm test do before these tests run",
   "npm install -g .": "run below, into a prefix of the test's own",
   "svc-mcp --version": "run below",

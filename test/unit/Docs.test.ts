@@ -12,6 +12,9 @@ const read = (file: string) => Fs.readFileSync(Path.join(root, file), "utf8")
 const readme = read("README.md")
 const pages = [
   "README.md",
+  "CONTRIBUTING.md",
+  "SECURITY.md",
+  "CHANGELOG.md",
   ...Fs.readdirSync(Path.join(root, "docs"))
     .filter((file) => file.endsWith(".md"))
     .map((file) => `docs/${file}`),

@@ -475,14 +475,15 @@ describe("setup, whatever the client", () => {
  * A directory as npm leaves it after installing svc-mcp into `<dir>/node_modules` (as `npx` does in
  * its cache), its hidden lockfile recording where the package came from; and the bin link to it.
  */
-const installedBy = (dir: string, resolved: string) => {
+const installedBy = (dir: string, resolved: string | undefined) => {
   const modules = Path.join(dir, "node_modules")
   const script = Path.join(modules, "svc-mcp", "dist", "svc-mcp.js")
   Fs.mkdirSync(Path.dirname(script), { recursive: true })
   Fs.mkdirSync(Path.join(modules, ".bin"))
   Fs.writeFileSync(script, "")
   Fs.symlinkSync("../svc-mcp/dist/svc-mcp.js", Path.join(modules, ".bin", "svc-mcp"))
-  const lock = { name: "npx", lockfileVersion: 3, packages: { "node_modules/svc-mcp": { version: "0.1.0", resolved } } }
+  const entry = { version: "0.1.0", resolved, integrity: "sha512-AAAA" }
+  const lock = { name: "npx", lockfileVersion: 3, packages: { "node_modules/svc-mcp": entry } }
   Fs.writeFileSync(Path.join(modules, ".package-lock.json"), JSON.stringify(lock))
   return { bin: Path.join(modules, ".bin", "svc-mcp"), script }
 }
@@ -502,6 +503,9 @@ describe("setup names the command by where it came from", () => {
     // Another registry, a mirror under a path, is a registry as well.
     const mirror = installedBy(Path.join(dir, "mirror"), "https://npm.example.com/api/npm/svc-mcp/-/svc-mcp-0.1.0.tgz")
     expect(Setup.invocation(mirror.bin, "/usr/bin/node")).toEqual(npx)
+    // npm leaves a registry's address out of its record with omit-lockfile-registry-resolved.
+    const omitted = installedBy(Path.join(dir, "omitted"), undefined)
+    expect(Setup.invocation(omitted.bin, "/usr/bin/node")).toEqual(npx)
   })
 
   it("from a tarball, a link or a clone: the path of what runs, never npx, which would fetch another", () => {

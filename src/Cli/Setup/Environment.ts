@@ -26,12 +26,17 @@ export interface Invocation {
 /** The package's name on npm. */
 const PACKAGE = "svc-mcp"
 
+/** A registry's tarball of the package, as npm records where it came from. */
+const REGISTRY_TARBALL = /^https?:\/\/[^/]+\/(?:.+\/)?svc-mcp\/-\/svc-mcp-[^/]+\.tgz$/
+
 /**
  * Whether the script at this real path came from a registry, as `npx` and a project's `npm install`
  * put it: `<dir>/node_modules/svc-mcp/dist/svc-mcp.js`, where npm's record of that install
- * (`<dir>/node_modules/.package-lock.json`) names a registry's tarball of the package. A clone, a link
- * to one (`npm install -g .`) and a tarball's install are not; nor is a global install, of which npm
- * keeps no such record: its installed command is named by its path, and runs the version installed.
+ * (`<dir>/node_modules/.package-lock.json`) names a registry's tarball of the package, or names none
+ * (`omit-lockfile-registry-resolved` leaves it out for a registry's package, and only for one). A
+ * clone, a link to one (`npm install -g .`) and a tarball's install are not; nor is a global install,
+ * of which npm keeps no such record: its installed command is named by its path, and runs the version
+ * installed.
  */
 const fromRegistry = (real: string): boolean => {
   const packageDir = Path.dirname(Path.dirname(real))
@@ -39,8 +44,11 @@ const fromRegistry = (real: string): boolean => {
   if (Path.basename(packageDir) !== PACKAGE || Path.basename(modules) !== "node_modules") return false
   try {
     const lock = JSON.parse(Fs.readFileSync(Path.join(modules, ".package-lock.json"), "utf8"))
-    const resolved: unknown = lock?.packages?.[`node_modules/${PACKAGE}`]?.resolved
-    return typeof resolved === "string" && /^https?:\/\/[^/]+\/(?:.+\/)?svc-mcp\/-\/svc-mcp-[^/]+\.tgz$/.test(resolved)
+    const entry = lock?.packages?.[`node_modules/${PACKAGE}`]
+    if (typeof entry !== "object" || entry === null || entry.link === true) return false
+    return entry.resolved === undefined
+      ? typeof entry.version === "string" && typeof entry.integrity === "string"
+      : typeof entry.resolved === "string" && REGISTRY_TARBALL.test(entry.resolved)
   } catch {
     return false
   }
