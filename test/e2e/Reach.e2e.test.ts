@@ -1,0 +1,175 @@
+/**
+ * SVC_REACH=all end to end: the built server over the sandbox, in both protocol
+ * eras (2026-07-28 over HTTP, 2025-11-25 over stdio), doing what the interface
+ * alone cannot: a tag put on a deployment by name, alerts listed and closed, a
+ * stack checked for a newer image, its compose file written then deployed, a
+ * service user's key made without its secret reaching the answer, and a user's
+ * deletion after hostile logs held as the guard holds the interface's changes.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Clients from "../support/Clients.js"
+import * as Spawn from "../support/Spawn.js"
+
+type Era = Clients.Era
+type Action = "accept" | "decline"
+
+const NAME = "svc-mcp-reach"
+const ALL = { SVC_REACH: "all" }
+
+const connect = (era: Era, action: Action | undefined, env: Record<string, string> = {}) =>
+  Effect.gen(function* () {
+    const settings = { ...ALL, ...env }
+    const { client, asked } =
+      era === "modern"
+        ? yield* Clients.overHttp((yield* Spawn.serveHttp(settings, ["--sandbox"])).url, {
+            name: NAME,
+            era,
+            answering: action,
+          })
+        : yield* Spawn.v2({ name: NAME, era, env: settings, args: ["--sandbox"], answering: action })
+    const call = (name: string, args: Record<string, unknown>) =>
+      Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<Result>)
+    return { asked, call }
+  })
+
+interface Result {
+  readonly content: Array<{ type: string; text: string }>
+  readonly structuredContent?: Record<string, unknown>
+  readonly isError?: boolean
+}
+
+const textOf = (result: Result) => result.content[0]?.text ?? ""
+
+/** The `$oid`s in an answer's text, in order. */
+const oids = (text: string) => [...text.matchAll(/"\$oid":\s*"([0-9a-f]+)"/g)].map((m) => m[1] as string)
+
+for (const era of ["modern", "legacy"] as const) {
+  describe(`SVC_REACH=all, ${era}`, () => {
+    it.scopedLive("a deployment tagged by name with a tag the call creates; the tag deleted leaves it", () =>
+      Effect.gen(function* () {
+        const { call } = yield* connect(era, "accept")
+        const tagged = yield* call("svc_update", {
+          resource_type: "resource_meta",
+          params: { target: { type: "Deployment", id: "docs" }, tags: ["production", "canary"] },
+        })
+        expect(tagged.isError, textOf(tagged)).toBeFalsy()
+        const tag = yield* call("svc_get", { resource_type: "tag", params: { tag: "canary" }, fields: ["*"] })
+        expect(tag.isError, textOf(tag)).toBeFalsy()
+        const [canary] = oids(textOf(tag))
+        expect(canary).toBeDefined()
+        const docs = yield* call("svc_get", {
+          resource_type: "deployment",
+          params: { deployment: "docs" },
+          fields: ["tags"],
+        })
+        expect(textOf(docs)).toContain(canary as string)
+        const deleted = yield* call("svc_delete", { resource_type: "tag", params: { id: "canary" } })
+        expect(deleted.isError, textOf(deleted)).toBeFalsy()
+        const after = yield* call("svc_list_detail", {
+          list_type: "full_deployments",
+          params: { limit: 0 },
+          fields: ["*"],
+        })
+        expect(after.isError, textOf(after)).toBeFalsy()
+        expect(textOf(after)).not.toContain(canary as string)
+      }),
+    )
+
+    it.scopedLive("the open alerts listed, one closed", () =>
+      Effect.gen(function* () {
+        const { call } = yield* connect(era, "accept")
+        const open = yield* call("svc_list", { resource_type: "alert", params: { query: { resolved: false } } })
+        expect(open.isError, textOf(open)).toBeFalsy()
+        const [id] = oids(textOf(open))
+        expect(id, textOf(open).slice(0, 500)).toBeDefined()
+        const closed = yield* call("svc_execute", { operation: "close_alert", params: { id } })
+        expect(closed.isError, textOf(closed)).toBeFalsy()
+        const alert = yield* call("svc_get", { resource_type: "alert", params: { id }, fields: ["resolved"] })
+        expect(textOf(alert)).toMatch(/"resolved":\s*true/)
+        const still = yield* call("svc_list", { resource_type: "alert", params: { query: { resolved: false } } })
+        expect(oids(textOf(still))).not.toContain(id)
+      }),
+    )
+
+    it.scopedLive("a stack checked for a newer image; its compose file written, then deployed", () =>
+      Effect.gen(function* () {
+        const { call } = yield* connect(era, "accept")
+        const checked = yield* call("svc_execute", {
+          operation: "check_stack_for_update",
+          params: { stack: "monitoring" },
+        })
+        expect(checked.isError, textOf(checked)).toBeFalsy()
+        expect(textOf(checked)).toMatch(/"update_available":\s*true/)
+        const compose = "services:\n  web:\n    image: nginx:1.27\n"
+        const written = yield* call("svc_update", {
+          resource_type: "stack_file",
+          params: { stack: "web", file_path: "compose.yaml", contents: compose },
+        })
+        expect(written.isError, textOf(written)).toBeFalsy()
+        const deployed = yield* call("svc_execute", { operation: "deploy_stack", params: { stack: "web" }, wait: true })
+        expect(deployed.isError, textOf(deployed)).toBeFalsy()
+      }),
+    )
+
+    it.scopedLive("a service user's API key made, the user told first, its secret kept from the answer", () =>
+      Effect.gen(function* () {
+        const { call, asked } = yield* connect(era, "accept")
+        const made = yield* call("svc_create", {
+          resource_type: "api_key_for_service_user",
+          params: { user_id: "ci-deployer", name: "deploys" },
+        })
+        expect(made.isError, textOf(made)).toBeFalsy()
+        expect(asked).toHaveLength(1)
+        expect(asked[0]).toMatch(/it will not be shown/)
+        const text = JSON.stringify(made)
+        expect(text).toMatch(/"key":\s*\\?"K-[0-9a-f]+/)
+        expect(text).toContain("[redacted]")
+        expect(text).not.toMatch(/S-[0-9a-f]{48}/)
+      }),
+    )
+
+    it.scopedLive("after the hostile logs, deleting a user is asked of a client that can be asked", () =>
+      Effect.gen(function* () {
+        const { call, asked } = yield* connect(era, "accept")
+        yield* call("svc_logs", { resource_type: "stack", params: { stack: "web", services: ["worker"] } })
+        const deleted = yield* call("svc_delete", { resource_type: "user", params: { user: "bob" } })
+        expect(deleted.isError, textOf(deleted)).toBeFalsy()
+        expect(asked).toHaveLength(1)
+        expect(asked[0]).toMatch(/write\/DeleteUser/)
+        const gone = yield* call("svc_get", { resource_type: "user", params: { user: "bob" } })
+        expect(gone.isError).toBe(true)
+      }),
+    )
+  })
+}
+
+describe("SVC_REACH=all, a client that cannot be asked", () => {
+  it.scopedLive("after the hostile logs, deleting a user is refused, nothing sent", () =>
+    Effect.gen(function* () {
+      // The SDK v1 client, declaring no elicitation, as older clients do.
+      const { client } = yield* Spawn.connect(ALL, ["--sandbox"])
+      const call = (name: string, args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<Result>)
+      yield* call("svc_logs", { resource_type: "stack", params: { stack: "web", services: ["worker"] } })
+      const refused = yield* call("svc_delete", { resource_type: "user", params: { user: "bob" } })
+      expect(refused.isError).toBe(true)
+      expect(refused.structuredContent).toMatchObject({ error: { kind: "denied" } })
+      expect(textOf(refused)).toMatch(/touches credentials or permissions, so it is held because it follows reading/)
+      const still = yield* call("svc_get", { resource_type: "user", params: { user: "bob" } })
+      expect(still.isError, textOf(still)).toBeFalsy()
+    }),
+  )
+
+  it.scopedLive("read-only offers none of the new changes", () =>
+    Effect.gen(function* () {
+      const { client } = yield* Spawn.connect({ ...ALL, SVC_MODE: "read-only" }, ["--sandbox"])
+      const listed = yield* Effect.promise(() => client.listTools())
+      const names = listed.tools.map((tool) => tool.name)
+      expect(names).not.toContain("svc_update")
+      expect(names).not.toContain("svc_execute")
+      const get = listed.tools.find((tool) => tool.name === "svc_get")
+      expect(JSON.stringify(get?.inputSchema)).toContain('"alert"')
+    }),
+  )
+})
