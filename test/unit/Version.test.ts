@@ -22,12 +22,19 @@ const FILES = [
 ]
 const current = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8")).version as string
 const today = new Date().toISOString().slice(0, 10)
+// Versions above whatever the repository states, so that these tests hold after its own bumps.
+const major = Number(current.split(".")[0])
+const NEXT = `${major + 10}.0.0`
+const RC = `${major + 11}.0.0-rc.1`
+const AFTER = `${major + 11}.0.0`
+// The first release links to its tag, a later one to the changes since the last (the repository's, if it has one).
+const releasedBefore = Fs.readFileSync(Path.join(root, "CHANGELOG.md"), "utf8").includes(`\n## [${current}] - `)
 
 const scratch = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-version-"))
 afterAll(() => Fs.rmSync(scratch, { recursive: true, force: true }))
 
 /** A copy of the files that state the version, as the repository has them, with [Unreleased] as given. */
-const copy = (name: string, unreleased = "### Added\n\n- A tool.") => {
+const copy = (name: string, unreleased = "### Added\n\n- A tool.", history = true) => {
   const dir = Path.join(scratch, name)
   for (const file of FILES) {
     Fs.mkdirSync(Path.dirname(Path.join(dir, file)), { recursive: true })
@@ -35,7 +42,10 @@ const copy = (name: string, unreleased = "### Added\n\n- A tool.") => {
   }
   const changelog = Fs.readFileSync(Path.join(dir, "CHANGELOG.md"), "utf8")
   const start = changelog.indexOf("## [Unreleased]\n")
-  const end = changelog.indexOf("\n[Unreleased]: ")
+  // Its section ends where the next one, or the links, begin: the releases before it stay, unless
+  // the copy is to be of a repository that has released nothing yet.
+  const next = changelog.indexOf("\n## [", start + 1)
+  const end = next === -1 || !history ? changelog.indexOf("\n[Unreleased]: ") : next
   Fs.writeFileSync(
     Path.join(dir, "CHANGELOG.md"),
     `${changelog.slice(0, start)}## [Unreleased]\n\n${unreleased}\n${changelog.slice(end)}`,
@@ -52,32 +62,32 @@ describe("version:bump", () => {
   it("moves every file's version together, and nothing else in them", () => {
     const before = copy("bump")
     const dir = copy("bump-after")
-    const bumped = version(dir, "0.2.0")
-    expect(bumped.stderr).toContain(`${current} -> 0.2.0`)
+    const bumped = version(dir, NEXT)
+    expect(bumped.stderr).toContain(`${current} -> ${NEXT}`)
     expect(bumped.status).toBe(0)
 
-    expect(json(dir, "package.json")).toEqual({ ...json(before, "package.json"), version: "0.2.0" })
+    expect(json(dir, "package.json")).toEqual({ ...json(before, "package.json"), version: NEXT })
     const lock = json(before, "package-lock.json")
     expect(json(dir, "package-lock.json")).toEqual({
       ...lock,
-      version: "0.2.0",
-      packages: { ...lock.packages, "": { ...lock.packages[""], version: "0.2.0" } },
+      version: NEXT,
+      packages: { ...lock.packages, "": { ...lock.packages[""], version: NEXT } },
     })
     const server = json(before, "server.json")
     expect(json(dir, "server.json")).toEqual({
       ...server,
-      version: "0.2.0",
+      version: NEXT,
       packages: [
-        { ...server.packages[0], version: "0.2.0" },
-        { ...server.packages[1], identifier: "ghcr.io/svc-mcp/svc-mcp:0.2.0" },
+        { ...server.packages[0], version: NEXT },
+        { ...server.packages[1], identifier: `ghcr.io/svc-mcp/svc-mcp:${NEXT}` },
       ],
     })
-    expect(json(dir, "mcpb/manifest.json")).toEqual({ ...json(before, "mcpb/manifest.json"), version: "0.2.0" })
+    expect(json(dir, "mcpb/manifest.json")).toEqual({ ...json(before, "mcpb/manifest.json"), version: NEXT })
     expect(text(dir, "src/Shared/Version.ts")).toBe(
-      text(before, "src/Shared/Version.ts").replace(`"${current}"`, '"0.2.0"'),
+      text(before, "src/Shared/Version.ts").replace(`"${current}"`, `"${NEXT}"`),
     )
     expect(text(dir, "deploy/kubernetes/deployment.yaml")).toBe(
-      text(before, "deploy/kubernetes/deployment.yaml").replace(`svc-mcp:${current}\n`, "svc-mcp:0.2.0\n"),
+      text(before, "deploy/kubernetes/deployment.yaml").replace(`svc-mcp:${current}\n`, `svc-mcp:${NEXT}\n`),
     )
     // Formatting kept: one line changed in each file but the lock (two), server.json (three), the CHANGELOG.
     const changed = (file: string) => {
@@ -88,34 +98,34 @@ describe("version:bump", () => {
     expect(FILES.slice(0, -1).map(changed)).toEqual([1, 2, 3, 1, 1, 1])
 
     const changelog = text(dir, "CHANGELOG.md")
-    expect(changelog).toContain(`## [Unreleased]\n\n## [0.2.0] - ${today}\n\n### Added\n\n- A tool.\n`)
-    expect(changelog).toMatch(
-      /\n\[Unreleased\]: https:\/\/github\.com\/svc-mcp\/svc-mcp\/compare\/v0\.2\.0\.\.\.HEAD\n\[0\.2\.0\]: https:\/\/github\.com\/svc-mcp\/svc-mcp\/releases\/tag\/v0\.2\.0\n$/,
-    )
-    expect(version(dir, "--check", "v0.2.0").status).toBe(0)
+    expect(changelog).toContain(`## [Unreleased]\n\n## [${NEXT}] - ${today}\n\n### Added\n\n- A tool.\n`)
+    const repo = "https://github.com/svc-mcp/svc-mcp"
+    const since = releasedBefore ? `${repo}/compare/v${current}...v${NEXT}` : `${repo}/releases/tag/v${NEXT}`
+    expect(changelog).toContain(`\n[Unreleased]: ${repo}/compare/v${NEXT}...HEAD\n[${NEXT}]: ${since}\n`)
+    expect(version(dir, "--check", `v${NEXT}`).status).toBe(0)
     expect(version(dir, "--notes").stdout).toBe("### Added\n\n- A tool.\n")
   })
 
   it("links a later release to what changed since the one before", () => {
     const dir = copy("twice")
-    expect(version(dir, "0.2.0").status).toBe(0)
+    expect(version(dir, NEXT).status).toBe(0)
     const changelog = text(dir, "CHANGELOG.md").replace("## [Unreleased]\n", "## [Unreleased]\n\n- More.\n")
     Fs.writeFileSync(Path.join(dir, "CHANGELOG.md"), changelog)
-    expect(version(dir, "v0.3.0-rc.1").status).toBe(0)
-    expect(json(dir, "package.json").version).toBe("0.3.0-rc.1")
+    expect(version(dir, `v${RC}`).status).toBe(0)
+    expect(json(dir, "package.json").version).toBe(RC)
     expect(text(dir, "CHANGELOG.md")).toContain(
-      "[0.3.0-rc.1]: https://github.com/svc-mcp/svc-mcp/compare/v0.2.0...v0.3.0-rc.1\n[0.2.0]: ",
+      `[${RC}]: https://github.com/svc-mcp/svc-mcp/compare/v${NEXT}...v${RC}\n[${NEXT}]: `,
     )
     // The release itself comes after its candidates.
     Fs.writeFileSync(
       Path.join(dir, "CHANGELOG.md"),
       text(dir, "CHANGELOG.md").replace("## [Unreleased]\n", "## [Unreleased]\n\n- Fixed.\n"),
     )
-    expect(version(dir, "0.3.0").status).toBe(0)
+    expect(version(dir, AFTER).status).toBe(0)
   })
 
   it("dates the first release of the version the files state, and changes nothing else", () => {
-    const dir = copy("first")
+    const dir = copy("first", "- Everything.", false)
     const before = snapshot(dir)
     expect(version(dir, "--check", `v${current}`).stderr).toContain(`CHANGELOG.md has no section [${current}]`)
     expect(version(dir, current).status).toBe(0)
@@ -142,11 +152,11 @@ describe("version:bump", () => {
     }
     const empty = copy("empty", "")
     const emptyBefore = snapshot(empty)
-    expect(version(empty, "0.2.0").stderr).toContain("[Unreleased] section is empty")
+    expect(version(empty, NEXT).stderr).toContain("[Unreleased] section is empty")
     expect(snapshot(empty)).toEqual(emptyBefore)
     // A file out of step is named, and nothing is written.
     Fs.writeFileSync(Path.join(dir, "mcpb/manifest.json"), text(dir, "mcpb/manifest.json").replace(current, "9.9.9"))
-    const out = version(dir, "0.2.0")
+    const out = version(dir, NEXT)
     expect(out.stderr).toContain("mcpb/manifest.json states 9.9.9")
     expect(version(dir, "--check").stderr).toContain("mcpb/manifest.json states 9.9.9")
     expect(snapshot(dir).filter((t, i) => t !== before[i]).length).toBe(1)
