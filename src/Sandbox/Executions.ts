@@ -18,6 +18,7 @@ import {
   writeStartLogs,
 } from "./Lifecycle.js"
 import { may, requireLevel } from "./Permissions.js"
+import { PRUNES } from "./Prune.js"
 import type { Handler } from "./Resources.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
 import { synced } from "./SyncPending.js"
@@ -206,18 +207,19 @@ for (const op of [
   "RunServerScripts",
   "RunServerCopy",
   "RunServerMove",
-  "PruneImages",
-  "PruneContainers",
-  "PruneNetworks",
   "PruneBuildx",
   "PruneDockerBuilders",
-  "PruneSystem",
-  "PruneVolumes",
   "DeleteImage",
   "DeleteNetwork",
   "DeleteVolume",
 ]) {
   operations.set(op, { kind: "server", effect: noted(`${op}: done`) })
+}
+for (const [op, prune] of Object.entries(PRUNES)) {
+  operations.set(op, {
+    kind: "server",
+    effect: (world, target) => (target === undefined ? [] : prune(world, target.resource)),
+  })
 }
 for (const op of [
   "RemoveSwarmNodes",

@@ -169,3 +169,46 @@ describe("the sandbox's monitoring", () => {
     }),
   )
 })
+
+describe("the sandbox's prunes", () => {
+  it.scopedLive("say what they deleted and the space reclaimed; the disk alert resolves once under its threshold", () =>
+    Effect.gen(function* () {
+      const { sandbox, ok } = yield* session({ timing: { completeMs: 20 } })
+      // prod-02's disk just over its warning (75%): the images' 415 MB bring it under.
+      const prod2 = sandbox.world.store.find("server", "prod-02")
+      prod2.info = { ...prod2.info, stats: { ...(prod2.info.stats as object), disk_used_gb: 375.2 } }
+      const disk = () =>
+        Effect.map(ok("read/ListAlerts", { query: { "data.type": "ServerDisk" } }), ({ alerts }) => alerts[0])
+      expect((yield* disk()).resolved).toBe(false)
+      const update = yield* ok("execute/PruneImages", { server: "prod-02" })
+      let done: Any = update
+      for (let i = 0; i < 100 && done.status !== "Complete"; i++) {
+        yield* Effect.sleep("20 millis")
+        done = yield* ok("read/GetUpdate", { id: update._id.$oid })
+      }
+      expect(done.logs[0].stdout.split("\n")).toEqual([
+        "Deleted Images:",
+        "untagged: redis:7-alpine",
+        "deleted: sha256:5d0da3dc9764",
+        "untagged: ghcr.io/acme/api:1.4.2",
+        "deleted: sha256:a8758716bb6a",
+        "untagged: nginx:1.27",
+        "deleted: sha256:0c5a7f3e21d4",
+        "",
+        "Total reclaimed space: 415MB",
+      ])
+      expect(yield* ok("read/ListImages", { server: "prod-02" })).toEqual([])
+      expect((yield* ok("read/GetSystemStats", { server: "prod-02" })).disks[0].used_gb).toBe(374.79)
+      const resolved = yield* disk()
+      expect(resolved).toMatchObject({ resolved: true, resolved_ts: expect.any(Number) })
+      // Nothing more to prune: nothing deleted, nothing reclaimed.
+      const again = yield* ok("execute/PruneImages", { server: "prod-02" })
+      let second: Any = again
+      for (let i = 0; i < 100 && second.status !== "Complete"; i++) {
+        yield* Effect.sleep("20 millis")
+        second = yield* ok("read/GetUpdate", { id: again._id.$oid })
+      }
+      expect(second.logs[0].stdout).toBe("Total reclaimed space: 0B")
+    }),
+  )
+})

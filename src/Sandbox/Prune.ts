@@ -1,0 +1,89 @@
+/**
+ * Docker's prunes on a server, as the service runs them: what is not in use
+ * goes, the output lists it and the space reclaimed (in docker's words), and
+ * the server's disk is that much emptier at the next stats refresh, where its
+ * disk alert resolves once it is under the threshold again.
+ */
+import * as Alerts from "./Alerts.js"
+import { isRecord } from "./Schema.js"
+import type { Resource } from "./Store.js"
+import type { World } from "./World.js"
+
+/** Bytes as docker prints them: 192MB, 1.2GB, 0B. */
+const size = (bytes: number) => {
+  if (bytes >= 1e9) return `${Math.round(bytes / 1e8) / 10}GB`
+  if (bytes >= 1e6) return `${Math.round(bytes / 1e6)}MB`
+  return bytes >= 1e3 ? `${Math.round(bytes / 1e3)}kB` : `${bytes}B`
+}
+
+const reclaim = (world: World, server: Resource, bytes: number) => {
+  const stats = isRecord(server.info.stats) ? server.info.stats : undefined
+  if (stats !== undefined && bytes > 0) {
+    const used = typeof stats.disk_used_gb === "number" ? stats.disk_used_gb : 0
+    server.info = {
+      ...server.info,
+      stats: { ...stats, disk_used_gb: Math.max(0, Math.round((used - bytes / 1e9) * 100) / 100) },
+    }
+  }
+  Alerts.refresh(world)
+}
+
+const images = (world: World, server: Resource) => {
+  const running = new Set(world.containersOn(server).map((c) => c.image))
+  const all = world.images.get(server.id) ?? []
+  const pruned = all.filter((i) => !running.has(i.name))
+  world.images.set(
+    server.id,
+    all.filter((i) => running.has(i.name)),
+  )
+  const lines = pruned.flatMap((i) => [`untagged: ${i.name}`, `deleted: ${i.id}`])
+  return { heading: "Deleted Images:", lines, bytes: pruned.reduce((sum, i) => sum + i.size, 0) }
+}
+
+const volumes = (world: World, server: Resource) => {
+  const used = new Set(world.containersOn(server).flatMap((c) => c.volumes))
+  const all = world.volumes.get(server.id) ?? []
+  const pruned = all.filter((v) => !used.has(v.name))
+  world.volumes.set(
+    server.id,
+    all.filter((v) => used.has(v.name)),
+  )
+  return { heading: "Deleted Volumes:", lines: pruned.map((v) => v.name), bytes: pruned.length * 50_000_000 }
+}
+
+const containers = (world: World, server: Resource) => {
+  const all = world.containersOn(server)
+  const pruned = all.filter((c) => c.state === "exited" || c.state === "created")
+  for (const c of pruned) all.splice(all.indexOf(c), 1)
+  return { heading: "Deleted Containers:", lines: pruned.map((c) => c.id), bytes: pruned.length * 1_000_000 }
+}
+
+const networks = (world: World, server: Resource) => {
+  const used = new Set(world.containersOn(server).flatMap((c) => c.networks))
+  const all = world.networks.get(server.id) ?? []
+  const kept = (n: { name: string }) => used.has(n.name) || ["bridge", "host", "none"].includes(n.name)
+  const pruned = all.filter((n) => !kept(n))
+  world.networks.set(server.id, all.filter(kept))
+  return { heading: "Deleted Networks:", lines: pruned.map((n) => n.name), bytes: 0 }
+}
+
+type Part = typeof images
+
+const run = (world: World, server: Resource, parts: ReadonlyArray<Part>): ReadonlyArray<string> => {
+  const done = parts.map((part) => part(world, server))
+  const bytes = done.reduce((sum, d) => sum + d.bytes, 0)
+  reclaim(world, server, bytes)
+  return [
+    ...done.flatMap((d) => (d.lines.length === 0 ? [] : [d.heading, ...d.lines, ""])),
+    `Total reclaimed space: ${size(bytes)}`,
+  ]
+}
+
+/** Each prune the service runs on a server, with what it does there. */
+export const PRUNES: Readonly<Record<string, (world: World, server: Resource) => ReadonlyArray<string>>> = {
+  PruneImages: (world, server) => run(world, server, [images]),
+  PruneVolumes: (world, server) => run(world, server, [volumes]),
+  PruneContainers: (world, server) => run(world, server, [containers]),
+  PruneNetworks: (world, server) => run(world, server, [networks]),
+  PruneSystem: (world, server) => run(world, server, [containers, networks, images]),
+}
