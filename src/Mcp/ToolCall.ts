@@ -28,7 +28,7 @@ import * as TraceContext from "../Operations/TraceContext.js"
 import { Naming } from "../Settings/Naming.js"
 import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
 import type { SvcClient } from "../SvcClient.js"
-import { type Call, type Invocation, type Readers, resolveCall, runWith } from "../Tools/Invoke.js"
+import { type Call, type Invocation, type Readers, resolveCall, runWith, wouldSend } from "../Tools/Invoke.js"
 import { Names } from "../Tools/Names.js"
 import * as Pages from "../Tools/Pages.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
@@ -352,8 +352,8 @@ const confirms = (prepared: Prepared, call: Call) =>
   prepared.policy.confirmation(call.tool, call.invocation.right.selector) !== undefined
 
 /**
- * One call: resolved once, then the policy, the confirmation, the tool's program, in the call's context.
- * A call that neither the guard holds nor SVC_CONFIRM asks about goes straight to its program.
+ * One call: resolved once, then the policy, the confirmation (of a call that would be sent: checked,
+ * then asked), the tool's program, in the call's context; unheld and unconfirmed, straight to its program.
  */
 const handle = (prepared: Prepared, incoming: Incoming) =>
   Effect.suspend(() => {
@@ -371,6 +371,7 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
       const guarded = Option.map(inWindow, (held) => held.window.source)
       const held = Option.getOrUndefined(Option.filter(inWindow, (h) => h.decision.held))
       return Effect.gen(function* () {
+        if (!(yield* wouldSend(call, prepared.readers.check))) return yield* perform(prepared, call)
         const decision = yield* confirmation(prepared, call, incoming, held)
         switch (decision._tag) {
           case "Send":

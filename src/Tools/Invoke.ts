@@ -194,6 +194,18 @@ export const resolveCall = (tool: Tool, args: unknown): Call => {
   }
 }
 
+/**
+ * Whether a resolved call would be sent: its arguments decode, it is no `schema: true` call (which
+ * sends nothing), and the endpoint's definition accepts its params (the check `runWith` makes
+ * before sending). A question is asked only of a call that would be sent.
+ */
+export const wouldSend = (call: Call, check: ParamsCheck.ParamsCheckShape): Effect.Effect<boolean> => {
+  if (Either.isLeft(call.invocation)) return Effect.succeed(false)
+  const invocation = call.invocation.right
+  if (invocation.schema) return Effect.succeed(false)
+  return Effect.map(check.check(invocation.endpoint, invocation.body), (checked) => checked._tag !== "Invalid")
+}
+
 /** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
 const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Described | undefined) => {
   return {

@@ -44,7 +44,7 @@ export interface Rendered {
   /** The result's `_meta`: where the answer's untrusted values are (Untrusted/Answer.ts). */
   readonly meta?: Readonly<Record<string, unknown>>
   /** What untrusted text the answer carried, in words, for the guard: "the logs of stack web". */
-  readonly untrusted?: string
+  readonly untrusted?: string | undefined
 }
 
 /**

@@ -7,9 +7,9 @@
  */
 
 import { CLOSING, closeCut, fence, header, token } from "./Fence.js"
-import { RULES } from "./Fields.js"
 import { type Found, find, pointer, replaceAt } from "./Locate.js"
 import { mask } from "./Mask.js"
+import { readingOf } from "./Reading.js"
 
 export { carries } from "./Locate.js"
 
@@ -98,15 +98,6 @@ const targetOf = (body: Readonly<Record<string, unknown>>): string =>
     .slice(0, 3)
     .join(", ")
 
-const nouns = new Map(RULES.map((rule) => [rule.definition, rule.noun]))
-
-/** What was read, in words, for the guard's question: "the logs of stack web". */
-const readOf = (found: ReadonlyArray<Found>, body: Readonly<Record<string, unknown>>, endpoint: string): string => {
-  const what = [...new Set(found.map((at) => nouns.get(at.definition) ?? "untrusted text"))].join(" and ")
-  const target = targetOf(body)
-  return target === "" ? `${what} (${endpoint})` : `${what} of ${target}`
-}
-
 export interface Fenced {
   /** The answer as its text shows it: each untrusted value fenced. */
   readonly data: unknown
@@ -118,8 +109,8 @@ export interface Fenced {
   readonly closeCut: (kept: string) => string
   /** The untrusted values' JSON Pointers in `shown`, under `prefix`; `items` limits a cut list. */
   readonly paths: (prefix: string, items?: number) => ReadonlyArray<string>
-  /** What was read, for the guard. */
-  readonly read: string
+  /** What was read, for the guard; undefined when it opens no window (Reading.ts). */
+  readonly read: string | undefined
 }
 
 /** The fences of an answer of `endpoint` (as shaped), or undefined when it holds no untrusted text. */
@@ -151,7 +142,7 @@ const fencesAt = (
       found
         .filter((at) => items === undefined || (typeof at.path[0] === "number" && at.path[0] < items))
         .map((at) => pointer(at.path, prefix)),
-    read: readOf(found, body, endpoint),
+    read: readingOf(found, body, endpoint),
   }
 }
 

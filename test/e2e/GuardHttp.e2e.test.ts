@@ -119,13 +119,13 @@ describe.each(Object.entries(CLIENTS))("%s over HTTP, declaring elicitation, aft
 
       const lines = auditLines(log)
       expect(lines.filter((l) => l.tool === "svc_delete").map((l) => [l.outcome, l.guarded])).toEqual([
-        ["asked", "the logs of stack web"],
-        ["declined", "the logs of stack web"],
-        ["asked", "the logs of stack web"],
-        ["ok", "the logs of stack web"],
+        ["asked", "the logs of stack web (service worker)"],
+        ["declined", "the logs of stack web (service worker)"],
+        ["asked", "the logs of stack web (service worker)"],
+        ["ok", "the logs of stack web (service worker)"],
       ])
       expect(lines.filter((l) => l.tool === "svc_execute").map((l) => [l.outcome, l.guarded])).toEqual([
-        ["ok", "the logs of stack web"],
+        ["ok", "the logs of stack web (service worker)"],
       ])
     }),
   )

@@ -44,7 +44,7 @@ const ended = (file: string): Array<Record<string, unknown>> =>
     .filter((line) => line.phase !== "intent")
 
 const REFUSAL =
-  /^prod: svc_delete "(stack|tag)" is refused: this change loses data, so it is held because it follows reading the logs of stack web, which may carry instructions \(SVC_GUARD\); this client can answer neither input_required nor elicitation requests\. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD/
+  /^prod: svc_delete "(stack|tag)" is refused: this change loses data, so it is held because it follows reading the logs of stack web \(service worker\), which may carry instructions \(SVC_GUARD\); this client can answer neither input_required nor elicitation requests\. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD/
 
 describe("the window is the person's, on every service (SVC_SERVICES=prod,staging, per-request keys)", () => {
   it.scopedLive(
@@ -95,7 +95,7 @@ describe("the window is the person's, on every service (SVC_SERVICES=prod,stagin
         const asked = yield* call({ elicitation: {} }, "svc_delete", { ...deleteTag("production"), service: "prod" })
         expect(asked.resultType).toBe("input_required")
         expect(asked.inputRequests.confirm.params.message).toMatch(
-          /^prod: svc_delete resource_type "tag" will call write\/DeleteTag on id="production"\.[\s\S]*Send it\? \(asked because this follows reading the logs of stack web, which may carry instructions \(SVC_GUARD\); nothing is sent unless you accept\)$/,
+          /^prod: svc_delete resource_type "tag" will call write\/DeleteTag on id="production"\.[\s\S]*Send it\? \(asked because this follows reading the logs of stack web \(service worker\), which may carry instructions \(SVC_GUARD\); nothing is sent unless you accept\)$/,
         )
         const tags = yield* call({}, "svc_list", { resource_type: "tag", service: "prod" })
         expect(HttpMcp.textOf(tags)).toContain("production")
@@ -112,9 +112,9 @@ describe("the window is the person's, on every service (SVC_SERVICES=prod,stagin
             .filter((line) => line.tool === "svc_delete")
             .map((line) => [line.service, line.selector, line.outcome, line.guarded]),
         ).toEqual([
-          ["prod", "stack", "refused", "the logs of stack web"],
-          ["prod", "tag", "asked", "the logs of stack web"],
-          ["prod", "tag", "refused", "the logs of stack web"],
+          ["prod", "stack", "refused", "the logs of stack web (service worker)"],
+          ["prod", "tag", "asked", "the logs of stack web (service worker)"],
+          ["prod", "tag", "refused", "the logs of stack web (service worker)"],
         ])
       }),
   )

@@ -145,7 +145,7 @@ describe.each(ERAS)("untrusted text, %s (%s)", (era) => {
         const declined = (yield* call("svc_delete", deleteMonitoring)) as Result
         expect(asked).toEqual([
           expect.stringMatching(
-            /^svc_delete resource_type "stack" will call write\/DeleteStack on id="monitoring"\.[\s\S]*Send it\? \(asked because this follows reading the logs of stack web, which may carry instructions \(SVC_GUARD\); nothing is sent unless you accept\)$/,
+            /^svc_delete resource_type "stack" will call write\/DeleteStack on id="monitoring"\.[\s\S]*Send it\? \(asked because this follows reading the logs of stack web \(service worker\), which may carry instructions \(SVC_GUARD\); nothing is sent unless you accept\)$/,
           ),
         ])
         expect(declined.isError).toBe(true)
@@ -224,7 +224,7 @@ describe("the guard with a client that cannot be asked", () => {
         expect(refused.structuredContent).toMatchObject({ error: { kind: "denied" } })
         const text = textOf(refused)
         expect(text).toMatch(
-          /this change loses data, so it is held because it follows reading the logs of stack web, which may carry instructions \(SVC_GUARD\); this client can answer neither input_required nor elicitation requests\. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD\. Nothing was sent\.$/,
+          /this change loses data, so it is held because it follows reading the logs of stack web \(service worker\), which may carry instructions \(SVC_GUARD\); this client can answer neither input_required nor elicitation requests\. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD\. Nothing was sent\.$/,
         )
         // No time to wait for: the text stays in the conversation.
         expect(text).not.toMatch(/until|wait|UTC|\d\d:\d\d/)
@@ -249,15 +249,15 @@ describe("the guard with a client that cannot be asked", () => {
         const changes = lines.filter((line) => line.tool !== "svc_logs" && line.tool !== "svc_get")
         // Each change sent was written down ahead with why: the read that opened the window.
         expect(changes.filter((line) => line.phase === "intent").map((line) => [line.selector, line.guarded])).toEqual([
-          ["restart_stack", "the logs of stack web"],
-          ["deploy_stack", "the logs of stack web"],
+          ["restart_stack", "the logs of stack web (service worker)"],
+          ["deploy_stack", "the output of restart_stack web"],
         ])
         const ended = changes.filter((line) => line.phase !== "intent")
         expect(ended.map((line) => [line.tool, line.selector, line.outcome, line.guarded])).toEqual([
-          ["svc_delete", "stack", "refused", "the logs of stack web"],
-          ["svc_execute", "prune_system", "refused", "the logs of stack web"],
-          ["svc_execute", "restart_stack", "ok", "the logs of stack web"],
-          ["svc_execute", "deploy_stack", "ok", "the logs of stack web"],
+          ["svc_delete", "stack", "refused", "the logs of stack web (service worker)"],
+          ["svc_execute", "prune_system", "refused", "the logs of stack web (service worker)"],
+          ["svc_execute", "restart_stack", "ok", "the logs of stack web (service worker)"],
+          ["svc_execute", "deploy_stack", "ok", "the output of restart_stack web"],
         ])
       }),
   )

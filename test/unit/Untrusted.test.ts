@@ -315,7 +315,7 @@ describe("rendered answers", () => {
       expect(rendered.structuredData).toEqual(log)
       expect(rendered.meta?.[META_KEY]).toEqual(present.map(([field]) => `/${field}`))
       expect(rendered.meta?.[TRUST_ANNOTATIONS_KEY]).toEqual({ untrusted: true })
-      expect(rendered.untrusted).toBe("the logs of stack web")
+      expect(rendered.untrusted).toBe("the logs of stack web (service worker)")
     },
     { fastCheck: { numRuns: runs(125) } },
   )
