@@ -250,14 +250,14 @@ describe("the guard with a client that cannot be asked", () => {
         // Each change sent was written down ahead with why: the read that opened the window.
         expect(changes.filter((line) => line.phase === "intent").map((line) => [line.selector, line.guarded])).toEqual([
           ["restart_stack", "the logs of stack web (service worker)"],
-          ["deploy_stack", "the output of restart_stack web"],
+          ["deploy_stack", "the logs of stack web (service worker)"],
         ])
         const ended = changes.filter((line) => line.phase !== "intent")
         expect(ended.map((line) => [line.tool, line.selector, line.outcome, line.guarded])).toEqual([
           ["svc_delete", "stack", "refused", "the logs of stack web (service worker)"],
           ["svc_execute", "prune_system", "refused", "the logs of stack web (service worker)"],
           ["svc_execute", "restart_stack", "ok", "the logs of stack web (service worker)"],
-          ["svc_execute", "deploy_stack", "ok", "the output of restart_stack web"],
+          ["svc_execute", "deploy_stack", "ok", "the logs of stack web (service worker)"],
         ])
       }),
   )
