@@ -347,9 +347,8 @@ const perform = (prepared: Prepared, call: Call) =>
   )
 
 /** Whether SVC_CONFIRM asks before this call: its pattern names it (the guard's own questions aside). */
-const confirms = (prepared: Prepared, call: Call) =>
-  Either.isRight(call.invocation) &&
-  prepared.policy.confirmation(call.tool, call.invocation.right.selector) !== undefined
+const confirms = ({ policy }: Prepared, call: Call) =>
+  Either.isRight(call.invocation) && policy.confirmation(call.tool, call.invocation.right.selector) !== undefined
 
 /**
  * One call: resolved once, then the policy, the confirmation (of a call that would be sent: checked,

@@ -13,13 +13,14 @@
  * docs/untrusted-text.md states the rule; test/unit/Reading.test.ts holds that
  * every untrusted field has its words.
  */
+import { wildcard } from "../Shared/Wildcard.js"
 import { RULES } from "./Fields.js"
 import type { Found } from "./Locate.js"
 
 /** Untrusted text that opens no window: what the service writes of its own doing. */
 export interface Quiet {
-  /** The group of the endpoints whose answers carry it (`write`: changes made through the service). */
-  readonly group: string
+  /** The endpoints whose answers carry it, `*` any run: the changes made through the service. */
+  readonly endpoints: ReadonlyArray<string>
   /** The definition it is found under. */
   readonly definition: string
   readonly why: string
@@ -27,7 +28,7 @@ export interface Quiet {
 
 export const QUIET: ReadonlyArray<Quiet> = [
   {
-    group: "write",
+    endpoints: ["write/Rename*", "write/Update*", "write/Create*", "write/Copy*", "write/Delete*"],
     definition: "Log",
     why: "the log lines of the Update a change made through the service answers (a rename, an update, a create, a copy, a delete) are the service's own bookkeeping, e.g. \"Renamed Build from docs-image to docs-site-image\"; an execution's output is not, and opens the window",
   },
@@ -128,9 +129,13 @@ const nounOf = (at: Found, execution: boolean): string => {
   return (field === undefined ? undefined : nouns?.[field]) ?? nouns?.["*"] ?? "the untrusted text"
 }
 
-/** Whether a value found opens the window: not the service's own bookkeeping. */
-const opens = (group: string) => (at: Found) =>
-  !QUIET.some((quiet) => quiet.group === group && quiet.definition === at.definition)
+const quiet = QUIET.map((rule) => ({ ...rule, tests: rule.endpoints.map(wildcard) }))
+
+/** Whether a value found in an answer of `endpoint` opens the window: not the service's own bookkeeping. */
+const opens = (endpoint: string) => {
+  const rules = quiet.filter((rule) => rule.tests.some((test) => test.test(endpoint)))
+  return (at: Found) => !rules.some((rule) => rule.definition === at.definition)
+}
 
 /** The kind a record named by `id` or `name` is: the endpoint's noun, `GetUpdate` an update. */
 const kindOf = (name: string) =>
@@ -174,7 +179,7 @@ export const readingOf = (
   const slash = endpoint.indexOf("/")
   const group = endpoint.slice(0, slash)
   const name = endpoint.slice(slash + 1)
-  const opening = found.filter(opens(group))
+  const opening = found.filter(opens(endpoint))
   if (opening.length === 0) return undefined
   const execution = group === "execute"
   const what = [...new Set(opening.map((at) => nounOf(at, execution)))].join(" and ")

@@ -23,9 +23,13 @@ describe("what opens the guard's window", () => {
   })
 
   it("a change's own Update lines open none; an execution's output does, and so does the same Log read", () => {
-    expect(QUIET.map((quiet) => [quiet.group, quiet.definition])).toEqual([["write", "Log"]])
+    expect(QUIET.map((quiet) => [quiet.endpoints, quiet.definition])).toEqual([
+      [["write/Rename*", "write/Update*", "write/Create*", "write/Copy*", "write/Delete*"], "Log"],
+    ])
     const rename = { id: "docs-image", name: "docs-site-image" }
     expect(readingOf([log("stdout"), log("command")], rename, "write/RenameBuild")).toBeUndefined()
+    // A change through the service that runs a command of its own (a sync's commit) is not bookkeeping.
+    expect(readingOf([log("stderr")], { sync: "estate-sync" }, "write/CommitSync")).toBe("the logs of sync estate-sync")
     expect(readingOf([log("stdout")], { stack: "web" }, "execute/DeployStack")).toBe("the output of deploy_stack web")
     expect(readingOf([log("stdout")], { id: "u-1" }, "read/GetUpdate")).toBe("the logs of update u-1")
     // A change whose answer carries text from outside (a build's commit message) still opens it.
