@@ -37,6 +37,12 @@ const GET_KEY: Readonly<Record<string, string>> = {
   sync_resource: "sync",
   variable: "name",
   git_provider_account: "id",
+  image_registry_account: "id",
+}
+
+/** The reads of what SVC_REACH=all's deletes remove, where the interface has no get of their kind: endpoint and key. */
+const REACH_GETS: Readonly<Record<string, readonly [string, string]>> = {
+  user: ["FindUser", "user"],
 }
 
 type Params = Readonly<Record<string, unknown>>
@@ -68,12 +74,13 @@ const placement = (kind: "stack" | "deployment", id: string, name: string) =>
 
 const deletePlan = (kind: string, params: Params) =>
   Effect.gen(function* () {
-    const target = text(params.id) ?? text(params.name) ?? ""
-    const get = Tables.get[kind as keyof typeof Tables.get]
+    // A user is named under `user` (SVC_REACH=all), every other kind under `id` (a variable: `name`).
+    const target = text(params.id) ?? text(params.name) ?? text(params.user) ?? ""
+    const get = Tables.get[kind as keyof typeof Tables.get] ?? REACH_GETS[kind]?.[0]
     const record = yield* Effect.either(
       Effect.gen(function* () {
         if (get === undefined) return yield* Effect.fail(`no read of a ${kind} is known`)
-        const found = yield* read("read", get, { [GET_KEY[kind] ?? kind]: target })
+        const found = yield* read("read", get, { [REACH_GETS[kind]?.[1] ?? GET_KEY[kind] ?? kind]: target })
         const name =
           text(field(found, "name")) ??
           [text(field(found, "username")), text(field(found, "domain"))].filter((p) => p !== undefined).join("@")

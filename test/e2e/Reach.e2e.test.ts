@@ -137,6 +137,8 @@ for (const era of ["modern", "legacy"] as const) {
         expect(deleted.isError, textOf(deleted)).toBeFalsy()
         expect(asked).toHaveLength(1)
         expect(asked[0]).toMatch(/write\/DeleteUser/)
+        // The plan names what the delete removes, read from the service before asking.
+        expect(asked[0]).toMatch(/This deletes the user "bob"\./)
         const gone = yield* call("svc_get", { resource_type: "user", params: { user: "bob" } })
         expect(gone.isError).toBe(true)
       }),
