@@ -43,6 +43,32 @@ const bundled = await esbuild.build({
 })
 if (analyze) process.stderr.write(await esbuild.analyzeMetafile(bundled.metafile, { verbose: false }))
 
+/**
+ * What a start loads before its first answer: the program's entry and every chunk it imports
+ * statically, with their bytes and the modules in them (dist/start.json, which
+ * test/e2e/StartModules.e2e.test.ts holds to a budget). A dynamic import is loaded when used.
+ */
+const startClosure = (outputs, entry) => {
+  const files = new Set()
+  const stack = [entry]
+  while (stack.length > 0) {
+    const file = stack.pop()
+    if (files.has(file)) continue
+    files.add(file)
+    for (const imported of outputs[file].imports) {
+      if (imported.kind === "import-statement" && imported.external !== true) stack.push(imported.path)
+    }
+  }
+  const sorted = [...files].sort()
+  return {
+    bytes: sorted.reduce((sum, file) => sum + outputs[file].bytes, 0),
+    files: sorted.map((file) => Path.relative("dist", file)),
+    inputs: sorted.flatMap((file) => Object.keys(outputs[file].inputs)).sort(),
+  }
+}
+const start = startClosure(bundled.metafile.outputs, `${PROGRAM}/main.js`)
+Fs.writeFileSync("dist/start.json", `${JSON.stringify(start, null, 1)}\n`)
+
 // The build's name: a hash of every file of the program, which names its compile cache.
 const hash = Crypto.createHash("sha256")
 for (const file of Object.keys(bundled.metafile.outputs).sort()) hash.update(file).update(Fs.readFileSync(file))

@@ -8,7 +8,8 @@ import type { Estate } from "../Sandbox/Estate.js"
 import { DEFAULT_HOST } from "../Settings/Http.js"
 import { parsePort as parsePortText } from "../Settings/Read.js"
 import { VERSION } from "../Shared/Version.js"
-import * as Setup from "./Setup.js"
+// Its command line alone: the rest of setup is loaded by its command.
+import * as Setup from "./Setup/Options.js"
 import * as Variables from "./Variables.js"
 
 export type HelpTopic = "all" | "setup"

@@ -3,9 +3,12 @@
  * stdio up to its `tools/list` answer: neither node:crypto (loaded by the first
  * confirmation or refused key) nor node:fs's promises (which an ES import of
  * node:fs evaluates, and with them readline). Each costs a start milliseconds
- * that the bare SDK server does not pay.
+ * that the bare SDK server does not pay. And what a start loads of the program (dist/start.json,
+ * written by the bundle from esbuild's own account): within a budget of bytes, and none of what
+ * only other commands, the HTTP mode, telemetry or a first call use.
  */
 import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as NodeRuntimes from "../support/NodeRuntimes.js"
@@ -69,5 +72,51 @@ describe("a start", () => {
     const loaded = await loadedByStart(NODE20)
     expect(loaded).toContain("NativeModule fs")
     expect(loaded).not.toContain("NativeModule crypto")
+  })
+})
+
+/**
+ * The bytes of JavaScript a start reads and compiles before its first `tools/list`: about 975 KB
+ * when set, of which the SDK (with zod) is 470 KB and effect 275 KB. Raise it only with a reason.
+ */
+const START_BYTES = 1_000_000
+
+/** What a start must not load: each is loaded by the command, the mode or the first call that uses it. */
+const NOT_AT_START = [
+  /^src\/Sandbox\//,
+  /^src\/View\/App\//,
+  /^src\/Mcp\/Http/,
+  /^src\/Diagnosis\//,
+  /^src\/Cli\/Setup\.ts$/,
+  /node_modules\/undici\//,
+  /node_modules\/@opentelemetry\//,
+  /node_modules\/@effect\/opentelemetry\//,
+  /node_modules\/jose\//,
+  /node_modules\/@redis\//,
+  /node_modules\/ajv\//,
+]
+
+describe("what a start loads of the program", () => {
+  const start = JSON.parse(Fs.readFileSync(Path.join(ROOT, "dist/start.json"), "utf8")) as {
+    readonly bytes: number
+    readonly files: ReadonlyArray<string>
+    readonly inputs: ReadonlyArray<string>
+  }
+
+  it(`is within ${START_BYTES} bytes, the entry and the chunks it imports statically`, () => {
+    expect(start.files).toContain("svc-mcp/main.js")
+    const bytes = start.files.reduce((sum, file) => sum + Fs.statSync(Path.join(ROOT, "dist", file)).size, 0)
+    expect(bytes).toBe(start.bytes)
+    expect(bytes).toBeLessThanOrEqual(START_BYTES)
+  })
+
+  it("holds none of the sandbox, the fleet view's page, the HTTP mode, check, setup, telemetry, the client or ajv", () => {
+    expect(start.inputs).toContain("src/Tools/Glance.ts")
+    for (const pattern of NOT_AT_START) {
+      expect(
+        start.inputs.filter((input) => pattern.test(input)),
+        String(pattern),
+      ).toEqual([])
+    }
   })
 })
