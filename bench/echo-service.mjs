@@ -5,8 +5,12 @@
  * logins. For the team figure it also takes TEAM_SIZE callers' keys
  * (team-key-N, team-secret-N), and counts each call whose body names another
  * caller than its key (`stack: "caller-N"`): a call served with another's key.
+ * Given a file of estates (bench/estates.mjs: each read's answer as the sandbox sent it, per
+ * estate), it serves them under the estate's name (`/large/read/ListStacks`), every other path
+ * under it as without it: a list answered as the service answers it, at the echo's cost.
  * Prints its port on stdout, then serves until killed.
  */
+import * as Fs from "node:fs"
 import * as Http from "node:http"
 
 const KEY = "bench-key"
@@ -17,8 +21,23 @@ const TEAM_SIZE = 50
 const team = new Map(Array.from({ length: TEAM_SIZE }, (_, i) => [`team-key-${i}`, { secret: `team-secret-${i}`, caller: `caller-${i}` }]))
 let teamServed = 0
 let teamMismatched = 0
+const estates = Object.fromEntries(
+  Object.entries(process.argv[2] === undefined ? {} : JSON.parse(Fs.readFileSync(process.argv[2], "utf8"))).map(
+    ([name, answers]) => [name, Object.fromEntries(Object.entries(answers).map(([path, text]) => [path, Buffer.from(text)]))],
+  ),
+)
+/** `/large/read/ListStacks` -> the large estate's answer, if taken; the path without the estate, if one is named. */
+const fromEstate = (url) => {
+  const slash = url.indexOf("/", 1)
+  const estate = slash < 0 ? undefined : estates[url.slice(1, slash)]
+  if (estate === undefined) return { path: url }
+  const path = url.slice(slash)
+  return { path, answer: estate[path.slice(1)] }
+}
 
 const server = Http.createServer((req, res) => {
+  const { path, answer } = fromEstate(req.url)
+  req.url = path
   const chunks = []
   req.on("data", (chunk) => chunks.push(chunk))
   req.on("end", () => {
@@ -53,6 +72,10 @@ const server = Http.createServer((req, res) => {
     }
     const authorized = tokens.has(req.headers.authorization) || (req.headers["x-api-key"] === KEY && req.headers["x-api-secret"] === SECRET)
     if (!authorized) return send(500, { error: "Invalid user credentials", trace: [] })
+    if (answer !== undefined) {
+      res.writeHead(200, { "content-type": "application/json", "content-length": answer.length })
+      return res.end(answer)
+    }
     send(200, { name: "web", info: { state: "running" }, config: { server_id: "prod-01" } })
   })
 })
