@@ -14,6 +14,9 @@ const KEEP_ALIVE_MS = 65_000
 /** How long a request's headers may take to arrive, at most. */
 const HEADERS_MS = 10_000
 
+/** How often the time-outs of requests under way are checked. */
+const CHECK_EVERY_MS = 1_000
+
 /** How long a shutdown lets calls in flight finish. */
 export const DRAIN_MS = 10_000
 
@@ -52,7 +55,8 @@ export const nodeServer = (handle: Handle, limits: HttpLimits, log: (message: st
     // Draining waits for the set to empty.
     const inFlight = yield* FiberSet.make<void>()
     const runFork = yield* FiberSet.runtime(inFlight)<never>()
-    const http = NodeHttp.createServer((req, res) => {
+    // Node looks for requests past their time-outs this often (30 s by default, longer than the time-outs).
+    const http = NodeHttp.createServer({ connectionsCheckingInterval: CHECK_EVERY_MS }, (req, res) => {
       runFork(
         Effect.async<void>((resume) => {
           res.on("close", () => resume(Effect.void))
