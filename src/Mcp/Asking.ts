@@ -41,6 +41,8 @@ export class AskingTransport implements Transport {
   onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined
   private readonly releases = new Set<() => void>()
   private readonly calls = new Map<string, () => void>()
+  /** The id each question asked went out with, by the server's own id for it. */
+  private readonly renamed = new Map<string, string>()
   private seeded = false
 
   constructor(
@@ -122,6 +124,7 @@ export class AskingTransport implements Transport {
         if (question._tag !== "Asked") return
         question.release()
         this.releases.delete(question.release)
+        this.renamed.delete(JSON.stringify(asked))
         this.onmessage?.({ ...response, id: asked } as JSONRPCMessage)
       })
       if (question._tag === "Refused") {
@@ -133,7 +136,17 @@ export class AskingTransport implements Transport {
         return Promise.resolve()
       }
       this.releases.add(question.release)
+      this.renamed.set(JSON.stringify(asked), question.id)
       return this.inner.send({ ...message, id: question.id }, options)
+    }
+    // The server's cancellation of a question it asked names the question as its client knows it.
+    const params = (message as { method?: string; params?: { requestId?: unknown } }).params
+    const renamed =
+      "method" in message && message.method === "notifications/cancelled"
+        ? this.renamed.get(JSON.stringify(params?.requestId))
+        : undefined
+    if (renamed !== undefined) {
+      return this.inner.send({ ...message, params: { ...params, requestId: renamed } } as JSONRPCMessage, options)
     }
     return this.inner.send(message, options)
   }
@@ -141,6 +154,7 @@ export class AskingTransport implements Transport {
   private letGo(): void {
     for (const release of this.releases) release()
     this.releases.clear()
+    this.renamed.clear()
     for (const release of this.calls.values()) release()
     this.calls.clear()
   }
