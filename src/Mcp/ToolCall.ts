@@ -326,7 +326,7 @@ const ask = (
 /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
 const perform = (prepared: Prepared, call: Call) =>
   runWith(call, prepared.settings, prepared.readers).pipe(
-    prepared.record.call(call),
+    prepared.record.call(call, prepared.readers.check),
     Effect.match({
       onSuccess: (outcome) => success(call.tool, outcome, prepared.settings),
       onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),

@@ -46,6 +46,8 @@ export interface AuditEntry {
   /** The params as sent, credential fields and known secrets redacted. */
   readonly params?: unknown
   readonly outcome: "ok" | "error" | "refused" | "declined" | "cancelled" | "asked"
+  /** `false` on the one line of a call refused, declined or held before anything was sent; absent on a change's outcome. */
+  readonly sent?: false
   /** For an error or a refusal: the error's kind (as in the result's structured error). */
   readonly kind?: string
   readonly status?: number

@@ -18,8 +18,8 @@ import { canonicalJson } from "../Confirmation/Canonical.js"
 import { Naming, type NamingShape } from "../Settings/Naming.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
-import { redact } from "../Tools/AnswerBounds.js"
 import type { Call, Invocation, ToolSuccess } from "../Tools/Invoke.js"
+import type { ParamsCheckShape } from "../Tools/ParamsCheck.js"
 import { Policy, type PolicyShape } from "../Tools/Policy.js"
 import {
   kindOf,
@@ -30,14 +30,21 @@ import {
   type ToolParamsError,
 } from "../Tools/ToolError.js"
 import { Audit, type AuditEntry, type AuditError, type AuditLog } from "./Audit.js"
+import { recorded } from "./AuditParams.js"
 import * as Telemetry from "./Telemetry.js"
 
 type CallError = ToolInputError | ToolParamsError | ToolCallError
 
 export interface CallRecorder {
-  /** Around one resolved call's program: audited (a writing tool), traced and counted. */
+  /**
+   * Around one resolved call's program: traced and counted; audited when it is a change that is
+   * sent (its intent, then its outcome), or one refused before sending (one line that says so:
+   * arguments that do not decode, params `check` refuses). A `schema: true` call sends nothing
+   * and is no change: it has no line.
+   */
   readonly call: (
     call: Call,
+    check: ParamsCheckShape,
   ) => <R>(self: Effect.Effect<ToolSuccess, CallError, R>) => Effect.Effect<ToolSuccess, CallError | AuditError, R>
   /**
    * A call refused before it ran: by the policy (`refused`), by the user
@@ -154,6 +161,7 @@ export type Requirements = Auth | Policy
 class Recorder {
   readonly traced: boolean
   readonly telemetry: Telemetry.Hooks
+  readonly digestKey: Uint8Array
 
   constructor(
     readonly audit: Option.Option<AuditLog>,
@@ -164,6 +172,13 @@ class Recorder {
     readonly policy: PolicyShape,
     readonly naming: NamingShape,
   ) {
+    this.digestKey = Option.match(
+      Option.flatMap(audit, (log) => log.digestKey),
+      {
+        onNone: () => Crypto().randomBytes(32),
+        onSome: (key) => Redacted.value(key),
+      },
+    )
     this.traced = Option.isSome(hooks)
     this.telemetry = Option.getOrElse(hooks, () => Telemetry.off)
   }
@@ -187,9 +202,17 @@ class Recorder {
     )
   }
 
-  paramsOf(body: Readonly<Record<string, unknown>>) {
-    return Effect.map(this.secrets, (hidden) => scrubValue(redact(body), hidden))
+  /** The params as recorded: each value that may be a secret as its digest (AuditParams.ts), known secrets scrubbed. */
+  paramsOf(body: Readonly<Record<string, unknown>>, endpoint?: string) {
+    return Effect.map(this.secrets, (hidden) => scrubValue(recorded(endpoint, body, this.digest), hidden))
   }
+
+  /**
+   * A secret value's digest, keyed with SVC_AUDIT_KEY (else with a key this process made, which
+   * it never writes): two lines can be compared, and no value can be guessed from its digest.
+   */
+  readonly digest = (value: string): string =>
+    `[secret hmac-sha256:${Crypto().createHmac("sha256", this.digestKey).update(value).digest("base64url").slice(0, 22)}]`
 
   /** The target and a reason may hold what the client sent: a known secret in them is scrubbed as in the params. */
   scrubbed(text: string) {
@@ -203,11 +226,16 @@ class Recorder {
     target: string | undefined,
     started: number,
     exit: Exit.Exit<ToolSuccess, CallError>,
+    unsent = false,
   ): Effect.Effect<AuditEntry> {
     const recorder = this
     return Effect.gen(function* () {
-      const { outcome, kind } = describe(exit)
+      const described = describe(exit)
       const error = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : Option.none()
+      // Refused before sending: one line says so, and why.
+      const outcome = unsent && described.outcome === "error" ? "refused" : described.outcome
+      const { kind } = described
+      const reason = unsent && Option.isSome(error) ? yield* recorder.scrubbed(error.value.message) : undefined
       const status = Option.isSome(error) ? statusOf(error.value) : undefined
       const update = Exit.isSuccess(exit) && tool.group === "execute" ? updatesOf(exit.value.data) : undefined
       const endpoint = resolved?.endpoint
@@ -215,9 +243,11 @@ class Recorder {
         ...(yield* recorder.base(tool.name, selector)),
         ...(endpoint === undefined ? {} : { endpoint }),
         ...(target === undefined ? {} : { target: yield* recorder.scrubbed(target) }),
-        ...(resolved === undefined ? {} : { params: yield* recorder.paramsOf(resolved.body) }),
+        ...(resolved === undefined ? {} : { params: yield* recorder.paramsOf(resolved.body, resolved.endpoint) }),
         outcome,
+        ...(unsent ? { sent: false as const } : {}),
         ...(kind === undefined ? {} : { kind }),
+        ...(reason === undefined ? {} : { reason }),
         ...(status === undefined ? {} : { status }),
         ...(update === undefined ? {} : { update }),
         durationMs: Math.round(performance.now() - started),
@@ -239,7 +269,7 @@ class Recorder {
     const started = performance.now()
     return Effect.uninterruptibleMask((restore) =>
       Effect.gen(function* () {
-        const params = yield* recorder.paramsOf(resolved.body)
+        const params = yield* recorder.paramsOf(resolved.body, resolved.endpoint)
         const pattern = recorder.policy.confirmation(tool, resolved.selector)
         const intent = yield* log.intent({
           ...(yield* recorder.base(tool.name, selector)),
@@ -265,12 +295,13 @@ class Recorder {
     )
   }
 
-  call(call: Call): ReturnType<CallRecorder["call"]> {
+  call(call: Call, check: ParamsCheckShape): ReturnType<CallRecorder["call"]> {
     const { tool, selector, invocation } = call
-    const audited = Option.isSome(this.audit) && tool.group !== "read"
+    const resolved = invocation._tag === "Right" ? invocation.right : undefined
+    // A schema is looked up, not sent: no change to record.
+    const audited = Option.isSome(this.audit) && tool.group !== "read" && resolved?.schema !== true
     // A call that neither the audit log nor telemetry records runs as it is.
     if (!audited && !this.traced) return identity
-    const resolved = invocation._tag === "Right" ? invocation.right : undefined
     const target = resolved === undefined ? undefined : targetOf(resolved.body)
     return <R>(self: Effect.Effect<ToolSuccess, CallError, R>) =>
       Effect.suspend(() => {
@@ -279,18 +310,33 @@ class Recorder {
           : self
         if (!audited) return program
         const log = (this.audit as Option.Some<AuditLog>).value
-        if (resolved !== undefined) return this.intended(log, program, call, resolved, target)
-        // Arguments that did not decode send nothing: a record alone, as a refusal is.
-        const started = performance.now()
-        return Effect.uninterruptibleMask((restore) =>
-          restore(program).pipe(
-            Effect.exit,
-            Effect.flatMap((exit) =>
-              Effect.zipRight(Effect.flatMap(this.line(call, undefined, target, started, exit), log.write), exit),
-            ),
-          ),
+        if (resolved === undefined) return this.unsent(log, program, call, undefined, target)
+        // Params the endpoint's definition refuses are refused by the program before it sends: no intent.
+        return Effect.flatMap(check.check(resolved.endpoint, resolved.body), (checked) =>
+          checked._tag === "Invalid"
+            ? this.unsent(log, program, call, resolved, target)
+            : this.intended(log, program, call, resolved, target),
         )
       })
+  }
+
+  /** A call its program refuses before sending (arguments that do not decode, params refused): one line, no intent. */
+  unsent<R>(
+    log: AuditLog,
+    program: Effect.Effect<ToolSuccess, CallError, R>,
+    call: Call,
+    resolved: Invocation | undefined,
+    target: string | undefined,
+  ): Effect.Effect<ToolSuccess, CallError | AuditError, R> {
+    const started = performance.now()
+    return Effect.uninterruptibleMask((restore) =>
+      restore(program).pipe(
+        Effect.exit,
+        Effect.flatMap((exit) =>
+          Effect.zipRight(Effect.flatMap(this.line(call, resolved, target, started, exit, true), log.write), exit),
+        ),
+      ),
+    )
   }
 
   refused(
@@ -316,6 +362,7 @@ class Recorder {
           ...(target === undefined ? {} : { target: yield* recorder.scrubbed(target) }),
           ...(params === undefined ? {} : { params: yield* recorder.paramsOf(params) }),
           outcome,
+          sent: false,
           kind: "denied",
           // Among several services a reason names the service's own setting (SVC_STAGING_CONFIRM) as made.
           reason: yield* recorder.scrubbed(error.reason),
@@ -336,7 +383,7 @@ export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen
     yield* Naming,
   )
   return {
-    call: (call) => recorder.call(call),
+    call: (call, check) => recorder.call(call, check),
     refused: (error, args, outcome = "refused") => recorder.refused(error, args, outcome),
   }
 })

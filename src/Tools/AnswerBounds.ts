@@ -5,7 +5,7 @@
 import { REDACTED } from "../Shared/Secrets.js"
 
 /** Field names that hold a credential. `is_secret` flags a variable whose `value` is one. */
-const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i
+export const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i
 
 /**
  * Whether a JSON text may hold something `redact` would hide: a credential-named

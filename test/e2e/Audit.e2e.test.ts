@@ -18,6 +18,9 @@ import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
 import { until } from "../support/Wait.js"
 
+/** A secret value as the audit records it: its keyed digest, never the value. */
+const DIGEST = /^\[secret hmac-sha256:[\w-]{22}\]$/
+
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const keyEnv = (url: string) => ({ SVC_URL: url, SVC_API_KEY: Layers.KEY, SVC_API_SECRET: Layers.SECRET })
 const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-audit-"))
@@ -59,7 +62,9 @@ describe("the audit log", () => {
         tool: "svc_create",
         selector: "git_provider_account",
         endpoint: "write/CreateGitProviderAccount",
-        params: { account: { domain: "git.example.com", username: "[redacted]", token: "[redacted]" } },
+        params: {
+          account: { domain: "git.example.com", username: "[redacted]", token: expect.stringMatching(DIGEST) },
+        },
         outcome: "ok",
       })
       expect(typeof first?.durationMs).toBe("number")
@@ -76,7 +81,9 @@ describe("the audit log", () => {
         tool: "svc_create",
         selector: "git_provider_account",
         endpoint: "write/CreateGitProviderAccount",
-        params: { account: { domain: "git.example.com", username: "[redacted]", token: "[redacted]" } },
+        params: {
+          account: { domain: "git.example.com", username: "[redacted]", token: expect.stringMatching(DIGEST) },
+        },
       })
       expect(String(intent?.paramsDigest)).toMatch(/^sha256:[\w-]{43}$/)
       expect(outcome).toMatchObject({ seq: 1, prev: intent?.hash, phase: "outcome", intent: 0, outcome: "ok" })
@@ -106,11 +113,20 @@ describe("the audit log", () => {
         selector: "tag",
         target: "t1",
         outcome: "refused",
+        sent: false,
         kind: "denied",
         reason: "denied by SVC_DENY (svc_delete:*)",
       })
       yield* call("svc_create", { resource_type: "tag", params: "not an object" })
-      expect(linesOf(path)[4]).toMatchObject({ tool: "svc_create", outcome: "error", kind: "invalid_arguments" })
+      expect(linesOf(path)[4]).toMatchObject({
+        tool: "svc_create",
+        outcome: "refused",
+        sent: false,
+        kind: "invalid_arguments",
+      })
+      // Schema lookups send nothing and change nothing: no line.
+      yield* call("svc_create", { resource_type: "tag", schema: true })
+      yield* call("svc_execute", { operation: "run_server_prune_images", schema: true })
       expect(linesOf(path)).toHaveLength(5)
       // Three changes were sent, each with its intent; the refusal and the undecoded call sent nothing.
       expect(

@@ -1,26 +1,32 @@
 /**
  * The audit lines of calls that do not end in an answer: cancelled (after its
  * intent), declined by the user; and a per-request caller named by its key,
- * its secret scrubbed.
+ * its secret scrubbed. What the audit records: a change sent (intent, then
+ * outcome), a call refused before sending (one line, `sent: false`, never an
+ * intent), a schema lookup (nothing); and no secret value in clear.
  */
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Scope from "effect/Scope"
+import * as Verify from "../../src/Audit/Verify.js"
 import * as Auth from "../../src/Auth.js"
 import * as Audit from "../../src/Operations/Audit.js"
 import * as CallRecord from "../../src/Operations/CallRecord.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
 import { DEFAULT_SETTINGS } from "../../src/Settings/Policy.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
-import { resolveCall } from "../../src/Tools/Invoke.js"
+import { type Call, resolveCall, type ToolSuccess } from "../../src/Tools/Invoke.js"
+import * as ParamsCheck from "../../src/Tools/ParamsCheck.js"
 import * as Policy from "../../src/Tools/Policy.js"
-import { ToolDeniedError } from "../../src/Tools/ToolError.js"
+import { ToolDeniedError, ToolParamsError } from "../../src/Tools/ToolError.js"
 
 const auditTo = (path: string) =>
   Layer.mergeAll(
@@ -42,14 +48,20 @@ describe("the call record with an audit log", () => {
       const context = yield* Layer.build(auditTo(path))
       const record = yield* CallRecord.make.pipe(Effect.provide(context))
       const caller = { key: "viewer-key", secret: Redacted.make("viewer-secret") }
-      const args = { operation: "deploy_stack", params: { stack: "web", note: "viewer-secret" } }
+      const args = { operation: "deploy_stack", params: { stack: "web", services: ["viewer-secret"] } }
 
       const running = yield* Effect.never.pipe(
-        record.call(resolveCall(Definitions.svc_execute, args)),
+        record.call(resolveCall(Definitions.svc_execute, args), yield* ParamsCheck.shipped),
         CallerCredentials.as(caller),
         Effect.fork,
       )
-      yield* Effect.yieldNow()
+      // Interrupted once its intent is written (its params checked first): then it is cancelled.
+      for (
+        let waited = 0;
+        waited < 500 && !(Fs.existsSync(path) && Fs.readFileSync(path, "utf8").includes('"phase":"intent"'));
+        waited++
+      )
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
       yield* Fiber.interrupt(running)
       yield* record
         .refused(
@@ -75,7 +87,7 @@ describe("the call record with an audit log", () => {
         endpoint: "execute/DeployStack",
         target: "web",
         outcome: "cancelled",
-        params: { stack: "web", note: "[redacted]" },
+        params: { stack: "web", services: ["[redacted]"] },
       })
       expect(refused).toMatchObject({
         caller: "viewer-key",
@@ -83,9 +95,159 @@ describe("the call record with an audit log", () => {
         target: "web",
         outcome: "declined",
         reason: "the user declined it",
-        params: { stack: "web", note: "[redacted]" },
+        params: { stack: "web", services: ["[redacted]"] },
       })
       expect(Fs.readFileSync(path, "utf8")).not.toContain("viewer-secret")
     }),
   )
 })
+
+const tempLog = () => Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-callrecord-")), "audit.log")
+const linesIn = (path: string) =>
+  Fs.existsSync(path) && Fs.readFileSync(path, "utf8").trim() !== "" ? linesOf(path) : []
+/** The lines but the checkpoints, which a clean stop writes. */
+const callLines = (path: string) => linesIn(path).filter((line) => line.phase !== "checkpoint")
+
+/** A program that answers as a sent call would, standing for the tool's: the record around it is under test. */
+const answered = (call: Call): Effect.Effect<ToolSuccess> =>
+  Effect.succeed({ ...(call.invocation._tag === "Right" ? call.invocation.right : ({} as never)), data: { ok: true } })
+
+/** The program of a call refused before sending: it fails as `runWith` does, with nothing sent. */
+const refusedBefore = (call: Call) =>
+  Effect.flatMap(call.invocation, () => Effect.die("the params check should have refused this call"))
+
+describe("what the audit records", () => {
+  const SCHEMA_CALLS: ReadonlyArray<readonly [keyof typeof Definitions, Record<string, unknown>]> = [
+    ["svc_create", { resource_type: "tag" }],
+    ["svc_create", { resource_type: "stack" }],
+    ["svc_update", { resource_type: "variable" }],
+    ["svc_update", { resource_type: "deployment" }],
+    ["svc_delete", { resource_type: "stack" }],
+    ["svc_execute", { operation: "run_server_prune_images" }],
+    ["svc_execute", { operation: "deploy_stack" }],
+    ["svc_copy", { resource_type: "stack" }],
+    ["svc_rename", { resource_type: "tag" }],
+    ["svc_delete", { resource_type: "tag" }],
+  ]
+
+  it.scoped("ten schema lookups across the changing tools add no line", () =>
+    Effect.gen(function* () {
+      const path = tempLog()
+      const record = yield* CallRecord.make.pipe(Effect.provide(yield* Layer.build(auditTo(path))))
+      const check = yield* ParamsCheck.shipped
+      for (const [name, args] of SCHEMA_CALLS) {
+        const call = resolveCall(Definitions[name] as never, { ...args, schema: true })
+        expect(call.invocation._tag, name).toBe("Right")
+        yield* answered(call).pipe(record.call(call, check))
+      }
+      expect(callLines(path)).toEqual([])
+    }),
+  )
+
+  it.scoped("a call refused before sending adds one line that says so and why, never an intent; verify holds", () =>
+    Effect.gen(function* () {
+      const path = tempLog()
+      const scope = yield* Scope.make()
+      const record = yield* CallRecord.make.pipe(Effect.provide(yield* Layer.buildWithScope(auditTo(path), scope)))
+      const check = yield* ParamsCheck.shipped
+      // Params the endpoint's definition refuses: a field a deployment's update does not have.
+      const badParams = resolveCall(Definitions.svc_update, {
+        resource_type: "deployment",
+        params: { id: "api", config: { no_such_field: 1 } },
+      })
+      yield* Effect.either(runInvalid(badParams, check).pipe(record.call(badParams, check)))
+      // Arguments that do not decode.
+      const badArgs = resolveCall(Definitions.svc_delete, { resource_type: "no_such_type", params: { id: "x" } })
+      yield* Effect.either(refusedBefore(badArgs).pipe(record.call(badArgs, check)))
+      yield* record.refused(
+        new ToolDeniedError({ tool: "svc_delete", selector: "stack", reason: "SVC_DENY (svc_delete:*)" }),
+        { resource_type: "stack", params: { id: "web" } },
+      )
+      const lines = callLines(path)
+      expect(lines).toHaveLength(3)
+      for (const line of lines) {
+        expect(line.phase).toBeUndefined()
+        expect(line).toMatchObject({ outcome: "refused", sent: false })
+        expect(typeof line.reason).toBe("string")
+      }
+      expect(lines[0]).toMatchObject({ tool: "svc_update", endpoint: "write/UpdateDeployment", kind: "invalid_params" })
+      expect(lines[1]).toMatchObject({ tool: "svc_delete", kind: "invalid_arguments" })
+      expect(lines[2]).toMatchObject({ tool: "svc_delete", kind: "denied", reason: "SVC_DENY (svc_delete:*)" })
+      yield* Scope.close(scope, Exit.void)
+      const report = Verify.verify([
+        {
+          name: path,
+          kind: "file",
+          lines: Fs.readFileSync(path, "utf8")
+            .trim()
+            .split("\n")
+            .map((line) => Buffer.from(line, "utf8")),
+        },
+      ])
+      expect(report.problems).toEqual([])
+      expect(report.unknown).toEqual([])
+      expect(report.status).toBe("holds")
+    }),
+  )
+
+  it.scoped("a secret variable's new value, sent without is_secret, is in no line in clear", () =>
+    Effect.gen(function* () {
+      const path = tempLog()
+      const record = yield* CallRecord.make.pipe(Effect.provide(yield* Layer.build(auditTo(path))))
+      const check = yield* ParamsCheck.shipped
+      const value = "correct-horse-battery-staple"
+      const update = resolveCall(Definitions.svc_update, {
+        resource_type: "variable",
+        params: { name: "DB_PASSWORD", value },
+      })
+      yield* answered(update).pipe(record.call(update, check))
+      // Told it is not secret, the value is recorded as it is.
+      const plain = resolveCall(Definitions.svc_create, {
+        resource_type: "variable",
+        params: { name: "REGION", value: "eu-west-1", is_secret: false },
+      })
+      yield* answered(plain).pipe(record.call(plain, check))
+      // A credential the masking rules see, in any field.
+      const flagged = resolveCall(Definitions.svc_execute, {
+        operation: "deploy_stack_service",
+        params: { stack: "web", service: "worker", command: ["sh", "-c", "migrate --password s3cret-pass"] },
+      })
+      yield* answered(flagged).pipe(record.call(flagged, check))
+      const text = Fs.readFileSync(path, "utf8")
+      expect(text).not.toContain(value)
+      expect(text).not.toContain("s3cret-pass")
+      const [intent, outcome, plainIntent] = callLines(path)
+      const digest = /^\[secret hmac-sha256:[\w-]{22}\]$/
+      expect(intent).toMatchObject({
+        phase: "intent",
+        params: { name: "DB_PASSWORD", value: expect.stringMatching(digest) },
+      })
+      expect(outcome).toMatchObject({
+        phase: "outcome",
+        params: { name: "DB_PASSWORD", value: expect.stringMatching(digest) },
+      })
+      // The same value, the same digest: a change can be compared without being read.
+      expect(JSON.stringify(intent?.params)).toBe(JSON.stringify(outcome?.params))
+      expect(plainIntent).toMatchObject({ params: { name: "REGION", value: "eu-west-1", is_secret: false } })
+    }),
+  )
+})
+
+/** The program of a call whose params the endpoint refuses: fails as `runWith` does, before sending. */
+const runInvalid = (call: Call, check: ParamsCheck.ParamsCheckShape) =>
+  Effect.flatMap(call.invocation, (invocation) =>
+    Effect.flatMap(check.check(invocation.endpoint, invocation.body), (checked) =>
+      checked._tag === "Invalid"
+        ? Effect.fail(
+            new ToolParamsError({
+              tool: call.tool.name,
+              selectorKey: call.tool.selectorKey,
+              selector: invocation.selector,
+              endpoint: invocation.endpoint,
+              problems: checked.problems,
+              accepted: checked.accepted,
+            }),
+          )
+        : Effect.die("the params check should have refused this call"),
+    ),
+  )

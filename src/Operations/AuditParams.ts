@@ -1,0 +1,50 @@
+/**
+ * The params as an audit line records them: every value that may be a secret
+ * as a digest of it, never in clear, so that an auditor can tell two values
+ * apart (or the same value set twice) without reading either. A value is taken
+ * for a secret when the service's definitions name its field as one (a
+ * credential-named field, a swarm secret's `data`), when the masking rules
+ * find a credential in it, and, for a variable, unless the same request says
+ * it is not secret (`is_secret: false`): a variable's new value is written
+ * with its name alone, and whether it is secret is the service's to know.
+ */
+import { isObject } from "../Shared/JsonShape.js"
+import { CREDENTIAL } from "../Tools/AnswerBounds.js"
+import { mask } from "../Untrusted/Mask.js"
+
+/** Endpoints whose body's `value` is a variable's value. */
+const VARIABLE_VALUE = new Set(["write/CreateVariable", "write/UpdateVariableValue"])
+/** Endpoints whose body's `data` is a swarm secret's content. */
+const SECRET_DATA = new Set(["execute/CreateSwarmSecret", "execute/RotateSwarmSecret"])
+
+/** Whether `key`'s string value in `record` is a secret: by its name, or as the variable's value. */
+const secretField = (
+  endpoint: string | undefined,
+  record: Readonly<Record<string, unknown>>,
+  key: string,
+  top: boolean,
+) =>
+  CREDENTIAL.test(key) ||
+  (key === "value" &&
+    record.is_secret !== false &&
+    (record.is_secret === true || (top && VARIABLE_VALUE.has(endpoint ?? "")))) ||
+  (key === "data" && top && SECRET_DATA.has(endpoint ?? ""))
+
+/** `body` with each secret string as `digest(value)`; everything else as it was. */
+export const recorded = (endpoint: string | undefined, body: unknown, digest: (value: string) => string): unknown => {
+  const walk = (value: unknown, top: boolean): unknown => {
+    if (typeof value === "string") return value !== "" && mask(value) !== value ? digest(value) : value
+    if (Array.isArray(value)) return value.map((item) => walk(item, false))
+    if (!isObject(value)) return value
+    // fromEntries, not assignment: a key named "__proto__" stays an own field.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, field]) => [
+        key,
+        typeof field === "string" && field !== "" && secretField(endpoint, value, key, top)
+          ? digest(field)
+          : walk(field, false),
+      ]),
+    )
+  }
+  return walk(body, true)
+}
