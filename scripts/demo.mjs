@@ -83,13 +83,13 @@ await call(
 const update = await call(
   "svc_execute",
   { operation: "deploy_stack", params: { stack: "staging-web" } },
-  (u) => `Update ${u._id.$oid}: ${u.operation} ${u.status}`,
+  (u) => `Update ${u.update}: ${u.operation} ${u.target} ${u.status}`,
 )
 say("\n(following the deploy through svc_list_detail updates, once a second)")
 for (let i = 0; i < 10; i++) {
   await new Promise((resolve) => setTimeout(resolve, 1000))
   const result = await client.callTool({ name: "svc_list_detail", arguments: { list_type: "updates" } })
-  const mine = dataOf(result).updates.find((u) => u.id === update._id.$oid)
+  const mine = dataOf(result).updates.find((u) => u.id === update.update)
   say(`  ${mine.status}${mine.status === "Complete" ? `, success: ${mine.success}` : ""}`)
   if (mine.status === "Complete") break
 }

@@ -15,13 +15,18 @@ type Described = ParamsCheck.Described | undefined
  * than all its params.
  */
 export const of = (tool: Tool, described: Described): Readonly<Record<string, string>> =>
-  tool.fields === true
+  tool.group === "execute"
     ? {
-        answer:
-          described === undefined
-            ? "unknown: the service's definitions are not installed"
-            : (described.answer ?? "not in the service's published definitions"),
         fields:
-          'dotted paths of the answer to keep, of each item for a list, e.g. ["name", "info.state"]; arrays on the way are kept item by item; ["*"] keeps the whole answer',
+          '["*"]: the whole Update, in place of the result at a glance; or its paths to keep, e.g. ["status", "logs.stdout"]',
       }
-    : {}
+    : tool.fields === true
+      ? {
+          answer:
+            described === undefined
+              ? "unknown: the service's definitions are not installed"
+              : (described.answer ?? "not in the service's published definitions"),
+          fields:
+            'dotted paths of the answer to keep, of each item for a list, e.g. ["name", "info.state"]; arrays on the way are kept item by item; ["*"] keeps the whole answer',
+        }
+      : {}

@@ -13,6 +13,7 @@ import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
 import * as AnswerSchema from "./AnswerSchema.js"
+import * as Execution from "./Execution.js"
 import * as Fields from "./Fields.js"
 import * as Glance from "./Glance.js"
 import { type NameMaps, Names } from "./Names.js"
@@ -71,6 +72,12 @@ const namesFor = (
   data: unknown,
   names: Context.Tag.Service<Names>,
 ): Effect.Effect<NameMaps | undefined> => {
+  if (tool.name === "svc_execute") {
+    // An execution's result at a glance names its target, where the params did not.
+    const kinds =
+      invocation.fields === undefined && invocation.whole !== true ? Execution.kindsFor(data, invocation.body) : []
+    return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
+  }
   const projection = Glance.projectionOf(tool.name, invocation.endpoint)
   // The resources' answers: ids elsewhere (a Docker object's) are not the service's resources.
   const resources = tool.name === "svc_list" || tool.name === "svc_get" || projection !== undefined
@@ -303,6 +310,14 @@ export const runWith = (
       }
       return { ...invocation, data, text, ...named }
     }
-    const waited = yield* follow(data, pace, invocation.endpoint).pipe(Effect.mapError(failed))
-    return { ...invocation, data: waited.data, summary: waited.summary }
+    // An execution's result at a glance shows the Update's id; the whole Update, and a rename's, are named by it.
+    const glance = tool.name === "svc_execute" && invocation.fields === undefined && invocation.whole !== true
+    const waited = yield* follow(data, pace, invocation.endpoint, !glance).pipe(Effect.mapError(failed))
+    const shown = yield* namesFor(tool, invocation, waited.data, names)
+    return {
+      ...invocation,
+      data: waited.data,
+      summary: waited.summary,
+      ...(shown === undefined ? {} : { names: shown }),
+    }
   })

@@ -19,7 +19,19 @@ import * as CallContext from "../Call/Context.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
 
-export type NameKind = "server" | "tag" | "builder"
+export type NameKind =
+  | "server"
+  | "tag"
+  | "builder"
+  | "stack"
+  | "deployment"
+  | "build"
+  | "repo"
+  | "procedure"
+  | "action"
+  | "alerter"
+  | "sync"
+  | "swarm"
 
 /**
  * How long names are kept: 30 s (docs/tools.md says why). A rename shows
@@ -32,6 +44,30 @@ const READS: Readonly<Record<NameKind, { readonly endpoint: string; readonly bod
   server: { endpoint: "ListServers", body: { limit: 0 } },
   tag: { endpoint: "ListTags", body: {} },
   builder: { endpoint: "ListBuilders", body: { limit: 0 } },
+  stack: { endpoint: "ListStacks", body: { limit: 0 } },
+  deployment: { endpoint: "ListDeployments", body: { limit: 0 } },
+  build: { endpoint: "ListBuilds", body: { limit: 0 } },
+  repo: { endpoint: "ListRepos", body: { limit: 0 } },
+  procedure: { endpoint: "ListProcedures", body: { limit: 0 } },
+  action: { endpoint: "ListActions", body: { limit: 0 } },
+  alerter: { endpoint: "ListAlerters", body: { limit: 0 } },
+  sync: { endpoint: "ListResourceSyncs", body: { limit: 0 } },
+  swarm: { endpoint: "ListSwarms", body: { limit: 0 } },
+}
+
+/** The kind of names of a ResourceTarget's type (`Stack`...), where the service lists them. */
+export const KIND_OF_TYPE: Readonly<Record<string, NameKind>> = {
+  Server: "server",
+  Builder: "builder",
+  Stack: "stack",
+  Deployment: "deployment",
+  Build: "build",
+  Repo: "repo",
+  Procedure: "procedure",
+  Action: "action",
+  Alerter: "alerter",
+  ResourceSync: "sync",
+  Swarm: "swarm",
 }
 
 type NameMap = ReadonlyMap<string, string>

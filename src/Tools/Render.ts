@@ -7,8 +7,10 @@ import { isObject } from "../Shared/JsonShape.js"
 import * as Untrusted from "../Untrusted/Answer.js"
 import { mayHoldSecrets, note, pageNote, redact, withinBudget } from "./AnswerBounds.js"
 import { shape } from "./Fields.js"
+import * as Execution from "./Execution.js"
 import * as Glance from "./Glance.js"
 import type { ToolSuccess } from "./Invoke.js"
+import type { Glimpse } from "./Records.js"
 import type { Tool } from "./Tool.js"
 import { type ErrorKind, kindOf, type Problem, type ToolCallError, type ToolError } from "./ToolError.js"
 
@@ -95,6 +97,16 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   if (projection !== undefined && !fenced && Array.isArray(shown)) {
     return atGlance(tool, outcome, settings, projection, shown)
   }
+  const record = projection === undefined ? recordOf(outcome, shown) : undefined
+  if (record !== undefined) {
+    const fences = Untrusted.fencesWith(record.untrusted, record.value, outcome.body, endpoint)
+    return written(tool, outcome, settings, {
+      data: record.value,
+      fences,
+      line: record.line ?? "",
+      cap: capNote(bounded),
+    })
+  }
   const fields = fenced && projection !== undefined ? projection.paths : outcome.fields
   // Shaped after redaction, so that a kept path shows only what the whole answer would;
   // and before the budget, so that a shaped list fits where the whole one was cut.
@@ -106,13 +118,32 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
         ? shaped.value
         : Glance.withNames(shaped.value, outcome.names)
   const fences = untrusted ? Untrusted.fences(endpoint, data, outcome.body) : undefined
+  // The service's own text when nothing in it is to be hidden: it is compact JSON already.
+  const sent = shaped === undefined && asSent && text !== undefined ? text : undefined
+  return written(tool, outcome, settings, { data, fences, line: "", sent, note: shaped?.note, cap: capNote(bounded) })
+}
+
+/** What an answer shows, before it is written: its value, its fences, a first line of its own. */
+interface Shown {
+  readonly data: unknown
+  readonly fences: Untrusted.Fenced | undefined
+  readonly line: string
+  /** The service's own text, when it is `data` as it is. */
+  readonly sent?: string | undefined
+  readonly note?: string | undefined
+  /** The cap's note, when it cut the service's answer. */
+  readonly cap: string
+}
+
+/** An answer written: its fences' first line, its own, the summary, the JSON within the budget, the notes. */
+const written = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings, shown: Shown): Rendered => {
+  const { data, fences, sent } = shown
   const written = fences === undefined ? data : fences.data
   // Compact JSON: an assistant reads it as well as indented JSON, at a third fewer tokens.
-  // The service's own text when nothing in it is to be hidden: it is compact JSON already.
-  const json = shaped === undefined && asSent && text !== undefined ? text : (JSON.stringify(written) ?? "null")
-  const head = fences === undefined ? "" : fences.header
+  const json = sent ?? JSON.stringify(written) ?? "null"
+  const head = `${fences === undefined ? "" : fences.header}${shown.line}`
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
-  const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shaped?.note === undefined ? "" : note(shaped.note)}${capNote(bounded)}`
+  const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shown.note === undefined ? "" : note(shown.note)}${shown.cap}`
   const room = settings.maxOutputChars - lead.length - notes.length
   const cut = withinBudget(
     written,
@@ -141,6 +172,13 @@ const capNote = (bounded: Untrusted.Capped | undefined): string =>
     : note(
         `the service's answer held ${bounded.total} characters of text from the infrastructure: only its first ${bounded.cap} were read (${Untrusted.CAP_TIMES} times the output budget)`,
       )
+
+/** A record at a glance, where the answer has one: an execution's result (Execution.ts). */
+const recordOf = (outcome: ToolSuccess, shown: unknown): Glimpse | undefined => {
+  if (outcome.fields !== undefined || outcome.whole === true || outcome.tool !== "svc_execute") return undefined
+  if (!Execution.isExecution(shown)) return undefined
+  return Execution.glance(shown, outcome.names ?? {}, Execution.givenName(shown, outcome.body))
+}
 
 /** The projection a list is shown by: without `fields`, when the table has one and the answer is a list. */
 const glanceOf = (tool: Tool, outcome: ToolSuccess): Glance.Compiled | undefined =>

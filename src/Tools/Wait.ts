@@ -85,7 +85,7 @@ const progressLine = (updates: ReadonlyArray<Update>, failed: number, endpoint: 
 
 const FOLLOW = "follow it with svc_list_detail updates, or call svc_execute again later"
 
-const single = (u: Update, endpoint: string, timeoutMs: number): string => {
+const single = (u: Update, endpoint: string, timeoutMs: number, withId: boolean): string => {
   const id = idOf(u)
   if (id === undefined) {
     // Never stored, so there is nothing to follow: for DeployStackIfChanged that means nothing changed.
@@ -94,7 +94,9 @@ const single = (u: Update, endpoint: string, timeoutMs: number): string => {
     }
     if (u.status !== "Complete") return `${u.operation} has no update id to follow (status ${u.status}).`
   }
-  const what = `${u.operation}${id === undefined ? "" : ` (update ${id})`}`
+  // Still running, the sentence names what to follow, whatever the answer shows.
+  const named = id !== undefined && (withId || u.status !== "Complete")
+  const what = `${u.operation}${named ? ` (update ${id})` : ""}`
   if (u.status !== "Complete")
     return `${what} is still running after ${timeoutMs / 1000} s (status ${u.status}); ${FOLLOW}.`
   return u.success === true ? `${what} succeeded.` : `${what} FAILED: see its logs below.`
@@ -130,11 +132,13 @@ const several = (
  * Follows what `data` started. `endpoint` is the call that answered it, e.g.
  * `execute/DeployStackIfChanged`. Progress: one notification as soon as the
  * execution has started, one per change, and the last before the answer.
+ * `withId`: the summary names the Update's id (an answer at a glance shows it already).
  */
 export const follow = (
   data: unknown,
   { waitTimeoutMs: timeoutMs, waitPollMs }: Pace,
   endpoint = "",
+  withId = true,
 ): Effect.Effect<Waited, SvcError, SvcClient> =>
   Effect.gen(function* () {
     const client = yield* SvcClient
@@ -193,7 +197,7 @@ export const follow = (
         : data
     const summary =
       started.length === 1 && failed.length === 0
-        ? single(latest[0] as Update, endpoint, timeoutMs)
+        ? single(latest[0] as Update, endpoint, timeoutMs, withId)
         : started.length === 0 && failed.length === 0
           ? "The answer holds no Update to follow."
           : several(latest, failed, endpoint, timeoutMs)

@@ -6,8 +6,9 @@
  * answers can carry untrusted text (Paths.ts); any other answer is untouched.
  */
 
+import type { Pattern } from "./Derive.js"
 import { CLOSING, closeCut, fence, header, token } from "./Fence.js"
-import { type Found, find, pointer, replaceAt } from "./Locate.js"
+import { type Found, find, findWith, pointer, replaceAt } from "./Locate.js"
 import { mask } from "./Mask.js"
 import { readingOf } from "./Reading.js"
 
@@ -116,6 +117,14 @@ export interface Fenced {
 /** The fences of an answer of `endpoint` (as shaped), or undefined when it holds no untrusted text. */
 export const fences = (endpoint: string, data: unknown, body: Readonly<Record<string, unknown>>): Fenced | undefined =>
   fencesAt(find(endpoint, data), endpoint, data, body)
+
+/** The fences of an answer at a glance, whose untrusted values are at `patterns` (its own shape's). */
+export const fencesWith = (
+  patterns: ReadonlyArray<Pattern>,
+  data: unknown,
+  body: Readonly<Record<string, unknown>>,
+  endpoint: string,
+): Fenced | undefined => fencesAt(findWith(patterns, data), endpoint, data, body)
 
 /**
  * The fences of `found` in `data`, an answer of `endpoint` to a call with

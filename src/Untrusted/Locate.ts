@@ -55,6 +55,8 @@ const compile = (patterns: ReadonlyArray<Pattern>): Rules => {
 // A memo of constant data (PATHS, compiled per endpoint on first use so that a start compiles none):
 // the same for every caller and every layer, so it holds no state of the program's.
 const tries = new Map<string, Rules>()
+// The same for the tables of the answers at a glance, by the table itself.
+const given = new WeakMap<ReadonlyArray<Pattern>, Rules>()
 
 /** The compiled paths of `endpoint` (`group/Endpoint`), or undefined when its answer has none. */
 const trieOf = (endpoint: string): Rules | undefined => {
@@ -124,6 +126,18 @@ const walk = (value: unknown, node: Rules, path: Array<string | number>, out: Ar
 export const find = (endpoint: string, data: unknown): ReadonlyArray<Found> => {
   const trie = trieOf(endpoint)
   if (trie === undefined) return []
+  const out: Array<Found> = []
+  walk(data, trie, [], out)
+  return out
+}
+
+/** The same, at the paths `patterns` gives: an answer at a glance, whose shape is its own. */
+export const findWith = (patterns: ReadonlyArray<Pattern>, data: unknown): ReadonlyArray<Found> => {
+  let trie = given.get(patterns)
+  if (trie === undefined) {
+    trie = compile(patterns)
+    given.set(patterns, trie)
+  }
   const out: Array<Found> = []
   walk(data, trie, [], out)
   return out

@@ -78,7 +78,7 @@ describe.each(ERAS)("the large estate, the %s era", (era) => {
       // The same hostile text as the small estate: a kept untrusted value is fenced, its credentials masked.
       const logs = yield* call("svc_logs", { resource_type: "stack", params: { stack: "web", services: ["worker"] } })
       const log = logs.content[0]?.text ?? ""
-      expect(log).toMatch(/^\[svc-mcp: untrusted text at command, stdout \(stack web\) comes from/)
+      expect(log).toMatch(/^\[svc-mcp: untrusted text at command, stdout \(stack web\), which anyone may have written/)
       expect(log).toContain("[masked: aws access key]")
       expect(log).not.toContain("AKIAIOSFODNN7EXAMPLE")
       const repo = yield* call("svc_get", {

@@ -63,7 +63,7 @@ const session = (client: Client, era: Era) =>
 
     const deployed = yield* call("svc_execute", { operation: "deploy_stack", params: { stack: "web" }, wait: true })
     expect(deployed.isError).toBeFalsy()
-    expect(json(deployed)).toMatchObject({ status: "Complete", success: true })
+    expect(json(deployed)).toMatchObject({ target: "Stack web", status: "Complete", success: true })
 
     const missing = yield* call("svc_get", { resource_type: "stack", params: { stack: "no-such-stack" } })
     expect(missing.isError).toBe(true)

@@ -41,12 +41,13 @@ describe("svc-mcp --sandbox", () => {
         expect(names).not.toContain("cache")
 
         const update = json(yield* call("svc_execute", { operation: "deploy", params: { deployment: "redis-cache" } }))
-        expect(update).toMatchObject({ status: "InProgress", success: true })
+        // The result at a glance: its target by name, its status, the Update's id to follow.
+        expect(update).toMatchObject({ operation: "Deploy", target: "Deployment redis-cache", status: "InProgress" })
         let status = ""
         for (let i = 0; i < 50 && status !== "Complete"; i++) {
           yield* Effect.sleep("100 millis")
           const { updates } = json(yield* call("svc_list_detail", { list_type: "updates" }))
-          status = updates.find((u: { id: string }) => u.id === update._id.$oid)?.status
+          status = updates.find((u: { id: string }) => u.id === update.update)?.status
         }
         expect(status).toBe("Complete")
         const log = json(

@@ -153,7 +153,7 @@ export const connectV2 = (
 
 /** `text` without the line an answer with untrusted text starts with (src/Untrusted/Fence.ts). */
 export const unfenced = (text: string): string =>
-  text.replace(/^\[svc-mcp: untrusted text at [^\n]* between <u:[0-9a-f]{16}> and <\/u>;[^\n]*\n/, "")
+  text.replace(/^\[svc-mcp: untrusted text at [^\n]* stands between <u:[0-9a-f]{16}> and <\/u>:[^\n]*\n/, "")
 
 export const text = (result: unknown): string => {
   const [first] = (result as { content: Array<{ text: string }> }).content

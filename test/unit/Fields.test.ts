@@ -211,11 +211,12 @@ describe("the fields argument", () => {
     return Either.isLeft(resolved) ? resolved.left.problems : []
   }
 
-  it("is taken by the five reading tools that answer records, and by no other", () => {
+  it("is taken by the five reading tools that answer records and by svc_execute (its whole Update), by no other", () => {
     const taking = Definitions.all.filter((tool) => "fields" in (tool.inputSchema.properties ?? {}))
     expect(taking.map((tool) => tool.name)).toEqual([
       "svc_list",
       "svc_get",
+      "svc_execute",
       "svc_summary",
       "svc_inspect",
       "svc_list_detail",

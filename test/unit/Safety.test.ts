@@ -191,10 +191,18 @@ describe("svc_execute with wait", () => {
           ),
         )
         const [summary, json] = Mcp.unfenced(Mcp.text(result)).split("\n")
-        expect(summary).toMatch(/^StopStack \(update [0-9a-f]{24}\) succeeded\.$/)
+        expect(summary).toBe("StopStack succeeded.")
         const final = JSON.parse(json ?? "")
-        expect(final).toMatchObject({ status: "Complete", success: true })
-        expect(final.logs[0].stdout).toMatch(/now stopped/)
+        const id = sandbox.world.store.find("stack", "web").id
+        expect(final).toMatchObject({
+          operation: "StopStack",
+          target: "Stack web",
+          status: "Complete",
+          success: true,
+          update: expect.stringMatching(/^[0-9a-f]{24}$/),
+        })
+        expect(final.stages[0].out).toMatch(/now stopped/)
+        expect(id).toMatch(/^[0-9a-f]{24}$/)
         // The first as soon as it has started, one per change, the last before the answer.
         expect(progress.length).toBeGreaterThanOrEqual(2)
         expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1))
@@ -216,9 +224,10 @@ describe("svc_execute with wait", () => {
       )
       const [summary, json] = Mcp.unfenced(Mcp.text(result)).split("\n")
       expect(summary).toBe("2 operations: 2 succeeded, 0 failed.")
-      expect(JSON.parse(json ?? "").map((b: { data: { status: string } }) => b.data.status)).toEqual([
-        "Complete",
-        "Complete",
+      // Each by its target's name, read from the service: the params gave a pattern.
+      expect(JSON.parse(json ?? "").map((b: { status: string; target: string }) => [b.target, b.status])).toEqual([
+        ["Stack web", "Complete"],
+        ["Stack staging-web", "Complete"],
       ])
     }),
   )
@@ -235,7 +244,7 @@ describe("svc_execute with wait", () => {
           arguments: { operation: "deploy_stack", params: { stack: "web" }, wait: true },
         }),
       )
-      expect(Mcp.unfenced(Mcp.text(result))).toMatch(/^DeployStack \(update u1\) FAILED: see its logs below\.\n/)
+      expect(Mcp.unfenced(Mcp.text(result))).toMatch(/^DeployStack FAILED: see its logs below\.\n\{"operation"/)
     }),
   )
 

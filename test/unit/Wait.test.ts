@@ -58,8 +58,16 @@ describe("svc_execute wait: true", () => {
           params: { stack: "web" },
           wait: true,
         })
-        expect(summary).toBe("DeployStack (update u1) FAILED: see its logs below.")
-        expect(JSON.parse(json)).toMatchObject({ status: "Complete", success: false })
+        // The result at a glance shows the Update's id; the sentence need not.
+        expect(summary).toBe("DeployStack FAILED: see its logs below.")
+        expect(JSON.parse(json)).toEqual({
+          operation: "DeployStack",
+          target: null,
+          status: "Complete",
+          success: false,
+          update: "u1",
+          stages: [{ stage: "run", ok: false, out: expect.stringMatching(/^<u:[0-9a-f]{16}>done<\/u>$/) }],
+        })
         expect(polls(double)).toBe(2)
         // The first as soon as it started (before any poll), then one per change: the unchanged poll sends none.
         expect(progress.map((p) => [p.progress, p.message])).toEqual([
@@ -98,7 +106,7 @@ describe("svc_execute wait: true", () => {
         params: { stack: "web", services: ["api"] },
         wait: true,
       })
-      expect(summary).toBe("DeployStackService (update u2) succeeded.")
+      expect(summary).toBe("DeployStackService succeeded.")
       expect(double.calls()[0]?.body).toEqual({ stack: "web", services: ["api"] })
     }),
   )
@@ -124,8 +132,12 @@ describe("svc_execute wait: true", () => {
       expect(summary).toBe(
         "3 operations: 1 succeeded, 1 failed, 1 could not start (api: Stack api is not on a server).",
       )
-      const items = JSON.parse(json) as Array<{ status: string; data: { status?: string; name?: string } }>
-      expect(items.map((i) => i.data.status ?? i.data.name)).toEqual(["Complete", "api", "Complete"])
+      const items = JSON.parse(json) as Array<{ status: string; name?: string; update?: string }>
+      expect(items.map((i) => [i.status, i.update ?? i.name])).toEqual([
+        ["Complete", "b1"],
+        ["Err", "api"],
+        ["Complete", "b2"],
+      ])
       expect(progress[0]?.message).toBe(
         "0 of 2 complete (DeployStack InProgress, DeployStack InProgress); 1 could not start",
       )
