@@ -18,11 +18,11 @@ const OUT_LINES = 3
 const ERR_LINES = 5
 
 /** Where a glance holds untrusted text: a stage's output and stderr, for one Update and for a batch's. */
-export const UNTRUSTED: ReadonlyArray<Pattern> = [
+const UNTRUSTED: ReadonlyArray<Pattern> = [
   ["stages.[].out", "Log"],
   ["stages.[].err", "Log"],
 ]
-export const UNTRUSTED_BATCH: ReadonlyArray<Pattern> = [
+const UNTRUSTED_BATCH: ReadonlyArray<Pattern> = [
   ["[].stages.[].out", "Log"],
   ["[].stages.[].err", "Log"],
 ]

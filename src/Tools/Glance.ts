@@ -30,6 +30,8 @@ export interface Compiled {
   }>
   /** The record paths the projection reads (for the fences' check, which works on records). */
   readonly paths: ReadonlyArray<string>
+  /** Each column's record paths, by its label: what `fields` takes a column's name for. */
+  readonly byLabel: ReadonlyMap<string, ReadonlyArray<string>>
   /** The first line's words before and after the count, for one item and for several. */
   readonly one: readonly [string, string]
   readonly many: readonly [string, string]
@@ -130,6 +132,12 @@ export const compile = (projection: Projection): Compiled => {
     },
     named,
     paths,
+    byLabel: new Map(
+      projection.columns.map((column) => [
+        column.label,
+        column.given === undefined ? [column.path] : [column.path, column.given],
+      ]),
+    ),
     ...words(projection, labels),
   }
 }
@@ -144,6 +152,14 @@ const COMPILED: ReadonlyMap<string, Compiled> = new Map(
 /** The projection of a list `tool` answers from `endpoint`, if the table has one. */
 export const projectionOf = (tool: string, endpoint: string): Compiled | undefined =>
   LISTS.has(tool) ? COMPILED.get(endpoint) : undefined
+
+/**
+ * `fields` with each column's name taken for the record's path it reads: a
+ * row's `state` is `info.state`, `server` `info.server_id` (and its name beside
+ * it), `updates` `info.services`. A name that is no column's is kept as it is.
+ */
+export const pathsForColumns = (compiled: Compiled, fields: ReadonlyArray<string>): ReadonlyArray<string> =>
+  fields.flatMap((field) => compiled.byLabel.get(field) ?? [field])
 
 /**
  * The kinds of names the rows of `items` need read: those of name columns

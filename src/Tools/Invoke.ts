@@ -152,6 +152,12 @@ const withoutNulls = (args: unknown): unknown => {
     : args
 }
 
+/** `fields` as paths of the record: a list's column names (`state`) taken for the paths they read (`info.state`). */
+const fieldsOf = (tool: Tool, selector: string, fields: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const projection = Glance.projectionOf(tool.name, pathOf(tool, selector))
+  return projection === undefined ? fields : Glance.pathsForColumns(projection, fields)
+}
+
 /** Decodes and resolves a call without sending it. */
 export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, ToolInputError> => {
   // A client may send no arguments at all; that is the same as an empty object.
@@ -176,7 +182,7 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
       ? {}
       : fields.includes(WHOLE)
         ? { whole: true }
-        : { fields }),
+        : { fields: fieldsOf(tool, selector, fields) }),
   })
 }
 
@@ -213,6 +219,14 @@ export const wouldSend = (call: Call, check: ParamsCheck.ParamsCheckShape): Effe
   return Effect.map(check.check(invocation.endpoint, invocation.body), (checked) => checked._tag !== "Invalid")
 }
 
+/** A list's columns, for `schema: true`: each a name `fields` takes for the record's path it reads. */
+const columnsOf = (tool: Tool, endpoint: string): Readonly<Record<string, unknown>> => {
+  const projection = Glance.projectionOf(tool.name, endpoint)
+  return projection === undefined
+    ? {}
+    : { columns: Object.fromEntries([...projection.byLabel].map(([label, paths]) => [label, paths[0]])) }
+}
+
 /** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
 const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Described | undefined) => {
   return {
@@ -221,6 +235,7 @@ const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Des
     endpoint: invocation.endpoint,
     params: described?.accepted ?? "unknown: the service's definitions are not installed",
     ...AnswerSchema.of(tool, described),
+    ...columnsOf(tool, invocation.endpoint),
     notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
     ...(described?.checked === false
       ? { note: "not in the service's published definitions: params are sent unchecked" }
