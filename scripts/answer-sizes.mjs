@@ -6,7 +6,8 @@
  * answers' characters and tokens (the figures of docs/tools.md). Then each
  * list's default answer on the small and the large estate, before (the whole
  * records, as `fields: ["*"]` still gives them) and after (the rows at a
- * glance): the figures of docs/benchmark.md.
+ * glance): the figures of docs/benchmark.md. Then a few records and results (a get, a sync, a
+ * deploy followed and not, a server's containers), before and after, on both estates.
  *
  * Tokens are counted with gpt-tokenizer's o200k_base encoding: an assistant's
  * own tokenizer differs somewhat, but the ratio between the two answers holds.
@@ -143,6 +144,45 @@ for (const estate of ["small", "large"]) {
   await client.close()
 }
 
+/**
+ * One record or result, as an assistant asks for it, on each estate: before (the whole record, as
+ * `fields: ["*"]` still gives it) and after (the default answer).
+ */
+const RECORDS = [
+  { label: "svc_get stack web", tool: "svc_get", args: { resource_type: "stack", params: { stack: "web" } } },
+  {
+    label: "svc_get sync_resource estate-sync",
+    tool: "svc_get",
+    args: { resource_type: "sync_resource", params: { sync: "estate-sync" } },
+  },
+  {
+    label: "svc_execute deploy_stack staging-web, wait",
+    tool: "svc_execute",
+    args: { operation: "deploy_stack", params: { stack: "staging-web" }, wait: true },
+  },
+  {
+    label: "svc_execute deploy_stack web",
+    tool: "svc_execute",
+    args: { operation: "deploy_stack", params: { stack: "web" } },
+  },
+  {
+    label: "svc_list_detail containers prod-01",
+    tool: "svc_list_detail",
+    args: { list_type: "containers", params: { server: "prod-01" } },
+  },
+]
+const records = {}
+for (const estate of ["small", "large"]) {
+  client = await connect(estate, { SVC_WAIT_POLL_MS: "100" })
+  records[estate] = []
+  for (const { tool, args } of RECORDS) {
+    const before = await answer(tool, { ...args, fields: ["*"] })
+    const after = await answer(tool, args)
+    records[estate].push({ before, after })
+  }
+  await client.close()
+}
+
 const total = (pick) => rows.reduce((sum, row) => sum + pick(row), 0)
 const line = (cells) => `| ${cells.join(" | ")} |`
 const out = [
@@ -197,3 +237,30 @@ const lists = [
   }),
 ]
 process.stdout.write(`\n${lists.join("\n")}\n`)
+
+const recordsTable = [
+  line([
+    "Record or result",
+    "Small, before",
+    "Small, after",
+    "Smaller by",
+    "Large, before",
+    "Large, after",
+    "Smaller by",
+  ]),
+  line(["---", "---:", "---:", "---:", "---:", "---:", "---:"]),
+  ...RECORDS.map(({ label }, i) => {
+    const small = records.small[i]
+    const big = records.large[i]
+    return line([
+      label,
+      small.before.length,
+      small.after.length,
+      smaller(small.before, small.after),
+      big.before.length,
+      big.after.length,
+      smaller(big.before, big.after),
+    ])
+  }),
+]
+process.stdout.write(`\n${recordsTable.join("\n")}\n`)

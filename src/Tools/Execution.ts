@@ -13,8 +13,11 @@ import type { Pattern } from "../Untrusted/Derive.js"
 import { KIND_OF_TYPE, type NameKind, type NameMaps } from "./Names.js"
 import type { Glimpse } from "./Records.js"
 
-/** The last lines of a stage's output kept; of its stderr, a few more, as an error says most at its end. */
-const OUT_LINES = 3
+/**
+ * The last lines of a stage's output kept: of one that succeeded, its last (which says how it ended);
+ * of one that failed or has not ended, and of any stderr, a few, as an error says most at its end.
+ */
+const OK_LINES = 1
 const ERR_LINES = 5
 
 /** Where a glance holds untrusted text: a stage's output and stderr, for one Update and for a batch's. */
@@ -53,7 +56,8 @@ const tail = (text: string, count: number): { readonly text: string; readonly cu
 
 const stageOf = (log: unknown): Json | undefined => {
   if (!isJson(log)) return undefined
-  const out = typeof log.stdout === "string" && log.stdout !== "" ? tail(log.stdout, OUT_LINES) : undefined
+  const lines = log.success === true ? OK_LINES : ERR_LINES
+  const out = typeof log.stdout === "string" && log.stdout !== "" ? tail(log.stdout, lines) : undefined
   const err = typeof log.stderr === "string" && log.stderr.trim() !== "" ? tail(log.stderr, ERR_LINES) : undefined
   const cut = (out?.cut ?? 0) + (err?.cut ?? 0)
   return {

@@ -161,12 +161,12 @@ describe.each(ERAS)("untrusted text, %s (%s)", (era) => {
     "cut by the output budget inside a fence, the answer closes it: no half marker, one closing per opening",
     () =>
       Effect.gen(function* () {
-        const { call } = yield* connect(era, { SVC_MAX_OUTPUT_CHARS: "1200" }, undefined)
+        const { call } = yield* connect(era, { SVC_MAX_OUTPUT_CHARS: "1000" }, undefined)
         const text = textOf(yield* call("svc_logs", readLogs))
         const id = tokenOf(text)
-        expect(text.length).toBeLessThanOrEqual(1_200)
+        expect(text.length).toBeLessThanOrEqual(1_000)
         const [body = "", note = ""] = text.slice(text.indexOf("\n") + 1).split("\n[svc-mcp: output cut")
-        expect(note).toMatch(/^ to fit 1200 characters: \d+ of \d+ characters left out/)
+        expect(note).toMatch(/^ to fit 1000 characters: \d+ of \d+ characters left out/)
         expect(body.endsWith("</u>")).toBe(true)
         expect(body.split(`<u:${id}>`).length).toBe(body.split("</u>").length)
       }),

@@ -92,7 +92,14 @@ describe("an execution's result at a glance", () => {
           success: true,
           seconds: expect.any(Number),
           update: expect.stringMatching(/^[0-9a-f]{24}$/),
-          stages: [{ stage: "DeployStack", ok: true, out: `<u:${id}>stack staging-web is now running</u>` }],
+          stages: [
+            {
+              stage: "DeployStack",
+              ok: true,
+              out: `<u:${id}>stack staging-web is now running</u>`,
+              lines_before: expect.any(Number),
+            },
+          ],
         })
         expect(glance._meta?.["svc-mcp/untrusted"]).toEqual(["/stages/0/out"])
         // A field of the glance holds only what the Update has: its values, its target's name.
@@ -101,7 +108,9 @@ describe("an execution's result at a glance", () => {
         expect(first).toMatch(/^DeployStack \(update [0-9a-f]{24}\) succeeded\.$/)
         const record = JSON.parse((update ?? "").replace(/<u:[0-9a-f]{16}>|<\/u>/g, "")) as Record<string, unknown>
         expect(record).toMatchObject({ operation: "DeployStack", status: "Complete", success: true })
-        expect(record.logs).toEqual([expect.objectContaining({ stdout: "stack staging-web is now running" })])
+        expect(record.logs).toEqual([
+          expect.objectContaining({ stdout: expect.stringMatching(/\nstack staging-web is now running$/) }),
+        ])
         expect(whole.structuredContent).toEqual(record)
       }),
   )
