@@ -355,7 +355,10 @@ class Schema implements ServiceSchema {
   /** A request body decoded against its endpoint's definition; a body of an endpoint without one passes as it is. */
   decodeRequest(endpoint: string, params: unknown): unknown {
     const request = this.endpointSchema(endpoint, "request")
-    return request === undefined ? params : this.decode(request.schema, params, request.name)
+    if (request !== undefined) return this.decode(request.schema, params, request.name)
+    // Without a definition the service still reads a struct: anything else is serde's refusal.
+    if (!isRecord(params)) throw serde(`invalid type: ${unexpected(params)}, expected struct ${endpoint.split("/")[1]}`)
+    return params
   }
 }
 

@@ -29,6 +29,9 @@ describe("the sandbox refuses as the service does", () => {
         ["write/CreateVariable", { name: "X", is_secret: "yes" }, 'invalid type: string "yes", expected a boolean'],
         ["write/CreateStack", { name: "x", config: [] }, "invalid type: sequence, expected struct _PartialStackConfig"],
         ["read/ListStacks", [], "invalid type: sequence, expected struct ListStacks"],
+        // The five endpoints without a definition still read a struct.
+        ["execute/RunServerCopy", null, "invalid type: null, expected struct RunServerCopy"],
+        ["execute/RunServerMove", 3, "invalid type: integer `3`, expected struct RunServerMove"],
         [
           "write/UpdateTagColor",
           { tag: "production", color: "Purple2" },
