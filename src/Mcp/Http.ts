@@ -41,7 +41,7 @@ import { Readiness, type ReadinessShape, type ReadyState } from "../Operations/R
 import * as RequestContext from "../Operations/RequestContext.js"
 import { DEFAULT_LIMITS, type HttpLimits, type HttpSettingsShape, isLoopback } from "../Settings/Http.js"
 import { TeamSettings } from "../Settings/Team.js"
-import { SignIn, type SignInShape } from "../SignIn/Resource.js"
+import { type Admitted, SignIn, type SignInShape } from "../SignIn/Resource.js"
 import { Store } from "../Store/Store.js"
 import * as Answers from "./Answers.js"
 import * as Asking from "./Asking.js"
@@ -82,12 +82,13 @@ const loopbackNames = (host: string) => {
  * completes it (sign-in, the session): served, with the context its calls start from, or refused.
  */
 type Admission = Data.TaggedEnum<{
-  Refused: { readonly reason: string }
   Served: {
     readonly context: CallContext.CallContext
     readonly session: Option.Option<Session.Session>
     /** What SVC_MCP_TOKEN's check gave, for the SDK's handler. */
     readonly authInfo?: AuthInfo
+    /** With sign-in: whom the access token, verified on the headers, names. */
+    readonly admitted?: Admitted
   }
 }>
 const Admission = Data.taggedEnum<Admission>()
@@ -110,7 +111,7 @@ const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asking.Asked, log
   createMcpHandler(
     (info) => {
       const admission = requests.getStore()
-      if (admission === undefined || admission._tag === "Refused") return mcp.create()
+      if (admission === undefined) return mcp.create()
       const { context, session } = admission
       if (info?.era !== "legacy" || Option.isNone(session)) return mcp.create(context)
       return mcp.create(
@@ -138,17 +139,16 @@ const gated = (
     {
       fetch: async (request, options) => {
         const parsedBody = options?.parsedBody
-        const signedIn = Option.isSome(signInGate) ? await signInGate.value(request, parsedBody) : undefined
-        if (signedIn instanceof Response) return signedIn
-        // Past the token: a request without what per-request mode needs is refused, never served otherwise.
         const admission = requests.getStore()
-        const authInfo = admission?._tag === "Served" ? admission.authInfo : undefined
-        if (admission?._tag === "Refused") {
-          return Response.json(
-            { jsonrpc: "2.0", error: { code: -32001, message: admission.reason }, id: null },
-            { status: 401 },
-          )
-        }
+        const admitted = admission?.admitted
+        // The token was verified on the headers (mcpRoute); what is screened here needs the body.
+        if (Option.isSome(signInGate) && admitted === undefined) throw new Error("the access token was not verified")
+        const signedIn =
+          Option.isSome(signInGate) && admitted !== undefined
+            ? await signInGate.value(admitted, request, parsedBody)
+            : undefined
+        if (signedIn instanceof Response) return signedIn
+        const authInfo = admission?.authInfo
         // Signed in: the request's calls run as the person its token names.
         const base = admission?.context ?? CallContext.empty
         const signedInContext = signedIn === undefined ? base : signedIn(base)
@@ -194,6 +194,8 @@ interface Routes {
   readonly readiness: Context.Tag.Service<Readiness>
   readonly probe: (readiness: ReadinessShape) => Promise<ReadyState>
   readonly signIn: Option.Option<SignInShape>
+  /** Sign-in's check of the access token, on the headers. */
+  readonly verify: Option.Option<ReturnType<typeof SignInHttp.verify>>
   readonly context: RequestContext.RequestContext
   readonly requests: Requests
   readonly serveMcp: ReturnType<typeof gated>
@@ -254,7 +256,7 @@ const routes = (given: Routes) => {
 
 /** /mcp: refused while draining, by the DNS rebinding guards, and unauthenticated, before its body is read. */
 const mcpRoute = (
-  { settings, signIn, context, requests, serveMcp }: Routes,
+  { settings, verify, context, requests, serveMcp }: Routes,
   guards: ReadonlyArray<(req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse) => boolean>,
 ) => {
   const authenticate = Token.check(Option.map(settings.token, Redacted.value))
@@ -268,17 +270,23 @@ const mcpRoute = (
       )
     }
     for (const guard of guards) if (!guard(req, res)) return
-    // Authentication first: the token, then the credentials per-request mode needs, on the
-    // headers alone; a refused request's body is never read, and its connection is closed.
+    // Authentication first: the token or sign-in's access token (signature, issuer, audience,
+    // expiry), then the credentials per-request mode needs, on the headers alone; a refused
+    // request's body is never read, and its connection is closed.
     let authInfo: AuthInfo | undefined
     if (Option.isSome(authenticate)) {
       const checked = await authenticate.value(req.headers.authorization)
       if (checked instanceof Response) return HttpGate.respondNow(res, checked)
       authInfo = checked
     }
+    let admitted: Admitted | undefined
+    if (Option.isSome(verify)) {
+      const checked = await verify.value(req.headers.authorization)
+      if (checked instanceof Response) return HttpGate.respondNow(res, checked)
+      admitted = checked
+    }
     const start = context.fromHeaders(req.headers, req.socket.remoteAddress)
-    // With sign-in, its own challenge comes first (the gate, past the body's read).
-    if (Either.isLeft(start) && Option.isNone(signIn)) {
+    if (Either.isLeft(start)) {
       return HttpGate.refuseNow(res, 401, { jsonrpc: "2.0", error: { code: -32001, message: start.left }, id: null })
     }
     // The SDK answers a declared oversize body with 413 at once and closes: a client still
@@ -289,10 +297,11 @@ const mcpRoute = (
         req.once("end", resolve).once("close", resolve).once("error", resolve).resume()
       })
     }
-    const admission = Either.match(start, {
-      onLeft: (reason) => Admission.Refused({ reason }),
-      onRight: (begun) =>
-        Admission.Served({ context: begun, session: Option.none(), ...(authInfo === undefined ? {} : { authInfo }) }),
+    const admission = Admission.Served({
+      context: start.right,
+      session: Option.none(),
+      ...(authInfo === undefined ? {} : { authInfo }),
+      ...(admitted === undefined ? {} : { admitted }),
     })
     const body = await HttpBody.bodyOf(req, declared, MAX_BODY_BYTES)
     await requests.run(admission, () =>
@@ -330,14 +339,15 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const serveMcp = gated(
       handler,
       Token.bindingOf(Option.map(settings.token, Redacted.value)),
-      Option.map(signIn, (s) => SignInHttp.gate(s, runtime, MAX_BODY_BYTES)),
+      Option.map(signIn, (s) => SignInHttp.gate(s, MAX_BODY_BYTES)),
       requests,
       asked,
       log,
     )
     const shutdown: Shutdown = { draining: false }
     const probe = (ready: ReadinessShape) => run(ready.probe)
-    const handle = routes({ settings, readiness, probe, signIn, context, requests, serveMcp, shutdown })
+    const verify = Option.map(signIn, (s) => SignInHttp.verify(s, runtime))
+    const handle = routes({ settings, readiness, probe, signIn, verify, context, requests, serveMcp, shutdown })
     const server = yield* nodeServer(handle, limits, log)
     yield* listening(settings, server, handler, shutdown)
     const { port } = server.http.address() as AddressInfo

@@ -111,20 +111,19 @@ const idOf = (body: unknown): unknown =>
   typeof body === "object" && body !== null && !Array.isArray(body) && "id" in body ? body.id : null
 
 /**
- * The gate: a Response that refuses the request, or how to run its calls as the
- * person it comes from. The token goes no further than this function: the
- * SDK's handler is not given it, and nothing of it is logged.
+ * The gate's first half, on the headers alone, before anything of the body is read: the Bearer
+ * access token verified (signature, issuer, audience, expiry), or the Response that refuses it. The
+ * token goes no further than this function: the SDK's handler is not given it, and nothing of it
+ * is logged.
  */
-export const gate =
-  (signIn: SignInShape, runtime: Runtime.Runtime<never>, maxBodyBytes: number) =>
-  async (
-    request: Request,
-    parsedBody?: unknown,
-  ): Promise<Response | ((context: CallContext.CallContext) => CallContext.CallContext)> => {
-    const header = request.headers.get("authorization")
+export const verify =
+  (signIn: SignInShape, runtime: Runtime.Runtime<never>) =>
+  async (header: string | undefined): Promise<Response | Admitted> => {
     let admitted: Admitted | undefined
     try {
-      if (header === null || header.trim() === "") throw new Refused({ _tag: "Unauthorized", reason: Option.none() })
+      if (header === undefined || header.trim() === "") {
+        throw new Refused({ _tag: "Unauthorized", reason: Option.none() })
+      }
       await verifyBearerToken(header.split(",")[0]?.trim(), {
         verifier: {
           verifyAccessToken: async (token) => {
@@ -153,6 +152,20 @@ export const gate =
       throw error
     }
     if (admitted === undefined) throw new Error("the token was not checked")
+    return admitted
+  }
+
+/**
+ * The gate's second half, once the body is read: a tool call the token's scopes or identity do
+ * not reach is refused; otherwise, how to run the request's calls as the person it comes from.
+ */
+export const gate =
+  (signIn: SignInShape, maxBodyBytes: number) =>
+  async (
+    admitted: Admitted,
+    request: Request,
+    parsedBody?: unknown,
+  ): Promise<Response | ((context: CallContext.CallContext) => CallContext.CallContext)> => {
     if (request.method === "POST" && parsedBody !== undefined) {
       const refusal = signIn.screen(admitted, parsedBody)
       if (Option.isSome(refusal)) return refusalResponse(signIn, refusal.value, idOf(parsedBody))
