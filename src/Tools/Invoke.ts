@@ -158,15 +158,27 @@ const fieldsOf = (tool: Tool, selector: string, fields: ReadonlyArray<string>): 
   return projection === undefined ? fields : Glance.pathsForColumns(projection, fields)
 }
 
+/**
+ * `schema: true` needs the selector alone: a tool's other required argument (svc_search_logs'
+ * `query`) says nothing of the params' shape. The published schema keeps it required, so it is
+ * filled for the decode only and sent nowhere.
+ */
+const schemaOnly = (tool: Tool, args: unknown): unknown =>
+  tool.query !== undefined && isObject(args) && args.schema === true && !Object.hasOwn(args, "query")
+    ? { ...args, query: "" }
+    : args
+
 /** Decodes and resolves a call without sending it. */
 export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, ToolInputError> => {
   // A client may send no arguments at all; that is the same as an empty object.
   const args = withoutNulls(given)
-  const decoded = tool.decode(args)
+  const filled = schemaOnly(tool, args)
+  const decoded = tool.decode(filled)
   if (Either.isLeft(decoded)) {
     return Either.left(new ToolInputError({ tool: tool.name, problems: problemsOf(tool, args, decoded.left) }))
   }
-  const { params, query, wait, schema, fields } = decoded.right
+  const { params, wait, schema, fields } = decoded.right
+  const query = filled === args ? decoded.right.query : undefined
   const selector = decoded.right[tool.selectorKey] as string
   const body = query !== undefined && params.terms === undefined ? { ...params, terms: [query] } : params
   return Either.right({

@@ -144,6 +144,22 @@ describe("what the audit records", () => {
     }),
   )
 
+  it.scoped("schema: true with the selector alone, on every tool and selector, decodes and adds no line", () =>
+    Effect.gen(function* () {
+      const path = tempLog()
+      const record = yield* CallRecord.make.pipe(Effect.provide(yield* Layer.build(auditTo(path))))
+      const check = yield* ParamsCheck.shipped
+      for (const tool of Definitions.all) {
+        for (const selector of tool.selectors) {
+          const call = resolveCall(tool, { [tool.selectorKey]: selector, schema: true })
+          expect(call.invocation._tag, `${tool.name} ${selector}`).toBe("Right")
+          yield* answered(call).pipe(record.call(call, check))
+        }
+      }
+      expect(callLines(path)).toEqual([])
+    }),
+  )
+
   it.scoped("a call refused before sending adds one line that says so and why, never an intent; verify holds", () =>
     Effect.gen(function* () {
       const path = tempLog()

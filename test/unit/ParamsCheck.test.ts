@@ -354,6 +354,37 @@ describe("through the protocol", () => {
     }),
   )
 
+  it.scoped(
+    "schema: true with the selector alone answers the schema on every tool and selector, and sends nothing",
+    () =>
+      Effect.gen(function* () {
+        const double = yield* Double.scoped(API_KEY)
+        const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
+        expect(Definitions.all).toHaveLength(13)
+        // svc_search_logs' published schema still requires `query`: only `schema: true` goes without it.
+        expect(Definitions.svc_search_logs.inputSchema.required).toContain("query")
+        for (const { tool, selector, endpoint } of allEndpoints) {
+          const result = yield* Effect.promise(() =>
+            client.callTool({ name: tool.name, arguments: { [tool.selectorKey]: selector, schema: true } }),
+          )
+          expect(result.isError, `${tool.name} ${selector}: ${Mcp.text(result)}`).toBeFalsy()
+          expect(JSON.parse(Mcp.text(result)), `${tool.name} ${selector}`).toMatchObject({
+            tool: tool.name,
+            [tool.selectorKey]: selector,
+            endpoint:
+              tool.groups?.[selector] === undefined ? endpoint : `${tool.groups[selector]}/${tool.endpoints[selector]}`,
+          })
+        }
+        // Without `schema: true` the query is still required.
+        const refused = yield* Effect.promise(() =>
+          client.callTool({ name: "svc_search_logs", arguments: { resource_type: "stack", params: { stack: "web" } } }),
+        )
+        expect(refused.isError).toBe(true)
+        expect(Mcp.text(refused)).toMatch(/query is required/)
+        expect(double.requests).toHaveLength(0)
+      }),
+  )
+
   it.scoped("an endpoint with no published definition is sent unchecked", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped(API_KEY)
