@@ -5,6 +5,7 @@
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { Estate } from "../Sandbox/Estate.js"
+import type { Scenario } from "../Sandbox/Scenarios.js"
 import { DEFAULT_HOST } from "../Settings/Http.js"
 import { parsePort as parsePortText } from "../Settings/Read.js"
 import { VERSION } from "../Shared/Version.js"
@@ -23,8 +24,11 @@ export type Command =
       readonly services?: ReadonlyArray<string>
       /** --sandbox --estate large: the sandboxes' estate; the small one by default. */
       readonly estate?: Estate
+      /** --sandbox --scenario incident: the day the sandboxes are having; calm by default. */
+      readonly scenario?: Scenario
     }
-  | { readonly _tag: "Sandbox"; readonly port: number; readonly estate?: Estate }
+  | { readonly _tag: "Sandbox"; readonly port: number; readonly estate?: Estate; readonly scenario?: Scenario }
+  | { readonly _tag: "Scenarios" }
   | { readonly _tag: "Check" }
   | { readonly _tag: "Setup"; readonly options: Setup.Options }
   | {
@@ -46,17 +50,30 @@ const parsePort = (value: string | undefined): number | undefined =>
 const ESTATES: ReadonlyArray<Estate> = ["small", "large"]
 const isEstate = (value: string): value is Estate => (ESTATES as ReadonlyArray<string>).includes(value)
 const ESTATE_USAGE = `--estate takes ${ESTATES.join(" or ")}`
+export const SCENARIO_NAMES: ReadonlyArray<Scenario> = ["calm", "incident"]
+const isScenario = (value: string): value is Scenario => (SCENARIO_NAMES as ReadonlyArray<string>).includes(value)
+const SCENARIO_USAGE = `--scenario takes ${SCENARIO_NAMES.join(", ")} or list`
 
-/** `[--sandbox [--services a,b] [--estate small|large]] [--http-port N]`, in any order. */
+/** `--scenario NAME`'s value: a scenario, the listing of them, or what is wrong. */
+const scenarioOf = (value: string): Scenario | "list" | Command =>
+  value === "list" || isScenario(value) ? value : invalid(SCENARIO_USAGE)
+
+/** `[--sandbox [--services a,b] [--estate small|large] [--scenario NAME]] [--http-port N]`, in any order. */
 const parseServe = (argv: ReadonlyArray<string>): Command => {
   let sandbox = false
   let httpPort: number | undefined
   let services: ReadonlyArray<string> | undefined
   let estate: Estate | undefined
+  let scenario: Scenario | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === "--sandbox" && !sandbox) {
       sandbox = true
+    } else if (arg === "--scenario" && scenario === undefined) {
+      const value = scenarioOf(argv[++i] ?? "")
+      if (value === "list") return { _tag: "Scenarios" }
+      if (typeof value !== "string") return value
+      scenario = value
     } else if (arg === "--estate" && estate === undefined) {
       const value = argv[++i] ?? ""
       if (!isEstate(value)) return invalid(ESTATE_USAGE)
@@ -75,12 +92,14 @@ const parseServe = (argv: ReadonlyArray<string>): Command => {
   }
   if (services !== undefined && !sandbox) return invalid("--services goes with --sandbox; set SVC_SERVICES otherwise")
   if (estate !== undefined && !sandbox) return invalid("--estate goes with --sandbox")
+  if (scenario !== undefined && !sandbox) return invalid("--scenario goes with --sandbox")
   return {
     _tag: "Serve",
     sandbox,
     httpPort,
     ...(services === undefined ? {} : { services }),
     ...(estate === undefined ? {} : { estate }),
+    ...(scenario === undefined ? {} : { scenario }),
   }
 }
 
@@ -111,11 +130,51 @@ const parseAudit = (argv: ReadonlyArray<string>): Command => {
   }
 }
 
+/** `sandbox [--port N] [--estate small|large] [--scenario NAME]`. */
+const parseSandbox = (rest: ReadonlyArray<string>): Command => {
+  const usage = invalid(
+    "usage: svc-mcp sandbox [--port N] [--estate small|large] [--scenario NAME], with N from 0 to 65535",
+  )
+  let port: number | undefined
+  let estate: Estate | undefined
+  let scenario: Scenario | undefined
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i]
+    const value = rest[++i] ?? ""
+    if (flag === "--port" && port === undefined) {
+      port = parsePort(value)
+      if (port === undefined) return usage
+    } else if (flag === "--estate" && estate === undefined) {
+      if (!isEstate(value)) return invalid(ESTATE_USAGE)
+      estate = value
+    } else if (flag === "--scenario" && scenario === undefined) {
+      const named = scenarioOf(value)
+      if (named === "list") return { _tag: "Scenarios" }
+      if (typeof named !== "string") return named
+      scenario = named
+    } else {
+      return usage
+    }
+  }
+  return {
+    _tag: "Sandbox",
+    port: port ?? 0,
+    ...(estate === undefined ? {} : { estate }),
+    ...(scenario === undefined ? {} : { scenario }),
+  }
+}
+
 export const parse = (argv: ReadonlyArray<string>): Command => {
   const [first, ...rest] = argv
   const extra = (command: string, args: ReadonlyArray<string>) =>
     args.length > 0 ? invalid(`${command} takes no argument ${JSON.stringify(args[0])}`) : undefined
-  if (first === undefined || first === "--sandbox" || first === "--http-port" || first === "--estate") {
+  if (
+    first === undefined ||
+    first === "--sandbox" ||
+    first === "--http-port" ||
+    first === "--estate" ||
+    first === "--scenario"
+  ) {
     return parseServe(argv)
   }
   switch (first) {
@@ -143,25 +202,8 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
         onRight: (options): Command => ({ _tag: "Setup", options }),
       })
     }
-    case "sandbox": {
-      const usage = invalid("usage: svc-mcp sandbox [--port N] [--estate small|large], with N from 0 to 65535")
-      let port: number | undefined
-      let estate: Estate | undefined
-      for (let i = 0; i < rest.length; i++) {
-        const flag = rest[i]
-        const value = rest[++i] ?? ""
-        if (flag === "--port" && port === undefined) {
-          port = parsePort(value)
-          if (port === undefined) return usage
-        } else if (flag === "--estate" && estate === undefined) {
-          if (!isEstate(value)) return invalid(ESTATE_USAGE)
-          estate = value
-        } else {
-          return usage
-        }
-      }
-      return { _tag: "Sandbox", port: port ?? 0, ...(estate === undefined ? {} : { estate }) }
-    }
+    case "sandbox":
+      return parseSandbox(rest)
     default:
       return invalid(`unknown argument ${JSON.stringify(first)}`)
   }
@@ -171,8 +213,8 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
 const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ["svc-mcp", "serve MCP over stdin/stdout (what a client starts)"],
   ["svc-mcp --http-port N", `serve MCP over Streamable HTTP at http://${DEFAULT_HOST}:N/mcp`],
-  ["svc-mcp --sandbox", "serve MCP on in-memory sandboxes (--http-port; --services; --estate)"],
-  ["svc-mcp sandbox [--port N]", "run the sandbox alone on 127.0.0.1, print its URL (--estate large)"],
+  ["svc-mcp --sandbox", "serve MCP on in-memory sandboxes (--services; --estate; --scenario)"],
+  ["svc-mcp sandbox [--port N]", "run the sandbox alone, print its URL (--estate; --scenario)"],
   ["svc-mcp check", "check that the configuration reaches the service and logs in"],
   ["svc-mcp audit verify FILE...", "verify audit logs are whole (--store URL: its stream too)"],
   ["svc-mcp setup <client>", "print what to add this server to a client with (svc-mcp help setup)"],

@@ -25,6 +25,7 @@ import * as Audit from "../Operations/Audit.js"
 import * as Telemetry from "../Operations/Telemetry.js"
 import * as Registry from "../Registry/Registry.js"
 import type { Estate } from "../Sandbox/Estate.js"
+import type { Scenario } from "../Sandbox/Scenarios.js"
 import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
@@ -178,15 +179,26 @@ const sandboxConfig = (sandbox: Sandbox.Sandbox): Config.SvcConfigShape => ({
   },
 })
 
+/** What the sandboxes hold, and the day they are having, as the command line chose. */
+interface Seeding {
+  readonly estate?: Estate | undefined
+  readonly scenario?: Scenario | undefined
+}
+
+const seedingOf = ({ estate, scenario }: Seeding) => ({
+  ...(estate === undefined ? {} : { estate }),
+  ...(scenario === undefined ? {} : { scenario }),
+})
+
 /** One sandbox per name, each with its own estate and its own key, served as several services. */
-const serveSandboxes = (names: ReadonlyArray<string>, httpPort: number | undefined, estate?: Estate) =>
+const serveSandboxes = (names: ReadonlyArray<string>, httpPort: number | undefined, seeding: Seeding) =>
   Effect.gen(function* () {
     const Sandbox = yield* loadSandbox
     const sandboxes = new Map<string, Sandbox.Sandbox>()
     for (const name of names) {
       const sandbox = yield* Sandbox.make({
         apiKey: { key: `${name}-key`, secret: `${name}-secret` },
-        ...(estate === undefined ? {} : { estate }),
+        ...seedingOf(seeding),
       })
       sandboxes.set(name, sandbox)
       yield* Effect.logInfo(
@@ -197,10 +209,10 @@ const serveSandboxes = (names: ReadonlyArray<string>, httpPort: number | undefin
     yield* serve(httpPort, true).pipe(Effect.provide(RegistryBundle.serving(names, config)))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
-const serveSandbox = (httpPort: number | undefined, estate?: Estate) =>
+const serveSandbox = (httpPort: number | undefined, seeding: Seeding) =>
   Effect.gen(function* () {
     const Sandbox = yield* loadSandbox
-    const sandbox = yield* Sandbox.make(estate === undefined ? {} : { estate })
+    const sandbox = yield* Sandbox.make(seedingOf(seeding))
     yield* Effect.logInfo(
       `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
     )
@@ -213,25 +225,23 @@ const serveSandbox = (httpPort: number | undefined, estate?: Estate) =>
  * that will serve (its per-service policies apply); without it, one sandbox.
  * `--services` wins over SVC_SERVICES, as the command line does over the environment.
  */
-const sandboxesOfSettings = (httpPort: number | undefined, estate?: Estate) =>
+const sandboxesOfSettings = (httpPort: number | undefined, seeding: Seeding) =>
   RegistrySettings.load.pipe(
     Effect.catchTag("ConfigError", configFailed),
     Effect.flatMap((names) =>
       Option.isSome(names)
         ? Effect.zipRight(
             Effect.logInfo(`SANDBOX: one sandbox per service SVC_SERVICES names (${names.value.join(", ")})`),
-            serveSandboxes(names.value, httpPort, estate),
+            serveSandboxes(names.value, httpPort, seeding),
           )
-        : serveSandbox(httpPort, estate),
+        : serveSandbox(httpPort, seeding),
     ),
   )
 
-const runSandbox = (port: number, estate?: Estate) =>
+const runSandbox = (port: number, seeding: Seeding) =>
   Effect.gen(function* () {
     const Sandbox = yield* loadSandbox
-    const sandbox = yield* Effect.tryPromise(() =>
-      Sandbox.start({ port, ...(estate === undefined ? {} : { estate }) }),
-    ).pipe(
+    const sandbox = yield* Effect.tryPromise(() => Sandbox.start({ port, ...seedingOf(seeding) })).pipe(
       Effect.tapError((error) =>
         Console.error(`svc-mcp: the sandbox could not listen on port ${port}: ${error.cause}`),
       ),
@@ -240,7 +250,7 @@ const runSandbox = (port: number, estate?: Estate) =>
     yield* Effect.addFinalizer(() => Effect.promise(() => sandbox.close()))
     yield* Console.error(
       [
-        `svc-mcp sandbox (service API ${sandbox.version}) listening on ${sandbox.url}`,
+        `svc-mcp sandbox (service API ${sandbox.version}, scenario ${seeding.scenario ?? "calm"}) listening on ${sandbox.url}`,
         "Point a client at it, e.g.:",
         `  SVC_URL=${sandbox.url} SVC_API_KEY=${sandbox.apiKey.key} SVC_API_SECRET=${sandbox.apiKey.secret} svc-mcp`,
         `  or log in as ${sandbox.username} / ${sandbox.password}`,
@@ -328,13 +338,18 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         return code === 0 ? undefined : yield* exitWith(code)
       }
       case "Sandbox":
-        return yield* runSandbox(command.port, command.estate)
+        return yield* runSandbox(command.port, command)
+      case "Scenarios": {
+        const { SCENARIOS } = yield* Effect.promise(() => import("../Sandbox/Scenarios.js"))
+        const width = Math.max(...SCENARIOS.map(([name]) => name.length)) + 2
+        return yield* Console.error(SCENARIOS.map(([name, line]) => `${name.padEnd(width)}${line}`).join("\n"))
+      }
       case "Serve":
         return yield* providingStore(
           command.sandbox
             ? command.services === undefined
-              ? sandboxesOfSettings(command.httpPort, command.estate)
-              : serveSandboxes(command.services, command.httpPort, command.estate)
+              ? sandboxesOfSettings(command.httpPort, command)
+              : serveSandboxes(command.services, command.httpPort, command)
             : RegistrySettings.load.pipe(
                 Effect.flatMap((names) =>
                   Option.isSome(names)

@@ -5,9 +5,11 @@
  * stack lists as stopped, a deploy writes logs).
  */
 
+import { unreachable } from "./Agents.js"
 import * as Alerts from "./Alerts.js"
 import { type Kind, kinds } from "./Kinds.js"
 import {
+  crashOf,
   imagesOf,
   logKey,
   place,
@@ -85,7 +87,8 @@ const lifecycle =
     const r = target.resource
     const pulled = pulls ? pull(world, kind, r) : []
     if (state === undefined) return pulled
-    r.info = { ...r.info, state: infoState[kind][state] }
+    const crashing = state === "running" && crashOf(world, r) !== undefined
+    r.info = { ...r.info, state: crashing ? "restarting" : infoState[kind][state] }
     place(world, kind, r, state)
     if (state === "running") {
       writeStartLogs(world, kind, r)
@@ -98,7 +101,7 @@ const lifecycle =
     return [...pulled, `${kind} ${r.name} is now ${infoState[kind][state]}`]
   }
 
-const bumpBuild: Effect = (_world, target) => {
+const bumpBuild: Effect = (world, target) => {
   if (target === undefined) return []
   const r = target.resource
   const version = (r.config.version ?? { major: 0, minor: 0, patch: 0 }) as {
@@ -107,15 +110,15 @@ const bumpBuild: Effect = (_world, target) => {
     patch: number
   }
   r.config = { ...r.config, version: { ...version, patch: version.patch + 1 } }
-  r.info = { ...r.info, state: "Ok", last_built_at: Date.now() }
+  r.info = { ...r.info, state: "Ok", last_built_at: world.now() }
   return [`built ${r.name} ${version.major}.${version.minor}.${version.patch + 1}`]
 }
 
 const touch =
   (field: string, message: string): Effect =>
-  (_world, target) => {
+  (world, target) => {
     if (target === undefined) return [message]
-    target.resource.info = { ...target.resource.info, state: "Ok", [field]: Date.now() }
+    target.resource.info = { ...target.resource.info, state: "Ok", [field]: world.now() }
     return [`${target.resource.name}: ${message}`]
   }
 
@@ -192,11 +195,11 @@ operations.set("RunAction", { kind: "action", effect: touch("last_run_at", "fini
 operations.set("CancelAction", { kind: "action", effect: noted("no run in progress") })
 operations.set("RunSync", {
   kind: "sync_resource",
-  effect: (_world, target) => {
+  effect: (world, target) => {
     if (target === undefined) return ["in sync, nothing to change"]
     const pending = target.resource.info.resource_updates
     const count = Array.isArray(pending) ? pending.length : 0
-    target.resource.info = synced(target.resource.info, Date.now())
+    target.resource.info = synced(target.resource.info, world.now())
     return [`${target.resource.name}: ${count === 0 ? "in sync, nothing to change" : `applied ${count} changes`}`]
   },
 })
@@ -325,7 +328,9 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
   setTimeout(() => {
     let lines: ReadonlyArray<string>
     let success = true
+    const unreached = target === undefined ? undefined : unreachable(world, target.kind, target.resource)
     try {
+      if (unreached !== undefined) throw new Error(unreached.join("\n"))
       lines = spec.effect(world, target, params)
     } catch (error) {
       lines = [error instanceof Error ? error.message : String(error)]

@@ -3,7 +3,7 @@
  * and the log lines a deploy writes.
  */
 import type { Resource } from "./Store.js"
-import type { Container, World } from "./World.js"
+import type { Container, Crash, World } from "./World.js"
 
 /** The image a deployment runs, from its `{type: "Image", params: {image}}` config. */
 export const imageOf = (r: Resource): string => {
@@ -65,8 +65,23 @@ export const snapshotOf = (r: Resource): string =>
 const containerState = (state: RunState): Container["state"] =>
   state === "running" ? "running" : state === "paused" ? "paused" : "exited"
 
-const statusText = (state: Container["state"]) =>
-  state === "running" ? "Up 2 minutes" : state === "paused" ? "Up 2 minutes (Paused)" : "Exited (0) 5 seconds ago"
+const STATUS: Readonly<Record<Container["state"], string>> = {
+  running: "Up 2 minutes",
+  paused: "Up 2 minutes (Paused)",
+  restarting: "Restarting (1) 8 seconds ago",
+  exited: "Exited (0) 5 seconds ago",
+  created: "Created",
+  removing: "Removing",
+}
+const statusText = (state: Container["state"]) => STATUS[state]
+
+/** How a deployment's image fails, if it crash-loops under its config: a setting it needs that its environment lacks. */
+export const crashOf = (world: World, r: Resource): Crash | undefined => {
+  if (typeof r.config.image !== "object" || r.config.image === null) return undefined
+  const crash = world.crashing.get(imageOf(r))
+  const environment = typeof r.config.environment === "string" ? r.config.environment : ""
+  return crash !== undefined && !new RegExp(`^\\s*${crash.missing}=\\S`, "m").test(environment) ? crash : undefined
+}
 
 const hex = (text: string) => {
   let h = 0x811c9dc5
@@ -89,7 +104,7 @@ export const place = (world: World, kind: "stack" | "deployment", r: Resource, s
   for (const service of services) {
     const name = kind === "stack" ? `${r.name}-${service}-1` : r.name
     const image = kind === "deployment" ? imageOf(r) : `${String(r.info.image_prefix ?? "library")}/${service}:latest`
-    const s = containerState(state)
+    const s = state === "running" && crashOf(world, r) !== undefined ? "restarting" : containerState(state)
     all.push({
       server_id: server.id,
       name,
@@ -113,6 +128,12 @@ export const setContainer = (c: Container, state: Container["state"]): void => {
 
 /** The log lines a deploy or start writes for each service. */
 export const writeStartLogs = (world: World, kind: "stack" | "deployment", r: Resource): void => {
+  const crash = crashOf(world, r)
+  if (crash !== undefined) {
+    // Docker restarts it, and it fails the same way each time.
+    for (let i = 0; i < 3; i++) world.log(logKey(kind, r), r.name, ...crash.lines)
+    return
+  }
   const services = kind === "stack" ? servicesOf(r) : [r.name]
   for (const service of services) {
     world.log(

@@ -224,7 +224,8 @@ const workloadReads = (world: World, add: (endpoint: string, handler: Handler) =
   })
   add("GetDeploymentStats", (p, caller) => {
     const d = deployment(p, caller)
-    const running = owned(world, d).find((c) => c.state === "running")
+    // A restarting container is there between its crashes: docker answers its stats.
+    const running = owned(world, d).find((c) => c.state === "running" || c.state === "restarting")
     if (running === undefined) throw new ServiceFailure(500, `Error: No such container: ${d.name}`)
     return {
       name: running.name,

@@ -48,7 +48,11 @@ const volumes = (world: World, server: Resource) => {
     server.id,
     all.filter((v) => used.has(v.name)),
   )
-  return { heading: "Deleted Volumes:", lines: pruned.map((v) => v.name), bytes: pruned.length * 50_000_000 }
+  return {
+    heading: "Deleted Volumes:",
+    lines: pruned.map((v) => v.name),
+    bytes: pruned.reduce((sum, v) => sum + (v.size ?? 50_000_000), 0),
+  }
 }
 
 const containers = (world: World, server: Resource) => {

@@ -13,6 +13,7 @@ import type * as Scope from "effect/Scope"
 import * as Accounts from "./Accounts.js"
 import * as Alerts from "./Alerts.js"
 import { clientAddress } from "./ClientAddress.js"
+import { Clock } from "./Clock.js"
 import * as Docker from "./Docker.js"
 import { type Estate, seedEstate } from "./Estate.js"
 import * as Executions from "./Executions.js"
@@ -22,6 +23,7 @@ import * as Monitoring from "./Monitoring.js"
 import { RateLimiter, WINDOW_MS } from "./RateLimiter.js"
 import * as Reads from "./Reads.js"
 import * as Resources from "./Resources.js"
+import * as Scenarios from "./Scenarios.js"
 import type { ServiceSchema } from "./Schema.js"
 import * as Servers from "./Servers.js"
 import { type Caller, type Params, ServiceFailure } from "./Store.js"
@@ -47,6 +49,8 @@ export interface SandboxOptions {
   readonly rateLimitWindowMs?: number
   /** What it holds: the small estate (the default) or the large one (Estate.ts). */
   readonly estate?: Estate
+  /** The day it is having: `calm` (the default) or a bad one (Scenarios.ts). */
+  readonly scenario?: Scenarios.Scenario
 }
 
 export interface Sandbox extends Credentials {
@@ -234,9 +238,14 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const version = options.version ?? VERSION
   const ttl = options.jwtTtlMs ?? 24 * 60 * 60 * 1000
   const limiter = new RateLimiter(options.rateLimitWindowMs ?? WINDOW_MS)
-  const world = new World()
+  const scenario = options.scenario ?? "calm"
+  // A calm day runs on the real clock; another on its own, the same each run.
+  const clock = scenario === "calm" ? undefined : new Clock()
+  const world = new World(clock?.now)
   const accounts = accountsOf(admin, seedEstate(world, options.estate))
+  Scenarios.apply(world, scenario, clock)
   Alerts.refresh(world)
+  clock?.run()
   const routes = routesOf(world, accounts, options, version)
   const auth = Accounts.make(accounts, limiter, ttl, world.schema, moreUsers(world))
   const server = Http.createServer(listener(handlerOf(world, routes, auth, limiter, version)))

@@ -13,7 +13,7 @@ export interface Container {
   readonly name: string
   readonly id: string
   readonly image: string
-  state: "running" | "exited" | "paused" | "created" | "removing"
+  state: "running" | "exited" | "paused" | "created" | "removing" | "restarting"
   status: string
   readonly networks: ReadonlyArray<string>
   readonly ports: ReadonlyArray<{ IP?: string; PrivatePort: number; PublicPort?: number; Type: string }>
@@ -113,6 +113,14 @@ export interface Image {
 export interface Named {
   readonly name: string
   readonly driver: string
+  /** What a volume holds on disk, in bytes, as a prune reclaims it; a small volume's when absent. */
+  readonly size?: number
+}
+
+/** An image that starts and then exits, unless its deployment's environment sets `missing`. */
+export interface Crash {
+  readonly missing: string
+  readonly lines: ReadonlyArray<string>
 }
 
 export class World {
@@ -132,6 +140,10 @@ export class World {
   readonly alerts: Array<AlertRecord> = []
   /** Images whose registry holds a newer build than the one running, as a check finds them. */
   readonly newerImages = new Set<string>()
+  /** Images whose containers crash-loop, by image name (a scenario's). */
+  readonly crashing = new Map<string, Crash>()
+  /** Servers whose agent does not answer: executions on them fail (a scenario's). */
+  readonly unreachable = new Set<string>()
   /** Shells opened on servers and containers, by the name of their target. */
   readonly terminals: Array<Record<string, unknown> & { name: string; target_name: string }> = []
   readonly onboardingKeys: Array<Record<string, unknown> & { public_key: string }> = []

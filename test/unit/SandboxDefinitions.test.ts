@@ -398,53 +398,60 @@ describe("the sandbox against the service's definitions", () => {
     expect(Object.keys(document.endpoints)).toHaveLength(341)
   })
 
-  it.scopedLive(
-    "answers every endpoint it serves as the definitions say, with params valid for its estate",
-    () =>
-      Effect.gen(function* () {
-        const sandbox = yield* Sandboxes.scoped()
-        const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
-        const call = (endpoint: string, params: unknown) =>
-          Effect.promise(() => post(sandbox.url, endpoint, params, headers))
-        const git = (yield* call("read/ListGitProviderAccounts", {})).body[0]._id.$oid
-        const registry = (yield* call("read/ListImageRegistryAccounts", {})).body[0]._id.$oid
-        const alert = (yield* call("read/ListAlerts", {})).body.alerts[0]._id.$oid
-        let lastUpdate = ""
-        const plan = calls({ git, registry, alert, update: () => lastUpdate })
-        // The table covers every endpoint of the service's client, the login among them.
-        const covered = new Set([...plan.map(([endpoint]) => endpoint), "auth/login/LoginLocalUser"])
-        expect([...covered].sort()).toEqual(Object.keys(document.endpoints).sort())
+  // Each scenario's estate, its bad day included, answers as the definitions say.
+  for (const scenario of ["calm", "incident"] as const) {
+    it.scopedLive(
+      `answers every endpoint it serves as the definitions say, with params valid for its estate (${scenario})`,
+      () =>
+        Effect.gen(function* () {
+          const sandbox = yield* Sandboxes.scoped({ scenario })
+          const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
+          const call = (endpoint: string, params: unknown) =>
+            Effect.promise(() => post(sandbox.url, endpoint, params, headers))
+          const git = (yield* call("read/ListGitProviderAccounts", {})).body[0]._id.$oid
+          const registry = (yield* call("read/ListImageRegistryAccounts", {})).body[0]._id.$oid
+          const alert = (yield* call("read/ListAlerts", {})).body.alerts[0]._id.$oid
+          let lastUpdate = ""
+          const plan = calls({ git, registry, alert, update: () => lastUpdate })
+          // The table covers every endpoint of the service's client, the login among them.
+          const covered = new Set([...plan.map(([endpoint]) => endpoint), "auth/login/LoginLocalUser"])
+          expect([...covered].sort()).toEqual(Object.keys(document.endpoints).sort())
 
-        const failures: Array<string> = []
-        const answers: Record<string, Any> = {}
-        for (const [endpoint, params] of plan) {
-          const given =
-            endpoint === "read/GetUpdate" ? { id: lastUpdate } : typeof params === "function" ? params(answers) : params
-          const { status, body } = yield* call(endpoint, given)
-          answers[endpoint] = body
-          if (status !== 200) {
-            failures.push(`${endpoint} ${JSON.stringify(given)}: ${status} ${JSON.stringify(body)}`)
-            continue
+          const failures: Array<string> = []
+          const answers: Record<string, Any> = {}
+          for (const [endpoint, params] of plan) {
+            const given =
+              endpoint === "read/GetUpdate"
+                ? { id: lastUpdate }
+                : typeof params === "function"
+                  ? params(answers)
+                  : params
+            const { status, body } = yield* call(endpoint, given)
+            answers[endpoint] = body
+            if (status !== 200) {
+              failures.push(`${endpoint} ${JSON.stringify(given)}: ${status} ${JSON.stringify(body)}`)
+              continue
+            }
+            if (typeof body?._id?.$oid === "string" && endpoint.startsWith("execute/")) lastUpdate = body._id.$oid
+            const response = document.endpoints[endpoint]?.response
+            if (response === null || response === undefined) continue
+            const validate = validator(response)
+            if (!validate(body)) {
+              const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath} ${e.message}`)
+              failures.push(`${endpoint}: ${errors.join("; ")}`)
+            }
           }
-          if (typeof body?._id?.$oid === "string" && endpoint.startsWith("execute/")) lastUpdate = body._id.$oid
-          const response = document.endpoints[endpoint]?.response
-          if (response === null || response === undefined) continue
-          const validate = validator(response)
-          if (!validate(body)) {
-            const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath} ${e.message}`)
-            failures.push(`${endpoint}: ${errors.join("; ")}`)
-          }
-        }
-        const login = yield* Effect.promise(() =>
-          post(sandbox.url, "auth/login/LoginLocalUser", { username: "admin", password: "sandbox-password" }, {}),
-        )
-        if (!validator("JwtOrTwoFactor")(login.body)) failures.push("auth/login/LoginLocalUser")
-        expect(failures).toEqual([])
-        expect(lastUpdate).toMatch(/^[0-9a-f]{24}$/)
-      }),
-    // Some 200 answers, each compiled and validated against a 345 kB document: give a loaded machine time.
-    60_000,
-  )
+          const login = yield* Effect.promise(() =>
+            post(sandbox.url, "auth/login/LoginLocalUser", { username: "admin", password: "sandbox-password" }, {}),
+          )
+          if (!validator("JwtOrTwoFactor")(login.body)) failures.push("auth/login/LoginLocalUser")
+          expect(failures).toEqual([])
+          expect(lastUpdate).toMatch(/^[0-9a-f]{24}$/)
+        }),
+      // Some 200 answers, each compiled and validated against a 345 kB document: give a loaded machine time.
+      60_000,
+    )
+  }
 })
 
 describe("the sandbox's read-only user", () => {

@@ -1,0 +1,170 @@
+/**
+ * The sandbox's scenarios: `incident`'s bad morning as its reads tell it, the
+ * same two runs in a row, and mended through the API as on the service.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Cli from "../../src/Cli/CommandLine.js"
+import { SCENARIOS } from "../../src/Sandbox/Scenarios.js"
+import * as Sandboxes from "../support/Sandbox.js"
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+type Any = any
+
+const incident = Effect.map(Sandboxes.scoped({ scenario: "incident" }), (sandbox) => {
+  const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
+  const ok = (endpoint: string, params: unknown = {}): Effect.Effect<Any> =>
+    Effect.flatMap(
+      Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers)),
+      ({ status, body }) =>
+        status === 200 ? Effect.succeed(body) : Effect.die(new Error(`${endpoint}: ${status} ${JSON.stringify(body)}`)),
+    )
+  /** Runs an execution and answers its Update once complete. */
+  const run = (operation: string, params: unknown) =>
+    Effect.gen(function* () {
+      const started = yield* ok(`execute/${operation}`, params)
+      for (;;) {
+        const update = yield* ok("read/GetUpdate", { id: started._id.$oid })
+        if (update.status === "Complete") return update
+        yield* Effect.sleep("20 millis")
+      }
+    })
+  const openAlerts = Effect.map(ok("read/ListAlerts", { query: { resolved: false } }), (a) =>
+    a.alerts.map((x: Any) => `${x.level} ${x.data.type} ${x.data.data.name}`).sort(),
+  )
+  /** A deployment's state, as its list item says. */
+  const stateOf = (name: string) =>
+    Effect.map(ok("read/ListDeployments", {}), (list) => list.find((d: Any) => d.name === name)?.info.state)
+  const buildState = Effect.map(
+    ok("read/ListBuilds", {}),
+    (l) => l.find((b: Any) => b.name === "docs-image")?.info.state,
+  )
+  return { sandbox, ok, run, openAlerts, stateOf, buildState }
+})
+
+describe("the sandbox's scenarios", () => {
+  it("are listed one line each, calm first (the default), and the command line knows each", () => {
+    expect(SCENARIOS.map(([name]) => name)).toEqual(["calm", "incident"])
+    expect(Cli.SCENARIO_NAMES).toEqual(SCENARIOS.map(([name]) => name))
+    for (const [, line] of SCENARIOS) expect(line).not.toContain("\n")
+  })
+
+  it("are chosen with --scenario, with --sandbox or the sandbox alone; list lists them", () => {
+    expect(Cli.parse(["--sandbox", "--scenario", "incident", "--estate", "small"])).toEqual({
+      _tag: "Serve",
+      sandbox: true,
+      httpPort: undefined,
+      estate: "small",
+      scenario: "incident",
+    })
+    expect(Cli.parse(["sandbox", "--scenario", "incident", "--port", "0"])).toEqual({
+      _tag: "Sandbox",
+      port: 0,
+      scenario: "incident",
+    })
+    for (const argv of [
+      ["sandbox", "--scenario", "list"],
+      ["--sandbox", "--scenario", "list"],
+    ]) {
+      expect(Cli.parse(argv)).toEqual({ _tag: "Scenarios" })
+    }
+    for (const argv of [
+      ["--scenario", "incident"],
+      ["--sandbox", "--scenario", "doom"],
+      ["--sandbox", "--scenario"],
+      ["sandbox", "--scenario", "calm", "--scenario", "incident"],
+    ]) {
+      expect(Cli.parse(argv), argv.join(" ")).toMatchObject({ _tag: "Invalid" })
+    }
+  })
+
+  it.scopedLive("incident: a bad morning, told the same by alerts, states, logs, stats and Updates", () =>
+    Effect.gen(function* () {
+      const { ok, openAlerts, stateOf, buildState } = yield* incident
+      expect(yield* openAlerts).toEqual(["CRITICAL ServerDisk prod-02", "CRITICAL ServerUnreachable staging-01"])
+      const api = yield* ok("read/GetDeployment", { deployment: "api" })
+      expect(api.config.image.params.image).toBe("ghcr.io/acme/api:1.5.0")
+      expect(yield* stateOf("api")).toBe("restarting")
+      const container = yield* ok("read/InspectDeploymentContainer", { deployment: "api" })
+      expect(container.State.Status).toBe("restarting")
+      const log = yield* ok("read/GetDeploymentLog", { deployment: "api", tail: 50 })
+      expect(log.stdout).toContain("missing required setting API_SIGNING_KEY")
+      const servers = yield* ok("read/ListServers", {})
+      const byName = (name: string) => servers.find((s: Any) => s.name === name)
+      expect(byName("staging-01").info.state).toBe("NotOk")
+      const prod2 = yield* ok("read/GetSystemStats", { server: "prod-02" })
+      expect(prod2.disks[0].used_gb / prod2.disks[0].total_gb).toBeCloseTo(0.96, 2)
+      expect(yield* buildState).toBe("Failed")
+      const updates = (yield* ok("read/ListUpdates", {})).updates
+      const failed = yield* ok("read/GetUpdate", {
+        id: updates.find((u: Any) => u.operation === "RunBuild")?.id,
+      })
+      expect(failed.success).toBe(false)
+      expect(failed.logs.find((l: Any) => !l.success).stderr).toContain("exit code: 1")
+      // The previous tag is in the deployment's history.
+      const change = updates.find((u: Any) => u.operation === "UpdateDeployment")
+      expect((yield* ok("read/GetUpdate", { id: change.id })).logs[0].stdout).toContain("ghcr.io/acme/api:1.4.2 ->")
+      const checked = yield* ok("write/CheckStackForUpdate", { stack: "monitoring" })
+      expect(JSON.stringify(checked)).toContain("grafana")
+    }),
+  )
+
+  it.scopedLive("incident is the same two runs in a row: ids, states, times and logs", () =>
+    Effect.gen(function* () {
+      const story = (ok: (endpoint: string, params?: unknown) => Effect.Effect<Any>) =>
+        Effect.all(
+          [
+            ok("read/ListFullDeployments"),
+            ok("read/ListFullServers"),
+            ok("read/ListFullBuilds"),
+            ok("read/ListAlerts"),
+            ok("read/ListUpdates"),
+            // Its lines; the answer's own times are those of the read.
+            Effect.map(ok("read/GetDeploymentLog", { deployment: "api", tail: 100 }), (log) => log.stdout),
+            ok("read/ListContainers", { server: "prod-01" }),
+          ].map((e) => Effect.map(e, (body) => JSON.stringify(body))),
+        )
+      const first = yield* story((yield* incident).ok)
+      const second = yield* story((yield* incident).ok)
+      expect(second).toEqual(first)
+    }),
+  )
+
+  it.scopedLive("incident mended through the API: rollback, prune, rebuild; staging-01 still refuses deploys", () =>
+    Effect.gen(function* () {
+      const { ok, run, openAlerts, stateOf, buildState } = yield* incident
+      yield* ok("write/UpdateDeployment", {
+        id: "api",
+        config: { image: { type: "Image", params: { image: "ghcr.io/acme/api:1.4.2" } } },
+      })
+      expect((yield* run("Deploy", { deployment: "api" })).success).toBe(true)
+      expect(yield* stateOf("api")).toBe("running")
+      expect((yield* ok("read/InspectDeploymentContainer", { deployment: "api" })).State.Status).toBe("running")
+
+      const images = yield* run("PruneImages", { server: "prod-02" })
+      expect(images.logs[0].stdout).toMatch(
+        /untagged: ghcr\.io\/acme\/docs-build-cache:latest[\s\S]*Total reclaimed space: \d/,
+      )
+      const volumes = yield* run("PruneVolumes", { server: "prod-02" })
+      expect(volumes.logs[0].stdout).toContain("Total reclaimed space: 88.1GB")
+
+      const deploy = yield* run("Deploy", { deployment: "legacy-cron" })
+      expect(deploy.success).toBe(false)
+      expect(deploy.logs[0].stderr).toContain("Failed to reach the agent on server staging-01")
+
+      const build = yield* run("RunBuild", { build: "docs-image" })
+      expect(build.success).toBe(true)
+      expect(yield* buildState).toBe("Ok")
+      expect(yield* openAlerts).toEqual(["CRITICAL ServerUnreachable staging-01"])
+    }),
+  )
+
+  it.scopedLive("incident: setting what the new version needs mends it too, without a rollback", () =>
+    Effect.gen(function* () {
+      const { ok, run, stateOf } = yield* incident
+      yield* ok("write/UpdateDeployment", { id: "api", config: { environment: "API_SIGNING_KEY=[[API_SIGNING_KEY]]" } })
+      yield* run("Deploy", { deployment: "api" })
+      expect(yield* stateOf("api")).toBe("running")
+    }),
+  )
+})
