@@ -23,7 +23,7 @@ import { TeamSettings } from "../Settings/Team.js"
 import { Store, type StoreError, type StoreShape } from "../Store/Store.js"
 import { digest } from "./Canonical.js"
 
-/** How long a question's answer may take. */
+/** How long a question's answer may take, unless SVC_MCP_QUESTION_TIMEOUT says otherwise (TeamSettings). */
 export const TTL_MS = 5 * 60 * 1000
 
 /** The principal when the server calls with its own credentials. */
@@ -177,6 +177,7 @@ const honouredHere: Honoured = { sent: Effect.void }
  */
 export const make = (
   key: Redacted.Redacted<Uint8Array> | (() => Redacted.Redacted<Uint8Array>),
+  ttlMs: number = TTL_MS,
 ): Effect.Effect<ConfirmationStateShape, never, Store> =>
   Effect.gen(function* () {
     const shared = Option.map(yield* Store, sharedUse)
@@ -189,7 +190,7 @@ export const make = (
         const payload: Payload = {
           v: 1,
           b: bindingDigest(binding),
-          e: now + TTL_MS,
+          e: now + ttlMs,
           n: crypto().randomBytes(16).toString("base64url"),
         }
         const body = Buffer.from(JSON.stringify(payload)).toString("base64url")
@@ -242,7 +243,9 @@ export const make = (
 /** The key of the team's settings provided beneath (SVC_MCP_STATE_KEY: TeamSettings.layer), or a random one for this process (states then die with it). */
 export const layer: Layer.Layer<ConfirmationState, never, Store> = Layer.effect(
   ConfirmationState,
-  Effect.flatMap(TeamSettings, (settings) => make(Option.getOrElse(settings.stateKey, processKey))),
+  Effect.flatMap(TeamSettings, (settings) =>
+    make(Option.getOrElse(settings.stateKey, processKey), settings.questionMs),
+  ),
 )
 
 /** A random key of this process's own: states die with it, and no other replica can verify them. */

@@ -11,7 +11,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { type Cidr, parse } from "../Shared/Cidr.js"
-import { type ConfigError, commaList, optionalWith, read, refuse, secret } from "./Read.js"
+import { type ConfigError, commaList, duration, optionalWith, read, refuse, secret } from "./Read.js"
 
 /** The shortest state key, in bytes: HMAC-SHA256's own strength. */
 export const MIN_KEY_BYTES = 32
@@ -21,9 +21,17 @@ export interface TeamSettingsShape {
   readonly stateKey: Option.Option<Redacted.Redacted<Uint8Array>>
   /** Peers whose X-Forwarded-For names the caller. */
   readonly trustedProxies: ReadonlyArray<Cidr>
+  /**
+   * A question's lifetime (SVC_MCP_QUESTION_TIMEOUT): a 2026-07-28 confirmation answered later is
+   * not honoured (the question is asked again), and its record in the store is gone by then.
+   */
+  readonly questionMs: number
 }
 
-export const DEFAULT: TeamSettingsShape = { stateKey: Option.none(), trustedProxies: [] }
+/** SVC_MCP_QUESTION_TIMEOUT's default: 5 minutes. */
+export const QUESTION_MS = 300_000
+
+export const DEFAULT: TeamSettingsShape = { stateKey: Option.none(), trustedProxies: [], questionMs: QUESTION_MS }
 
 /** A team's settings; by default none: no trusted proxies, and a state key of the process's own. */
 export class TeamSettings extends Context.Reference<TeamSettings>()("svc-mcp/TeamSettings", {
@@ -58,7 +66,10 @@ const trustedProxies = optionalWith("SVC_MCP_TRUSTED_PROXIES", (text) => {
       )
 }).pipe(Config.map(Option.getOrElse((): ReadonlyArray<Cidr> => [])))
 
-export const config: Config.Config<TeamSettingsShape> = Config.all({ stateKey, trustedProxies })
+// Below the SDK's own 600 s round time-out, which would otherwise end a 2025-era question first.
+const questionMs = duration("SVC_MCP_QUESTION_TIMEOUT", QUESTION_MS, 1_000, 540_000)
+
+export const config: Config.Config<TeamSettingsShape> = Config.all({ stateKey, trustedProxies, questionMs })
 
 export const load: Effect.Effect<TeamSettingsShape, ConfigError> = read(config)
 
