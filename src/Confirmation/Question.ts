@@ -15,6 +15,7 @@ import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
 import { redact } from "../Tools/AnswerBounds.js"
 import type { Invocation } from "../Tools/Invoke.js"
+import type { NameKind, NameMaps, NamesShape } from "../Tools/Names.js"
 import { SHOWN_ONCE } from "../Tools/Policy.js"
 import * as Tables from "../Tools/Tables.js"
 import * as Plan from "./Plan.js"
@@ -26,6 +27,32 @@ export interface Question {
   /** SVC_GUARD: what the caller read before this call (Untrusted/Guard.ts), when that asks too. */
   readonly guarded?: string | undefined
   readonly revealSecrets: boolean
+  /** The names of ids (Tools/Names.ts), shown for the ids on both sides of a change; None shows ids. */
+  readonly names?: Option.Option<NamesShape> | undefined
+}
+
+/** Fields of an update whose values are ids of a kind with names: shown by name, before and after alike. */
+const ID_FIELDS: Readonly<Record<string, NameKind>> = {
+  server_id: "server",
+  builder_id: "builder",
+  tags: "tag",
+  match_tags: "tag",
+}
+
+/** A field's value with each id that has a name shown as the name; a value given by name stays as given. */
+const named = (maps: NameMaps, field: string, value: unknown): unknown => {
+  const kind = ID_FIELDS[field]
+  const map = kind === undefined ? undefined : maps[kind]
+  if (map === undefined) return value
+  const one = (v: unknown) => (typeof v === "string" ? (map.get(v) ?? v) : v)
+  return Array.isArray(value) ? value.map(one) : one(value)
+}
+
+/** The names of the kinds the changed fields hold ids of, read once (and kept) per caller. */
+const namesFor = (question: Question, fields: ReadonlyArray<string>): Effect.Effect<NameMaps> => {
+  const kinds = [...new Set(fields.flatMap((f) => (ID_FIELDS[f] === undefined ? [] : [ID_FIELDS[f]])))]
+  const names = question.names ?? Option.none()
+  return kinds.length === 0 || Option.isNone(names) ? Effect.succeed({}) : names.value.lookup(kinds)
 }
 
 /** What the call does, in words: the endpoint and the identifying fields of its body. */
@@ -76,9 +103,10 @@ const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never
     const shownNext = revealSecrets ? next : (redact(next) as Record<string, unknown>)
     const secretNext = current?.value === REDACTED && payloadKey === undefined
     const prefix = payloadKey === undefined ? "" : `${payloadKey}.`
+    const maps = yield* namesFor(question, Object.keys(next))
     const lines = Object.keys(next).map((field) => {
-      const now = current === undefined ? "" : `${shown(current[field])} -> `
-      const then = secretNext && field === "value" ? REDACTED : shown(shownNext[field])
+      const now = current === undefined ? "" : `${shown(named(maps, field, current[field]))} -> `
+      const then = secretNext && field === "value" ? REDACTED : shown(named(maps, field, shownNext[field]))
       return `  ${prefix}${field}: ${now}${then}`
     })
     return [`Changes${unread}:`, ...lines]

@@ -297,12 +297,12 @@ const ask = (
   setting: string,
 ) =>
   Effect.gen(function* () {
-    // The question (which may read the target) and its record in the shared store, side by side:
-    // neither waits for the other's round trip. A question that fails leaves a record unanswered,
-    // which expires with its state.
+    // The question (which may read the target) and its record in the shared store, side by side: neither waits
+    // for the other's round trip. A question that fails leaves a record unanswered, which expires with its state.
+    const [revealSecrets, names] = [prepared.settings.revealSecrets, prepared.readers.names]
     const [question, state] = yield* Effect.all(
       [
-        Question.message({ invocation, pattern, guarded, revealSecrets: prepared.settings.revealSecrets }).pipe(
+        Question.message({ invocation, pattern, guarded, revealSecrets, names }).pipe(
           Effect.catchAllDefect(
             () => new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" }),
           ),

@@ -40,6 +40,18 @@ const connect = (era: Clients.Era, transport: "http" | "stdio") =>
 
 const textOf = (result: Any): string => result.content?.[0]?.text ?? ""
 
+/** The id of each named record an answer holds, wherever it holds it (`id` or `_id.$oid`). */
+const idsIn = (value: unknown, found = new Map<string, string>()): Map<string, string> => {
+  if (Array.isArray(value)) for (const v of value) idsIn(v, found)
+  else if (typeof value === "object" && value !== null) {
+    const o = value as Any
+    const id = typeof o.id === "string" ? o.id : o._id?.$oid
+    if (typeof o.name === "string" && typeof id === "string") found.set(o.name, id)
+    for (const v of Object.values(o)) idsIn(v, found)
+  }
+  return found
+}
+
 const readLogs = { resource_type: "stack", params: { stack: "web", services: ["worker"] } }
 const deleteTag = { resource_type: "tag", params: { id: "staging" } }
 
@@ -89,6 +101,35 @@ describe.each(WAYS)("the guard's details, %s", (_, era, transport) => {
       yield* call("svc_logs", readLogs)
       yield* call("svc_delete", deleteTag)
       expect(asked[1]).toMatch(/asked because this follows reading the logs of stack web \(service worker\), which/)
+    }),
+  )
+
+  it.scopedLive("a change of tags and of server names them on both sides, and shows no id that has a name", () =>
+    Effect.gen(function* () {
+      const { asked, call } = yield* connect(era, transport)
+      const tags = idsIn((yield* call("svc_list", { resource_type: "tag", fields: ["*"] })).structuredContent)
+      const servers = idsIn((yield* call("svc_list", { resource_type: "server", fields: ["*"] })).structuredContent)
+      const [production, staging, prod2] = [tags.get("production"), tags.get("staging"), servers.get("prod-02")]
+      expect([production, staging, prod2].every((id) => typeof id === "string")).toBe(true)
+      const sync = (matchTags: ReadonlyArray<unknown>) =>
+        call("svc_update", {
+          resource_type: "sync_resource",
+          params: { id: "estate-sync", config: { match_tags: matchTags } },
+        })
+      // Before any read of text from outside: sent unasked, so the sync holds the tags as ids.
+      const before = yield* sync([production])
+      expect(before.isError, textOf(before)).toBeFalsy()
+      expect(asked).toEqual([])
+      yield* call("svc_logs", readLogs)
+      yield* sync([staging, production])
+      expect(asked).toHaveLength(1)
+      expect(asked[0]).toContain('config.match_tags: ["production"] -> ["staging","production"]')
+      yield* call("svc_update", { resource_type: "stack", params: { id: "web", config: { server_id: prod2 } } })
+      expect(asked).toHaveLength(2)
+      expect(asked[1]).toContain('config.server_id: "prod-01" -> "prod-02"')
+      for (const id of [production, staging, prod2, servers.get("prod-01")]) {
+        expect(asked.join("\n")).not.toContain(String(id))
+      }
     }),
   )
 })

@@ -1,0 +1,71 @@
+/**
+ * An update's question against the sandbox: ids of servers, builders and tags
+ * are shown by their names before and after the change alike; with names off,
+ * both sides show ids, never one of each.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Question from "../../src/Confirmation/Question.js"
+import { SvcClient } from "../../src/SvcClient.js"
+import type { Invocation } from "../../src/Tools/Invoke.js"
+import * as Names from "../../src/Tools/Names.js"
+import * as Layers from "../support/Layers.js"
+import * as Sandboxes from "../support/Sandbox.js"
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the service's JSON answers field by field
+type Any = any
+
+const call = (group: "read" | "write", endpoint: string, params: object) =>
+  Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params)) as Effect.Effect<Any, Any, SvcClient>
+
+const update = (selector: string, endpoint: string, body: Record<string, unknown>): Invocation => ({
+  tool: "svc_update",
+  wait: false,
+  schema: false,
+  selectorKey: "resource_type",
+  selector,
+  endpoint: `write/${endpoint}`,
+  body,
+})
+
+describe("an update's question", () => {
+  it.scopedLive(
+    "names the ids on both sides of a change of tags and of server, and with names off shows ids on both",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        yield* Effect.gen(function* () {
+          const idOf = (items: Array<Any>, name: string): string => {
+            const item = items.find((i) => i.name === name)
+            return item.id ?? item._id.$oid
+          }
+          const tags = (yield* call("read", "ListTags", {})) as Array<Any>
+          const servers = (yield* call("read", "ListServers", {})) as Array<Any>
+          const [production, staging] = [idOf(tags, "production"), idOf(tags, "staging")]
+          const [prod1, prod2] = [idOf(servers, "prod-01"), idOf(servers, "prod-02")]
+          yield* call("write", "UpdateResourceSync", { id: "estate-sync", config: { match_tags: [production] } })
+          const names = Option.some(yield* Names.make())
+          const ask = (invocation: Invocation, named: typeof names) =>
+            Question.message({ invocation, guarded: "the logs of stack web", revealSecrets: false, names: named })
+
+          const retag = update("sync_resource", "UpdateResourceSync", {
+            id: "estate-sync",
+            config: { match_tags: [staging, "monitoring"] },
+          })
+          const moved = update("stack", "UpdateStack", { id: "web", config: { server_id: prod2 } })
+          const tagged = yield* ask(retag, names)
+          expect(tagged).toContain('\n  config.match_tags: ["production"] -> ["staging","monitoring"]\n')
+          const placed = yield* ask(moved, names)
+          expect(placed).toContain('\n  config.server_id: "prod-01" -> "prod-02"\n')
+          for (const id of [production, staging, prod1, prod2]) expect(`${tagged}${placed}`).not.toContain(id)
+
+          // Names off: ids on both sides, as the service gives them.
+          expect(yield* ask(retag, Option.none())).toContain(
+            `\n  config.match_tags: ["${production}"] -> ["${staging}","monitoring"]\n`,
+          )
+          expect(yield* ask(moved, Option.none())).toContain(`\n  config.server_id: "${prod1}" -> "${prod2}"\n`)
+        }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+      }),
+  )
+})
