@@ -1,5 +1,10 @@
 /**
- * Keeps secret values out of anything shown: results, errors, logs.
+ * Keeps secret values out of anything shown: results, errors, logs. A secret
+ * is found as it is, in another case, JSON-escaped (`\uXXXX`, every character
+ * or some), URL-encoded (`%XX`, `+` for a space) and in base64 (standard or
+ * URL-safe, at any of the three alignments inside a longer base64 text, with
+ * or without padding). Each secret's forms are worked out once; a text is then
+ * read in one pass per view (as it is, and decoded where it holds an escape).
  */
 export const REDACTED = "[redacted]"
 
@@ -9,24 +14,183 @@ export const REDACTED = "[redacted]"
  */
 const MIN_SECRET_LENGTH = 4
 
-/** Replaces every occurrence of each secret in `text`. */
-export const scrub = (text: string, secrets: ReadonlyArray<string>): string => {
-  let out = text
-  for (const secret of secrets) {
-    if (secret.length >= MIN_SECRET_LENGTH && out.includes(secret)) {
-      out = out.split(secret).join(REDACTED)
-    }
-  }
-  return out
+/** Lowercases without changing the length, so that positions still match the text. */
+const foldUnit = (unit: string): string => {
+  const lower = unit.toLowerCase()
+  return lower.length === 1 ? lower : unit
 }
 
-/** Whether a JSON text holds any of the secrets, as they are or JSON-escaped. */
-export const inJson = (text: string, secrets: ReadonlyArray<string>): boolean =>
-  secrets.some(
-    (secret) =>
-      secret.length >= MIN_SECRET_LENGTH &&
-      (text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1))),
-  )
+const fold = (text: string): string => {
+  const lower = text.toLowerCase()
+  return lower.length === text.length ? lower : Array.from(text, (unit) => foldUnit(unit)).join("")
+}
+
+/** In a decoded view `+` may have been a space or a plus (URL-encoding): both read as a space. */
+const foldDecoded = (text: string): string => fold(text).replaceAll("+", " ")
+
+interface Forms {
+  readonly folded: string
+  readonly decoded: string
+  /** The base64 runs that only this secret's bytes decide, standard and URL-safe. */
+  readonly base64: ReadonlyArray<string>
+}
+
+/** The base64 characters of the secret's bytes after `pad` other bytes, left out those its neighbours decide. */
+const base64Core = (bytes: Uint8Array, pad: number): string => {
+  const length = pad + bytes.length
+  const text = Buffer.concat([Buffer.alloc(pad), bytes])
+    .toString("base64")
+    .replace(/=+$/, "")
+  const skip = [0, 2, 3][pad] as number
+  return text.slice(skip, Math.floor(length / 3) * 4 + (length % 3))
+}
+
+const formsOf = (secret: string): Forms => {
+  const bytes = Buffer.from(secret, "utf8")
+  const standard = [0, 1, 2].map((pad) => base64Core(bytes, pad)).filter((core) => core.length >= MIN_SECRET_LENGTH)
+  const urlSafe = standard.map((core) => core.replaceAll("+", "-").replaceAll("/", "_"))
+  return {
+    folded: fold(secret),
+    decoded: foldDecoded(secret),
+    base64: [...new Set([...standard, ...urlSafe])],
+  }
+}
+
+// Secrets change rarely (a login's token, a caller's key), and the same few come back on every call.
+const MAX_CACHED = 256
+const cache = new Map<string, Forms>()
+
+const formsFor = (secret: string): Forms => {
+  const known = cache.get(secret)
+  if (known !== undefined) return known
+  const forms = formsOf(secret)
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string)
+  cache.set(secret, forms)
+  return forms
+}
+
+const isHex = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102)
+const hexAt = (text: string, at: number, count: number) => {
+  for (let i = at; i < at + count; i++) if (!isHex(text.charCodeAt(i))) return false
+  return true
+}
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+}
+
+/** A run of `%XX` bytes from `at`: the characters they encode, and where the run ends. */
+const percentRun = (text: string, at: number): { readonly chars: string; readonly end: number } => {
+  const bytes: Array<number> = []
+  let end = at
+  while (text[end] === "%" && hexAt(text, end + 1, 2)) {
+    bytes.push(Number.parseInt(text.slice(end + 1, end + 3), 16))
+    end += 3
+  }
+  return { chars: Buffer.from(bytes).toString("utf8"), end }
+}
+
+/**
+ * The text with its JSON escapes decoded, or its URL-encoding (the two apart: a JSON-escaped
+ * secret may hold what reads as a `%XX`); each unit of the view knows the span of the text it came from.
+ */
+const decodedView = (text: string, url: boolean) => {
+  const units: Array<string> = []
+  const starts: Array<number> = []
+  const ends: Array<number> = []
+  const push = (chars: string, start: number, end: number) => {
+    for (const unit of chars.split("")) {
+      units.push(unit)
+      starts.push(start)
+      ends.push(end)
+    }
+  }
+  let i = 0
+  while (i < text.length) {
+    const unit = text[i] as string
+    const next = text[i + 1] ?? ""
+    if (!url && unit === "\\" && next === "u" && hexAt(text, i + 2, 4)) {
+      push(String.fromCharCode(Number.parseInt(text.slice(i + 2, i + 6), 16)), i, i + 6)
+      i += 6
+    } else if (!url && unit === "\\" && SIMPLE_ESCAPES[next] !== undefined) {
+      push(SIMPLE_ESCAPES[next] as string, i, i + 2)
+      i += 2
+    } else if (url && unit === "%" && hexAt(text, i + 1, 2)) {
+      const run = percentRun(text, i)
+      push(run.chars, i, run.end)
+      i = run.end
+    } else {
+      push(unit, i, i + 1)
+      i += 1
+    }
+  }
+  const view = units.join("")
+  return { view: url ? foldDecoded(view) : fold(view), starts, ends }
+}
+
+type Span = readonly [start: number, end: number]
+
+const findAll = (haystack: string, needle: string, found: (at: number) => void) => {
+  if (needle.length === 0) return
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) found(at)
+}
+
+/** Where any form of any secret is in `text`: spans of the text, unsorted, possibly overlapping. */
+const spansOf = (text: string, secrets: ReadonlyArray<string>): Array<Span> => {
+  const forms = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH).map(formsFor)
+  const spans: Array<Span> = []
+  if (forms.length === 0) return spans
+  const folded = fold(text)
+  for (const form of forms) {
+    findAll(folded, form.folded, (at) => spans.push([at, at + form.folded.length]))
+    for (const core of form.base64) findAll(text, core, (at) => spans.push([at, at + core.length]))
+  }
+  // A decoded view only where the text holds something to decode.
+  if (text.includes("\\")) searchDecoded(decodedView(text, false), forms, "folded", spans)
+  if (/[%+]/.test(text)) searchDecoded(decodedView(text, true), forms, "decoded", spans)
+  return spans
+}
+
+const searchDecoded = (
+  { view, starts, ends }: ReturnType<typeof decodedView>,
+  forms: ReadonlyArray<Forms>,
+  key: "folded" | "decoded",
+  spans: Array<Span>,
+) => {
+  for (const form of forms) {
+    const width = form[key].length
+    findAll(view, form[key], (at) => spans.push([starts[at] as number, ends[at + width - 1] as number]))
+  }
+}
+
+/** Replaces every occurrence of each secret in `text`, in any of its forms. */
+export const scrub = (text: string, secrets: ReadonlyArray<string>): string => {
+  const spans = spansOf(text, secrets)
+  if (spans.length === 0) return text
+  spans.sort((a, b) => a[0] - b[0])
+  let out = ""
+  let kept = 0
+  let cut = -1
+  for (const [start, end] of spans) {
+    if (start >= cut) {
+      out += text.slice(kept, start) + REDACTED
+    } else if (end <= cut) {
+      continue
+    }
+    cut = Math.max(cut, end)
+    kept = cut
+  }
+  return out + text.slice(kept)
+}
+
+/** Whether a JSON text holds any of the secrets, in any of their forms. */
+export const inJson = (text: string, secrets: ReadonlyArray<string>): boolean => spansOf(text, secrets).length > 0
 
 /** Scrubs every string in a JSON value, keys included. */
 export const scrubValue = (value: unknown, secrets: ReadonlyArray<string>): unknown => {
