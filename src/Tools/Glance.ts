@@ -7,7 +7,7 @@
  */
 import { isObject } from "../Shared/JsonShape.js"
 import { REDACTED } from "../Shared/Secrets.js"
-import type { NameKind, NameMaps } from "./Names.js"
+import { KIND_OF_TYPE, type NameKind, type NameMaps } from "./Names.js"
 import * as PathReader from "./PathReader.js"
 import { type Column, ID_FIELDS, PROJECTIONS, type Projection } from "./Projections.js"
 
@@ -28,6 +28,8 @@ export interface Compiled {
     readonly id: PathReader.Reader
     readonly given: PathReader.Reader | undefined
   }>
+  /** The readers of the target columns' ResourceTargets, whose kind each item's type says. */
+  readonly targets: ReadonlyArray<PathReader.Reader>
   /** The record paths the projection reads (for the fences' check, which works on records). */
   readonly paths: ReadonlyArray<string>
   /** Each column's record paths, by its label: what `fields` takes a column's name for. */
@@ -72,27 +74,58 @@ const pickCell = (read: PathReader.Reader, key: string, when: string): Cell => {
   }
 }
 
+/** A ResourceTarget as its type and name (`Server prod-02`); `System` alone. */
+const targetCell = (read: PathReader.Reader): Cell => {
+  return (record, maps) => {
+    const target = read(record)
+    if (!isObject(target) || typeof target.type !== "string") return null
+    const kind = KIND_OF_TYPE[target.type]
+    const id = target.id
+    if (typeof id !== "string" || id === "") return target.type
+    return `${target.type} ${kind === undefined ? id : nameOf(maps, kind, id)}`
+  }
+}
+
+/** The value when it is one of the table's words, else null. */
+const ofCell = (read: PathReader.Reader, of: ReadonlyArray<string>): Cell => {
+  const words = new Set(of)
+  return (record) => {
+    const value = read(record)
+    return typeof value === "string" && words.has(value) ? value : null
+  }
+}
+
 /** One cell of `column`: the record's value at its path, an id as its name; null where the record has none. */
 const cellOf = (column: Column): Cell => {
   const read = PathReader.of(column.path)
-  const cell: Cell =
-    column.key !== undefined && column.when !== undefined
-      ? pickCell(read, column.key, column.when)
-      : column.name !== undefined
-        ? nameCell(column.name, read, column.given === undefined ? undefined : PathReader.of(column.given))
-        : (record) => {
-            const value = read(record)
-            return value === undefined ? null : value
-          }
+  const cell: Cell = column.target
+    ? targetCell(read)
+    : column.of !== undefined
+      ? ofCell(read, column.of)
+      : column.key !== undefined && column.when !== undefined
+        ? pickCell(read, column.key, column.when)
+        : column.name !== undefined
+          ? nameCell(column.name, read, column.given === undefined ? undefined : PathReader.of(column.given))
+          : (record) => {
+              const value = read(record)
+              return value === undefined ? null : value
+            }
   if (column.hidden === undefined) return cell
   const hidden = PathReader.of(column.hidden)
   return (record, maps) => (hidden(record) === true ? REDACTED : cell(record, maps))
 }
 
+/** A record's path as `fields` reads it from the answer: under the field that holds the items, if any. */
+const answerPath = (projection: Projection, path: string): string =>
+  projection.items === undefined ? path : `${projection.items}.${path}`
+
 /** Every noun of the table is a plural in -s. */
 const words = (projection: Projection, labels: ReadonlyArray<string>) => {
-  const [first, second] = projection.columns.map((column) => column.path)
-  const example = JSON.stringify([first, projection.more ?? second])
+  const [first, second] = projection.columns.map((column) => answerPath(projection, column.path))
+  const example = JSON.stringify([
+    first,
+    projection.more === undefined ? second : answerPath(projection, projection.more),
+  ])
   const after = ` as rows of ${JSON.stringify(labels)}; for more, fields: ["*"] or ${example}]`
   return {
     one: ["[svc-mcp: ", ` ${projection.noun.slice(0, -1)}${after}`] as const,
@@ -115,13 +148,12 @@ export const compile = (projection: Projection): Compiled => {
           },
         ],
   )
-  const paths = [
-    ...new Set(
-      projection.columns.flatMap((column) =>
-        column.given === undefined ? [column.path] : [column.path, column.given],
-      ),
-    ),
-  ]
+  const pathsOf = (column: Column) =>
+    (column.given === undefined ? [column.path] : [column.path, column.given]).map((path) =>
+      answerPath(projection, path),
+    )
+  // A column of the table's own words shows nothing of the field it reads: the fences' check skips it.
+  const paths = [...new Set(projection.columns.flatMap((column) => (column.of === undefined ? pathsOf(column) : [])))]
   return {
     projection,
     labels,
@@ -131,13 +163,9 @@ export const compile = (projection: Projection): Compiled => {
       return row
     },
     named,
+    targets: projection.columns.flatMap((column) => (column.target ? [PathReader.of(column.path)] : [])),
     paths,
-    byLabel: new Map(
-      projection.columns.map((column) => [
-        column.label,
-        column.given === undefined ? [column.path] : [column.path, column.given],
-      ]),
-    ),
+    byLabel: new Map(projection.columns.map((column) => [column.label, pathsOf(column)])),
     ...words(projection, labels),
   }
 }
@@ -152,6 +180,13 @@ const COMPILED: ReadonlyMap<string, Compiled> = new Map(
 /** The projection of a list `tool` answers from `endpoint`, if the table has one. */
 export const projectionOf = (tool: string, endpoint: string): Compiled | undefined =>
   LISTS.has(tool) ? COMPILED.get(endpoint) : undefined
+
+/** The items of a list answer: the answer itself, or its field that holds them; undefined if it has none. */
+export const itemsOf = (compiled: Compiled, answer: unknown): ReadonlyArray<unknown> | undefined => {
+  const items = compiled.projection.items
+  const list = items === undefined ? answer : isObject(answer) ? answer[items] : undefined
+  return Array.isArray(list) ? list : undefined
+}
 
 /**
  * `fields` with each column's name taken for the record's path it reads: a
@@ -176,6 +211,13 @@ export const kindsFor = (compiled: Compiled, items: ReadonlyArray<unknown>): Rea
         kinds.push(kind)
         break
       }
+    }
+  }
+  for (const read of compiled.targets) {
+    for (const item of items) {
+      const target = read(item)
+      const kind = isObject(target) && typeof target.type === "string" ? KIND_OF_TYPE[target.type] : undefined
+      if (kind !== undefined && !kinds.includes(kind)) kinds.push(kind)
     }
   }
   return kinds

@@ -85,8 +85,8 @@ const namesFor = (
   const kinds =
     invocation.fields !== undefined
       ? Glance.idKindsIn(Fields.shape(data, invocation.fields).value)
-      : projection !== undefined && Array.isArray(data)
-        ? Glance.kindsFor(projection, data)
+      : projection !== undefined
+        ? Glance.kindsFor(projection, Glance.itemsOf(projection, data) ?? [])
         : []
   return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
 }

@@ -21,6 +21,13 @@
  * procedures, alerters) hold little besides those, so their rows are about
  * half as long as their records, not less.
  *
+ * `target`: the value is a ResourceTarget (`{type, id}`), shown as its type
+ * and name (`Server prod-02`). `of`: the only values shown, any other as null;
+ * the column may then read inside an untrusted field, as it shows only the
+ * table's own words (an alert's variant, not its text). `items`: the field of
+ * the answer that holds the list, where the answer is an object
+ * (`{alerts, next_page}`); `fields` then reads the answer's paths.
+ *
  * `more` is a path of the record no column reads (but a credential), for the
  * first line's example of asking for more. No column reads an untrusted field
  * (Untrusted/Fields.ts) nor a credential: a test holds the table to both.
@@ -35,12 +42,16 @@ export interface Column {
   readonly key?: string
   readonly when?: string
   readonly hidden?: string
+  readonly target?: true
+  readonly of?: ReadonlyArray<string>
 }
 
 export interface Projection {
   /** What the items are, in the plural: "stacks" (one is "stack"). */
   readonly noun: string
   readonly columns: ReadonlyArray<Column>
+  /** The answer's field that holds the items, where the answer is an object. */
+  readonly items?: string
   /** A path of the record that no column reads, for the first line's example; none where only a credential is left. */
   readonly more?: string
 }
@@ -58,6 +69,32 @@ const ACCOUNT: ReadonlyArray<Column> = [
   { label: "domain", path: "domain" },
   { label: "username", path: "username" },
   OID,
+]
+
+/** The variants of an alert's data, as the definitions name them (AlertData). */
+const ALERT_TYPES = [
+  "None",
+  "Test",
+  "SwarmUnhealthy",
+  "ServerUnreachable",
+  "ServerCpu",
+  "ServerMem",
+  "ServerDisk",
+  "ServerVersionMismatch",
+  "ContainerStateChange",
+  "DeploymentImageUpdateAvailable",
+  "DeploymentAutoUpdated",
+  "StackStateChange",
+  "StackImageUpdateAvailable",
+  "StackAutoUpdated",
+  "AwsBuilderTerminationFailed",
+  "ResourceSyncPendingUpdates",
+  "BuildFailed",
+  "RepoBuildFailed",
+  "ProcedureFailed",
+  "ActionFailed",
+  "ScheduleRun",
+  "Custom",
 ]
 
 // The full records of svc_list_detail (`full_stacks`...): config and info, without the list's state.
@@ -213,6 +250,20 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
     noun: "user groups",
     columns: [NAME, OID, { label: "users", path: "users" }, { label: "everyone", path: "everyone" }],
     more: "updated_at",
+  },
+  // With SVC_REACH=all: the alert's time, level, what it is about by name, and its variant; its text is fenced, one field away.
+  "read/ListAlerts": {
+    noun: "alerts",
+    items: "alerts",
+    columns: [
+      { label: "ts", path: "ts" },
+      { label: "level", path: "level" },
+      { label: "target", path: "target", target: true },
+      { label: "what", path: "data.type", of: ALERT_TYPES },
+      { label: "resolved", path: "resolved" },
+      OID,
+    ],
+    more: "data",
   },
   "read/ListGitProviderAccounts": { noun: "accounts", columns: ACCOUNT, more: "https" },
   // Its record holds nothing else but the token, which is redacted.

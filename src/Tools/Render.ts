@@ -76,9 +76,8 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
   const projection = glanceOf(tool, outcome)
   // Rows read only their columns from the records as they came, redacted cell by cell: the whole
   // answer is neither scanned for secrets nor copied to redact it.
-  if (projection !== undefined && !untrusted && Array.isArray(outcome.data)) {
-    return atGlance(tool, outcome, settings, projection, outcome.data)
-  }
+  const plain = projection === undefined || untrusted ? undefined : Glance.itemsOf(projection, outcome.data)
+  if (projection !== undefined && plain !== undefined) return atGlance(tool, outcome, settings, projection, plain)
   const asSent = !untrusted && text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
   const redacted = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
   // Untrusted text is cut to a bound before it is masked and fenced, whatever the service sent.
@@ -94,9 +93,8 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
     untrusted &&
     Untrusted.fences(endpoint, shape(shown, projection.paths).value, outcome.body) !== undefined
   // Every list with a projection is shown as rows, however short: one shape, names for ids, the way to more.
-  if (projection !== undefined && !fenced && Array.isArray(shown)) {
-    return atGlance(tool, outcome, settings, projection, shown)
-  }
+  const items = projection === undefined || fenced ? undefined : Glance.itemsOf(projection, shown)
+  if (projection !== undefined && items !== undefined) return atGlance(tool, outcome, settings, projection, items)
   const record = projection === undefined ? recordOf(outcome, shown) : undefined
   if (record !== undefined) {
     const fences = Untrusted.fencesWith(record.untrusted, record.value, outcome.body, endpoint)
@@ -181,10 +179,11 @@ const recordOf = (outcome: ToolSuccess, shown: unknown): Glimpse | undefined => 
 }
 
 /** The projection a list is shown by: without `fields`, when the table has one and the answer is a list. */
-const glanceOf = (tool: Tool, outcome: ToolSuccess): Glance.Compiled | undefined =>
-  outcome.fields === undefined && outcome.whole !== true && Array.isArray(outcome.data)
-    ? Glance.projectionOf(tool.name, outcome.endpoint)
-    : undefined
+const glanceOf = (tool: Tool, outcome: ToolSuccess): Glance.Compiled | undefined => {
+  if (outcome.fields !== undefined || outcome.whole === true) return undefined
+  const projection = Glance.projectionOf(tool.name, outcome.endpoint)
+  return projection !== undefined && Glance.itemsOf(projection, outcome.data) !== undefined ? projection : undefined
+}
 
 /** Whether a row holds an object, at any depth below it: only such a cell can hold a credential's field. */
 const holdsObject = (row: ReadonlyArray<unknown>): boolean => {
@@ -214,12 +213,19 @@ const atGlance = (
       : read.map((row) => (holdsObject(row) ? (redact(row) as typeof row) : row))
   const head = `${Glance.headline(projection, items.length)}\n`
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
-  const notes = outcome.page === undefined ? "" : pageNote(rows, outcome.page)
+  const notes = `${outcome.page === undefined ? "" : pageNote(rows, outcome.page)}${nextPage(projection, outcome.data)}`
   const json = JSON.stringify(rows)
   const room = settings.maxOutputChars - head.length - lead.length - notes.length
   const fitted = withinBudget(rows, json, room, tool.narrow, settings.maxOutputChars)
   const structuredData = fitted === json ? { columns, result: rows } : { columns, ...shownOf(rows, fitted) }
   return { isError: false, text: `${head}${lead}${fitted}${notes}`, structuredData }
+}
+
+/** Where the answer holds its items in a field and says its next page (`{alerts, next_page}`), how to read it. */
+const nextPage = (projection: Glance.Compiled, answer: unknown): string => {
+  if (projection.projection.items === undefined || !isObject(answer)) return ""
+  const next = answer.next_page
+  return typeof next === "number" ? note(`more ${projection.projection.noun}: params.page ${next}`) : ""
 }
 
 /** A cut answer's fences made whole: a list is cut between whole items, anything else wherever the budget fell. */

@@ -81,14 +81,27 @@ for (const era of ["modern", "legacy"] as const) {
         const { call } = yield* connect(era, "accept")
         const open = yield* call("svc_list", { resource_type: "alert", params: { query: { resolved: false } } })
         expect(open.isError, textOf(open)).toBeFalsy()
-        const [id] = oids(textOf(open))
+        // Rows: time, level, the target by name, the alert's variant, resolved, id; its text one field away, fenced.
+        expect(textOf(open)).toMatch(
+          /^\[svc-mcp: \d+ alerts? as rows of \["ts","level","target","what","resolved","id"\]/,
+        )
+        expect(textOf(open)).toContain('"Server prod-02","ServerMem",false')
+        const whole = yield* call("svc_list", {
+          resource_type: "alert",
+          params: { query: { resolved: false } },
+          fields: ["*"],
+        })
+        expect(textOf(whole)).toContain('"alerts":')
+        expect(textOf(whole)).toMatch(/untrusted/i)
+        const rows = JSON.parse(textOf(open).split("\n")[1] ?? "[]") as Array<Array<unknown>>
+        const id = rows.find((row) => row[3] === "ServerMem")?.[5] as string | undefined
         expect(id, textOf(open).slice(0, 500)).toBeDefined()
         const closed = yield* call("svc_execute", { operation: "close_alert", params: { id } })
         expect(closed.isError, textOf(closed)).toBeFalsy()
         const alert = yield* call("svc_get", { resource_type: "alert", params: { id }, fields: ["resolved"] })
         expect(textOf(alert)).toMatch(/"resolved":\s*true/)
         const still = yield* call("svc_list", { resource_type: "alert", params: { query: { resolved: false } } })
-        expect(oids(textOf(still))).not.toContain(id)
+        expect(textOf(still)).not.toContain(id)
       }),
     )
 

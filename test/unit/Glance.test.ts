@@ -31,7 +31,7 @@ import * as Sandboxes from "../support/Sandbox.js"
 type JsonSchema = Readonly<Record<string, unknown>>
 
 const document = JSON.parse(
-  Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api.schema.json"), "utf8"),
+  Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api-all.schema.json"), "utf8"),
 ) as {
   definitions: Record<string, JsonSchema>
   endpoints: Record<string, { response: string | null }>
@@ -46,7 +46,10 @@ const resolve = (schema: JsonSchema): JsonSchema => {
 /** The schema of one item of a list endpoint's answer. */
 const itemSchema = (endpoint: string): JsonSchema => {
   const response = document.endpoints[endpoint]?.response
-  const list = resolve(document.definitions[response ?? ""] ?? {})
+  const answer = resolve(document.definitions[response ?? ""] ?? {})
+  // A list held in a field of the answer (`{alerts, next_page}`).
+  const field = PROJECTIONS[endpoint]?.items
+  const list = field === undefined ? answer : resolve((answer.properties as Record<string, JsonSchema>)[field] ?? {})
   return resolve((list.items as JsonSchema | undefined) ?? {})
 }
 
@@ -171,11 +174,16 @@ describe("the projections table", () => {
 
   it("reads no untrusted field and no credential", () => {
     for (const endpoint of endpoints) {
-      const untrusted = (PATHS[endpoint] ?? []).map(([path]) => path.replace(/^\[\]\./, ""))
+      const items = PROJECTIONS[endpoint]?.items
+      const untrusted = (PATHS[endpoint] ?? []).map(([path]) =>
+        path.replace(/^\[\]\./, "").replace(items === undefined ? /^$/ : `${items}.[].`, ""),
+      )
       for (const column of PROJECTIONS[endpoint]?.columns ?? []) {
         // A credential is a string under a credential's name (`is_secret`, a flag, is not one).
         const type = schemaAt(itemSchema(endpoint), column.path.split("."))?.type
         expect(CREDENTIAL.test(column.path) && type === "string", `${endpoint} ${column.path}`).toBe(false)
+        // A column of the table's own words shows none of the text it reads.
+        if (column.of !== undefined) continue
         for (const path of untrusted) expect(column.path.startsWith(path), `${endpoint} ${column.path}`).toBe(false)
       }
     }
@@ -200,6 +208,21 @@ describe("the projections table", () => {
             return
           }
           const found = valuesAt(record, column.path.split("."))
+          if (column.of !== undefined) {
+            // Only the table's words, and only those the record holds.
+            if (cell !== null) expect(column.of.includes(cell as string) && found.includes(cell)).toBe(true)
+            return
+          }
+          if (column.target) {
+            // The target's type, then the name of its id (or the id where no name is known).
+            const [target] = found as Array<{ type?: unknown; id?: unknown }>
+            if (cell === null) return
+            const [type, ...rest] = (cell as string).split(" ")
+            expect(type).toBe(target?.type)
+            const shown = rest.join(" ")
+            if (shown !== "") expect(shown === target?.id || ALL_NAMES.has(shown)).toBe(true)
+            return
+          }
           if (cell === null) {
             expect(found.filter((v) => v !== null)).toEqual([])
             return
