@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { type Group, SvcClient } from "../SvcClient.js"
+import type { NamesShape } from "../Tools/Names.js"
 import * as Tables from "../Tools/Tables.js"
 import { compile } from "./Pattern.js"
 import type { BatchPlan, DeletePlan, Plan, Planned, SyncPlan } from "./PlanShape.js"
@@ -97,11 +98,14 @@ const deletePlan = (kind: string, params: Params) =>
     return { _tag: "Delete", kind, target, record } satisfies DeletePlan
   })
 
-const batchPlan = (endpoint: string, params: Params) =>
+const batchPlan = (endpoint: string, params: Params, names: Option.Option<NamesShape>) =>
   Effect.gen(function* () {
     const kind = BATCH_KINDS[endpoint] ?? "stack"
     const pattern = typeof params.pattern === "string" ? params.pattern : ""
     const tags = Array.isArray(params.tags) ? params.tags.filter((t): t is string => typeof t === "string") : []
+    // A tag given by id is shown by its name, as the question shows ids everywhere.
+    const tagNames = tags.length === 0 || Option.isNone(names) ? undefined : (yield* names.value.lookup(["tag"])).tag
+    const shownTags = tags.map((t) => tagNames?.get(t) ?? t)
     const matches = yield* Effect.either(
       Effect.gen(function* () {
         const test = yield* Either.mapLeft(
@@ -115,7 +119,7 @@ const batchPlan = (endpoint: string, params: Params) =>
         return names.filter((n): n is string => n !== undefined && test(n))
       }),
     )
-    return { _tag: "Batch", endpoint, kind, pattern, tags, matches } satisfies BatchPlan
+    return { _tag: "Batch", endpoint, kind, pattern, tags: shownTags, matches } satisfies BatchPlan
   })
 
 const syncPlan = (params: Params) =>
@@ -139,19 +143,20 @@ const syncPlan = (params: Params) =>
 /**
  * The plan of a call the user is asked to confirm, where there is one to show:
  * svc_delete, svc_execute's batch operations and run_sync. `params` are the
- * call's params as they will be sent.
+ * call's params as they will be sent; `names` shows tags given by id by their names.
  */
 export const make = (
   tool: string,
   selector: string,
   params: Params,
+  names: Option.Option<NamesShape> = Option.none(),
 ): Effect.Effect<Option.Option<Planned>, never, SvcClient> => {
   const planned = (plan: Effect.Effect<Plan, never, SvcClient>) =>
     Effect.map(plan, (p) => Option.some({ plan: p, text: render(p) }))
   if (tool === "svc_delete") return planned(deletePlan(selector, params))
   if (tool === "svc_execute") {
     const endpoint = Tables.execute[selector as keyof typeof Tables.execute] as string | undefined
-    if (endpoint !== undefined && endpoint in BATCH_KINDS) return planned(batchPlan(endpoint, params))
+    if (endpoint !== undefined && endpoint in BATCH_KINDS) return planned(batchPlan(endpoint, params, names))
     if (selector === "run_sync") return planned(syncPlan(params))
   }
   return Effect.succeed(Option.none())

@@ -140,7 +140,7 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
     const detail =
       invocation.tool === "svc_update"
         ? yield* changes(question)
-        : Option.match(yield* Plan.make(invocation.tool, invocation.selector, invocation.body), {
+        : Option.match(yield* Plan.make(invocation.tool, invocation.selector, invocation.body, question.names), {
             onNone: () => [],
             onSome: (planned) => [planned.text],
           })

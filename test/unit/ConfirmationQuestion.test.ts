@@ -65,6 +65,20 @@ describe("an update's question", () => {
             `\n  config.match_tags: ["${production}"] -> ["${staging}","monitoring"]\n`,
           )
           expect(yield* ask(moved, Option.none())).toContain(`\n  config.server_id: "${prod1}" -> "${prod2}"\n`)
+
+          // A batch given a tag by id names it.
+          const batch: Invocation = {
+            ...update("stack", "BatchDeployStack", { pattern: "*web", tags: [production] }),
+            tool: "svc_execute",
+            selectorKey: "operation",
+            selector: "batch_deploy_stack",
+            endpoint: "execute/BatchDeployStack",
+          }
+          const batched = yield* ask(batch, names)
+          expect(batched).toContain(
+            'BatchDeployStack with the pattern "*web" and the tags "production" matches 1 stack now: web.',
+          )
+          expect(batched).not.toContain(production)
         }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
       }),
   )
