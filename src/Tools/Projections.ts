@@ -32,6 +32,7 @@
  * first line's example of asking for more. No column reads an untrusted field
  * (Untrusted/Fields.ts) nor a credential: a test holds the table to both.
  */
+import { DOCKER_PROJECTIONS } from "./DockerRows.js"
 import type { NameKind } from "./Names.js"
 
 export interface Column {
@@ -108,8 +109,8 @@ const FULL = {
 
 /**
  * By endpoint: the lists of svc_list (`read/ListStacks`) and the full lists of
- * svc_list_detail (`read/ListFullStacks`). Summaries (svc_summary) are a few
- * counters already, and stay whole.
+ * svc_list_detail (`read/ListFullStacks`), and its docker lists (DockerRows.ts).
+ * Summaries (svc_summary) are a few counters already, and stay whole.
  */
 export const PROJECTIONS: Readonly<Record<string, Projection>> = {
   "read/ListStacks": {
@@ -352,6 +353,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
     columns: [NAME, OID, TAGS, FULL.REPO, FULL.BRANCH, { label: "managed", path: "config.managed" }],
     more: "info.last_sync_ts",
   },
+  ...DOCKER_PROJECTIONS,
 }
 
 /**

@@ -30,11 +30,11 @@ describe("a row's column names as fields", () => {
           : [Definitions.svc_list_detail, { list_type: detail }]
       if (list === undefined && detail === undefined) continue
       for (const column of projection.columns) {
-        const resolved = resolve(tool, { ...args, fields: [column.label, "name"] })
+        const resolved = resolve(tool, { ...args, fields: [column.label, "description"] })
         expect(Either.isRight(resolved), `${endpoint} ${column.label}`).toBe(true)
         if (Either.isLeft(resolved)) continue
         const paths = column.given === undefined ? [column.path] : [column.path, column.given]
-        expect(resolved.right.fields, `${endpoint} ${column.label}`).toEqual([...paths, "name"])
+        expect(resolved.right.fields, `${endpoint} ${column.label}`).toEqual([...paths, "description"])
         checked++
       }
     }

@@ -40,7 +40,7 @@ describe("fields within the answer's bounds", () => {
           client.callTool({ name: "svc_list_detail", arguments: { list_type: "all_containers", ...args } }),
         )
 
-      const whole = yield* call({})
+      const whole = yield* call({ fields: ["*"] })
       const [json, note] = Mcp.unfenced(Mcp.text(whole)).split("\n")
       const shown = JSON.parse(json ?? "") as Array<unknown>
       expect(note).toMatch(

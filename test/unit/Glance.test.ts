@@ -151,7 +151,8 @@ describe("the projections table", () => {
     }
     // Other tools' answers are shown as they are.
     expect(Glance.projectionOf("svc_get", "read/ListStacks")).toBeUndefined()
-    expect(Glance.projectionOf("svc_list_detail", "read/ListAllContainers")).toBeUndefined()
+    expect(Glance.projectionOf("svc_list_detail", "read/ListSystemProcesses")).toBeUndefined()
+    expect(Glance.projectionOf("svc_list_detail", "read/ListAllContainers")).toBeDefined()
   })
 
   it("each column reads a field the definitions give; `more` names one no column reads", () => {

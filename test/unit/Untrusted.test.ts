@@ -405,6 +405,8 @@ describe("rendered answers", () => {
         tool: "svc_list_detail",
         endpoint: "read/ListAllContainers",
         body: {},
+        // The whole records (`fields: ["*"]`): a list at a glance is rows, which read no label.
+        whole: true,
       },
       { maxOutputChars: 2_000, revealSecrets: false },
     )
