@@ -26,7 +26,7 @@ const streamLines = async (url: string): Promise<Array<string>> => {
     const lines: Array<string> = []
     for (const key of await client.keys("*")) {
       if ((await client.type(key)) !== "stream") continue
-      for (const entry of await client.xRange(key, "-", "+")) lines.push(JSON.stringify(entry?.message))
+      for (const entry of (await client.xRange(key, "-", "+")) ?? []) lines.push(JSON.stringify(entry.message))
     }
     return lines
   } finally {
