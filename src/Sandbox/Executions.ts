@@ -7,6 +7,7 @@
 
 import { unreachable } from "./Agents.js"
 import * as Alerts from "./Alerts.js"
+import { buildSteps } from "./Builds.js"
 import { type Kind, kinds } from "./Kinds.js"
 import {
   crashOf,
@@ -34,7 +35,8 @@ export interface Timing {
 const DEFAULT_TIMING: Timing = { completeMs: 1000 }
 
 type Target = { readonly kind: Kind; readonly resource: Resource } | undefined
-type Effect = (world: World, target: Target, params: Params) => ReadonlyArray<string>
+/** What an execution does; its steps before the last go into `update` as stages of their own. */
+type Effect = (world: World, target: Target, params: Params, update: UpdateRecord) => ReadonlyArray<string>
 
 const stackStates: Record<string, RunState | undefined> = {
   DeployStack: "running",
@@ -101,7 +103,7 @@ const lifecycle =
     return [...pulled, `${kind} ${r.name} is now ${infoState[kind][state]}`]
   }
 
-const bumpBuild: Effect = (world, target) => {
+const bumpBuild: Effect = (world, target, _params, update) => {
   if (target === undefined) return []
   const r = target.resource
   const version = (r.config.version ?? { major: 0, minor: 0, patch: 0 }) as {
@@ -109,6 +111,7 @@ const bumpBuild: Effect = (world, target) => {
     minor: number
     patch: number
   }
+  buildSteps(world, r, update, `${version.major}.${version.minor}.${version.patch + 1}`)
   r.config = { ...r.config, version: { ...version, patch: version.patch + 1 } }
   r.info = { ...r.info, state: "Ok", last_built_at: world.now() }
   return [`built ${r.name} ${version.major}.${version.minor}.${version.patch + 1}`]
@@ -331,7 +334,7 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
     const unreached = target === undefined ? undefined : unreachable(world, target.kind, target.resource)
     try {
       if (unreached !== undefined) throw new Error(unreached.join("\n"))
-      lines = spec.effect(world, target, params)
+      lines = spec.effect(world, target, params, update)
     } catch (error) {
       lines = [error instanceof Error ? error.message : String(error)]
       success = false

@@ -22,7 +22,6 @@ interface Result {
 }
 
 const textOf = (result: Result) => result.content[0]?.text ?? ""
-const oids = (text: string) => [...text.matchAll(/"\$oid":\s*"([0-9a-f]+)"/g)].map((m) => m[1] as string)
 
 const connect = (era: Era, audit: string) =>
   Effect.gen(function* () {
@@ -65,7 +64,7 @@ for (const era of ["modern", "legacy"] as const) {
           const open = textOf(yield* ok("svc_list", openAlerts))
           expect(open).toContain("ServerDisk")
           expect(open).toContain("ServerUnreachable")
-          expect(oids(open).length).toBeGreaterThanOrEqual(2)
+          expect(open).toContain("prod-02")
 
           const logs = textOf(yield* ok("svc_logs", { resource_type: "deployment", params: { deployment: "api" } }))
           expect(logs).toContain("missing required setting API_SIGNING_KEY")
