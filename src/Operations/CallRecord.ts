@@ -161,7 +161,8 @@ export type Requirements = Auth | Policy
 class Recorder {
   readonly traced: boolean
   readonly telemetry: Telemetry.Hooks
-  readonly digestKey: Uint8Array
+  // Made by the first digest: a start loads no node:crypto (test/e2e/StartModules.e2e.test.ts).
+  private madeKey: Uint8Array | undefined
 
   constructor(
     readonly audit: Option.Option<AuditLog>,
@@ -172,13 +173,6 @@ class Recorder {
     readonly policy: PolicyShape,
     readonly naming: NamingShape,
   ) {
-    this.digestKey = Option.match(
-      Option.flatMap(audit, (log) => log.digestKey),
-      {
-        onNone: () => Crypto().randomBytes(32),
-        onSome: (key) => Redacted.value(key),
-      },
-    )
     this.traced = Option.isSome(hooks)
     this.telemetry = Option.getOrElse(hooks, () => Telemetry.off)
   }
@@ -212,7 +206,18 @@ class Recorder {
    * it never writes): two lines can be compared, and no value can be guessed from its digest.
    */
   readonly digest = (value: string): string =>
-    `[secret hmac-sha256:${Crypto().createHmac("sha256", this.digestKey).update(value).digest("base64url").slice(0, 22)}]`
+    `[secret hmac-sha256:${Crypto().createHmac("sha256", this.digestKey()).update(value).digest("base64url").slice(0, 22)}]`
+
+  private digestKey(): Uint8Array {
+    this.madeKey ??= Option.match(
+      Option.flatMap(this.audit, (log) => log.digestKey),
+      {
+        onNone: () => Crypto().randomBytes(32),
+        onSome: (key) => Redacted.value(key),
+      },
+    )
+    return this.madeKey
+  }
 
   /** The target and a reason may hold what the client sent: a known secret in them is scrubbed as in the params. */
   scrubbed(text: string) {
