@@ -70,9 +70,9 @@ export interface Tool extends ToolSpec {
 }
 
 /** Every tool takes it: the way to learn a selector's params without sending anything. */
-export const SCHEMA_DESCRIPTION = "true: list params' fields, send nothing"
+export const SCHEMA_DESCRIPTION = "true: params' fields, send nothing"
 /** A tool that takes `fields` also shows its answer's, to choose from. */
-export const SCHEMA_WITH_ANSWER = "true: list params and answer, send nothing"
+export const SCHEMA_WITH_ANSWER = "true: params and answer, send nothing"
 
 // The published schema of params is left open: each endpoint takes its own fields, which
 // `schema: true` lists. (No descriptions on params and the selector: the tool's description
