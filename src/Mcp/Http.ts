@@ -228,7 +228,7 @@ const routes = (given: Routes) => {
     : []
   const mcp = mcpRoute(given, guards)
   return async (req: NodeHttp.IncomingMessage, res: NodeHttp.ServerResponse) => {
-    if (!HttpGate.validHost(req.headers.host)) return HttpGate.refuseNow(res, 400, BAD_HOST)
+    if (!HttpGate.hostAcceptable(req)) return HttpGate.refuseNow(res, 400, BAD_HOST)
     const path = (req.url ?? "/").split("?")[0]
     const { draining } = shutdown
     if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {

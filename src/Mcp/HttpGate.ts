@@ -17,6 +17,14 @@ const HOST_CHARS_NO_USERINFO = /[@]/
 export const validHost = (host: string | undefined): boolean =>
   host !== undefined && host.length <= 255 && HOST.test(host) && !HOST_CHARS_NO_USERINFO.test(host)
 
+/**
+ * A request's Host, as its HTTP version has it: HTTP/1.0 may send none (a load balancer's health
+ * check does: HAProxy's `option httpchk`), while HTTP/1.1 must (Node refuses it without one). A
+ * Host that is there must name a host.
+ */
+export const hostAcceptable = (req: Pick<NodeHttp.IncomingMessage, "headers" | "httpVersion">): boolean =>
+  req.headers.host === undefined ? req.httpVersion === "1.0" : validHost(req.headers.host)
+
 /** A refusal answered at once, the connection closed after it: the request's body is never read. */
 export const refuseNow = (
   res: NodeHttp.ServerResponse,

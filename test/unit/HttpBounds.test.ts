@@ -175,6 +175,13 @@ describe("the Host header", () => {
       expect(HttpGate.validHost(host)).toBe(false)
     }
   })
+
+  it("may be missing from an HTTP/1.0 request (a load balancer's health check), never from HTTP/1.1", () => {
+    expect(HttpGate.hostAcceptable({ headers: {}, httpVersion: "1.0" })).toBe(true)
+    expect(HttpGate.hostAcceptable({ headers: {}, httpVersion: "1.1" })).toBe(false)
+    expect(HttpGate.hostAcceptable({ headers: { host: "evil.com@127.0.0.1" }, httpVersion: "1.0" })).toBe(false)
+    expect(HttpGate.hostAcceptable({ headers: { host: "127.0.0.1:8765" }, httpVersion: "1.1" })).toBe(true)
+  })
 })
 
 describe("the settings of the bounds", () => {
