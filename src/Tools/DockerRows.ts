@@ -24,6 +24,17 @@ const SWARM_NAME = { label: "name", path: "Name" } as const
 const SWARM_ID = { label: "id", path: "ID" } as const
 const SWARM_STATE = { label: "state", path: "State" } as const
 
+const STACK_SERVICES = {
+  noun: "services",
+  columns: [
+    { label: "stack", path: "stack_id", name: "stack", given: "stack_name" },
+    { label: "service", path: "service" },
+    { label: "state", path: "state" },
+    { label: "image", path: "image" },
+  ],
+  more: "image_digests",
+} as const
+
 // Typed where Projections.ts spreads it into its table, which this module does not import.
 export const DOCKER_PROJECTIONS = {
   "read/ListContainers": { noun: "containers", columns: CONTAINER, more: "id" },
@@ -96,14 +107,7 @@ export const DOCKER_PROJECTIONS = {
     columns: [SWARM_NAME, SWARM_STATE, { label: "services", path: "Services" }],
     more: "Orchestrator",
   },
-  "read/ListAllStackServices": {
-    noun: "services",
-    columns: [
-      { label: "stack", path: "stack_id", name: "stack", given: "stack_name" },
-      { label: "service", path: "service" },
-      { label: "state", path: "state" },
-      { label: "image", path: "image" },
-    ],
-    more: "image_digests",
-  },
+  "read/ListAllStackServices": STACK_SERVICES,
+  // One stack's (SVC_REACH=all), as every stack's.
+  "read/ListStackServices": STACK_SERVICES,
 } as const

@@ -32,6 +32,8 @@ export type NameKind =
   | "alerter"
   | "sync"
   | "swarm"
+  | "user"
+  | "user_group"
 
 /**
  * How long names are kept: 30 s (docs/tools.md says why). A rename shows
@@ -53,9 +55,12 @@ const READS: Readonly<Record<NameKind, { readonly endpoint: string; readonly bod
   alerter: { endpoint: "ListAlerters", body: { limit: 0 } },
   sync: { endpoint: "ListResourceSyncs", body: { limit: 0 } },
   swarm: { endpoint: "ListSwarms", body: { limit: 0 } },
+  // Admins only: another caller's read fails, and ids are shown.
+  user: { endpoint: "ListUsers", body: {} },
+  user_group: { endpoint: "ListUserGroups", body: {} },
 }
 
-/** The kind of names of a ResourceTarget's type (`Stack`...), where the service lists them. */
+/** The kind of names of a ResourceTarget's or UserTarget's type (`Stack`, `User`...), where the service lists them. */
 export const KIND_OF_TYPE: Readonly<Record<string, NameKind>> = {
   Server: "server",
   Builder: "builder",
@@ -68,12 +73,15 @@ export const KIND_OF_TYPE: Readonly<Record<string, NameKind>> = {
   Alerter: "alerter",
   ResourceSync: "sync",
   Swarm: "swarm",
+  // A permission's UserTarget.
+  User: "user",
+  UserGroup: "user_group",
 }
 
 type NameMap = ReadonlyMap<string, string>
 export type NameMaps = Readonly<Partial<Record<NameKind, NameMap>>>
 
-/** A list item's id: `id` (resources) or `_id.$oid` (tags). */
+/** A list item's id: `id` (resources) or `_id.$oid` (tags, users, user groups). */
 const idOf = (item: Readonly<Record<string, unknown>>): unknown =>
   typeof item.id === "string" ? item.id : isObject(item._id) ? item._id.$oid : undefined
 
@@ -83,7 +91,9 @@ const namesOf = (answer: unknown): NameMap => {
   for (const item of answer) {
     if (!isObject(item)) continue
     const id = idOf(item)
-    if (typeof id === "string" && typeof item.name === "string") names.set(id, item.name)
+    // A user's name is its username.
+    const name = typeof item.name === "string" ? item.name : item.username
+    if (typeof id === "string" && typeof name === "string") names.set(id, name)
   }
   return names
 }

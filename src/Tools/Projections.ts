@@ -32,8 +32,10 @@
  * first line's example of asking for more. No column reads an untrusted field
  * (Untrusted/Fields.ts) nor a credential: a test holds the table to both.
  */
+import { ACCESS_PROJECTIONS } from "./AccessRows.js"
 import { DOCKER_PROJECTIONS } from "./DockerRows.js"
 import type { NameKind } from "./Names.js"
+import { REACH_PROJECTIONS } from "./ReachRows.js"
 
 export interface Column {
   readonly label: string
@@ -109,8 +111,10 @@ const FULL = {
 
 /**
  * By endpoint: the lists of svc_list (`read/ListStacks`) and the full lists of
- * svc_list_detail (`read/ListFullStacks`), and its docker lists (DockerRows.ts).
- * Summaries (svc_summary) are a few counters already, and stay whole.
+ * svc_list_detail (`read/ListFullStacks`), its docker lists (DockerRows.ts), its
+ * lists of permissions and keys (AccessRows.ts) and those SVC_REACH=all adds
+ * (ReachRows.ts). Summaries (svc_summary, a build's monthly stats) are a few
+ * counters already, and stay whole.
  */
 export const PROJECTIONS: Readonly<Record<string, Projection>> = {
   "read/ListStacks": {
@@ -354,6 +358,8 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
     more: "info.last_sync_ts",
   },
   ...DOCKER_PROJECTIONS,
+  ...ACCESS_PROJECTIONS,
+  ...REACH_PROJECTIONS,
 }
 
 /**
