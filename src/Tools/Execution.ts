@@ -116,27 +116,14 @@ export const glance = (data: unknown, names: NameMaps, given: string | undefined
         untrusted: UNTRUSTED_BATCH,
       }
 
-/** Params that name a target, by its type: `{stack: "web"}` for a Stack. */
-const KEYS: Readonly<Record<string, string>> = {
-  Server: "server",
-  Stack: "stack",
-  Deployment: "deployment",
-  Build: "build",
-  Repo: "repo",
-  Procedure: "procedure",
-  Action: "action",
-  Alerter: "alerter",
-  ResourceSync: "sync",
-  Swarm: "swarm",
-}
-
 /** An id as the service makes them: 24 hex digits. */
 const ID = /^[0-9a-f]{24}$/
 
 /** The target's name as the call's params gave it, when they gave a name rather than an id. */
 export const givenName = (data: unknown, body: Json): string | undefined => {
   const target = isUpdate(data) && isJson(data.target) ? data.target : undefined
-  const key = typeof target?.type === "string" ? KEYS[target.type] : undefined
+  // The params name a target by its kind of names: `{stack: "web"}` for a Stack (no execution targets a Builder or a user).
+  const key = typeof target?.type === "string" ? KIND_OF_TYPE[target.type] : undefined
   const value = key === undefined ? undefined : body[key]
   return typeof value === "string" && value !== "" && !ID.test(value) ? value : undefined
 }
