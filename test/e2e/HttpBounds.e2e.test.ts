@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as HttpMcp from "../support/HttpMcp.js"
 import * as Legacy from "../support/LegacyHttp.js"
 import { freePort } from "../support/Ports.js"
+import * as RawSocket from "../support/RawSocket.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
 
@@ -21,36 +22,6 @@ type Any = any
 const TOKEN = "a-long-random-token-for-the-bounds-0123456789"
 const STATE_KEY = "a-state-key-shared-by-the-replicas-of-these-tests-0123456789"
 const AUTH = { authorization: `Bearer ${TOKEN}` }
-
-/** The text a raw socket receives, until the server closes it or `ms` pass. */
-const rawExchange = (url: string, request: string, ms: number) =>
-  Effect.promise(
-    () =>
-      new Promise<{ readonly text: string; readonly closed: boolean }>((resolve) => {
-        const { port } = new URL(url)
-        const socket = Net.connect(Number(port), "127.0.0.1")
-        let text = ""
-        const timer = setTimeout(() => {
-          socket.destroy()
-          resolve({ text, closed: false })
-        }, ms)
-        socket.on("data", (chunk: Buffer) => {
-          text += chunk.toString("utf8")
-        })
-        socket.on("error", () => {})
-        socket.on("close", () => {
-          clearTimeout(timer)
-          resolve({ text, closed: true })
-        })
-        socket.write(request)
-      }),
-  )
-
-const postHead = (url: string, headers: Record<string, string>, length: number) => {
-  const { host } = new URL(url)
-  const lines = Object.entries({ host, "content-type": "application/json", ...headers, "content-length": length })
-  return `POST /mcp HTTP/1.1\r\n${lines.map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n`
-}
 
 const deleteMonitoring = { resource_type: "stack", params: { id: "monitoring" } }
 
@@ -71,7 +42,7 @@ describe("refused before anything is read", () => {
     Effect.gen(function* () {
       const server = yield* Spawn.serveHttp({ SVC_MCP_TOKEN: TOKEN }, ["--sandbox"])
       // The headers alone: the body is never sent, so an answer can only come before it is read.
-      const exchange = yield* rawExchange(server.url, postHead(server.url, {}, 3_300_000), 5_000)
+      const exchange = yield* RawSocket.exchange(server.url, RawSocket.postHead(server.url, {}, 3_300_000), 5_000)
       expect(exchange.text).toMatch(/^HTTP\/1\.1 401 /)
       expect(exchange.closed).toBe(true)
     }),
@@ -81,7 +52,11 @@ describe("refused before anything is read", () => {
     Effect.gen(function* () {
       const server = yield* Spawn.serveHttp({ SVC_MCP_TOKEN: TOKEN, SVC_MCP_REQUEST_TIMEOUT: "2s" }, ["--sandbox"])
       const started = Date.now()
-      const exchange = yield* rawExchange(server.url, `${postHead(server.url, AUTH, 1000)}{"jsonrpc":`, 15_000)
+      const exchange = yield* RawSocket.exchange(
+        server.url,
+        `${RawSocket.postHead(server.url, AUTH, 1000)}{"jsonrpc":`,
+        15_000,
+      )
       expect(exchange.text).toMatch(/^HTTP\/1\.1 408 /)
       expect(exchange.closed).toBe(true)
       // Not the 15 minutes Node would otherwise wait.

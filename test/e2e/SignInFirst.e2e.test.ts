@@ -3,11 +3,11 @@
  * verify (signature, issuer, audience, expiry) is answered 401 with the Bearer challenge before any
  * of its body is read, and its connection is closed; a good token's request waits for its body.
  */
-import * as Net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as AuthServer from "../support/AuthServer.js"
 import * as Ports from "../support/Ports.js"
+import * as RawSocket from "../support/RawSocket.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
 
@@ -16,36 +16,17 @@ const ALICE = { id: "alice", secret: "alice-client-secret-0123456789" }
 
 /** What a raw socket receives for a POST's headers alone (the body is never sent), until closed or `ms` pass. */
 const headersOnly = (resource: string, authorization: string | undefined, length: number, ms: number) =>
-  Effect.promise(
-    () =>
-      new Promise<{ readonly text: string; readonly closed: boolean }>((resolve) => {
-        const { host, port } = new URL(resource)
-        const lines = {
-          host,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...(authorization === undefined ? {} : { authorization }),
-          "content-length": String(length),
-        }
-        const head = `POST /mcp HTTP/1.1\r\n${Object.entries(lines)
-          .map(([name, value]) => `${name}: ${value}`)
-          .join("\r\n")}\r\n\r\n`
-        const socket = Net.connect(Number(port), "127.0.0.1")
-        let text = ""
-        const timer = setTimeout(() => {
-          socket.destroy()
-          resolve({ text, closed: false })
-        }, ms)
-        socket.on("data", (chunk: Buffer) => {
-          text += chunk.toString("utf8")
-        })
-        socket.on("error", () => {})
-        socket.on("close", () => {
-          clearTimeout(timer)
-          resolve({ text, closed: true })
-        })
-        socket.write(head)
-      }),
+  RawSocket.exchange(
+    resource,
+    RawSocket.postHead(
+      resource,
+      {
+        accept: "application/json, text/event-stream",
+        ...(authorization === undefined ? {} : { authorization }),
+      },
+      length,
+    ),
+    ms,
   )
 
 describe("sign-in: the access token is verified before the body is read", () => {
