@@ -6,33 +6,14 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Ajv, type ValidateFunction } from "ajv"
 import * as Effect from "effect/Effect"
+import { document, validators } from "../support/Definitions.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
 const { post } = Sandboxes
 
 const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
-interface Document {
-  endpoints: Record<string, { request: string | null; response: string | null }>
-  withoutTool: ReadonlyArray<string>
-}
-const read = (file: string) => JSON.parse(Fs.readFileSync(Path.join(root, "spec", file), "utf8")) as Document
-// Every endpoint of the service's client: the sandbox answers by these definitions.
-const document = read("service-api-all.schema.json")
-
-// Refs kept as calls, not inlined, and the code not optimised: all the answers compile in 0.7 s, not 2.2 s.
-const ajv = new Ajv({ strict: false, allErrors: true, inlineRefs: false, code: { optimize: false } })
-ajv.addSchema(document, "service")
-const validators = new Map<string, ValidateFunction>()
-const validator = (name: string) => {
-  let found = validators.get(name)
-  if (found === undefined) {
-    found = ajv.compile({ $ref: `service#/definitions/${encodeURIComponent(name)}` })
-    validators.set(name, found)
-  }
-  return found
-}
+const validator = validators(true)
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
 type Any = any

@@ -6,43 +6,14 @@
  * the service's shape, never an unknown variant or a crash; and whatever the
  * read-only user sends, it changes nothing.
  */
-import * as Fs from "node:fs"
-import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Ajv, type ValidateFunction } from "ajv"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "fast-check"
+import { document, type JsonSchema, validators } from "../support/Definitions.js"
 import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
-interface JsonSchema {
-  readonly $ref?: string
-  readonly type?: string
-  readonly properties?: Readonly<Record<string, JsonSchema>>
-  readonly required?: ReadonlyArray<string>
-  readonly items?: JsonSchema
-  readonly anyOf?: ReadonlyArray<JsonSchema>
-  readonly enum?: ReadonlyArray<string>
-  readonly const?: unknown
-}
-
-const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
-const document = JSON.parse(Fs.readFileSync(Path.join(root, "spec/service-api-all.schema.json"), "utf8")) as {
-  endpoints: Record<string, { request: string | null; response: string | null }>
-  definitions: Record<string, JsonSchema>
-}
-
-const ajv = new Ajv({ strict: false, allErrors: false, inlineRefs: false, code: { optimize: false } })
-ajv.addSchema(document, "service")
-const validators = new Map<string, ValidateFunction>()
-const validator = (name: string) => {
-  let found = validators.get(name)
-  if (found === undefined) {
-    found = ajv.compile({ $ref: `service#/definitions/${encodeURIComponent(name)}` })
-    validators.set(name, found)
-  }
-  return found
-}
+const validator = validators(false)
 
 /** Names the seeded estate holds, of every kind: most drawn strings are one of them. */
 const NAMES = [
