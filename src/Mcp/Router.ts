@@ -18,7 +18,8 @@ import { failure, unrecorded } from "../Tools/Render.js"
 import { make as makeTool, type Tool } from "../Tools/Tool.js"
 import { ToolDeniedError } from "../Tools/ToolError.js"
 import type { Guard } from "../Untrusted/Guard.js"
-import type { Answer, Handler, Incoming } from "./ToolCall.js"
+import type { Incoming } from "./Incoming.js"
+import type { Answer, Handler } from "./ToolCall.js"
 import * as ToolCall from "./ToolCall.js"
 
 export interface RouterShape {

@@ -6,25 +6,16 @@
  * this Effect once per call (Server.ts); nothing here returns to it before the end.
  */
 
-import type {
-  CallToolResult,
-  InputRequiredResult,
-  LoggingLevel,
-  Server,
-  ServerContext,
-} from "@modelcontextprotocol/server"
+import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as FiberRef from "effect/FiberRef"
-import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
 import * as Question from "../Confirmation/Question.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as CallRecord from "../Operations/CallRecord.js"
-import * as TraceContext from "../Operations/TraceContext.js"
 import { Naming } from "../Settings/Naming.js"
 import { type Pattern, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
 import type { SvcClient } from "../SvcClient.js"
@@ -33,13 +24,12 @@ import { Names } from "../Tools/Names.js"
 import * as Pages from "../Tools/Pages.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
 import { Policy, type PolicyShape } from "../Tools/Policy.js"
-import type { ProgressShape } from "../Tools/Progress.js"
 import { failure, type Rendered, success, unrecorded } from "../Tools/Render.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
 import * as Guarded from "./Guarded.js"
-import * as McpLogging from "./Logging.js"
+import { type Incoming, withinCallContext } from "./Incoming.js"
 
 /** JSON-RPC "invalid params". */
 export const INVALID_PARAMS = -32602
@@ -51,23 +41,6 @@ export class ProtocolFailure extends Data.TaggedError("ProtocolFailure")<{
 }> {}
 
 export type Answer = CallToolResult | InputRequiredResult
-
-/** One `tools/call` as it came, with what the SDK knows of its connection. */
-export interface Incoming {
-  readonly name: string
-  readonly args: unknown
-  readonly meta: { readonly progressToken?: string | number | undefined; readonly [key: string]: unknown } | undefined
-  readonly ctx: ServerContext
-  /** The SDK server the call came to: its protocol revision and the client's capabilities. */
-  readonly server: Server
-  /** The connection's `logging/setLevel` (the earlier revisions). */
-  readonly sessionLevel: () => LoggingLevel
-  /**
-   * What the call's request brought (its caller, its trace; `CallContext.empty`
-   * over stdio), and among several services the service it is for.
-   */
-  readonly request: CallContext.CallContext
-}
 
 /** The requirements of a call's Effect. */
 export type Requirements = SvcClient
@@ -84,47 +57,6 @@ const toResult = (rendered: Rendered): CallToolResult => {
     ...(rendered.meta === undefined ? {} : { _meta: rendered.meta as Record<string, unknown> }),
   }
 }
-
-const isModern = (version: string | undefined) => version !== undefined && version >= "2026-07-28"
-
-/** Progress as `notifications/progress` to the client that asked with this token. */
-const progressTo = (ctx: ServerContext, progressToken: string | number): ProgressShape => ({
-  report: (progress, message) =>
-    Effect.promise(() =>
-      ctx.mcpReq
-        .notify({ method: "notifications/progress", params: { progressToken, progress, message } })
-        .catch(() => undefined),
-    ),
-})
-
-/**
- * The call's context, set once here: what its request brought, and the
- * client's own log level, trace and progress token from the call itself.
- */
-const contextOf = ({ ctx, server, sessionLevel, meta, request }: Incoming): CallContext.CallContext => {
-  const level = isModern(server.getNegotiatedProtocolVersion()) ? McpLogging.requested(ctx) : sessionLevel()
-  const progressToken = meta?.progressToken
-  return {
-    ...request,
-    trace: TraceContext.fromMeta(meta) ?? {},
-    log: level === undefined ? Option.none() : Option.some(McpLogging.forCall(level, ctx)),
-    progress: progressToken === undefined ? Option.none() : Option.some(progressTo(ctx, progressToken)),
-    // A read, or a change outside the guard's window; `handle` sets it for a change within one.
-    guarded: Option.none(),
-  }
-}
-
-/** The call as the client's own: run in its context, at debug level when its client asked for debug. */
-const withinCallContext =
-  (incoming: Incoming) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
-    const context = contextOf(incoming)
-    const debug = Option.isSome(context.log) && context.log.value.wantsDebug
-    return self.pipe(
-      debug ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug) : (s) => s,
-      CallContext.within(context),
-    )
-  }
 
 /**
  * Where the confirmation leaves a call: it goes on (`Send`); it goes on as an accept

@@ -1,0 +1,72 @@
+/**
+ * One `tools/call` as it came to the adapter, and the call's context made from
+ * it once: what its request brought, and the client's log level, trace and
+ * progress token from the call itself.
+ */
+import type { LoggingLevel, Server, ServerContext } from "@modelcontextprotocol/server"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as CallContext from "../Call/Context.js"
+import * as TraceContext from "../Operations/TraceContext.js"
+import type { ProgressShape } from "../Tools/Progress.js"
+import * as McpLogging from "./Logging.js"
+
+/** One `tools/call` as it came, with what the SDK knows of its connection. */
+export interface Incoming {
+  readonly name: string
+  readonly args: unknown
+  readonly meta: { readonly progressToken?: string | number | undefined; readonly [key: string]: unknown } | undefined
+  readonly ctx: ServerContext
+  /** The SDK server the call came to: its protocol revision and the client's capabilities. */
+  readonly server: Server
+  /** The connection's `logging/setLevel` (the earlier revisions). */
+  readonly sessionLevel: () => LoggingLevel
+  /**
+   * What the call's request brought (its caller, its trace; `CallContext.empty`
+   * over stdio), and among several services the service it is for.
+   */
+  readonly request: CallContext.CallContext
+}
+
+const isModern = (version: string | undefined) => version !== undefined && version >= "2026-07-28"
+
+/** Progress as `notifications/progress` to the client that asked with this token. */
+const progressTo = (ctx: ServerContext, progressToken: string | number): ProgressShape => ({
+  report: (progress, message) =>
+    Effect.promise(() =>
+      ctx.mcpReq
+        .notify({ method: "notifications/progress", params: { progressToken, progress, message } })
+        .catch(() => undefined),
+    ),
+})
+
+/**
+ * The call's context, set once here: what its request brought, and the
+ * client's own log level, trace and progress token from the call itself.
+ */
+const contextOf = ({ ctx, server, sessionLevel, meta, request }: Incoming): CallContext.CallContext => {
+  const level = isModern(server.getNegotiatedProtocolVersion()) ? McpLogging.requested(ctx) : sessionLevel()
+  const progressToken = meta?.progressToken
+  return {
+    ...request,
+    trace: TraceContext.fromMeta(meta) ?? {},
+    log: level === undefined ? Option.none() : Option.some(McpLogging.forCall(level, ctx)),
+    progress: progressToken === undefined ? Option.none() : Option.some(progressTo(ctx, progressToken)),
+    // A read, or a change outside the guard's window; ToolCall.ts sets it for a change within one.
+    guarded: Option.none(),
+  }
+}
+
+/** The call as the client's own: run in its context, at debug level when its client asked for debug. */
+export const withinCallContext =
+  (incoming: Incoming) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+    const context = contextOf(incoming)
+    const debug = Option.isSome(context.log) && context.log.value.wantsDebug
+    return self.pipe(
+      debug ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug) : (s) => s,
+      CallContext.within(context),
+    )
+  }
