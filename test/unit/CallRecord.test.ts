@@ -26,6 +26,7 @@ import * as Definitions from "../../src/Tools/Definitions.js"
 import { type Call, resolveCall, type ToolSuccess } from "../../src/Tools/Invoke.js"
 import * as ParamsCheck from "../../src/Tools/ParamsCheck.js"
 import * as Policy from "../../src/Tools/Policy.js"
+import type { Tool } from "../../src/Tools/Tool.js"
 import { ToolDeniedError, ToolParamsError } from "../../src/Tools/ToolError.js"
 
 const auditTo = (path: string) =>
@@ -117,17 +118,17 @@ const refusedBefore = (call: Call) =>
   Effect.flatMap(call.invocation, () => Effect.die("the params check should have refused this call"))
 
 describe("what the audit records", () => {
-  const SCHEMA_CALLS: ReadonlyArray<readonly [keyof typeof Definitions, Record<string, unknown>]> = [
-    ["svc_create", { resource_type: "tag" }],
-    ["svc_create", { resource_type: "stack" }],
-    ["svc_update", { resource_type: "variable" }],
-    ["svc_update", { resource_type: "deployment" }],
-    ["svc_delete", { resource_type: "stack" }],
-    ["svc_execute", { operation: "run_server_prune_images" }],
-    ["svc_execute", { operation: "deploy_stack" }],
-    ["svc_copy", { resource_type: "stack" }],
-    ["svc_rename", { resource_type: "tag" }],
-    ["svc_delete", { resource_type: "tag" }],
+  const SCHEMA_CALLS: ReadonlyArray<readonly [Tool, Record<string, unknown>]> = [
+    [Definitions.svc_create, { resource_type: "tag" }],
+    [Definitions.svc_create, { resource_type: "stack" }],
+    [Definitions.svc_update, { resource_type: "variable" }],
+    [Definitions.svc_update, { resource_type: "deployment" }],
+    [Definitions.svc_delete, { resource_type: "stack" }],
+    [Definitions.svc_execute, { operation: "run_server_prune_images" }],
+    [Definitions.svc_execute, { operation: "deploy_stack" }],
+    [Definitions.svc_copy, { resource_type: "stack" }],
+    [Definitions.svc_rename, { resource_type: "tag" }],
+    [Definitions.svc_delete, { resource_type: "tag" }],
   ]
 
   it.scoped("ten schema lookups across the changing tools add no line", () =>
@@ -135,9 +136,9 @@ describe("what the audit records", () => {
       const path = tempLog()
       const record = yield* CallRecord.make.pipe(Effect.provide(yield* Layer.build(auditTo(path))))
       const check = yield* ParamsCheck.shipped
-      for (const [name, args] of SCHEMA_CALLS) {
-        const call = resolveCall(Definitions[name] as never, { ...args, schema: true })
-        expect(call.invocation._tag, name).toBe("Right")
+      for (const [tool, args] of SCHEMA_CALLS) {
+        const call = resolveCall(tool, { ...args, schema: true })
+        expect(call.invocation._tag, tool.name).toBe("Right")
         yield* answered(call).pipe(record.call(call, check))
       }
       expect(callLines(path)).toEqual([])
