@@ -17,6 +17,9 @@ export const CACHE_ENTRIES = 10_000
 /** Reconnection backoff: doubling from 50 ms up to this, with jitter. */
 export const MAX_BACKOFF_MS = 2_000
 
+/** How long a start waits for the first connection before it goes on without the store (and says so). */
+export const START_WAIT_MS = 1_000
+
 /** Reconnection delays: 50, 100, 200 ... ms, capped, with up to 20 % jitter so replicas do not retry in step. */
 export const backoff = (retries: number): number => {
   const base = Math.min(50 * 2 ** Math.min(retries, 16), MAX_BACKOFF_MS)

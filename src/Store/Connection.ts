@@ -1,7 +1,7 @@
 /**
  * The store's connection: what it says of itself (up or not, and why),
  * logged on each change only; its first connection, waited on a while at
- * start; and its close with the scope. The commands (Store.ts) read the same
+ * start; and its close with the scope. The commands (Redis.ts) read the same
  * state: a failed one names the last error, and through Sentinel an answer
  * says the primary is back.
  */
@@ -10,10 +10,7 @@ import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import type * as Settings from "../Settings/Store.js"
 import * as Clients from "./Clients.js"
-import { backoff, type Client, type Cluster, CONNECT_TIMEOUT_MS, type Single } from "./Clients.js"
-
-/** How long a start waits for the first connection before it goes on without the store (and says so). */
-export const START_WAIT_MS = 1_000
+import { backoff, type Client, type Cluster, CONNECT_TIMEOUT_MS, type Single, START_WAIT_MS } from "./Clients.js"
 
 /** The part of a failure that may be shown: node-redis's messages name the command, never its arguments. */
 export const detailOf = (error: unknown): string => {

@@ -76,13 +76,18 @@ describe("a start", () => {
 })
 
 /**
- * The bytes of JavaScript a start reads and compiles before its first `tools/list`: about 975 KB
- * when set, of which the SDK (with zod) is 470 KB and effect 275 KB. Raise it only with a reason.
+ * The bytes of JavaScript a start reads and compiles before its first `tools/list`: 959 KB when
+ * set (971 KB before the audit's writer, the store's client and telemetry's hooks were deferred),
+ * of which the SDK (with zod) is 470 KB and effect 265 KB. Raise it only with a reason.
  */
-const START_BYTES = 1_000_000
+const START_BYTES = 970_000
 
-/** What a start must not load: each is loaded by the command, the mode or the first call that uses it. */
+/** What a start must not load: each is loaded by the command, the mode, the setting or the first call that uses it. */
 const NOT_AT_START = [
+  /^src\/Audit\//,
+  /^src\/Operations\/AuditOpen\.ts$/,
+  /^src\/Store\/(Redis|Connection)\.ts$/,
+  /^src\/Operations\/Telemetry(Hooks|Sdk)\.ts$/,
   /^src\/Sandbox\//,
   /^src\/View\/App\//,
   /^src\/Mcp\/Http/,
@@ -110,7 +115,7 @@ describe("what a start loads of the program", () => {
     expect(bytes).toBeLessThanOrEqual(START_BYTES)
   })
 
-  it("holds none of the sandbox, the fleet view's page, the HTTP mode, check, setup, telemetry, the client or ajv", () => {
+  it("holds none of the sandbox, the fleet view's page, the HTTP mode, check, setup, the audit's writer, the store's client, telemetry, the client or ajv", () => {
     expect(start.inputs).toContain("src/Tools/Glance.ts")
     for (const pattern of NOT_AT_START) {
       expect(

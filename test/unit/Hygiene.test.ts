@@ -270,7 +270,7 @@ describe("design rules", () => {
     expect(sources.filter(({ text }) => /Context\.Reference</.test(text)).length).toBe(references.length)
     // Each default is a constant: none, off, empty or the single service's, never one made or read.
     expect(references.sort()).toEqual([
-      "Operations/Audit.ts: Audit = (): Option.Option<AuditLog> => Option.none(),",
+      "Operations/AuditLog.ts: Audit = (): Option.Option<AuditLog> => Option.none(),",
       "Operations/Readiness.ts: Readiness = (): Option.Option<ReadinessShape> => Option.none(),",
       "Operations/Telemetry.ts: Telemetry = (): Option.Option<Hooks> => Option.none(),",
       "Registry/Registry.ts: Services = (): ReadonlyArray<Service> => [],",

@@ -11,6 +11,7 @@ import * as Redacted from "effect/Redacted"
 import * as FastCheck from "fast-check"
 import * as Auth from "../../src/Auth.js"
 import * as Telemetry from "../../src/Operations/Telemetry.js"
+import * as TelemetryHooks from "../../src/Operations/TelemetryHooks.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
 import * as SvcClient from "../../src/SvcClient.js"
 
@@ -24,7 +25,7 @@ describe("parseTraceparent", () => {
     "reads the trace and span ids and the sampled flag of any well-formed traceparent",
     [hex(32), hex(16), FastCheck.integer({ min: 0, max: 255 })],
     ([traceId, spanId, flags]) => {
-      const parsed = Telemetry.parseTraceparent(`00-${traceId}-${spanId}-${flags.toString(16).padStart(2, "0")}`)
+      const parsed = TelemetryHooks.parseTraceparent(`00-${traceId}-${spanId}-${flags.toString(16).padStart(2, "0")}`)
       if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return Option.isNone(parsed)
       return (
         Option.isSome(parsed) &&
@@ -36,14 +37,14 @@ describe("parseTraceparent", () => {
   )
 
   it.prop("refuses anything else", [FastCheck.string()], ([text]) =>
-    Option.isNone(Telemetry.parseTraceparent(`x${text}`)),
+    Option.isNone(TelemetryHooks.parseTraceparent(`x${text}`)),
   )
 
   it("refuses the all-zero ids, version ff, and what is not a string", () => {
     const span = "b7ad6b7169203331"
-    expect(Telemetry.parseTraceparent(`00-${"0".repeat(32)}-${span}-01`)).toEqual(Option.none())
-    expect(Telemetry.parseTraceparent(`ff-${"1".repeat(32)}-${span}-01`)).toEqual(Option.none())
-    expect(Telemetry.parseTraceparent({ traceparent: "00" })).toEqual(Option.none())
+    expect(TelemetryHooks.parseTraceparent(`00-${"0".repeat(32)}-${span}-01`)).toEqual(Option.none())
+    expect(TelemetryHooks.parseTraceparent(`ff-${"1".repeat(32)}-${span}-01`)).toEqual(Option.none())
+    expect(TelemetryHooks.parseTraceparent({ traceparent: "00" })).toEqual(Option.none())
   })
 
   it.effect("without telemetry, every hook hands back the very effect it was given", () =>
@@ -68,7 +69,7 @@ describe("parseTraceparent", () => {
 
   it.effect("with telemetry on, the hooks wrap what they are given and hand back its result", () =>
     Effect.gen(function* () {
-      const hooks = Telemetry.makeHooks()
+      const hooks = TelemetryHooks.makeHooks()
       const program = Effect.succeed({ status: 200 })
       const wrapped = hooks.serviceRequest("POST", "/read/ListStacks")(program)
       expect(wrapped).not.toBe(program)
