@@ -50,7 +50,7 @@ const parsePort = (value: string | undefined): number | undefined =>
 const ESTATES: ReadonlyArray<Estate> = ["small", "large"]
 const isEstate = (value: string): value is Estate => (ESTATES as ReadonlyArray<string>).includes(value)
 const ESTATE_USAGE = `--estate takes ${ESTATES.join(" or ")}`
-export const SCENARIO_NAMES: ReadonlyArray<Scenario> = ["calm", "incident"]
+export const SCENARIO_NAMES: ReadonlyArray<Scenario> = ["calm", "incident", "drift"]
 const isScenario = (value: string): value is Scenario => (SCENARIO_NAMES as ReadonlyArray<string>).includes(value)
 const SCENARIO_USAGE = `--scenario takes ${SCENARIO_NAMES.join(", ")} or list`
 

@@ -24,7 +24,7 @@ import { may, requireLevel } from "./Permissions.js"
 import { PRUNES } from "./Prune.js"
 import type { Handler } from "./Resources.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
-import { synced } from "./SyncPending.js"
+import * as Sync from "./SyncPending.js"
 import type { Container, UpdateRecord, World } from "./World.js"
 
 export interface Timing {
@@ -82,6 +82,16 @@ const pull = (world: World, kind: "stack" | "deployment", r: Resource): Readonly
     return `${image}: pulled a newer image`
   })
 
+/** What a stack's deploy records: the files and commit it ran, as FileContents (path and contents alone). */
+const deployedFrom = (info: Record<string, unknown>) => ({
+  deployed_contents: (info.remote_contents as Array<Record<string, unknown>>).map((f) => ({
+    path: f.path,
+    contents: f.contents,
+  })),
+  deployed_hash: info.latest_hash ?? "",
+  deployed_message: info.latest_message ?? "",
+})
+
 const lifecycle =
   (kind: "stack" | "deployment", state: RunState | undefined, pulls: boolean): Effect =>
   (world, target) => {
@@ -95,9 +105,7 @@ const lifecycle =
     if (state === "running") {
       writeStartLogs(world, kind, r)
       r.info = { ...r.info, deployed_snapshot: snapshotOf(r) }
-      if (Array.isArray(r.info.remote_contents)) {
-        r.info = { ...r.info, deployed_contents: r.info.remote_contents, deployed_hash: r.info.latest_hash ?? "" }
-      }
+      if (Array.isArray(r.info.remote_contents)) r.info = { ...r.info, ...deployedFrom(r.info) }
     }
     world.log(logKey(kind, r), kind === "stack" ? "compose" : r.name, `${kind} ${r.name}: ${state}`)
     return [...pulled, `${kind} ${r.name} is now ${infoState[kind][state]}`]
@@ -198,13 +206,14 @@ operations.set("RunAction", { kind: "action", effect: touch("last_run_at", "fini
 operations.set("CancelAction", { kind: "action", effect: noted("no run in progress") })
 operations.set("RunSync", {
   kind: "sync_resource",
-  effect: (world, target) => {
-    if (target === undefined) return ["in sync, nothing to change"]
-    const pending = target.resource.info.resource_updates
-    const count = Array.isArray(pending) ? pending.length : 0
-    target.resource.info = synced(target.resource.info, world.now())
-    return [`${target.resource.name}: ${count === 0 ? "in sync, nothing to change" : `applied ${count} changes`}`]
-  },
+  effect: (world, target, params, update) =>
+    target === undefined
+      ? ["in sync, nothing to change"]
+      : Sync.run(world, target.resource, params, update, (kind, r) =>
+          kind === "stack" || kind === "deployment"
+            ? lifecycle(kind, "running", true)(world, { kind, resource: r }, {}, update)
+            : [],
+        ),
 })
 operations.set("TestAlerter", { kind: "alerter", effect: noted("test alert sent") })
 for (const op of [

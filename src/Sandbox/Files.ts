@@ -11,7 +11,7 @@ import { exportAll } from "./Meta.js"
 import { requireLevel } from "./Permissions.js"
 import { full, type Handler } from "./Resources.js"
 import { type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
-import { pendingInfo } from "./SyncPending.js"
+import { headOf, pendingInfo } from "./SyncPending.js"
 import type { World } from "./World.js"
 
 type Add = (endpoint: string, handler: Handler) => void
@@ -118,15 +118,9 @@ const cacheRoutes = (world: World, add: Add) => {
   add("write/RefreshResourceSyncPending", (p, caller) => {
     const sync = store.find("sync_resource", ref(p, "sync", "id", "name"))
     requireLevel(world, caller, "sync_resource", sync, "Execute")
-    // The seeded sync's repository holds changes until they are synced; a sync of no repository, none.
-    const moved = sync.info.repo_hash ?? (sync.config.repo === "acme/infra" ? "c41e7d2" : undefined)
-    if (moved !== undefined && sync.info.last_sync_hash !== moved) {
-      try {
-        sync.info = { ...sync.info, ...pendingInfo(store), state: "Pending" }
-      } catch (error) {
-        sync.info = { ...sync.info, pending_error: error instanceof Error ? error.message : String(error) }
-      }
-    }
+    // A sync of a repository the sandbox does not hold keeps what it had.
+    const head = headOf(world, sync)
+    if (head !== undefined) sync.info = { ...sync.info, ...pendingInfo(world, head) }
     return full(schema, "sync_resource", sync)
   })
   add("write/CommitSync", (p, caller) => {
@@ -139,7 +133,12 @@ const cacheRoutes = (world: World, add: Add) => {
     const path = String(Array.isArray(sync.config.resource_path) ? (sync.config.resource_path[0] ?? "") : "")
     const file = { resource_path: path, path: "sync.toml", contents: toml }
     sync.info = { ...sync.info, remote_contents: [file] }
-    return commit(world, caller, sync, "ResourceSync", "CommitSync", file)
+    const update = commit(world, caller, sync, "ResourceSync", "CommitSync", file)
+    // The repository now declares the estate as it is: nothing is pending.
+    const head = { hash: String(sync.info.latest_hash), message: String(sync.info.latest_message), declared: [] }
+    world.repositories.set(String(sync.config.repo ?? ""), head)
+    sync.info = { ...sync.info, ...pendingInfo(world, head) }
+    return update
   })
 }
 

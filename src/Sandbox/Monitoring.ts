@@ -1,6 +1,7 @@
 /**
  * What the service's monitoring answers: each server's stats (its last
- * report, and a series over time that ends in it), its system and agent, the
+ * report, and a series over time that ends in it: for a server that stopped
+ * answering, when it was last seen), its system and agent, the
  * containers it runs and what owns them, and which of a resource's actions
  * are running now (the nine Get...ActionState, from the Updates in progress).
  */
@@ -129,7 +130,9 @@ const history = (world: World, server: Resource, params: Params) => {
   const total = Math.min(1000, Math.floor(HISTORY_MS / step))
   const pageNo = typeof params.page === "number" && params.page > 0 ? Math.floor(params.page) : 0
   const stats = statsOf(server)
-  const last = Math.floor(world.now() / step) * step
+  // A server that stopped answering reported last when it was last seen: its series ends there.
+  const seen = world.unreachable.has(server.id) && typeof stats.refresh_ts === "number" ? stats.refresh_ts : world.now()
+  const last = Math.floor(seen / step) * step
   const stepsBack = Array.from({ length: HISTORY_PAGE }, (_, k) => pageNo * HISTORY_PAGE + k).filter((i) => i < total)
   const points = stepsBack.map((i) => pointBefore(server, stats, last - i * step, i, total))
   return total > (pageNo + 1) * HISTORY_PAGE ? { stats: points, next_page: pageNo + 1 } : { stats: points }

@@ -1,14 +1,16 @@
 /**
  * The sandbox's scenarios: the day the estate is having. `calm` is a good day
  * (the estate as Seed.ts makes it); `incident` is a bad morning on the small
- * estate (Incident.ts). A scenario other than `calm` runs on its own clock
+ * estate (Incident.ts); `drift` is an estate gone apart from its repositories
+ * (Drift.ts). A scenario other than `calm` runs on its own clock
  * (Clock.ts), so that its ids, times and logs are the same two runs in a row.
  */
 import type { Clock } from "./Clock.js"
+import * as Drift from "./Drift.js"
 import * as Incident from "./Incident.js"
 import type { World } from "./World.js"
 
-export type Scenario = "calm" | "incident"
+export type Scenario = "calm" | "incident" | "drift"
 
 /** Each scenario, with the line `--scenario list` prints for it. */
 export const SCENARIOS: ReadonlyArray<readonly [Scenario, string]> = [
@@ -17,9 +19,15 @@ export const SCENARIOS: ReadonlyArray<readonly [Scenario, string]> = [
     "incident",
     "a bad morning: api crash-loops on a new tag, prod-02's disk 96% full, staging-01 unreachable, a failed build",
   ],
+  [
+    "drift",
+    "repositories moved on: estate-sync has changes to create, update and delete; web's and monitoring's files changed",
+  ],
 ]
 
 /** Sets the scenario's day on an estate already seeded. */
 export const apply = (world: World, scenario: Scenario, clock: Clock | undefined): void => {
-  if (scenario === "incident" && clock !== undefined) Incident.apply(world, clock)
+  if (clock === undefined) return
+  if (scenario === "incident") Incident.apply(world, clock)
+  if (scenario === "drift") Drift.apply(world, clock)
 }

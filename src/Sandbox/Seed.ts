@@ -7,7 +7,7 @@
 import * as Hostile from "./Hostile.js"
 import { logKey, place, type RunState } from "./Lifecycle.js"
 import { pendingInfo } from "./SyncPending.js"
-import type { SandboxUser, World } from "./World.js"
+import type { RepoCommit, SandboxUser, World } from "./World.js"
 
 /** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
 const USERS = ["admin", "viewer", "alice", "bob"] as const
@@ -252,6 +252,21 @@ const seedAutomation = (world: World, { production, prod1, prod2 }: Seeded) => {
   world.log("swarm_service:edge-swarm/edge-proxy", "edge-proxy", "edge-proxy | accepted connection")
 }
 
+/** The head of the estate's repository: beyond the estate by changes of each kind. */
+const INFRA_HEAD: RepoCommit = {
+  hash: "c41e7d2",
+  message: "Move the cache to its own stack; retire legacy-cron",
+  declared: [
+    { kind: "stack", name: "cache", fields: { server: "prod-01" } },
+    { kind: "stack", name: "web", fields: { branch: "release" }, deploy: true },
+    { kind: "deployment", name: "legacy-cron" },
+    { kind: "build", name: "docs-image", fields: { branch: "docs-v2" } },
+    { kind: "variable", name: "LOG_LEVEL", fields: { value: "debug" } },
+    { kind: "variable", name: "CACHE_SIZE", fields: { value: "512mb" } },
+    { kind: "user_group", name: "developers", fields: { everyone: true } },
+  ],
+}
+
 /** Variables, user groups, accounts; and the sync last, whose pending changes name the resources above. */
 const seedSettings = (world: World) => {
   const { store } = world
@@ -270,9 +285,10 @@ const seedSettings = (world: World) => {
     config: { domain: "ghcr.io", username: "acme-bot", token: "ghcr_sandboxtokennotreal" },
   })
   // Created last: its pending changes name the resources above.
+  world.repositories.set("acme/infra", INFRA_HEAD)
   store.create("sync_resource", "estate-sync", {
     config: { repo: "acme/infra", branch: "main", resource_path: ["resources"] },
-    info: { state: "Pending", last_sync_ts: 1_762_000_000_000, last_sync_hash: "9b1d2aa", ...pendingInfo(store) },
+    info: { last_sync_ts: 1_762_000_000_000, last_sync_hash: "9b1d2aa", ...pendingInfo(world, INFRA_HEAD) },
   })
 }
 

@@ -1,106 +1,232 @@
 /**
- * A resource sync's pending changes, in the shape the service computes them on
- * a refresh (ResourceSyncInfo): diffs of TOML text per resource, variable and
- * user group, the deploys the sync would run, and the commit they come from.
+ * A resource sync against its repository, as the service diffs and applies it.
+ * The repository's head commit declares resources (World.repositories); a
+ * refresh diffs them against the estate into the shape the service answers
+ * (ResourceSyncInfo: TOML text per resource, variable and user group, the
+ * deploys the sync would run, the commit they come from); a run applies the
+ * same diff to the estate, so that nothing is pending after it.
  */
-import type { Resource, Store } from "./Store.js"
+import { type Kind, kinds } from "./Kinds.js"
+import { isRecord } from "./Schema.js"
+import type { Params, Resource } from "./Store.js"
+import type { Declared, RepoCommit, UpdateRecord, World } from "./World.js"
 
-const toml = (section: string, fields: Record<string, string | number | boolean>) =>
-  `[[${section}]]\n${Object.entries(fields)
+type Value = NonNullable<Declared["fields"]>[string]
+
+const SECTION: Partial<Record<Kind, string>> = { sync_resource: "resource_sync" }
+const section = (kind: Kind) => SECTION[kind] ?? kind
+
+const toml = (kind: Kind, fields: Readonly<Record<string, unknown>>) =>
+  `[[${section(kind)}]]\n${Object.entries(fields)
     .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
     .join("\n")}\n`
 
-/** A stack created and one changed, a deployment deleted, a build changed. */
-const resourceUpdates = (web: Resource, cron: Resource, docs: Resource) => [
-  {
-    target: { type: "Stack", id: "" },
-    data: {
-      type: "Create",
-      data: { name: "cache", proposed: toml("stack", { name: "cache", server: "prod-01" }) },
-    },
-  },
-  {
-    target: { type: "Stack", id: web.id },
-    data: {
-      type: "Update",
-      data: {
-        current: toml("stack", { name: "web", branch: "main" }),
-        proposed: toml("stack", { name: "web", branch: "release" }),
-      },
-    },
-  },
-  {
-    target: { type: "Deployment", id: cron.id },
-    data: { type: "Delete", data: { current: toml("deployment", { name: "legacy-cron" }) } },
-  },
-  {
-    target: { type: "Build", id: docs.id },
-    data: {
-      type: "Update",
-      data: {
-        current: toml("build", { name: "docs-image", branch: "main" }),
-        proposed: toml("build", { name: "docs-image", branch: "docs-v2" }),
-      },
-    },
-  },
-]
+/** Fields a file names by another resource's name, stored as that resource's id. */
+const REFS: Readonly<Record<string, readonly [string, Kind]>> = {
+  server: ["server_id", "server"],
+  builder: ["builder_id", "builder"],
+}
 
-/** A variable changed and one created, a user group changed. */
-const settingUpdates = (logLevel: Resource, developers: Resource) => ({
-  variable_updates: [
-    {
-      type: "Update",
-      data: {
-        current: toml("variable", { name: logLevel.name, value: "info" }),
-        proposed: toml("variable", { name: logLevel.name, value: "debug" }),
-      },
-    },
-    {
-      type: "Create",
-      data: { name: "CACHE_SIZE", proposed: toml("variable", { name: "CACHE_SIZE", value: "512mb" }) },
-    },
-  ],
-  user_group_updates: [
-    {
-      type: "Update",
-      data: {
-        current: toml("user_group", { name: developers.name, everyone: false }),
-        proposed: toml("user_group", { name: developers.name, everyone: true }),
-      },
-    },
-  ],
-})
-
-/** The changes the seeded sync's repository holds beyond the estate: one of each kind. */
-export const pendingInfo = (store: Store): Record<string, unknown> => {
-  const find = (kind: "stack" | "deployment" | "build" | "variable" | "user_group", name: string): Resource => {
-    const r = store.all(kind).find((x) => x.name === name)
-    if (r === undefined) throw new Error(`the seed lacks ${kind} ${name}`)
-    return r
+/** A declared field's value in the estate: a dotted key reads into the config, a reference by name. */
+const currentOf = (world: World, r: Resource, key: string): unknown => {
+  const reference = REFS[key]
+  if (reference !== undefined) {
+    const id = r.config[reference[0]]
+    return world.store.all(reference[1]).find((x) => x.id === id)?.name ?? ""
   }
-  const web = find("stack", "web")
-  const cron = find("deployment", "legacy-cron")
-  const docs = find("build", "docs-image")
-  const logLevel = find("variable", "LOG_LEVEL")
-  const developers = find("user_group", "developers")
+  return key.split(".").reduce<unknown>((value, k) => (isRecord(value) ? value[k] : undefined), r.config)
+}
+
+/** The config patch a declaration makes: references by id, dotted keys nested. */
+const patchOf = (world: World, fields: Readonly<Record<string, Value>>): Record<string, unknown> => {
+  const patch: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(fields)) {
+    const reference = REFS[key]
+    if (reference !== undefined) {
+      patch[reference[0]] = world.store.all(reference[1]).find((x) => x.name === value)?.id ?? ""
+      continue
+    }
+    const path = key.split(".")
+    const last = path.pop() ?? key
+    let at = patch
+    for (const k of path) {
+      const next = isRecord(at[k]) ? at[k] : {}
+      at[k] = next
+      at = next
+    }
+    at[last] = value
+  }
+  return patch
+}
+
+/** One declaration that differs from the estate, with the service's DiffData for it. */
+interface Change {
+  readonly declared: Declared
+  readonly existing: Resource | undefined
+  readonly data: Record<string, unknown>
+}
+
+const changeOf = (world: World, d: Declared): Change | undefined => {
+  const existing = world.store.all(d.kind).find((x) => x.name === d.name)
+  if (d.fields === undefined) {
+    return existing === undefined
+      ? undefined
+      : { declared: d, existing, data: { type: "Delete", data: { current: toml(d.kind, { name: d.name }) } } }
+  }
+  const proposed = toml(d.kind, { name: d.name, ...d.fields })
+  if (existing === undefined)
+    return { declared: d, existing, data: { type: "Create", data: { name: d.name, proposed } } }
+  const current = Object.fromEntries(Object.keys(d.fields).map((k) => [k, currentOf(world, existing, k)]))
+  if (JSON.stringify(current) === JSON.stringify(d.fields)) return undefined
   return {
-    pending_hash: "c41e7d2",
-    pending_message: "Move the cache to its own stack; retire legacy-cron",
-    pending_error: "",
-    pending_deploy_error: "",
-    resource_updates: resourceUpdates(web, cron, docs),
-    ...settingUpdates(logLevel, developers),
-    pending_deploys: [{ target: { type: "Stack", id: web.id }, reason: "config changed", after: [] }],
+    declared: d,
+    existing,
+    data: { type: "Update", data: { current: toml(d.kind, { name: d.name, ...current }), proposed } },
   }
 }
 
-/** The info of a sync once run: nothing pending, the commit it ran recorded as synced. */
-export const synced = (info: Record<string, unknown>, now: number): Record<string, unknown> => ({
-  ...info,
+/** What the commit declares beyond the estate, in its order. */
+const changesOf = (world: World, commit: RepoCommit): ReadonlyArray<Change> =>
+  commit.declared.flatMap((d) => changeOf(world, d) ?? [])
+
+const isSetting = (kind: Kind) => kind === "variable" || kind === "user_group"
+
+/** The pending changes of a sync whose repository's head is `commit`, as a refresh computes them. */
+export const pendingInfo = (world: World, commit: RepoCommit): Record<string, unknown> => {
+  const changes = changesOf(world, commit)
+  const of = (kind: Kind) => changes.filter((c) => c.declared.kind === kind).map((c) => c.data)
+  return {
+    state: changes.length === 0 ? "Ok" : "Pending",
+    pending_hash: changes.length === 0 ? "" : commit.hash,
+    pending_message: changes.length === 0 ? "" : commit.message,
+    pending_error: "",
+    pending_deploy_error: "",
+    resource_updates: changes
+      .filter((c) => !isSetting(c.declared.kind))
+      .map((c) => ({ target: { type: kinds[c.declared.kind].target, id: c.existing?.id ?? "" }, data: c.data })),
+    variable_updates: of("variable"),
+    user_group_updates: of("user_group"),
+    pending_deploys: changes
+      .filter((c) => c.declared.deploy === true && c.existing !== undefined && c.declared.fields !== undefined)
+      .map((c) => ({
+        target: { type: kinds[c.declared.kind].target, id: c.existing?.id ?? "" },
+        reason: "config changed",
+        after: [],
+      })),
+  }
+}
+
+/** The head of the repository a sync reads, if the sandbox knows it. */
+export const headOf = (world: World, sync: Resource): RepoCommit | undefined =>
+  world.repositories.get(String(sync.config.repo ?? ""))
+
+/** Whether a run limited by `resource_type` and `resources` (names or ids) covers the change. */
+const covered = (params: Params, c: Change) => {
+  const type = typeof params.resource_type === "string" ? params.resource_type : undefined
+  const only = Array.isArray(params.resources) ? (params.resources as ReadonlyArray<unknown>) : undefined
+  if (type === undefined && only === undefined) return true
+  if (isSetting(c.declared.kind)) return false
+  if (type !== undefined && kinds[c.declared.kind].target !== type) return false
+  return only === undefined || only.includes(c.declared.name) || only.includes(c.existing?.id)
+}
+
+/** Applies one change to the estate; answers the line the run logs for it. */
+const apply = (world: World, c: Change): string => {
+  const { kind, name, fields } = c.declared
+  const target = kinds[kind].target
+  if (fields === undefined) {
+    world.store.delete(kind, c.existing?.id ?? name)
+    return `deleted ${target} ${name}`
+  }
+  if (c.existing === undefined) {
+    world.store.create(kind, name, { config: patchOf(world, fields) })
+    return `created ${target} ${name}`
+  }
+  world.store.update(kind, c.existing.id, patchOf(world, fields))
+  return `updated ${target} ${name}`
+}
+
+/** Each type's changes as a stage of the run's Update, as the service logs them, in the commit's order. */
+const stages = (world: World, update: UpdateRecord, applied: ReadonlyArray<readonly [Kind, string]>) => {
+  const order = [...new Set(applied.map(([kind]) => kind))]
+  for (const kind of order) {
+    const ts = world.now()
+    const lines = applied.filter(([k]) => k === kind).map(([, line]) => line)
+    const stage = `Sync ${kind === "user_group" ? "User Groups" : kinds[kind].plural}`
+    update.logs.push({
+      stage,
+      command: "",
+      stdout: lines.join("\n"),
+      stderr: "",
+      success: true,
+      start_ts: ts,
+      end_ts: ts,
+    })
+  }
+}
+
+/**
+ * Runs a sync: the changes its repository's head declares beyond the estate
+ * applied (those `params` limit it to), each type's a stage of `update`, then
+ * the deploys they call for, each through `deploy`, as a stage. Answers the
+ * line of the run's last stage.
+ */
+export const run = (
+  world: World,
+  sync: Resource,
+  params: Params,
+  update: UpdateRecord,
+  deploy: (kind: Kind, r: Resource) => ReadonlyArray<string>,
+): ReadonlyArray<string> => {
+  const commit = headOf(world, sync)
+  if (commit === undefined) {
+    // A repository the sandbox does not hold: what the last refresh found is recorded as synced.
+    const hash = typeof sync.info.pending_hash === "string" ? sync.info.pending_hash : ""
+    const message = typeof sync.info.pending_message === "string" ? sync.info.pending_message : ""
+    sync.info = { ...sync.info, ...synced(world.now()), last_sync_hash: hash, last_sync_message: message }
+    return [`${sync.name}: in sync, nothing to change`]
+  }
+  const changes = changesOf(world, commit).filter((c) => covered(params, c))
+  stages(
+    world,
+    update,
+    changes.map((c) => [c.declared.kind, apply(world, c)] as const),
+  )
+  const deployed: Array<string> = []
+  for (const c of changes) {
+    if (c.declared.deploy !== true || c.declared.fields === undefined) continue
+    const r = world.store.all(c.declared.kind).find((x) => x.name === c.declared.name)
+    if (r !== undefined) deployed.push(...deploy(c.declared.kind, r))
+  }
+  if (deployed.length > 0) {
+    const ts = world.now()
+    update.logs.push({
+      stage: "Deploy",
+      command: "",
+      stdout: deployed.join("\n"),
+      stderr: "",
+      success: true,
+      start_ts: ts,
+      end_ts: ts,
+    })
+  }
+  sync.info = {
+    ...sync.info,
+    ...synced(world.now()),
+    last_sync_hash: commit.hash,
+    last_sync_message: commit.message,
+    ...pendingInfo(world, commit),
+  }
+  const count = changes.length
+  return [
+    `${sync.name}: ${count === 0 ? "in sync, nothing to change" : `applied ${count} changes from ${commit.hash}`}`,
+  ]
+}
+
+/** The info of a sync once run: nothing pending, the time it ran. */
+const synced = (now: number): Record<string, unknown> => ({
   state: "Ok",
   last_sync_ts: now,
-  last_sync_hash: typeof info.pending_hash === "string" ? info.pending_hash : "",
-  last_sync_message: typeof info.pending_message === "string" ? info.pending_message : "",
   pending_hash: "",
   pending_message: "",
   resource_updates: [],

@@ -123,6 +123,23 @@ export interface Crash {
   readonly lines: ReadonlyArray<string>
 }
 
+/** A resource as a commit of a sync's repository declares it; without fields, one it no longer holds. */
+export interface Declared {
+  readonly kind: Kind
+  readonly name: string
+  /** Its config's fields as the file writes them: dotted keys nest, `server` and `builder` by name. */
+  readonly fields?: Readonly<Record<string, string | number | boolean | ReadonlyArray<string>>>
+  /** Deployed by the sync once changed (the file's `deploy = true`). */
+  readonly deploy?: boolean
+}
+
+/** The head commit of a sync's repository. */
+export interface RepoCommit {
+  readonly hash: string
+  readonly message: string
+  readonly declared: ReadonlyArray<Declared>
+}
+
 export class World {
   readonly store: Store
   readonly containers = new Map<string, Array<Container>>()
@@ -144,6 +161,8 @@ export class World {
   readonly crashing = new Map<string, Crash>()
   /** Servers whose agent does not answer: executions on them fail (a scenario's). */
   readonly unreachable = new Set<string>()
+  /** The head commit of each repository a sync reads, by the repository's name (`acme/infra`). */
+  readonly repositories = new Map<string, RepoCommit>()
   /** Shells opened on servers and containers, by the name of their target. */
   readonly terminals: Array<Record<string, unknown> & { name: string; target_name: string }> = []
   readonly onboardingKeys: Array<Record<string, unknown> & { public_key: string }> = []

@@ -42,7 +42,7 @@ describe("svc-mcp sandbox --scenario list", () => {
       const listed = yield* Spawn.run({}, ["sandbox", "--scenario", "list"])
       expect(listed.code).toBe(0)
       const lines = listed.stderr.trim().split("\n")
-      expect(lines.map((l) => l.split(" ")[0])).toEqual(["calm", "incident"])
+      expect(lines.map((l) => l.split(" ")[0])).toEqual(["calm", "incident", "drift"])
     }),
   )
 })

@@ -143,11 +143,14 @@ describe("the sandbox's files and images", () => {
         "web",
         "cache",
       ])
-      // Changed: DeployStackIfChanged deploys it, and the deployed contents are the written ones.
+      // Changed: DeployStackIfChanged deploys it, and the deployed contents are the written ones (FileContents:
+      // a path and contents, no services).
       const deploy = yield* ok("execute/DeployStackIfChanged", { stack: "web" })
       expect(deploy._id).toBeDefined()
       yield* completed(admin, deploy._id.$oid)
-      expect((yield* ok("read/GetStack", { stack: "web" })).info.deployed_contents).toEqual(web.info.remote_contents)
+      const deployed = (yield* ok("read/GetStack", { stack: "web" })).info
+      expect(deployed.deployed_contents).toEqual([{ path: "compose.yaml", contents: compose }])
+      expect(deployed.deployed_hash).toBe(web.info.latest_hash)
       const again = yield* ok("execute/DeployStackIfChanged", { stack: "web" })
       expect(again._id).toBeUndefined()
       // A stack of neither a repository nor files on its host has no file to write.

@@ -380,7 +380,7 @@ describe("the sandbox against the service's definitions", () => {
   })
 
   // Each scenario's estate, its bad day included, answers as the definitions say.
-  for (const scenario of ["calm", "incident"] as const) {
+  for (const scenario of ["calm", "incident", "drift"] as const) {
     it.scopedLive(
       `answers every endpoint it serves as the definitions say, with params valid for its estate (${scenario})`,
       () =>

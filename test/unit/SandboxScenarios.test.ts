@@ -44,7 +44,7 @@ const incident = Effect.map(Sandboxes.scoped({ scenario: "incident" }), (sandbox
 
 describe("the sandbox's scenarios", () => {
   it("are listed one line each, calm first (the default), and the command line knows each", () => {
-    expect(SCENARIOS.map(([name]) => name)).toEqual(["calm", "incident"])
+    expect(SCENARIOS.map(([name]) => name)).toEqual(["calm", "incident", "drift"])
     expect(Cli.SCENARIO_NAMES).toEqual(SCENARIOS.map(([name]) => name))
     for (const [, line] of SCENARIOS) expect(line).not.toContain("\n")
   })
@@ -106,6 +106,66 @@ describe("the sandbox's scenarios", () => {
       expect((yield* ok("read/GetUpdate", { id: change.id })).logs[0].stdout).toContain("ghcr.io/acme/api:1.4.2 ->")
       const checked = yield* ok("write/CheckStackForUpdate", { stack: "monitoring" })
       expect(JSON.stringify(checked)).toContain("grafana")
+    }),
+  )
+
+  it.scopedLive("incident, the whole service in reach: stats over time, alerts, action states and checks agree", () =>
+    Effect.gen(function* () {
+      const { ok } = yield* incident
+      // staging-01 last answered at 07:05 on the sandbox's clock (37 minutes before its start): its series stops there.
+      const lastSeen = Date.UTC(2026, 2, 17, 7, 5, 0)
+      const staging = (yield* ok("read/GetHistoricalServerStats", { server: "staging-01", granularity: "1-min" })).stats
+      expect(staging.length).toBeGreaterThan(0)
+      expect(Math.max(...staging.map((p: Any) => p.ts))).toBe(lastSeen)
+      const alert = (yield* ok("read/ListAlerts", { query: { resolved: false } })).alerts.find(
+        (a: Any) => a.data.type === "ServerUnreachable",
+      )
+      expect(alert.ts).toBe(lastSeen)
+      // The servers that answer report until now.
+      const start = Date.UTC(2026, 2, 17, 7, 42, 0)
+      for (const server of ["prod-01", "prod-02"]) {
+        const series = (yield* ok("read/GetHistoricalServerStats", { server, granularity: "1-min" })).stats
+        expect(Math.max(...series.map((p: Any) => p.ts)), server).toBeGreaterThanOrEqual(start)
+      }
+      // prod-02's disk filled up to its 96% over the week.
+      const prod2 = (yield* ok("read/GetHistoricalServerStats", { server: "prod-02", granularity: "1-hr" })).stats
+      const newest = prod2.reduce((a: Any, b: Any) => (b.ts > a.ts ? b : a))
+      const oldest = prod2.reduce((a: Any, b: Any) => (b.ts < a.ts ? b : a))
+      expect(newest.disk_used_gb / newest.disk_total_gb).toBeCloseTo(0.96, 2)
+      expect(oldest.disk_used_gb).toBeLessThan(newest.disk_used_gb)
+      // Nothing runs now: api's crash loop is Docker restarting it, not a deploy in progress.
+      const api = yield* ok("read/GetDeploymentActionState", { deployment: "api" })
+      expect(Object.values(api).every((v) => v === false)).toBe(true)
+      expect(Object.values(yield* ok("read/GetServerActionState", { server: "staging-01" })).every((v) => !v)).toBe(
+        true,
+      )
+      // The checks: grafana has a newer image; api runs the newest tag there is.
+      const monitoring = yield* ok("write/CheckStackForUpdate", { stack: "monitoring" })
+      expect(monitoring.services.filter((s: Any) => s.update_available).map((s: Any) => s.service)).toEqual(["grafana"])
+      expect((yield* ok("write/CheckDeploymentForUpdate", { deployment: "api" })).update_available).toBe(false)
+    }),
+  )
+
+  it.scopedLive("incident: a deploy to staging-01 is deploying until it fails, then not", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped({ scenario: "incident", timing: { completeMs: 400 } })
+      const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
+      const ok = (endpoint: string, params: unknown): Effect.Effect<Any> =>
+        Effect.map(
+          Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers)),
+          (r) => r.body,
+        )
+      const started = yield* ok("execute/Deploy", { deployment: "legacy-cron" })
+      expect((yield* ok("read/GetDeploymentActionState", { deployment: "legacy-cron" })).deploying).toBe(true)
+      for (;;) {
+        const update = yield* ok("read/GetUpdate", { id: started._id.$oid })
+        if (update.status === "Complete") {
+          expect(update.success).toBe(false)
+          break
+        }
+        yield* Effect.sleep("50 millis")
+      }
+      expect((yield* ok("read/GetDeploymentActionState", { deployment: "legacy-cron" })).deploying).toBe(false)
     }),
   )
 
