@@ -5,23 +5,17 @@
  * estate, after which nothing is pending; a deploy brings a stack's deployed
  * files in line. The same two runs in a row.
  */
-import * as Fs from "node:fs"
-import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Ajv } from "ajv"
 import * as Effect from "effect/Effect"
+import * as Definitions from "../support/Definitions.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
-const document = JSON.parse(
-  Fs.readFileSync(Path.join(import.meta.dirname, "..", "..", "spec", "service-api-all.schema.json"), "utf8"),
-) as { endpoints: Record<string, { response: string | null }> }
-const ajv = new Ajv({ strict: false, allErrors: true, inlineRefs: false, code: { optimize: false } })
-ajv.addSchema(document, "service")
+const validator = Definitions.validators(true)
 /** Why an answer does not conform to the endpoint's answer definition; empty if it does. */
 const nonconforming = (endpoint: string, body: unknown): ReadonlyArray<string> => {
-  const response = document.endpoints[endpoint]?.response
+  const response = Definitions.document.endpoints[endpoint]?.response
   if (response === null || response === undefined) return [`${endpoint}: no definition`]
-  const validate = ajv.compile({ $ref: `service#/definitions/${encodeURIComponent(response)}` })
+  const validate = validator(response)
   return validate(body) ? [] : (validate.errors ?? []).map((e) => `${endpoint} ${e.instancePath} ${e.message}`)
 }
 
