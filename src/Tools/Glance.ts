@@ -189,14 +189,6 @@ export const itemsOf = (compiled: Compiled, answer: unknown): ReadonlyArray<unkn
 }
 
 /**
- * `fields` with each column's name taken for the record's path it reads: a
- * row's `state` is `info.state`, `server` `info.server_id` (and its name beside
- * it), `updates` `info.services`. A name that is no column's is kept as it is.
- */
-export const pathsForColumns = (compiled: Compiled, fields: ReadonlyArray<string>): ReadonlyArray<string> =>
-  fields.flatMap((field) => compiled.byLabel.get(field) ?? [field])
-
-/**
  * The kinds of names the rows of `items` need read: those of name columns
  * where some item has an id but not the name the service gave beside it.
  */

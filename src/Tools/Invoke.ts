@@ -19,6 +19,7 @@ import * as Glance from "./Glance.js"
 import { type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
+import * as RecordGlance from "./RecordGlance.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
 import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
@@ -61,7 +62,7 @@ const NO_NAMES: Effect.Effect<NameMaps | undefined> = Effect.succeed(undefined)
 
 /**
  * The names the rendered answer will show: for a list at a glance, those its
- * name columns lack; for an answer of svc_list, svc_get or a full list of
+ * name columns lack; for a record at a glance, those of its ids; for an answer of svc_list, svc_get or a full list of
  * svc_list_detail shaped by `fields`, those of the ids kept. None for a whole
  * answer, or where names are off (`Names.layerOff`); most answers show no ids
  * to name, and read nothing.
@@ -76,6 +77,15 @@ const namesFor = (
     // An execution's result at a glance names its target, where the params did not.
     const kinds =
       invocation.fields === undefined && invocation.whole !== true ? Execution.kindsFor(data, invocation.body) : []
+    return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
+  }
+  // A record at a glance names its ids.
+  const glance =
+    invocation.fields === undefined && invocation.whole !== true
+      ? RecordGlance.of(tool.name, invocation.endpoint)
+      : undefined
+  if (glance !== undefined && isObject(data)) {
+    const kinds = glance.kinds(data, invocation.body)
     return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
   }
   const projection = Glance.projectionOf(tool.name, invocation.endpoint)
@@ -152,11 +162,18 @@ const withoutNulls = (args: unknown): unknown => {
     : args
 }
 
-/** `fields` as paths of the record: a list's column names (`state`) taken for the paths they read (`info.state`). */
+/**
+ * `fields` as paths of the record: a list's column names (`state`) and a record's labels
+ * (`server`) taken for the paths they read (`info.state`, `config.server_id`).
+ */
 const fieldsOf = (tool: Tool, selector: string, fields: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const projection = Glance.projectionOf(tool.name, pathOf(tool, selector))
-  return projection === undefined ? fields : Glance.pathsForColumns(projection, fields)
+  const byLabel = labelsOf(tool, pathOf(tool, selector))
+  return byLabel === undefined ? fields : fields.flatMap((field) => byLabel.get(field) ?? [field])
 }
+
+/** The paths each name of a list's column or a record's label reads, where the answer has them. */
+const labelsOf = (tool: Tool, endpoint: string): ReadonlyMap<string, ReadonlyArray<string>> | undefined =>
+  Glance.projectionOf(tool.name, endpoint)?.byLabel ?? RecordGlance.of(tool.name, endpoint)?.byLabel
 
 /**
  * `schema: true` needs the selector alone: a tool's other required argument (svc_search_logs'
@@ -231,12 +248,12 @@ export const wouldSend = (call: Call, check: ParamsCheck.ParamsCheckShape): Effe
   return Effect.map(check.check(invocation.endpoint, invocation.body), (checked) => checked._tag !== "Invalid")
 }
 
-/** A list's columns, for `schema: true`: each a name `fields` takes for the record's path it reads. */
+/** A list's columns or a record's labels, for `schema: true`: each a name `fields` takes for the path it reads. */
 const columnsOf = (tool: Tool, endpoint: string): Readonly<Record<string, unknown>> => {
-  const projection = Glance.projectionOf(tool.name, endpoint)
-  return projection === undefined
+  const byLabel = labelsOf(tool, endpoint)
+  return byLabel === undefined
     ? {}
-    : { columns: Object.fromEntries([...projection.byLabel].map(([label, paths]) => [label, paths[0]])) }
+    : { columns: Object.fromEntries([...byLabel].map(([label, paths]) => [label, paths[0]])) }
 }
 
 /** What `schema: true` answers: the selector's params, compact, from the service's definitions. */

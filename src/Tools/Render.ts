@@ -10,6 +10,7 @@ import * as Execution from "./Execution.js"
 import { shape } from "./Fields.js"
 import * as Glance from "./Glance.js"
 import type { ToolSuccess } from "./Invoke.js"
+import * as RecordGlance from "./RecordGlance.js"
 import type { Glimpse } from "./Records.js"
 import type { Tool } from "./Tool.js"
 import { type ErrorKind, kindOf, type Problem, type ToolCallError, type ToolError } from "./ToolError.js"
@@ -171,9 +172,19 @@ const capNote = (bounded: Untrusted.Capped | undefined): string =>
         `the service's answer held ${bounded.total} characters of text from the infrastructure: only its first ${bounded.cap} were read (${Untrusted.CAP_TIMES} times the output budget)`,
       )
 
-/** A record at a glance, where the answer has one: an execution's result (Execution.ts). */
+/**
+ * A record at a glance, where the answer has one: an execution's result (Execution.ts), a
+ * resource or a Docker object (RecordGlance.ts).
+ */
 const recordOf = (outcome: ToolSuccess, shown: unknown): Glimpse | undefined => {
-  if (outcome.fields !== undefined || outcome.whole === true || outcome.tool !== "svc_execute") return undefined
+  if (outcome.fields !== undefined || outcome.whole === true || outcome.schema) return undefined
+  if (outcome.tool !== "svc_execute") {
+    const glimpse = RecordGlance.glanceOf(outcome.tool, outcome.endpoint, shown, outcome.names ?? {}, outcome.body)
+    // A glance of a record no longer than it (a small one) saves nothing: the record is shown whole.
+    const sent = outcome.text?.length
+    const shorter = sent === undefined || `${glimpse?.line ?? ""}${JSON.stringify(glimpse?.value)}`.length < sent
+    return shorter ? glimpse : undefined
+  }
   if (!Execution.isExecution(shown)) return undefined
   return Execution.glance(shown, outcome.names ?? {}, Execution.givenName(shown, outcome.body))
 }

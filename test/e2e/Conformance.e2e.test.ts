@@ -91,7 +91,9 @@ describe("conformance, by independent tools", () => {
         const called = yield* call("resource_type=stack", 'params={"stack":"web"}')
         expect(called.code).toBe(0)
         const result = JSON.parse(called.stdout)
-        expect(JSON.parse(result.content[0].text).name).toBe("web")
+        // The stack at a glance: a first line saying so, then the fields.
+        expect(result.content[0].text).toMatch(/^\[svc-mcp: stack web at a glance; /)
+        expect(JSON.parse(result.content[0].text.split("\n")[1]).name).toBe("web")
         const failed = yield* call("resource_type=user")
         expect(JSON.parse(failed.stdout).isError).toBe(true)
       }),

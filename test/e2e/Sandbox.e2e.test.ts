@@ -8,8 +8,11 @@ import * as Spawn from "../support/Spawn.js"
 
 const json = (result: unknown) => {
   const [first] = (result as { content: Array<{ text: string }> }).content
-  // An answer with untrusted text starts with a line saying what its fences mean (src/Untrusted/Fence.ts).
-  return JSON.parse((first?.text ?? "null").replace(/^\[svc-mcp: untrusted text at [^\n]*\n/, ""))
+  // An answer with untrusted text starts with a line saying what its fences mean (src/Untrusted/Fence.ts);
+  // a record at a glance, with a line saying so.
+  return JSON.parse(
+    (first?.text ?? "null").replace(/^\[svc-mcp: (untrusted text at|\w+ [^\n]* at a glance;) [^\n]*\n/, ""),
+  )
 }
 
 describe("svc-mcp --sandbox", () => {
@@ -30,8 +33,15 @@ describe("svc-mcp --sandbox", () => {
           },
         })
         expect(json(created).name).toBe("cache")
+        // At a glance: its image among the fields an operator reads first; the whole record one field away.
         const got = yield* call("svc_get", { resource_type: "deployment", params: { deployment: "cache" } })
-        expect(json(got).config.image).toEqual({ type: "Image", params: { image: "redis:7" } })
+        expect(json(got)).toMatchObject({ name: "cache", image: "redis:7" })
+        const whole = yield* call("svc_get", {
+          resource_type: "deployment",
+          params: { deployment: "cache" },
+          fields: ["*"],
+        })
+        expect(json(whole).config.image).toEqual({ type: "Image", params: { image: "redis:7" } })
 
         yield* call("svc_rename", { resource_type: "deployment", params: { id: "cache", name: "redis-cache" } })
         const names = json(yield* call("svc_list", { resource_type: "deployment", fields: ["name"] })).map(

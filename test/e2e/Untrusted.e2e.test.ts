@@ -113,7 +113,15 @@ describe.each(ERAS)("untrusted text, %s (%s)", (era) => {
         expect(stdout).toContain(Hostile.WORKER_LOG[1])
         expect(stdout).not.toContain(`id=${id}`)
 
-        const repo = (yield* call("svc_get", { resource_type: "repo", params: { repo: "infra" } })) as Result
+        // At a glance a repo shows no untrusted field: no fences, nothing for the guard. Whole, its commit message fenced.
+        const glance = (yield* call("svc_get", { resource_type: "repo", params: { repo: "infra" } })) as Result
+        expect(textOf(glance)).toMatch(/^\[svc-mcp: repo infra at a glance; /)
+        expect(glance._meta?.["svc-mcp/untrusted"]).toBeUndefined()
+        const repo = (yield* call("svc_get", {
+          resource_type: "repo",
+          params: { repo: "infra" },
+          fields: ["*"],
+        })) as Result
         const repoText = textOf(repo)
         expect(repo._meta?.["svc-mcp/untrusted"]).toEqual(["/info/latest_message"])
         expectFenced(repoText, ["/info/latest_message"], tokenOf(repoText))
@@ -124,6 +132,7 @@ describe.each(ERAS)("untrusted text, %s (%s)", (era) => {
         const image = (yield* call("svc_inspect", {
           inspect_type: "image",
           params: { server: "prod-01", image: "ghcr.io/acme/api:1.4.2" },
+          fields: ["*"],
         })) as Result
         const imageText = textOf(image)
         const labels = image._meta?.["svc-mcp/untrusted"] as Array<string>

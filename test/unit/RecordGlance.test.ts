@@ -1,12 +1,198 @@
 /**
- * Records at a glance (src/Tools/RecordGlance.ts, RecordViews.ts): svc_get's
- * and svc_inspect's answers on the sandbox, each whole with `fields: ["*"]`
- * exactly as they were answered before the glance came (a snapshot).
+ * Records at a glance (src/Tools/RecordGlance.ts, RecordViews.ts): the table
+ * against the service's definitions; for any record the definitions allow,
+ * the default answer holds only fields of the record (plus names), never a
+ * secret, and no untrusted text unfenced; on the sandbox, svc_get's and
+ * svc_inspect's answers at a glance, each whole with `fields: ["*"]` exactly
+ * as it was answered before the glance came (a snapshot), `schema: true`
+ * listing the labels.
  */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as FastCheck from "fast-check"
+import * as Definitions from "../../src/Tools/Definitions.js"
+import type { ToolSuccess } from "../../src/Tools/Invoke.js"
+import type * as Names from "../../src/Tools/Names.js"
+import * as RecordGlance from "../../src/Tools/RecordGlance.js"
+import { RECORD_VIEWS } from "../../src/Tools/RecordViews.js"
+import * as Render from "../../src/Tools/Render.js"
+import * as Tables from "../../src/Tools/Tables.js"
+import * as TablesAll from "../../src/Tools/TablesAll.js"
+import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Mcp from "../support/Mcp.js"
+import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
+
+type JsonSchema = Readonly<Record<string, unknown>>
+
+const document = JSON.parse(
+  Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api-all.schema.json"), "utf8"),
+) as {
+  definitions: Record<string, JsonSchema>
+  endpoints: Record<string, { response: string | null }>
+}
+
+const resolve = (schema: JsonSchema): JsonSchema => {
+  const ref = schema.$ref
+  if (typeof ref !== "string") return schema
+  return resolve(document.definitions[decodeURIComponent(ref.replace("#/definitions/", ""))] ?? {})
+}
+
+/** The schema of an endpoint's answer. */
+const answerSchema = (endpoint: string): JsonSchema =>
+  resolve(document.definitions[document.endpoints[endpoint]?.response ?? ""] ?? {})
+
+/** The schema at a dotted path, through arrays and choices; undefined where the definitions have no such field. */
+const schemaAt = (schema: JsonSchema, names: ReadonlyArray<string>): JsonSchema | undefined => {
+  const here = resolve(schema)
+  if (names.length === 0) return here
+  if (here.type === "array") return schemaAt((here.items as JsonSchema) ?? {}, names)
+  for (const choice of [...((here.anyOf as Array<JsonSchema>) ?? []), ...((here.oneOf as Array<JsonSchema>) ?? [])]) {
+    const found = schemaAt(choice, names)
+    if (found !== undefined) return found
+  }
+  const [first, ...rest] = names
+  const property = (here.properties as Record<string, JsonSchema> | undefined)?.[first as string]
+  if (property !== undefined) return schemaAt(property, rest)
+  const map = here.additionalProperties
+  return typeof map === "object" && map !== null && first === "*" ? schemaAt(map as JsonSchema, rest) : undefined
+}
+
+const ID = "6b0741480000000000000008"
+
+/** Any value the schema allows (bounded in depth): what the service may answer. */
+const arbitrary = (schema: JsonSchema, depth = 0): FastCheck.Arbitrary<unknown> => {
+  const here = resolve(schema)
+  const choices = [...((here.anyOf as Array<JsonSchema>) ?? []), ...((here.oneOf as Array<JsonSchema>) ?? [])]
+  if (choices.length > 0) return FastCheck.oneof(...choices.map((choice) => arbitrary(choice, depth + 1)))
+  if (here.const !== undefined) return FastCheck.constant(here.const)
+  if (Array.isArray(here.enum)) return FastCheck.constantFrom(...(here.enum as Array<unknown>))
+  const types = Array.isArray(here.type) ? (here.type as Array<string>) : [here.type]
+  const one = (type: unknown): FastCheck.Arbitrary<unknown> => {
+    switch (type) {
+      case "string":
+        return FastCheck.oneof(FastCheck.string(), FastCheck.constantFrom("", ID))
+      case "number":
+        return FastCheck.double({ noNaN: true, noDefaultInfinity: true })
+      case "integer":
+        return FastCheck.integer()
+      case "boolean":
+        return FastCheck.boolean()
+      case "null":
+        return FastCheck.constant(null)
+      case "array":
+        return depth > 5
+          ? FastCheck.constant([])
+          : FastCheck.array(arbitrary((here.items as JsonSchema) ?? {}, depth + 1), { maxLength: 3 })
+      default: {
+        const properties = (here.properties as Record<string, JsonSchema> | undefined) ?? {}
+        const map = here.additionalProperties
+        if (depth <= 5 && Object.keys(properties).length === 0 && typeof map === "object" && map !== null)
+          return FastCheck.dictionary(FastCheck.string({ maxLength: 8 }), arbitrary(map as JsonSchema, depth + 1), {
+            maxKeys: 2,
+          })
+        if (depth > 5 || Object.keys(properties).length === 0) return FastCheck.constant({})
+        const required = (here.required as Array<string> | undefined) ?? []
+        return FastCheck.record(
+          Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, arbitrary(s, depth + 1)])),
+          { requiredKeys: required.filter((name) => name in properties) },
+        )
+      }
+    }
+  }
+  return FastCheck.oneof(...types.map(one))
+}
+
+/** Field names that hold a credential (as Tools/AnswerBounds.ts redacts them). */
+const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential|passkey/i
+const SECRET = "PLANTED-SECRET-7f3a"
+const UNTRUSTED = "PLANTED-UNTRUSTED-9c1e"
+
+/** The record with every credential-named string set to SECRET. */
+const plantSecrets = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(plantSecrets)
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [
+      key,
+      typeof field === "string" && CREDENTIAL.test(key) ? SECRET : plantSecrets(field),
+    ]),
+  )
+}
+
+/** Every string at or below `path` (a pattern of Untrusted/Paths.ts) set to UNTRUSTED. */
+const plantUntrusted = (value: unknown, path: ReadonlyArray<string>): unknown => {
+  if (path.length === 0) return everyString(value)
+  const [first, ...rest] = path
+  if (Array.isArray(value)) return first === "[]" ? value.map((item) => plantUntrusted(item, rest)) : value
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [
+      key,
+      first === "*" || key === first ? plantUntrusted(field, rest) : field,
+    ]),
+  )
+}
+const everyString = (value: unknown): unknown =>
+  typeof value === "string"
+    ? `${UNTRUSTED} ${value}`
+    : Array.isArray(value)
+      ? value.map(everyString)
+      : typeof value === "object" && value !== null
+        ? Object.fromEntries(Object.entries(value).map(([key, field]) => [key, everyString(field)]))
+        : value
+
+/** The values at a dotted path, through arrays (written here apart from the code under test). */
+const valuesAt = (value: unknown, names: ReadonlyArray<string>): ReadonlyArray<unknown> => {
+  if (names.length === 0) return [value]
+  if (Array.isArray(value)) return value.flatMap((item) => valuesAt(item, names))
+  const [first, ...rest] = names
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, first as string)) return []
+  return valuesAt((value as Record<string, unknown>)[first as string], rest)
+}
+
+const NAMES: Names.NameMaps = {
+  server: new Map([[ID, "prod-01"]]),
+  tag: new Map([[ID, "production"]]),
+  builder: new Map([[ID, "local-builder"]]),
+  swarm: new Map([[ID, "edge-swarm"]]),
+  build: new Map([[ID, "api-image"]]),
+}
+const ALL_NAMES = new Set(["prod-01", "production", "local-builder", "edge-swarm", "api-image"])
+
+/** The tool and selector that reach `endpoint`. */
+const reaching = (endpoint: string): readonly [typeof Definitions.svc_get, string] => {
+  const name = endpoint.replace("read/", "")
+  const get = Object.entries(Tables.get).find(([, e]) => e === name)?.[0]
+  if (get !== undefined) return [Definitions.svc_get, get]
+  const inspect = Object.entries(Tables.inspect).find(([, e]) => e === name)?.[0]
+  if (inspect !== undefined) return [Definitions.svc_inspect, inspect]
+  const all = Object.entries(TablesAll.get).find(([, e]) => e === endpoint)?.[0]
+  return [Definitions.svc_get, all ?? ""]
+}
+
+/** The default answer to a call of `endpoint` that the service answered `record`. */
+const rendered = (endpoint: string, record: unknown): Render.Rendered => {
+  const [tool, selector] = reaching(endpoint)
+  const outcome: ToolSuccess = {
+    tool: tool.name,
+    wait: false,
+    schema: false,
+    selectorKey: tool.selectorKey,
+    selector,
+    endpoint,
+    body: {},
+    data: record,
+    text: JSON.stringify(record),
+    names: NAMES,
+  }
+  return Render.success(tool, outcome, { maxOutputChars: 50_000, revealSecrets: false })
+}
+
+/** The text outside every fence: what the answer shows as its own. */
+const outsideFences = (text: string): string => text.replace(/<u:[0-9a-f]{16}>[\s\S]*?<\/u>/g, "")
 
 type Sandbox = Effect.Effect.Success<ReturnType<typeof Sandboxes.scoped>>
 
@@ -40,7 +226,7 @@ const inspect = (selector: string, params: Record<string, unknown>): Asked => ({
 })
 
 /** A record of each type svc_get reaches, and of each svc_inspect answers on the sandbox. */
-export const ASKED: ReadonlyArray<Asked> = [
+const ASKED: ReadonlyArray<Asked> = [
   get("stack", given({ stack: "web" })),
   get("build", given({ build: "api-image" })),
   get("server", given({ server: "prod-01" })),
@@ -96,6 +282,135 @@ describe('fields: ["*"]', () => {
       yield* Effect.promise(() =>
         expect(`${JSON.stringify(answers, null, 1)}\n`).toMatchFileSnapshot("./snapshots/records-whole.json"),
       )
+    }),
+  )
+})
+
+describe("the records' views", () => {
+  const endpoints = Object.keys(RECORD_VIEWS)
+
+  it("has a view for every record svc_get reaches but the small ones and the sync's, and for svc_inspect's Docker objects", () => {
+    const whole = ["GetTag", "GetVariable", "GetImageRegistryAccount", "GetGitProviderAccount", "GetResourceSync"]
+    for (const endpoint of Object.values(Tables.get)) {
+      expect(RecordGlance.of("svc_get", `read/${endpoint}`) === undefined, endpoint).toBe(whole.includes(endpoint))
+    }
+    for (const endpoint of ["InspectContainer", "InspectDeploymentContainer", "InspectStackContainer", "InspectImage"])
+      expect(RecordGlance.of("svc_inspect", `read/${endpoint}`), endpoint).toBeDefined()
+    // Other tools' answers are not records at a glance.
+    expect(RecordGlance.of("svc_list", "read/GetStack")).toBeUndefined()
+  })
+
+  it("each label reads a field the definitions give, never a credential nor untrusted text; `more` one no label reads", () => {
+    for (const endpoint of endpoints) {
+      const view = RECORD_VIEWS[endpoint]
+      if (view === undefined) continue
+      const schema = answerSchema(endpoint)
+      const untrusted = (PATHS[endpoint] ?? []).map(([path]) => path.replaceAll(".[]", ""))
+      if (view.more !== undefined) {
+        expect(schemaAt(schema, view.more.split(".")), `${endpoint} more ${view.more}`).toBeDefined()
+        expect(view.columns.map((column) => column.path)).not.toContain(view.more)
+      }
+      for (const column of view.columns) {
+        expect(schemaAt(schema, column.path.split(".")), `${endpoint} ${column.path}`).toBeDefined()
+        expect(CREDENTIAL.test(column.path), `${endpoint} ${column.path}`).toBe(false)
+        for (const path of untrusted) expect(column.path.startsWith(path), `${endpoint} ${column.path}`).toBe(false)
+      }
+    }
+  })
+
+  for (const endpoint of endpoints) {
+    const view = RECORD_VIEWS[endpoint]
+    if (view === undefined) continue
+    const planted = arbitrary(answerSchema(endpoint))
+      .map(plantSecrets)
+      .map((record) => (PATHS[endpoint] ?? []).reduce((r, [path]) => plantUntrusted(r, path.split(".")), record))
+    it.prop(
+      `${endpoint}: the default answer holds only fields of the record (plus names), no secret, no untrusted text unfenced`,
+      { record: planted },
+      ({ record }) => {
+        const answer = rendered(endpoint, record)
+        expect(answer.isError).toBe(false)
+        expect(answer.text).not.toContain(SECRET)
+        expect(outsideFences(answer.text)).not.toContain(UNTRUSTED)
+        const glance = RecordGlance.of(reaching(endpoint)[0].name, endpoint)?.glance(record as never, NAMES, {})
+        if (glance === undefined) return
+        // The answer is the glance, unless the glance would not be shorter than the record.
+        if (answer.text.startsWith("[svc-mcp: ")) expect(answer.structuredData).toEqual(glance.value)
+        for (const [label, cell] of Object.entries(glance.value as Record<string, unknown>)) {
+          const column = view.columns.find((c) => c.label === label)
+          expect(column, label).toBeDefined()
+          const found = valuesAt(record, (column?.path ?? "").split("."))
+          const flat = found.flatMap((value) => (Array.isArray(value) ? value : [value]))
+          const same = (a: unknown) => (b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+          // A name stands for an id the record holds.
+          const kept = (value: unknown) =>
+            (column?.name !== undefined && ALL_NAMES.has(value as string) && flat.includes(ID)) ||
+            flat.some(same(value))
+          if (found.some(same(cell)) || kept(cell)) continue
+          expect(Array.isArray(cell), `${label}: ${JSON.stringify(cell)}`).toBe(true)
+          for (const value of cell as Array<unknown>)
+            expect(kept(value), `${label}: ${JSON.stringify(value)}`).toBe(true)
+        }
+      },
+      { fastCheck: { numRuns: runs(20) } },
+    )
+  }
+})
+
+describe("svc_get and svc_inspect at a glance, on the sandbox", () => {
+  it.scopedLive("stack web: the fields an operator reads first, ids as names, at most 40% of the whole record", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      const get = (args: Record<string, unknown>) =>
+        Effect.promise(() =>
+          client.callTool({
+            name: "svc_get",
+            arguments: { resource_type: "stack", params: { stack: "web" }, ...args },
+          }),
+        )
+      const glance = yield* get({})
+      const whole = Mcp.text(yield* get({ fields: ["*"] }))
+      const text = Mcp.text(glance)
+      expect(text.length).toBeLessThanOrEqual(whole.length * 0.4)
+      const [head, json] = text.split("\n")
+      expect(head).toBe(
+        '[svc-mcp: stack web at a glance; fields: ["*"] for the whole record, or paths such as ["config.environment"]]',
+      )
+      const id = sandbox.world.store.find("stack", "web").id
+      expect(JSON.parse(json ?? "")).toEqual({
+        name: "web",
+        id,
+        server: "prod-01",
+        tags: ["production"],
+        repo: "acme/web",
+        branch: "main",
+        files: ["compose.yaml"],
+        auto_update: false,
+        poll_for_updates: false,
+        send_alerts: false,
+      })
+      expect(glance.structuredContent).toEqual(JSON.parse(json ?? ""))
+      // A label is taken as `fields` for the path it reads, the id's name beside it.
+      const server = JSON.parse(Mcp.text(yield* get({ fields: ["server", "name"] })))
+      expect(server).toEqual({ name: "web", config: { server_id: expect.any(String), server_name: "prod-01" } })
+      // schema: true lists the labels with the paths they read.
+      const schema = JSON.parse(Mcp.text(yield* get({ schema: true }))) as { columns: Record<string, string> }
+      expect(schema.columns).toMatchObject({ id: "_id.$oid", server: "config.server_id", files: "config.file_paths" })
+      // A container inspected: its state and image, by its name.
+      const inspected = Mcp.text(
+        yield* Effect.promise(() =>
+          client.callTool({
+            name: "svc_inspect",
+            arguments: { inspect_type: "stack_container", params: { stack: "web", service: "web" } },
+          }),
+        ),
+      )
+      expect(inspected.split("\n")[0]).toMatch(/^\[svc-mcp: container \/web-web-1 at a glance; /)
+      expect(JSON.parse(inspected.split("\n")[1] ?? "")).toMatchObject({
+        image: "library/web:latest",
+        state: "running",
+      })
     }),
   )
 })

@@ -1,0 +1,85 @@
+/**
+ * One record at a glance: what svc_get and svc_inspect answer without
+ * `fields`, in place of the service's whole record. A record of a type in
+ * RecordViews.ts is shown as one object of its labels, each the value at its
+ * path, ids as names (Names.ts), a field the record leaves empty left out; a
+ * type whose glance is not a set of fields has a function of its own here
+ * (`OWN`). The first line says it is a glance and how to see the whole record,
+ * which `fields: ["*"]` gives as the service sent it.
+ */
+import { isObject } from "../Shared/JsonShape.js"
+import * as Glance from "./Glance.js"
+import type { NameKind, NameMaps } from "./Names.js"
+import type { Glimpse } from "./Records.js"
+import { RECORD_VIEWS, type RecordView } from "./RecordViews.js"
+
+type Json = Readonly<Record<string, unknown>>
+
+/** How one endpoint's record is shown at a glance. */
+export interface RecordGlance {
+  /** The record at a glance; undefined where the answer is not one to glance at (it is then shown whole). */
+  readonly glance: (record: Json, names: NameMaps, body: Json) => Glimpse | undefined
+  /** The kinds of names the glance of `record` shows, read before it is made. */
+  readonly kinds: (record: Json, body: Json) => ReadonlyArray<NameKind>
+  /** Each label's record paths: what `fields` takes a label for, and `schema: true` lists. */
+  readonly byLabel?: ReadonlyMap<string, ReadonlyArray<string>>
+}
+
+/** A name in the first line: a long one clipped, as the fences' first line clips what the call named. */
+const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text)
+
+/** A cell the record leaves empty: absent, null, an empty text (the service's "not set") or list. */
+const isEmpty = (cell: unknown): boolean => cell === null || cell === "" || (Array.isArray(cell) && cell.length === 0)
+
+/** The glance of a record of `view`'s type: its labels and their values, and a first line naming it. */
+export const fromView = (view: RecordView): RecordGlance => {
+  const compiled = Glance.compile(view)
+  const more = view.more === undefined ? "" : `, or paths such as ${JSON.stringify([view.more])}`
+  const after = `at a glance; fields: ["*"] for the whole record${more}]\n`
+  return {
+    glance: (record, names) => {
+      const row = compiled.row(record, names)
+      const value: Record<string, unknown> = {}
+      compiled.labels.forEach((label, i) => {
+        if (!isEmpty(row[i])) value[label] = row[i]
+      })
+      // An answer that holds none of the labels' fields is not such a record: it is shown whole.
+      if (Object.keys(value).length === 0) return undefined
+      // The record's name, where its first label is one: "stack web", "container /web-web-1".
+      const name = typeof row[0] === "string" && row[0] !== "" ? ` ${clip(row[0])}` : ""
+      return { value, untrusted: [], line: `[svc-mcp: ${view.noun}${name} ${after}` }
+    },
+    kinds: (record) => Glance.kindsFor(compiled, [record]),
+    byLabel: compiled.byLabel,
+  }
+}
+
+/**
+ * The glances that are not a record's fields, by endpoint: a function each.
+ * An endpoint in neither table is answered whole.
+ */
+const OWN: Readonly<Record<string, RecordGlance>> = {}
+
+/** The tools whose answers are one record. */
+const RECORDS = new Set(["svc_get", "svc_inspect"])
+
+const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
+  ...Object.entries(RECORD_VIEWS).map(([endpoint, view]) => [endpoint, fromView(view)] as const),
+  ...Object.entries(OWN),
+])
+
+/** How `tool`'s answer from `endpoint` is shown at a glance, if it is. */
+export const of = (tool: string, endpoint: string): RecordGlance | undefined =>
+  RECORDS.has(tool) ? GLANCES.get(endpoint) : undefined
+
+/** `answer` at a glance, where `tool`'s answers from `endpoint` are glanced at and it is a record. */
+export const glanceOf = (
+  tool: string,
+  endpoint: string,
+  answer: unknown,
+  names: NameMaps,
+  body: Json,
+): Glimpse | undefined => {
+  const glance = of(tool, endpoint)
+  return glance === undefined || !isObject(answer) ? undefined : glance.glance(answer, names, body)
+}
