@@ -32,7 +32,7 @@ const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}
 const isEmpty = (cell: unknown): boolean => cell === null || cell === "" || (Array.isArray(cell) && cell.length === 0)
 
 /** The glance of a record of `view`'s type: its labels and their values, and a first line naming it. */
-export const fromView = (view: RecordView): RecordGlance => {
+const fromView = (view: RecordView): RecordGlance => {
   const compiled = Glance.compile(view)
   const more = view.more === undefined ? "" : `, or paths such as ${JSON.stringify([view.more])}`
   const after = `at a glance; fields: ["*"] for the whole record${more}]\n`
