@@ -71,13 +71,13 @@ await call("svc_list", { resource_type: "stack" }, names)
 await call(
   "svc_get",
   { resource_type: "stack", params: { stack: "staging-web" } },
-  (s) =>
-    `${s.name}: ${s.config.repo}@${s.config.branch}, files ${s.config.file_paths.join(", ")}, on server ${s.config.server_id}`,
+  // At a glance: the fields an operator reads first, the server by name; fields: ["*"] gives the whole record.
+  (s) => `${s.name}: ${s.repo}@${s.branch}, files ${s.files.join(", ")}, on server ${s.server}`,
 )
 await call(
   "svc_inspect",
   { inspect_type: "container", params: { server: "prod-01", container: "web-web-1" } },
-  (c) => `${c.Name}: ${c.State.Status}, image ${c.Image}`,
+  (c) => `${c.name}: ${c.state}, image ${c.image}`,
 )
 
 const update = await call(
