@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as esbuild from "esbuild"
 import { type Browser, chromium, type FrameLocator, type Page } from "playwright-core"
 import { ensureBinary } from "../support/Debian.js"
+import * as Png from "../support/Png.js"
 import { ENTRY } from "../support/Spawn.js"
 
 const ROOT = Path.resolve(Path.dirname(import.meta.dirname), "..")
@@ -34,8 +35,12 @@ interface Served {
 }
 
 /** The built server with the sandbox over HTTP, and before it the host's own origin: its page, its script, /mcp. */
-const serve = async (env: Record<string, string>, hostScript: string): Promise<Served> => {
-  const child = ChildProcess.spawn(process.execPath, [ENTRY, "--sandbox"], {
+const serve = async (
+  env: Record<string, string>,
+  hostScript: string,
+  args: ReadonlyArray<string> = [],
+): Promise<Served> => {
+  const child = ChildProcess.spawn(process.execPath, [ENTRY, "--sandbox", ...args], {
     env: { PATH: process.env.PATH ?? "", SVC_MCP_HTTP_PORT: "0", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   })
@@ -314,4 +319,129 @@ describe("the fleet view among several services", () => {
 
 it("the built page is where the server reads it from", () => {
   expect(Fs.existsSync(Path.join(ROOT, "dist/fleet-view.js"))).toBe(true)
+})
+
+// The view's light colours (src/View/App/fleet.css): a critical alert's background, a healthy state's pill.
+const BAD_BG = [0xfb, 0xe4, 0xe4] as const
+const GOOD_BG = [0xe3, 0xf5, 0xea] as const
+const near = (pixel: readonly [number, number, number], colour: readonly [number, number, number]) =>
+  pixel.every((v, i) => Math.abs(v - (colour[i] ?? 0)) <= 6)
+
+/** The screenshot's rows, top to bottom, each with how many of its pixels are near `colour`. */
+const rowsOf = (image: Png.Image, colour: readonly [number, number, number]) =>
+  Array.from({ length: image.height }, (_, y) => {
+    let count = 0
+    for (let x = 0; x < image.width; x++) if (near(image.rgb(x, y), colour)) count++
+    return count
+  })
+
+/** The runs of consecutive rows where at least `least` pixels are near the colour: [first, last] each. */
+const bands = (counts: ReadonlyArray<number>, least: number) => {
+  const found: Array<[number, number]> = []
+  counts.forEach((count, y) => {
+    const last = found.at(-1)
+    if (count < least) return
+    if (last !== undefined && last[1] === y - 1) last[1] = y
+    else found.push([y, y])
+  })
+  return found
+}
+
+describe("the fleet view on the incident scenario", () => {
+  let served: Served
+  beforeAll(async () => {
+    served = await serve({ SVC_REACH: "all" }, hostScript, ["--scenario", "incident"])
+    cleanups.push(served.close)
+  }, 30_000)
+
+  it("shows the open alerts first, then what is unhealthy, then the rest; the screenshot shows them so", async () => {
+    const { page, view, errors } = await open(served)
+    await view.locator('[data-testid="alert"]').first().waitFor()
+    // The service's own alerts (SVC_REACH=all): severity, the target by name, since when on the sandbox's clock.
+    const alerts = await view.locator('[data-testid="alert"]').allTextContents()
+    // Each as severity, name, what, kind and since: the scenario's times (Incident.ts), newest first.
+    expect(alerts).toEqual([
+      "criticalstaging-01 unreachableserver · since 2026-03-17 07:05 UTC",
+      "criticalprod-02 disk at 96%server · since 2026-03-17 06:51 UTC",
+    ])
+    await expect(view.locator('[data-testid="open-alerts"] h2').textContent()).resolves.toContain(
+      "as the service lists them",
+    )
+    const unhealthy = await view
+      .locator("tr[data-unhealthy]")
+      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute("data-kind")} ${r.getAttribute("data-name")}`))
+    expect(unhealthy).toEqual(["deployment api", "server staging-01", "build docs-image"])
+    await expect(row(view, "deployment", "api").locator("td").nth(3).textContent()).resolves.toMatch(/crash-looping/)
+
+    // On the page, top to bottom: the alerts, the unhealthy, then the rest; each row in one place.
+    const tops = await view
+      .locator('[data-testid="open-alerts"], [data-testid="unhealthy"], .main section')
+      .evaluateAll((nodes) =>
+        nodes.map((n) => [n.querySelector("h2")?.firstChild?.textContent, n.getBoundingClientRect().top]),
+      )
+    expect(tops.map(([title]) => title)).toEqual([
+      "Open alerts",
+      "Unhealthy",
+      "Servers",
+      "Stacks and deployments",
+      "Builds",
+    ])
+    const ys = tops.map(([, top]) => Number(top))
+    expect(ys).toEqual([...ys].sort((a, b) => a - b))
+    for (const name of ["api", "staging-01", "docs-image"]) {
+      await expect(view.locator(`tr[data-name="${name}"]`).count()).resolves.toBe(1)
+    }
+    expect(errors).toEqual([])
+
+    // The screenshot, decoded: the two critical alerts are the first wide red bands, across the view, and
+    // they stand above every healthy state's green.
+    await page.waitForTimeout(300)
+    const box = await page.locator("iframe").boundingBox()
+    if (box === null) throw new Error("the view's frame is not shown")
+    const shot = await page.screenshot({ clip: box })
+    Fs.writeFileSync(Path.join(ROOT, "docs/fleet-incident.png"), shot)
+    const image = Png.decode(shot)
+    expect(image.width).toBe(Math.round(box.width))
+    const red = bands(rowsOf(image, BAD_BG), image.width * 0.5)
+    expect(red.length).toBe(2)
+    // A state's pill is some 40 pixels wide; the cards' rounded corners blend a few pixels near it.
+    const green = rowsOf(image, GOOD_BG).findIndex((count) => count >= 20)
+    expect(green).toBeGreaterThan(0)
+    for (const [first, last] of red) {
+      expect(last - first).toBeGreaterThanOrEqual(20)
+      expect(last).toBeLessThan(green)
+    }
+    // Above the alerts: the header and the summary cards alone, within the view's first quarter.
+    expect(red[0]?.[0]).toBeLessThan(image.height / 4)
+  }, 60_000)
+})
+
+describe("the fleet view on the incident scenario, the service's alerts out of reach", () => {
+  let served: Served
+  beforeAll(async () => {
+    served = await serve({}, hostScript, ["--scenario", "incident"])
+    cleanups.push(served.close)
+  }, 30_000)
+
+  it("reads the alerts from the states reported, and shows them first all the same", async () => {
+    const { page, view, errors } = await open(served)
+    await view.locator('[data-testid="alert"]').first().waitFor()
+    const levels = await view
+      .locator('[data-testid="alert"]')
+      .evaluateAll((items) => items.map((i) => i.getAttribute("data-level")))
+    expect(levels).toEqual([...levels].sort())
+    const alerts = await view.locator('[data-testid="alert"]').allTextContents()
+    expect(alerts.some((a) => a.includes("staging-01") && a.includes("unreachable"))).toBe(true)
+    expect(alerts.some((a) => a.includes("prod-02") && a.includes("disk at 96%"))).toBe(true)
+    expect(alerts.some((a) => a.includes("api") && a.includes("restarting"))).toBe(true)
+    await expect(view.locator('[data-testid="open-alerts"] h2').textContent()).resolves.toContain(
+      "read from the states reported",
+    )
+    // Refused once as out of reach, the service's list is not asked for again by a refresh.
+    await view.locator('button[data-action="refresh"]').click()
+    await view.locator('button[data-action="refresh"]:text-is("refresh")').waitFor()
+    const { calls } = await hostState(page)
+    expect(calls.filter((c) => c.arguments.resource_type === "alert")).toHaveLength(1)
+    expect(errors).toEqual([])
+  }, 30_000)
 })

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import * as Tables from "../../src/Tools/Tables.js"
+import * as Attention from "../../src/View/App/Attention.js"
 import * as Model from "../../src/View/App/Model.js"
 
 const server = (name: string, state: string, stats?: Record<string, unknown>, thresholds?: Record<string, number>) => ({
@@ -115,6 +116,153 @@ describe("the fleet view's model", () => {
       "warning sick: unhealthy",
       "warning sick: DeployStack failed",
     ])
+  })
+
+  describe("what needs someone first", () => {
+    const servers = Model.serverRows([
+      server("prod-01", "Ok"),
+      server("staging-01", "NotOk", { cpu_perc: 1, refresh_ts: 1_000 }),
+      server("edge", "Disabled"),
+    ])
+    const rows = [
+      ...servers,
+      ...Model.runningRows(
+        "stack",
+        [
+          { id: "s1", name: "web", tags: [], info: { state: "running" } },
+          { id: "s2", name: "old", tags: [], info: { state: "stopped" } },
+          { id: "s3", name: "sick", tags: [], info: { state: "unhealthy" } },
+        ],
+        servers,
+      ),
+      ...Model.runningRows(
+        "deployment",
+        [
+          { id: "d1", name: "api", tags: [], info: { state: "restarting", server_id: "id-prod-01" } },
+          { id: "d2", name: "cron", tags: [], info: { state: "exited" } },
+        ],
+        servers,
+      ),
+      ...Model.buildRows([
+        { id: "b1", name: "docs-image", tags: [], info: { state: "Failed", last_built_at: 2_000 } },
+        { id: "b2", name: "api-image", tags: ["t1"], info: { state: "Ok", last_built_at: 0 } },
+      ]),
+    ]
+
+    it("reads builds with their state and when they were last built, never where the service says 0", () => {
+      expect(rows.filter((r) => r.kind === "build")).toEqual([
+        { kind: "build", id: "b1", name: "docs-image", state: "Failed", tags: [], lastSeen: 2_000 },
+        { kind: "build", id: "b2", name: "api-image", state: "Ok", tags: ["t1"] },
+      ])
+    })
+
+    it("orders the open alerts, then the unhealthy (workloads, servers, builds), then the rest, each row once", () => {
+      const alerts: ReadonlyArray<Model.Alert> = [
+        { level: "warning", kind: "server", name: "prod-01", text: "memory at 80%", since: 300 },
+        { level: "critical", kind: "server", name: "prod-02", text: "disk at 96%", since: 100 },
+        { level: "warning", kind: "stack", name: "sick", text: "unhealthy" },
+        { level: "critical", kind: "server", name: "staging-01", text: "unreachable", since: 200 },
+        { level: "warning", kind: "build", name: "docs-image", text: "RunBuild failed", since: 250 },
+      ]
+      const order = Attention.ordered(rows, alerts)
+      expect(order.alerts.map((a) => `${a.level} ${a.name}`)).toEqual([
+        "critical staging-01",
+        "critical prod-02",
+        "warning prod-01",
+        "warning docs-image",
+        "warning sick",
+      ])
+      expect(order.unhealthy.map(({ row, problem }) => `${row.kind} ${row.name}: ${problem}`)).toEqual([
+        "stack sick: unhealthy",
+        "deployment api: crash-looping: its container restarts",
+        "server staging-01: unreachable",
+        "build docs-image: last build failed",
+      ])
+      // Stopped, exited, disabled and built are choices or fine: the rest, in the order given.
+      expect(order.rest.map((r) => r.name)).toEqual(["prod-01", "edge", "web", "old", "cron", "api-image"])
+    })
+
+    it("reads the service's open alerts: severity, the target by name, what, since when; resolved ones left out", () => {
+      const answer = {
+        alerts: [
+          {
+            ts: 1_773_730_260_000,
+            level: "CRITICAL",
+            resolved: false,
+            target: { type: "Server", id: "id-prod-01" },
+            data: {
+              type: "ServerDisk",
+              data: { id: "id-prod-01", name: "prod-01", path: "/", used_gb: 480, total_gb: 500 },
+            },
+          },
+          {
+            ts: 1_773_731_100_000,
+            level: "WARNING",
+            resolved: false,
+            target: { type: "Deployment", id: "elsewhere" },
+            data: { type: "DeploymentImageUpdateAvailable", data: { id: "elsewhere", name: "worker", image: "w:2" } },
+          },
+          {
+            ts: 5,
+            level: "CRITICAL",
+            resolved: true,
+            target: { type: "Server", id: "id-staging-01" },
+            data: { type: "ServerUnreachable", data: { id: "id-staging-01", name: "staging-01" } },
+          },
+          {
+            ts: 7,
+            level: "CRITICAL",
+            resolved: false,
+            target: { type: "Server", id: "id-staging-01" },
+            data: { type: "ServerMem", data: { id: "id-staging-01", name: "old-name", used_gb: 7.5, total_gb: 8 } },
+          },
+        ],
+      }
+      expect(Attention.serviceAlertsOf(answer, rows)).toEqual([
+        { level: "critical", kind: "server", name: "prod-01", text: "disk at 96%", since: 1_773_730_260_000 },
+        {
+          level: "warning",
+          kind: "deployment",
+          name: "worker",
+          text: "deployment image update available",
+          since: 1_773_731_100_000,
+        },
+        { level: "critical", kind: "server", name: "staging-01", text: "memory at 94%", since: 7 },
+      ])
+      // Not a list of alerts (the selector out of reach answers an error): none.
+      expect(Attention.serviceAlertsOf({ error: { kind: "invalid_arguments" } }, rows)).toEqual([])
+    })
+
+    it("reads an unreachable server's alert as since its last report, and a failing workload's as since its last update", () => {
+      const updates = Model.updatesOf(
+        {
+          updates: [
+            {
+              id: "u1",
+              operation: "Deploy",
+              status: "Complete",
+              success: true,
+              start_ts: 40,
+              target: { type: "Deployment", id: "d1" },
+            },
+            {
+              id: "u0",
+              operation: "Deploy",
+              status: "Complete",
+              success: true,
+              start_ts: 10,
+              target: { type: "Deployment", id: "d1" },
+            },
+          ],
+        },
+        rows,
+      )
+      const alerts = Model.alertsOf(rows, updates)
+      expect(alerts.find((a) => a.name === "staging-01")).toMatchObject({ text: "unreachable", since: 1_000 })
+      expect(alerts.find((a) => a.name === "api")).toMatchObject({ level: "critical", text: "restarting", since: 40 })
+      expect(alerts.find((a) => a.name === "sick")).not.toHaveProperty("since")
+      expect(alerts.some((a) => a.kind === "build")).toBe(false)
+    })
   })
 
   it("lists updates newest first, by who and on what", () => {

@@ -7,11 +7,13 @@
  * the page it touches (Views.ts), each in its place.
  */
 import { App, applyDocumentTheme, applyHostStyleVariables, type McpUiHostContext } from "@modelcontextprotocol/ext-apps"
+import { serviceAlertsOf } from "./Attention.js"
 import { h } from "./Dom.js"
 import {
   type Action,
   actionCall,
   alertsOf,
+  buildRows,
   detailsCall,
   type Filters,
   itemsOf,
@@ -34,7 +36,7 @@ const textOf = (result: CallResult) => (result.content ?? []).map((c) => c.text 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** What a load changes: everything the server answers, and whether one is under way. */
-const LOADED: ReadonlyArray<Part> = ["header", "error", "summary", "filters", "main", "aside"]
+const LOADED: ReadonlyArray<Part> = ["header", "error", "summary", "attention", "filters", "main", "aside"]
 
 class FleetPage implements Handlers {
   private readonly state: State
@@ -43,6 +45,8 @@ class FleetPage implements Handlers {
   // A read asked for while one is under way is made once that one ends, not beside it.
   private inFlight = false
   private again = false
+  /** Whether the server's tools reach the service's alerts (SVC_REACH=all); refused once, not asked again. */
+  private alertsInReach = true
 
   constructor(
     private readonly app: App,
@@ -53,6 +57,7 @@ class FleetPage implements Handlers {
       rows: [],
       updates: [],
       alerts: [],
+      alertsFrom: "states",
       tags: new Map(),
       filters: NO_FILTERS,
       service: services[0] ?? "",
@@ -69,11 +74,11 @@ class FleetPage implements Handlers {
       return node
     }
     root.replaceChildren(
-      ...(["header", "error", "notice", "summary", "filters"] as const).map(place),
+      ...(["header", "error", "notice", "summary", "attention", "filters"] as const).map(place),
       h("div", { class: "columns" }, place("main"), place("aside")),
       place("details"),
     )
-    this.draw(["header", "error", "notice", "summary", "filters", "main", "aside", "details"])
+    this.draw(["header", "error", "notice", "summary", "attention", "filters", "main", "aside", "details"])
   }
 
   private draw(parts: ReadonlyArray<Part>): void {
@@ -96,9 +101,23 @@ class FleetPage implements Handlers {
     return itemsOf(result.structuredContent)
   }
 
-  /** The fleet read again: its lists, the recent updates, the alerts they make, the tags' names. */
+  /**
+   * The service's open alerts, where the tools reach them (`svc_list` of `alert`, SVC_REACH=all);
+   * undefined where they do not, and the view reads the alerts from the states instead.
+   */
+  private async openAlerts(): Promise<unknown> {
+    if (!this.alertsInReach) return undefined
+    const args = { resource_type: "alert", params: { query: { resolved: false } }, fields: ["*"] }
+    const result = await this.call("svc_list", args)
+    if (!result.isError) return result.structuredContent
+    const error = (result.structuredContent as { error?: { kind?: string } } | undefined)?.error
+    if (error?.kind === "invalid_arguments") this.alertsInReach = false
+    return undefined
+  }
+
+  /** The fleet read again: its lists, the recent updates, the open alerts, the tags' names. */
   private async fetch(): Promise<void> {
-    const [servers, stacks, deployments, tags] = await Promise.all([
+    const [servers, stacks, deployments, builds, tags, open] = await Promise.all([
       this.list("server", [
         "id",
         "name",
@@ -118,19 +137,23 @@ class FleetPage implements Handlers {
         "info.server_name",
         "info.update_available",
       ]),
+      this.list("build", ["id", "name", "tags", "info.state", "info.last_built_at"]),
       // Records, not the list's rows at a glance: the ids are what the other lists name.
       this.call("svc_list", { resource_type: "tag", params: {}, fields: ["_id", "name"] }),
+      this.openAlerts().catch(() => undefined),
     ])
     const serverList = serverRows(servers)
     const rows = [
       ...serverList,
       ...runningRows("stack", stacks, serverList),
       ...runningRows("deployment", deployments, serverList),
+      ...buildRows(builds),
     ]
     const updates = await this.call("svc_list_detail", { list_type: "updates", params: {} })
     this.state.rows = rows
     this.state.updates = updates.isError ? [] : updatesOf(updates.structuredContent, rows)
-    this.state.alerts = alertsOf(rows, this.state.updates)
+    this.state.alertsFrom = open === undefined ? "states" : "service"
+    this.state.alerts = open === undefined ? alertsOf(rows, this.state.updates) : serviceAlertsOf(open, rows)
     this.state.tags = new Map(
       itemsOf(tags.structuredContent).map((t) => {
         const id = (t._id as { $oid?: string } | undefined)?.$oid ?? String(t.name)

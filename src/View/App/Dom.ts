@@ -80,6 +80,12 @@ export const card = (label: string, value: string, detail: string, level = "") =
     h("div", { class: "card-detail" }, detail),
   )
 
+/** A time as the sandbox and the service both state it, in UTC: the host's clock may be far from theirs. */
+export const at = (ms: number): string => {
+  const iso = new Date(ms).toISOString()
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+}
+
 export const alertList = (alerts: ReadonlyArray<Alert>) =>
   alerts.length === 0
     ? h("div", { class: "empty-note" }, "No open alerts.")
@@ -89,11 +95,16 @@ export const alertList = (alerts: ReadonlyArray<Alert>) =>
         ...alerts.map((a) =>
           h(
             "li",
-            { class: `alert ${a.level}`, "data-testid": "alert" },
+            { class: `alert ${a.level}`, "data-testid": "alert", "data-level": a.level },
             h("span", { class: "dot" }),
+            h("span", { class: "severity" }, a.level),
             h("strong", {}, a.name),
             h("span", {}, ` ${a.text}`),
-            h("span", { class: "muted small" }, a.kind),
+            h(
+              "span",
+              { class: "muted small" },
+              [a.kind, a.since === undefined ? "" : `since ${at(a.since)}`].filter((p) => p !== "").join(" · "),
+            ),
           ),
         ),
       )

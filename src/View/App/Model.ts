@@ -1,10 +1,11 @@
 /**
  * What the fleet view shows, read from the tools' answers: pure functions, no
  * DOM, so that they are tested in Node. The field names are the service's
- * (ServerListItemInfo, StackListItemInfo, DeploymentListItemInfo, UpdateListItem).
+ * (ServerListItemInfo, StackListItemInfo, DeploymentListItemInfo,
+ * BuildListItemInfo, UpdateListItem).
  */
 
-export type Kind = "server" | "stack" | "deployment"
+export type Kind = "server" | "stack" | "deployment" | "build"
 
 export interface Stats {
   readonly cpu?: number
@@ -26,6 +27,8 @@ export interface Row {
   readonly region?: string
   readonly stats?: Stats
   readonly thresholds?: Thresholds
+  /** A server: when it last reported its stats. A build: when it was last built. */
+  readonly lastSeen?: number
 }
 
 interface Thresholds {
@@ -52,12 +55,15 @@ export interface Alert {
   readonly kind: Kind
   readonly name: string
   readonly text: string
+  /** When it opened, where that is known (ms). */
+  readonly since?: number
 }
 
-type Json = Record<string, unknown>
-const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
-const str = (value: unknown): string => (typeof value === "string" ? value : "")
-const num = (value: unknown): number | undefined =>
+export type Json = Record<string, unknown>
+export const isJson = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+export const str = (value: unknown): string => (typeof value === "string" ? value : "")
+export const num = (value: unknown): number | undefined =>
   typeof value === "number" && Number.isFinite(value) ? value : undefined
 
 /** A list answer's items: the structured result is `{result: [...]}` around a list. */
@@ -96,20 +102,38 @@ const thresholdsOf = (value: unknown): Thresholds | undefined => {
   return out as unknown as Thresholds
 }
 
+/** What every row has, read from a list item and its `info`; a state the service leaves out is `unknown`. */
+const rowOf = (kind: Kind, item: Json, info: Json, unknown = "unknown") => ({
+  kind,
+  id: str(item.id),
+  name: str(item.name),
+  state: str(info.state) || unknown,
+  tags: Array.isArray(item.tags) ? item.tags.map(str) : [],
+})
+
 export const serverRows = (items: ReadonlyArray<Json>): ReadonlyArray<Row> =>
   items.map((item) => {
     const info = isJson(item.info) ? item.info : {}
     const stats = statsOf(info.stats)
     const thresholds = thresholdsOf(info.alerting_thresholds)
+    const lastSeen = isJson(info.stats) ? num(info.stats.refresh_ts) : undefined
     return {
-      kind: "server",
-      id: str(item.id),
-      name: str(item.name),
-      state: str(info.state) || "unknown",
-      tags: Array.isArray(item.tags) ? item.tags.map(str) : [],
+      ...rowOf("server", item, info),
       region: str(info.region),
       ...(stats === undefined ? {} : { stats }),
       ...(thresholds === undefined ? {} : { thresholds }),
+      ...(lastSeen === undefined ? {} : { lastSeen }),
+    }
+  })
+
+/** Builds: their state (BuildState) and when they were last built. */
+export const buildRows = (items: ReadonlyArray<Json>): ReadonlyArray<Row> =>
+  items.map((item) => {
+    const info = isJson(item.info) ? item.info : {}
+    const lastSeen = num(info.last_built_at)
+    return {
+      ...rowOf("build", item, info, "Unknown"),
+      ...(lastSeen === undefined || lastSeen <= 0 ? {} : { lastSeen }),
     }
   })
 
@@ -127,11 +151,7 @@ export const runningRows = (
     const updateAvailable =
       kind === "deployment" ? info.update_available === true : services.some((s) => s.update_available === true)
     return {
-      kind,
-      id: str(item.id),
-      name: str(item.name),
-      state: str(info.state) || "unknown",
-      tags: Array.isArray(item.tags) ? item.tags.map(str) : [],
+      ...rowOf(kind, item, info),
       server,
       updateAvailable,
     }
@@ -160,7 +180,7 @@ export const updatesOf = (structured: unknown, rows: ReadonlyArray<Row>, count =
 }
 
 // The states the service reports for something that is failing (StackState, DeploymentState); stopped is a choice.
-const FAILING = new Set(["unhealthy", "dead", "down", "restarting"])
+export const FAILING = new Set(["unhealthy", "dead", "down", "restarting"])
 
 const over = (value: number | undefined, warning: number, critical: number): Alert["level"] | undefined => {
   if (value === undefined) return undefined
@@ -170,16 +190,22 @@ const over = (value: number | undefined, warning: number, critical: number): Ale
 }
 
 /**
- * What is open now. The service's API (2.3.3) has no list of alerts, so these
- * are the conditions it alerts on, read from what it reports: a server not Ok,
- * CPU, memory or disk past the server's own thresholds, a stack or deployment
- * failing, an update that failed.
+ * What is open, where the service's own list of alerts is out of reach (the
+ * interface's tools have none; SVC_REACH=all lists them, Attention.ts): the
+ * conditions it alerts on, read from what it reports: a server not Ok since its
+ * last report, CPU, memory or disk past the server's own thresholds, a stack or
+ * deployment failing since its last update, an update that failed.
  */
 export const alertsOf = (rows: ReadonlyArray<Row>, updates: ReadonlyArray<Update>): ReadonlyArray<Alert> => {
   const alerts: Array<Alert> = []
+  const lastUpdate = (name: string) => updates.find((u) => u.target === name)?.time
+  const since = (at: number | undefined) => (at === undefined || at <= 0 ? {} : { since: at })
   for (const row of rows) {
+    if (row.kind === "build") continue
     if (row.kind === "server") {
-      if (row.state === "NotOk") alerts.push({ level: "critical", kind: row.kind, name: row.name, text: "unreachable" })
+      if (row.state === "NotOk") {
+        alerts.push({ level: "critical", kind: row.kind, name: row.name, text: "unreachable", ...since(row.lastSeen) })
+      }
       const t = row.thresholds
       if (t === undefined || row.stats === undefined) continue
       const checks = [
@@ -205,12 +231,14 @@ export const alertsOf = (rows: ReadonlyArray<Row>, updates: ReadonlyArray<Update
         kind: row.kind,
         name: row.name,
         text: row.state,
+        ...since(lastUpdate(row.name)),
       })
     }
   }
   for (const u of updates) {
     if (u.status === "Complete" && !u.success) {
-      alerts.push({ level: "warning", kind: "stack", name: u.target, text: `${u.operation} failed` })
+      const kind = rows.find((r) => r.name === u.target)?.kind ?? "stack"
+      alerts.push({ level: "warning", kind, name: u.target, text: `${u.operation} failed`, ...since(u.time) })
     }
   }
   return alerts.sort((a, b) => (a.level === b.level ? 0 : a.level === "critical" ? -1 : 1))
@@ -244,7 +272,7 @@ export const actionCall = (row: Row, action: Action): { name: string; arguments:
     const operation = action === "deploy" ? "deploy" : `${action}_deployment`
     return { name: "svc_execute", arguments: { operation, params: { deployment: row.name } } }
   }
-  throw new Error(`a server has no ${action}`)
+  throw new Error(`a ${row.kind} has no ${action}`)
 }
 
 export const detailsCall = (row: Row): { name: string; arguments: Record<string, unknown> } => ({
