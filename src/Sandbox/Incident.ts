@@ -71,10 +71,9 @@ const deployStages = (image: string, previous: string): Stage[] => [
 
 /** prod-02: its disk nearly full of old images and orphaned volumes; its memory back to normal. */
 const fillDisk = (world: World, prod2: Resource) => {
-  prod2.info = {
-    ...prod2.info,
-    stats: { ...(prod2.info.stats as object), mem_used_gb: 9.2, mem_free_gb: 6.8, disk_used_gb: 480 },
-  }
+  // Past 95% 51 minutes ago, when its alert opened: its stats over time say so.
+  const stats = { ...(prod2.info.stats as object), mem_used_gb: 9.2, mem_free_gb: 6.8, disk_used_gb: 480 }
+  world.report(prod2, stats, START - 51 * MIN)
   const old = (tag: string, id: string) => ({
     id,
     name: `ghcr.io/acme/docs:${tag}`,

@@ -106,7 +106,11 @@ const disksOf = (stats: Record<string, unknown>) =>
 
 const statsOf = (server: Resource): Record<string, unknown> => (isRecord(server.info.stats) ? server.info.stats : {})
 
-/** The points before the last report, `i` steps back: the same figures, with the ripple of a day, and less disk used. */
+/** What a server reported at `ts`: the report then in effect, its last if none came after. */
+const reportAt = (world: World, server: Resource, ts: number) =>
+  world.reports.get(server.id)?.find((r) => r.until > ts)?.stats ?? statsOf(server)
+
+/** The point `i` steps back from the last: the report then, with the ripple of a day, and less disk used. */
 const pointBefore = (server: Resource, stats: Record<string, unknown>, ts: number, i: number, total: number) => {
   const wave = Math.sin(i / 6)
   const disk = num(stats.disk_used_gb) * (1 - (0.06 * i) / total)
@@ -134,7 +138,10 @@ const history = (world: World, server: Resource, params: Params) => {
   const seen = world.unreachable.has(server.id) && typeof stats.refresh_ts === "number" ? stats.refresh_ts : world.now()
   const last = Math.floor(seen / step) * step
   const stepsBack = Array.from({ length: HISTORY_PAGE }, (_, k) => pageNo * HISTORY_PAGE + k).filter((i) => i < total)
-  const points = stepsBack.map((i) => pointBefore(server, stats, last - i * step, i, total))
+  // The series ends in the last report; each point before it, in the report then in effect.
+  const points = stepsBack.map((i) =>
+    pointBefore(server, i === 0 ? stats : reportAt(world, server, last - i * step), last - i * step, i, total),
+  )
   return total > (pageNo + 1) * HISTORY_PAGE ? { stats: points, next_page: pageNo + 1 } : { stats: points }
 }
 

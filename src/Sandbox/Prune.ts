@@ -20,10 +20,7 @@ const reclaim = (world: World, server: Resource, bytes: number) => {
   const stats = isRecord(server.info.stats) ? server.info.stats : undefined
   if (stats !== undefined && bytes > 0) {
     const used = typeof stats.disk_used_gb === "number" ? stats.disk_used_gb : 0
-    server.info = {
-      ...server.info,
-      stats: { ...stats, disk_used_gb: Math.max(0, Math.round((used - bytes / 1e9) * 100) / 100) },
-    }
+    world.report(server, { ...stats, disk_used_gb: Math.max(0, Math.round((used - bytes / 1e9) * 100) / 100) })
   }
   Alerts.refresh(world)
 }

@@ -161,6 +161,8 @@ export class World {
   readonly crashing = new Map<string, Crash>()
   /** Servers whose agent does not answer: executions on them fail (a scenario's). */
   readonly unreachable = new Set<string>()
+  /** Each server's earlier reports, oldest first: the stats it reported until a moment (its stats over time). */
+  readonly reports = new Map<string, Array<{ readonly until: number; readonly stats: Record<string, unknown> }>>()
   /** The head commit of each repository a sync reads, by the repository's name (`acme/infra`). */
   readonly repositories = new Map<string, RepoCommit>()
   /** Shells opened on servers and containers, by the name of their target. */
@@ -252,6 +254,16 @@ export class World {
     update.success = success
     update.end_ts = end
     update.status = "Complete"
+  }
+
+  /** A server's new report, from `since` (now by default) on; the one it replaces stays in its stats over time. */
+  report(server: Resource, stats: Record<string, unknown>, since: number = this.now()): void {
+    const earlier = this.reports.get(server.id) ?? []
+    earlier.push({ until: since, stats: Schema.isRecord(server.info.stats) ? server.info.stats : {} })
+    // Bounded: a long-running sandbox must not grow without end.
+    if (earlier.length > 100) earlier.splice(0, earlier.length - 100)
+    this.reports.set(server.id, earlier)
+    server.info = { ...server.info, stats }
   }
 
   /** A user by id or name, as the service finds one. */

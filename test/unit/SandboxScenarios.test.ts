@@ -39,7 +39,16 @@ const incident = Effect.map(Sandboxes.scoped({ scenario: "incident" }), (sandbox
     ok("read/ListBuilds", {}),
     (l) => l.find((b: Any) => b.name === "docs-image")?.info.state,
   )
-  return { sandbox, ok, run, openAlerts, stateOf, buildState }
+  /** A server's disk over time, minute by minute, oldest first: [ts, used / total]. */
+  const diskSeries = (server: string) =>
+    Effect.map(
+      ok("read/GetHistoricalServerStats", { server, granularity: "1-min" }),
+      (h): Array<[number, number]> =>
+        h.stats
+          .map((p: Any): [number, number] => [p.ts, p.disk_used_gb / p.disk_total_gb])
+          .sort((a: [number, number], b: [number, number]) => a[0] - b[0]),
+    )
+  return { sandbox, ok, run, openAlerts, stateOf, buildState, diskSeries }
 })
 
 describe("the sandbox's scenarios", () => {
@@ -111,7 +120,7 @@ describe("the sandbox's scenarios", () => {
 
   it.scopedLive("incident, the whole service in reach: stats over time, alerts, action states and checks agree", () =>
     Effect.gen(function* () {
-      const { ok } = yield* incident
+      const { ok, diskSeries } = yield* incident
       // staging-01 last answered at 07:05 on the sandbox's clock (37 minutes before its start): its series stops there.
       const lastSeen = Date.UTC(2026, 2, 17, 7, 5, 0)
       const staging = (yield* ok("read/GetHistoricalServerStats", { server: "staging-01", granularity: "1-min" })).stats
@@ -127,12 +136,17 @@ describe("the sandbox's scenarios", () => {
         const series = (yield* ok("read/GetHistoricalServerStats", { server, granularity: "1-min" })).stats
         expect(Math.max(...series.map((p: Any) => p.ts)), server).toBeGreaterThanOrEqual(start)
       }
-      // prod-02's disk filled up to its 96% over the week.
-      const prod2 = (yield* ok("read/GetHistoricalServerStats", { server: "prod-02", granularity: "1-hr" })).stats
-      const newest = prod2.reduce((a: Any, b: Any) => (b.ts > a.ts ? b : a))
-      const oldest = prod2.reduce((a: Any, b: Any) => (b.ts < a.ts ? b : a))
-      expect(newest.disk_used_gb / newest.disk_total_gb).toBeCloseTo(0.96, 2)
-      expect(oldest.disk_used_gb).toBeLessThan(newest.disk_used_gb)
+      // prod-02's disk went past 95% at 06:51, when its alert opened, and stays at 96%.
+      const filled = Date.UTC(2026, 2, 17, 6, 51, 0)
+      const disk = (yield* diskSeries("prod-02")).filter(([ts]) => ts > filled - 10 * 60_000)
+      expect(disk.filter(([, used]) => used >= 0.95).map(([ts]) => ts)).toEqual(
+        disk.filter(([ts]) => ts >= filled).map(([ts]) => ts),
+      )
+      expect(disk.at(-1)?.[1]).toBeCloseTo(0.96, 2)
+      const diskAlert = (yield* ok("read/ListAlerts", { query: { resolved: false } })).alerts.find(
+        (a: Any) => a.data.type === "ServerDisk",
+      )
+      expect(diskAlert.ts).toBe(filled)
       // Nothing runs now: api's crash loop is Docker restarting it, not a deploy in progress.
       const api = yield* ok("read/GetDeploymentActionState", { deployment: "api" })
       expect(Object.values(api).every((v) => v === false)).toBe(true)
@@ -192,7 +206,7 @@ describe("the sandbox's scenarios", () => {
 
   it.scopedLive("incident mended through the API: rollback, prune, rebuild; staging-01 still refuses deploys", () =>
     Effect.gen(function* () {
-      const { ok, run, openAlerts, stateOf, buildState } = yield* incident
+      const { ok, run, openAlerts, stateOf, buildState, diskSeries } = yield* incident
       yield* ok("write/UpdateDeployment", {
         id: "api",
         config: { image: { type: "Image", params: { image: "ghcr.io/acme/api:1.4.2" } } },
@@ -207,6 +221,10 @@ describe("the sandbox's scenarios", () => {
       )
       const volumes = yield* run("PruneVolumes", { server: "prod-02" })
       expect(volumes.logs[0].stdout).toContain("Total reclaimed space: 88.1GB")
+      // Its stats over time: 96% until the prunes, then below the threshold.
+      const disk = yield* diskSeries("prod-02")
+      expect(disk.at(-1)?.[1]).toBeLessThan(0.8)
+      expect(disk.at(-2)?.[1]).toBeGreaterThan(0.95)
 
       const deploy = yield* run("Deploy", { deployment: "legacy-cron" })
       expect(deploy.success).toBe(false)
