@@ -47,7 +47,7 @@ export const svc_get = make({
   selectorKey: "resource_type",
   endpoints: Tables.get,
   description:
-    "Get one resource with its config. params: id or name under the type's key, e.g. stack {stack}, sync_resource {sync}; variable {name}; user_group {user_group}; *_account {id}. fields: paths to keep.",
+    "Get one resource's main fields. params: id or name under the type's key, e.g. stack {stack}, sync_resource {sync}; variable {name}; user_group {user_group}; *_account {id}. fields: paths to keep.",
 })
 
 export const svc_create = make({

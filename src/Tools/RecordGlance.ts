@@ -8,6 +8,7 @@
  * which `fields: ["*"]` gives as the service sent it.
  */
 import { isObject } from "../Shared/JsonShape.js"
+import * as Execution from "./Execution.js"
 import * as Glance from "./Glance.js"
 import type { NameKind, NameMaps } from "./Names.js"
 import type { Glimpse } from "./Records.js"
@@ -54,11 +55,26 @@ const fromView = (view: RecordView): RecordGlance => {
   }
 }
 
+/** An Update (SVC_REACH=all's `update`) as an execution's result at a glance (Execution.ts), with a first line. */
+const UPDATE: RecordGlance = {
+  glance: (record, names) => {
+    if (!Execution.isExecution(record)) return undefined
+    const glimpse = Execution.glance(record, names, undefined)
+    const value = glimpse.value as Json
+    const id = typeof value.update === "string" ? ` ${value.update}` : ""
+    return {
+      ...glimpse,
+      line: `[svc-mcp: update${id} at a glance; fields: ["*"] for the whole record, or paths such as ["logs"]]\n`,
+    }
+  },
+  kinds: (record, body) => Execution.kindsFor(record, body),
+}
+
 /**
  * The glances that are not a record's fields, by endpoint: a function each.
  * An endpoint in neither table is answered whole.
  */
-const OWN: Readonly<Record<string, RecordGlance>> = {}
+const OWN: Readonly<Record<string, RecordGlance>> = { "read/GetUpdate": UPDATE }
 
 /** The tools whose answers are one record. */
 const RECORDS = new Set(["svc_get", "svc_inspect"])

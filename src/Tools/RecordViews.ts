@@ -12,7 +12,7 @@
  * untrusted field (Untrusted/Fields.ts) nor a credential: a test holds the
  * table to both. `more` is a path no label reads, for the first line's example.
  */
-import type { Column, Projection } from "./Projections.js"
+import { type Column, PROJECTIONS, type Projection } from "./Projections.js"
 
 /** A record's view: its `noun` in the singular ("stack"), its columns, a path of `more`. */
 export type RecordView = Projection
@@ -194,6 +194,23 @@ export const RECORD_VIEWS: Readonly<Record<string, RecordView>> = {
   "read/GetUserGroup": {
     noun: "user group",
     columns: [NAME, ID, { label: "users", path: "users" }, { label: "everyone", path: "everyone" }],
+    more: "all",
+  },
+
+  // With SVC_REACH=all: an alert as its list's row shows it, its text one field away; a user.
+  "read/GetAlert": { noun: "alert", columns: PROJECTIONS["read/ListAlerts"]?.columns ?? [], more: "data" },
+  "read/FindUser": {
+    noun: "user",
+    columns: [
+      { label: "username", path: "username" },
+      ID,
+      { label: "type", path: "config.type" },
+      { label: "enabled", path: "enabled" },
+      { label: "admin", path: "admin" },
+      { label: "super_admin", path: "super_admin" },
+      { label: "create_servers", path: "create_server_permissions" },
+      { label: "create_builds", path: "create_build_permissions" },
+    ],
     more: "all",
   },
 

@@ -313,6 +313,8 @@ describe("the records' views", () => {
       for (const column of view.columns) {
         expect(schemaAt(schema, column.path.split(".")), `${endpoint} ${column.path}`).toBeDefined()
         expect(CREDENTIAL.test(column.path), `${endpoint} ${column.path}`).toBe(false)
+        // A label of the table's own words shows none of the text it reads.
+        if (column.of !== undefined) continue
         for (const path of untrusted) expect(column.path.startsWith(path), `${endpoint} ${column.path}`).toBe(false)
       }
     }
@@ -340,6 +342,20 @@ describe("the records' views", () => {
           const column = view.columns.find((c) => c.label === label)
           expect(column, label).toBeDefined()
           const found = valuesAt(record, (column?.path ?? "").split("."))
+          if (column?.of !== undefined) {
+            // Only the table's words, and only those the record holds.
+            expect(column.of.includes(cell as string) && found.includes(cell)).toBe(true)
+            continue
+          }
+          if (column?.target === true) {
+            // The target's type, then the name of its id (or the id where no name is known).
+            const [target] = found as Array<{ type?: unknown; id?: unknown }>
+            const [type, ...rest] = (cell as string).split(" ")
+            expect(type).toBe(target?.type)
+            const shown = rest.join(" ")
+            if (shown !== "") expect(shown === target?.id || ALL_NAMES.has(shown)).toBe(true)
+            continue
+          }
           const flat = found.flatMap((value) => (Array.isArray(value) ? value : [value]))
           const same = (a: unknown) => (b: unknown) => JSON.stringify(a) === JSON.stringify(b)
           // A name stands for an id the record holds.
@@ -412,5 +428,45 @@ describe("svc_get and svc_inspect at a glance, on the sandbox", () => {
         state: "running",
       })
     }),
+  )
+})
+
+describe("with SVC_REACH=all, on the sandbox", () => {
+  it.scopedLive(
+    "an update is an execution's result at a glance, its output fenced; a user record shorter than its glance comes whole",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox), { reach: "all" })
+        const call = (name: string, args: Record<string, unknown>) =>
+          Effect.promise(() => client.callTool({ name, arguments: args }))
+        const deployed = yield* call("svc_execute", {
+          operation: "deploy_stack",
+          params: { stack: "staging-web" },
+          wait: true,
+        })
+        const id = (deployed.structuredContent as { update: string }).update
+        const update = yield* call("svc_get", { resource_type: "update", params: { id } })
+        const [fences, head, json] = Mcp.text(update).split("\n")
+        expect(fences).toMatch(/^\[svc-mcp: untrusted text at stages\[\]\.out /)
+        expect(head).toBe(
+          `[svc-mcp: update ${id} at a glance; fields: ["*"] for the whole record, or paths such as ["logs"]]`,
+        )
+        expect(JSON.parse(json ?? "")).toMatchObject({
+          operation: "DeployStack",
+          target: "Stack staging-web",
+          status: "Complete",
+          success: true,
+          update: id,
+        })
+        expect(update._meta?.["svc-mcp/untrusted"]).toEqual(["/stages/0/out"])
+        const whole = yield* call("svc_get", { resource_type: "update", params: { id }, fields: ["*"] })
+        expect(whole.structuredContent).toMatchObject({ operation: "DeployStack", logs: [expect.any(Object)] })
+
+        // The sandbox's user record is shorter than its glance would be: it comes whole, as the service sent it.
+        const user = Mcp.text(yield* call("svc_get", { resource_type: "user", params: { user: "alice" } }))
+        expect(user.startsWith("[svc-mcp:")).toBe(false)
+        expect(JSON.parse(user)).toMatchObject({ username: "alice", enabled: true, config: { type: "Local" } })
+      }),
   )
 })
