@@ -3,8 +3,9 @@
  * built server over the sandbox, in both protocol eras: the open alerts listed,
  * api's logs read, api redeployed with its previous tag, prod-02 pruned, the
  * failed build rerun; a deploy to unreachable staging-01 fails with the
- * service's error and its wait ends. At the end only staging-01's alert is
- * open, and the audit log holds each change.
+ * service's error and its wait ends, and its stats over time stop when it was
+ * last seen. At the end only staging-01's alert is open, and the audit log
+ * holds each change.
  */
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -100,6 +101,15 @@ for (const era of ["modern", "legacy"] as const) {
             wait: true,
           })
           expect(textOf(down)).toContain("Failed to reach the agent on server staging-01")
+
+          // Its stats over time stop when it was last seen, 07:05 on the sandbox's clock, as its alert says.
+          const history = yield* ok("svc_list_detail", {
+            list_type: "historical_server_stats",
+            params: { server: "staging-01", granularity: "1-min" },
+          })
+          const samples = JSON.parse(textOf(history).split("\n")[1] ?? "[]") as Array<[number, ...Array<unknown>]>
+          expect(samples.length).toBeGreaterThan(0)
+          expect(Math.max(...samples.map(([ts]) => ts))).toBe(Date.UTC(2026, 2, 17, 7, 5, 0))
 
           const still = textOf(yield* ok("svc_list", openAlerts))
           expect(still).toContain("ServerUnreachable")
