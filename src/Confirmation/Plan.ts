@@ -7,12 +7,15 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { type Group, SvcClient } from "../SvcClient.js"
+import type { SvcClient } from "../SvcClient.js"
 import type { NamesShape } from "../Tools/Names.js"
 import * as Tables from "../Tools/Tables.js"
+import { accessPlan, hasAccessPlan } from "./AccessPlan.js"
 import { compile } from "./Pattern.js"
+import { field, read, text } from "./PlanRead.js"
 import type { BatchPlan, DeletePlan, Plan, Planned, SyncPlan } from "./PlanShape.js"
 import { render } from "./PlanText.js"
+import { filePlan, isFileWrite, metaPlan } from "./ResourcePlan.js"
 import { syncChanges } from "./SyncChanges.js"
 
 export type { BatchPlan, Planned } from "./PlanShape.js"
@@ -47,16 +50,6 @@ const REACH_GETS: Readonly<Record<string, readonly [string, string]>> = {
 }
 
 type Params = Readonly<Record<string, unknown>>
-
-const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
-const field = (value: unknown, key: string): unknown =>
-  typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined
-
-const read = (group: Group, endpoint: string, params: object) =>
-  Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params)).pipe(
-    // Its message names the call and the service's words.
-    Effect.mapError((error) => error.message),
-  )
 
 /** The state and server of a stack or deployment: from its list item, as a full record has no state. */
 const placement = (kind: "stack" | "deployment", id: string, name: string) =>
@@ -142,8 +135,10 @@ const syncPlan = (params: Params) =>
 
 /**
  * The plan of a call the user is asked to confirm, where there is one to show:
- * svc_delete, svc_execute's batch operations and run_sync. `params` are the
- * call's params as they will be sent; `names` shows tags given by id by their names.
+ * svc_delete, svc_execute's batch operations and run_sync; with SVC_REACH=all a
+ * resource's meta, a file write, and who gets what (AccessPlan.ts). `params`
+ * are the call's params as they will be sent; `names` shows tags given by id by
+ * their names. Another update's question shows its changes (Question.ts).
  */
 export const make = (
   tool: string,
@@ -153,6 +148,9 @@ export const make = (
 ): Effect.Effect<Option.Option<Planned>, never, SvcClient> => {
   const planned = (plan: Effect.Effect<Plan, never, SvcClient>) =>
     Effect.map(plan, (p) => Option.some({ plan: p, text: render(p) }))
+  if (hasAccessPlan(tool, selector)) return planned(accessPlan(tool, selector, params))
+  if (tool === "svc_update" && selector === "resource_meta") return planned(metaPlan(params))
+  if (tool === "svc_update" && isFileWrite(selector)) return planned(filePlan(selector, params))
   if (tool === "svc_delete") return planned(deletePlan(selector, params))
   if (tool === "svc_execute") {
     const endpoint = Tables.execute[selector as keyof typeof Tables.execute] as string | undefined

@@ -34,7 +34,60 @@ export interface SyncPlan {
   readonly changes: Either.Either<SyncChanges, string>
 }
 
-export type Plan = DeletePlan | BatchPlan | SyncPlan
+/** SVC_REACH=all: what UpdateResourceMeta changes of a resource's tags, description and template flag. */
+export interface MetaPlan {
+  readonly _tag: "Meta"
+  /** The ResourceTarget's type, e.g. "Deployment". */
+  readonly type: string
+  /** As the call names it: an id or a name. */
+  readonly target: string
+  readonly record: Either.Either<
+    {
+      readonly name: string
+      /** By name: the tags now and after, and of those after, the ones the service makes anew. */
+      readonly tags?: {
+        readonly now: ReadonlyArray<string>
+        readonly after: ReadonlyArray<string>
+        readonly created: ReadonlyArray<string>
+      }
+      readonly description?: { readonly now: string; readonly after: string }
+      readonly template?: { readonly now: boolean; readonly after: boolean }
+    },
+    string
+  >
+}
+
+/** SVC_REACH=all: what a file write changes, in lines; its text masked, as it may hold what the infrastructure wrote. */
+export interface FilePlan {
+  readonly _tag: "File"
+  /** The selector's kind: stack, build or sync resource. */
+  readonly kind: string
+  readonly target: string
+  readonly path: string
+  /** The new contents' lines. */
+  readonly lines: number
+  readonly record: Either.Either<
+    {
+      readonly name: string
+      /** Where the service writes it: on the host, or committed to a repository. */
+      readonly where: string | undefined
+      /** The file's lines now; "new" where there is no such file yet, "unread" where the service has not read its files. */
+      readonly now: number | "new" | "unread"
+      /** The first line that differs, its text now and after (masked); undefined where none does. */
+      readonly first: { readonly line: number; readonly now?: string; readonly after?: string } | undefined
+    },
+    string
+  >
+}
+
+/** SVC_REACH=all: who gets what on which target (users, groups, permissions, keys), said in words read before asking. */
+export interface AccessPlan {
+  readonly _tag: "Access"
+  readonly selector: string
+  readonly said: Either.Either<string, string>
+}
+
+export type Plan = DeletePlan | BatchPlan | SyncPlan | MetaPlan | FilePlan | AccessPlan
 
 /** A plan and the words the question shows. */
 export interface Planned {

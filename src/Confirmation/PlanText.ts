@@ -3,7 +3,7 @@
  * quotes, and a failed read said as such.
  */
 import * as Either from "effect/Either"
-import type { Plan } from "./PlanShape.js"
+import type { FilePlan, MetaPlan, Plan } from "./PlanShape.js"
 import type { Diffs, SyncChanges } from "./SyncChanges.js"
 
 const quoted = (s: string) => JSON.stringify(s)
@@ -48,6 +48,55 @@ const syncText = (sync: string, c: SyncChanges): string => {
   return [head, ...lines, ...problems].join("\n")
 }
 
+const cut = (s: string) => quoted(s.length > 200 ? `${s.slice(0, 197)}...` : s)
+const listed = (names: ReadonlyArray<string>) => (names.length === 0 ? "none" : names.map(quoted).join(", "))
+
+const metaText = (plan: MetaPlan): string =>
+  Either.match(plan.record, {
+    onLeft: (why) =>
+      `The ${plan.type} ${quoted(plan.target)} could not be read before asking (${why}), so its meta now cannot be shown.`,
+    onRight: (r) => {
+      const what = `the ${plan.type === "ResourceSync" ? "sync" : plan.type.toLowerCase()} ${quoted(r.name)}`
+      const lines: Array<string> = []
+      if (r.tags !== undefined) {
+        const { now, after, created } = r.tags
+        const added = after.filter((t) => !now.includes(t))
+        const removed = now.filter((t) => !after.includes(t))
+        const adds = added.map((t) => (created.includes(t) ? `${quoted(t)} (a new tag)` : quoted(t)))
+        const diff =
+          added.length + removed.length === 0
+            ? "unchanged"
+            : `adds ${adds.length === 0 ? "none" : adds.join(", ")}; removes ${listed(removed)}`
+        lines.push(`- tags: ${listed(now)} -> ${listed(after)} (${diff})`)
+      }
+      if (r.description !== undefined)
+        lines.push(`- description: ${cut(r.description.now)} -> ${cut(r.description.after)}`)
+      if (r.template !== undefined) lines.push(`- template: ${r.template.now} -> ${r.template.after}`)
+      return lines.length === 0
+        ? `This changes nothing of ${what}'s tags, description or template flag.`
+        : [`This sets the meta of ${what}:`, ...lines].join("\n")
+    },
+  })
+
+const lines = (n: number) => `${n} ${n === 1 ? "line" : "lines"}`
+
+const fileText = (plan: FilePlan): string =>
+  Either.match(plan.record, {
+    onLeft: (why) =>
+      `The ${noun(plan.kind)} ${quoted(plan.target)} could not be read before asking (${why}), so its file ${quoted(plan.path)} now cannot be shown; the new contents have ${lines(plan.lines)}.`,
+    onRight: (r) => {
+      const head = `This writes ${quoted(plan.path)} of the ${noun(plan.kind)} ${quoted(r.name)}${r.where === undefined ? "" : ` (${r.where})`}:`
+      if (r.now === "new") return `${head} a new file of ${lines(plan.lines)}.`
+      if (r.now === "unread")
+        return `${head} ${lines(plan.lines)}; its contents now are not in the service's cache (a refresh of its cache reads them), so what changes cannot be shown.`
+      if (r.first === undefined) return `${head} ${lines(plan.lines)}, the same as now: its contents do not change.`
+      const { line, now, after } = r.first
+      const change =
+        now === undefined ? `${after} added` : after === undefined ? `${now} removed` : `${now} -> ${after}`
+      return `${head} ${lines(r.now)} now, ${lines(plan.lines)} after; the first change is at line ${line}: ${change}.`
+    },
+  })
+
 export const render = (plan: Plan): string => {
   switch (plan._tag) {
     case "Delete":
@@ -86,6 +135,15 @@ export const render = (plan: Plan): string => {
                   `This call limits the run to ${plan.only.type} resources${plan.only.resources.length === 0 ? "" : `: ${plan.only.resources.join(", ")}`}.`,
                 ]),
           ].join("\n"),
+      })
+    case "Meta":
+      return metaText(plan)
+    case "File":
+      return fileText(plan)
+    case "Access":
+      return Either.match(plan.said, {
+        onLeft: (why) => `What this call touches could not be read before asking (${why}).`,
+        onRight: (said) => said,
       })
   }
 }

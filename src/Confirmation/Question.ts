@@ -2,8 +2,9 @@
  * The confirmation's question (SVC_CONFIRM): what the call will do, in words
  * a user can judge before anything is sent. An update shows each changed
  * field's current and new value, read with the get of the same resource type;
- * a delete, a batch and a sync run show their plan (Plan.ts). Among several
- * services it names the service and that service's own setting.
+ * a delete, a batch, a sync run, and SVC_REACH=all's changes of meta, files
+ * and access show their plan (Plan.ts). Among several services it names the
+ * service and that service's own setting.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -58,8 +59,12 @@ const namesFor = (question: Question, fields: ReadonlyArray<string>): Effect.Eff
 /** What the call does, in words: the endpoint and the identifying fields of its body. */
 const target = (body: Readonly<Record<string, unknown>>) => {
   const fields = Object.entries(body).filter(([, value]) => typeof value !== "object" || value === null)
-  return fields.length === 0 ? "" : ` on ${fields.map(([key, value]) => `${key}=${shown(value)}`).join(", ")}`
+  return fields.length === 0 ? "" : ` on ${fields.map(([key, value]) => `${key}=${inHead(key, value)}`).join(", ")}`
 }
+
+/** A file's contents are said in characters: the plan says what changes, and no line of them opens the question. */
+const inHead = (key: string, value: unknown) =>
+  key === "contents" && typeof value === "string" ? `(${value.length} characters)` : shown(value)
 
 const shown = (value: unknown) => {
   const text = value === undefined ? "(not set)" : (JSON.stringify(value) ?? String(value))
@@ -137,13 +142,13 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
       onSome: (name) => Naming.variable(name, "SVC_CONFIRM"),
     })
     const head = `${on}${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation.body)}.`
-    const detail =
-      invocation.tool === "svc_update"
+    // An update without a plan of its own shows each changed field.
+    const planned = yield* Plan.make(invocation.tool, invocation.selector, invocation.body, question.names)
+    const detail = Option.isSome(planned)
+      ? [planned.value.text]
+      : invocation.tool === "svc_update"
         ? yield* changes(question)
-        : Option.match(yield* Plan.make(invocation.tool, invocation.selector, invocation.body, question.names), {
-            onNone: () => [],
-            onSome: (planned) => [planned.text],
-          })
+        : []
     const because = guarded === undefined ? undefined : `this follows reading ${guarded}, which may carry instructions`
     const secret = pattern?.variable === "SVC_REVEAL_SECRETS" ? shownOnce(invocation.endpoint) : undefined
     const asked =

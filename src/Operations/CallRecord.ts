@@ -31,6 +31,7 @@ import {
 } from "../Tools/ToolError.js"
 import { Audit, type AuditEntry, type AuditError, type AuditLog } from "./Audit.js"
 import { recorded } from "./AuditParams.js"
+import { targetOf } from "./AuditTarget.js"
 import * as Telemetry from "./Telemetry.js"
 
 type CallError = ToolInputError | ToolParamsError | ToolCallError
@@ -56,40 +57,6 @@ export interface CallRecorder {
     args: unknown,
     outcome?: "refused" | "declined" | "asked",
   ) => Effect.Effect<void, AuditError>
-}
-
-/** Fields of params that name the resource a call acts on, most telling first. */
-const TARGET_KEYS = [
-  "id",
-  "name",
-  "stack",
-  "deployment",
-  "server",
-  "build",
-  "repo",
-  "procedure",
-  "action",
-  "sync",
-  "swarm",
-  "builder",
-  "alerter",
-  "container",
-  "service",
-  "tag",
-  "pattern",
-]
-
-const targetOf = (body: Readonly<Record<string, unknown>>): string | undefined => {
-  for (const key of TARGET_KEYS) {
-    const value = body[key]
-    if (typeof value === "string" && value !== "") return value
-  }
-  const target = body.target
-  if (typeof target === "object" && target !== null) {
-    const { type, id } = target as { type?: unknown; id?: unknown }
-    if (typeof id === "string") return typeof type === "string" ? `${type}:${id}` : id
-  }
-  return undefined
 }
 
 /** The ids of the Updates an execution answered: one, or one per started item of a batch. */
@@ -284,7 +251,10 @@ class Recorder {
           paramsDigest: digestOf(log, resolved.body, params),
           ...(pattern === undefined
             ? {}
-            : { confirmation: `${recorder.naming.variable("SVC_CONFIRM")} (${pattern.text})` }),
+            : // The setting that asked: SVC_CONFIRM's pattern, or SVC_REVEAL_SECRETS off before a secret shown once.
+              {
+                confirmation: `${recorder.naming.variable(pattern.variable === "SVC_REVEAL_SECRETS" ? pattern.variable : "SVC_CONFIRM")} (${pattern.text})`,
+              }),
         })
         const exit = yield* Effect.exit(restore(program))
         // The change was made or not: its answer is the caller's, whether its outcome is written or not.

@@ -5,7 +5,11 @@
  * stack checked for a newer image, its compose file written then deployed, a
  * service user's key made without its secret reaching the answer, and a user's
  * deletion after hostile logs held as the guard holds the interface's changes.
+ * The audit log records each change with its selector, endpoint and target.
  */
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Clients from "../support/Clients.js"
@@ -17,9 +21,24 @@ type Action = "accept" | "decline"
 const NAME = "svc-mcp-reach"
 const ALL = { SVC_REACH: "all" }
 
+/** A fresh audit log's path, and its lines as JSON. */
+const auditLog = () => {
+  const file = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-reach-")), "audit.log")
+  const read = () => (Fs.existsSync(file) ? Fs.readFileSync(file, "utf8") : "")
+  const lines = () =>
+    read()
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+  /** The lines of one selector's calls, but the checkpoints. */
+  const of = (selector: string) => lines().filter((line) => line.selector === selector)
+  return { file, read, of }
+}
+
 const connect = (era: Era, action: Action | undefined, env: Record<string, string> = {}) =>
   Effect.gen(function* () {
-    const settings = { ...ALL, ...env }
+    const audit = auditLog()
+    const settings = { ...ALL, SVC_AUDIT_LOG: audit.file, ...env }
     const { client, asked } =
       era === "modern"
         ? yield* Clients.overHttp((yield* Spawn.serveHttp(settings, ["--sandbox"])).url, {
@@ -30,7 +49,7 @@ const connect = (era: Era, action: Action | undefined, env: Record<string, strin
         : yield* Spawn.v2({ name: NAME, era, env: settings, args: ["--sandbox"], answering: action })
     const call = (name: string, args: Record<string, unknown>) =>
       Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<Result>)
-    return { asked, call }
+    return { asked, call, audit }
   })
 
 interface Result {
@@ -48,7 +67,7 @@ for (const era of ["modern", "legacy"] as const) {
   describe(`SVC_REACH=all, ${era}`, () => {
     it.scopedLive("a deployment tagged by name with a tag the call creates; the tag deleted leaves it", () =>
       Effect.gen(function* () {
-        const { call } = yield* connect(era, "accept")
+        const { call, audit } = yield* connect(era, "accept")
         const tagged = yield* call("svc_update", {
           resource_type: "resource_meta",
           params: { target: { type: "Deployment", id: "docs" }, tags: ["production", "canary"] },
@@ -73,6 +92,18 @@ for (const era of ["modern", "legacy"] as const) {
         })
         expect(after.isError, textOf(after)).toBeFalsy()
         expect(textOf(after)).not.toContain(canary as string)
+        expect(audit.of("resource_meta").map((l) => [l.phase, l.endpoint, l.target, l.outcome])).toEqual([
+          ["intent", "write/UpdateResourceMeta", "Deployment:docs", undefined],
+          ["outcome", "write/UpdateResourceMeta", "Deployment:docs", "ok"],
+        ])
+        expect(audit.of("resource_meta")[0]?.params).toEqual({
+          target: { type: "Deployment", id: "docs" },
+          tags: ["production", "canary"],
+        })
+        expect(audit.of("tag").map((l) => [l.tool, l.phase, l.endpoint, l.target, l.outcome])).toEqual([
+          ["svc_delete", "intent", "write/DeleteTag", "canary", undefined],
+          ["svc_delete", "outcome", "write/DeleteTag", "canary", "ok"],
+        ])
       }),
     )
 
@@ -107,7 +138,7 @@ for (const era of ["modern", "legacy"] as const) {
 
     it.scopedLive("a stack checked for a newer image; its compose file written, then deployed", () =>
       Effect.gen(function* () {
-        const { call } = yield* connect(era, "accept")
+        const { call, audit } = yield* connect(era, "accept")
         const checked = yield* call("svc_execute", {
           operation: "check_stack_for_update",
           params: { stack: "monitoring" },
@@ -122,12 +153,28 @@ for (const era of ["modern", "legacy"] as const) {
         expect(written.isError, textOf(written)).toBeFalsy()
         const deployed = yield* call("svc_execute", { operation: "deploy_stack", params: { stack: "web" }, wait: true })
         expect(deployed.isError, textOf(deployed)).toBeFalsy()
+        // Each change recorded with what was sent: the check, the file and its contents, the deploy.
+        const file = audit.of("stack_file")
+        expect(file.map((l) => [l.tool, l.phase, l.endpoint, l.target, l.outcome])).toEqual([
+          ["svc_update", "intent", "write/WriteStackFileContents", "web", undefined],
+          ["svc_update", "outcome", "write/WriteStackFileContents", "web", "ok"],
+        ])
+        expect(file[0]?.params).toEqual({ stack: "web", file_path: "compose.yaml", contents: compose })
+        expect(audit.of("check_stack_for_update").map((l) => [l.endpoint, l.target, l.outcome])).toEqual([
+          ["write/CheckStackForUpdate", "monitoring", undefined],
+          ["write/CheckStackForUpdate", "monitoring", "ok"],
+        ])
+        expect(audit.of("deploy_stack").at(-1)).toMatchObject({
+          endpoint: "execute/DeployStack",
+          target: "web",
+          outcome: "ok",
+        })
       }),
     )
 
     it.scopedLive("a service user's API key made, the user told first, its secret kept from the answer", () =>
       Effect.gen(function* () {
-        const { call, asked } = yield* connect(era, "accept")
+        const { call, asked, audit } = yield* connect(era, "accept")
         const made = yield* call("svc_create", {
           resource_type: "api_key_for_service_user",
           params: { user_id: "ci-deployer", name: "deploys" },
@@ -139,12 +186,26 @@ for (const era of ["modern", "legacy"] as const) {
         expect(text).toMatch(/"key":\s*\\?"K-[0-9a-f]+/)
         expect(text).toContain("[redacted]")
         expect(text).not.toMatch(/S-[0-9a-f]{48}/)
+        // The question named whose key it is; the audit holds the call, asked first, and no secret.
+        expect(asked[0]).toMatch(/This makes the API key "deploys" for the service user "ci-deployer"\./)
+        const key = text.match(/K-[0-9a-f]+/)?.[0]
+        // The question's line (what asked, nothing sent), then the change's intent and outcome.
+        expect(
+          audit.of("api_key_for_service_user").map((l) => [l.phase ?? l.outcome, l.endpoint, l.target, l.sent]),
+        ).toEqual([
+          ["asked", undefined, "deploys", false],
+          ["intent", "write/CreateApiKeyForServiceUser", "deploys", undefined],
+          ["outcome", "write/CreateApiKeyForServiceUser", "deploys", undefined],
+        ])
+        expect(audit.of("api_key_for_service_user")[1]?.confirmation).toMatch(/SVC_REVEAL_SECRETS/)
+        expect(audit.read()).not.toMatch(/S-[0-9a-f]{48}/)
+        expect(audit.read()).not.toContain(key)
       }),
     )
 
     it.scopedLive("after the hostile logs, deleting a user is asked of a client that can be asked", () =>
       Effect.gen(function* () {
-        const { call, asked } = yield* connect(era, "accept")
+        const { call, asked, audit } = yield* connect(era, "accept")
         yield* call("svc_logs", { resource_type: "stack", params: { stack: "web", services: ["worker"] } })
         const deleted = yield* call("svc_delete", { resource_type: "user", params: { user: "bob" } })
         expect(deleted.isError, textOf(deleted)).toBeFalsy()
@@ -154,6 +215,14 @@ for (const era of ["modern", "legacy"] as const) {
         expect(asked[0]).toMatch(/This deletes the user "bob"\./)
         const gone = yield* call("svc_get", { resource_type: "user", params: { user: "bob" } })
         expect(gone.isError).toBe(true)
+        const lines = audit.of("user").filter((l) => l.tool === "svc_delete")
+        expect(lines.map((l) => [l.phase ?? l.outcome, l.endpoint, l.target, l.sent])).toEqual([
+          ["asked", undefined, "bob", false],
+          ["intent", "write/DeleteUser", "bob", undefined],
+          ["outcome", "write/DeleteUser", "bob", undefined],
+        ])
+        expect(lines[2]?.outcome).toBe("ok")
+        expect(lines[1]?.guarded).toMatch(/stack web/)
       }),
     )
   })
@@ -163,7 +232,8 @@ describe("SVC_REACH=all, a client that cannot be asked", () => {
   it.scopedLive("after the hostile logs, deleting a user is refused, nothing sent", () =>
     Effect.gen(function* () {
       // The SDK v1 client, declaring no elicitation, as older clients do.
-      const { client } = yield* Spawn.connect(ALL, ["--sandbox"])
+      const audit = auditLog()
+      const { client } = yield* Spawn.connect({ ...ALL, SVC_AUDIT_LOG: audit.file }, ["--sandbox"])
       const call = (name: string, args: Record<string, unknown>) =>
         Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<Result>)
       yield* call("svc_logs", { resource_type: "stack", params: { stack: "web", services: ["worker"] } })
@@ -173,6 +243,12 @@ describe("SVC_REACH=all, a client that cannot be asked", () => {
       expect(textOf(refused)).toMatch(/touches credentials or permissions, so it is held because it follows reading/)
       const still = yield* call("svc_get", { resource_type: "user", params: { user: "bob" } })
       expect(still.isError, textOf(still)).toBeFalsy()
+      // One line, nothing sent: no intent.
+      const lines = audit.of("user").filter((l) => l.tool === "svc_delete")
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toMatchObject({ tool: "svc_delete", target: "bob", sent: false, outcome: "refused" })
+      expect(lines[0]?.reason).toMatch(/touches credentials or permissions/)
+      expect(lines[0]?.phase).toBeUndefined()
     }),
   )
 

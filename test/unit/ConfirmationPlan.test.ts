@@ -12,6 +12,7 @@ import * as FastCheck from "fast-check"
 import { compile, entries } from "../../src/Confirmation/Pattern.js"
 import * as Plan from "../../src/Confirmation/Plan.js"
 import { tomlName } from "../../src/Confirmation/SyncChanges.js"
+import type * as Sandbox from "../../src/Sandbox/Server.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import * as Layers from "../support/Layers.js"
 import * as Sandboxes from "../support/Sandbox.js"
@@ -183,4 +184,160 @@ describe("a batch pattern", () => {
     expect(tomlName('[[stack]]\nname = "a\\"b"')).toBe('a"b')
     expect(tomlName('[[stack]]\nserver = "x"')).toBeUndefined()
   })
+})
+
+describe("the plan of SVC_REACH=all's changes", () => {
+  const inSandbox = <A, E>(body: (sandbox: Sandbox.Sandbox) => Effect.Effect<A, E, SvcClient>) =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      return yield* body(sandbox).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    })
+  const userId = (sandbox: Sandbox.Sandbox, name: string) =>
+    sandbox.world.users.find((u) => u.username === name)?._id.$oid as string
+
+  it.scopedLive("resource meta: the resource by name, its tags now beside the new ones by name, the description", () =>
+    inSandbox((sandbox) =>
+      Effect.gen(function* () {
+        const production = sandbox.world.store.find("tag", "production").id
+        const meta = yield* plan("svc_update", "resource_meta", {
+          target: { type: "Deployment", id: sandbox.world.store.find("deployment", "docs").id },
+          tags: [production, "canary"],
+          description: "The docs site",
+        })
+        expect(meta.text).toBe(
+          [
+            'This sets the meta of the deployment "docs":',
+            '- tags: "production" -> "production", "canary" (adds "canary" (a new tag); removes none)',
+            '- description: "" -> "The docs site"',
+          ].join("\n"),
+        )
+        expect(meta.plan).toMatchObject({
+          _tag: "Meta",
+          type: "Deployment",
+          record: Either.right({ name: "docs", tags: { now: ["production"], after: ["production", "canary"] } }),
+        })
+        // Given by name, one tag taken off: only the change is said.
+        const web = yield* plan("svc_update", "resource_meta", {
+          target: { type: "Stack", id: "monitoring" },
+          tags: ["monitoring"],
+          template: true,
+        })
+        expect(web.text).toBe(
+          [
+            'This sets the meta of the stack "monitoring":',
+            '- tags: "production", "monitoring" -> "monitoring" (adds none; removes "production")',
+            "- template: false -> true",
+          ].join("\n"),
+        )
+        expect((yield* plan("svc_update", "resource_meta", { target: { type: "Stack", id: "nope" } })).text).toMatch(
+          /^The Stack "nope" could not be read before asking \(read\/GetStack failed: .*did not find any Stack matching nope\), so its meta now cannot be shown\.$/,
+        )
+      }),
+    ),
+  )
+
+  it.scopedLive("a file write: lines now and after, the first changed line masked, never the contents whole", () =>
+    inSandbox(() =>
+      Effect.gen(function* () {
+        const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+        const write = (contents: string, file_path = "compose.yaml") =>
+          Effect.map(plan("svc_update", "stack_file", { stack: "web", file_path, contents }), (p) => p.text)
+        // Before the service has read the stack's files, it says so.
+        expect(yield* write("services: {}\n")).toBe(
+          'This writes "compose.yaml" of the stack "web" (committed to acme/web): 1 line; its contents now are not in the service\'s cache (a refresh of its cache reads them), so what changes cannot be shown.',
+        )
+        yield* call("write", "RefreshStackCache", { stack: "web" })
+        const now = (yield* call("read", "GetStack", { stack: "web" })).info.remote_contents[0].contents as string
+        const changed = now.replace("image: library/web:latest", `image: library/web:${token}\n    restart: always`)
+        const text = yield* write(`${changed}# ${"x".repeat(300)}\n`)
+        expect(text).toBe(
+          'This writes "compose.yaml" of the stack "web" (committed to acme/web): 7 lines now, 9 lines after; the first change is at line 3: "    image: library/web:latest" -> "    image: library/web:[masked: github token]".',
+        )
+        expect(text).not.toContain(token)
+        expect(yield* write(now)).toBe(
+          'This writes "compose.yaml" of the stack "web" (committed to acme/web): 7 lines, the same as now: its contents do not change.',
+        )
+        expect(yield* write(`${now}# ${"x".repeat(300)}\n`)).toBe(
+          `This writes "compose.yaml" of the stack "web" (committed to acme/web): 7 lines now, 8 lines after; the first change is at line 8: "# ${"x".repeat(115)}..." added.`,
+        )
+        expect(yield* write("a\nb\n", "extra.yaml")).toBe(
+          'This writes "extra.yaml" of the stack "web" (committed to acme/web): a new file of 2 lines.',
+        )
+        const build = yield* plan("svc_update", "build_file", { build: "nope", contents: "FROM node:22\n" })
+        expect(build.text).toMatch(
+          /^The build "nope" could not be read before asking \(.*\), so its file "Dockerfile" now cannot be shown; the new contents have 1 line\.$/,
+        )
+      }),
+    ),
+  )
+
+  it.scopedLive("who gets what on which target: users, groups and permissions by name, with what holds now", () =>
+    inSandbox((sandbox) =>
+      Effect.gen(function* () {
+        const alice = userId(sandbox, "alice")
+        const said = (selector: string, params: Record<string, unknown>) =>
+          Effect.map(plan("svc_update", selector, params), (p) => p.text)
+        const onWeb = {
+          user_target: { type: "User", id: alice },
+          resource_target: { type: "Stack", id: sandbox.world.store.find("stack", "web").id },
+        }
+        expect(yield* said("permission_on_target", { ...onWeb, permission: "Write" })).toBe(
+          'This gives the user "alice" Write on the stack "web" (now: None).',
+        )
+        yield* call("write", "UpdatePermissionOnTarget", { ...onWeb, permission: "Write" })
+        expect(yield* said("permission_on_target", { ...onWeb, permission: "None" })).toBe(
+          'This takes from the user "alice" every permission on the stack "web" (now: Write).',
+        )
+        expect(
+          yield* said("permission_on_resource_type", {
+            user_target: { type: "UserGroup", id: "operators" },
+            resource_type: "Server",
+            permission: { level: "Write", specific: ["Logs"] },
+          }),
+        ).toBe('This gives the user group "operators" Write (with Logs) on every server (now: Execute).')
+        expect(yield* said("user_admin", { user_id: alice, admin: true })).toBe(
+          'This makes the user "alice" an admin (now: not an admin).',
+        )
+        expect(yield* said("user_base_permissions", { user_id: alice, enabled: false })).toBe(
+          'This sets the base permissions of the user "alice": enabled true -> false.',
+        )
+        expect(yield* said("user_group_add_user", { user_group: "operators", user: userId(sandbox, "bob") })).toBe(
+          'This adds the user "bob" to the user group "operators" (members now: "alice").',
+        )
+        expect(yield* said("user_group_users", { user_group: "operators", users: ["bob", "ci-deployer"] })).toBe(
+          'This sets the members of the user group "operators" to "bob", "ci-deployer" (adds "bob", "ci-deployer"; removes "alice").',
+        )
+        expect(yield* said("user_group_everyone", { user_group: "operators", everyone: true })).toBe(
+          'This makes every user a member of the user group "operators" (now: "alice").',
+        )
+        expect(yield* said("user_admin", { user_id: "nobody", admin: true })).toMatch(
+          /^What this call touches could not be read before asking \(read\/FindUser failed: .*\)\.$/,
+        )
+      }),
+    ),
+  )
+
+  it.scopedLive("a key's deletion names the key and whose it is; an API key's making, for whom", () =>
+    inSandbox((sandbox) =>
+      Effect.gen(function* () {
+        const ci = userId(sandbox, "ci-deployer")
+        expect((yield* plan("svc_create", "api_key_for_service_user", { user_id: ci, name: "ci-key" })).text).toBe(
+          'This makes the API key "ci-key" for the service user "ci-deployer".',
+        )
+        const made = yield* call("write", "CreateApiKeyForServiceUser", { user_id: ci, name: "ci-key" })
+        const deleted = yield* plan("svc_delete", "api_key_for_service_user", { key: made.key })
+        expect(deleted.text).toBe(
+          `This deletes the API key "ci-key" (${made.key}) of the service user "ci-deployer": whatever uses it is refused from then on.`,
+        )
+        expect(deleted.text).not.toContain(made.secret)
+        expect((yield* plan("svc_delete", "api_key_for_service_user", { key: "K-none" })).text).toBe(
+          "What this call touches could not be read before asking (no service user holds the key K-none).",
+        )
+        const edge = yield* call("write", "CreateOnboardingKey", { name: "edge" })
+        expect((yield* plan("svc_delete", "onboarding_key", { public_key: edge.created.public_key })).text).toBe(
+          'This deletes the onboarding key "edge" (enabled, 0 servers onboarded with it): no new server can join with it.',
+        )
+      }),
+    ),
+  )
 })

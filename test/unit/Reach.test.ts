@@ -280,7 +280,9 @@ describe("SVC_REACH=all: a secret the service shows once", () => {
           expect(asked[0]).toMatch(/will call write\/CreateApiKeyForServiceUser/)
           expect(asked[0]).toMatch(/the new key's secret once.*it will not be shown.*SVC_REVEAL_SECRETS=true/s)
           expect(asked[0]).toMatch(/asked because SVC_REVEAL_SECRETS is off/)
-          expect(sent).toEqual(["CreateApiKeyForServiceUser"])
+          // The question's plan reads whose key it is; then only the key is made.
+          expect(asked[0]).toMatch(/This makes the API key "deploys" for the user "ci"\./)
+          expect(sent).toEqual(["FindUser", "CreateApiKeyForServiceUser"])
           const text = JSON.stringify(result)
           expect(text).toContain("K-NEW")
           expect(text).not.toContain("S-SHOWN-ONCE")

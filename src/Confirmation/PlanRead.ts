@@ -1,0 +1,25 @@
+/**
+ * How a plan reads what it shows: one call to the service, its failure in
+ * words; and the small readers of the service's JSON the plans share.
+ */
+import * as Effect from "effect/Effect"
+import { type Group, SvcClient } from "../SvcClient.js"
+
+export const text = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== "" ? value : undefined
+
+export const field = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined
+
+export const strings = (value: unknown): ReadonlyArray<string> =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []
+
+/** A record's id: `_id.$oid` (full records, users, groups) or `id` (list items). */
+export const idOf = (value: unknown): string | undefined =>
+  text(field(field(value, "_id"), "$oid")) ?? text(field(value, "id"))
+
+export const read = (group: Group, endpoint: string, params: object) =>
+  Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params)).pipe(
+    // Its message names the call and the service's words.
+    Effect.mapError((error) => error.message),
+  )

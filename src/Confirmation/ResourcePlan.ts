@@ -1,0 +1,173 @@
+/**
+ * The plans of SVC_REACH=all's changes to a resource itself: its meta (tags,
+ * description, template flag) and its files (a stack's compose file, a
+ * build's Dockerfile, a sync's resource file). Each reads the resource just
+ * before asking, so that the question shows what is there now beside what the
+ * call makes of it: tags by name, a file in lines, never its contents whole.
+ */
+import * as Effect from "effect/Effect"
+import type { SvcClient } from "../SvcClient.js"
+import { mask } from "../Untrusted/Mask.js"
+import { field, idOf, read, strings, text } from "./PlanRead.js"
+import type { FilePlan, MetaPlan } from "./PlanShape.js"
+
+type Params = Readonly<Record<string, unknown>>
+
+/** The get of each ResourceTarget type, and the key its request names the resource under. */
+const GETS: Readonly<Record<string, readonly [string, string]>> = {
+  Server: ["GetServer", "server"],
+  Stack: ["GetStack", "stack"],
+  Deployment: ["GetDeployment", "deployment"],
+  Build: ["GetBuild", "build"],
+  Repo: ["GetRepo", "repo"],
+  Procedure: ["GetProcedure", "procedure"],
+  Action: ["GetAction", "action"],
+  Builder: ["GetBuilder", "builder"],
+  Alerter: ["GetAlerter", "alerter"],
+  ResourceSync: ["GetResourceSync", "sync"],
+  Swarm: ["GetSwarm", "swarm"],
+}
+
+/** A ResourceTarget's record, read with the get of its type; Left: why not. */
+export const readTarget = (type: string, id: string) => {
+  const get = GETS[type]
+  return get === undefined
+    ? Effect.fail(`a ${type} target is no resource of the service's`)
+    : read("read", get[0], { [get[1]]: id })
+}
+
+const metaOf = (params: Params, record: unknown) =>
+  Effect.gen(function* () {
+    const out: {
+      name: string
+      tags?: { now: ReadonlyArray<string>; after: ReadonlyArray<string>; created: ReadonlyArray<string> }
+      description?: { now: string; after: string }
+      template?: { now: boolean; after: boolean }
+    } = { name: text(field(record, "name")) ?? "" }
+    if (Array.isArray(params.tags)) {
+      // The service's own rule: each entry a tag's id or name; a name no tag has becomes a new tag.
+      const listed = yield* read("read", "ListTags", {})
+      const tags = Array.isArray(listed) ? listed : []
+      const byId = new Map(
+        tags.flatMap((t) => (idOf(t) === undefined ? [] : [[idOf(t) as string, text(field(t, "name")) ?? ""]])),
+      )
+      const names = new Set(byId.values())
+      const after: Array<string> = []
+      const created: Array<string> = []
+      for (const entry of strings(params.tags).map((t) => t.trim())) {
+        if (entry === "") continue
+        const name = byId.get(entry) ?? entry
+        if (!byId.has(entry) && !names.has(entry) && !created.includes(entry)) created.push(entry)
+        if (!after.includes(name)) after.push(name)
+      }
+      out.tags = { now: strings(field(record, "tags")).map((id) => byId.get(id) ?? id), after, created }
+    }
+    if (typeof params.description === "string")
+      out.description = { now: text(field(record, "description")) ?? "", after: params.description }
+    if (typeof params.template === "boolean")
+      out.template = { now: field(record, "template") === true, after: params.template }
+    return out
+  })
+
+export const metaPlan = (params: Params): Effect.Effect<MetaPlan, never, SvcClient> =>
+  Effect.gen(function* () {
+    const type = text(field(params.target, "type")) ?? ""
+    const target = text(field(params.target, "id")) ?? ""
+    const record = yield* Effect.either(Effect.flatMap(readTarget(type, target), (found) => metaOf(params, found)))
+    return { _tag: "Meta", type, target, record } satisfies MetaPlan
+  })
+
+// ---- files
+
+/** Each selector's resource: its get, the request's key, and where its files are. */
+const FILES: Readonly<Record<string, { readonly get: string; readonly key: string }>> = {
+  stack_file: { get: "GetStack", key: "stack" },
+  build_file: { get: "GetBuild", key: "build" },
+  sync_resource_file: { get: "GetResourceSync", key: "sync" },
+}
+
+export const isFileWrite = (selector: string): boolean => selector in FILES
+
+const linesOf = (contents: string): ReadonlyArray<string> =>
+  contents === "" ? [] : contents.replace(/\r?\n$/, "").split(/\r?\n/)
+
+/** A line as the question shows it: masked (it may hold a credential), cut, quoted. */
+const lineShown = (line: string): string => {
+  const masked = mask(line.length > 400 ? line.slice(0, 400) : line)
+  return JSON.stringify(masked.length > 120 ? `${masked.slice(0, 117)}...` : masked)
+}
+
+/**
+ * The file's contents now, from the record: "new" where the resource's files are read and none is at
+ * that path, "unread" where the service holds none of its files (its cache not yet refreshed).
+ */
+const contentsNow = (selector: string, record: unknown, params: Params): string | "new" | "unread" => {
+  const info = field(record, "info")
+  const config = field(record, "config")
+  if (selector === "build_file") {
+    // A build's Dockerfile is in its repository (or on its host), else written in its config.
+    const inRepo = text(field(config, "repo")) !== undefined || field(config, "files_on_host") === true
+    const contents = inRepo ? field(info, "remote_contents") : field(config, "dockerfile")
+    return typeof contents === "string" ? contents : "unread"
+  }
+  const files = Array.isArray(field(info, "remote_contents")) ? (field(info, "remote_contents") as Array<unknown>) : []
+  if (files.length === 0) return "unread"
+  const found = files.find(
+    (f) =>
+      field(f, "path") === params.file_path &&
+      (selector !== "sync_resource_file" || field(f, "resource_path") === params.resource_path),
+  )
+  const contents = field(found, "contents")
+  return typeof contents === "string" ? contents : "new"
+}
+
+const whereOf = (record: unknown): string | undefined => {
+  const config = field(record, "config")
+  if (field(config, "files_on_host") === true) return "on the host"
+  const repo = text(field(config, "repo"))
+  return repo === undefined ? undefined : `committed to ${repo}`
+}
+
+const firstChange = (now: ReadonlyArray<string>, next: ReadonlyArray<string>) => {
+  let i = 0
+  while (i < now.length && i < next.length && now[i] === next[i]) i++
+  if (i === now.length && i === next.length) return undefined
+  const before = now[i]
+  const after = next[i]
+  return {
+    line: i + 1,
+    ...(before === undefined ? {} : { now: lineShown(before) }),
+    ...(after === undefined ? {} : { after: lineShown(after) }),
+  }
+}
+
+export const filePlan = (selector: string, params: Params): Effect.Effect<FilePlan, never, SvcClient> =>
+  Effect.gen(function* () {
+    const { get, key } = FILES[selector] ?? { get: "", key: "" }
+    const target = text(params[key]) ?? text(params.id) ?? text(params.name) ?? ""
+    const path =
+      selector === "sync_resource_file"
+        ? [text(params.resource_path), text(params.file_path)].filter((p) => p !== undefined).join("/")
+        : (text(params.file_path) ?? "Dockerfile")
+    const after = linesOf(typeof params.contents === "string" ? params.contents : "")
+    const record = yield* Effect.either(
+      Effect.map(read("read", get, { [key]: target }), (found) => {
+        const contents = contentsNow(selector, found, params)
+        const now = contents === "new" || contents === "unread" ? undefined : linesOf(contents)
+        return {
+          name: text(field(found, "name")) ?? target,
+          where: whereOf(found),
+          now: now === undefined ? (contents as "new" | "unread") : now.length,
+          first: now === undefined ? undefined : firstChange(now, after),
+        }
+      }),
+    )
+    return {
+      _tag: "File",
+      kind: selector.replace(/_file$/, ""),
+      target,
+      path,
+      lines: after.length,
+      record,
+    } satisfies FilePlan
+  })
