@@ -6,8 +6,9 @@
  * answers' characters and tokens (the figures of docs/tools.md). Then each
  * list's default answer on the small and the large estate, before (the whole
  * records, as `fields: ["*"]` still gives them) and after (the rows at a
- * glance): the figures of docs/benchmark.md. Then a few records and results (a get, a sync, a
- * deploy followed and not, a server's containers), before and after, on both estates.
+ * glance): the figures of docs/benchmark.md. Then a few records and results (gets, a container
+ * inspected, a sync, a deploy followed and not, a server's containers), before and after, on
+ * both estates.
  *
  * Tokens are counted with gpt-tokenizer's o200k_base encoding: an assistant's
  * own tokenizer differs somewhat, but the ratio between the two answers holds.
@@ -150,6 +151,27 @@ for (const estate of ["small", "large"]) {
  */
 const RECORDS = [
   { label: "svc_get stack web", tool: "svc_get", args: { resource_type: "stack", params: { stack: "web" } } },
+  {
+    label: "svc_get deployment api",
+    tool: "svc_get",
+    args: { resource_type: "deployment", params: { deployment: "api" } },
+  },
+  {
+    label: "svc_get server prod-01",
+    tool: "svc_get",
+    args: { resource_type: "server", params: { server: "prod-01" } },
+  },
+  {
+    label: "svc_get build api-image",
+    tool: "svc_get",
+    args: { resource_type: "build", params: { build: "api-image" } },
+  },
+  { label: "svc_get repo infra", tool: "svc_get", args: { resource_type: "repo", params: { repo: "infra" } } },
+  {
+    label: "svc_inspect container web-web-1",
+    tool: "svc_inspect",
+    args: { inspect_type: "container", params: { server: "prod-01", container: "web-web-1" } },
+  },
   {
     label: "svc_get sync_resource estate-sync",
     tool: "svc_get",
