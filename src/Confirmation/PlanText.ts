@@ -3,8 +3,8 @@
  * quotes, and a failed read said as such.
  */
 import * as Either from "effect/Either"
+import type { Diffs, SyncChanges } from "../Tools/SyncChanges.js"
 import type { FilePlan, MetaPlan, Plan } from "./PlanShape.js"
-import type { Diffs, SyncChanges } from "./SyncChanges.js"
 
 const quoted = (s: string) => JSON.stringify(s)
 const noun = (kind: string) => kind.replace(/_/g, " ")

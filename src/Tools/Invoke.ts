@@ -73,12 +73,6 @@ const namesFor = (
   data: unknown,
   names: Context.Tag.Service<Names>,
 ): Effect.Effect<NameMaps | undefined> => {
-  if (tool.name === "svc_execute") {
-    // An execution's result at a glance names its target, where the params did not.
-    const kinds =
-      invocation.fields === undefined && invocation.whole !== true ? Execution.kindsFor(data, invocation.body) : []
-    return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
-  }
   // A record at a glance names its ids.
   const glance =
     invocation.fields === undefined && invocation.whole !== true
@@ -86,6 +80,12 @@ const namesFor = (
       : undefined
   if (glance !== undefined && isObject(data)) {
     const kinds = glance.kinds(data, invocation.body)
+    return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
+  }
+  if (tool.name === "svc_execute") {
+    // An execution's result at a glance names its target, where the params did not.
+    const kinds =
+      invocation.fields === undefined && invocation.whole !== true ? Execution.kindsFor(data, invocation.body) : []
     return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
   }
   const projection = Glance.projectionOf(tool.name, invocation.endpoint)

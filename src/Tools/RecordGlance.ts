@@ -13,6 +13,7 @@ import * as Glance from "./Glance.js"
 import type { NameKind, NameMaps } from "./Names.js"
 import type { Glimpse } from "./Records.js"
 import { RECORD_VIEWS, type RecordView } from "./RecordViews.js"
+import * as SyncPlan from "./SyncPlan.js"
 
 type Json = Readonly<Record<string, unknown>>
 
@@ -70,11 +71,22 @@ const UPDATE: RecordGlance = {
   kinds: (record, body) => Execution.kindsFor(record, body),
 }
 
+/** A sync: the plan of its pending changes (SyncPlan.ts). */
+const SYNC: RecordGlance = {
+  glance: (record, names) => (isObject(record.info) ? SyncPlan.glance(record, names) : undefined),
+  kinds: (record) => SyncPlan.kindsFor(record),
+}
+
 /**
- * The glances that are not a record's fields, by endpoint: a function each.
- * An endpoint in neither table is answered whole.
+ * The glances that are not a record's fields, by endpoint: a function each,
+ * whichever tool reaches the endpoint (a refresh of a sync's pending changes is
+ * svc_execute's, and answers the sync). An endpoint in neither table is answered whole.
  */
-const OWN: Readonly<Record<string, RecordGlance>> = { "read/GetUpdate": UPDATE }
+const OWN: Readonly<Record<string, RecordGlance>> = {
+  "read/GetUpdate": UPDATE,
+  "read/GetResourceSync": SYNC,
+  "write/RefreshResourceSyncPending": SYNC,
+}
 
 /** The tools whose answers are one record. */
 const RECORDS = new Set(["svc_get", "svc_inspect"])
@@ -86,7 +98,7 @@ const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
 
 /** How `tool`'s answer from `endpoint` is shown at a glance, if it is. */
 export const of = (tool: string, endpoint: string): RecordGlance | undefined =>
-  RECORDS.has(tool) ? GLANCES.get(endpoint) : undefined
+  RECORDS.has(tool) ? GLANCES.get(endpoint) : OWN[endpoint]
 
 /** `answer` at a glance, where `tool`'s answers from `endpoint` are glanced at and it is a record. */
 export const glanceOf = (

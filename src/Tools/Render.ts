@@ -174,11 +174,11 @@ const capNote = (bounded: Untrusted.Capped | undefined): string =>
 
 /**
  * A record at a glance, where the answer has one: an execution's result (Execution.ts), a
- * resource or a Docker object (RecordGlance.ts).
+ * resource or a Docker object (RecordGlance.ts), a sync's plan (SyncPlan.ts, also for a refresh).
  */
 const recordOf = (outcome: ToolSuccess, shown: unknown): Glimpse | undefined => {
   if (outcome.fields !== undefined || outcome.whole === true || outcome.schema) return undefined
-  if (outcome.tool !== "svc_execute") {
+  if (outcome.tool !== "svc_execute" || RecordGlance.of(outcome.tool, outcome.endpoint) !== undefined) {
     const glimpse = RecordGlance.glanceOf(outcome.tool, outcome.endpoint, shown, outcome.names ?? {}, outcome.body)
     // A glance of a record no longer than it (a small one) saves nothing: the record is shown whole.
     const sent = outcome.text?.length

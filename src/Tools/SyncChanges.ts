@@ -4,7 +4,8 @@
  * target and Create/Update/Delete of TOML text), `variable_updates` and
  * `user_group_updates` (DiffData), `pending_deploys`, and the commit
  * (`pending_hash`, `pending_message`). Names come from the TOML the service
- * sent, or else from a read of the target.
+ * sent, or else from a read of the target. Read alike for a confirmation's
+ * plan (Confirmation/Plan.ts) and for a sync's record at a glance (SyncPlan.ts).
  */
 import * as Effect from "effect/Effect"
 
@@ -47,10 +48,11 @@ const READABLE = new Set([
   "Swarm",
 ])
 
-const record = (value: unknown): Record<string, unknown> =>
+export const record = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
-const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : [])
-const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
+export const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : [])
+export const text = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== "" ? value : undefined
 
 /** The first `name = "..."` (or `'...'`) of a TOML text. */
 export const tomlName = (toml: unknown): string | undefined => {
@@ -68,13 +70,38 @@ export const tomlName = (toml: unknown): string | undefined => {
 
 type Kind = "Create" | "Update" | "Delete"
 
-/** A DiffData's kind and the name its data gives (Create's `name`, else the TOML's). */
-const diff = (value: unknown): { kind: Kind; name: string | undefined } | undefined => {
+/** A DiffData: its kind, the name its data gives (Create's `name`, else the TOML's), and its TOML texts. */
+export interface Diff {
+  readonly kind: Kind
+  readonly name: string | undefined
+  readonly current: string | undefined
+  readonly proposed: string | undefined
+}
+
+/** A DiffData read, or undefined where it is none. */
+export const diff = (value: unknown): Diff | undefined => {
   const { type, data } = record(value)
   if (type !== "Create" && type !== "Update" && type !== "Delete") return undefined
   const d = record(data)
-  return { kind: type, name: text(d.name) ?? tomlName(d.proposed) ?? tomlName(d.current) }
+  const current = typeof d.current === "string" ? d.current : undefined
+  const proposed = typeof d.proposed === "string" ? d.proposed : undefined
+  return { kind: type, name: text(d.name) ?? tomlName(proposed) ?? tomlName(current), current, proposed }
 }
+
+/** A ResourceDiff read: its target's type and id (`""` for a resource still to create), and its change. */
+export interface ResourceDiff extends Diff {
+  readonly type: string
+  readonly id: string
+}
+
+/** The resource diffs of a sync's `info`, in the service's order. */
+export const resourceDiffs = (info: unknown): ReadonlyArray<ResourceDiff> =>
+  list(record(info).resource_updates).flatMap((update) => {
+    const { target, data } = record(update)
+    const t = record(target)
+    const d = diff(data)
+    return d === undefined ? [] : [{ ...d, type: text(t.type) ?? "Resource", id: text(t.id) ?? "" }]
+  })
 
 const byKind = <A>(items: ReadonlyArray<{ kind: Kind; value: A }>): Diffs<A> => ({
   created: items.filter((i) => i.kind === "Create").map((i) => i.value),
@@ -111,16 +138,10 @@ export const syncChanges = <E, R>(
         return read ?? id
       })
     const resources: Array<{ kind: Kind; value: Named }> = []
-    for (const update of list(i.resource_updates)) {
-      const { target, data } = record(update)
-      const t = record(target)
-      const d = diff(data)
-      const type = text(t.type) ?? "Resource"
-      const id = text(t.id) ?? ""
-      if (d === undefined) continue
-      const name = yield* resolve(type, id, d.name)
+    for (const { kind, type, id, name: given } of resourceDiffs(info)) {
+      const name = yield* resolve(type, id, given)
       if (id !== "") known.set(`${type}/${id}`, name)
-      resources.push({ kind: d.kind, value: { type, name } })
+      resources.push({ kind, value: { type, name } })
     }
     const deploys: Array<Named & { reason: string }> = []
     for (const deploy of list(i.pending_deploys)) {
