@@ -289,11 +289,16 @@ describe('fields: ["*"]', () => {
 describe("the records' views", () => {
   const endpoints = Object.keys(RECORD_VIEWS)
 
-  it("has a view for every record svc_get reaches but the small ones and the sync's, and for svc_inspect's Docker objects", () => {
-    const whole = ["GetTag", "GetVariable", "GetImageRegistryAccount", "GetGitProviderAccount", "GetResourceSync"]
+  it("has a view for every record svc_get reaches but the small ones, the sync its plan, and for svc_inspect's Docker objects", () => {
+    const whole = ["GetTag", "GetVariable", "GetImageRegistryAccount", "GetGitProviderAccount"]
     for (const endpoint of Object.values(Tables.get)) {
       expect(RecordGlance.of("svc_get", `read/${endpoint}`) === undefined, endpoint).toBe(whole.includes(endpoint))
     }
+    // The sync's glance is the plan of its pending changes (test/unit/SyncPlan.test.ts), its refresh's too.
+    expect(RECORD_VIEWS["read/GetResourceSync"]).toBeUndefined()
+    expect(RecordGlance.of("svc_execute", "write/RefreshResourceSyncPending")).toBe(
+      RecordGlance.of("svc_get", "read/GetResourceSync"),
+    )
     for (const endpoint of ["InspectContainer", "InspectDeploymentContainer", "InspectStackContainer", "InspectImage"])
       expect(RecordGlance.of("svc_inspect", `read/${endpoint}`), endpoint).toBeDefined()
     // Other tools' answers are not records at a glance.
