@@ -35,6 +35,7 @@ import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { askingFigure, askingLines } from "./asking.mjs"
 import { budgetLines, judge } from "./budget.mjs"
+import { tableLines } from "./table.mjs"
 import { takeEstates } from "./estates.mjs"
 import { signInFigure } from "./signin.mjs"
 import { auditFigure, auditLines } from "./audit.mjs"
@@ -539,5 +540,6 @@ for (const [alg, { perCall, firstCheck }] of Object.entries(signIn)) {
   process.stdout.write(`  ${perCall <= 100 ? "met " : "MISS"} sign-in token check, warm JWKS, ${alg}: ${perCall} µs per call (≤ 100); first check of a token ${firstCheck} µs\n`)
 }
 process.stdout.write(`\n${maskLines(maskFigure({ quick: QUICK })).join("\n")}\n`)
-process.stdout.write(`\n${budgetLines(results.budget).join("\n")}\nfigures written to ${OUT}\n`)
+process.stdout.write(`\n${budgetLines(results.budget).join("\n")}\n`)
+process.stdout.write(`\nThe table of docs/benchmark.md:\n\n${tableLines(byNode, results.budget, last).join("\n")}\n\nfigures written to ${OUT}\n`)
 process.exit(BUDGET && !results.budget.held ? 1 : 0)
