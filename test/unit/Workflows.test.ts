@@ -69,10 +69,11 @@ describe("ci.yml", () => {
     expect(pkg.scripts.pretest).toBe("node scripts/system-deps.mjs")
   })
 
-  it("uploads the bench's quick figures", () => {
+  it("judges the bench's budget on a quick run and uploads its figures, also when the budget breaks", () => {
     const bench = ci.jobs.bench
-    expect(runs(bench)).toEqual(["npm ci --no-audit --no-fund", "npm run build", "npm run bench -- --quick"])
+    expect(runs(bench)).toEqual(["npm ci --no-audit --no-fund", "npm run build", "npm run bench -- --quick --budget"])
     const upload = bench.steps.find((step: Any) => String(step.uses).startsWith("actions/upload-artifact@"))
+    expect(upload.if).toBe("always()")
     expect(upload.with).toMatchObject({ name: "bench-quick", "if-no-files-found": "error" })
     expect(upload.with.path).toMatch(/^bench\/[\w-]+\.json$/)
   })
