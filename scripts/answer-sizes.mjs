@@ -8,7 +8,8 @@
  * records, as `fields: ["*"]` still gives them) and after (the rows at a
  * glance): the figures of docs/benchmark.md. Then a few records and results (gets, a container
  * inspected, a sync, a deploy followed and not, a server's containers), before and after, on
- * both estates.
+ * both estates. Last, the replay of 18 everyday requests (scripts/everyday-requests.mjs), each
+ * call's answer as it comes and whole, on the small estate with everything in reach.
  *
  * Tokens are counted with gpt-tokenizer's o200k_base encoding: an assistant's
  * own tokenizer differs somewhat, but the ratio between the two answers holds.
@@ -16,7 +17,9 @@
 import * as Path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
+import { REQUESTS, replay } from "./everyday-requests.mjs"
 
 const QUESTIONS = [
   {
@@ -53,15 +56,19 @@ const QUESTIONS = [
 
 const entry = Path.resolve(import.meta.dirname, "../dist/svc-mcp.js")
 
-/** A client of the built server on a sandbox of `estate`. */
-const connect = async (estate, env = {}) => {
+/** A client of the built server on a sandbox of `estate`; `asked`: one whose user accepts each question. */
+const connect = async (estate, env = {}, asked = false) => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [entry, "--sandbox", "--estate", estate],
     env: { PATH: process.env.PATH ?? "", ...env },
     stderr: "pipe",
   })
-  const client = new Client({ name: "svc-mcp-answer-sizes", version: "1.0.0" })
+  const client = new Client(
+    { name: "svc-mcp-answer-sizes", version: "1.0.0" },
+    asked ? { capabilities: { elicitation: {} } } : {},
+  )
+  if (asked) client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: {} }))
   await client.connect(transport)
   return client
 }
@@ -286,3 +293,26 @@ const recordsTable = [
   }),
 ]
 process.stdout.write(`\n${recordsTable.join("\n")}\n`)
+
+// The 18 everyday requests, each on a fresh sandbox: as answered, and with every answer whole.
+const everyday = (whole) => replay(() => connect("small", { SVC_REACH: "all", SVC_WAIT_POLL_MS: "100" }, true), whole)
+const [asAnswered, asWhole] = [await everyday(false), await everyday(true)]
+const sum = (texts) => texts.reduce((n, text) => n + text.length, 0)
+const tokens = (texts) => texts.reduce((n, text) => n + countTokens(text), 0)
+const all = (answers) => answers.flatMap((a) => a.texts)
+const requestsTable = [
+  line(["Request", "Calls", "Chars, whole", "Chars, as answered", "Smaller by"]),
+  line(["---", "---:", "---:", "---:", "---:"]),
+  ...REQUESTS.map(({ request, calls }, i) => {
+    const [before, after] = [sum(asWhole[i].texts), sum(asAnswered[i].texts)]
+    return line([request, calls.length, before, after, `${Math.round(100 - (100 * after) / before)}%`])
+  }),
+  line([
+    "**All 18**",
+    REQUESTS.reduce((n, r) => n + r.calls.length, 0),
+    `${sum(all(asWhole))} (${tokens(all(asWhole))} tokens)`,
+    `${sum(all(asAnswered))} (${tokens(all(asAnswered))} tokens)`,
+    `${Math.round(100 - (100 * sum(all(asAnswered))) / sum(all(asWhole)))}%`,
+  ]),
+]
+process.stdout.write(`\n${requestsTable.join("\n")}\n`)
