@@ -6,25 +6,16 @@
  */
 
 import { unreachable } from "./Agents.js"
-import * as Alerts from "./Alerts.js"
 import { buildSteps } from "./Builds.js"
+import { composeRun, record } from "./Compose.js"
 import { type Kind, kinds } from "./Kinds.js"
-import {
-  crashOf,
-  imagesOf,
-  logKey,
-  place,
-  type RunState,
-  servicesOf,
-  setContainer,
-  snapshotOf,
-  writeStartLogs,
-} from "./Lifecycle.js"
+import { setContainer, snapshotOf } from "./Lifecycle.js"
 import { may, requireLevel } from "./Permissions.js"
 import { PRUNES } from "./Prune.js"
 import type { Handler } from "./Resources.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
 import * as Sync from "./SyncPending.js"
+import { DEPLOYMENT_STATES, deployed, lifecycle, STACK_STATES } from "./Workloads.js"
 import type { Container, UpdateRecord, World } from "./World.js"
 
 export interface Timing {
@@ -35,31 +26,11 @@ export interface Timing {
 const DEFAULT_TIMING: Timing = { completeMs: 1000 }
 
 type Target = { readonly kind: Kind; readonly resource: Resource } | undefined
-/** What an execution does; its steps before the last go into `update` as stages of their own. */
-type Effect = (world: World, target: Target, params: Params, update: UpdateRecord) => ReadonlyArray<string>
-
-const stackStates: Record<string, RunState | undefined> = {
-  DeployStack: "running",
-  DeployStackIfChanged: "running",
-  StartStack: "running",
-  RestartStack: "running",
-  UnpauseStack: "running",
-  StopStack: "stopped",
-  PauseStack: "paused",
-  DestroyStack: "down",
-  PullStack: undefined,
-}
-
-const deploymentStates: Record<string, RunState | undefined> = {
-  Deploy: "running",
-  StartDeployment: "running",
-  RestartDeployment: "running",
-  UnpauseDeployment: "running",
-  StopDeployment: "stopped",
-  PauseDeployment: "paused",
-  DestroyDeployment: "down",
-  PullDeployment: undefined,
-}
+/**
+ * What an execution does: the lines of one last stage, named for the operation; or undefined when
+ * it logged its stages in `update` itself.
+ */
+type Effect = (world: World, target: Target, params: Params, update: UpdateRecord) => ReadonlyArray<string> | undefined
 
 const containerStates: Record<string, Container["state"]> = {
   StartContainer: "running",
@@ -68,48 +39,6 @@ const containerStates: Record<string, Container["state"]> = {
   StopContainer: "exited",
   PauseContainer: "paused",
 }
-
-const infoState: Record<"stack" | "deployment", Record<RunState, string>> = {
-  stack: { running: "running", stopped: "stopped", paused: "paused", down: "down" },
-  deployment: { running: "running", stopped: "exited", paused: "paused", down: "not_deployed" },
-}
-
-/** A pull: the newer images a registry holds for `r` become the ones it runs, and their alerts resolve. */
-const pull = (world: World, kind: "stack" | "deployment", r: Resource): ReadonlyArray<string> =>
-  imagesOf(r).map(({ image }) => {
-    if (!world.newerImages.delete(image)) return `${image}: image is up to date`
-    Alerts.resolve(world, { type: kinds[kind].target, id: r.id }, `${kinds[kind].target}ImageUpdateAvailable`)
-    return `${image}: pulled a newer image`
-  })
-
-/** What a stack's deploy records: the files and commit it ran, as FileContents (path and contents alone). */
-const deployedFrom = (info: Record<string, unknown>) => ({
-  deployed_contents: (info.remote_contents as Array<Record<string, unknown>>).map((f) => ({
-    path: f.path,
-    contents: f.contents,
-  })),
-  deployed_hash: info.latest_hash ?? "",
-  deployed_message: info.latest_message ?? "",
-})
-
-const lifecycle =
-  (kind: "stack" | "deployment", state: RunState | undefined, pulls: boolean): Effect =>
-  (world, target) => {
-    if (target === undefined) return ["pulled images: up to date"]
-    const r = target.resource
-    const pulled = pulls ? pull(world, kind, r) : []
-    if (state === undefined) return pulled
-    const crashing = state === "running" && crashOf(world, r) !== undefined
-    r.info = { ...r.info, state: crashing ? "restarting" : infoState[kind][state] }
-    place(world, kind, r, state)
-    if (state === "running") {
-      writeStartLogs(world, kind, r)
-      r.info = { ...r.info, deployed_snapshot: snapshotOf(r) }
-      if (Array.isArray(r.info.remote_contents)) r.info = { ...r.info, ...deployedFrom(r.info) }
-    }
-    world.log(logKey(kind, r), kind === "stack" ? "compose" : r.name, `${kind} ${r.name}: ${state}`)
-    return [...pulled, `${kind} ${r.name} is now ${infoState[kind][state]}`]
-  }
 
 const bumpBuild: Effect = (world, target, _params, update) => {
   if (target === undefined) return []
@@ -122,7 +51,7 @@ const bumpBuild: Effect = (world, target, _params, update) => {
   buildSteps(world, r, update, `${version.major}.${version.minor}.${version.patch + 1}`)
   r.config = { ...r.config, version: { ...version, patch: version.patch + 1 } }
   r.info = { ...r.info, state: "Ok", last_built_at: world.now() }
-  return [`built ${r.name} ${version.major}.${version.minor}.${version.patch + 1}`]
+  return undefined
 }
 
 const touch =
@@ -139,11 +68,18 @@ const noted =
 
 /** What each operation acts on (the kind whose name its params give) and what it does. */
 const operations = new Map<string, { kind?: Kind; key?: string; effect: Effect }>()
-const pulls = (op: string) => op.startsWith("Deploy") || op.startsWith("Pull")
-for (const [op, state] of Object.entries(stackStates))
-  operations.set(op, { kind: "stack", effect: lifecycle("stack", state, pulls(op)) })
-for (const [op, state] of Object.entries(deploymentStates)) {
-  operations.set(op, { kind: "deployment", effect: lifecycle("deployment", state, pulls(op)) })
+for (const [kind, states] of [
+  ["stack", STACK_STATES],
+  ["deployment", DEPLOYMENT_STATES],
+] as const) {
+  for (const [op, state] of Object.entries(states)) {
+    const run = lifecycle(op, kind, state)
+    operations.set(op, {
+      kind,
+      effect: (world, target, params, update) =>
+        target === undefined ? [] : run(world, target.resource, params, update),
+    })
+  }
 }
 for (const op of Object.keys(containerStates)) {
   operations.set(op, {
@@ -184,13 +120,10 @@ for (const [op, state] of [
 }
 operations.set("RunStackService", {
   kind: "stack",
-  effect: (_world, target, params) => {
-    const service = ref(params, "service")
-    if (target !== undefined && !servicesOf(target.resource).includes(service)) {
-      throw new Error(`no service ${service} in stack ${target.resource.name}`)
-    }
-    const command = Array.isArray(params.command) ? params.command.join(" ") : "(the service's command)"
-    return [`ran ${command} in a new ${service} container, then removed it`]
+  effect: (world, target, params, update) => {
+    if (target === undefined) return []
+    record(world, update, [composeRun(target.resource, ref(params, "service"), params.command)])
+    return undefined
   },
 })
 operations.set("RunBuild", { kind: "build", effect: bumpBuild })
@@ -210,9 +143,7 @@ operations.set("RunSync", {
     target === undefined
       ? ["in sync, nothing to change"]
       : Sync.run(world, target.resource, params, update, (kind, r) =>
-          kind === "stack" || kind === "deployment"
-            ? lifecycle(kind, "running", true)(world, { kind, resource: r }, {}, update)
-            : [],
+          kind === "stack" || kind === "deployment" ? deployed(world, kind, r) : [],
         ),
 })
 operations.set("TestAlerter", { kind: "alerter", effect: noted("test alert sent") })
@@ -303,6 +234,12 @@ const BATCHED = [
 const changed = (stack: Resource) =>
   stack.info.state !== "running" || stack.info.deployed_snapshot !== snapshotOf(stack)
 
+/**
+ * The stage an execution that could not run is logged under: a deploy's own, else the service's
+ * `Task Error` for what failed before any stage of its own ran (an agent that does not answer).
+ */
+const failedStage = (operation: string) => (operation === "Deploy" ? "Deploy Container" : "Task Error")
+
 /** An operation started as the service starts it: checked now, its Update answered at once and finished later. */
 const start = (world: World, timing: Timing, operation: string, params: Params, caller: Caller): UpdateRecord => {
   const spec = operations.get(operation)
@@ -326,7 +263,7 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
   if (operation === "DeployStackIfChanged" && target !== undefined && !changed(target.resource)) {
     // Nothing to deploy: the service answers a finished Update it never stores, without an id.
     const update = world.newUpdate("DeployStack", updateTarget, caller.id, false)
-    world.finish(update, "Diff compose files", command, ["No changes detected: not deploying"], true)
+    world.finish(update, "Diff compose files", "", ["Deploy cancelled after no changes detected."], true)
     return update
   }
   const services = Array.isArray(params.services) && params.services.length > 0
@@ -338,7 +275,7 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
         : operation
   const update = world.newUpdate(recorded, updateTarget, caller.id)
   setTimeout(() => {
-    let lines: ReadonlyArray<string>
+    let lines: ReadonlyArray<string> | undefined
     let success = true
     const unreached = target === undefined ? undefined : unreachable(world, target.kind, target.resource)
     try {
@@ -348,7 +285,9 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
       lines = [error instanceof Error ? error.message : String(error)]
       success = false
     }
-    world.finish(update, operation, command, lines, success)
+    if (lines === undefined) world.complete(update)
+    else if (success) world.finish(update, operation, command, lines, true)
+    else world.finish(update, failedStage(operation), "", lines, false)
   }, timing.completeMs).unref()
   return update
 }

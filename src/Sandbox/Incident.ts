@@ -8,6 +8,7 @@
  */
 import * as Alerts from "./Alerts.js"
 import { type Clock, START } from "./Clock.js"
+import { deploymentStage, type Stage } from "./Compose.js"
 import { logKey, place } from "./Lifecycle.js"
 import type { Resource } from "./Store.js"
 import type { World } from "./World.js"
@@ -24,14 +25,6 @@ const CRASH = [
   `api | Error: missing required setting ${SETTING} (required since 1.5.0, see the release notes)`,
   "api | process exited with code 1",
 ]
-
-interface Stage {
-  readonly stage: string
-  readonly command: string
-  readonly stdout?: string
-  readonly stderr?: string
-  readonly success?: boolean
-}
 
 /** An Update the service recorded at `ts`, its stages each a minute long at most. */
 const recorded = (world: World, clock: Clock, ts: number, operation: string, target: Resource, stages: Stage[]) => {
@@ -54,20 +47,14 @@ const recorded = (world: World, clock: Clock, ts: number, operation: string, tar
   update.status = "Complete"
 }
 
-const deployStages = (image: string, previous: string): Stage[] => [
-  {
-    stage: "Pull Image",
-    command: `docker pull ${image}`,
-    stdout: `${image.split(":")[1]}: Pulling from acme/api\nStatus: Downloaded newer image for ${image}`,
-  },
-  { stage: "Stop Container", command: "docker stop --time 10 api", stdout: `api (was ${previous})` },
-  { stage: "Remove Container", command: "docker container rm api", stdout: "api" },
-  {
-    stage: "Deploy Container",
-    command: `docker run -d --name api --restart unless-stopped --network bridge ${image}`,
-    stdout: "5f0c2a9e8b7d41c3a6e2d9f01b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e",
-  },
-]
+/** A deploy of api as the service logs it: its agent's `docker run`, which answers the new container's id. */
+const deployStages = (world: World, api: Resource, image: string): Stage[] => {
+  const prod1 = world.store.find("server", String(api.config.server_id))
+  const id = world.containersOn(prod1).find((c) => c.owner?.id === api.id)?.id ?? ""
+  return [
+    deploymentStage({ operation: "Deploy", deployment: api, image, before: "running", id, newer: true, params: {} }),
+  ]
+}
 
 /** prod-02: its disk nearly full of old images and orphaned volumes; its memory back to normal. */
 const fillDisk = (world: World, prod2: Resource) => {
@@ -105,18 +92,11 @@ const fillDisk = (world: World, prod2: Resource) => {
 const crashApi = (world: World, clock: Clock) => {
   const api = world.store.find("deployment", "api")
   const prod1 = world.store.find("server", String(api.config.server_id))
-  recorded(
-    world,
-    clock,
-    START - 2 * 24 * 60 * MIN,
-    "Deploy",
-    api,
-    deployStages(PREVIOUS_IMAGE, "ghcr.io/acme/api:1.4.1"),
-  )
+  recorded(world, clock, START - 2 * 24 * 60 * MIN, "Deploy", api, deployStages(world, api, PREVIOUS_IMAGE))
   recorded(world, clock, START - 9 * MIN, "UpdateDeployment", api, [
     { stage: "Update Deployment", command: "", stdout: `image: ${PREVIOUS_IMAGE} -> ${NEW_IMAGE}` },
   ])
-  recorded(world, clock, START - 8 * MIN, "Deploy", api, deployStages(NEW_IMAGE, PREVIOUS_IMAGE))
+  recorded(world, clock, START - 8 * MIN, "Deploy", api, deployStages(world, api, NEW_IMAGE))
   world.images
     .get(prod1.id)
     ?.push({ id: "sha256:6f1c82a4d9e0", name: NEW_IMAGE, size: 188_000_000, created: 1_763_900_000 })

@@ -108,7 +108,10 @@ export const place = (world: World, kind: "stack" | "deployment", r: Resource, s
     all.push({
       server_id: server.id,
       name,
-      id: `${hex(name)}${hex(server.id)}${hex(`${name}/${service}`)}`.padEnd(64, "0"),
+      // 64 hex digits as docker's, the same each run: all but the second 8 named by the container and its service.
+      id: [name, server.id, `${name}/${service}`, ...[1, 2, 3, 4, 5].map((n) => `${name}/${service}/${n}`)]
+        .map(hex)
+        .join(""),
       image,
       state: s,
       status: statusText(s),

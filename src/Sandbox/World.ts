@@ -266,6 +266,13 @@ export class World {
     server.info = { ...server.info, stats }
   }
 
+  /** Ends an Update whose stages are logged: it succeeded if each of them did. */
+  complete(update: UpdateRecord): void {
+    update.success = update.logs.every((log) => log.success)
+    update.end_ts = this.now()
+    update.status = "Complete"
+  }
+
   /** A user by id or name, as the service finds one. */
   user(idOrName: string): SandboxUser {
     const found = this.users.find((u) => u._id.$oid === idOrName || u.username === idOrName)

@@ -1,8 +1,9 @@
 /**
  * An execution's result at a glance: what svc_execute answers, with or
  * without `wait`, in place of the whole Update. The operation, the target by
- * name, the status, success and how long it took; each stage's last lines of
- * output and its stderr; the Update's id, to follow it. `fields: ["*"]` gives
+ * name, the status, success and how long it took; each stage, with the lines
+ * of output and stderr that say how it ended (OK_LINES below); the Update's
+ * id, to follow it. `fields: ["*"]` gives
  * the whole Update, other `fields` the paths of it they name.
  *
  * The output and stderr are a process's own words, untrusted as the Update's
@@ -14,8 +15,11 @@ import { KIND_OF_TYPE, type NameKind, type NameMaps } from "./Names.js"
 import type { Glimpse } from "./Records.js"
 
 /**
- * The last lines of a stage's output kept: of one that succeeded, its last (which says how it ended);
- * of one that failed or has not ended, and of any stderr, a few, as an error says most at its end.
+ * The last lines of a stage's output kept. Of an Update that succeeded, the last line of its last
+ * stage's output, which says how it ended; the stages before it are named only. Of one that failed
+ * or has not ended, a few lines of each stage that failed, of its output and of its stderr, as an
+ * error says most at its end. A stage that succeeded shows no stderr: there docker compose, git and
+ * docker's build write their progress, and an assistant would read it as an error.
  */
 const OK_LINES = 1
 const ERR_LINES = 5
@@ -54,20 +58,34 @@ const tail = (text: string, count: number): { readonly text: string; readonly cu
     : { text: lines.slice(-count).join("\n"), cut: lines.length - count }
 }
 
-const stageOf = (log: unknown): Json | undefined => {
+/** One stage at a glance; `last` when it is the last stage of an Update that succeeded. */
+const stageOf = (log: unknown, last: boolean): Json | undefined => {
   if (!isJson(log)) return undefined
-  const lines = log.success === true ? OK_LINES : ERR_LINES
-  const out = typeof log.stdout === "string" && log.stdout !== "" ? tail(log.stdout, lines) : undefined
-  const err = typeof log.stderr === "string" && log.stderr.trim() !== "" ? tail(log.stderr, ERR_LINES) : undefined
+  const ok = typeof log.success === "boolean" ? log.success : null
+  const shown = ok !== true || last
+  const lines = ok === true ? OK_LINES : ERR_LINES
+  const out = shown && typeof log.stdout === "string" && log.stdout.trim() !== "" ? tail(log.stdout, lines) : undefined
+  const err =
+    ok !== true && typeof log.stderr === "string" && log.stderr.trim() !== "" ? tail(log.stderr, ERR_LINES) : undefined
   const cut = (out?.cut ?? 0) + (err?.cut ?? 0)
   return {
     stage: typeof log.stage === "string" ? log.stage : "",
-    ok: typeof log.success === "boolean" ? log.success : null,
+    ok,
     ...(out === undefined ? {} : { out: out.text }),
     ...(err === undefined ? {} : { err: err.text }),
     // Lines left out, before those shown: fields ["logs"] shows them all.
     ...(cut === 0 ? {} : { lines_before: cut }),
   }
+}
+
+/** Each stage at a glance: of an Update that succeeded, only its last stage shows its output. */
+const stagesOf = (update: Json): ReadonlyArray<Json> => {
+  const logs = Array.isArray(update.logs) ? update.logs : []
+  const succeeded = update.status === "Complete" && update.success === true
+  return logs.flatMap((log: unknown, i) => {
+    const stage = stageOf(log, succeeded && i === logs.length - 1)
+    return stage === undefined ? [] : [stage]
+  })
 }
 
 /** The target's name: the one `names` gives its id, else the one the call's params gave, else its id. */
@@ -99,7 +117,7 @@ const glanceOne = (update: Json, names: NameMaps, given: string | undefined): Js
     ...(update.status === "Complete" ? { success: update.success === true } : {}),
     ...(seconds === undefined ? {} : { seconds }),
     ...(id === undefined ? {} : { update: id }),
-    stages: (Array.isArray(update.logs) ? update.logs : []).flatMap((log) => stageOf(log) ?? []),
+    stages: stagesOf(update),
   }
 }
 

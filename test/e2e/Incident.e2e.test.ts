@@ -74,7 +74,11 @@ for (const era of ["modern", "legacy"] as const) {
             resource_type: "deployment",
             params: { id: "api", config: { image: { type: "Image", params: { image: "ghcr.io/acme/api:1.4.2" } } } },
           })
-          yield* ok("svc_execute", { operation: "deploy", params: { deployment: "api" }, wait: true })
+          const rollback = textOf(
+            yield* ok("svc_execute", { operation: "deploy", params: { deployment: "api" }, wait: true }),
+          )
+          // docker run's one stage, which answers the new container's id.
+          expect(rollback).toMatch(/"stage":"Docker Run","ok":true,"out":"<u:[0-9a-f]{16}>[0-9a-f]{64}<\/u>"/)
           const api = textOf(yield* ok("svc_list", { resource_type: "deployment", params: {} }))
           expect(api).toMatch(/api[\s\S]*running/)
           expect(api).not.toContain("restarting")
@@ -101,6 +105,7 @@ for (const era of ["modern", "legacy"] as const) {
             wait: true,
           })
           expect(textOf(down)).toContain("Failed to reach the agent on server staging-01")
+          expect(textOf(down)).toContain('"stage":"Deploy Container","ok":false')
 
           // Its stats over time stop when it was last seen, 07:05 on the sandbox's clock, as its alert says.
           const history = yield* ok("svc_list_detail", {

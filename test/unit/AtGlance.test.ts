@@ -64,7 +64,7 @@ describe("a row's column names as fields", () => {
 
 describe("an execution's result at a glance", () => {
   it.scopedLive(
-    'followed to its end: the target by name, its output fenced, under 500 characters; fields ["*"] the whole Update',
+    'followed to its end: the target by name, each stage, under 500 characters; fields ["*"] the whole Update',
     () =>
       Effect.gen(function* () {
         const sandbox = yield* Sandboxes.scoped()
@@ -79,12 +79,11 @@ describe("an execution's result at a glance", () => {
         const glance = yield* deploy({})
         const text = Mcp.text(glance)
         expect(text.length).toBeLessThan(500)
-        const [head, summary, json] = text.split("\n")
-        expect(head).toMatch(
-          /^\[svc-mcp: untrusted text at stages\[\]\.out \(stack staging-web\), which anyone may have written, stands between <u:[0-9a-f]{16}> and <\/u>/,
-        )
+        // Of an Update that succeeded, each stage by name; compose's progress (its stderr) is left out,
+        // so nothing here is untrusted text, and nothing is fenced.
+        const [summary, json, ...rest] = text.split("\n")
+        expect(rest).toEqual([])
         expect(summary).toBe("DeployStack succeeded.")
-        const id = /<u:([0-9a-f]{16})>/.exec(head ?? "")?.[1]
         expect(JSON.parse(json ?? "")).toEqual({
           operation: "DeployStack",
           target: "Stack staging-web",
@@ -92,26 +91,70 @@ describe("an execution's result at a glance", () => {
           success: true,
           seconds: expect.any(Number),
           update: expect.stringMatching(/^[0-9a-f]{24}$/),
-          stages: [
-            {
-              stage: "DeployStack",
-              ok: true,
-              out: `<u:${id}>stack staging-web is now running</u>`,
-              lines_before: expect.any(Number),
-            },
-          ],
+          stages: ["Set git remote", "Checkout branch", "Git pull", "Latest Commit", "Compose Pull", "Compose Up"].map(
+            (stage) => ({ stage, ok: true }),
+          ),
         })
-        expect(glance._meta?.["svc-mcp/untrusted"]).toEqual(["/stages/0/out"])
+        expect(glance._meta?.["svc-mcp/untrusted"]).toBeUndefined()
         // A field of the glance holds only what the Update has: its values, its target's name.
         const whole = yield* deploy({ fields: ["*"] })
         const [, first, update] = Mcp.text(whole).split("\n")
         expect(first).toMatch(/^DeployStack \(update [0-9a-f]{24}\) succeeded\.$/)
         const record = JSON.parse((update ?? "").replace(/<u:[0-9a-f]{16}>|<\/u>/g, "")) as Record<string, unknown>
         expect(record).toMatchObject({ operation: "DeployStack", status: "Complete", success: true })
-        expect(record.logs).toEqual([
-          expect.objectContaining({ stdout: expect.stringMatching(/\nstack staging-web is now running$/) }),
-        ])
+        expect(record.logs).toContainEqual(
+          expect.objectContaining({
+            stage: "Compose Up",
+            command: "cd /etc/komodo/stacks/staging-web && docker compose -p staging-web -f compose.yaml up -d",
+            stdout: "",
+            // The second deploy of a stack that runs, unchanged: compose leaves its containers running.
+            stderr: expect.stringMatching(
+              /^ Container staging-web-web-1 {2}Running\n[\s\S]* Container staging-web-redis-1 {2}Running$/,
+            ),
+          }),
+        )
         expect(whole.structuredContent).toEqual(record)
       }),
+  )
+
+  it.scopedLive("the last stage's output fenced where it has some; a failed step's stderr, fenced", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      const execute = (operation: string, params: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name: "svc_execute", arguments: { operation, params, wait: true } }))
+      const glanceOf = (result: Awaited<ReturnType<typeof client.callTool>>) => {
+        const lines = Mcp.text(result).split("\n")
+        const id = /<u:([0-9a-f]{16})>/.exec(lines[0] ?? "")?.[1]
+        return { lines, id, json: JSON.parse(lines.at(-1) ?? "") }
+      }
+      // A deployment whose container someone removed by hand: docker's error, on stderr.
+      const prod1 = sandbox.world.store.find("server", "prod-01")
+      const containers = sandbox.world.containersOn(prod1)
+      containers.splice(
+        containers.findIndex((c) => c.name === "api"),
+        1,
+      )
+      const failed = glanceOf(yield* execute("start_deployment", { deployment: "api" }))
+      expect(failed.lines[0]).toMatch(/^\[svc-mcp: untrusted text at stages\[\]\.err \(deployment api\)/)
+      expect(failed.lines[1]).toBe("StartDeployment FAILED: see its logs below.")
+      expect(failed.json).toMatchObject({
+        success: false,
+        stages: [
+          {
+            stage: "Docker Start",
+            ok: false,
+            err: `<u:${failed.id}>Error response from daemon: No such container: api\nError: failed to start containers: api</u>`,
+          },
+        ],
+      })
+      // docker run answers the new container's id: the one the server's containers list.
+      const run = glanceOf(yield* execute("deploy", { deployment: "api" }))
+      expect(run.lines[1]).toBe("Deploy succeeded.")
+      const container = sandbox.world.containersOn(prod1).find((c) => c.name === "api")
+      expect(container?.id).toMatch(/^[0-9a-f]{64}$/)
+      expect(run.json.stages).toEqual([{ stage: "Docker Run", ok: true, out: `<u:${run.id}>${container?.id}</u>` }])
+      expect(Mcp.text(yield* execute("deploy", { deployment: "api" })).length).toBeLessThan(500)
+    }),
   )
 })

@@ -445,9 +445,10 @@ describe("with SVC_REACH=all, on the sandbox", () => {
         const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox), { reach: "all" })
         const call = (name: string, args: Record<string, unknown>) =>
           Effect.promise(() => client.callTool({ name, arguments: args }))
+        // A deployment's deploy: its one stage's output (docker run's container id) is shown, and fenced.
         const deployed = yield* call("svc_execute", {
-          operation: "deploy_stack",
-          params: { stack: "staging-web" },
+          operation: "deploy",
+          params: { deployment: "api" },
           wait: true,
         })
         const id = (deployed.structuredContent as { update: string }).update
@@ -458,15 +459,18 @@ describe("with SVC_REACH=all, on the sandbox", () => {
           `[svc-mcp: update ${id} at a glance; fields: ["*"] for the whole record, or paths such as ["logs"]]`,
         )
         expect(JSON.parse(json ?? "")).toMatchObject({
-          operation: "DeployStack",
-          target: "Stack staging-web",
+          operation: "Deploy",
+          target: "Deployment api",
           status: "Complete",
           success: true,
           update: id,
+          stages: [
+            { stage: "Docker Run", ok: true, out: expect.stringMatching(/^<u:[0-9a-f]{16}>[0-9a-f]{64}<\/u>$/) },
+          ],
         })
         expect(update._meta?.["svc-mcp/untrusted"]).toEqual(["/stages/0/out"])
         const whole = yield* call("svc_get", { resource_type: "update", params: { id }, fields: ["*"] })
-        expect(whole.structuredContent).toMatchObject({ operation: "DeployStack", logs: [expect.any(Object)] })
+        expect(whole.structuredContent).toMatchObject({ operation: "Deploy", logs: [expect.any(Object)] })
 
         // The sandbox's user record is shorter than its glance would be: it comes whole, as the service sent it.
         const user = Mcp.text(yield* call("svc_get", { resource_type: "user", params: { user: "alice" } }))

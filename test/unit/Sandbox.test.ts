@@ -221,7 +221,23 @@ describe("the sandbox", () => {
           })
           const done = yield* completed(update._id.$oid)
           expect(done.success).toBe(true)
-          expect(done.logs[0].stdout).toMatch(/web is now stopped/)
+          // docker compose's own words, on stderr where compose writes its progress, for each container.
+          expect(done.logs).toEqual([
+            expect.objectContaining({
+              stage: "Compose Command",
+              command: "docker compose -p web stop",
+              stdout: "",
+              stderr: [
+                " Container web-web-1  Stopping",
+                " Container web-worker-1  Stopping",
+                " Container web-redis-1  Stopping",
+                " Container web-web-1  Stopped",
+                " Container web-worker-1  Stopped",
+                " Container web-redis-1  Stopped",
+              ].join("\n"),
+              success: true,
+            }),
+          ])
           const web = (yield* call("read", "ListStacks", {})).find((s: Any) => s.name === "web")
           expect(web.info.state).toBe("stopped")
           expect(yield* call("read", "GetStacksSummary", {})).toMatchObject({ running: 1, stopped: 2 })

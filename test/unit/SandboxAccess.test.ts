@@ -195,7 +195,14 @@ describe("the sandbox's files and images", () => {
       expect(yield* open()).toEqual(["grafana"])
       const deploy = yield* ok("execute/DeployStack", { stack: "monitoring" })
       const done = yield* completed(admin, deploy._id.$oid)
-      expect(done.logs[0].stdout).toContain("library/grafana:latest: pulled a newer image")
+      // The pull fetches grafana's new layers and the up recreates its container; prometheus runs on.
+      const pull = done.logs.find((l: Any) => l.stage === "Compose Pull")
+      expect(pull.stderr).toMatch(/^ grafana Pulling\n [0-9a-f]{12} Pulling fs layer\n[\s\S]* grafana Pulled$/m)
+      expect(pull.stderr).toMatch(/ prometheus Pulling\n prometheus Pulled/)
+      const up = done.logs.find((l: Any) => l.stage === "Compose Up")
+      expect(up.stderr).toContain(" Container monitoring-prometheus-1  Running")
+      expect(up.stderr).toContain(" Container monitoring-grafana-1  Recreated")
+      expect(up.stderr).toMatch(/ Container monitoring-grafana-1 {2}Started$/)
       expect(yield* open()).toEqual([])
       expect((yield* ok("write/CheckStackForUpdate", { stack: "monitoring" })).services[1].update_available).toBe(false)
       expect(yield* ok("write/CheckDeploymentForUpdate", { deployment: "api" })).toMatchObject({
