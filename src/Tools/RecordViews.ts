@@ -244,6 +244,28 @@ export const RECORD_VIEWS: Readonly<Record<string, RecordView>> = {
   },
   "read/InspectSwarmService": SWARM_SERVICE,
   "read/InspectDeploymentSwarmService": SWARM_SERVICE,
+  "read/InspectStackSwarmService": SWARM_SERVICE,
+  "read/InspectSwarm": {
+    noun: "swarm",
+    columns: [
+      { label: "name", path: "Spec.Name" },
+      { label: "id", path: "ID" },
+      { label: "created", path: "CreatedAt" },
+      { label: "updated", path: "UpdatedAt" },
+      { label: "root_rotation", path: "RootRotationInProgress" },
+    ],
+    more: "Spec",
+  },
+  "read/InspectSwarmStack": {
+    noun: "stack",
+    columns: [
+      { label: "name", path: "Name" },
+      { label: "state", path: "State" },
+      { label: "services", path: "Services.Name" },
+      { label: "tasks", path: "Tasks.State" },
+    ],
+    more: "Tasks",
+  },
   "read/InspectSwarmNode": {
     noun: "node",
     columns: [
