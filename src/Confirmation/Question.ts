@@ -18,6 +18,7 @@ import { redact } from "../Tools/AnswerBounds.js"
 import type { Invocation } from "../Tools/Invoke.js"
 import type { NameKind, NameMaps, NamesShape } from "../Tools/Names.js"
 import { SHOWN_ONCE } from "../Tools/Policy.js"
+import { isSecretParam } from "../Tools/SecretParams.js"
 import * as Tables from "../Tools/Tables.js"
 import * as Plan from "./Plan.js"
 
@@ -57,9 +58,14 @@ const namesFor = (question: Question, fields: ReadonlyArray<string>): Effect.Eff
 }
 
 /** What the call does, in words: the endpoint and the identifying fields of its body. */
-const target = (body: Readonly<Record<string, unknown>>) => {
+const target = ({ body, endpoint }: Invocation, revealSecrets: boolean) => {
   const fields = Object.entries(body).filter(([, value]) => typeof value !== "object" || value === null)
-  return fields.length === 0 ? "" : ` on ${fields.map(([key, value]) => `${key}=${inHead(key, value)}`).join(", ")}`
+  // A secret is said as an answer says it: the user's client may keep the question in its logs.
+  const said = (key: string, value: unknown) =>
+    !revealSecrets && typeof value === "string" && value !== "" && isSecretParam(endpoint, body, key, true)
+      ? REDACTED
+      : inHead(key, value)
+  return fields.length === 0 ? "" : ` on ${fields.map(([key, value]) => `${key}=${said(key, value)}`).join(", ")}`
 }
 
 /** A file's contents are said in characters: the plan says what changes, and no line of them opens the question. */
@@ -141,7 +147,7 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
       onNone: () => "SVC_CONFIRM",
       onSome: (name) => Naming.variable(name, "SVC_CONFIRM"),
     })
-    const head = `${on}${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation.body)}.`
+    const head = `${on}${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation, question.revealSecrets)}.`
     // An update without a plan of its own shows each changed field.
     const planned = yield* Plan.make(invocation.tool, invocation.selector, invocation.body, question.names)
     const detail = Option.isSome(planned)

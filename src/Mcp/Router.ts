@@ -15,7 +15,7 @@ import { authOf, policyOf, type Service, Services, settingsOf } from "../Registr
 import { isObject } from "../Shared/JsonShape.js"
 import { Policy, toolsOf } from "../Tools/Policy.js"
 import { failure, unrecorded } from "../Tools/Render.js"
-import { make as makeTool, type Tool } from "../Tools/Tool.js"
+import { make as makeTool, pathOf, type Tool } from "../Tools/Tool.js"
 import { ToolDeniedError } from "../Tools/ToolError.js"
 import type { Guard } from "../Untrusted/Guard.js"
 import type { Incoming } from "./Incoming.js"
@@ -152,7 +152,7 @@ export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard> 
       typeof asked === "string" && tool !== undefined && Object.hasOwn(tool.endpoints, asked) ? asked : undefined
     const denied = new ToolDeniedError({
       tool: incoming.name,
-      ...(selector === undefined ? {} : { selector }),
+      ...(selector === undefined || tool === undefined ? {} : { selector, endpoint: pathOf(tool, selector) }),
       reason: `the service ${shownName(given)} is not one of the configured services (${names.join(", ")})`,
     })
     return record.refused(denied, args).pipe(

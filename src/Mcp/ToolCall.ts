@@ -120,7 +120,7 @@ const refuse = ({ record }: Prepared, denied: ToolDeniedError, args: unknown) =>
   )
 
 const deny = (call: Call, invocation: Invocation, reason: string) =>
-  new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, reason })
+  new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, endpoint: invocation.endpoint, reason })
 
 /** A confirmed call refused for `reason`: recorded, then answered. */
 const refuseFor = (prepared: Prepared, call: Call, invocation: Invocation, reason: string) =>

@@ -9,26 +9,8 @@
  * with its name alone, and whether it is secret is the service's to know.
  */
 import { isObject } from "../Shared/JsonShape.js"
-import { CREDENTIAL } from "../Tools/AnswerBounds.js"
+import { isSecretParam } from "../Tools/SecretParams.js"
 import { mask } from "../Untrusted/Mask.js"
-
-/** Endpoints whose body's `value` is a variable's value. */
-const VARIABLE_VALUE = new Set(["write/CreateVariable", "write/UpdateVariableValue"])
-/** Endpoints whose body's `data` is a swarm secret's content. */
-const SECRET_DATA = new Set(["execute/CreateSwarmSecret", "execute/RotateSwarmSecret"])
-
-/** Whether `key`'s string value in `record` is a secret: by its name, or as the variable's value. */
-const secretField = (
-  endpoint: string | undefined,
-  record: Readonly<Record<string, unknown>>,
-  key: string,
-  top: boolean,
-) =>
-  CREDENTIAL.test(key) ||
-  (key === "value" &&
-    record.is_secret !== false &&
-    (record.is_secret === true || (top && VARIABLE_VALUE.has(endpoint ?? "")))) ||
-  (key === "data" && top && SECRET_DATA.has(endpoint ?? ""))
 
 /** `body` with each secret string as `digest(value)`; everything else as it was. */
 export const recorded = (endpoint: string | undefined, body: unknown, digest: (value: string) => string): unknown => {
@@ -40,7 +22,7 @@ export const recorded = (endpoint: string | undefined, body: unknown, digest: (v
     return Object.fromEntries(
       Object.entries(value).map(([key, field]) => [
         key,
-        typeof field === "string" && field !== "" && secretField(endpoint, value, key, top)
+        typeof field === "string" && field !== "" && isSecretParam(endpoint, value, key, top)
           ? digest(field)
           : walk(field, false),
       ]),

@@ -334,8 +334,10 @@ class Recorder {
         const target = params === undefined ? undefined : targetOf(params)
         yield* audit.value.write({
           ...(yield* recorder.base(error.tool, error.selector)),
+          ...(error.endpoint === undefined ? {} : { endpoint: error.endpoint }),
           ...(target === undefined ? {} : { target: yield* recorder.scrubbed(target) }),
-          ...(params === undefined ? {} : { params: yield* recorder.paramsOf(params) }),
+          // Redacted as the endpoint's: a variable's value the user declined to set is a secret too.
+          ...(params === undefined ? {} : { params: yield* recorder.paramsOf(params, error.endpoint) }),
           outcome,
           sent: false,
           kind: "denied",

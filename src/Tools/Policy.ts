@@ -13,7 +13,7 @@ import { type Mode, type Pattern, type Reach, ServerSettings, type ServerSetting
 import { ConfigError } from "../Settings/Read.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Definitions from "./Definitions.js"
-import { make as makeTool, type Tier, type Tool } from "./Tool.js"
+import { make as makeTool, pathOf, type Tier, type Tool } from "./Tool.js"
 import { ToolDeniedError, UnknownToolError } from "./ToolError.js"
 
 const TIERS: Readonly<Record<Mode, ReadonlyArray<Tier>>> = {
@@ -114,7 +114,8 @@ export const make = (
       // An unknown or missing selector is left to the decoder, which lists the allowed ones.
       if (typeof selector === "string" && Object.hasOwn(tool.endpoints, selector)) {
         const reason = refusal(tool, selector)
-        if (reason !== undefined) return Either.left(new ToolDeniedError({ tool: name, selector, reason }))
+        if (reason !== undefined)
+          return Either.left(new ToolDeniedError({ tool: name, selector, endpoint: pathOf(tool, selector), reason }))
       }
       return allowed === undefined
         ? Either.left(new ToolDeniedError({ tool: name, reason: refusal(tool, tool.selectors[0] ?? "") ?? "" }))

@@ -43,6 +43,8 @@ export class ToolParamsError extends Data.TaggedError("ToolParamsError")<{
 export class ToolDeniedError extends Data.TaggedError("ToolDeniedError")<{
   readonly tool: string
   readonly selector?: string
+  /** `group/Endpoint` the selector names: the audit line says it, and redacts the params as that endpoint's. */
+  readonly endpoint?: string
   readonly reason: string
 }> {
   override get message(): string {

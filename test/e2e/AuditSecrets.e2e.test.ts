@@ -2,7 +2,8 @@
  * No secret value in the audit log or the shared store's stream, against the built server over
  * HTTP with the sandbox and a real redis-server: a secret variable's new value, sent without
  * `is_secret` in the request, is recorded as a keyed digest in the intent, the outcome and the
- * stream alike, and the chain still verifies.
+ * stream alike, and the chain still verifies; a value never sent (asked of the user, or refused by
+ * the policy) is a digest too, in a line that names its endpoint, and the question says it redacted.
  */
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -103,6 +104,63 @@ describe("a secret variable's new value in the audit", () => {
         expect(verified.stderr).toMatch(/\nthe chains hold\n$/)
         expect(verified.stderr).toMatch(/; closed at a clean stop/)
         expect(verified.code, verified.stderr).toBe(0)
+      }),
+    60_000,
+  )
+
+  it.scopedLive(
+    "is a digest in the line of a call asked of the user or refused, which names its endpoint",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandbox.scoped()
+        const dir = yield* Effect.acquireRelease(
+          Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-audit-secrets-"))),
+          (d) => Effect.sync(() => Fs.rmSync(d, { recursive: true, force: true })),
+        )
+        const file = Path.join(dir, "audit.log")
+        const server = yield* Spawn.serveHttp({
+          SVC_URL: sandbox.url,
+          SVC_API_KEY: sandbox.apiKey.key,
+          SVC_API_SECRET: sandbox.apiKey.secret,
+          SVC_CONFIRM: "svc_update:variable",
+          SVC_DENY: "svc_create:variable",
+          SVC_AUDIT_LOG: file,
+        })
+        // A client that can be asked is asked; one that cannot is refused: both lines, nothing sent.
+        const call = (name: string, conversation: string, capabilities = {}) =>
+          HttpMcp.modern(
+            server.url,
+            "tools/call",
+            { name, arguments: { resource_type: "variable", params: { name: "DB_PASSWORD", value: NEW_VALUE } } },
+            { meta: HttpMcp.modernMeta(conversation, capabilities) },
+          )
+        const asked = yield* call("svc_update", "audit-secrets-asked", { elicitation: { form: {} } })
+        const unasked = yield* call("svc_update", "audit-secrets-unasked")
+        const refused = yield* call("svc_create", "audit-secrets-refused")
+        expect(JSON.stringify(unasked.body.result)).toMatch(/confirm/)
+        // The question says the value as an answer would: redacted, as its client may log it.
+        expect(JSON.stringify(asked.body)).toMatch(/on name=\\"DB_PASSWORD\\", value=\[redacted\]/)
+        expect(JSON.stringify(asked.body)).not.toContain(NEW_VALUE)
+        expect(JSON.stringify(refused.body.result)).toMatch(/is refused/)
+        server.child.kill("SIGTERM")
+        yield* Effect.promise(() => server.exited)
+        const text = Fs.readFileSync(file, "utf8")
+        const lines = text
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((line) => line.phase !== "checkpoint")
+        expect(
+          lines.map((line) => [line.outcome, line.endpoint, line.sent]),
+          JSON.stringify(asked.body),
+        ).toEqual([
+          ["asked", "write/UpdateVariableValue", false],
+          ["refused", "write/UpdateVariableValue", false],
+          ["refused", "write/CreateVariable", false],
+        ])
+        for (const line of lines)
+          expect((line.params as { value?: unknown }).value).toMatch(/^\[secret hmac-sha256:[\w-]+/)
+        expect(text).not.toContain(NEW_VALUE)
       }),
     60_000,
   )
