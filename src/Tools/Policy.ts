@@ -59,6 +59,10 @@ const shownOnce = (tool: Tool, selector: string): Pattern | undefined => {
 const matches = (pattern: Pattern, tool: Tool, selector: string) =>
   pattern.tool.test(tool.name) && pattern.selector.test(selector)
 
+/** A pattern that matches nothing: a typo that would silently allow or deny nothing. */
+const matchless = (patterns: ReadonlyArray<Pattern>, all: ReadonlyArray<Tool>) =>
+  patterns.find((pattern) => !all.some((tool) => tool.selectors.some((selector) => matches(pattern, tool, selector))))
+
 export const make = (
   settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> &
     Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets">>,
@@ -69,17 +73,15 @@ export const make = (
     // Among several services, refusals and reasons name the service's own variables (SVC_STAGING_MODE).
     const { variable } = yield* Naming
     const patterns = [...Option.getOrElse(settings.allow, () => []), ...settings.deny, ...confirm]
-    // A pattern that matches nothing is a typo that would silently allow or deny nothing.
-    for (const pattern of patterns) {
-      if (!all.some((tool) => tool.selectors.some((selector) => matches(pattern, tool, selector)))) {
-        return yield* Effect.fail(
-          new ConfigError({
-            variable: variable(pattern.variable),
-            problem: `has the pattern ${JSON.stringify(pattern.text)}, which matches no tool:selector`,
-            hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
-          }),
-        )
-      }
+    const typo = matchless(patterns, all)
+    if (typo !== undefined) {
+      return yield* Effect.fail(
+        new ConfigError({
+          variable: variable(typo.variable),
+          problem: `has the pattern ${JSON.stringify(typo.text)}, which matches no tool:selector`,
+          hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
+        }),
+      )
     }
     const tiers = TIERS[settings.mode]
     const refusal = (tool: Tool, selector: string): string | undefined => {
@@ -114,8 +116,8 @@ export const make = (
       // An unknown or missing selector is left to the decoder, which lists the allowed ones.
       if (typeof selector === "string" && Object.hasOwn(tool.endpoints, selector)) {
         const reason = refusal(tool, selector)
-        if (reason !== undefined)
-          return Either.left(new ToolDeniedError({ tool: name, selector, endpoint: pathOf(tool, selector), reason }))
+        const endpoint = pathOf(tool, selector)
+        if (reason !== undefined) return Either.left(new ToolDeniedError({ tool: name, selector, endpoint, reason }))
       }
       return allowed === undefined
         ? Either.left(new ToolDeniedError({ tool: name, reason: refusal(tool, tool.selectors[0] ?? "") ?? "" }))
