@@ -236,7 +236,11 @@ const workloadReads = (world: World, add: (endpoint: string, handler: Handler) =
     const d = deployment(p, caller)
     // A restarting container is there between its crashes: docker answers its stats.
     const running = owned(world, d).find((c) => c.state === "running" || c.state === "restarting")
-    if (running === undefined) throw new ServiceFailure(500, `Error: No such container: ${d.name}`)
+    // The service asks the server's docker, whose own words are the error's cause.
+    if (running === undefined)
+      throw new ServiceFailure(500, `failed to get stats for container ${d.name}`, [
+        `Error: No such container: ${d.name}`,
+      ])
     return {
       name: running.name,
       cpu_perc: "0.42%",

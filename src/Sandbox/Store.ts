@@ -59,13 +59,23 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** Merges `patch` into `base` the way the service merges a partial config: objects deeply, the rest replaced. */
 // fromEntries, not assignment: a key named "__proto__" stays an own field instead of becoming the prototype.
 export const merge = (base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries([
-    ...Object.entries(base),
-    ...Object.entries(patch).map(([key, value]) => {
-      const current = Object.hasOwn(base, key) ? base[key] : undefined
-      return [key, isRecord(current) && isRecord(value) ? merge(current, value) : value]
-    }),
-  ])
+  otherVariant(base, patch)
+    ? patch
+    : Object.fromEntries([
+        ...Object.entries(base),
+        ...Object.entries(patch).map(([key, value]) => {
+          const current = Object.hasOwn(base, key) ? base[key] : undefined
+          return [key, isRecord(current) && isRecord(value) ? merge(current, value) : value]
+        }),
+      ])
+
+/** A tagged value (`{ type, params }`: a builder's, an alerter's endpoint) of another variant replaces the old one whole. */
+const otherVariant = (base: Record<string, unknown>, patch: Record<string, unknown>) =>
+  typeof patch.type === "string" &&
+  typeof base.type === "string" &&
+  patch.type !== base.type &&
+  Object.hasOwn(patch, "params") &&
+  Object.hasOwn(base, "params")
 
 /** The first of `keys` that `params` holds as a non-empty string. */
 export const ref = (params: Params, ...keys: ReadonlyArray<string>): string => {

@@ -212,3 +212,41 @@ describe("the sandbox's prunes", () => {
     }),
   )
 })
+
+describe("the sandbox's configs of one variant or another", () => {
+  it.scopedLive("a builder made another kind takes the new kind's params alone, as the service stores them", () =>
+    Effect.gen(function* () {
+      const { ok } = yield* session()
+      yield* ok("write/CreateBuilder", { name: "farm", config: { type: "Server", params: { server_ids: [] } } })
+      const url = yield* ok("write/UpdateBuilder", {
+        id: "farm",
+        config: { type: "Url", params: { address: "https://builder.internal:8120" } },
+      })
+      expect(url.config.type).toBe("Url")
+      expect(url.config.params.address).toBe("https://builder.internal:8120")
+      expect(Object.keys(url.config.params)).not.toContain("server_ids")
+      // The same kind again: its params are merged, as a partial config is.
+      const same = yield* ok("write/UpdateBuilder", {
+        id: "farm",
+        config: { type: "Url", params: { insecure_tls: true } },
+      })
+      expect(same.config.params).toMatchObject({ address: "https://builder.internal:8120", insecure_tls: true })
+    }),
+  )
+
+  it.scopedLive("a deployment with no container has no stats: the service says so, docker's words its cause", () =>
+    Effect.gen(function* () {
+      const { ok, admin } = yield* session()
+      // legacy-cron's container has exited: docker has no stats of it.
+      expect(yield* ok("read/GetDeploymentContainer", { deployment: "legacy-cron" })).toMatchObject({ state: "exited" })
+      const { status, body } = yield* admin("read/GetDeploymentStats", { deployment: "legacy-cron" })
+      expect({ status, body }).toEqual({
+        status: 500,
+        body: {
+          error: "failed to get stats for container legacy-cron",
+          trace: ["Error: No such container: legacy-cron"],
+        },
+      })
+    }),
+  )
+})
