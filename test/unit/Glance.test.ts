@@ -5,15 +5,12 @@
  * service's answer byte for byte; names are read once per caller and kind,
  * never shared between callers, and a rename shows once they are read anew.
  */
-import * as Fs from "node:fs"
-import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
-import * as FastCheck from "fast-check"
 import * as CallContext from "../../src/Call/Context.js"
 import * as Cli from "../../src/Cli/CommandLine.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
@@ -27,82 +24,15 @@ import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
-
-type JsonSchema = Readonly<Record<string, unknown>>
-
-const document = JSON.parse(
-  Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api-all.schema.json"), "utf8"),
-) as {
-  definitions: Record<string, JsonSchema>
-  endpoints: Record<string, { response: string | null }>
-}
-
-const resolve = (schema: JsonSchema): JsonSchema => {
-  const ref = schema.$ref
-  if (typeof ref !== "string") return schema
-  return resolve(document.definitions[decodeURIComponent(ref.replace("#/definitions/", ""))] ?? {})
-}
+import { answerSchema, arbitrary, ID, type Schema as JsonSchema, resolve, schemaAt } from "../support/SchemaValues.js"
 
 /** The schema of one item of a list endpoint's answer. */
 const itemSchema = (endpoint: string): JsonSchema => {
-  const response = document.endpoints[endpoint]?.response
-  const answer = resolve(document.definitions[response ?? ""] ?? {})
+  const answer = answerSchema(endpoint)
   // A list held in a field of the answer (`{alerts, next_page}`).
   const field = PROJECTIONS[endpoint]?.items
   const list = field === undefined ? answer : resolve((answer.properties as Record<string, JsonSchema>)[field] ?? {})
   return resolve((list.items as JsonSchema | undefined) ?? {})
-}
-
-/** The schema at a dotted path, through arrays, or undefined where the definitions have no such field. */
-const schemaAt = (schema: JsonSchema, names: ReadonlyArray<string>): JsonSchema | undefined => {
-  const here = resolve(schema)
-  if (names.length === 0) return here
-  if (here.type === "array") return schemaAt((here.items as JsonSchema) ?? {}, names)
-  for (const choice of [...((here.anyOf as Array<JsonSchema>) ?? []), ...((here.oneOf as Array<JsonSchema>) ?? [])]) {
-    const found = schemaAt(choice, names)
-    if (found !== undefined) return found
-  }
-  const [first, ...rest] = names
-  const property = (here.properties as Record<string, JsonSchema> | undefined)?.[first as string]
-  return property === undefined ? undefined : schemaAt(property, rest)
-}
-
-/** Any value the schema allows (bounded in depth): what the service may answer. */
-const arbitrary = (schema: JsonSchema, depth = 0): FastCheck.Arbitrary<unknown> => {
-  const here = resolve(schema)
-  const choices = [...((here.anyOf as Array<JsonSchema>) ?? []), ...((here.oneOf as Array<JsonSchema>) ?? [])]
-  if (choices.length > 0) return FastCheck.oneof(...choices.map((choice) => arbitrary(choice, depth + 1)))
-  if (here.const !== undefined) return FastCheck.constant(here.const)
-  if (Array.isArray(here.enum)) return FastCheck.constantFrom(...(here.enum as Array<unknown>))
-  const types = Array.isArray(here.type) ? (here.type as Array<string>) : [here.type]
-  const one = (type: unknown): FastCheck.Arbitrary<unknown> => {
-    switch (type) {
-      case "string":
-        return FastCheck.oneof(FastCheck.string(), FastCheck.constantFrom("", "6b0741480000000000000008"))
-      case "number":
-        return FastCheck.double({ noNaN: true, noDefaultInfinity: true })
-      case "integer":
-        return FastCheck.integer()
-      case "boolean":
-        return FastCheck.boolean()
-      case "null":
-        return FastCheck.constant(null)
-      case "array":
-        return depth > 5
-          ? FastCheck.constant([])
-          : FastCheck.array(arbitrary((here.items as JsonSchema) ?? {}, depth + 1), { maxLength: 3 })
-      default: {
-        const properties = (here.properties as Record<string, JsonSchema> | undefined) ?? {}
-        if (depth > 5 || Object.keys(properties).length === 0) return FastCheck.constant({})
-        const required = (here.required as Array<string> | undefined) ?? []
-        return FastCheck.record(
-          Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, arbitrary(s, depth + 1)])),
-          { requiredKeys: required.filter((name) => name in properties) },
-        )
-      }
-    }
-  }
-  return FastCheck.oneof(...types.map(one))
 }
 
 /** Field names that hold a credential (as Tools/AnswerBounds.ts redacts them). */
@@ -134,9 +64,9 @@ const valuesAt = (value: unknown, names: ReadonlyArray<string>): ReadonlyArray<u
 }
 
 const NAMES: Names.NameMaps = {
-  server: new Map([["6b0741480000000000000008", "prod-01"]]),
-  tag: new Map([["6b0741480000000000000008", "production"]]),
-  builder: new Map([["6b0741480000000000000008", "local-builder"]]),
+  server: new Map([[ID, "prod-01"]]),
+  tag: new Map([[ID, "production"]]),
+  builder: new Map([[ID, "local-builder"]]),
 }
 const ALL_NAMES = new Set(["prod-01", "production", "local-builder"])
 

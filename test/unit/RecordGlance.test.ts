@@ -7,11 +7,8 @@
  * as it was answered before the glance came (a snapshot), `schema: true`
  * listing the labels.
  */
-import * as Fs from "node:fs"
-import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as FastCheck from "fast-check"
 import * as Definitions from "../../src/Tools/Definitions.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import type * as Names from "../../src/Tools/Names.js"
@@ -24,86 +21,7 @@ import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Mcp from "../support/Mcp.js"
 import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
-
-type JsonSchema = Readonly<Record<string, unknown>>
-
-const document = JSON.parse(
-  Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api-all.schema.json"), "utf8"),
-) as {
-  definitions: Record<string, JsonSchema>
-  endpoints: Record<string, { response: string | null }>
-}
-
-const resolve = (schema: JsonSchema): JsonSchema => {
-  const ref = schema.$ref
-  if (typeof ref !== "string") return schema
-  return resolve(document.definitions[decodeURIComponent(ref.replace("#/definitions/", ""))] ?? {})
-}
-
-/** The schema of an endpoint's answer. */
-const answerSchema = (endpoint: string): JsonSchema =>
-  resolve(document.definitions[document.endpoints[endpoint]?.response ?? ""] ?? {})
-
-/** The schema at a dotted path, through arrays and choices; undefined where the definitions have no such field. */
-const schemaAt = (schema: JsonSchema, names: ReadonlyArray<string>): JsonSchema | undefined => {
-  const here = resolve(schema)
-  if (names.length === 0) return here
-  if (here.type === "array") return schemaAt((here.items as JsonSchema) ?? {}, names)
-  for (const choice of [...((here.anyOf as Array<JsonSchema>) ?? []), ...((here.oneOf as Array<JsonSchema>) ?? [])]) {
-    const found = schemaAt(choice, names)
-    if (found !== undefined) return found
-  }
-  const [first, ...rest] = names
-  const property = (here.properties as Record<string, JsonSchema> | undefined)?.[first as string]
-  if (property !== undefined) return schemaAt(property, rest)
-  const map = here.additionalProperties
-  return typeof map === "object" && map !== null && first === "*" ? schemaAt(map as JsonSchema, rest) : undefined
-}
-
-const ID = "6b0741480000000000000008"
-
-/** Any value the schema allows (bounded in depth): what the service may answer. */
-const arbitrary = (schema: JsonSchema, depth = 0): FastCheck.Arbitrary<unknown> => {
-  const here = resolve(schema)
-  const choices = [...((here.anyOf as Array<JsonSchema>) ?? []), ...((here.oneOf as Array<JsonSchema>) ?? [])]
-  if (choices.length > 0) return FastCheck.oneof(...choices.map((choice) => arbitrary(choice, depth + 1)))
-  if (here.const !== undefined) return FastCheck.constant(here.const)
-  if (Array.isArray(here.enum)) return FastCheck.constantFrom(...(here.enum as Array<unknown>))
-  const types = Array.isArray(here.type) ? (here.type as Array<string>) : [here.type]
-  const one = (type: unknown): FastCheck.Arbitrary<unknown> => {
-    switch (type) {
-      case "string":
-        return FastCheck.oneof(FastCheck.string(), FastCheck.constantFrom("", ID))
-      case "number":
-        return FastCheck.double({ noNaN: true, noDefaultInfinity: true })
-      case "integer":
-        return FastCheck.integer()
-      case "boolean":
-        return FastCheck.boolean()
-      case "null":
-        return FastCheck.constant(null)
-      case "array":
-        return depth > 5
-          ? FastCheck.constant([])
-          : FastCheck.array(arbitrary((here.items as JsonSchema) ?? {}, depth + 1), { maxLength: 3 })
-      default: {
-        const properties = (here.properties as Record<string, JsonSchema> | undefined) ?? {}
-        const map = here.additionalProperties
-        if (depth <= 5 && Object.keys(properties).length === 0 && typeof map === "object" && map !== null)
-          return FastCheck.dictionary(FastCheck.string({ maxLength: 8 }), arbitrary(map as JsonSchema, depth + 1), {
-            maxKeys: 2,
-          })
-        if (depth > 5 || Object.keys(properties).length === 0) return FastCheck.constant({})
-        const required = (here.required as Array<string> | undefined) ?? []
-        return FastCheck.record(
-          Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, arbitrary(s, depth + 1)])),
-          { requiredKeys: required.filter((name) => name in properties) },
-        )
-      }
-    }
-  }
-  return FastCheck.oneof(...types.map(one))
-}
+import { answerSchema, arbitrary, ID, schemaAt } from "../support/SchemaValues.js"
 
 /** Field names that hold a credential (as Tools/AnswerBounds.ts redacts them). */
 const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential|passkey/i

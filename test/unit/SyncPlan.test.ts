@@ -6,8 +6,6 @@
  * on the sandbox, estate-sync's plan, under 2,500 characters, and
  * `fields: ["*"]` the record byte for byte as the service sent it.
  */
-import * as Fs from "node:fs"
-import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "fast-check"
@@ -17,22 +15,10 @@ import * as Toml from "../../src/Tools/Toml.js"
 import * as Untrusted from "../../src/Untrusted/Answer.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Sandboxes from "../support/Sandbox.js"
-
-type JsonSchema = Readonly<Record<string, unknown>>
-
-const document = JSON.parse(
-  Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api-all.schema.json"), "utf8"),
-) as { definitions: Record<string, JsonSchema> }
-
-const resolve = (schema: JsonSchema): JsonSchema => {
-  const ref = schema.$ref
-  if (typeof ref !== "string") return schema
-  return resolve(document.definitions[decodeURIComponent(ref.replace("#/definitions/", ""))] ?? {})
-}
+import { arbitrary, ID } from "../support/SchemaValues.js"
 
 const MARK = "PLANTED-SECRET-7f3a"
 const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i
-const ID = "6b0741480000000000000008"
 
 /** A key of a TOML text: ordinary ones, credentials', nested tables'. */
 const key = FastCheck.constantFrom("branch", "server", "image", "value", "webhook_secret", "api_token", "config.repo")
@@ -63,47 +49,6 @@ const toml = FastCheck.record({
   secret: FastCheck.boolean(),
 }).map(({ kind, name, fields, secret }) => tomlOf(kind, name, fields, secret))
 
-/** Any value the schema allows (bounded in depth), its strings drawn from `strings`. */
-const arbitrary = (
-  schema: JsonSchema,
-  strings: FastCheck.Arbitrary<string>,
-  depth = 0,
-): FastCheck.Arbitrary<unknown> => {
-  const here = resolve(schema)
-  const choices = [...((here.anyOf as Array<JsonSchema>) ?? []), ...((here.oneOf as Array<JsonSchema>) ?? [])]
-  if (choices.length > 0) return FastCheck.oneof(...choices.map((choice) => arbitrary(choice, strings, depth + 1)))
-  if (here.const !== undefined) return FastCheck.constant(here.const)
-  if (Array.isArray(here.enum)) return FastCheck.constantFrom(...(here.enum as Array<unknown>))
-  const types = Array.isArray(here.type) ? (here.type as Array<string>) : [here.type]
-  const one = (type: unknown): FastCheck.Arbitrary<unknown> => {
-    switch (type) {
-      case "string":
-        return strings
-      case "number":
-      case "integer":
-        return FastCheck.integer()
-      case "boolean":
-        return FastCheck.boolean()
-      case "null":
-        return FastCheck.constant(null)
-      case "array":
-        return depth > 6
-          ? FastCheck.constant([])
-          : FastCheck.array(arbitrary((here.items as JsonSchema) ?? {}, strings, depth + 1), { maxLength: 3 })
-      default: {
-        const properties = (here.properties as Record<string, JsonSchema> | undefined) ?? {}
-        if (depth > 6 || Object.keys(properties).length === 0) return FastCheck.constant({})
-        const required = (here.required as Array<string> | undefined) ?? []
-        return FastCheck.record(
-          Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, arbitrary(s, strings, depth + 1)])),
-          { requiredKeys: required.filter((name) => name in properties) },
-        )
-      }
-    }
-  }
-  return FastCheck.oneof(...types.map(one))
-}
-
 /** A record's credential-named strings set to MARK, as a service holding secrets would answer. */
 const plant = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(plant)
@@ -130,7 +75,11 @@ const textsOf = (record: unknown): Array<Record<string, unknown>> => {
 /** A sync as the definitions allow it, its credentials MARK, its changes' texts TOML whose credentials are MARK. */
 const syncs = arbitrary(
   { $ref: "#/definitions/ResourceSync" },
-  FastCheck.oneof(FastCheck.string({ maxLength: 12 }), FastCheck.constant(ID), FastCheck.constant("")),
+  {
+    strings: FastCheck.oneof(FastCheck.string({ maxLength: 12 }), FastCheck.constant(ID), FastCheck.constant("")),
+    numbers: FastCheck.integer(),
+    depth: 6,
+  },
 )
   .map(plant)
   .chain((record) => {
