@@ -1,6 +1,7 @@
 /**
  * The project's sandbox as the service of a test, with quick executions.
  */
+import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type * as Config from "../../src/Config.js"
 import * as Sandbox from "../../src/Sandbox/Server.js"
@@ -41,4 +42,30 @@ export const post = async (url: string, path: string, body: unknown, headers: Re
     json = text
   }
   return { status: response.status, body: json }
+}
+
+/**
+ * Calls to `sandbox` as its admin: `call` answers the status and body, `ok` the body of a call that
+ * succeeds (any other fails the test with its endpoint, status and body), `run` an execution's
+ * Update once it is complete.
+ */
+export const asAdmin = (sandbox: Sandbox.Sandbox) => {
+  const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
+  const call = (endpoint: string, params: unknown = {}) =>
+    Effect.promise(() => post(sandbox.url, endpoint, params, headers))
+  // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+  const ok = (endpoint: string, params: unknown = {}): Effect.Effect<any> =>
+    Effect.flatMap(call(endpoint, params), ({ status, body }) =>
+      status === 200 ? Effect.succeed(body) : Effect.die(new Error(`${endpoint}: ${status} ${JSON.stringify(body)}`)),
+    )
+  const run = (operation: string, params: unknown) =>
+    Effect.gen(function* () {
+      const started = yield* ok(`execute/${operation}`, params)
+      for (;;) {
+        const update = yield* ok("read/GetUpdate", { id: started._id.$oid })
+        if (update.status === "Complete") return update
+        yield* Effect.sleep("20 millis")
+      }
+    })
+  return { call, ok, run }
 }

@@ -15,25 +15,7 @@ type Any = any
 
 const sandboxOf = (options: SandboxOptions = {}) =>
   Effect.map(Sandboxes.scoped(options), (sandbox) => {
-    const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
-    const ok = (endpoint: string, params: unknown = {}): Effect.Effect<Any> =>
-      Effect.flatMap(
-        Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers)),
-        ({ status, body }) =>
-          status === 200
-            ? Effect.succeed(body)
-            : Effect.die(new Error(`${endpoint}: ${status} ${JSON.stringify(body)}`)),
-      )
-    /** Runs an execution and answers its Update once complete. */
-    const run = (operation: string, params: unknown) =>
-      Effect.gen(function* () {
-        const started = yield* ok(`execute/${operation}`, params)
-        for (;;) {
-          const update = yield* ok("read/GetUpdate", { id: started._id.$oid })
-          if (update.status === "Complete") return update
-          yield* Effect.sleep("20 millis")
-        }
-      })
+    const { ok, run } = Sandboxes.asAdmin(sandbox)
     const stateOf = (list: string, name: string) =>
       Effect.map(ok(`read/${list}`, {}), (items) => items.find((d: Any) => d.name === name)?.info.state)
     return { sandbox, ok, run, stateOf }

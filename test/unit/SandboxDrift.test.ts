@@ -22,27 +22,7 @@ const nonconforming = (endpoint: string, body: unknown): ReadonlyArray<string> =
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
 type Any = any
 
-const sandboxOf = (scenario: "drift" | "calm") =>
-  Effect.map(Sandboxes.scoped({ scenario }), (sandbox) => {
-    const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
-    const call = (endpoint: string, params: unknown = {}) =>
-      Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers))
-    const ok = (endpoint: string, params: unknown = {}): Effect.Effect<Any> =>
-      Effect.flatMap(call(endpoint, params), ({ status, body }) =>
-        status === 200 ? Effect.succeed(body) : Effect.die(new Error(`${endpoint}: ${status} ${JSON.stringify(body)}`)),
-      )
-    /** Runs an execution and answers its Update once complete. */
-    const run = (operation: string, params: unknown) =>
-      Effect.gen(function* () {
-        const started = yield* ok(`execute/${operation}`, params)
-        for (;;) {
-          const update = yield* ok("read/GetUpdate", { id: started._id.$oid })
-          if (update.status === "Complete") return update
-          yield* Effect.sleep("20 millis")
-        }
-      })
-    return { call, ok, run }
-  })
+const sandboxOf = (scenario: "drift" | "calm") => Effect.map(Sandboxes.scoped({ scenario }), Sandboxes.asAdmin)
 
 /** A sync's pending changes in brief: `<type> <Create|Update|Delete> <name>`, names read from the TOML. */
 const brief = (info: Any): ReadonlyArray<string> => {

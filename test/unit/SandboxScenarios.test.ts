@@ -12,23 +12,7 @@ import * as Sandboxes from "../support/Sandbox.js"
 type Any = any
 
 const incident = Effect.map(Sandboxes.scoped({ scenario: "incident" }), (sandbox) => {
-  const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
-  const ok = (endpoint: string, params: unknown = {}): Effect.Effect<Any> =>
-    Effect.flatMap(
-      Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers)),
-      ({ status, body }) =>
-        status === 200 ? Effect.succeed(body) : Effect.die(new Error(`${endpoint}: ${status} ${JSON.stringify(body)}`)),
-    )
-  /** Runs an execution and answers its Update once complete. */
-  const run = (operation: string, params: unknown) =>
-    Effect.gen(function* () {
-      const started = yield* ok(`execute/${operation}`, params)
-      for (;;) {
-        const update = yield* ok("read/GetUpdate", { id: started._id.$oid })
-        if (update.status === "Complete") return update
-        yield* Effect.sleep("20 millis")
-      }
-    })
+  const { ok, run } = Sandboxes.asAdmin(sandbox)
   const openAlerts = Effect.map(ok("read/ListAlerts", { query: { resolved: false } }), (a) =>
     a.alerts.map((x: Any) => `${x.level} ${x.data.type} ${x.data.data.name}`).sort(),
   )
