@@ -91,7 +91,13 @@ describe.each(WAYS)("the guard's details, %s", (_, era, transport) => {
   it.scopedLive("a deploy's output opens it, and the question names it; logs are named as the user would", () =>
     Effect.gen(function* () {
       const { asked, call } = yield* connect(era, transport)
-      const deployed = yield* call("svc_execute", { operation: "deploy_stack", params: { stack: "web" }, wait: true })
+      // The whole Update, its output read: a glance that shows none of it opens nothing.
+      const deployed = yield* call("svc_execute", {
+        operation: "deploy_stack",
+        params: { stack: "web" },
+        wait: true,
+        fields: ["*"],
+      })
       expect(deployed.isError, textOf(deployed)).toBeFalsy()
       const held = yield* call("svc_delete", deleteTag)
       expect(held.isError).toBe(true)

@@ -47,6 +47,8 @@ describe("a log line built to stall masking", () => {
               operation: "deploy_stack_service",
               params: { stack: "web", service: "worker", command: [line] },
               wait: true,
+              // The whole Update: every line of the output is read, not the glance's last one.
+              fields: ["*"],
             },
           }),
         )) as Result

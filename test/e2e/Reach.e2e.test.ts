@@ -189,11 +189,11 @@ for (const era of ["modern", "legacy"] as const) {
         // The question named whose key it is; the audit holds the call, asked first, and no secret.
         expect(asked[0]).toMatch(/This makes the API key "deploys" for the service user "ci-deployer"\./)
         const key = text.match(/K-[0-9a-f]+/)?.[0]
-        // The question's line (what asked, nothing sent), then the change's intent and outcome.
+        // The question's line (what asked, nothing sent, the endpoint it would call), then the change's intent and outcome.
         expect(
           audit.of("api_key_for_service_user").map((l) => [l.phase ?? l.outcome, l.endpoint, l.target, l.sent]),
         ).toEqual([
-          ["asked", undefined, "deploys", false],
+          ["asked", "write/CreateApiKeyForServiceUser", "deploys", false],
           ["intent", "write/CreateApiKeyForServiceUser", "deploys", undefined],
           ["outcome", "write/CreateApiKeyForServiceUser", "deploys", undefined],
         ])
@@ -217,7 +217,7 @@ for (const era of ["modern", "legacy"] as const) {
         expect(gone.isError).toBe(true)
         const lines = audit.of("user").filter((l) => l.tool === "svc_delete")
         expect(lines.map((l) => [l.phase ?? l.outcome, l.endpoint, l.target, l.sent])).toEqual([
-          ["asked", undefined, "bob", false],
+          ["asked", "write/DeleteUser", "bob", false],
           ["intent", "write/DeleteUser", "bob", undefined],
           ["outcome", "write/DeleteUser", "bob", undefined],
         ])

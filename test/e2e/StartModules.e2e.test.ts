@@ -76,11 +76,13 @@ describe("a start", () => {
 })
 
 /**
- * The bytes of JavaScript a start reads and compiles before its first `tools/list`: 959 KB when
- * set (971 KB before the audit's writer, the store's client and telemetry's hooks were deferred),
- * of which the SDK (with zod) is 470 KB and effect 265 KB. Raise it only with a reason.
+ * The bytes of JavaScript a start reads and compiles before its first `tools/list`: 983 KB when
+ * set (971 KB before the audit's writer, the store's client and telemetry's hooks were deferred,
+ * 959 KB after; then 24 KB more for the records' and the sync's glances and the new rows and plans,
+ * which the call path reads synchronously), of which the SDK (with zod) is 470 KB and effect 265 KB.
+ * Raise it only with a reason.
  */
-const START_BYTES = 970_000
+const START_BYTES = 990_000
 
 /** What a start must not load: each is loaded by the command, the mode, the setting or the first call that uses it. */
 const NOT_AT_START = [
