@@ -94,3 +94,12 @@ export const arbitrary = (schema: Schema, draw: Draw = {}, depth = 0): FastCheck
   }
   return FastCheck.oneof(...types.map(one))
 }
+
+/** The values at a dotted path, through arrays (written here apart from the code under test). */
+export const valuesAt = (value: unknown, names: ReadonlyArray<string>): ReadonlyArray<unknown> => {
+  if (names.length === 0) return [value]
+  if (Array.isArray(value)) return value.flatMap((item) => valuesAt(item, names))
+  const [first, ...rest] = names
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, first as string)) return []
+  return valuesAt((value as Record<string, unknown>)[first as string], rest)
+}

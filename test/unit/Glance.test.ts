@@ -24,7 +24,15 @@ import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
-import { answerSchema, arbitrary, ID, type Schema as JsonSchema, resolve, schemaAt } from "../support/SchemaValues.js"
+import {
+  answerSchema,
+  arbitrary,
+  ID,
+  type Schema as JsonSchema,
+  resolve,
+  schemaAt,
+  valuesAt,
+} from "../support/SchemaValues.js"
 
 /** The schema of one item of a list endpoint's answer. */
 const itemSchema = (endpoint: string): JsonSchema => {
@@ -52,15 +60,6 @@ const plant = (value: unknown): unknown => {
         : plant(field),
     ]),
   )
-}
-
-/** The values at a dotted path, through arrays (written here apart from the code under test). */
-const valuesAt = (value: unknown, names: ReadonlyArray<string>): ReadonlyArray<unknown> => {
-  if (names.length === 0) return [value]
-  if (Array.isArray(value)) return value.flatMap((item) => valuesAt(item, names))
-  const [first, ...rest] = names
-  if (typeof value !== "object" || value === null || !Object.hasOwn(value, first as string)) return []
-  return valuesAt((value as Record<string, unknown>)[first as string], rest)
 }
 
 const NAMES: Names.NameMaps = {

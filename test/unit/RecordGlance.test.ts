@@ -21,7 +21,7 @@ import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Mcp from "../support/Mcp.js"
 import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
-import { answerSchema, arbitrary, ID, schemaAt } from "../support/SchemaValues.js"
+import { answerSchema, arbitrary, ID, schemaAt, valuesAt } from "../support/SchemaValues.js"
 
 /** Field names that hold a credential (as Tools/AnswerBounds.ts redacts them). */
 const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential|passkey/i
@@ -61,15 +61,6 @@ const everyString = (value: unknown): unknown =>
       : typeof value === "object" && value !== null
         ? Object.fromEntries(Object.entries(value).map(([key, field]) => [key, everyString(field)]))
         : value
-
-/** The values at a dotted path, through arrays (written here apart from the code under test). */
-const valuesAt = (value: unknown, names: ReadonlyArray<string>): ReadonlyArray<unknown> => {
-  if (names.length === 0) return [value]
-  if (Array.isArray(value)) return value.flatMap((item) => valuesAt(item, names))
-  const [first, ...rest] = names
-  if (typeof value !== "object" || value === null || !Object.hasOwn(value, first as string)) return []
-  return valuesAt((value as Record<string, unknown>)[first as string], rest)
-}
 
 const NAMES: Names.NameMaps = {
   server: new Map([[ID, "prod-01"]]),
