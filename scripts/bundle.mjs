@@ -26,6 +26,15 @@ const common = {
   logLevel: "warning",
 }
 
+/**
+ * Each default tool's published schema, made here from its Effect Schema by the program's own
+ * code (tsc's output in dist/), keyed as src/Tools/Tool.ts looks them up: a start publishes
+ * these instead of making them (test/e2e/Stdio.e2e.test.ts holds them equal to the source's).
+ */
+const { all: tools } = await import(Path.resolve("dist/Tools/Definitions.js"))
+const { publishedKey } = await import(Path.resolve("dist/Tools/Tool.js"))
+const published = Object.fromEntries(tools.map((tool) => [publishedKey(tool), tool.inputSchema]))
+
 // Chunks are named by their hash: a build leaves none of an earlier one's behind.
 Fs.rmSync(PROGRAM, { recursive: true, force: true })
 const bundled = await esbuild.build({
@@ -40,6 +49,7 @@ const bundled = await esbuild.build({
   // Telemetry's SDK is loaded only when configured, from node_modules: start-up never reads it.
   external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
   metafile: true,
+  define: { SVC_MCP_PUBLISHED: JSON.stringify(published) },
 })
 if (analyze) process.stderr.write(await esbuild.analyzeMetafile(bundled.metafile, { verbose: false }))
 

@@ -120,9 +120,46 @@ export const pathOf = (tool: ToolSpec, selector: string): string => {
   return `${group}/${endpoint}`
 }
 
+/**
+ * What a tool's published schema is a function of, as one string: the key of the schemas the build
+ * publishes ahead (scripts/bundle.mjs), for the tools as they are by default.
+ */
+export const publishedKey = (spec: ToolSpec, selectors: ReadonlyArray<string> = Object.keys(spec.endpoints)): string =>
+  JSON.stringify([spec.name, spec.selectorKey, selectors, spec.query, spec.wait, spec.fields, spec.services])
+
+// The bundle's own: each default tool's published schema, made from its Effect Schema when the
+// bundle was built, so that a start serves tools/list without making any (scripts/bundle.mjs).
+declare const SVC_MCP_PUBLISHED: Readonly<Record<string, JSONSchema.JsonSchema7Object>> | undefined
+const ahead: Readonly<Record<string, JSONSchema.JsonSchema7Object>> =
+  typeof SVC_MCP_PUBLISHED === "undefined" ? {} : SVC_MCP_PUBLISHED
+
+/**
+ * A tool of `spec`. Its schema, decoder and published schema are made when first used, and are
+ * not enumerable: a start makes none it does not need, and `{ ...tool, endpoints }` is a spec.
+ */
 export const make = (spec: ToolSpec): Tool => {
   const selectors = Object.keys(spec.endpoints)
-  const schema = argumentsSchema(spec, selectors)
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
-  return { ...spec, selectors, schema, decode, inputSchema: publish(schema) }
+  let schema: Schema.Schema<Arguments, unknown> | undefined
+  let decode: Tool["decode"] | undefined
+  let inputSchema: JSONSchema.JsonSchema7Object | undefined = ahead[publishedKey(spec, selectors)]
+  const schemaOf = () => {
+    schema ??= argumentsSchema(spec, selectors)
+    return schema
+  }
+  const tool = { ...spec, selectors }
+  return Object.defineProperties(tool, {
+    schema: { get: schemaOf },
+    decode: {
+      get: () => {
+        decode ??= Schema.decodeUnknownEither(schemaOf(), { errors: "all", onExcessProperty: "error" })
+        return decode
+      },
+    },
+    inputSchema: {
+      get: () => {
+        inputSchema ??= publish(schemaOf())
+        return inputSchema
+      },
+    },
+  }) as unknown as Tool
 }
