@@ -50,6 +50,16 @@ const bundled = await esbuild.build({
   external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
   metafile: true,
   define: { SVC_MCP_PUBLISHED: JSON.stringify(published) },
+  // The SDK's shims are src/Mcp/SdkShims.ts: its own bring ajv, which the servers do not use.
+  plugins: [
+    {
+      name: "sdk-shims",
+      setup: (build) =>
+        build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+          path: Path.resolve("src/Mcp/SdkShims.ts"),
+        })),
+    },
+  ],
 })
 if (analyze) process.stderr.write(await esbuild.analyzeMetafile(bundled.metafile, { verbose: false }))
 

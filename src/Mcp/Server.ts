@@ -45,6 +45,7 @@ import { FleetView } from "../View/Fleet.js"
 import * as Apps from "./Apps.js"
 import * as McpLogging from "./Logging.js"
 import * as Router from "./Router.js"
+import { DefaultJsonSchemaValidator } from "./SdkShims.js"
 import { StdioTransport } from "./StdioTransport.js"
 import * as ToolCall from "./ToolCall.js"
 
@@ -187,6 +188,8 @@ const listing = (tools: ReadonlyArray<Tool>, apps: Option.Option<Apps.Apps>) => 
 
 /** What every server created announces: its capabilities, instructions and how long its lists may be cached. */
 const optionsOf = (apps: Option.Option<Apps.Apps>): ServerOptions => ({
+  // The answers to this server's one question are checked by its own validator (SdkShims.ts).
+  jsonSchemaValidator: new DefaultJsonSchemaValidator(),
   capabilities: { tools: {}, logging: {}, ...(Option.isSome(apps) ? { resources: {} } : {}) },
   instructions: INSTRUCTIONS,
   cacheHints: {

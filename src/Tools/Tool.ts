@@ -148,18 +148,20 @@ export const make = (spec: ToolSpec): Tool => {
   }
   const tool = { ...spec, selectors }
   return Object.defineProperties(tool, {
-    schema: { get: schemaOf },
+    schema: { get: schemaOf, configurable: true },
     decode: {
       get: () => {
         decode ??= Schema.decodeUnknownEither(schemaOf(), { errors: "all", onExcessProperty: "error" })
         return decode
       },
+      configurable: true,
     },
     inputSchema: {
       get: () => {
         inputSchema ??= publish(schemaOf())
         return inputSchema
       },
+      configurable: true,
     },
   }) as unknown as Tool
 }

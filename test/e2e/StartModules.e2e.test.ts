@@ -79,10 +79,11 @@ describe("a start", () => {
  * The bytes of JavaScript a start reads and compiles before its first `tools/list`: 983 KB when
  * set (971 KB before the audit's writer, the store's client and telemetry's hooks were deferred,
  * 959 KB after; then 24 KB more for the records' and the sync's glances and the new rows and plans,
- * which the call path reads synchronously), of which the SDK (with zod) is 470 KB and effect 265 KB.
- * Raise it only with a reason.
+ * which the call path reads synchronously), of which the SDK (with zod) was 470 KB and effect 265 KB.
+ * 843 KB since the SDK's ajv (140 KB) was left out for a validator of the servers' own (Mcp/SdkShims.ts)
+ * and the default tools' schemas were published at build time. Raise it only with a reason.
  */
-const START_BYTES = 990_000
+const START_BYTES = 850_000
 
 /** What a start must not load: each is loaded by the command, the mode, the setting or the first call that uses it. */
 const NOT_AT_START = [
@@ -101,6 +102,7 @@ const NOT_AT_START = [
   /node_modules\/jose\//,
   /node_modules\/@redis\//,
   /node_modules\/ajv\//,
+  /node_modules\/@modelcontextprotocol\/server\/dist\/ajvProvider/,
 ]
 
 describe("what a start loads of the program", () => {
