@@ -11,7 +11,9 @@
  * Each line is parsed and checked once, by the SDK's own schema. (Put in front of
  * the SDK's transport instead, the same checks cost two more streams, a second
  * parse and a second check of every message.) Writing is the SDK's: one
- * serialized message per line, waiting for `drain` when stdout is full.
+ * serialized message per line, waiting for `drain` when stdout is full. The
+ * sends waiting for it wait together, on one listener: one each, with 200
+ * answers in flight, made every `drain` walk and splice a list 200 long 200 times.
  */
 import type { Readable, Writable } from "node:stream"
 import { type JSONRPCMessage, serializeMessage, type Transport } from "@modelcontextprotocol/server"
@@ -39,6 +41,8 @@ export class StdioTransport implements Transport {
   private closed = false
   private readonly framer: StdioFraming.Framer
   private readonly closedWaiters: Array<() => void> = []
+  /** The sends written while stdout was full, settled on its next `drain` or `error`. */
+  private readonly draining: Array<{ readonly resolve: () => void; readonly reject: (error: Error) => void }> = []
 
   constructor(private readonly options: Options) {
     const maxBytes = options.maxMessageBytes ?? StdioFraming.MAX_MESSAGE_BYTES
@@ -74,7 +78,12 @@ export class StdioTransport implements Transport {
 
   private readonly onInputError = (error: Error) => this.onerror?.(error)
 
+  private readonly onDrain = () => {
+    for (const send of this.draining.splice(0)) send.resolve()
+  }
+
   private readonly onOutputError = (error: Error) => {
+    for (const send of this.draining.splice(0)) send.reject(error)
     // Left attached once closed, to swallow a late write's failure.
     if (this.closed) return
     this.onerror?.(error)
@@ -100,6 +109,7 @@ export class StdioTransport implements Transport {
     stdin.on("end", this.onEnd)
     stdin.on("close", this.onEnd)
     stdout.on("error", this.onOutputError)
+    stdout.on("drain", this.onDrain)
     if (stdin.readableEnded || stdin.destroyed) setImmediate(this.onEnd)
   }
 
@@ -118,20 +128,7 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error("StdioTransport is closed"))
-    const { stdout } = this.options
-    return new Promise((resolve, reject) => {
-      let settled = false
-      const settle = (error?: Error) => {
-        if (settled) return
-        settled = true
-        stdout.off("error", settle)
-        stdout.off("drain", settle)
-        if (error === undefined) resolve()
-        else reject(error)
-      }
-      stdout.once("error", settle)
-      if (stdout.write(serializeMessage(message))) settle()
-      else if (!settled) stdout.once("drain", settle)
-    })
+    if (this.options.stdout.write(serializeMessage(message))) return Promise.resolve()
+    return new Promise((resolve, reject) => this.draining.push({ resolve, reject }))
   }
 }

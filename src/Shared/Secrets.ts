@@ -189,8 +189,49 @@ export const scrub = (text: string, secrets: ReadonlyArray<string>): string => {
   return out + text.slice(kept)
 }
 
-/** Whether a JSON text holds any of the secrets, in any of their forms. */
-export const inJson = (text: string, secrets: ReadonlyArray<string>): boolean => spansOf(text, secrets).length > 0
+/** The secrets' forms as one pattern per view, for whether a text holds any: each view read once. */
+interface Matcher {
+  /** Any secret as it is or in another case, in the folded text. */
+  readonly folded: RegExp
+  /** Any of their base64 runs, in the text as it is. */
+  readonly base64: RegExp | undefined
+}
+
+const escaped = (form: string): string => form.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")
+
+const matcherOf = (forms: ReadonlyArray<Forms>): Matcher => {
+  const base64 = forms.flatMap((form) => form.base64)
+  return {
+    folded: new RegExp(forms.map((form) => escaped(form.folded)).join("|")),
+    base64: base64.length === 0 ? undefined : new RegExp(base64.map(escaped).join("|")),
+  }
+}
+
+const matchers = new Map<string, Matcher>()
+
+const matcherFor = (secrets: ReadonlyArray<string>): Matcher | undefined => {
+  const kept = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+  if (kept.length === 0) return undefined
+  const key = JSON.stringify(kept)
+  const known = matchers.get(key)
+  if (known !== undefined) return known
+  const matcher = matcherOf(kept.map(formsFor))
+  if (matchers.size >= MAX_CACHED) matchers.delete(matchers.keys().next().value as string)
+  matchers.set(key, matcher)
+  return matcher
+}
+
+/**
+ * Whether a JSON text holds any of the secrets, in any of their forms. Every answer of the
+ * service is read so: the text as it is and folded, each once, whatever the number of forms;
+ * the decoded views are made only where the text has something to decode.
+ */
+export const inJson = (text: string, secrets: ReadonlyArray<string>): boolean => {
+  const matcher = matcherFor(secrets)
+  if (matcher === undefined) return false
+  if (matcher.folded.test(fold(text)) || matcher.base64?.test(text) === true) return true
+  return (text.includes("\\") || /[%+]/.test(text)) && spansOf(text, secrets).length > 0
+}
 
 /** Scrubs every string in a JSON value, keys included. */
 export const scrubValue = (value: unknown, secrets: ReadonlyArray<string>): unknown => {
