@@ -72,13 +72,15 @@ const namesFor = (
   invocation: Invocation,
   data: unknown,
   names: Context.Tag.Service<Names>,
+  text?: string,
 ): Effect.Effect<NameMaps | undefined> => {
-  // A record at a glance names its ids.
+  // A record at a glance names its ids; one sent in fewer characters than its glance is shown whole.
   const glance =
     invocation.fields === undefined && invocation.whole !== true
       ? RecordGlance.of(tool.name, invocation.endpoint)
       : undefined
   if (glance !== undefined && isObject(data)) {
+    if (!RecordGlance.worth(glance, text?.length)) return NO_NAMES
     const kinds = glance.kinds(data, invocation.body)
     return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
   }
@@ -345,7 +347,7 @@ export const runWith = (
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
-      const shown = yield* namesFor(tool, invocation, data, names)
+      const shown = yield* namesFor(tool, invocation, data, names, text)
       const named = shown === undefined ? {} : { names: shown }
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {

@@ -25,6 +25,12 @@ export interface RecordGlance {
   readonly kinds: (record: Json, body: Json) => ReadonlyArray<NameKind>
   /** Each label's record paths: what `fields` takes a label for, and `schema: true` lists. */
   readonly byLabel?: ReadonlyMap<string, ReadonlyArray<string>>
+  /**
+   * The fewest characters any glance of it is written in (its first line and an empty object),
+   * where that is known: a record the service sent in no more is shown whole, and no glance of it
+   * (nor the names it would show) is made.
+   */
+  readonly floor?: number
 }
 
 /** A name in the first line: a long one clipped, as the fences' first line clips what the call named. */
@@ -39,6 +45,7 @@ const fromView = (view: RecordView): RecordGlance => {
   const more = view.more === undefined ? "" : `, or paths such as ${JSON.stringify([view.more])}`
   const after = `at a glance; fields: ["*"] for the whole record${more}]\n`
   return {
+    floor: `[svc-mcp: ${view.noun} ${after}{}`.length,
     glance: (record, names) => {
       const row = compiled.row(record, names)
       const value: Record<string, unknown> = {}
@@ -56,6 +63,8 @@ const fromView = (view: RecordView): RecordGlance => {
   }
 }
 
+const UPDATE_LINE = ' at a glance; fields: ["*"] for the whole record, or paths such as ["logs"]]\n'
+
 /** An Update (SVC_REACH=all's `update`) as an execution's result at a glance (Execution.ts), with a first line. */
 const UPDATE: RecordGlance = {
   glance: (record, names) => {
@@ -63,12 +72,10 @@ const UPDATE: RecordGlance = {
     const glimpse = Execution.glance(record, names, undefined)
     const value = glimpse.value as Json
     const id = typeof value.update === "string" ? ` ${value.update}` : ""
-    return {
-      ...glimpse,
-      line: `[svc-mcp: update${id} at a glance; fields: ["*"] for the whole record, or paths such as ["logs"]]\n`,
-    }
+    return { ...glimpse, line: `[svc-mcp: update${id}${UPDATE_LINE}` }
   },
   kinds: (record, body) => Execution.kindsFor(record, body),
+  floor: `[svc-mcp: update${UPDATE_LINE}{}`.length,
 }
 
 /** A sync: the plan of its pending changes (SyncPlan.ts). */
@@ -100,14 +107,24 @@ const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
 export const of = (tool: string, endpoint: string): RecordGlance | undefined =>
   RECORDS.has(tool) ? GLANCES.get(endpoint) : OWN[endpoint]
 
-/** `answer` at a glance, where `tool`'s answers from `endpoint` are glanced at and it is a record. */
+/** Whether a glance could be shorter than the record as the service sent it (`sent` characters, if known). */
+export const worth = (glance: RecordGlance, sent: number | undefined): boolean =>
+  sent === undefined || glance.floor === undefined || sent > glance.floor
+
+/**
+ * `answer` at a glance, where `tool`'s answers from `endpoint` are glanced at, it is a record,
+ * and the service sent it in more than the glance's floor (`sent` characters, if known).
+ */
 export const glanceOf = (
   tool: string,
   endpoint: string,
   answer: unknown,
   names: NameMaps,
   body: Json,
+  sent?: number,
 ): Glimpse | undefined => {
   const glance = of(tool, endpoint)
-  return glance === undefined || !isObject(answer) ? undefined : glance.glance(answer, names, body)
+  return glance === undefined || !isObject(answer) || !worth(glance, sent)
+    ? undefined
+    : glance.glance(answer, names, body)
 }

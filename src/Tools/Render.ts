@@ -103,6 +103,7 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
       data: record.value,
       fences,
       line: record.line ?? "",
+      sent: fences === undefined ? record.json : undefined,
       cap: capNote(bounded),
     })
   }
@@ -127,7 +128,7 @@ interface Shown {
   readonly data: unknown
   readonly fences: Untrusted.Fenced | undefined
   readonly line: string
-  /** The service's own text, when it is `data` as it is. */
+  /** `data`'s JSON, where it is made already: the service's own text, or a glance's, measured against it. */
   readonly sent?: string | undefined
   readonly note?: string | undefined
   /** The cap's note, when it cut the service's answer. */
@@ -176,14 +177,22 @@ const capNote = (bounded: Untrusted.Capped | undefined): string =>
  * A record at a glance, where the answer has one: an execution's result (Execution.ts), a
  * resource or a Docker object (RecordGlance.ts), a sync's plan (SyncPlan.ts, also for a refresh).
  */
-const recordOf = (outcome: ToolSuccess, shown: unknown): Glimpse | undefined => {
+const recordOf = (outcome: ToolSuccess, shown: unknown): (Glimpse & { readonly json?: string }) | undefined => {
   if (outcome.fields !== undefined || outcome.whole === true || outcome.schema) return undefined
   if (outcome.tool !== "svc_execute" || RecordGlance.of(outcome.tool, outcome.endpoint) !== undefined) {
-    const glimpse = RecordGlance.glanceOf(outcome.tool, outcome.endpoint, shown, outcome.names ?? {}, outcome.body)
-    // A glance of a record no longer than it (a small one) saves nothing: the record is shown whole.
     const sent = outcome.text?.length
-    const shorter = sent === undefined || `${glimpse?.line ?? ""}${JSON.stringify(glimpse?.value)}`.length < sent
-    return shorter ? glimpse : undefined
+    const glimpse = RecordGlance.glanceOf(
+      outcome.tool,
+      outcome.endpoint,
+      shown,
+      outcome.names ?? {},
+      outcome.body,
+      sent,
+    )
+    if (glimpse === undefined || sent === undefined) return glimpse
+    // A glance of a record no longer than it (a small one) saves nothing: the record is shown whole.
+    const json = JSON.stringify(glimpse.value)
+    return `${glimpse.line ?? ""}${json}`.length < sent ? { ...glimpse, json } : undefined
   }
   if (!Execution.isExecution(shown)) return undefined
   return Execution.glance(shown, outcome.names ?? {}, Execution.givenName(shown, outcome.body))

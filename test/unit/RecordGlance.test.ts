@@ -251,7 +251,12 @@ describe("the records' views", () => {
         expect(answer.isError).toBe(false)
         expect(answer.text).not.toContain(SECRET)
         expect(outsideFences(answer.text)).not.toContain(UNTRUSTED)
-        const glance = RecordGlance.of(reaching(endpoint)[0].name, endpoint)?.glance(record as never, NAMES, {})
+        const of = RecordGlance.of(reaching(endpoint)[0].name, endpoint)
+        const glance = of?.glance(record as never, NAMES, {})
+        // No glance is written in fewer characters than its floor, below which a record is shown whole unglanced.
+        if (glance !== undefined) {
+          expect(`${glance.line}${JSON.stringify(glance.value)}`.length).toBeGreaterThanOrEqual(of?.floor ?? 0)
+        }
         // The answer is the glance, unless the glance would not be shorter than the record (or the record has none of its fields).
         const shown = glance?.line !== undefined && answer.text.includes(glance.line)
         expect(shown ? answer.structuredData : glance?.value).toEqual(glance?.value)
@@ -288,6 +293,24 @@ describe("the records' views", () => {
       { fastCheck: { numRuns: runs(20) } },
     )
   }
+})
+
+describe("a record smaller than any glance of it", () => {
+  it("is shown whole as the service sent it, no glance made, whatever it holds", () => {
+    const stack = RecordGlance.of("svc_get", "read/GetStack")
+    const floor = stack?.floor ?? 0
+    expect(floor).toBeGreaterThan(60)
+    // A stack as the service could send it in just the floor's characters, with an id to name.
+    const base = { name: "web", info: { state: "running" }, config: { server_id: ID } }
+    const pad = "x".repeat(floor - JSON.stringify({ ...base, description: "" }).length)
+    const record = { ...base, description: pad }
+    expect(JSON.stringify(record).length).toBe(floor)
+    expect(RecordGlance.glanceOf("svc_get", "read/GetStack", record, NAMES, {}, floor)).toBeUndefined()
+    const answer = rendered("read/GetStack", record)
+    expect(answer.text).toBe(JSON.stringify(record))
+    // One character more and it is glanced at; the glance is then longer than the record, so still shown whole.
+    expect(RecordGlance.glanceOf("svc_get", "read/GetStack", record, NAMES, {}, floor + 1)).toBeDefined()
+  })
 })
 
 describe("svc_get and svc_inspect at a glance, on the sandbox", () => {
