@@ -16,7 +16,10 @@
  * - the shared store (Store) itself, so that serving over HTTP hands a 2025-era
  *   client's answers to the replica holding the call: none.
  */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as PolicySettings from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
@@ -35,25 +38,39 @@ export type Tools =
   | Guard.Guard
   | Store.Store
 
-/** The confirmations' memory, the guard and the store as provided beneath, else this bundle's own. */
-const parts: Layer.Layer<ConfirmationState.ConfirmationState | Guard.Guard | Store.Store> = Layer.merge(
-  Parts.orElse(ConfirmationState.ConfirmationState, ConfirmationState.layer),
-  Parts.orElse(Guard.Guard, Guard.layerOff),
-).pipe(Layer.provideMerge(Parts.orElse(Store.Store, Store.layerOff)))
-
 /**
  * The tools over the settings `settings` gives (a value: `PolicySettings.layerValue(...)`),
  * with the params check `params` makes (none: the one provided beneath, else
- * the shipped definitions, checked on first use).
+ * the shipped definitions, checked on first use). The parts are made in one layer, the
+ * settings read first: a start builds one layer here instead of a score.
  */
 export const layerWith = (
   settings: Layer.Layer<PolicySettings.ServerSettings, ConfigError> = PolicySettings.layer,
   params: Layer.Layer<ParamsCheck.ParamsCheck, ConfigError> | Layer.Layer<never> = ParamsCheck.layerConfig,
 ): Layer.Layer<Tools, ConfigError> =>
-  Policy.layer.pipe(
-    Layer.provideMerge(settings),
-    Layer.merge(Parts.orElse(ParamsCheck.ParamsCheck, ParamsCheck.layerLazy).pipe(Layer.provide(params))),
-    Layer.merge(parts),
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const settled = yield* Layer.build(settings)
+      const policy = yield* Effect.provide(Policy.ofSettings, settled)
+      const checked = yield* Layer.build(params)
+      const check = yield* Effect.provide(
+        Parts.beneathOr(ParamsCheck.ParamsCheck, Effect.sync(ParamsCheck.lazyShipped)),
+        checked,
+      )
+      const store = yield* Parts.beneath(Store.Store, Option.none())
+      const confirmations = yield* Parts.beneathOr(
+        ConfirmationState.ConfirmationState,
+        Effect.provideService(ConfirmationState.ofTeam, Store.Store, store),
+      )
+      const guard = yield* Parts.beneath(Guard.Guard, Option.none())
+      return settled.pipe(
+        Context.add(Policy.Policy, policy),
+        Context.add(ParamsCheck.ParamsCheck, check),
+        Context.add(ConfirmationState.ConfirmationState, confirmations),
+        Context.add(Guard.Guard, guard),
+        Context.add(Store.Store, store),
+      )
+    }),
   )
 
 /** The tools as the ConfigProvider says. */

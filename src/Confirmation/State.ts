@@ -241,12 +241,11 @@ export const make = (
   })
 
 /** The key of the team's settings provided beneath (SVC_MCP_STATE_KEY: TeamSettings.layer), or a random one for this process (states then die with it). */
-export const layer: Layer.Layer<ConfirmationState, never, Store> = Layer.effect(
-  ConfirmationState,
-  Effect.flatMap(TeamSettings, (settings) =>
-    make(Option.getOrElse(settings.stateKey, processKey), settings.questionMs),
-  ),
+export const ofTeam: Effect.Effect<ConfirmationStateShape, never, Store> = Effect.flatMap(TeamSettings, (settings) =>
+  make(Option.getOrElse(settings.stateKey, processKey), settings.questionMs),
 )
+
+export const layer: Layer.Layer<ConfirmationState, never, Store> = Layer.effect(ConfirmationState, ofTeam)
 
 /** A random key of this process's own: states die with it, and no other replica can verify them. */
 export const layerProcessKey: Layer.Layer<ConfirmationState, never, Store> = Layer.effect(

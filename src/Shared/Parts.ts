@@ -18,3 +18,17 @@ export const orElse = <I, S, E, R>(tag: Context.Tag<I, S>, fallback: Layer.Layer
       Option.match({ onNone: () => fallback, onSome: (found) => Layer.succeed(tag, found) }),
     ),
   )
+
+/** The `tag` provided beneath, else `fallback`: for a bundle that makes its parts in one layer. */
+export const beneath = <I, S>(tag: Context.Tag<I, S>, fallback: S): Effect.Effect<S> =>
+  Effect.map(
+    Effect.serviceOption(tag),
+    Option.getOrElse(() => fallback),
+  )
+
+/** The `tag` provided beneath, else the one `fallback` makes. */
+export const beneathOr = <I, S, E, R>(
+  tag: Context.Tag<I, S>,
+  fallback: Effect.Effect<S, E, R>,
+): Effect.Effect<S, E, R> =>
+  Effect.flatMap(Effect.serviceOption(tag), Option.match({ onNone: () => fallback, onSome: Effect.succeed }))

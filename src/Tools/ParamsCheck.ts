@@ -170,7 +170,7 @@ export class ParamsCheck extends Context.Tag("svc-mcp/ParamsCheck")<ParamsCheck,
  * first use (a defect if they are not installed): what a program embedding the
  * tools gets when it names no check.
  */
-const lazyShipped = (): ParamsCheckShape => {
+export const lazyShipped = (): ParamsCheckShape => {
   let made: ParamsCheckShape | undefined
   const get = () => {
     made ??= Either.getOrThrow(findShipped())

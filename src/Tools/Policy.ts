@@ -142,9 +142,10 @@ export const toolsOf = (reach: Reach): Effect.Effect<ReadonlyArray<Tool>> =>
     ? Effect.promise(() => import("./Reach.js")).pipe(Effect.map((module) => module.all))
     : Effect.succeed(Definitions.all)
 
-export const layer: Layer.Layer<Policy, ConfigError, ServerSettings> = Layer.effect(
-  Policy,
-  Effect.flatMap(ServerSettings, (settings) =>
-    Effect.flatMap(toolsOf(settings.reach), (tools) => make(settings, tools)),
-  ),
+/** The policy of the settings provided beneath. */
+export const ofSettings: Effect.Effect<PolicyShape, ConfigError, ServerSettings> = Effect.flatMap(
+  ServerSettings,
+  (settings) => Effect.flatMap(toolsOf(settings.reach), (tools) => make(settings, tools)),
 )
+
+export const layer: Layer.Layer<Policy, ConfigError, ServerSettings> = Layer.effect(Policy, ofSettings)
