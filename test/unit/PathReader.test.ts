@@ -1,0 +1,55 @@
+/**
+ * A path's reader (src/Tools/PathReader.ts), written as code of its own on its first use, reads
+ * what a plain reading of the path finds, for any value: through arrays, items without the field
+ * left out, only an object's own fields (a record's `constructor` or `__proto__` is its own or
+ * nothing), the first use and every later one alike.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as FastCheck from "fast-check"
+import * as PathReader from "../../src/Tools/PathReader.js"
+
+const KEYS = ["a", "b", "info", "constructor", "toString", "__proto__", "x y", "$oid"]
+
+/** The value at `path`, read anew: through arrays, an object's own fields alone. */
+const read = (value: unknown, path: ReadonlyArray<string>): unknown => {
+  if (path.length === 0) return value
+  if (Array.isArray(value)) return value.map((item) => read(item, path)).filter((item) => item !== undefined)
+  if (typeof value !== "object" || value === null) return undefined
+  const [first, ...rest] = path as [string, ...Array<string>]
+  return Object.hasOwn(value, first) ? read((value as Record<string, unknown>)[first], rest) : undefined
+}
+
+const { value } = FastCheck.letrec((tie) => ({
+  value: FastCheck.oneof(
+    { depthSize: "small" },
+    FastCheck.constantFrom(null, true, 0, "s", ""),
+    FastCheck.array(tie("value"), { maxLength: 3 }),
+    // Parsed, as the service's answers are: a "__proto__" key is then the object's own.
+    FastCheck.dictionary(FastCheck.constantFrom(...KEYS), tie("value"), { maxKeys: 4 }).map(
+      (record) => JSON.parse(JSON.stringify(record)) as unknown,
+    ),
+  ),
+}))
+
+describe("a path's reader", () => {
+  it("reads what a plain reading finds, on its first use and after", () => {
+    FastCheck.assert(
+      FastCheck.property(
+        FastCheck.array(FastCheck.constantFrom(...KEYS), { minLength: 1, maxLength: 4 }),
+        FastCheck.array(value, { minLength: 1, maxLength: 4 }),
+        (path, values) => {
+          const reader = PathReader.compile(path)
+          for (const one of values) expect(reader(one)).toEqual(read(one, path))
+        },
+      ),
+      { numRuns: 500 },
+    )
+  })
+
+  it("reads a name the tables could not hold, quotes and all", () => {
+    const record = { 'a"b': { "c\\d": [{ "e\nf": 1 }, { "e\nf": 2 }, {}] } }
+    expect(PathReader.compile(['a"b', "c\\d", "e\nf"])(record)).toEqual([1, 2])
+    expect(PathReader.of("info.server_id")({ info: { server_id: "s" } })).toBe("s")
+    expect(PathReader.of("info.server_id")({ info: Object.create({ server_id: "inherited" }) })).toBeUndefined()
+  })
+})
