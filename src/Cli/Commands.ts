@@ -8,6 +8,7 @@
 import type { Teardown } from "@effect/platform/Runtime"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
+import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -64,12 +65,17 @@ const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError
  * instead of the server's.
  */
 const servingClient = (config?: ClientBundle.ConfigFor) =>
-  ClientBundle.layerWith(config).pipe(
-    Layer.provideMerge(SvcTransport.layer),
-    Layer.provideMerge(Telemetry.layerConfig),
-    Layer.provideMerge(CallerCredentials.layerConfig),
-    // With sign-in (SVC_MCP_OAUTH_ISSUER), an identity's mapped key.
-    Layer.provideMerge(SignInAuth.layerConfig),
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      // With sign-in (SVC_MCP_OAUTH_ISSUER), an identity's mapped key.
+      const identityKeys = yield* SignInSettings.enabled
+      const mode = yield* Config.loadCredentialsMode
+      const beneath = Context.merge(
+        yield* Layer.build(Telemetry.layerConfig),
+        yield* Layer.build(SvcTransport.layer),
+      ).pipe(Context.add(CallerCredentials.Mode, mode), Context.add(SignInAuth.IdentityKeys, identityKeys))
+      return Context.merge(beneath, yield* Effect.provide(Layer.build(ClientBundle.layerWith(config)), beneath))
+    }),
   )
 
 /** How a command ends when it does not end well: its message is on stderr already. */
@@ -101,16 +107,29 @@ const configFailed = (error: Config.ConfigError) =>
  * `params` is then empty, and no file is read twice.
  */
 const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
-  ToolsBundle.layerWith(PolicySettings.layer, params).pipe(
-    // Beside the bundle, not beneath it, so that the tools' settings are read (and refused) first;
-    // what these provide stands over the bundle's defaults.
-    Layer.merge(Audit.layerConfig),
-    // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
-    Layer.merge(ConfirmationState.layer.pipe(Layer.provideMerge(TeamSettings.layer))),
-    // The fleet view (an MCP App): its page is read from dist/ by the first client that asks for it.
-    Layer.merge(FleetView.layer),
-    // SVC_GUARD: changes that follow untrusted text and cannot be undone are asked first.
-    Layer.merge(Guard.layerConfig),
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const tools = yield* Layer.build(ToolsBundle.layerWith(PolicySettings.layer, params))
+      // Beside the bundle, not beneath it, so that the tools' settings are read (and refused) first;
+      // what these provide stands over the bundle's defaults.
+      const audit = yield* Layer.build(Audit.layerConfig)
+      // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
+      const team = yield* TeamSettings.load
+      const confirmations = yield* Effect.provideService(
+        Effect.provideService(ConfirmationState.ofTeam, TeamSettings.TeamSettings, team),
+        Store.Store,
+        yield* Store.Store,
+      )
+      // The fleet view (an MCP App): its page is read from dist/ by the first client that asks for it.
+      const fleet = yield* FleetView.make
+      // SVC_GUARD: changes that follow untrusted text and cannot be undone are asked first.
+      const guard = yield* Layer.build(Guard.layerConfig)
+      return Context.merge(Context.merge(tools, audit), guard).pipe(
+        Context.add(ConfirmationState.ConfirmationState, confirmations),
+        Context.add(TeamSettings.TeamSettings, team),
+        Context.add(FleetView.FleetView, Option.some(fleet)),
+      )
+    }),
   )
 
 /** Stdio, or Streamable HTTP when a port is given. */

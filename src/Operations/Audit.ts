@@ -12,14 +12,15 @@
  * opened stops the start; SIGHUP reopens it, for logrotate, and the chain goes
  * on in the new file. With the replicas' shared store (SVC_MCP_STORE), each
  * line also goes to a Redis stream, so that a replica's lost disk loses none.
- */ import * as Effect from "effect/Effect"
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Settings from "../Settings/Audit.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as Parts from "../Shared/Parts.js"
-import * as StoreModule from "../Store/Store.js"
 import { Store } from "../Store/Store.js"
 import { Audit, type AuditError, type AuditLog, type OpenOptions } from "./AuditLog.js"
 
@@ -54,6 +55,15 @@ export const layer = (settings: Settings.AuditSettings): Layer.Layer<Audit, Conf
 export const layerOff: Layer.Layer<Audit> = Layer.succeed(Audit, Option.none())
 
 /** The audit log as SVC_AUDIT_LOG and SVC_AUDIT_KEY say (Settings/Audit.ts): `layer` when it is set, else `layerOff`. */
-export const layerConfig: Layer.Layer<Audit, ConfigError> = Layer.unwrapEffect(
-  Effect.map(Settings.load, Option.match({ onNone: () => layerOff, onSome: layer })),
-).pipe(Layer.provide(Parts.orElse(Store, StoreModule.layerOff)))
+export const layerConfig: Layer.Layer<Audit, ConfigError> = Layer.scopedContext(
+  Effect.flatMap(
+    Settings.load,
+    Option.match({
+      onNone: () => Effect.succeed(Context.make(Audit, Option.none())),
+      onSome: (settings) =>
+        Effect.flatMap(Parts.beneath(Store, Option.none()), (store) =>
+          Effect.provideService(Layer.build(layer(settings)), Store, store),
+        ),
+    }),
+  ),
+)

@@ -36,10 +36,9 @@ export const hooks: Effect.Effect<Hooks> = Effect.map(
 )
 
 /** No telemetry: the hooks do nothing, and nothing of the SDK is loaded. */
-export const layerOff: Layer.Layer<Telemetry | SvcHooks.Hooks> = Layer.merge(
-  Layer.succeed(Telemetry, Option.none()),
-  Layer.succeed(SvcHooks.Hooks, SvcHooks.none),
-)
+const offContext = Context.make(Telemetry, Option.none<Hooks>()).pipe(Context.add(SvcHooks.Hooks, SvcHooks.none))
+
+export const layerOff: Layer.Layer<Telemetry | SvcHooks.Hooks> = Layer.succeedContext(offContext)
 
 /**
  * Telemetry exporting to `settings.endpoint`: the tool-call hooks, the service
@@ -63,6 +62,9 @@ export const layer = (settings: Settings.TelemetrySettings): Layer.Layer<Telemet
   )
 
 /** Telemetry as the OTEL_* variables say (Settings/Telemetry.ts): `layer` when an endpoint is set, else `layerOff`. */
-export const layerConfig: Layer.Layer<Telemetry | SvcHooks.Hooks, ConfigError> = Layer.unwrapEffect(
-  Effect.map(Settings.load, Option.match({ onNone: () => layerOff, onSome: layer })),
+export const layerConfig: Layer.Layer<Telemetry | SvcHooks.Hooks, ConfigError> = Layer.scopedContext(
+  Effect.flatMap(
+    Settings.load,
+    Option.match({ onNone: () => Effect.succeed(offContext), onSome: (settings) => Layer.build(layer(settings)) }),
+  ),
 )

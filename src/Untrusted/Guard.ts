@@ -175,24 +175,24 @@ export const sharedStore = (
       ),
   }))
 
+/** The guard of these settings with the window in `store`. */
+const makeWith = (settings: GuardSettings.GuardSettings, store: Effect.Effect<WindowStore>) =>
+  settings.mode === "off"
+    ? Effect.succeed(Option.none())
+    : Effect.map(store, (windows) =>
+        Option.some({
+          windowMs: settings.windowMs,
+          conversationMs: CONVERSATION_MS,
+          store: windows,
+          decide: decider(settings),
+        }),
+      )
+
 /** The guard with the window in `store`. */
 export const layerWith = (
   settings: GuardSettings.GuardSettings,
   store: Effect.Effect<WindowStore>,
-): Layer.Layer<Guard> =>
-  Layer.effect(
-    Guard,
-    settings.mode === "off"
-      ? Effect.succeed(Option.none())
-      : Effect.map(store, (windows) =>
-          Option.some({
-            windowMs: settings.windowMs,
-            conversationMs: CONVERSATION_MS,
-            store: windows,
-            decide: decider(settings),
-          }),
-        ),
-  )
+): Layer.Layer<Guard> => Layer.effect(Guard, makeWith(settings, store))
 
 /** The guard as given, its window in memory. */
 export const layer = (settings: GuardSettings.GuardSettings): Layer.Layer<Guard> => layerWith(settings, memoryStore)
@@ -201,11 +201,12 @@ export const layer = (settings: GuardSettings.GuardSettings): Layer.Layer<Guard>
  * The guard as SVC_GUARD and SVC_GUARD_WINDOW say, its window in the shared
  * store when one is provided beneath (Store), else in memory.
  */
-export const layerConfig: Layer.Layer<Guard, ConfigError, Store> = Layer.unwrapEffect(
+export const layerConfig: Layer.Layer<Guard, ConfigError, Store> = Layer.effect(
+  Guard,
   Effect.gen(function* () {
     const settings = yield* GuardSettings.load
     const store = yield* Store
-    return layerWith(
+    return yield* makeWith(
       settings,
       Option.match(store, { onNone: () => memoryStore, onSome: (shared) => sharedStore(shared, settings.windowMs) }),
     )
