@@ -140,13 +140,21 @@ export const postJson = (url: string, body: unknown, headers: Readonly<Record<st
 export const MAX_CONNECTIONS = 64
 
 /**
+ * undici's Agent alone, with the client and pool beneath it: its index would load the whole
+ * package (fetch, WebSocket, cookies, the mock agent), some 70 ms of CPU on the first call.
+ */
+const loadAgent = (): Promise<{ readonly default: new (options: Undici.Agent.Options) => Undici.Agent }> =>
+  // @ts-expect-error undici types its package as a whole, not each of its modules
+  import("undici/lib/dispatcher/agent.js")
+
+/**
  * The client the service's modules use: undici (see UndiciClient), keep-alive,
  * at most MAX_CONNECTIONS connections, closed with the layer. It builds no
  * spans: telemetry's own hooks trace each service request when configured.
  *
- * undici (some 750 kB of modules) is loaded, and its Agent made, by the first
- * request: a start that serves tools/list and nothing else needs none of it, and
- * loading it was the largest single part of the start.
+ * undici's Agent (loadAgent) is loaded, and made, by the first request: a start that serves
+ * tools/list and nothing else needs none of it, and loading it was the largest single part of
+ * the start.
  */
 export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
   HttpClient.HttpClient,
@@ -158,9 +166,9 @@ export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
       ),
     )
     const agent = yield* Effect.cached(
-      Effect.promise(() => import("@effect/platform-node/Undici")).pipe(
+      Effect.promise(loadAgent).pipe(
         // Its default export: undici is CommonJS, whose named exports a split chunk does not carry over.
-        Effect.map((Undici) => new Undici.default.Agent({ connections: MAX_CONNECTIONS })),
+        Effect.map((Agent) => new Agent.default({ connections: MAX_CONNECTIONS })),
         Effect.tap((agent) => Ref.set(made, Option.some(agent))),
       ),
     )
