@@ -65,7 +65,12 @@ const straight = (names: ReadonlyArray<string>): Reader => {
       `const v${at} = v["${name}"]; if (v${at} === undefined || !Object.hasOwn(v, "${name}")) return undefined; v = v${at};`,
   )
   const from = names.map((_, at) => stepwise(names.slice(at)))
-  return new Function("from", `return (v) => { ${lines.join(" ")} return v; }`)(from) as Reader
+  try {
+    return new Function("from", `return (v) => { ${lines.join(" ")} return v; }`)(from) as Reader
+  } catch {
+    // A runtime that makes no code from strings (node --disallow-code-generation-from-strings).
+    return stepwise(names)
+  }
 }
 
 /** The reader of a dotted path: `info.server_id`. */

@@ -4,7 +4,7 @@
  * left out, only an object's own fields (a record's `constructor` or `__proto__` is its own or
  * nothing), the first use and every later one alike.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import * as PathReader from "../../src/Tools/PathReader.js"
 
@@ -51,5 +51,17 @@ describe("a path's reader", () => {
     expect(PathReader.compile(['a"b', "c\\d", "e\nf"])(record)).toEqual([1, 2])
     expect(PathReader.of("info.server_id")({ info: { server_id: "s" } })).toBe("s")
     expect(PathReader.of("info.server_id")({ info: Object.create({ server_id: "inherited" }) })).toBeUndefined()
+  })
+
+  it("reads stepwise where the runtime makes no code from strings", () => {
+    vi.stubGlobal("Function", () => {
+      throw new EvalError("Code generation from strings disallowed for this context")
+    })
+    try {
+      const reader = PathReader.of("info.services.service")
+      expect(reader({ info: { services: [{ service: "web" }, {}, { service: "db" }] } })).toEqual(["web", "db"])
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 })
