@@ -2,15 +2,40 @@
  * A loopback port that was free a moment ago, for a server whose address must
  * be known before it starts (a resource URL it publishes, a redis-server's
  * command line). Port 0 is used wherever the listener can be asked afterwards.
+ *
+ * It is drawn below the kernel's ephemeral range: a port of that range, freed
+ * to be handed on, can be taken in the meantime by any listener on port 0 or any
+ * connection's own end (another test's), and the server then cannot listen on it.
  */
+import * as Fs from "node:fs"
 import * as Net from "node:net"
 
-export const freePort = (): Promise<number> =>
-  new Promise<number>((resolve, reject) => {
+/** The first port of the ephemeral range (Linux says; elsewhere the IANA's). */
+const ephemeralFloor = (): number => {
+  try {
+    const [low] = Fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)
+    const floor = Number(low)
+    return Number.isInteger(floor) && floor > 12_000 ? floor : 49_152
+  } catch {
+    return 49_152
+  }
+}
+
+const FIRST = 10_000
+
+/** Whether `port` can be listened on now (it is closed again before this resolves). */
+const listenable = (port: number): Promise<boolean> =>
+  new Promise<boolean>((resolve) => {
     const probe = Net.createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as Net.AddressInfo
-      probe.close(() => resolve(port))
-    })
+    probe.once("error", () => resolve(false))
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)))
   })
+
+export const freePort = async (): Promise<number> => {
+  const span = ephemeralFloor() - FIRST
+  for (let tries = 0; tries < 50; tries++) {
+    const port = FIRST + Math.floor(Math.random() * span)
+    if (await listenable(port)) return port
+  }
+  throw new Error(`no free port found below ${FIRST + span}`)
+}
