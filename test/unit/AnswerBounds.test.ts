@@ -50,6 +50,20 @@ describe("output", () => {
     expect(JSON.stringify(out)).toBe('{"__proto__":{"token":"[redacted]","name":"n"},"constructor":1}')
   })
 
+  it("redacts a server's and a URL builder's passkey, which their agent is reached with", () => {
+    const builder = { name: "remote", config: { type: "Url", params: { address: "https://b:8120", passkey: "pk-1" } } }
+    const server = { name: "prod-01", config: { address: "https://s:8120", passkey: "pk-2", region: "eu" } }
+    for (const record of [builder, server]) expect(mayHoldSecrets(JSON.stringify(record))).toBe(true)
+    expect(redact(builder)).toEqual({
+      name: "remote",
+      config: { type: "Url", params: { address: "https://b:8120", passkey: "[redacted]" } },
+    })
+    expect(redact(server)).toEqual({
+      name: "prod-01",
+      config: { address: "https://s:8120", passkey: "[redacted]", region: "eu" },
+    })
+  })
+
   it("redacts credential fields and secret variables, and nothing else", () => {
     expect(
       redact({
