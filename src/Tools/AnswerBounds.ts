@@ -6,9 +6,10 @@ import { REDACTED } from "../Shared/Secrets.js"
 
 /**
  * Field names that hold a credential. `is_secret` flags a variable whose `value` is one.
- * `passkey`: a server's and a URL builder's, which their agent is reached with.
+ * `passkey`: a server's and a URL builder's, which their agent is reached with; `SigningCAKey`:
+ * a swarm's CA key, in PEM.
  */
-export const CREDENTIAL = /secret|passw(or)?d|passphrase|passkey|token|private_?key|jwt|credential/i
+export const CREDENTIAL = /secret|passw(or)?d|passphrase|passkey|token|private_?key|signing_?ca_?key|jwt|credential/i
 
 /**
  * Whether a JSON text may hold something `redact` would hide: a credential-named
@@ -18,8 +19,9 @@ export const CREDENTIAL = /secret|passw(or)?d|passphrase|passkey|token|private_?
 export const mayHoldSecrets = (text: string): boolean =>
   // The word is looked for ahead, once per key: tried again at every split of the key, a key of many
   // such words would take time quadratic in its length.
-  /"(?=[^"]*?(?:secret|passw(?:or)?d|passphrase|passkey|token|private_?key|jwt|credential))[^"]*"\s*:\s*"/i.test(text) ||
-  /"is_secret"\s*:\s*true/.test(text)
+  /"(?=[^"]*?(?:secret|passw(?:or)?d|passphrase|passkey|token|private_?key|signing_?ca_?key|jwt|credential))[^"]*"\s*:\s*"/i.test(
+    text,
+  ) || /"is_secret"\s*:\s*true/.test(text)
 
 /** Replaces credential fields' string values, and secret variables' values, at any depth. */
 export const redact = (value: unknown): unknown => {

@@ -64,6 +64,16 @@ describe("output", () => {
     })
   })
 
+  it("redacts a swarm's CA key, and keeps its certificate", () => {
+    const ca = {
+      CAConfig: { SigningCACert: "-----BEGIN CERTIFICATE-----", SigningCAKey: "-----BEGIN EC PRIVATE KEY-----" },
+    }
+    expect(mayHoldSecrets(JSON.stringify(ca))).toBe(true)
+    expect(redact(ca)).toEqual({
+      CAConfig: { SigningCACert: "-----BEGIN CERTIFICATE-----", SigningCAKey: "[redacted]" },
+    })
+  })
+
   it("redacts credential fields and secret variables, and nothing else", () => {
     expect(
       redact({
