@@ -6,7 +6,6 @@
  * the policy) is a digest too, in a line that names its endpoint, and the question says it redacted.
  */
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -15,6 +14,7 @@ import * as HttpMcp from "../support/HttpMcp.js"
 import * as Redis from "../support/Redis.js"
 import * as Sandbox from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
+import * as TempDir from "../support/TempDir.js"
 
 const NEW_VALUE = "n3w-db-passw0rd-only-the-service-may-hold"
 const AUDIT_KEY = "the audit key of this test, 32 bytes and more"
@@ -45,10 +45,7 @@ describe("a secret variable's new value in the audit", () => {
           Effect.promise(() => Redis.start()),
           (r) => Effect.promise(() => r.stop()),
         )
-        const dir = yield* Effect.acquireRelease(
-          Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-audit-secrets-"))),
-          (d) => Effect.sync(() => Fs.rmSync(d, { recursive: true, force: true })),
-        )
+        const dir = yield* TempDir.scoped("svc-mcp-audit-secrets-")
         const file = Path.join(dir, "audit.log")
         const server = yield* Spawn.serveHttp({
           SVC_URL: sandbox.url,
@@ -113,10 +110,7 @@ describe("a secret variable's new value in the audit", () => {
     () =>
       Effect.gen(function* () {
         const sandbox = yield* Sandbox.scoped()
-        const dir = yield* Effect.acquireRelease(
-          Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-audit-secrets-"))),
-          (d) => Effect.sync(() => Fs.rmSync(d, { recursive: true, force: true })),
-        )
+        const dir = yield* TempDir.scoped("svc-mcp-audit-secrets-")
         const file = Path.join(dir, "audit.log")
         const server = yield* Spawn.serveHttp({
           SVC_URL: sandbox.url,

@@ -8,7 +8,6 @@
  * HTTP stops a waiting execution.
  */
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client"
@@ -21,6 +20,7 @@ import * as Legacy from "../support/LegacyHttp.js"
 import * as Redis from "../support/Redis.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
+import * as TempDir from "../support/TempDir.js"
 import { until } from "../support/Wait.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
@@ -63,11 +63,7 @@ const v2 = async (url: string, action: Action): Promise<Asked & { close: () => P
 
 const CLIENTS = { "the SDK v1 client": v1, "the SDK v2 client on 2025-11-25": v2 } as const
 
-const auditDir = () =>
-  Effect.acquireRelease(
-    Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-guard-http-"))),
-    (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })),
-  )
+const auditDir = () => TempDir.scoped("svc-mcp-guard-http-")
 
 // The lines calls end with: a change's intent before it (test/e2e/Audit.e2e.test.ts) is left out.
 const auditLines = (file: string): Array<Record<string, unknown>> =>

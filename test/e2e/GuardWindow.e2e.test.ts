@@ -7,7 +7,6 @@
  * ways forward and no time to wait for.
  */
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -15,6 +14,7 @@ import * as HttpMcp from "../support/HttpMcp.js"
 import * as Legacy from "../support/LegacyHttp.js"
 import * as Sandbox from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
+import * as TempDir from "../support/TempDir.js"
 import * as TwoServices from "../support/TwoServices.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
@@ -26,14 +26,7 @@ const readLogs = { resource_type: "stack", params: { stack: "web", services: ["w
 const deleteStack = (id: string) => ({ resource_type: "stack", params: { id } })
 const deleteTag = (id: string) => ({ resource_type: "tag", params: { id } })
 
-const auditFile = () =>
-  Effect.map(
-    Effect.acquireRelease(
-      Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-guard-window-"))),
-      (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })),
-    ),
-    (dir) => Path.join(dir, "audit.log"),
-  )
+const auditFile = () => Effect.map(TempDir.scoped("svc-mcp-guard-window-"), (dir) => Path.join(dir, "audit.log"))
 
 /** The lines calls end with (a change's intent before it is left out). */
 const ended = (file: string): Array<Record<string, unknown>> =>

@@ -103,3 +103,15 @@ export const valuesAt = (value: unknown, names: ReadonlyArray<string>): Readonly
   if (typeof value !== "object" || value === null || !Object.hasOwn(value, first as string)) return []
   return valuesAt((value as Record<string, unknown>)[first as string], rest)
 }
+
+/**
+ * The value at a path as `fields` and the list's columns read it, read anew: through arrays (an
+ * item without it left out, nesting kept), an object's own fields alone; undefined where none.
+ */
+export const readAt = (value: unknown, path: ReadonlyArray<string>): unknown => {
+  if (path.length === 0) return value
+  if (Array.isArray(value)) return value.map((item) => readAt(item, path)).filter((item) => item !== undefined)
+  if (typeof value !== "object" || value === null) return undefined
+  const [first, ...rest] = path as [string, ...Array<string>]
+  return Object.hasOwn(value, first) ? readAt((value as Record<string, unknown>)[first], rest) : undefined
+}

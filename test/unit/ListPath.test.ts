@@ -11,6 +11,7 @@ import * as Glance from "../../src/Tools/Glance.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import { PROJECTIONS } from "../../src/Tools/Projections.js"
 import * as Render from "../../src/Tools/Render.js"
+import { readAt } from "../support/SchemaValues.js"
 
 /** Stacks as the service lists them (the sandbox's large estate has 300). */
 const stacks = Array.from({ length: 300 }, (_, i) => ({
@@ -53,15 +54,6 @@ const outcome: ToolSuccess = {
 
 const SETTINGS = { maxOutputChars: 1_000_000, revealSecrets: false }
 
-/** The value at a dotted path, read through arrays: the table's words, read anew here. */
-const read = (value: unknown, path: ReadonlyArray<string>): unknown => {
-  if (path.length === 0) return value
-  if (Array.isArray(value)) return value.map((item) => read(item, path)).filter((item) => item !== undefined)
-  if (typeof value !== "object" || value === null) return undefined
-  const [first, ...rest] = path as [string, ...Array<string>]
-  return Object.hasOwn(value, first) ? read((value as Record<string, unknown>)[first], rest) : undefined
-}
-
 describe("the list path", () => {
   it("renders 300 stacks as rows splitting no path, copying no record, and making one JSON text", () => {
     const projection = Glance.projectionOf("svc_list", "read/ListStacks")
@@ -93,12 +85,12 @@ describe("the list path", () => {
     rows.forEach((row, i) => {
       const stack = stacks[i]
       table?.columns.forEach((column, c) => {
-        const value = read(stack, column.path.split("."))
+        const value = readAt(stack, column.path.split("."))
         if (column.key !== undefined && column.when !== undefined) {
           const picked = (value as Array<Record<string, unknown>>).filter((x) => x[column.when as string] === true)
           expect(row[c]).toEqual(picked.map((x) => x[column.key as string]))
         } else if (column.name !== undefined) {
-          const given = column.given === undefined ? undefined : read(stack, column.given.split("."))
+          const given = column.given === undefined ? undefined : readAt(stack, column.given.split("."))
           const map = names[column.name as "server" | "tag"]
           const expected = Array.isArray(value) ? value.map((id) => map.get(id) ?? id) : map.get(value as string)
           expect(row[c]).toEqual(given ?? expected)

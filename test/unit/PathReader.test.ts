@@ -7,17 +7,9 @@
 import { describe, expect, it, vi } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import * as PathReader from "../../src/Tools/PathReader.js"
+import { readAt } from "../support/SchemaValues.js"
 
 const KEYS = ["a", "b", "info", "constructor", "toString", "__proto__", "x y", "$oid"]
-
-/** The value at `path`, read anew: through arrays, an object's own fields alone. */
-const read = (value: unknown, path: ReadonlyArray<string>): unknown => {
-  if (path.length === 0) return value
-  if (Array.isArray(value)) return value.map((item) => read(item, path)).filter((item) => item !== undefined)
-  if (typeof value !== "object" || value === null) return undefined
-  const [first, ...rest] = path as [string, ...Array<string>]
-  return Object.hasOwn(value, first) ? read((value as Record<string, unknown>)[first], rest) : undefined
-}
 
 const { value } = FastCheck.letrec((tie) => ({
   value: FastCheck.oneof(
@@ -39,7 +31,7 @@ describe("a path's reader", () => {
         FastCheck.array(value, { minLength: 1, maxLength: 4 }),
         (path, values) => {
           const reader = PathReader.compile(path)
-          for (const one of values) expect(reader(one)).toEqual(read(one, path))
+          for (const one of values) expect(reader(one)).toEqual(readAt(one, path))
         },
       ),
       { numRuns: 500 },
