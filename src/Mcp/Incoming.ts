@@ -13,6 +13,9 @@ import * as TraceContext from "../Operations/TraceContext.js"
 import type { ProgressShape } from "../Tools/Progress.js"
 import * as McpLogging from "./Logging.js"
 
+/** JSON-RPC "invalid params": a call that names no tool, or is not a call at all. */
+export const INVALID_PARAMS = -32602
+
 /** One `tools/call` as it came, with what the SDK knows of its connection. */
 export interface Incoming {
   readonly name: string

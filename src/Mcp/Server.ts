@@ -43,11 +43,11 @@ import type { Tool } from "../Tools/Tool.js"
 import type { Guard } from "../Untrusted/Guard.js"
 import { FleetView } from "../View/Fleet.js"
 import * as Apps from "./Apps.js"
+import { INVALID_PARAMS } from "./Incoming.js"
 import * as McpLogging from "./Logging.js"
-import * as Router from "./Router.js"
 import { DefaultJsonSchemaValidator } from "./SdkShims.js"
 import { StdioTransport } from "./StdioTransport.js"
-import * as ToolCall from "./ToolCall.js"
+import type * as ToolCall from "./ToolCall.js"
 
 export const INSTRUCTIONS =
   "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object; svc_list's is its rows and their columns unless fields are given. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
@@ -109,7 +109,7 @@ class ToolServer extends Server {
       const problem = callProblem(request.params)
       return problem === undefined
         ? wrapped(request, ctx)
-        : Promise.reject(protocolError(ToolCall.INVALID_PARAMS, `Invalid params: ${problem}`))
+        : Promise.reject(protocolError(INVALID_PARAMS, `Invalid params: ${problem}`))
     }
   }
 }
@@ -199,6 +199,30 @@ const optionsOf = (apps: Option.Option<Apps.Apps>): ServerOptions => ({
 })
 
 /**
+ * The handler of every call to the one service, made when first needed: answering `tools/list` needs
+ * none of the call path (the tools' programs, rendering, the confirmation), so a start does not load
+ * its modules. `warm` makes it ahead of the first call; calls that come before it is made wait for it.
+ */
+const onFirstUse = Effect.gen(function* () {
+  const context = yield* Effect.context<Requirements>()
+  const made = yield* Effect.cached(
+    Effect.flatMap(
+      Effect.promise(() => import("./ToolCall.js")),
+      (m) => Effect.provide(m.make, context),
+    ),
+  )
+  let ready: ToolCall.Handler | undefined
+  const handle: ToolCall.Handler = (incoming) =>
+    ready !== undefined
+      ? ready(incoming)
+      : Effect.flatMap(made, (handler) => {
+          ready = handler
+          return handler(incoming)
+        })
+  return { handle, warm: Effect.asVoid(made) }
+})
+
+/**
  * Prepares the tools for serving. Each call runs as one fiber of a set that
  * lives as long as the scope: `idle` waits for the set to empty, and closing
  * the scope interrupts what is left.
@@ -207,8 +231,15 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const policy = yield* Policy
   // Several services (SVC_SERVICES): the router publishes their tools and hands each call to its service.
   const services = yield* Services
-  const routed = services.length > 0 ? yield* Router.make : undefined
-  const handle = routed === undefined ? yield* ToolCall.make : routed.handle
+  const routed =
+    services.length > 0
+      ? yield* Effect.flatMap(
+          Effect.promise(() => import("./Router.js")),
+          (m) => m.make,
+        )
+      : undefined
+  // Among several services the router has made each one's handler: nothing is left to warm.
+  const { handle, warm } = routed === undefined ? yield* onFirstUse : { handle: routed.handle, warm: undefined }
   const tools = routed === undefined ? policy.tools : routed.tools
   // The fleet view (an MCP App), when its layer is provided: a resource, and a link to it from svc_summary.
   const view = yield* FleetView
@@ -230,13 +261,24 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const runtime = yield* Effect.runtime<never>()
   const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
   const options = optionsOf(apps)
+  // Once the first `tools/list` is answered (its answer is written in this turn), the call path is made
+  // ahead of the first call, which a client sends only after it has read the tools.
+  let warmed = false
+  const warmSoon = () => {
+    if (warmed || warm === undefined) return
+    warmed = true
+    setImmediate(() => Runtime.runFork(runtime)(warm))
+  }
   const create = (
     requestContext: CallContext.CallContext = CallContext.empty,
     wrap?: (transport: Transport) => Transport,
   ) => {
     const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options, wrap)
     const sessionLevel = McpLogging.attach(server)
-    server.setRequestHandler("tools/list", () => listed)
+    server.setRequestHandler("tools/list", () => {
+      warmSoon()
+      return listed
+    })
     if (Option.isSome(apps)) apps.value.attach(server, run)
     server.setRequestHandler("tools/call", (request, ctx) =>
       serve(

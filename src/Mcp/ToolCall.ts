@@ -29,10 +29,7 @@ import { ToolDeniedError, ToolNotConfirmedError } from "../Tools/ToolError.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
 import * as Guarded from "./Guarded.js"
-import { type Incoming, withinCallContext } from "./Incoming.js"
-
-/** JSON-RPC "invalid params". */
-export const INVALID_PARAMS = -32602
+import { INVALID_PARAMS, type Incoming, withinCallContext } from "./Incoming.js"
 
 /** A call the SDK answers with a JSON-RPC error instead of a result. */
 export class ProtocolFailure extends Data.TaggedError("ProtocolFailure")<{

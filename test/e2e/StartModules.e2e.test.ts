@@ -5,7 +5,7 @@
  * node:fs evaluates, and with them readline). Each costs a start milliseconds
  * that the bare SDK server does not pay. And what a start loads of the program (dist/start.json,
  * written by the bundle from esbuild's own account): within a budget of bytes, and none of what
- * only other commands, the HTTP mode, telemetry or a first call use.
+ * only other commands, the HTTP mode, telemetry or the calls use.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -81,9 +81,11 @@ describe("a start", () => {
  * 959 KB after; then 24 KB more for the records' and the sync's glances and the new rows and plans,
  * which the call path reads synchronously), of which the SDK (with zod) was 470 KB and effect 265 KB.
  * 843 KB since the SDK's ajv (140 KB) was left out for a validator of the servers' own (Mcp/SdkShims.ts)
- * and the default tools' schemas were published at build time. Raise it only with a reason.
+ * and the default tools' schemas were published at build time. 751 KB since the call path (the tools'
+ * programs, rendering, the confirmation) is loaded once `tools/list` is answered, or by the first call.
+ * Raise it only with a reason.
  */
-const START_BYTES = 850_000
+const START_BYTES = 760_000
 
 /** What a start must not load: each is loaded by the command, the mode, the setting or the first call that uses it. */
 const NOT_AT_START = [
@@ -96,6 +98,8 @@ const NOT_AT_START = [
   /^src\/Mcp\/Http/,
   /^src\/Diagnosis\//,
   /^src\/Cli\/Setup\.ts$/,
+  /^src\/Mcp\/(ToolCall|Router|Confirm)\.ts$/,
+  /^src\/Tools\/(Invoke|Render|Glance|Projections|RecordViews)\.ts$/,
   /node_modules\/undici\//,
   /node_modules\/@opentelemetry\//,
   /node_modules\/@effect\/opentelemetry\//,
@@ -119,8 +123,8 @@ describe("what a start loads of the program", () => {
     expect(bytes).toBeLessThanOrEqual(START_BYTES)
   })
 
-  it("holds none of the sandbox, the fleet view's page, the HTTP mode, check, setup, the audit's writer, the store's client, telemetry, the client or ajv", () => {
-    expect(start.inputs).toContain("src/Tools/Glance.ts")
+  it("holds none of the call path, the sandbox, the fleet view's page, the HTTP mode, check, setup, the audit's writer, the store's client, telemetry, the client or ajv", () => {
+    expect(start.inputs).toContain("src/Tools/Policy.ts")
     for (const pattern of NOT_AT_START) {
       expect(
         start.inputs.filter((input) => pattern.test(input)),

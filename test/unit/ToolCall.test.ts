@@ -61,4 +61,26 @@ describe("a tools/call", () => {
       expect(decode).toHaveBeenCalledTimes(1)
     }),
   )
+
+  // The call path is made on first use (Server.ts): calls that come before it is made wait for the one making.
+  it.scopedLive("among the first, all at once before the tools are listed, waits for the call path made once", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const stacks = [{ id: "s1", name: "web", info: { state: "running" } }]
+      double.next("/read/ListStacks", { status: 200, body: stacks }, { sticky: true })
+      const { client } = yield* Mcp.connectV2(Layers.apiKey(double.url), yield* confirming(""))
+      const results = yield* Effect.promise(() =>
+        Promise.all(
+          Array.from({ length: 20 }, () => client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } })),
+        ),
+      )
+      expect(results.filter((result) => result.isError === true)).toEqual([])
+      for (const result of results) {
+        expect(result.structuredContent).toMatchObject({ result: [["web", "s1", "running", null, null, null, null, null, []]] })
+      }
+      // The default page is learned once per call path made (Pages.make): one read, not one per waiting call.
+      expect(double.requests.filter((r) => r.path === "/read/GetCoreInfo")).toHaveLength(1)
+      expect(double.requests.filter((r) => r.path === "/read/ListStacks")).toHaveLength(20)
+    }),
+  )
 })
