@@ -23,6 +23,7 @@ import type * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberSet from "effect/FiberSet"
+import { constVoid } from "effect/Function"
 import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -201,7 +202,7 @@ const optionsOf = (apps: Option.Option<Apps.Apps>): ServerOptions => ({
 /**
  * The handler of every call to the one service, made when first needed: answering `tools/list` needs
  * none of the call path (the tools' programs, rendering, the confirmation), so a start does not load
- * its modules. `warm` makes it ahead of the first call; calls that come before it is made wait for it.
+ * its modules. Calls that come before it is made wait for it.
  */
 const onFirstUse = Effect.gen(function* () {
   const context = yield* Effect.context<Requirements>()
@@ -219,7 +220,16 @@ const onFirstUse = Effect.gen(function* () {
           ready = handler
           return handler(incoming)
         })
-  return { handle, warm: Effect.asVoid(made) }
+  // Called as the first `tools/list` is answered, whose answer is written in this turn: made in the next,
+  // ahead of the first call, which a client sends once it has read the tools.
+  const runtime = yield* Effect.runtime<never>()
+  let warming = false
+  const warmSoon = () => {
+    if (warming) return
+    warming = true
+    setImmediate(() => Runtime.runFork(runtime)(made))
+  }
+  return { handle, warmSoon }
 })
 
 /**
@@ -239,7 +249,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
         )
       : undefined
   // Among several services the router has made each one's handler: nothing is left to warm.
-  const { handle, warm } = routed === undefined ? yield* onFirstUse : { handle: routed.handle, warm: undefined }
+  const { handle, warmSoon } = routed === undefined ? yield* onFirstUse : { handle: routed.handle, warmSoon: constVoid }
   const tools = routed === undefined ? policy.tools : routed.tools
   // The fleet view (an MCP App), when its layer is provided: a resource, and a link to it from svc_summary.
   const view = yield* FleetView
@@ -261,14 +271,6 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const runtime = yield* Effect.runtime<never>()
   const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
   const options = optionsOf(apps)
-  // Once the first `tools/list` is answered (its answer is written in this turn), the call path is made
-  // ahead of the first call, which a client sends only after it has read the tools.
-  let warmed = false
-  const warmSoon = () => {
-    if (warmed || warm === undefined) return
-    warmed = true
-    setImmediate(() => Runtime.runFork(runtime)(warm))
-  }
   const create = (
     requestContext: CallContext.CallContext = CallContext.empty,
     wrap?: (transport: Transport) => Transport,
