@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import * as Once from "../Shared/Once.js"
 import { SvcTimeoutError, SvcUnreachableError, type Target } from "./Errors.js"
 import * as UndiciClient from "./UndiciClient.js"
 
@@ -165,7 +166,7 @@ export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
         Option.isSome(agent) ? Effect.promise(() => agent.value.destroy()) : Effect.void,
       ),
     )
-    const agent = yield* Effect.cached(
+    const agent = yield* Once.make(
       Effect.promise(loadAgent).pipe(
         // Its default export: undici is CommonJS, whose named exports a split chunk does not carry over.
         Effect.map((Agent) => new Agent.default({ connections: MAX_CONNECTIONS })),

@@ -1,0 +1,16 @@
+/**
+ * An Effect run once, when first needed, whose value is then read as a value. Concurrent first
+ * readers share the one run (`Effect.cached`); once it has its value, a reader takes two steps,
+ * where reading `Effect.cached`'s takes some fifteen (its lock, its ref, a patch of the fiber's
+ * refs): on a path every tool call takes, that is a share of the call's CPU (docs/benchmark.md).
+ */
+import * as Effect from "effect/Effect"
+
+export const make = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<Effect.Effect<A, E, R>> =>
+  Effect.map(Effect.cached(effect), (cached) => {
+    let known: Effect.Effect<A> | undefined
+    const learn = Effect.tap(cached, (value) => {
+      known = Effect.succeed(value)
+    })
+    return Effect.suspend(() => known ?? learn)
+  })
