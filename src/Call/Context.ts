@@ -119,6 +119,13 @@ export const within =
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.locally(self, current, context)
 
+/**
+ * Sets this context for the rest of the current fiber. A call's Effect is its fiber's whole life
+ * (Mcp/Server.ts runs each call as a fiber of its own), so nothing is left to restore: `within`'s
+ * restoring would be a dozen steps of every call for nothing.
+ */
+export const set = (context: CallContext): Effect.Effect<void> => FiberRef.set(current, context)
+
 /** Runs `self` with the current context changed by `f`. */
 export const locallyWith =
   (f: (context: CallContext) => CallContext) =>

@@ -62,14 +62,16 @@ const contextOf = ({ ctx, server, sessionLevel, meta, request }: Incoming): Call
   }
 }
 
-/** The call as the client's own: run in its context, at debug level when its client asked for debug. */
+/**
+ * The call as the client's own: run in its context, at debug level when its client asked for debug.
+ * Both are set for the rest of the fiber, which is the call's own (Server.ts runs each call as a
+ * fiber of its own, and `self` is all it runs): there is nothing to restore them for.
+ */
 export const withinCallContext =
   (incoming: Incoming) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
     const context = contextOf(incoming)
     const debug = Option.isSome(context.log) && context.log.value.wantsDebug
-    return self.pipe(
-      debug ? Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.Debug) : (s) => s,
-      CallContext.within(context),
-    )
+    const run = debug ? Effect.zipRight(FiberRef.set(FiberRef.currentMinimumLogLevel, LogLevel.Debug), self) : self
+    return Effect.zipRight(CallContext.set(context), run)
   }
