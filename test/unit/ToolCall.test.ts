@@ -71,12 +71,16 @@ describe("a tools/call", () => {
       const { client } = yield* Mcp.connectV2(Layers.apiKey(double.url), yield* confirming(""))
       const results = yield* Effect.promise(() =>
         Promise.all(
-          Array.from({ length: 20 }, () => client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } })),
+          Array.from({ length: 20 }, () =>
+            client.callTool({ name: "svc_list", arguments: { resource_type: "stack" } }),
+          ),
         ),
       )
       expect(results.filter((result) => result.isError === true)).toEqual([])
       for (const result of results) {
-        expect(result.structuredContent).toMatchObject({ result: [["web", "s1", "running", null, null, null, null, null, []]] })
+        expect(result.structuredContent).toMatchObject({
+          result: [["web", "s1", "running", null, null, null, null, null, []]],
+        })
       }
       // The default page is learned once per call path made (Pages.make): one read, not one per waiting call.
       expect(double.requests.filter((r) => r.path === "/read/GetCoreInfo")).toHaveLength(1)
