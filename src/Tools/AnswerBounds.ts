@@ -17,11 +17,15 @@ export const CREDENTIAL = /secret|passw(or)?d|passphrase|passkey|token|private_?
  * answers are passed on as they came.
  */
 export const mayHoldSecrets = (text: string): boolean =>
+  // First the words alone, anywhere: most answers hold none, and that search is about four times
+  // quicker than the keys' (35 KB: 24 µs against 100). `is_secret` holds one of them.
+  CREDENTIAL.test(text) &&
   // The word is looked for ahead, once per key: tried again at every split of the key, a key of many
   // such words would take time quadratic in its length.
-  /"(?=[^"]*?(?:secret|passw(?:or)?d|passphrase|passkey|token|private_?key|signing_?ca_?key|jwt|credential))[^"]*"\s*:\s*"/i.test(
+  (/"(?=[^"]*?(?:secret|passw(?:or)?d|passphrase|passkey|token|private_?key|signing_?ca_?key|jwt|credential))[^"]*"\s*:\s*"/i.test(
     text,
-  ) || /"is_secret"\s*:\s*true/.test(text)
+  ) ||
+    /"is_secret"\s*:\s*true/.test(text))
 
 /** Replaces credential fields' string values, and secret variables' values, at any depth. */
 export const redact = (value: unknown): unknown => {
