@@ -3,6 +3,9 @@
  * readers share the one run (`Effect.cached`); once it has its value, a reader takes two steps,
  * where reading `Effect.cached`'s takes some fifteen (its lock, its ref, a patch of the fiber's
  * refs): on a path every tool call takes, that is a share of the call's CPU (docs/benchmark.md).
+ * As with `Effect.cached`, the first run goes on when the reader that started it is interrupted,
+ * and that reader waits for it: a long read that a cancelled call should not wait for is forked
+ * and joined instead (as `Tools/Pages.ts` reads the default page).
  */
 import * as Effect from "effect/Effect"
 

@@ -141,13 +141,13 @@ const findAll = (haystack: string, needle: string, found: (at: number) => void) 
   for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) found(at)
 }
 
-/** Where any form of any secret is in `text`: spans of the text, unsorted, possibly overlapping. */
 /**
  * Whether `text` holds a `%` or a `+`, each looked for alone: a character class read over a
  * long answer took Node 22 some 20 µs (35 KB), where each search is under one.
  */
 const urlEncodedMaybe = (text: string): boolean => text.includes("%") || text.includes("+")
 
+/** Where any form of any secret is in `text`: spans of the text, unsorted, possibly overlapping. */
 const spansOf = (text: string, secrets: ReadonlyArray<string>): Array<Span> => {
   const forms = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH).map(formsFor)
   const spans: Array<Span> = []

@@ -8,7 +8,6 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import * as Once from "../Shared/Once.js"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
 
 /** The paginated endpoints, as service-notes.md ("Lists and pages") gives them; the others ignore `limit`. */
@@ -66,8 +65,13 @@ export class DefaultPage extends Context.Tag("svc-mcp/DefaultPage")<DefaultPage,
 export const make: Effect.Effect<DefaultPageShape, never, SvcClient> = Effect.gen(function* () {
   const client = yield* SvcClient
   const started = yield* Effect.cached(Effect.forkDaemon(read(client)))
-  // Once learned, the size is read as a value: a list's call takes no step through the cache and the fiber.
-  return { size: yield* Once.make(Effect.flatMap(started, Fiber.join)) }
+  // Once learned, the size is read as a value: a list's call takes no step through the cache and the
+  // fiber. Until then each call joins the read's fiber, a join its cancellation interrupts.
+  let learned: Effect.Effect<number> | undefined
+  const learn = Effect.tap(Effect.flatMap(started, Fiber.join), (size) => {
+    learned = Effect.succeed(size)
+  })
+  return { size: Effect.suspend(() => learned ?? learn) }
 })
 
 export const layer: Layer.Layer<DefaultPage, never, SvcClient> = Layer.effect(DefaultPage, make)

@@ -1,6 +1,6 @@
 /**
  * An Effect run once, then read as a value (src/Shared/Once.ts): what every tool call reads
- * of what the first one learned (the default page, undici's Agent).
+ * of what the first one made (undici's Agent).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Deferred from "effect/Deferred"

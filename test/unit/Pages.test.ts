@@ -3,9 +3,12 @@
  * and pages"), with the service's own default page read once from GetCoreInfo.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import { SvcClient, type SvcClientShape } from "../../src/SvcClient.js"
 import * as Definitions from "../../src/Tools/Definitions.js"
-import { PAGINATED } from "../../src/Tools/Pages.js"
+import * as Pages from "../../src/Tools/Pages.js"
 import * as Examples from "../support/Examples.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
@@ -27,7 +30,7 @@ describe("pages", () => {
       const properties = Examples.requestOf(endpoint)?.properties ?? {}
       return "page" in properties && "limit" in properties
     })
-    expect([...PAGINATED].sort()).toEqual([...new Set(paged)].sort())
+    expect([...Pages.PAGINATED].sort()).toEqual([...new Set(paged)].sort())
   })
 
   it.scoped(
@@ -70,6 +73,30 @@ describe("pages", () => {
       expect(yield* list({ resource_type: "stack", params: { limit: 50 } })).not.toMatch(NOTE)
       // The read of the page is the server's own business: its failure is no warning to the user.
       expect(logs.filter((l) => l.level === "warning")).toEqual([])
+    }),
+  )
+
+  it.effect("a call cancelled while the page is read ends at once, and the read goes on for the next", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      let reads = 0
+      const client = {
+        call: () =>
+          Effect.zipRight(
+            Effect.sync(() => reads++),
+            Effect.as(Deferred.await(gate), coreInfo(20)),
+          ),
+        answer: () => Effect.die("not read"),
+      } as unknown as SvcClientShape
+      const pages = yield* Effect.provideService(Pages.make, SvcClient, client)
+      const first = yield* Effect.fork(pages.size)
+      while (reads === 0) yield* Effect.yieldNow()
+      // Interrupting the first reader does not wait for the read it started.
+      yield* Fiber.interrupt(first)
+      yield* Deferred.succeed(gate, undefined)
+      expect(yield* pages.size).toBe(20)
+      expect(yield* pages.size).toBe(20)
+      expect(reads).toBe(1)
     }),
   )
 })
