@@ -10,10 +10,16 @@
 import * as Effect from "effect/Effect"
 
 export const make = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<Effect.Effect<A, E, R>> =>
-  Effect.map(Effect.cached(effect), (cached) => {
-    let known: Effect.Effect<A> | undefined
-    const learn = Effect.tap(cached, (value) => {
-      known = Effect.succeed(value)
-    })
-    return Effect.suspend(() => known ?? learn)
+  Effect.map(Effect.cached(effect), remembered)
+
+/**
+ * `effect`, whose first success is then read as a value. Runs that start before it succeeds run
+ * `effect` each: given an Effect that shares its own run (a fork's join), nothing runs twice.
+ */
+export const remembered = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  let known: Effect.Effect<A> | undefined
+  const learn = Effect.tap(effect, (value) => {
+    known = Effect.succeed(value)
   })
+  return Effect.suspend(() => known ?? learn)
+}

@@ -8,6 +8,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Once from "../Shared/Once.js"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
 
 /** The paginated endpoints, as service-notes.md ("Lists and pages") gives them; the others ignore `limit`. */
@@ -67,11 +68,7 @@ export const make: Effect.Effect<DefaultPageShape, never, SvcClient> = Effect.ge
   const started = yield* Effect.cached(Effect.forkDaemon(read(client)))
   // Once learned, the size is read as a value: a list's call takes no step through the cache and the
   // fiber. Until then each call joins the read's fiber, a join its cancellation interrupts.
-  let learned: Effect.Effect<number> | undefined
-  const learn = Effect.tap(Effect.flatMap(started, Fiber.join), (size) => {
-    learned = Effect.succeed(size)
-  })
-  return { size: Effect.suspend(() => learned ?? learn) }
+  return { size: Once.remembered(Effect.flatMap(started, Fiber.join)) }
 })
 
 export const layer: Layer.Layer<DefaultPage, never, SvcClient> = Layer.effect(DefaultPage, make)

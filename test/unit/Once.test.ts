@@ -1,6 +1,6 @@
 /**
  * An Effect run once, then read as a value (src/Shared/Once.ts): what every tool call reads
- * of what the first one made (undici's Agent).
+ * of what the first one made (undici's Agent) or learned (the default page).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Deferred from "effect/Deferred"
@@ -40,6 +40,17 @@ describe("an Effect run once", () => {
       expect(yield* Effect.flip(read)).toBe("failed 1")
       expect(yield* Effect.flip(read)).toBe("failed 1")
       expect(runs).toBe(1)
+    }),
+  )
+
+  it.effect("remembered: runs until its first success, then reads that value without running", () =>
+    Effect.gen(function* () {
+      let runs = 0
+      const read = Once.remembered(Effect.suspend(() => (++runs === 1 ? Effect.fail("not yet") : Effect.succeed(runs))))
+      expect(yield* Effect.flip(read)).toBe("not yet")
+      expect(yield* read).toBe(2)
+      expect(yield* read).toBe(2)
+      expect(runs).toBe(2)
     }),
   )
 })
