@@ -7,9 +7,14 @@ import * as Effect from "effect/Effect"
 import * as Cli from "./Cli/CommandLine.js"
 import * as Commands from "./Cli/Commands.js"
 import * as Logging from "./Operations/Logging.js"
+import * as Environment from "./Settings/Environment.js"
 
 // Failures are reported by Commands (an ExitCode's message is on stderr already); the exit code is set by its teardown.
 NodeRuntime.runMain(
-  Commands.run(Cli.parse(process.argv.slice(2))).pipe(Commands.reportUnexpected, Effect.provide(Logging.layer())),
+  Commands.run(Cli.parse(process.argv.slice(2))).pipe(
+    Commands.reportUnexpected,
+    Effect.provide(Logging.layer()),
+    Effect.withConfigProvider(Environment.provider),
+  ),
   { disableErrorReporting: true, disablePrettyLogger: true, teardown: Commands.teardown },
 )
