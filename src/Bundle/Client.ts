@@ -16,6 +16,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import * as Auth from "../Auth.js"
 import * as RefusedKeys from "../Callers/RefusedKeys.js"
 import * as Config from "../Config.js"
@@ -49,42 +50,45 @@ export type ConfigFor<E = Config.ConfigError> = (mode: Config.CredentialsMode) =
  */
 export const layerWith = <E = Config.ConfigError>(
   config: ConfigFor<E> = Config.layerFor as ConfigFor<E>,
-): Layer.Layer<Client, E, HttpClient.HttpClient> =>
-  Layer.scopedContext(
-    Effect.gen(function* () {
-      const mode = yield* CallerCredentials.Mode
-      const identityKeys = yield* SignInAuth.IdentityKeys
-      const configured = yield* Layer.build(config(mode))
-      // A caller key the service refused is not sent again within its failure window.
-      const refusedKeys =
-        mode === "per-request" || identityKeys
-          ? yield* Effect.map(RefusedKeys.make, Option.some).pipe(
-              Effect.provideService(Store.Store, yield* Parts.beneath(Store.Store, Option.none())),
-            )
-          : Option.none()
-      const http = yield* HttpClient.HttpClient
-      const beneath = Context.merge(configured, Context.make(HttpClient.HttpClient, http))
-      const server = mode === "per-request" ? Auth.perRequest : yield* Effect.provide(Auth.make, beneath)
-      // With sign-in, an identity mapped to a key of its own sends that key.
-      const auth = mode !== "per-request" && identityKeys ? SignInAuth.withIdentities(server) : server
-      const client = yield* Effect.provide(
-        SvcClient.make,
-        beneath.pipe(Context.add(Auth.Auth, auth), Context.add(RefusedKeys.RefusedKeys, refusedKeys)),
-      )
-      const withClient = Context.make(SvcClient.SvcClient, client)
-      const page = yield* Effect.provide(Pages.make, withClient)
-      const names = yield* Effect.provide(Names.make(), withClient)
-      return configured.pipe(
-        Context.add(Auth.Auth, auth),
-        Context.add(RefusedKeys.RefusedKeys, refusedKeys),
-        Context.add(SvcClient.SvcClient, client),
-        Context.add(Pages.DefaultPage, page),
-        Context.add(Names.Names, Option.some(names)),
-        Context.add(CallerCredentials.Mode, mode),
-        Context.add(SignInAuth.IdentityKeys, identityKeys),
-      )
-    }),
-  )
+): Layer.Layer<Client, E, HttpClient.HttpClient> => Layer.scopedContext(contextWith(config))
+
+/** What `layerWith` provides, made in the current scope (the command line's start builds no layer for it). */
+export const contextWith = <E = Config.ConfigError>(
+  config: ConfigFor<E> = Config.layerFor as ConfigFor<E>,
+): Effect.Effect<Context.Context<Client>, E, HttpClient.HttpClient | Scope.Scope> =>
+  Effect.gen(function* () {
+    const mode = yield* CallerCredentials.Mode
+    const identityKeys = yield* SignInAuth.IdentityKeys
+    const configured = yield* Layer.build(config(mode))
+    // A caller key the service refused is not sent again within its failure window.
+    const refusedKeys =
+      mode === "per-request" || identityKeys
+        ? yield* Effect.map(RefusedKeys.make, Option.some).pipe(
+            Effect.provideService(Store.Store, yield* Parts.beneath(Store.Store, Option.none())),
+          )
+        : Option.none()
+    const http = yield* HttpClient.HttpClient
+    const beneath = Context.merge(configured, Context.make(HttpClient.HttpClient, http))
+    const server = mode === "per-request" ? Auth.perRequest : yield* Effect.provide(Auth.make, beneath)
+    // With sign-in, an identity mapped to a key of its own sends that key.
+    const auth = mode !== "per-request" && identityKeys ? SignInAuth.withIdentities(server) : server
+    const client = yield* Effect.provide(
+      SvcClient.make,
+      beneath.pipe(Context.add(Auth.Auth, auth), Context.add(RefusedKeys.RefusedKeys, refusedKeys)),
+    )
+    const withClient = Context.make(SvcClient.SvcClient, client)
+    const page = yield* Effect.provide(Pages.make, withClient)
+    const names = yield* Effect.provide(Names.make(), withClient)
+    return configured.pipe(
+      Context.add(Auth.Auth, auth),
+      Context.add(RefusedKeys.RefusedKeys, refusedKeys),
+      Context.add(SvcClient.SvcClient, client),
+      Context.add(Pages.DefaultPage, page),
+      Context.add(Names.Names, Option.some(names)),
+      Context.add(CallerCredentials.Mode, mode),
+      Context.add(SignInAuth.IdentityKeys, identityKeys),
+    )
+  })
 
 /** The client as the ConfigProvider says. */
 export const layer: Layer.Layer<Client, Config.ConfigError, HttpClient.HttpClient> = layerWith()

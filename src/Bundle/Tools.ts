@@ -20,6 +20,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as PolicySettings from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
@@ -47,31 +48,35 @@ export type Tools =
 export const layerWith = (
   settings: Layer.Layer<PolicySettings.ServerSettings, ConfigError> = PolicySettings.layer,
   params: Layer.Layer<ParamsCheck.ParamsCheck, ConfigError> | Layer.Layer<never> = ParamsCheck.layerConfig,
-): Layer.Layer<Tools, ConfigError> =>
-  Layer.scopedContext(
-    Effect.gen(function* () {
-      const settled = yield* Layer.build(settings)
-      const policy = yield* Effect.provide(Policy.ofSettings, settled)
-      const checked = yield* Layer.build(params)
-      const check = yield* Effect.provide(
-        Parts.beneathOr(ParamsCheck.ParamsCheck, Effect.sync(ParamsCheck.lazyShipped)),
-        checked,
-      )
-      const store = yield* Parts.beneath(Store.Store, Option.none())
-      const confirmations = yield* Parts.beneathOr(
-        ConfirmationState.ConfirmationState,
-        Effect.provideService(ConfirmationState.ofTeam, Store.Store, store),
-      )
-      const guard = yield* Parts.beneath(Guard.Guard, Option.none())
-      return settled.pipe(
-        Context.add(Policy.Policy, policy),
-        Context.add(ParamsCheck.ParamsCheck, check),
-        Context.add(ConfirmationState.ConfirmationState, confirmations),
-        Context.add(Guard.Guard, guard),
-        Context.add(Store.Store, store),
-      )
-    }),
-  )
+): Layer.Layer<Tools, ConfigError> => Layer.scopedContext(contextWith(settings, params))
+
+/** What `layerWith` provides, made in the current scope (the command line's start builds no layer for it). */
+export const contextWith = (
+  settings: Layer.Layer<PolicySettings.ServerSettings, ConfigError> = PolicySettings.layer,
+  params: Layer.Layer<ParamsCheck.ParamsCheck, ConfigError> | Layer.Layer<never> = ParamsCheck.layerConfig,
+): Effect.Effect<Context.Context<Tools>, ConfigError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const settled = yield* Layer.build(settings)
+    const policy = yield* Effect.provide(Policy.ofSettings, settled)
+    const checked = yield* Layer.build(params)
+    const check = yield* Effect.provide(
+      Parts.beneathOr(ParamsCheck.ParamsCheck, Effect.sync(ParamsCheck.lazyShipped)),
+      checked,
+    )
+    const store = yield* Parts.beneath(Store.Store, Option.none())
+    const confirmations = yield* Parts.beneathOr(
+      ConfirmationState.ConfirmationState,
+      Effect.provideService(ConfirmationState.ofTeam, Store.Store, store),
+    )
+    const guard = yield* Parts.beneath(Guard.Guard, Option.none())
+    return settled.pipe(
+      Context.add(Policy.Policy, policy),
+      Context.add(ParamsCheck.ParamsCheck, check),
+      Context.add(ConfirmationState.ConfirmationState, confirmations),
+      Context.add(Guard.Guard, guard),
+      Context.add(Store.Store, store),
+    )
+  })
 
 /** The tools as the ConfigProvider says. */
 export const layer: Layer.Layer<Tools, ConfigError> = layerWith()

@@ -5,6 +5,7 @@
  * failure, 0 otherwise. A command ends with an ExitCode failure, and the
  * runtime's main sets the code (`teardown`) once the scopes are closed.
  */
+import * as HttpClient from "@effect/platform/HttpClient"
 import type { Teardown } from "@effect/platform/Runtime"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
@@ -37,6 +38,7 @@ import * as PolicySettings from "../Settings/Policy.js"
 import * as RegistrySettings from "../Settings/Registry.js"
 import * as SignInSettings from "../Settings/SignIn.js"
 import * as TeamSettings from "../Settings/Team.js"
+import * as Parts from "../Shared/Parts.js"
 import * as SignInAuth from "../SignIn/Auth.js"
 import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/ParamsCheck.js"
@@ -65,16 +67,17 @@ const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError
  * instead of the server's.
  */
 const servingClient = (config?: ClientBundle.ConfigFor) =>
-  Layer.scopedContext(
+  Parts.provideScoped(
     Effect.gen(function* () {
       // With sign-in (SVC_MCP_OAUTH_ISSUER), an identity's mapped key.
       const identityKeys = yield* SignInSettings.enabled
       const mode = yield* Config.loadCredentialsMode
-      const beneath = Context.merge(
-        yield* Layer.build(Telemetry.layerConfig),
-        yield* Layer.build(SvcTransport.layer),
-      ).pipe(Context.add(CallerCredentials.Mode, mode), Context.add(SignInAuth.IdentityKeys, identityKeys))
-      return Context.merge(beneath, yield* Effect.provide(Layer.build(ClientBundle.layerWith(config)), beneath))
+      const beneath = (yield* Telemetry.contextConfig).pipe(
+        Context.add(HttpClient.HttpClient, yield* SvcTransport.make),
+        Context.add(CallerCredentials.Mode, mode),
+        Context.add(SignInAuth.IdentityKeys, identityKeys),
+      )
+      return Context.merge(beneath, yield* Effect.provide(ClientBundle.contextWith(config), beneath))
     }),
   )
 
@@ -107,12 +110,12 @@ const configFailed = (error: Config.ConfigError) =>
  * `params` is then empty, and no file is read twice.
  */
 const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
-  Layer.scopedContext(
+  Parts.provideScoped(
     Effect.gen(function* () {
-      const tools = yield* Layer.build(ToolsBundle.layerWith(PolicySettings.layer, params))
+      const tools = yield* ToolsBundle.contextWith(PolicySettings.layer, params)
       // Beside the bundle, not beneath it, so that the tools' settings are read (and refused) first;
       // what these provide stands over the bundle's defaults.
-      const audit = yield* Layer.build(Audit.layerConfig)
+      const audit = yield* Audit.contextConfig
       // The key confirmation states are sealed with, and the proxies whose X-Forwarded-For is believed.
       const team = yield* TeamSettings.load
       const confirmations = yield* Effect.provideService(
@@ -123,8 +126,9 @@ const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigErr
       // The fleet view (an MCP App): its page is read from dist/ by the first client that asks for it.
       const fleet = yield* FleetView.make
       // SVC_GUARD: changes that follow untrusted text and cannot be undone are asked first.
-      const guard = yield* Layer.build(Guard.layerConfig)
-      return Context.merge(Context.merge(tools, audit), guard).pipe(
+      const guard = yield* Guard.makeConfig
+      return Context.merge(tools, audit).pipe(
+        Context.add(Guard.Guard, guard),
         Context.add(ConfirmationState.ConfirmationState, confirmations),
         Context.add(TeamSettings.TeamSettings, team),
         Context.add(FleetView.FleetView, Option.some(fleet)),
@@ -181,8 +185,8 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
   }).pipe(
     Effect.scoped,
     // The HTTP settings are read after the tools' settings, so that their refusals come in that order.
-    Effect.provide(HttpSettings.layer(Option.fromNullable(httpPort))),
-    Effect.provide(toolsWith(severalServices ? Layer.empty : ParamsCheck.layerConfig)),
+    Effect.provideServiceEffect(HttpSettings.HttpSettings, HttpSettings.load(Option.fromNullable(httpPort))),
+    toolsWith(severalServices ? Layer.empty : ParamsCheck.layerConfig),
     Effect.catchTag("ListenError", (error) =>
       Console.error(`svc-mcp: ${error.message}`).pipe(Effect.zipRight(exitWith(1))),
     ),
@@ -235,7 +239,7 @@ const serveSandbox = (httpPort: number | undefined, seeding: Seeding) =>
     yield* Effect.logInfo(
       `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
     )
-    yield* serve(httpPort).pipe(Effect.provide(servingClient(() => Config.layerValue(sandboxConfig(sandbox)))))
+    yield* serve(httpPort).pipe(servingClient(() => Config.layerValue(sandboxConfig(sandbox))))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 /**
@@ -328,7 +332,10 @@ const checkEach = (names: ReadonlyArray<string>) =>
  * refused keys read it from their context.
  */
 const providingStore = <A, R>(self: Effect.Effect<A, ExitCode, R>) =>
-  self.pipe(Effect.provide(Store.layer), Effect.catchTag("ConfigError", configFailed))
+  Effect.flatMap(Store.makeConfig, (store) => Effect.provideService(self, Store.Store, store)).pipe(
+    Effect.scoped,
+    Effect.catchTag("ConfigError", configFailed),
+  )
 
 /** Runs one command line's command to its end; a failure is an ExitCode, its message on stderr. */
 export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
@@ -373,7 +380,7 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
                 Effect.flatMap((names) =>
                   Option.isSome(names)
                     ? serve(command.httpPort, true).pipe(Effect.provide(RegistryBundle.serving(names.value)))
-                    : serve(command.httpPort).pipe(Effect.provide(servingClient())),
+                    : serve(command.httpPort).pipe(servingClient()),
                 ),
                 Effect.catchTag("ConfigError", configFailed),
               ),

@@ -54,16 +54,17 @@ export const layer = (settings: Settings.AuditSettings): Layer.Layer<Audit, Conf
 /** No audit log: nothing is audited. */
 export const layerOff: Layer.Layer<Audit> = Layer.succeed(Audit, Option.none())
 
-/** The audit log as SVC_AUDIT_LOG and SVC_AUDIT_KEY say (Settings/Audit.ts): `layer` when it is set, else `layerOff`. */
-export const layerConfig: Layer.Layer<Audit, ConfigError> = Layer.scopedContext(
-  Effect.flatMap(
-    Settings.load,
-    Option.match({
-      onNone: () => Effect.succeed(Context.make(Audit, Option.none())),
-      onSome: (settings) =>
-        Effect.flatMap(Parts.beneath(Store, Option.none()), (store) =>
-          Effect.provideService(Layer.build(layer(settings)), Store, store),
-        ),
-    }),
-  ),
+/** What `layerConfig` provides, made in the current scope: the command line's start builds no layer for it. */
+export const contextConfig: Effect.Effect<Context.Context<Audit>, ConfigError, Scope.Scope> = Effect.flatMap(
+  Settings.load,
+  Option.match({
+    onNone: () => Effect.succeed(Context.make(Audit, Option.none())),
+    onSome: (settings) =>
+      Effect.flatMap(Parts.beneath(Store, Option.none()), (store) =>
+        Effect.provideService(Layer.build(layer(settings)), Store, store),
+      ),
+  }),
 )
+
+/** The audit log as SVC_AUDIT_LOG and SVC_AUDIT_KEY say (Settings/Audit.ts): `layer` when it is set, else `layerOff`. */
+export const layerConfig: Layer.Layer<Audit, ConfigError> = Layer.scopedContext(contextConfig)

@@ -3,7 +3,7 @@
  */
 import * as Cause from "effect/Cause"
 import * as HashMap from "effect/HashMap"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 import * as List from "effect/List"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
@@ -24,14 +24,11 @@ const stderrLogger = Logger.make(({ logLevel, message, cause, annotations, spans
 })
 
 /**
- * Replaces Effect's default logger, which writes to stdout. stderr shows `level`
- * and up, even where a tool call lowers the minimum for the client's log notifications.
+ * Replaces Effect's default logger, which writes to stdout. stderr shows Info and up (effect's
+ * default minimum, left as it is), even where a tool call lowers the minimum for the client's
+ * log notifications.
  */
-export const layer = (level: LogLevel.LogLevel = LogLevel.Info): Layer.Layer<never> =>
-  Layer.merge(
-    Logger.replace(
-      Logger.defaultLogger,
-      Logger.filterLogLevel(stderrLogger, (l) => LogLevel.greaterThanEqual(l, level)),
-    ),
-    Logger.minimumLogLevel(level),
-  )
+export const layer: Layer.Layer<never> = Logger.replace(
+  Logger.defaultLogger,
+  Logger.filterLogLevel(stderrLogger, (level) => LogLevel.greaterThanEqual(level, LogLevel.Info)),
+)

@@ -14,6 +14,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import * as SvcHooks from "../Service/Hooks.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as Settings from "../Settings/Telemetry.js"
@@ -61,10 +62,15 @@ export const layer = (settings: Settings.TelemetrySettings): Layer.Layer<Telemet
     }),
   )
 
-/** Telemetry as the OTEL_* variables say (Settings/Telemetry.ts): `layer` when an endpoint is set, else `layerOff`. */
-export const layerConfig: Layer.Layer<Telemetry | SvcHooks.Hooks, ConfigError> = Layer.scopedContext(
-  Effect.flatMap(
-    Settings.load,
-    Option.match({ onNone: () => Effect.succeed(offContext), onSome: (settings) => Layer.build(layer(settings)) }),
-  ),
+/** What `layerConfig` provides, made in the current scope: the command line's start builds no layer for it. */
+export const contextConfig: Effect.Effect<
+  Context.Context<Telemetry | SvcHooks.Hooks>,
+  ConfigError,
+  Scope.Scope
+> = Effect.flatMap(
+  Settings.load,
+  Option.match({ onNone: () => Effect.succeed(offContext), onSome: (settings) => Layer.build(layer(settings)) }),
 )
+
+/** Telemetry as the OTEL_* variables say (Settings/Telemetry.ts): `layer` when an endpoint is set, else `layerOff`. */
+export const layerConfig: Layer.Layer<Telemetry | SvcHooks.Hooks, ConfigError> = Layer.scopedContext(contextConfig)

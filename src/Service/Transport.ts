@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import type * as Scope from "effect/Scope"
 import * as Once from "../Shared/Once.js"
 import { SvcTimeoutError, SvcUnreachableError, type Target } from "./Errors.js"
 import * as UndiciClient from "./UndiciClient.js"
@@ -157,22 +158,22 @@ const loadAgent = (): Promise<{ readonly default: new (options: Undici.Agent.Opt
  * tools/list and nothing else needs none of it, and loading it was the largest single part of
  * the start.
  */
-export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
-  HttpClient.HttpClient,
-  Effect.gen(function* () {
-    const made = yield* Ref.make(Option.none<Undici.Agent>())
-    yield* Effect.addFinalizer(() =>
-      Effect.flatMap(Ref.get(made), (agent) =>
-        Option.isSome(agent) ? Effect.promise(() => agent.value.destroy()) : Effect.void,
-      ),
-    )
-    const agent = yield* Once.make(
-      Effect.promise(loadAgent).pipe(
-        // Its default export: undici is CommonJS, whose named exports a split chunk does not carry over.
-        Effect.map((Agent) => new Agent.default({ connections: MAX_CONNECTIONS })),
-        Effect.tap((agent) => Ref.set(made, Option.some(agent))),
-      ),
-    )
-    return UndiciClient.make(agent)
-  }),
-)
+export const make: Effect.Effect<HttpClient.HttpClient, never, Scope.Scope> = Effect.gen(function* () {
+  const made = yield* Ref.make(Option.none<Undici.Agent>())
+  yield* Effect.addFinalizer(() =>
+    Effect.flatMap(Ref.get(made), (agent) =>
+      Option.isSome(agent) ? Effect.promise(() => agent.value.destroy()) : Effect.void,
+    ),
+  )
+  const agent = yield* Once.make(
+    Effect.promise(loadAgent).pipe(
+      // Its default export: undici is CommonJS, whose named exports a split chunk does not carry over.
+      Effect.map((Agent) => new Agent.default({ connections: MAX_CONNECTIONS })),
+      Effect.tap((agent) => Ref.set(made, Option.some(agent))),
+    ),
+  )
+  return UndiciClient.make(agent)
+})
+
+/** `make` as a layer. */
+export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(HttpClient.HttpClient, make)

@@ -10,6 +10,7 @@
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 
 /** The `tag` provided beneath, else `fallback`. */
 export const beneath = <I, S>(tag: Context.Tag<I, S>, fallback: S): Effect.Effect<S> =>
@@ -24,3 +25,12 @@ export const beneathOr = <I, S, E, R>(
   fallback: Effect.Effect<S, E, R>,
 ): Effect.Effect<S, E, R> =>
   Effect.flatMap(Effect.serviceOption(tag), Option.match({ onNone: () => fallback, onSome: Effect.succeed }))
+
+/**
+ * Runs `self` with what `context` makes, in a scope that closes when `self` ends: what
+ * `Effect.provide` of a `Layer.scopedContext(context)` does, without building a layer.
+ */
+export const provideScoped =
+  <ROut, E2, R2>(context: Effect.Effect<Context.Context<ROut>, E2, R2>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | E2, Exclude<R, ROut> | Exclude<R2, Scope.Scope>> =>
+    Effect.scoped(Effect.flatMap(context, (made) => Effect.provide(self, made)))

@@ -42,16 +42,16 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
   Effect.flatMap(loadRedis, (Redis) => Redis.make(settings))
 
 /** The store as SVC_MCP_STORE says (from the current ConfigProvider); unset, none. */
-export const layer: Layer.Layer<Store, ConfigError> = Layer.scoped(
-  Store,
-  Effect.flatMap(
-    Settings.load,
-    Option.match({
-      onNone: () => Effect.succeed(Option.none<StoreShape>()),
-      onSome: (settings) => Effect.map(make(settings), Option.some),
-    }),
-  ),
+export const makeConfig: Effect.Effect<Option.Option<StoreShape>, ConfigError, Scope.Scope> = Effect.flatMap(
+  Settings.load,
+  Option.match({
+    onNone: () => Effect.succeed(Option.none<StoreShape>()),
+    onSome: (settings) => Effect.map(make(settings), Option.some),
+  }),
 )
+
+/** `makeConfig` as a layer. */
+export const layer: Layer.Layer<Store, ConfigError> = Layer.scoped(Store, makeConfig)
 
 /** A store of these settings, whatever the environment says. */
 export const layerValue = (settings: Settings.StoreSettings): Layer.Layer<Store> =>

@@ -201,17 +201,17 @@ export const layer = (settings: GuardSettings.GuardSettings): Layer.Layer<Guard>
  * The guard as SVC_GUARD and SVC_GUARD_WINDOW say, its window in the shared
  * store when one is provided beneath (Store), else in memory.
  */
-export const layerConfig: Layer.Layer<Guard, ConfigError, Store> = Layer.effect(
-  Guard,
-  Effect.gen(function* () {
-    const settings = yield* GuardSettings.load
-    const store = yield* Store
-    return yield* makeWith(
-      settings,
-      Option.match(store, { onNone: () => memoryStore, onSome: (shared) => sharedStore(shared, settings.windowMs) }),
-    )
-  }),
-)
+export const makeConfig: Effect.Effect<Option.Option<GuardShape>, ConfigError, Store> = Effect.gen(function* () {
+  const settings = yield* GuardSettings.load
+  const store = yield* Store
+  return yield* makeWith(
+    settings,
+    Option.match(store, { onNone: () => memoryStore, onSome: (shared) => sharedStore(shared, settings.windowMs) }),
+  )
+})
+
+/** `makeConfig` as a layer. */
+export const layerConfig: Layer.Layer<Guard, ConfigError, Store> = Layer.effect(Guard, makeConfig)
 
 export const layerOff: Layer.Layer<Guard> = Layer.succeed(Guard, Option.none())
 
