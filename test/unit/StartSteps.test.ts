@@ -1,0 +1,56 @@
+/**
+ * What a start costs in Effect's steps before it serves: the settings read and the parts made,
+ * counted by the scheduler the command's fibers inherit (its `shouldYield` is asked once a step).
+ * At a start every step runs effect's code cold, so a layer built (a hundred and fifty steps)
+ * or a setting read through an Effect per node (a hundred) is what the start slid by before
+ * (docs/benchmark.md, "The start's steps"). Counted so, this took 6,073 steps before the settings
+ * were read in one walk and the parts made without layers, 1,249 after. The command stops where
+ * serving would begin: stdio refuses per-request credentials once everything is made.
+ */
+import { describe, expect, it, vi } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Scheduler from "effect/Scheduler"
+import * as CommandLine from "../../src/Cli/CommandLine.js"
+import * as Commands from "../../src/Cli/Commands.js"
+import * as Environment from "../../src/Settings/Environment.js"
+
+const ENVIRONMENT = { SVC_URL: "http://127.0.0.1:9/svc", SVC_MCP_CREDENTIALS: "per-request" }
+
+describe("a start's steps", () => {
+  it.live("reading the settings and making the parts takes at most 1,400", () => {
+    let steps = 0
+    const counting = Scheduler.make(
+      (task, priority) => Scheduler.defaultScheduler.scheduleTask(task, priority),
+      (fiber) => {
+        steps++
+        return Scheduler.defaultScheduler.shouldYield(fiber)
+      },
+    )
+    const written = vi.spyOn(console, "error").mockImplementation(() => {})
+    const saved = process.env
+    process.env = { ...ENVIRONMENT }
+    return Effect.gen(function* () {
+      const exit = yield* Effect.exit(
+        Commands.run(CommandLine.parse([])).pipe(
+          Effect.withConfigProvider(Environment.provider),
+          Effect.withScheduler(counting),
+        ),
+      )
+      // Everything was made: the refusal is the one serve makes last, before it listens.
+      expect(written.mock.calls.map(([line]) => String(line))).toEqual([
+        expect.stringMatching(/^svc-mcp: SVC_MCP_CREDENTIALS is per-request, which needs HTTP/),
+      ])
+      expect(exit).toEqual(Exit.fail(new Commands.ExitCode({ code: 2 })))
+      expect(steps).toBeGreaterThan(100)
+      expect(steps).toBeLessThanOrEqual(1_400)
+    }).pipe(
+      Effect.ensuring(
+        Effect.sync(() => {
+          process.env = saved
+          written.mockRestore()
+        }),
+      ),
+    )
+  })
+})
