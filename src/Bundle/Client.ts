@@ -42,6 +42,11 @@ export type Client =
 /** How the bundle gets its configuration, for the credentials mode in force. */
 export type ConfigFor<E = Config.ConfigError> = (mode: Config.CredentialsMode) => Layer.Layer<Config.SvcConfig, E>
 
+/** `ConfigFor` as `contextWith` takes it: the configuration itself, read or given. */
+export type LoadConfigFor<E = Config.ConfigError> = (
+  mode: Config.CredentialsMode,
+) => Effect.Effect<Config.SvcConfigShape, E, Scope.Scope>
+
 /**
  * The client over the configuration `config` gives (a value: `() => Config.layerValue(...)`).
  * Its parts are made in one layer, in the order each needs the one before (the configuration,
@@ -50,16 +55,17 @@ export type ConfigFor<E = Config.ConfigError> = (mode: Config.CredentialsMode) =
  */
 export const layerWith = <E = Config.ConfigError>(
   config: ConfigFor<E> = Config.layerFor as ConfigFor<E>,
-): Layer.Layer<Client, E, HttpClient.HttpClient> => Layer.scopedContext(contextWith(config))
+): Layer.Layer<Client, E, HttpClient.HttpClient> =>
+  Layer.scopedContext(contextWith((mode) => Effect.map(Layer.build(config(mode)), Context.get(Config.SvcConfig))))
 
 /** What `layerWith` provides, made in the current scope (the command line's start builds no layer for it). */
-export const contextWith = <E = Config.ConfigError>(
-  config: ConfigFor<E> = Config.layerFor as ConfigFor<E>,
+export const contextWith = <E>(
+  config: LoadConfigFor<E>,
 ): Effect.Effect<Context.Context<Client>, E, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
     const mode = yield* CallerCredentials.Mode
     const identityKeys = yield* SignInAuth.IdentityKeys
-    const configured = yield* Layer.build(config(mode))
+    const configured = Context.make(Config.SvcConfig, yield* config(mode))
     // A caller key the service refused is not sent again within its failure window.
     const refusedKeys =
       mode === "per-request" || identityKeys

@@ -48,21 +48,34 @@ export type Tools =
 export const layerWith = (
   settings: Layer.Layer<PolicySettings.ServerSettings, ConfigError> = PolicySettings.layer,
   params: Layer.Layer<ParamsCheck.ParamsCheck, ConfigError> | Layer.Layer<never> = ParamsCheck.layerConfig,
-): Layer.Layer<Tools, ConfigError> => Layer.scopedContext(contextWith(settings, params))
+): Layer.Layer<Tools, ConfigError> =>
+  Layer.scopedContext(
+    contextWith(
+      Effect.map(Layer.build(settings), Context.get(PolicySettings.ServerSettings)),
+      Effect.map(Layer.build(params), (made) =>
+        Context.getOption(made as Context.Context<never>, ParamsCheck.ParamsCheck),
+      ),
+    ),
+  )
 
-/** What `layerWith` provides, made in the current scope (the command line's start builds no layer for it). */
+/**
+ * What `layerWith` provides, made in the current scope (the command line's start builds no layer
+ * for it), over the settings and the params check (None: the one beneath, else the shipped) given.
+ */
 export const contextWith = (
-  settings: Layer.Layer<PolicySettings.ServerSettings, ConfigError> = PolicySettings.layer,
-  params: Layer.Layer<ParamsCheck.ParamsCheck, ConfigError> | Layer.Layer<never> = ParamsCheck.layerConfig,
+  settings: Effect.Effect<PolicySettings.ServerSettingsShape, ConfigError, Scope.Scope> = PolicySettings.loadSettings,
+  params: Effect.Effect<Option.Option<ParamsCheck.ParamsCheckShape>, ConfigError, Scope.Scope> = Effect.map(
+    ParamsCheck.load,
+    Option.some,
+  ),
 ): Effect.Effect<Context.Context<Tools>, ConfigError, Scope.Scope> =>
   Effect.gen(function* () {
-    const settled = yield* Layer.build(settings)
+    const settled = Context.make(PolicySettings.ServerSettings, yield* settings)
     const policy = yield* Effect.provide(Policy.ofSettings, settled)
-    const checked = yield* Layer.build(params)
-    const check = yield* Effect.provide(
-      Parts.beneathOr(ParamsCheck.ParamsCheck, Effect.sync(ParamsCheck.lazyShipped)),
-      checked,
-    )
+    const given = yield* params
+    const check = Option.isSome(given)
+      ? given.value
+      : yield* Parts.beneathOr(ParamsCheck.ParamsCheck, Effect.sync(ParamsCheck.lazyShipped))
     const store = yield* Parts.beneath(Store.Store, Option.none())
     const confirmations = yield* Parts.beneathOr(
       ConfirmationState.ConfirmationState,

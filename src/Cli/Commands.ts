@@ -66,7 +66,7 @@ const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError
  * per-request mode (SVC_MCP_CREDENTIALS), each caller's own credentials
  * instead of the server's.
  */
-const servingClient = (config?: ClientBundle.ConfigFor) =>
+const servingClient = (config: ClientBundle.LoadConfigFor = Config.loadFor) =>
   Parts.provideScoped(
     Effect.gen(function* () {
       // With sign-in (SVC_MCP_OAUTH_ISSUER), an identity's mapped key.
@@ -107,12 +107,12 @@ const configFailed = (error: Config.ConfigError) =>
 /**
  * The tools' bundle, and the optional parts around them that the environment
  * turns on. Among several services each has its params check already (Bundle/Registry.ts):
- * `params` is then empty, and no file is read twice.
+ * `params` is then None, and no file is read twice.
  */
-const toolsWith = (params: Layer.Layer<ParamsCheck.ParamsCheck, Config.ConfigError> | Layer.Layer<never>) =>
+const toolsWith = (params: Effect.Effect<Option.Option<ParamsCheck.ParamsCheckShape>, Config.ConfigError>) =>
   Parts.provideScoped(
     Effect.gen(function* () {
-      const tools = yield* ToolsBundle.contextWith(PolicySettings.layer, params)
+      const tools = yield* ToolsBundle.contextWith(PolicySettings.loadSettings, params)
       // Beside the bundle, not beneath it, so that the tools' settings are read (and refused) first;
       // what these provide stands over the bundle's defaults.
       const audit = yield* Audit.contextConfig
@@ -186,7 +186,7 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
     Effect.scoped,
     // The HTTP settings are read after the tools' settings, so that their refusals come in that order.
     Effect.provideServiceEffect(HttpSettings.HttpSettings, HttpSettings.load(Option.fromNullable(httpPort))),
-    toolsWith(severalServices ? Layer.empty : ParamsCheck.layerConfig),
+    toolsWith(severalServices ? Effect.succeedNone : Effect.map(ParamsCheck.load, Option.some)),
     Effect.catchTag("ListenError", (error) =>
       Console.error(`svc-mcp: ${error.message}`).pipe(Effect.zipRight(exitWith(1))),
     ),
@@ -239,7 +239,7 @@ const serveSandbox = (httpPort: number | undefined, seeding: Seeding) =>
     yield* Effect.logInfo(
       `SANDBOX: an in-memory sandbox service at ${sandbox.url} stands in for the real one; nothing real is touched`,
     )
-    yield* serve(httpPort).pipe(servingClient(() => Config.layerValue(sandboxConfig(sandbox))))
+    yield* serve(httpPort).pipe(servingClient(() => Effect.succeed(sandboxConfig(sandbox))))
   }).pipe(Effect.scoped, Effect.catchTag("ConfigError", configFailed))
 
 /**

@@ -4,7 +4,7 @@
  * At a start every step runs effect's code cold, so a layer built (a hundred and fifty steps)
  * or a setting read through an Effect per node (a hundred) is what the start slid by before
  * (docs/benchmark.md, "The start's steps"). Counted so, this took 6,073 steps before the settings
- * were read in one walk and the parts made without layers, 1,249 after. The command stops where
+ * were read in one walk and the parts made without layers, 827 after. The command stops where
  * serving would begin: stdio refuses per-request credentials once everything is made.
  */
 import { describe, expect, it, vi } from "@effect/vitest"
@@ -18,7 +18,7 @@ import * as Environment from "../../src/Settings/Environment.js"
 const ENVIRONMENT = { SVC_URL: "http://127.0.0.1:9/svc", SVC_MCP_CREDENTIALS: "per-request" }
 
 describe("a start's steps", () => {
-  it.live("reading the settings and making the parts takes at most 1,400", () => {
+  it.live("reading the settings and making the parts takes at most 1,000", () => {
     let steps = 0
     const counting = Scheduler.make(
       (task, priority) => Scheduler.defaultScheduler.scheduleTask(task, priority),
@@ -43,7 +43,7 @@ describe("a start's steps", () => {
       ])
       expect(exit).toEqual(Exit.fail(new Commands.ExitCode({ code: 2 })))
       expect(steps).toBeGreaterThan(100)
-      expect(steps).toBeLessThanOrEqual(1_400)
+      expect(steps).toBeLessThanOrEqual(1_000)
     }).pipe(
       Effect.ensuring(
         Effect.sync(() => {
