@@ -49,9 +49,9 @@ export type LoadConfigFor<E = Config.ConfigError> = (
 
 /**
  * The client over the configuration `config` gives (a value: `() => Config.layerValue(...)`).
- * Its parts are made in one layer, in the order each needs the one before (the configuration,
- * the refused keys, the auth, the client, then what learns from the client), rather than as a
- * layer each: a start builds one layer here instead of twenty.
+ * Its parts are made in one layer (by `contextWith`), in the order each needs the one before (the
+ * configuration, the refused keys, the auth, the client, then what learns from the client),
+ * rather than in a layer each, twenty of them.
  */
 export const layerWith = <E = Config.ConfigError>(
   config: ConfigFor<E> = Config.layerFor as ConfigFor<E>,

@@ -42,8 +42,8 @@ export type Tools =
 /**
  * The tools over the settings `settings` gives (a value: `PolicySettings.layerValue(...)`),
  * with the params check `params` makes (none: the one provided beneath, else
- * the shipped definitions, checked on first use). The parts are made in one layer, the
- * settings read first: a start builds one layer here instead of a score.
+ * the shipped definitions, checked on first use). The parts are made in one layer (by
+ * `contextWith`), the settings read first, rather than in a score of them.
  */
 export const layerWith = (
   settings: Layer.Layer<PolicySettings.ServerSettings, ConfigError> = PolicySettings.layer,

@@ -4,8 +4,9 @@
  * long as the layer that built it, so two servers built apart share nothing.
  * A bundle takes the part provided beneath it, and makes its own default
  * otherwise, so that no part has to be named when it is off. The bundles make
- * their parts in one layer each (a layer of its own for each part costs a start
- * more than the part does), so these are Effects.
+ * their parts in one Effect each (a layer of its own for each part costs a start
+ * more than the part does), so these are Effects, and the command line runs the
+ * bundles' Effects in its own scope rather than as layers (`provideScoped`).
  */
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
