@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Scheduler from "effect/Scheduler"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
+import * as Steps from "../support/Steps.js"
 
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const STACKS = [{ id: "s1", name: "web", info: { state: "running" } }]
@@ -19,25 +19,18 @@ const CALLS = 20
 /** The steps of `CALLS` calls, after a first that makes the call path and learns the default page. */
 const stepsOf = (call: { readonly name: string; readonly arguments: Record<string, unknown> }) =>
   Effect.gen(function* () {
-    let steps = 0
-    const counting = Scheduler.make(
-      (task, priority) => Scheduler.defaultScheduler.scheduleTask(task, priority),
-      (fiber) => {
-        steps++
-        return Scheduler.defaultScheduler.shouldYield(fiber)
-      },
-    )
+    const counting = Steps.counter()
     const double = yield* Double.scoped(API_KEY)
     double.next("/read/ListStacks", { status: 200, body: STACKS }, { sticky: true })
-    const { client } = yield* Effect.withScheduler(Mcp.connectV2(Layers.apiKey(double.url)), counting)
+    const { client } = yield* Effect.withScheduler(Mcp.connectV2(Layers.apiKey(double.url)), counting.scheduler)
     const first = yield* Effect.promise(() => client.callTool(call))
     expect(first.isError).toBeFalsy()
-    steps = 0
+    counting.reset()
     for (let i = 0; i < CALLS; i++) {
       const result = yield* Effect.promise(() => client.callTool(call))
       expect(result.isError).toBeFalsy()
     }
-    return steps / CALLS
+    return counting.steps() / CALLS
   })
 
 describe("a tool call's steps", () => {

@@ -10,23 +10,16 @@
 import { describe, expect, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Scheduler from "effect/Scheduler"
 import * as CommandLine from "../../src/Cli/CommandLine.js"
 import * as Commands from "../../src/Cli/Commands.js"
 import * as Environment from "../../src/Settings/Environment.js"
+import * as Steps from "../support/Steps.js"
 
 const ENVIRONMENT = { SVC_URL: "http://127.0.0.1:9/svc", SVC_MCP_CREDENTIALS: "per-request" }
 
 describe("a start's steps", () => {
   it.live("reading the settings and making the parts takes at most 1,000", () => {
-    let steps = 0
-    const counting = Scheduler.make(
-      (task, priority) => Scheduler.defaultScheduler.scheduleTask(task, priority),
-      (fiber) => {
-        steps++
-        return Scheduler.defaultScheduler.shouldYield(fiber)
-      },
-    )
+    const counting = Steps.counter()
     const written = vi.spyOn(console, "error").mockImplementation(() => {})
     const saved = process.env
     process.env = { ...ENVIRONMENT }
@@ -34,7 +27,7 @@ describe("a start's steps", () => {
       const exit = yield* Effect.exit(
         Commands.run(CommandLine.parse([])).pipe(
           Effect.withConfigProvider(Environment.provider),
-          Effect.withScheduler(counting),
+          Effect.withScheduler(counting.scheduler),
         ),
       )
       // Everything was made: the refusal is the one serve makes last, before it listens.
@@ -42,8 +35,8 @@ describe("a start's steps", () => {
         expect.stringMatching(/^svc-mcp: SVC_MCP_CREDENTIALS is per-request, which needs HTTP/),
       ])
       expect(exit).toEqual(Exit.fail(new Commands.ExitCode({ code: 2 })))
-      expect(steps).toBeGreaterThan(100)
-      expect(steps).toBeLessThanOrEqual(1_000)
+      expect(counting.steps()).toBeGreaterThan(100)
+      expect(counting.steps()).toBeLessThanOrEqual(1_000)
     }).pipe(
       Effect.ensuring(
         Effect.sync(() => {
