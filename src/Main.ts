@@ -13,7 +13,7 @@ import * as Environment from "./Settings/Environment.js"
 NodeRuntime.runMain(
   Commands.run(Cli.parse(process.argv.slice(2))).pipe(
     Commands.reportUnexpected,
-    Effect.provide(Logging.layer),
+    Logging.toStderrOnly,
     Effect.withConfigProvider(Environment.provider),
   ),
   { disableErrorReporting: true, disablePrettyLogger: true, teardown: Commands.teardown },
