@@ -1,7 +1,7 @@
 /**
  * The parts that hold state (the shared store, the confirmations' memory, the
  * guard's window, the params definitions) are Tags: a part's state lives as
- * long as the layer that built it, so two servers built apart share nothing.
+ * long as the layer (or the scope) that built it, so two servers built apart share nothing.
  * A bundle takes the part provided beneath it, and makes its own default
  * otherwise, so that no part has to be named when it is off. The bundles make
  * their parts in one Effect each (a layer of its own for each part costs a start
