@@ -3,9 +3,10 @@
  * Bundles the executable as ES modules, minified: the program (src/Main.ts) in
  * dist/svc-mcp/, split so that what serving over stdio never uses (the HTTP mode,
  * the sandbox, check, setup, telemetry) is a chunk of its own, loaded by its
- * dynamic import when asked for; and its entry, dist/svc-mcp.js, which turns on
- * Node's compile cache (src/Cli/Start.ts) before it loads the program. A few files
- * to read and compile at start-up instead of hundreds.
+ * dynamic import when asked for; the same program as one CommonJS file for Node 20;
+ * and its entry, dist/svc-mcp.js, which starts the program with V8's compiled code
+ * kept from an earlier start (src/Cli/Start.ts). A few files to read and compile at
+ * start-up instead of hundreds.
  */
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
@@ -89,9 +90,40 @@ const startClosure = (outputs, entry) => {
 const start = startClosure(bundled.metafile.outputs, `${PROGRAM}/main.js`)
 Fs.writeFileSync("dist/start.json", `${JSON.stringify(start, null, 1)}\n`)
 
+/**
+ * The same program as one CommonJS file (dist/svc-mcp/program.cjs), for a Node with no compile
+ * cache of its own (Node 20): src/Cli/Start.ts runs it as a vm.Script with V8's code cache. Its
+ * dynamic imports are functions of the one file, run when called, as the chunks are loaded when
+ * imported; `import.meta.url` is the file's own URL, beside the chunks, so what the program finds
+ * beside itself it finds alike.
+ */
+const PROGRAM_CJS = `${PROGRAM}/program.cjs`
+await esbuild.build({
+  ...common,
+  format: "cjs",
+  entryPoints: ["src/Main.ts"],
+  outfile: PROGRAM_CJS,
+  external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
+  define: { SVC_MCP_PUBLISHED: JSON.stringify(published), "import.meta.url": "importMetaUrl" },
+  inject: ["scripts/import-meta-url.cjs.js"],
+  plugins: [
+    {
+      name: "sdk-shims",
+      setup: (build) =>
+        build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+          path: Path.resolve("src/Mcp/SdkShims.ts"),
+        })),
+    },
+  ],
+})
+// A script run by vm (Module.wrap) cannot begin with the entry's #! line.
+Fs.writeFileSync(PROGRAM_CJS, Fs.readFileSync(PROGRAM_CJS, "utf8").replace(/^#!.*\n/, ""))
+
 // The build's name: a hash of every file of the program, which names its compile cache.
 const hash = Crypto.createHash("sha256")
-for (const file of Object.keys(bundled.metafile.outputs).sort()) hash.update(file).update(Fs.readFileSync(file))
+for (const file of [...Object.keys(bundled.metafile.outputs), PROGRAM_CJS].sort()) {
+  hash.update(file).update(Fs.readFileSync(file))
+}
 const build = hash.digest("hex").slice(0, 16)
 
 const main = `./${Path.relative("dist", PROGRAM)}/main.js`
@@ -99,9 +131,8 @@ await esbuild.build({
   ...common,
   stdin: {
     contents: [
-      'import { enableCompileCache } from "./src/Cli/Start.ts"',
-      `enableCompileCache(import.meta.dirname, ${JSON.stringify(build)})`,
-      `await import(${JSON.stringify(main)})`,
+      'import { start } from "./src/Cli/Start.ts"',
+      `if (!start(import.meta.dirname, ${JSON.stringify(build)})) await import(${JSON.stringify(main)})`,
     ].join("\n"),
     resolveDir: ".",
     loader: "ts",
