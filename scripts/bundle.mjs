@@ -106,12 +106,24 @@ await esbuild.build({
   external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
   define: { SVC_MCP_PUBLISHED: JSON.stringify(published), "import.meta.url": "importMetaUrl" },
   inject: ["scripts/import-meta-url.cjs.js"],
+  // Node 20 imports nothing for a script run from V8's code cache: what the program imports from
+  // outside goes through Shared/Load.ts, here the executable's import() (svcMcpLoad, an argument
+  // of the script's function: src/Cli/Start.ts), and a dependency's own import() becomes require().
+  supported: { "dynamic-import": false },
   plugins: [
     {
       name: "sdk-shims",
       setup: (build) =>
         build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
           path: Path.resolve("src/Mcp/SdkShims.ts"),
+        })),
+    },
+    {
+      name: "load",
+      setup: (build) =>
+        build.onLoad({ filter: /[\\/]src[\\/]Shared[\\/]Load\.ts$/ }, () => ({
+          contents: "export const load = (specifier) => svcMcpLoad(specifier)",
+          loader: "js",
         })),
     },
   ],

@@ -157,11 +157,13 @@ const runProgram = (bundleDir: string, build: string): boolean => {
     cacheFile = dir === undefined ? undefined : programCacheFile(dir)
   } catch {}
   const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile)
-  const script = new Vm.Script(Module.wrap(source), {
+  // CommonJS's own wrapper, and `svcMcpLoad`: the program imports what is outside it (telemetry's
+  // SDK, the fleet view's page) with this module's import(), since Node 20 gives a script compiled
+  // from a code cache none that works (scripts/bundle.mjs builds Shared/Load.ts so).
+  const wrapped = `(function (exports, require, module, __filename, __dirname, svcMcpLoad) {${source}\n})`
+  const script = new Vm.Script(wrapped, {
     filename: file,
     ...(cachedData === undefined ? {} : { cachedData }),
-    // Its import() (telemetry's SDK, from node_modules) as an ES module's would load it.
-    importModuleDynamically: Vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   })
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
     const target = cacheFile
@@ -169,7 +171,8 @@ const runProgram = (bundleDir: string, build: string): boolean => {
   }
   const module = { exports: {} }
   const run = script.runInThisContext() as (...args: ReadonlyArray<unknown>) => void
-  run.call(module.exports, module.exports, Module.createRequire(file), module, file, Path.dirname(file))
+  const load = (specifier: string): Promise<unknown> => import(specifier)
+  run.call(module.exports, module.exports, Module.createRequire(file), module, file, Path.dirname(file), load)
   return true
 }
 

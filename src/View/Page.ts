@@ -3,6 +3,8 @@
  * beside the running code: the bundle (dist/svc-mcp/) and the library
  * (dist/View/) have it one folder up, the sources (src/View/) in dist/.
  */
+import * as Load from "../Shared/Load.js"
+
 const CANDIDATES = ["../fleet-view.js", "../../dist/fleet-view.js"]
 
 export const load = async (): Promise<string> => {
@@ -10,7 +12,7 @@ export const load = async (): Promise<string> => {
   for (const candidate of CANDIDATES) {
     const url = new URL(candidate, import.meta.url).href
     try {
-      const page: { default: unknown } = await import(/* @vite-ignore */ url)
+      const page = (await Load.load(url)) as { default: unknown }
       if (typeof page.default === "string") return page.default
       problems.push(`${url} holds no page`)
     } catch (error) {
