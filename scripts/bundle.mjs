@@ -105,7 +105,7 @@ await esbuild.build({
   outfile: PROGRAM_CJS,
   external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
   define: { SVC_MCP_PUBLISHED: JSON.stringify(published), "import.meta.url": "importMetaUrl" },
-  inject: ["scripts/import-meta-url.cjs.js"],
+  inject: ["scripts/cjs-import-meta.js"],
   // Node 20 imports nothing for a script run from V8's code cache: what the program imports from
   // outside goes through Shared/Load.ts, here the executable's import() (svcMcpLoad, an argument
   // of the script's function: src/Cli/Start.ts), and a dependency's own import() becomes require().
@@ -128,7 +128,7 @@ await esbuild.build({
     },
   ],
 })
-// A script run by vm (Module.wrap) cannot begin with the entry's #! line.
+// The script's source is the body of a function (src/Cli/Start.ts): it cannot begin with the entry's #! line.
 Fs.writeFileSync(PROGRAM_CJS, Fs.readFileSync(PROGRAM_CJS, "utf8").replace(/^#!.*\n/, ""))
 
 // The build's name: a hash of every file of the program, which names its compile cache.

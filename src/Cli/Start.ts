@@ -81,8 +81,9 @@ const usable = (dirs: ReadonlyArray<string>): string | undefined =>
   })
 
 /**
- * The cache directory of the build named `build` of the bundle in `bundleDir`, made if need be;
- * the first start of a build removes the other builds' directories. Undefined where none can be had.
+ * The cache directory of the build named `build` of the bundle in `bundleDir` (not made here: the
+ * cache's writer makes it); the first start of a build removes the other builds' directories.
+ * Undefined where no directory can hold a cache.
  */
 const buildCacheDir = (bundleDir: string, build: string): string | undefined => {
   const base = usable(candidates(bundleDir))
