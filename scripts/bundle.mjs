@@ -106,9 +106,10 @@ await esbuild.build({
   external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
   define: { SVC_MCP_PUBLISHED: JSON.stringify(published), "import.meta.url": "importMetaUrl" },
   inject: ["scripts/cjs-import-meta.js"],
-  // Node 20 imports nothing for a script run from V8's code cache: what the program imports from
-  // outside goes through Shared/Load.ts, here the executable's import() (svcMcpLoad, an argument
-  // of the script's function: src/Cli/Start.ts), and a dependency's own import() becomes require().
+  // Node 20 imports nothing for a script run from V8's code cache: an import() of a package by name
+  // (telemetry's SDK) becomes require(), called when the import() would have been, and the one of a
+  // file named at run time (the fleet view's page) goes through Shared/Load.ts, here the
+  // executable's own import() (svcMcpLoad, an argument of the script's function: src/Cli/Start.ts).
   supported: { "dynamic-import": false },
   plugins: [
     {

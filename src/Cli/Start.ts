@@ -158,9 +158,9 @@ const runProgram = (bundleDir: string, build: string): boolean => {
     cacheFile = dir === undefined ? undefined : programCacheFile(dir)
   } catch {}
   const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile)
-  // CommonJS's own wrapper, and `svcMcpLoad`: the program imports what is outside it (telemetry's
-  // SDK, the fleet view's page) with this module's import(), since Node 20 gives a script compiled
-  // from a code cache none that works (scripts/bundle.mjs builds Shared/Load.ts so).
+  // CommonJS's own wrapper, and `svcMcpLoad`: the program imports the fleet view's page with this
+  // module's import(), since Node 20 gives a script compiled from a code cache none that works
+  // (scripts/bundle.mjs builds Shared/Load.ts so).
   const wrapped = `(function (exports, require, module, __filename, __dirname, svcMcpLoad) {${source}\n})`
   const script = new Vm.Script(wrapped, {
     filename: file,

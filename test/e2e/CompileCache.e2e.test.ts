@@ -108,47 +108,31 @@ describe.each([
 })
 
 describe("the compile cache, when a start cannot use it as it is", () => {
-  it.live("a corrupt code cache of Node 20's is ignored, and written again", () =>
-    Effect.gen(function* () {
-      const installed = install("corrupt-node20")
-      const cache = Path.join(installed.dist, BESIDE)
-      yield* serve(
-        installed,
-        NODE20,
-        until(() => cacheBytes(cache) > 500_000, 10_000),
-      )
-      const files = Object.keys(cacheFiles(cache))
-      for (const file of files) Fs.writeFileSync(Path.join(cache, file), Buffer.alloc(4096, 0x5a))
+  for (const { which, node, name } of [
+    { which: "Node 24's compile cache", node: NODE24, name: "corrupt" },
+    { which: "Node 20's code cache of the program", node: NODE20, name: "corrupt-node20" },
+  ]) {
+    it.live(`a corrupt cache is ignored, and written again (${which})`, () =>
+      Effect.gen(function* () {
+        const installed = install(name)
+        const cache = Path.join(installed.dist, BESIDE)
+        yield* serve(
+          installed,
+          node,
+          until(() => cacheBytes(cache) > 500_000, 10_000),
+        )
+        const files = Object.keys(cacheFiles(cache))
+        for (const file of files) Fs.writeFileSync(Path.join(cache, file), Buffer.alloc(4096, 0x5a))
 
-      yield* serve(
-        installed,
-        NODE20,
-        until(() => cacheBytes(cache) > 500_000, 10_000),
-      )
-      expect(Object.keys(cacheFiles(cache)).sort()).toEqual(files.sort())
-    }),
-  )
-
-  it.live("a corrupt cache is ignored, and written again", () =>
-    Effect.gen(function* () {
-      const installed = install("corrupt")
-      const cache = Path.join(installed.dist, BESIDE)
-      yield* serve(
-        installed,
-        NODE24,
-        until(() => cacheBytes(cache) > 500_000, 10_000),
-      )
-      const files = Object.keys(cacheFiles(cache))
-      for (const file of files) Fs.writeFileSync(Path.join(cache, file), Buffer.alloc(4096, 0x5a))
-
-      yield* serve(
-        installed,
-        NODE24,
-        until(() => cacheBytes(cache) > 500_000, 10_000),
-      )
-      expect(Object.keys(cacheFiles(cache)).sort()).toEqual(files.sort())
-    }),
-  )
+        yield* serve(
+          installed,
+          node,
+          until(() => cacheBytes(cache) > 500_000, 10_000),
+        )
+        expect(Object.keys(cacheFiles(cache)).sort()).toEqual(files.sort())
+      }),
+    )
+  }
 
   it.live("a new build's first start removes the caches of the builds before it", () =>
     Effect.gen(function* () {
