@@ -36,6 +36,21 @@ const { all: tools } = await import(Path.resolve("dist/Tools/Definitions.js"))
 const { publishedKey } = await import(Path.resolve("dist/Tools/Tool.js"))
 const published = Object.fromEntries(tools.map((tool) => [publishedKey(tool), tool.inputSchema]))
 
+/** What both builds of the program share (the ES modules and the CommonJS file). */
+const program = {
+  // Telemetry's SDK is loaded only when configured, from node_modules: start-up never reads it.
+  external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
+  define: { SVC_MCP_PUBLISHED: JSON.stringify(published) },
+}
+// The SDK's shims are src/Mcp/SdkShims.ts: its own bring ajv, which the servers do not use.
+const sdkShims = {
+  name: "sdk-shims",
+  setup: (build) =>
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: Path.resolve("src/Mcp/SdkShims.ts"),
+    })),
+}
+
 // Chunks are named by their hash: a build leaves none of an earlier one's behind.
 Fs.rmSync(PROGRAM, { recursive: true, force: true })
 const bundled = await esbuild.build({
@@ -47,20 +62,10 @@ const bundled = await esbuild.build({
   // The modules some dependencies load with require() (CommonJS inside the bundle) need a require of their own.
   // (process.getBuiltinModule, not an ES import of node:module, which would evaluate all its lazy exports at start.)
   banner: { js: 'const require=process.getBuiltinModule("node:module").createRequire(import.meta.url);' },
-  // Telemetry's SDK is loaded only when configured, from node_modules: start-up never reads it.
-  external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
+  external: program.external,
   metafile: true,
-  define: { SVC_MCP_PUBLISHED: JSON.stringify(published) },
-  // The SDK's shims are src/Mcp/SdkShims.ts: its own bring ajv, which the servers do not use.
-  plugins: [
-    {
-      name: "sdk-shims",
-      setup: (build) =>
-        build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
-          path: Path.resolve("src/Mcp/SdkShims.ts"),
-        })),
-    },
-  ],
+  define: program.define,
+  plugins: [sdkShims],
 })
 if (analyze) process.stderr.write(await esbuild.analyzeMetafile(bundled.metafile, { verbose: false }))
 
@@ -103,8 +108,8 @@ await esbuild.build({
   format: "cjs",
   entryPoints: ["src/Main.ts"],
   outfile: PROGRAM_CJS,
-  external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
-  define: { SVC_MCP_PUBLISHED: JSON.stringify(published), "import.meta.url": "importMetaUrl" },
+  external: program.external,
+  define: { ...program.define, "import.meta.url": "importMetaUrl" },
   inject: ["scripts/cjs-import-meta.js"],
   // Node 20 imports nothing for a script run from V8's code cache: an import() of a package by name
   // (telemetry's SDK) becomes require(), called when the import() would have been, and the one of a
@@ -112,13 +117,7 @@ await esbuild.build({
   // executable's own import() (svcMcpLoad, an argument of the script's function: src/Cli/Start.ts).
   supported: { "dynamic-import": false },
   plugins: [
-    {
-      name: "sdk-shims",
-      setup: (build) =>
-        build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
-          path: Path.resolve("src/Mcp/SdkShims.ts"),
-        })),
-    },
+    sdkShims,
     {
       name: "load",
       setup: (build) =>

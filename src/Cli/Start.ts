@@ -103,7 +103,7 @@ const buildCacheDir = (bundleDir: string, build: string): string | undefined => 
  * Turns on the compile cache for the bundle in `bundleDir`, whose build is named
  * `build`, when this Node has one.
  */
-export const enableCompileCache = (bundleDir: string, build: string): void => {
+const enableCompileCache = (bundleDir: string, build: string): void => {
   const { enableCompileCache: enable, flushCompileCache: flush } = NodeModule
   if (enable === undefined) return
   try {

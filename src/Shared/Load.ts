@@ -3,7 +3,7 @@
  * beside the bundle. It goes through here, so that the CommonJS build of the program (Node 20,
  * src/Cli/Start.ts) can put in its place the executable's own import(): a script that Node 20 runs
  * from V8's code cache has none that works (scripts/bundle.mjs). An import() of a package by name
- * stays one, which the image's build reads (deploy/image/keep-modules.mjs), and that build makes a
- * require().
+ * is written as one, not through here: the image's build reads it (deploy/image/keep-modules.mjs),
+ * and the CommonJS build makes it a require().
  */
 export const load = (specifier: string): Promise<unknown> => import(/* @vite-ignore */ specifier)
