@@ -116,6 +116,28 @@ describe("scrubbing through encodings", () => {
     )
   })
 
+  it("a secret is found in another case for every character that has one, however the answer folds", () => {
+    let checked = 0
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue
+      const unit = String.fromCodePoint(code)
+      const lower = unit.toLowerCase()
+      if (lower === unit || Array.from(lower).length !== 1) continue
+      const secret = lower.repeat(4)
+      // The second text holds a character whose lowercase is longer, which the text is folded around.
+      for (const text of [JSON.stringify(`x ${unit.repeat(4)}`), JSON.stringify(`\u0130 ${unit.repeat(4)}`)]) {
+        expect(inJson(text, [secret])).toBe(scrub(text, [secret]) !== text)
+      }
+      // A capital sigma ending a word folds to the final small one instead (below).
+      if (code !== 0x3a3) expect(inJson(JSON.stringify(unit.repeat(4)), [secret])).toBe(true)
+      checked++
+    }
+    // Every letter of a cased script is among them: A to Z, the Greek and Cyrillic capitals, Deseret's.
+    expect(checked).toBeGreaterThan(1400)
+    // A final capital sigma is folded to a final small one, in context.
+    expect(inJson(JSON.stringify("x \u03a3\u03a3\u03a3\u03a3"), ["\u03c3\u03c3\u03c3\u03c2"])).toBe(true)
+  })
+
   it("text that holds no secret comes back as it was, the same string", () => {
     FastCheck.assert(
       FastCheck.property(FastCheck.string({ maxLength: 200 }), (text) => {
