@@ -244,8 +244,9 @@ const matcherFor = (secrets: ReadonlyArray<string>): Matcher | undefined => {
 
 /**
  * Whether a JSON text holds any of the secrets, in any of their forms. Every answer of the
- * service is read so: the text as it is and folded, each once, whatever the number of forms;
- * the decoded views are made only where the text has something to decode.
+ * service is read so: the text as it is, once in any case and once for base64, whatever the
+ * number of forms; the folded copy and the decoded views are made only where the text may hold
+ * a secret in them.
  */
 export const inJson = (text: string, secrets: ReadonlyArray<string>): boolean => {
   const matcher = matcherFor(secrets)
