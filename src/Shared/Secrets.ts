@@ -201,7 +201,7 @@ interface Matcher {
    * Any secret in any case, in the text as it is: it matches wherever `folded` matches the
    * folded text (Unicode's case folding equates every character with its lowercase; a test
    * holds it so for each one), so a text it does not match needs no folded copy. Lowercasing a
-   * 35 KB answer to read it was a seventh of what a list call allocated. None where a secret
+   * 35 KB answer to read it was a ninth of what a list call allocated. None where a secret
    * holds half a surrogate pair, which a Unicode pattern reads only whole.
    */
   readonly anyCase: RegExp | undefined
