@@ -130,12 +130,17 @@ const readCache = (file: string): Buffer | undefined => {
 
 /** Writes the script's code cache whole or not at all: a start reading it meanwhile finds the old one or none. */
 const writeCache = (file: string, script: import("node:vm").Script): void => {
+  const temporary = `${file}.${process.pid}.tmp`
   try {
     Fs.mkdirSync(Path.dirname(file), { recursive: true, mode: 0o700 })
-    const temporary = `${file}.${process.pid}.tmp`
     Fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 })
     Fs.renameSync(temporary, file)
-  } catch {}
+  } catch {
+    // A write cut short (a full disk) leaves no part of a cache behind.
+    try {
+      Fs.rmSync(temporary, { force: true })
+    } catch {}
+  }
 }
 
 /**

@@ -134,6 +134,30 @@ describe("the compile cache, when a start cannot use it as it is", () => {
     )
   }
 
+  it.live("a code cache that cannot be written leaves nothing of it behind, and the server serves (Node 20)", () =>
+    Effect.gen(function* () {
+      const installed = install("unwritable-node20")
+      const cache = Path.join(installed.dist, BESIDE)
+      yield* serve(
+        installed,
+        NODE20,
+        until(() => cacheBytes(cache) > 500_000, 10_000),
+      )
+      const [program] = Object.keys(cacheFiles(cache))
+      expect(program).toMatch(/-program\/program$/)
+      // Its place taken by a directory that holds a file: the new cache cannot be renamed into it.
+      const taken = Path.join(cache, program as string)
+      Fs.rmSync(taken)
+      Fs.mkdirSync(taken)
+      Fs.writeFileSync(Path.join(taken, "kept"), "not a cache")
+
+      yield* serve(installed, NODE20, outlastWrite)
+      const left = Fs.readdirSync(Path.dirname(taken))
+      expect(left).toEqual([Path.basename(taken)])
+      expect(Fs.readdirSync(taken)).toEqual(["kept"])
+    }),
+  )
+
   it.live("a new build's first start removes the caches of the builds before it", () =>
     Effect.gen(function* () {
       const installed = install("upgraded")
