@@ -6,6 +6,7 @@
  * before asking.
  */
 import * as Effect from "effect/Effect"
+import { listed, quote, word } from "../Shared/Quote.js"
 import type { SvcClient } from "../SvcClient.js"
 import { field, idOf, read, strings, text } from "./PlanRead.js"
 import type { AccessPlan } from "./PlanShape.js"
@@ -13,9 +14,6 @@ import { readTarget } from "./ResourcePlan.js"
 
 type Params = Readonly<Record<string, unknown>>
 type Said = Effect.Effect<string, string, SvcClient>
-
-const quoted = (s: string) => JSON.stringify(s)
-const listed = (names: ReadonlyArray<string>) => (names.length === 0 ? "none" : names.map(quoted).join(", "))
 
 const user = (idOrName: string) => read("read", "FindUser", { user: idOrName })
 const nameOfUser = (record: unknown, given: string) => text(field(record, "username")) ?? given
@@ -27,20 +25,20 @@ const holder = (target: unknown) =>
     const id = text(field(target, "id")) ?? ""
     if (type === "UserGroup") {
       const group = yield* read("read", "GetUserGroup", { user_group: id })
-      return { words: `the user group ${quoted(text(field(group, "name")) ?? id)}`, record: group }
+      return { words: `the user group ${quote(text(field(group, "name")) ?? id)}`, record: group }
     }
     const found = yield* user(id)
-    return { words: `the user ${quoted(nameOfUser(found, id))}`, record: found }
+    return { words: `the user ${quote(nameOfUser(found, id))}`, record: found }
   })
 
 /** A level as the service takes it: `Write`, or `{level, specific}`. */
 const levelWords = (permission: unknown): string => {
   const level = text(permission) ?? text(field(permission, "level")) ?? "None"
   const specific = strings(field(permission, "specific"))
-  return `${level}${specific.length === 0 ? "" : ` (with ${specific.join(", ")})`}`
+  return `${word(level)}${specific.length === 0 ? "" : ` (with ${listed(specific, 20, word)})`}`
 }
 
-const typeNoun = (type: string) => (type === "ResourceSync" ? "sync" : type.toLowerCase())
+const typeNoun = (type: string) => (type === "ResourceSync" ? "sync" : word(type.toLowerCase()))
 
 /** Every user's name by id, as the members of a group are held by id. */
 const userNames = Effect.map(read("read", "ListUsers", {}), (users) => {
@@ -65,7 +63,7 @@ const onTarget = (params: Params): Said =>
       (p) =>
         field(field(p, "resource_target"), "type") === type && field(field(p, "resource_target"), "id") === resourceId,
     )
-    const on = `the ${typeNoun(type)} ${quoted(text(field(resource, "name")) ?? id)}`
+    const on = `the ${typeNoun(type)} ${quote(text(field(resource, "name")) ?? id)}`
     const was = now === undefined ? "None" : levelWords(now)
     const level = levelWords(params.permission)
     return level === "None"
@@ -84,7 +82,7 @@ const onType = (params: Params): Said =>
 
 const admin = (params: Params): Said =>
   Effect.map(user(text(params.user_id) ?? ""), (found) => {
-    const name = quoted(nameOfUser(found, text(params.user_id) ?? ""))
+    const name = quote(nameOfUser(found, text(params.user_id) ?? ""))
     const now = field(found, "admin") === true ? "an admin" : "not an admin"
     return params.admin === true
       ? `This makes the user ${name} an admin (now: ${now}).`
@@ -99,7 +97,7 @@ const BASE: ReadonlyArray<readonly [string, string, string]> = [
 
 const base = (params: Params): Said =>
   Effect.map(user(text(params.user_id) ?? ""), (found) => {
-    const name = quoted(nameOfUser(found, text(params.user_id) ?? ""))
+    const name = quote(nameOfUser(found, text(params.user_id) ?? ""))
     const changes = BASE.filter(([key]) => typeof params[key] === "boolean").map(
       ([key, now, words]) => `${words} ${field(found, now) === true} -> ${params[key]}`,
     )
@@ -113,7 +111,7 @@ const group = (params: Params) =>
     const record = yield* read("read", "GetUserGroup", { user_group: given })
     const names = yield* userNames
     const members = strings(field(record, "users")).map((id) => names.get(id) ?? id)
-    const name = quoted(text(field(record, "name")) ?? given)
+    const name = quote(text(field(record, "name")) ?? given)
     return { name, record, names, members }
   })
 
@@ -126,9 +124,9 @@ const members = (selector: string, params: Params): Said =>
     const now = `members now: ${listed(g.members)}`
     switch (selector) {
       case "user_group_add_user":
-        return `This adds the user ${quoted(named(g.names, text(params.user) ?? ""))} to the user group ${g.name} (${now}).`
+        return `This adds the user ${quote(named(g.names, text(params.user) ?? ""))} to the user group ${g.name} (${now}).`
       case "user_group_remove_user":
-        return `This removes the user ${quoted(named(g.names, text(params.user) ?? ""))} from the user group ${g.name} (${now}).`
+        return `This removes the user ${quote(named(g.names, text(params.user) ?? ""))} from the user group ${g.name} (${now}).`
       case "user_group_everyone":
         return params.everyone === true
           ? `This makes every user a member of the user group ${g.name} (now: ${field(g.record, "everyone") === true ? "every user" : listed(g.members)}).`
@@ -151,9 +149,9 @@ const apiKeyDelete = (params: Params): Said =>
       const keys = yield* read("read", "ListApiKeysForServiceUser", { user: idOf(u) ?? "" })
       const found = (Array.isArray(keys) ? keys : []).find((k) => field(k, "key") === key)
       if (found !== undefined)
-        return `This deletes the API key ${quoted(text(field(found, "name")) ?? key)} (${key}) of the service user ${quoted(nameOfUser(u, ""))}: whatever uses it is refused from then on.`
+        return `This deletes the API key ${quote(text(field(found, "name")) ?? key)} (${word(key)}) of the service user ${quote(nameOfUser(u, ""))}: whatever uses it is refused from then on.`
     }
-    return yield* Effect.fail(`no service user holds the key ${key}`)
+    return yield* Effect.fail(`no service user holds the key ${word(key)}`)
   })
 
 const onboardingKeyDelete = (params: Params): Said =>
@@ -161,16 +159,16 @@ const onboardingKeyDelete = (params: Params): Said =>
     const key = text(params.public_key) ?? ""
     const keys = yield* read("read", "ListOnboardingKeys", {})
     const found = (Array.isArray(keys) ? keys : []).find((k) => field(k, "public_key") === key)
-    if (found === undefined) return yield* Effect.fail(`no onboarding key has the public key ${key}`)
+    if (found === undefined) return yield* Effect.fail(`no onboarding key has the public key ${word(key)}`)
     const onboarded = strings(field(found, "onboarded")).length
     const state = field(found, "enabled") === false ? "disabled" : "enabled"
-    return `This deletes the onboarding key ${quoted(text(field(found, "name")) ?? key)} (${state}, ${onboarded} ${onboarded === 1 ? "server" : "servers"} onboarded with it): no new server can join with it.`
+    return `This deletes the onboarding key ${quote(text(field(found, "name")) ?? key)} (${state}, ${onboarded} ${onboarded === 1 ? "server" : "servers"} onboarded with it): no new server can join with it.`
   })
 
 const apiKeyCreate = (params: Params): Said =>
   Effect.map(user(text(params.user_id) ?? ""), (found) => {
     const type = text(field(field(found, "config"), "type"))
-    return `This makes the API key ${quoted(text(params.name) ?? "")} for the ${type === "Service" ? "service user" : "user"} ${quoted(nameOfUser(found, text(params.user_id) ?? ""))}.`
+    return `This makes the API key ${quote(text(params.name) ?? "")} for the ${type === "Service" ? "service user" : "user"} ${quote(nameOfUser(found, text(params.user_id) ?? ""))}.`
   })
 
 /** The plans here, by tool and selector. */

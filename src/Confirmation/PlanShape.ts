@@ -73,12 +73,30 @@ export interface FilePlan {
       readonly where: string | undefined
       /** The file's lines now; "new" where there is no such file yet, "unread" where the service has not read its files. */
       readonly now: number | "new" | "unread"
-      /** The first line that differs, its text now and after (masked); undefined where none does. */
-      readonly first: { readonly line: number; readonly now?: string; readonly after?: string } | undefined
+      /** What changes, line by line; undefined where nothing does. */
+      readonly diff: FileDiff | undefined
     },
     string
   >
 }
+
+/** A run of changed lines with the lines around them, as a unified diff has it: each line `+`, `-` or ` `, then its text (masked). */
+export interface Hunk {
+  readonly oldStart: number
+  readonly oldLines: number
+  readonly newStart: number
+  readonly newLines: number
+  readonly lines: ReadonlyArray<string>
+}
+
+/**
+ * The changes of a file write: its hunks; or, past the bounds of what is compared before asking,
+ * more lines removed and added than `bound`, or more lines on a side than `bound`.
+ */
+export type FileDiff =
+  | { readonly _tag: "Hunks"; readonly hunks: ReadonlyArray<Hunk> }
+  | { readonly _tag: "TooMany"; readonly bound: number }
+  | { readonly _tag: "TooLong"; readonly bound: number }
 
 /** SVC_REACH=all: who gets what on which target (users, groups, permissions, keys), said in words read before asking. */
 export interface AccessPlan {

@@ -12,6 +12,7 @@ import * as CallContext from "../Call/Context.js"
 import * as Naming from "../Settings/Naming.js"
 import type { Pattern } from "../Settings/Policy.js"
 import { isObject } from "../Shared/JsonShape.js"
+import { oneLine, quote, word } from "../Shared/Quote.js"
 import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
 import { redact } from "../Tools/AnswerBounds.js"
@@ -65,17 +66,23 @@ const target = ({ body, endpoint }: Invocation, revealSecrets: boolean) => {
     !revealSecrets && typeof value === "string" && value !== "" && isSecretParam(endpoint, body, key, true)
       ? REDACTED
       : inHead(key, value)
-  return fields.length === 0 ? "" : ` on ${fields.map(([key, value]) => `${key}=${said(key, value)}`).join(", ")}`
+  return fields.length === 0 ? "" : ` on ${fields.map(([key, value]) => `${word(key)}=${said(key, value)}`).join(", ")}`
 }
 
 /** A file's contents are said in characters: the plan says what changes, and no line of them opens the question. */
 const inHead = (key: string, value: unknown) =>
   key === "contents" && typeof value === "string" ? `(${value.length} characters)` : shown(value)
 
-const shown = (value: unknown) => {
-  const text = value === undefined ? "(not set)" : (JSON.stringify(value) ?? String(value))
-  return text.length > 200 ? `${text.slice(0, 197)}...` : text
-}
+/** A value on its one line: a string quoted, anything else as JSON, escaped and cut alike. */
+const shown = (value: unknown) =>
+  value === undefined
+    ? "(not set)"
+    : typeof value === "string"
+      ? quote(value)
+      : oneLine(JSON.stringify(value) ?? String(value))
+
+/** The most fields of an update its question lists; the rest are counted. */
+const FIELDS = 30
 
 /**
  * For an update: each changed field's current and new value. The current
@@ -108,19 +115,21 @@ const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never
         current = revealSecrets ? fields : (redact(fields) as Record<string, unknown>)
         if (secretVariable && !revealSecrets) current = { ...current, value: REDACTED }
       } else {
-        unread = ` (the current record could not be read${record._tag === "Left" ? `: ${record.left.message}` : ""})`
+        unread = ` (the current record could not be read${record._tag === "Left" ? `: ${oneLine(record.left.message)}` : ""})`
       }
     }
     const shownNext = revealSecrets ? next : (redact(next) as Record<string, unknown>)
     const secretNext = current?.value === REDACTED && payloadKey === undefined
     const prefix = payloadKey === undefined ? "" : `${payloadKey}.`
     const maps = yield* namesFor(question, Object.keys(next))
-    const lines = Object.keys(next).map((field) => {
+    const fields = Object.keys(next)
+    const lines = fields.slice(0, FIELDS).map((field) => {
       const now = current === undefined ? "" : `${shown(named(maps, field, current[field]))} -> `
       const then = secretNext && field === "value" ? REDACTED : shown(named(maps, field, shownNext[field]))
-      return `  ${prefix}${field}: ${now}${then}`
+      return `  ${prefix}${word(field)}: ${now}${then}`
     })
-    return [`Changes${unread}:`, ...lines]
+    const rest = fields.length > FIELDS ? [`  … and ${fields.length - FIELDS} more fields`] : []
+    return [`Changes${unread}:`, ...lines, ...rest]
   })
 
 /**
@@ -147,7 +156,7 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
       onNone: () => "SVC_CONFIRM",
       onSome: (name) => Naming.variable(name, "SVC_CONFIRM"),
     })
-    const head = `${on}${invocation.tool} ${invocation.selectorKey} ${JSON.stringify(invocation.selector)} will call ${invocation.endpoint}${target(invocation, question.revealSecrets)}.`
+    const head = `${on}${invocation.tool} ${invocation.selectorKey} ${quote(invocation.selector)} will call ${invocation.endpoint}${target(invocation, question.revealSecrets)}.`
     // An update without a plan of its own shows each changed field.
     const planned = yield* Plan.make(invocation.tool, invocation.selector, invocation.body, question.names)
     const detail = Option.isSome(planned)
@@ -155,7 +164,9 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
       : invocation.tool === "svc_update"
         ? yield* changes(question)
         : []
-    const because = guarded === undefined ? undefined : `this follows reading ${guarded}, which may carry instructions`
+    // What was read names what it was read from: a name of the service's, kept on this line.
+    const because =
+      guarded === undefined ? undefined : `this follows reading ${oneLine(guarded)}, which may carry instructions`
     const secret = pattern?.variable === "SVC_REVEAL_SECRETS" ? shownOnce(invocation.endpoint) : undefined
     const asked =
       pattern === undefined

@@ -7,9 +7,10 @@
  */
 import * as Effect from "effect/Effect"
 import type { SvcClient } from "../SvcClient.js"
+import { word } from "../Shared/Quote.js"
 import { mask } from "../Untrusted/Mask.js"
 import { field, idOf, read, strings, text } from "./PlanRead.js"
-import type { FilePlan, MetaPlan } from "./PlanShape.js"
+import type { FileDiff, FilePlan, Hunk, MetaPlan } from "./PlanShape.js"
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -91,12 +92,6 @@ export const isFileWrite = (selector: string): boolean => selector in FILES
 const linesOf = (contents: string): ReadonlyArray<string> =>
   contents === "" ? [] : contents.replace(/\r?\n$/, "").split(/\r?\n/)
 
-/** A line as the question shows it: masked (it may hold a credential), cut, quoted. */
-const lineShown = (line: string): string => {
-  const masked = mask(line.length > 400 ? line.slice(0, 400) : line)
-  return JSON.stringify(masked.length > 120 ? `${masked.slice(0, 117)}...` : masked)
-}
-
 /**
  * The file's contents now, from the record: "new" where the resource's files are read and none is at
  * that path, "unread" where the service holds none of its files (its cache not yet refreshed).
@@ -125,21 +120,36 @@ const whereOf = (record: unknown): string | undefined => {
   const config = field(record, "config")
   if (field(config, "files_on_host") === true) return "on the host"
   const repo = text(field(config, "repo"))
-  return repo === undefined ? undefined : `committed to ${repo}`
+  return repo === undefined ? undefined : `committed to ${word(repo)}`
 }
 
-const firstChange = (now: ReadonlyArray<string>, next: ReadonlyArray<string>) => {
-  let i = 0
-  while (i < now.length && i < next.length && now[i] === next[i]) i++
-  if (i === now.length && i === next.length) return undefined
-  const before = now[i]
-  const after = next[i]
-  return {
-    line: i + 1,
-    ...(before === undefined ? {} : { now: lineShown(before) }),
-    ...(after === undefined ? {} : { after: lineShown(after) }),
-  }
-}
+/** The most lines a diff compares on either side, and the most lines removed and added it looks for: past either, it says so. */
+const DIFF_BOUNDS = { lines: 10_000, edits: 200 } as const
+
+/** A hunk's line masked: it may hold a credential the infrastructure wrote. */
+const maskedHunk = (hunk: Hunk): Hunk => ({ ...hunk, lines: hunk.lines.map((l) => `${l.slice(0, 1)}${mask(l.slice(1))}`) })
+
+/**
+ * What changes from `now` to `next`, in hunks of changed lines with two lines around each
+ * (`diff`'s structuredPatch, loaded with the first file write asked about); undefined where
+ * nothing does. Its edit-length bound keeps a comparison of files far apart within a few
+ * milliseconds: past it, or past the lines it compares, the diff is said to be too long.
+ */
+const diffOf = (now: ReadonlyArray<string>, next: ReadonlyArray<string>): Effect.Effect<FileDiff | undefined> =>
+  Effect.gen(function* () {
+    if (now.length === next.length && now.every((line, i) => line === next[i])) return undefined
+    if (now.length > DIFF_BOUNDS.lines || next.length > DIFF_BOUNDS.lines)
+      return { _tag: "TooLong", bound: DIFF_BOUNDS.lines }
+    const { structuredPatch } = yield* Effect.promise(() => import("diff"))
+    const joined = (lines: ReadonlyArray<string>) => (lines.length === 0 ? "" : `${lines.join("\n")}\n`)
+    const patch = structuredPatch("now", "after", joined(now), joined(next), undefined, undefined, {
+      context: 2,
+      maxEditLength: DIFF_BOUNDS.edits,
+    })
+    return patch === undefined
+      ? { _tag: "TooMany", bound: DIFF_BOUNDS.edits }
+      : { _tag: "Hunks", hunks: patch.hunks.map(maskedHunk) }
+  })
 
 export const filePlan = (selector: string, params: Params): Effect.Effect<FilePlan, never, SvcClient> =>
   Effect.gen(function* () {
@@ -151,16 +161,19 @@ export const filePlan = (selector: string, params: Params): Effect.Effect<FilePl
         : (text(params.file_path) ?? "Dockerfile")
     const after = linesOf(typeof params.contents === "string" ? params.contents : "")
     const record = yield* Effect.either(
-      Effect.map(read("read", get, { [key]: target }), (found) => {
-        const contents = contentsNow(selector, found, params)
-        const now = contents === "new" || contents === "unread" ? undefined : linesOf(contents)
-        return {
-          name: text(field(found, "name")) ?? target,
-          where: whereOf(found),
-          now: now === undefined ? (contents as "new" | "unread") : now.length,
-          first: now === undefined ? undefined : firstChange(now, after),
-        }
-      }),
+      Effect.flatMap(read("read", get, { [key]: target }), (found) =>
+        Effect.gen(function* () {
+          const contents = contentsNow(selector, found, params)
+          const now = contents === "new" || contents === "unread" ? undefined : linesOf(contents)
+          return {
+            name: text(field(found, "name")) ?? target,
+            where: whereOf(found),
+            now: now === undefined ? (contents as "new" | "unread") : now.length,
+            // A new file's every line is a change too.
+            diff: contents === "unread" ? undefined : yield* diffOf(now ?? [], after),
+          }
+        }),
+      ),
     )
     return {
       _tag: "File",
