@@ -13,7 +13,7 @@ import { fence, header, token } from "../Untrusted/Fence.js"
 import type { FilePlan, Hunk } from "./PlanShape.js"
 
 /** The most lines of a diff a question shows, the hunks' heads counted. */
-export const DIFF_LINES = 40
+const DIFF_LINES = 40
 
 /** The most characters of one line of a file a question shows. */
 const LINE_CHARS = 160
@@ -22,6 +22,12 @@ const noun = (kind: string) => kind.replace(/_/g, " ")
 const lines = (n: number) => `${n} ${n === 1 ? "line" : "lines"}`
 const hunks = (n: number) => `${n} ${n === 1 ? "hunk" : "hunks"}`
 const isChange = (line: string) => line.startsWith("+") || line.startsWith("-")
+
+/** A hunk's head as unified diffs write it: a side of no lines starts at the line before. */
+const head = (hunk: Hunk) => {
+  const at = (start: number, count: number) => `${count === 0 ? start - 1 : start},${count}`
+  return `@@ -${at(hunk.oldStart, hunk.oldLines)} +${at(hunk.newStart, hunk.newLines)} @@`
+}
 
 /** The diff's lines, at most DIFF_LINES, each fenced with `fenceToken`; and the changed lines left out, with their hunks. */
 const shownDiff = (all: ReadonlyArray<Hunk>, fenceToken: string) => {
@@ -32,7 +38,7 @@ const shownDiff = (all: ReadonlyArray<Hunk>, fenceToken: string) => {
     let out = 0
     // A hunk's head is shown only with room for a line under it.
     const room = DIFF_LINES - shown.length >= 2
-    if (room) shown.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`)
+    if (room) shown.push(head(hunk))
     for (const line of hunk.lines) {
       if (room && shown.length < DIFF_LINES)
         shown.push(`${line.slice(0, 1)}${fence(oneLine(line.slice(1), LINE_CHARS), fenceToken)}`)

@@ -18,7 +18,7 @@ const plural = (kind: string, n: number) => (n === 1 ? noun(kind) : `${noun(kind
 const why = (reason: string) => `(${oneLine(reason)})`
 
 /** The most changes (and deploys) a sync's question lists, one a line; the rest are counted. */
-export const SYNC_LINES = 20
+const SYNC_LINES = 20
 
 type Verb = "delete" | "update" | "create" | "deploy"
 
