@@ -72,7 +72,9 @@ export const fileText = (plan: FilePlan): string =>
       if (r.now === "unread")
         return `${head} ${lines(plan.lines)}; its contents now are not in the service's cache (a refresh of its cache reads them), so what changes cannot be shown.`
       const sizes =
-        r.now === "new" ? `${head} a new file of ${lines(plan.lines)}` : `${head} ${lines(r.now)} now, ${lines(plan.lines)} after`
+        r.now === "new"
+          ? `${head} a new file of ${lines(plan.lines)}`
+          : `${head} ${lines(r.now)} now, ${lines(plan.lines)} after`
       switch (r.diff?._tag) {
         case undefined:
           return r.now === "new"

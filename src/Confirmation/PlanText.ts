@@ -37,11 +37,7 @@ const changeList = (c: SyncChanges): ReadonlyArray<readonly [Verb, () => string]
     ...of("update", "updated"),
     ...of("create", "created"),
     ...c.deploys.map(
-      (d) =>
-        [
-          "deploy",
-          () => `${resource(d)()}${d.reason === "" ? "" : ` (reason: ${quote(d.reason)})`}`,
-        ] as const,
+      (d) => ["deploy", () => `${resource(d)()}${d.reason === "" ? "" : ` (reason: ${quote(d.reason)})`}`] as const,
     ),
   ]
 }
@@ -89,8 +85,7 @@ const metaText = (plan: MetaPlan): string =>
         const added = after.filter((t) => !now.includes(t))
         const removed = now.filter((t) => !after.includes(t))
         const adds = listed(added, 20, (t) => (created.includes(t) ? `${quote(t)} (a new tag)` : quote(t)))
-        const diff =
-          added.length + removed.length === 0 ? "unchanged" : `adds ${adds}; removes ${listed(removed)}`
+        const diff = added.length + removed.length === 0 ? "unchanged" : `adds ${adds}; removes ${listed(removed)}`
         lines.push(`- tags: ${listed(now)} -> ${listed(after)} (${diff})`)
       }
       if (r.description !== undefined)

@@ -6,8 +6,8 @@
  * call makes of it: tags by name, a file in lines, never its contents whole.
  */
 import * as Effect from "effect/Effect"
-import type { SvcClient } from "../SvcClient.js"
 import { word } from "../Shared/Quote.js"
+import type { SvcClient } from "../SvcClient.js"
 import { mask } from "../Untrusted/Mask.js"
 import { field, idOf, read, strings, text } from "./PlanRead.js"
 import type { FileDiff, FilePlan, Hunk, MetaPlan } from "./PlanShape.js"
@@ -127,7 +127,10 @@ const whereOf = (record: unknown): string | undefined => {
 const DIFF_BOUNDS = { lines: 10_000, edits: 200 } as const
 
 /** A hunk's line masked: it may hold a credential the infrastructure wrote. */
-const maskedHunk = (hunk: Hunk): Hunk => ({ ...hunk, lines: hunk.lines.map((l) => `${l.slice(0, 1)}${mask(l.slice(1))}`) })
+const maskedHunk = (hunk: Hunk): Hunk => ({
+  ...hunk,
+  lines: hunk.lines.map((l) => `${l.slice(0, 1)}${mask(l.slice(1))}`),
+})
 
 /**
  * What changes from `now` to `next`, in hunks of changed lines with two lines around each

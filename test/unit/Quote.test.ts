@@ -125,6 +125,11 @@ describe("a value quoted in a question", () => {
     expect(listed([])).toBe("none")
     expect(listed(["a", "b\n"])).toBe('"a", "b\\n"')
     const names = Array.from({ length: 25 }, (_, i) => `s${i + 1}`)
-    expect(listed(names)).toBe(`${names.slice(0, 20).map((n) => `"${n}"`).join(", ")}, … and 5 more`)
+    expect(listed(names)).toBe(
+      `${names
+        .slice(0, 20)
+        .map((n) => `"${n}"`)
+        .join(", ")}, … and 5 more`,
+    )
   })
 })
