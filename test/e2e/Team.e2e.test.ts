@@ -176,7 +176,7 @@ describe("the question shows what will happen, read from the sandbox", () => {
           arguments: { operation: "batch_deploy_stack", params: { pattern: "*web", tags: ["production"] } },
         }),
       ).toContain(
-        'BatchDeployStack with the pattern "*web" and the tags "production" matches 1 stack now: web. The service runs only those of them that the user may execute.',
+        'BatchDeployStack with the pattern "*web" and the tags "production" matches 1 stack now: "web". The service runs only those of them that the user may execute.',
       )
       const sync = yield* asked({
         name: "svc_execute",
@@ -185,8 +185,9 @@ describe("the question shows what will happen, read from the sandbox", () => {
       expect(sync).toContain(
         'Running the sync "estate-sync" applies the changes pending from commit c41e7d2 ("Move the cache to its own stack; retire legacy-cron"), as of its last refresh:',
       )
+      // One change a line, the delete first.
       expect(sync).toContain(
-        "- resources: create Stack cache; update Stack web, Build docs-image; delete Deployment legacy-cron",
+        ':\n- delete Deployment "legacy-cron"\n- update Stack "web"\n- update Build "docs-image"\n',
       )
       // A read that fails is said in the question.
       expect(
