@@ -26,10 +26,10 @@ const NAMED: Readonly<Record<string, string>> = {
 const unicode = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
 
 /** Where a value was cut: after its closing quote, so that no value can make it up inside. */
-export const CUT = "…"
+const CUT = "…"
 
 /** The longest a value stands in a line, escapes counted, by default. */
-export const MAX = 200
+const MAX = 200
 
 /**
  * `text` escaped as `escapeOf` says, at most `max` characters of it; `cut` whether some was left.

@@ -15,7 +15,7 @@ interface Named {
   readonly name: string
 }
 
-export interface Diffs<A> {
+interface Diffs<A> {
   readonly created: ReadonlyArray<A>
   readonly updated: ReadonlyArray<A>
   readonly deleted: ReadonlyArray<A>
