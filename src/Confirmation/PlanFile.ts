@@ -52,7 +52,7 @@ const shownDiff = (all: ReadonlyArray<Hunk>, fenceToken: string) => {
   return { shown, left, leftIn }
 }
 
-const diffText = (head: string, all: ReadonlyArray<Hunk>): string => {
+const diffText = (sizes: string, all: ReadonlyArray<Hunk>): string => {
   const fenceToken = token()
   const { shown, left, leftIn } = shownDiff(all, fenceToken)
   const fences = header(fenceToken, "the lines of the file below, now (-) and after (+)").trimEnd()
@@ -60,7 +60,7 @@ const diffText = (head: string, all: ReadonlyArray<Hunk>): string => {
     left === 0
       ? []
       : [`… and ${lines(left)} removed or added, in ${hunks(leftIn)}, not shown here (of ${hunks(all.length)}).`]
-  return [`${head}; what changes, in ${hunks(all.length)}:`, fences, ...shown, ...rest].join("\n")
+  return [`${sizes}; what changes, in ${hunks(all.length)}:`, fences, ...shown, ...rest].join("\n")
 }
 
 export const fileText = (plan: FilePlan): string =>
