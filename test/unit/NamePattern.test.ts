@@ -104,7 +104,8 @@ describe("a batch pattern", () => {
     expect((await compiled("\\web\\"))("staging-web-1")).toBe(true)
     expect((await compiled("\\^web$\\"))("staging-web")).toBe(false)
     // A flag group and Unicode classes, which V8's RegExp refuses or reads otherwise.
-    expect(() => /(?i)^web/).toThrow()
+    const flagGroup = "(?i)^web"
+    expect(() => new RegExp(flagGroup)).toThrow()
     expect((await compiled("\\(?i)^WEB-\\d+$\\"))("web-12")).toBe(true)
     expect((await compiled("\\^\\pL+$\\"))("été")).toBe(true)
     expect((await compiled("\\^\\pL+$\\"))("日本")).toBe(true)
