@@ -7,12 +7,12 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as NamePattern from "../Shared/NamePattern.js"
 import type { SvcClient } from "../SvcClient.js"
 import type { NamesShape } from "../Tools/Names.js"
 import { syncChanges } from "../Tools/SyncChanges.js"
 import * as Tables from "../Tools/Tables.js"
 import { accessPlan, hasAccessPlan } from "./AccessPlan.js"
-import { compile } from "./Pattern.js"
 import { field, read, text } from "./PlanRead.js"
 import type { BatchPlan, DeletePlan, Plan, Planned, SyncPlan } from "./PlanShape.js"
 import { render } from "./PlanText.js"
@@ -35,6 +35,9 @@ const BATCH_KINDS: Readonly<Record<string, keyof typeof Tables.list>> = {
   BatchRunProcedure: "procedure",
   BatchRunAction: "action",
 }
+
+/** How many of a batch's matches its question names. */
+const LISTED = 30
 
 /** The key a Get request names its record under, where it is not the kind itself. */
 const GET_KEY: Readonly<Record<string, string>> = {
@@ -101,18 +104,20 @@ const batchPlan = (endpoint: string, params: Params, names: Option.Option<NamesS
     const shownTags = tags.map((t) => tagNames?.get(t) ?? t)
     const matches = yield* Effect.either(
       Effect.gen(function* () {
-        const test = yield* Either.mapLeft(
-          compile(pattern),
-          (entry) => `the regex ${entry} cannot be read here; the service decides what it matches`,
-        )
+        // A pattern its engine refuses is refused before any question (Tools/BatchPattern.ts).
+        const compiled = yield* Effect.promise(() => NamePattern.compile(pattern))
+        if (compiled._tag === "Refused") return yield* Effect.fail(`the regex ${compiled.entry}: ${compiled.reason}`)
         // The service's own tag rule (every tag, by name or id) through its list query; limit 0 is every page.
         const query = tags.length === 0 ? {} : { query: { tags } }
         const items = yield* read("read", Tables.list[kind], { ...query, limit: 0 })
         const names = Array.isArray(items) ? items.map((i) => text(field(i, "name"))) : []
-        return names.filter((n): n is string => n !== undefined && test(n))
+        return names.filter((n): n is string => n !== undefined && compiled.test(n))
       }),
     )
-    return { _tag: "Batch", endpoint, kind, pattern, tags: shownTags, matches } satisfies BatchPlan
+    // The question names a few; the rest it counts.
+    const listed = Either.map(matches, (names) => names.slice(0, LISTED))
+    const more = Either.match(matches, { onLeft: () => 0, onRight: (names) => Math.max(0, names.length - LISTED) })
+    return { _tag: "Batch", endpoint, kind, pattern, tags: shownTags, matches: listed, more } satisfies BatchPlan
   })
 
 const syncPlan = (params: Params) =>

@@ -22,8 +22,10 @@ export interface BatchPlan {
   readonly kind: string
   readonly pattern: string
   readonly tags: ReadonlyArray<string>
-  /** The names matched now; Left: why they could not be read. */
+  /** The names matched now, the first few; Left: why they could not be read. */
   readonly matches: Either.Either<ReadonlyArray<string>, string>
+  /** How many more match than `matches` lists. */
+  readonly more: number
 }
 
 export interface SyncPlan {

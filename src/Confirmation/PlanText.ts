@@ -118,7 +118,7 @@ export const render = (plan: Plan): string => {
         onRight: (names) =>
           names.length === 0
             ? `${what} matches no ${noun(plan.kind)} now: nothing would run.`
-            : `${what} matches ${names.length} ${plural(plan.kind, names.length)} now: ${listed(names)}. The service runs only those of them that the user may execute.`,
+            : `${what} matches ${names.length + plan.more} ${plural(plan.kind, names.length + plan.more)} now: ${listed(names, names.length)}${plan.more === 0 ? "" : `, … and ${plan.more} more`}. The service runs only those of them that the user may execute.`,
       })
     }
     case "Sync":

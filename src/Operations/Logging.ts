@@ -1,5 +1,5 @@
 /**
- * Logs go to stderr, one line each: on stdio, stdout belongs to the protocol.
+ * Logs go to stderr, one line each, whatever they hold: on stdio, stdout belongs to the protocol.
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -9,6 +9,7 @@ import * as HashSet from "effect/HashSet"
 import * as List from "effect/List"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import { escapeControls } from "../Shared/Controls.js"
 
 const render = (message: unknown): string => {
   const parts = Array.isArray(message) ? message : [message]
@@ -17,12 +18,34 @@ const render = (message: unknown): string => {
     .join(" ")
 }
 
-const stderrLogger = Logger.make(({ logLevel, message, cause, annotations, spans, date }) => {
-  let line = `${date.toISOString()} ${logLevel.label} ${render(message)}`
-  for (const [key, value] of HashMap.toEntries(annotations)) line += ` ${key}=${JSON.stringify(value)}`
-  for (const span of List.toArray(spans)) line += ` ${span.label}=${date.getTime() - span.startTime}ms`
-  if (!Cause.isEmpty(cause)) line += `\n${Cause.pretty(cause)}`
-  process.stderr.write(`${line}\n`)
+/**
+ * One log entry as its line on stderr. What it holds may come from outside (a service's error
+ * echoing a name, an answer's text): each part is escaped (Shared/Controls.ts), so that no text
+ * can end the line and write one of its own, nor turn its order. A cause's trace is on the line
+ * too, its line ends escaped.
+ */
+export const format = ({
+  logLevel,
+  message,
+  cause,
+  annotations,
+  spans,
+  date,
+}: Pick<
+  Logger.Logger.Options<unknown>,
+  "logLevel" | "message" | "cause" | "annotations" | "spans" | "date"
+>): string => {
+  let line = `${date.toISOString()} ${logLevel.label} ${escapeControls(render(message))}`
+  for (const [key, value] of HashMap.toEntries(annotations)) {
+    line += ` ${escapeControls(key)}=${escapeControls(JSON.stringify(value) ?? String(value))}`
+  }
+  for (const span of List.toArray(spans)) line += ` ${escapeControls(span.label)}=${date.getTime() - span.startTime}ms`
+  if (!Cause.isEmpty(cause)) line += ` cause=${escapeControls(Cause.pretty(cause))}`
+  return line
+}
+
+const stderrLogger = Logger.make((options) => {
+  process.stderr.write(`${format(options)}\n`)
 })
 
 const toStderr = Logger.filterLogLevel(stderrLogger, (level) => LogLevel.greaterThanEqual(level, LogLevel.Info))

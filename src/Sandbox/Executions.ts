@@ -5,6 +5,7 @@
  * stack lists as stopped, a deploy writes logs).
  */
 
+import * as NamePattern from "../Shared/NamePattern.js"
 import { unreachable } from "./Agents.js"
 import { buildSteps } from "./Builds.js"
 import { composeRun, record } from "./Compose.js"
@@ -186,24 +187,15 @@ for (const op of ["RotateAllServerKeys", "BackupCoreDatabase", "RotateCoreKeys",
 }
 
 /**
- * `pattern` as the service reads it: comma or newline separated entries, each a
- * wildcard (`*`, `?`) matched against the whole name, or a regex between
- * backslashes found anywhere in it. Names only, never ids.
+ * `pattern` as the service reads it (Shared/NamePattern.ts): a regex its engine refuses fails the
+ * whole call, as the service's does, before anything runs.
  */
-const matcher = (pattern: string) => {
-  const parts = pattern
-    .split(/[,\n]/)
-    .map((p) => p.trim())
-    .filter((p) => p !== "")
-  const tests = parts.map((part) => {
-    if (part.length > 1 && part.startsWith("\\") && part.endsWith("\\")) return new RegExp(part.slice(1, -1))
-    const escaped = part
-      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-      .replace(/\*/g, ".*")
-      .replace(/\?/g, ".")
-    return new RegExp(`^${escaped}$`, "s")
-  })
-  return (r: Resource) => tests.some((t) => t.test(r.name))
+const matcher = async (pattern: string): Promise<(r: Resource) => boolean> => {
+  const compiled = await NamePattern.compile(pattern)
+  if (compiled._tag === "Refused") {
+    throw new ServiceFailure(500, `failed to build regex from ${compiled.entry}`, [compiled.reason])
+  }
+  return (r) => compiled.test(r.name)
 }
 
 /** Whether `r` carries every tag in `tags` (each a tag's name or id). */
@@ -293,12 +285,19 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
 }
 
 /** What a batch runs: the resources whose names `pattern` matches, with every one of `tags`, that the caller may execute. */
-export const selected = (world: World, kind: Kind, params: Params, caller: Caller): ReadonlyArray<Resource> =>
-  world.store
+export const selected = async (
+  world: World,
+  kind: Kind,
+  params: Params,
+  caller: Caller,
+): Promise<ReadonlyArray<Resource>> => {
+  const matches = await matcher(ref(params, "pattern"))
+  return world.store
     .all(kind)
-    .filter(matcher(ref(params, "pattern")))
+    .filter(matches)
     .filter(tagged(world, params.tags))
     .filter((r) => may(world, caller, kind, r, "Execute"))
+}
 
 export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<string, Handler> => {
   const routes = new Map<string, Handler>()
@@ -307,9 +306,9 @@ export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<str
   }
   for (const single of BATCHED) {
     const kind = operations.get(single)?.kind as Kind
-    routes.set(`execute/Batch${single}`, (params, caller) => {
+    routes.set(`execute/Batch${single}`, async (params, caller) => {
       // Of the matches, the service runs those the caller may execute; the others are left out, not refused.
-      const matches = selected(world, kind, params, caller)
+      const matches = await selected(world, kind, params, caller)
       return matches.map((r) => {
         try {
           return { status: "Ok", data: start(world, timing, single, { [kinds[kind].key]: r.id }, caller) }

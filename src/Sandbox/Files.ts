@@ -176,10 +176,10 @@ const checkRoutes = (world: World, add: Add, batch: Batch) => {
   add("write/CheckStackForUpdate", checkStack)
   add("write/CheckDeploymentForUpdate", checkDeployment)
   add("write/BatchCheckStackForUpdate", (p, caller) =>
-    batch("stack", p, caller).map((r) => checkStack({ stack: r.id }, caller)),
+    batch("stack", p, caller).then((matches) => matches.map((r) => checkStack({ stack: r.id }, caller))),
   )
   add("write/BatchCheckDeploymentForUpdate", (p, caller) =>
-    batch("deployment", p, caller).map((r) => checkDeployment({ deployment: r.id }, caller)),
+    batch("deployment", p, caller).then((matches) => matches.map((r) => checkDeployment({ deployment: r.id }, caller))),
   )
 }
 
@@ -193,7 +193,7 @@ const alertOf = (world: World, type: string, r: Resource, extra: Record<string, 
 }
 
 /** The resources a batch's `pattern` and `tags` select that the caller may execute. */
-type Batch = (kind: "stack" | "deployment", params: Params, caller: Caller) => ReadonlyArray<Resource>
+type Batch = (kind: "stack" | "deployment", params: Params, caller: Caller) => Promise<ReadonlyArray<Resource>>
 
 export const handlers = (world: World, batch: Batch): Map<string, Handler> => {
   const routes = new Map<string, Handler>()

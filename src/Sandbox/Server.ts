@@ -28,7 +28,7 @@ import type { ServiceSchema } from "./Schema.js"
 import * as Servers from "./Servers.js"
 import { type Caller, type Params, ServiceFailure } from "./Store.js"
 import * as Users from "./Users.js"
-import { fail, listener, send } from "./Wire.js"
+import { asFailure, fail, listener, send } from "./Wire.js"
 import { type SandboxUser, World } from "./World.js"
 
 export type Credentials = Accounts.Credentials
@@ -224,9 +224,14 @@ const handlerOf =
       )
     }
     const params = world.schema.decodeRequest(path, body) as Params
-    const answer = handler(params, caller) ?? null
-    const response = world.schema.endpointSchema(path, "response")
-    send(res, 200, response === undefined ? answer : world.schema.complete(response.schema, answer))
+    const answered = (answer: unknown) => {
+      const response = world.schema.endpointSchema(path, "response")
+      send(res, 200, response === undefined ? answer : world.schema.complete(response.schema, answer ?? null))
+    }
+    const answer = handler(params, caller)
+    // A batch waits for its pattern's engine, loaded by the first regex (Shared/NamePattern.ts).
+    if (!(answer instanceof Promise)) return answered(answer ?? null)
+    answer.then(answered).catch((error: unknown) => fail(res, asFailure(error)))
   }
 
 export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {

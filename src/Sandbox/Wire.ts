@@ -13,6 +13,10 @@ export const send = (res: Http.ServerResponse, status: number, body: unknown): v
   res.end(text)
 }
 
+/** What a handler threw, as the service answers a failure. */
+export const asFailure = (error: unknown): ServiceFailure =>
+  error instanceof ServiceFailure ? error : new ServiceFailure(500, String(error))
+
 export const fail = (res: Http.ServerResponse, failure: ServiceFailure): void =>
   send(res, failure.status, { error: failure.error, trace: failure.trace })
 
@@ -35,7 +39,7 @@ export const listener =
       try {
         handle(req, res, Buffer.concat(chunks).toString("utf8"))
       } catch (error) {
-        fail(res, error instanceof ServiceFailure ? error : new ServiceFailure(500, String(error)))
+        fail(res, asFailure(error))
       }
     })
   }

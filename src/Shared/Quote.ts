@@ -9,21 +9,10 @@
  * text out of sight. A question to the user is built of such values, never of
  * the text itself (Confirmation/).
  */
+import { escapeControl, HIDDEN } from "./Controls.js"
 
-/** What is never shown as itself: controls, separators, lone surrogates, bidirectional controls. */
-const HIDDEN = /[\p{Cc}\p{Cs}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u
-
-const NAMED: Readonly<Record<string, string>> = {
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\b": "\\b",
-  "\f": "\\f",
-  '"': '\\"',
-  "\\": "\\\\",
-}
-
-const unicode = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+/** A quote and a backslash, escaped inside quotes as JSON escapes them. */
+const IN_QUOTES: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\" }
 
 /** Where a value was cut: after its closing quote, so that no value can make it up inside. */
 const CUT = "…"
@@ -47,8 +36,8 @@ const escaped = (text: string, max: number, escapeOf: (c: string) => string | un
   return { out, cut: read < text.length }
 }
 
-const inQuotes = (c: string) => NAMED[c] ?? (HIDDEN.test(c) ? unicode(c) : undefined)
-const inLine = (c: string) => (HIDDEN.test(c) ? (NAMED[c] ?? unicode(c)) : undefined)
+const inLine = (c: string) => (HIDDEN.test(c) ? escapeControl(c) : undefined)
+const inQuotes = (c: string) => IN_QUOTES[c] ?? inLine(c)
 
 /**
  * A value in double quotes, on one line: as JSON writes a string (so `"web"` reads `"web"`), and

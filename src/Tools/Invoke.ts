@@ -13,6 +13,7 @@ import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
 import * as AnswerSchema from "./AnswerSchema.js"
+import { withPattern } from "./BatchPattern.js"
 import * as Execution from "./Execution.js"
 import * as Fields from "./Fields.js"
 import * as Glance from "./Glance.js"
@@ -247,8 +248,12 @@ export const wouldSend = (call: Call, check: ParamsCheck.ParamsCheckShape): Effe
   if (Either.isLeft(call.invocation)) return Effect.succeed(false)
   const invocation = call.invocation.right
   if (invocation.schema) return Effect.succeed(false)
-  return Effect.map(check.check(invocation.endpoint, invocation.body), (checked) => checked._tag !== "Invalid")
+  return Effect.map(checkParams(check, invocation.endpoint, invocation.body), (checked) => checked._tag !== "Invalid")
 }
+
+/** The endpoint's definition's check of `body`, then a batch's pattern's (BatchPattern.ts). */
+const checkParams = (check: ParamsCheck.ParamsCheckShape, endpoint: string, body: Invocation["body"]) =>
+  Effect.flatMap(check.check(endpoint, body), (checked) => withPattern(endpoint, checked, check))
 
 /** A list's columns or a record's labels, for `schema: true`: each a name `fields` takes for the path it reads. */
 const columnsOf = (tool: Tool, endpoint: string): Readonly<Record<string, unknown>> => {
@@ -321,7 +326,7 @@ export const runWith = (
     if (resolved.schema) {
       return { ...resolved, data: schemaOf(tool, resolved, yield* check.describe(resolved.endpoint)) }
     }
-    const checked = yield* check.check(resolved.endpoint, resolved.body)
+    const checked = yield* checkParams(check, resolved.endpoint, resolved.body)
     if (checked._tag === "Invalid") {
       return yield* new ToolParamsError({
         tool: tool.name,
