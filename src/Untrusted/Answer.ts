@@ -19,8 +19,15 @@ export const META_KEY = "svc-mcp/untrusted"
 /** The MCP trust-annotations extension's key (experimental draft, SEP-1913): `{ untrusted: true }`. */
 export const TRUST_ANNOTATIONS_KEY = "io.modelcontextprotocol/trust-annotations"
 
-/** `data` with the credentials in its untrusted values masked. */
-export const masked = (endpoint: string, data: unknown): unknown => replaceAt(data, find(endpoint, data), mask)
+/**
+ * `data` with the credentials in its untrusted values masked; `first` reads each value before,
+ * by the definition it was found under (a TOML export's secret variables, Tools/TomlSecrets.ts).
+ */
+export const masked = (
+  endpoint: string,
+  data: unknown,
+  first: (text: string, definition: string) => string = (text) => text,
+): unknown => replaceAt(data, find(endpoint, data), (text, at) => mask(first(text, at.definition)))
 
 /**
  * How many times the output budget an answer's untrusted text may hold before it is cut: what
