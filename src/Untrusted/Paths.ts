@@ -34,7 +34,10 @@ const P5: Patterns = [
   ["stderr", "Log"],
   ["stdout", "Log"],
 ]
-const P6: Patterns = [["container.labels", "ContainerListItem"]]
+const P6: Patterns = [
+  ["container.labels", "ContainerListItem"],
+  ["container.labels.{}", "ContainerListItem"],
+]
 const P7: Patterns = [
   ["info.built_message", "RepoInfo"],
   ["info.latest_message", "RepoInfo"],
@@ -62,6 +65,7 @@ const P10: Patterns = [
   ["Config.Entrypoint", "ContainerConfig"],
   ["Config.Env", "ContainerConfig"],
   ["Config.Labels", "ContainerConfig"],
+  ["Config.Labels.{}", "ContainerConfig"],
   ["Path", "Container"],
   ["State.Health.Log.[].Output", "HealthcheckResult"],
 ]
@@ -70,6 +74,7 @@ const P11: Patterns = [
   ["Spec.TaskTemplate.ContainerSpec.Command", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Env", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Labels", "TaskSpecContainerSpec"],
+  ["Spec.TaskTemplate.ContainerSpec.Labels.{}", "TaskSpecContainerSpec"],
 ]
 const P12: Patterns = [
   ["Author", "Image"],
@@ -78,21 +83,36 @@ const P12: Patterns = [
   ["Config.Entrypoint", "ImageConfig"],
   ["Config.Env", "ImageConfig"],
   ["Config.Labels", "ImageConfig"],
+  ["Config.Labels.{}", "ImageConfig"],
 ]
-const P13: Patterns = [["Labels", "Network"]]
+const P13: Patterns = [
+  ["Labels", "Network"],
+  ["Labels.{}", "Network"],
+]
 const P14: Patterns = [
   ["Labels", "SwarmTask"],
+  ["Labels.{}", "SwarmTask"],
   ["Spec.ContainerSpec.Args", "TaskSpecContainerSpec"],
   ["Spec.ContainerSpec.Command", "TaskSpecContainerSpec"],
   ["Spec.ContainerSpec.Env", "TaskSpecContainerSpec"],
   ["Spec.ContainerSpec.Labels", "TaskSpecContainerSpec"],
+  ["Spec.ContainerSpec.Labels.{}", "TaskSpecContainerSpec"],
   ["Status.Err", "TaskStatus"],
   ["Status.Message", "TaskStatus"],
 ]
-const P15: Patterns = [["Labels", "Volume"]]
+const P15: Patterns = [
+  ["Labels", "Volume"],
+  ["Labels.{}", "Volume"],
+]
 const P16: Patterns = [["alerts.[].data", "Alert"]]
-const P17: Patterns = [["[].labels", "ContainerListItem"]]
-const P18: Patterns = [["[].container.labels", "ContainerListItem"]]
+const P17: Patterns = [
+  ["[].labels", "ContainerListItem"],
+  ["[].labels.{}", "ContainerListItem"],
+]
+const P18: Patterns = [
+  ["[].container.labels", "ContainerListItem"],
+  ["[].container.labels.{}", "ContainerListItem"],
+]
 const P19: Patterns = [
   ["[].info.built_contents", "BuildInfo"],
   ["[].info.built_message", "BuildInfo"],
