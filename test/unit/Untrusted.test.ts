@@ -81,11 +81,7 @@ describe("the untrusted fields", () => {
     expect(paths("read/GetVariable")).toEqual(["description"])
     expect(paths("read/ListVariables")).toEqual(["[].description"])
     expect(paths("read/ListTags")).toEqual(["[].name"])
-    expect(paths("read/ListStackServices")).toEqual([
-      "[].container.labels",
-      "[].container.labels.{}",
-      "[].service",
-    ])
+    expect(paths("read/ListStackServices")).toEqual(["[].container.labels", "[].container.labels.{}", "[].service"])
   })
 })
 
