@@ -70,9 +70,8 @@ const P15: Patterns = [
   ["info.remote_errors", "StackInfo"],
 ]
 const P16: Patterns = [["description", "Resource<SwarmConfig,SwarmInfo>"]]
-const P17: Patterns = [["name", "Tag"]]
-const P18: Patterns = [["description", "Variable"]]
-const P19: Patterns = [
+const P17: Patterns = [["description", "Variable"]]
+const P18: Patterns = [
   ["Args", "Container"],
   ["Config.Cmd", "ContainerConfig"],
   ["Config.Entrypoint", "ContainerConfig"],
@@ -82,14 +81,14 @@ const P19: Patterns = [
   ["Path", "Container"],
   ["State.Health.Log.[].Output", "HealthcheckResult"],
 ]
-const P20: Patterns = [
+const P19: Patterns = [
   ["Spec.TaskTemplate.ContainerSpec.Args", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Command", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Env", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Labels", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Labels.{}", "TaskSpecContainerSpec"],
 ]
-const P21: Patterns = [
+const P20: Patterns = [
   ["Author", "Image"],
   ["Comment", "Image"],
   ["Config.Cmd", "ImageConfig"],
@@ -98,11 +97,11 @@ const P21: Patterns = [
   ["Config.Labels", "ImageConfig"],
   ["Config.Labels.{}", "ImageConfig"],
 ]
-const P22: Patterns = [
+const P21: Patterns = [
   ["Labels", "Network"],
   ["Labels.{}", "Network"],
 ]
-const P23: Patterns = [
+const P22: Patterns = [
   ["Labels", "SwarmTask"],
   ["Labels.{}", "SwarmTask"],
   ["Spec.ContainerSpec.Args", "TaskSpecContainerSpec"],
@@ -113,24 +112,24 @@ const P23: Patterns = [
   ["Status.Err", "TaskStatus"],
   ["Status.Message", "TaskStatus"],
 ]
-const P24: Patterns = [
+const P23: Patterns = [
   ["Labels", "Volume"],
   ["Labels.{}", "Volume"],
 ]
-const P25: Patterns = [["alerts.[].data", "Alert"]]
-const P26: Patterns = [
+const P24: Patterns = [["alerts.[].data", "Alert"]]
+const P25: Patterns = [
   ["[].labels", "ContainerListItem"],
   ["[].labels.{}", "ContainerListItem"],
 ]
-const P27: Patterns = [
+const P26: Patterns = [
   ["[].container.labels", "ContainerListItem"],
   ["[].container.labels.{}", "ContainerListItem"],
   ["[].service", "StackService"],
 ]
-const P28: Patterns = [["[].description", "Resource<ActionConfig,NoData>"]]
-const P29: Patterns = [["[].description", "Resource<AlerterConfig,undefined>"]]
-const P30: Patterns = [["[].description", "Resource<BuilderConfig,undefined>"]]
-const P31: Patterns = [
+const P27: Patterns = [["[].description", "Resource<ActionConfig,NoData>"]]
+const P28: Patterns = [["[].description", "Resource<AlerterConfig,undefined>"]]
+const P29: Patterns = [["[].description", "Resource<BuilderConfig,undefined>"]]
+const P30: Patterns = [
   ["[].description", "Resource<BuildConfig,BuildInfo>"],
   ["[].info.built_contents", "BuildInfo"],
   ["[].info.built_message", "BuildInfo"],
@@ -138,14 +137,14 @@ const P31: Patterns = [
   ["[].info.remote_contents", "BuildInfo"],
   ["[].info.remote_error", "BuildInfo"],
 ]
-const P32: Patterns = [["[].description", "Resource<DeploymentConfig,DeploymentInfo>"]]
-const P33: Patterns = [["[].description", "Resource<ProcedureConfig,undefined>"]]
-const P34: Patterns = [
+const P31: Patterns = [["[].description", "Resource<DeploymentConfig,DeploymentInfo>"]]
+const P32: Patterns = [["[].description", "Resource<ProcedureConfig,undefined>"]]
+const P33: Patterns = [
   ["[].description", "Resource<RepoConfig,RepoInfo>"],
   ["[].info.built_message", "RepoInfo"],
   ["[].info.latest_message", "RepoInfo"],
 ]
-const P35: Patterns = [
+const P34: Patterns = [
   ["[].description", "Resource<ResourceSyncConfig,ResourceSyncInfo>"],
   ["[].info.last_sync_message", "ResourceSyncInfo"],
   ["[].info.pending_error", "ResourceSyncInfo"],
@@ -156,8 +155,8 @@ const P35: Patterns = [
   ["[].info.user_group_updates.[].data", "DiffData"],
   ["[].info.variable_updates.[].data", "DiffData"],
 ]
-const P36: Patterns = [["[].description", "Resource<ServerConfig,ServerInfo>"]]
-const P37: Patterns = [
+const P35: Patterns = [["[].description", "Resource<ServerConfig,ServerInfo>"]]
+const P36: Patterns = [
   ["[].description", "Resource<StackConfig,StackInfo>"],
   ["[].info.deployed_contents", "StackInfo"],
   ["[].info.deployed_message", "StackInfo"],
@@ -165,15 +164,14 @@ const P37: Patterns = [
   ["[].info.remote_contents", "StackInfo"],
   ["[].info.remote_errors", "StackInfo"],
 ]
-const P38: Patterns = [["[].description", "Resource<SwarmConfig,SwarmInfo>"]]
-const P39: Patterns = [
+const P37: Patterns = [["[].description", "Resource<SwarmConfig,SwarmInfo>"]]
+const P38: Patterns = [
   ["[].Comment", "ImageHistoryResponseItem"],
   ["[].CreatedBy", "ImageHistoryResponseItem"],
 ]
-const P40: Patterns = [["[].info.cloned_message", "RepoListItemInfo"]]
-const P41: Patterns = [["[].info.last_sync_message", "ResourceSyncListItemInfo"]]
-const P42: Patterns = [["[].name", "Tag"]]
-const P43: Patterns = [["[].description", "Variable"]]
+const P39: Patterns = [["[].info.cloned_message", "RepoListItemInfo"]]
+const P40: Patterns = [["[].info.last_sync_message", "ResourceSyncListItemInfo"]]
+const P41: Patterns = [["[].description", "Variable"]]
 
 export const PATHS: Readonly<Record<string, Patterns>> = {
   "execute/BackupCoreDatabase": P0,
@@ -279,40 +277,38 @@ export const PATHS: Readonly<Record<string, Patterns>> = {
   "read/GetStackLog": P8,
   "read/GetSwarm": P16,
   "read/GetSwarmServiceLog": P8,
-  "read/GetTag": P17,
   "read/GetUpdate": P0,
-  "read/GetVariable": P18,
-  "read/InspectContainer": P19,
-  "read/InspectDeploymentContainer": P19,
-  "read/InspectDeploymentSwarmService": P20,
-  "read/InspectImage": P21,
-  "read/InspectNetwork": P22,
-  "read/InspectStackContainer": P19,
-  "read/InspectStackSwarmService": P20,
-  "read/InspectSwarmService": P20,
-  "read/InspectSwarmTask": P23,
-  "read/InspectVolume": P24,
-  "read/ListAlerts": P25,
-  "read/ListAllContainers": P26,
-  "read/ListAllStackServices": P27,
-  "read/ListContainers": P26,
-  "read/ListFullActions": P28,
-  "read/ListFullAlerters": P29,
-  "read/ListFullBuilders": P30,
-  "read/ListFullBuilds": P31,
-  "read/ListFullDeployments": P32,
-  "read/ListFullProcedures": P33,
-  "read/ListFullRepos": P34,
-  "read/ListFullResourceSyncs": P35,
-  "read/ListFullServers": P36,
-  "read/ListFullStacks": P37,
-  "read/ListFullSwarms": P38,
-  "read/ListImageHistory": P39,
-  "read/ListRepos": P40,
-  "read/ListResourceSyncs": P41,
-  "read/ListStackServices": P27,
-  "read/ListTags": P42,
-  "read/ListVariables": P43,
+  "read/GetVariable": P17,
+  "read/InspectContainer": P18,
+  "read/InspectDeploymentContainer": P18,
+  "read/InspectDeploymentSwarmService": P19,
+  "read/InspectImage": P20,
+  "read/InspectNetwork": P21,
+  "read/InspectStackContainer": P18,
+  "read/InspectStackSwarmService": P19,
+  "read/InspectSwarmService": P19,
+  "read/InspectSwarmTask": P22,
+  "read/InspectVolume": P23,
+  "read/ListAlerts": P24,
+  "read/ListAllContainers": P25,
+  "read/ListAllStackServices": P26,
+  "read/ListContainers": P25,
+  "read/ListFullActions": P27,
+  "read/ListFullAlerters": P28,
+  "read/ListFullBuilders": P29,
+  "read/ListFullBuilds": P30,
+  "read/ListFullDeployments": P31,
+  "read/ListFullProcedures": P32,
+  "read/ListFullRepos": P33,
+  "read/ListFullResourceSyncs": P34,
+  "read/ListFullServers": P35,
+  "read/ListFullStacks": P36,
+  "read/ListFullSwarms": P37,
+  "read/ListImageHistory": P38,
+  "read/ListRepos": P39,
+  "read/ListResourceSyncs": P40,
+  "read/ListStackServices": P26,
+  "read/ListVariables": P41,
   "read/SearchContainerLog": P8,
   "read/SearchDeploymentLog": P8,
   "read/SearchStackLog": P8,
@@ -342,8 +338,7 @@ export const PATHS: Readonly<Record<string, Patterns>> = {
   "write/CreateServer": P14,
   "write/CreateStack": P15,
   "write/CreateSwarm": P16,
-  "write/CreateTag": P17,
-  "write/CreateVariable": P18,
+  "write/CreateVariable": P17,
   "write/DeleteAction": P3,
   "write/DeleteAlerter": P5,
   "write/DeleteBuild": P6,
@@ -355,8 +350,7 @@ export const PATHS: Readonly<Record<string, Patterns>> = {
   "write/DeleteServer": P14,
   "write/DeleteStack": P15,
   "write/DeleteSwarm": P16,
-  "write/DeleteTag": P17,
-  "write/DeleteVariable": P18,
+  "write/DeleteVariable": P17,
   "write/RefreshResourceSyncPending": P13,
   "write/RenameAction": P0,
   "write/RenameAlerter": P0,
@@ -369,7 +363,6 @@ export const PATHS: Readonly<Record<string, Patterns>> = {
   "write/RenameServer": P0,
   "write/RenameStack": P0,
   "write/RenameSwarm": P0,
-  "write/RenameTag": P17,
   "write/RotateServerKeys": P0,
   "write/UpdateAction": P3,
   "write/UpdateAlerter": P5,
@@ -383,10 +376,9 @@ export const PATHS: Readonly<Record<string, Patterns>> = {
   "write/UpdateServerPublicKey": P0,
   "write/UpdateStack": P15,
   "write/UpdateSwarm": P16,
-  "write/UpdateTagColor": P17,
-  "write/UpdateVariableDescription": P18,
-  "write/UpdateVariableIsSecret": P18,
-  "write/UpdateVariableValue": P18,
+  "write/UpdateVariableDescription": P17,
+  "write/UpdateVariableIsSecret": P17,
+  "write/UpdateVariableValue": P17,
   "write/WriteBuildFileContents": P0,
   "write/WriteStackFileContents": P0,
   "write/WriteSyncFileContents": P0,

@@ -75,7 +75,6 @@ export const NOUNS: Readonly<Record<string, Readonly<Record<string, string>>>> =
   HealthcheckResult: { "*": "the health check output" },
   TaskStatus: { "*": "the status messages" },
   Variable: { "*": "the description" },
-  Tag: { "*": "the tag names" },
   StackService: { "*": "the compose service names" },
   ...Object.fromEntries(
     RULES.filter((rule) => rule.definition.startsWith("Resource<")).map((rule) => [

@@ -73,14 +73,15 @@ describe("the untrusted fields", () => {
     expect(paths("read/ListStacks")).toEqual([])
   })
 
-  it("cover what anyone with write access writes: descriptions, tag names, compose service names, labels", () => {
+  it("cover what anyone with write access writes: descriptions, compose service names, labels", () => {
     const paths = (endpoint: string) => (PATHS[endpoint] ?? []).map(([path]) => path)
     for (const endpoint of ["read/GetStack", "read/GetDeployment", "read/GetServer", "read/GetProcedure"])
       expect(paths(endpoint)).toContain("description")
     expect(paths("read/ListFullStacks")).toContain("[].description")
     expect(paths("read/GetVariable")).toEqual(["description"])
     expect(paths("read/ListVariables")).toEqual(["[].description"])
-    expect(paths("read/ListTags")).toEqual(["[].name"])
+    // A tag's name is held where it is written (Hold.ts): every glance names tags, unfenced.
+    expect(paths("read/ListTags")).toEqual([])
     expect(paths("read/ListStackServices")).toEqual(["[].container.labels", "[].container.labels.{}", "[].service"])
   })
 })
