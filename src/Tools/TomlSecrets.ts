@@ -20,7 +20,7 @@ import { headerOf, linesOf, readValue } from "./Toml.js"
  * answer of both exports (read from the definitions: the one string field whose text is
  * a sync's TOML of resources and variables as the service writes it).
  */
-export const EXPORTS: ReadonlySet<string> = new Set(["TomlResponse"])
+const EXPORTS: ReadonlySet<string> = new Set(["TomlResponse"])
 
 /** The table a variable is written in, and its fields that say its value and its secrecy. */
 const VARIABLE = "variable"
