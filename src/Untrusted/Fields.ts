@@ -33,12 +33,13 @@ const RESOURCES = [
 
 /**
  * Free text anyone with write access on a resource may write, that a later conversation would
- * take as the team's own words (the guard holds these writes in the window: Hold.ts). Derived from
- * the definitions: the string fields that UpdateResourceMeta (`description`) and
- * UpdateVariableDescription write, as the answers carry them, and a compose file's service names (WriteStackFileContents), as ListStackServices answers
- * them. A list at a glance whose column reads one is shown as its records, fenced (Render.ts).
- * Tag names are left out here: every list at a glance names its records' tags (Names.ts), so a
- * tag's name is guarded where it is written (CreateTag, UpdateResourceMeta, RenameTag: Hold.ts).
+ * take as the team's own words (the guard holds these writes in the window: Hold.ts). Derived
+ * from the definitions: the string fields that UpdateResourceMeta (`description`) and
+ * UpdateVariableDescription write, as the answers carry them, and a compose file's service names
+ * (WriteStackFileContents), as ListStackServices answers them. A list at a glance whose column
+ * reads one is shown as its records, fenced (Render.ts). Tag names are left out: every list at a
+ * glance names its records' tags (Names.ts), so a tag's name is guarded where it is written
+ * (CreateTag, UpdateResourceMeta, RenameTag: Hold.ts).
  */
 export const WRITTEN: ReadonlyArray<Rule> = [
   ...RESOURCES.map((definition) => ({ definition, fields: ["description"] })),

@@ -182,10 +182,14 @@ const entriesOf = (
   entries: ReadonlyArray<readonly [key: string, value: unknown, renamed: boolean]>,
 ): ReadonlyArray<readonly [string, unknown]> => {
   const taken = new Set(entries.filter(([, , renamed]) => !renamed).map(([key]) => key))
+  // The next count to try for each key, so that many keys masked alike cost one pass, not one each.
+  const next = new Map<string, number>()
   return entries.map(([key, value, renamed]) => {
     if (!renamed) return [key, value] as const
     let unique = key
-    for (let count = 2; taken.has(unique); count++) unique = `${key} (${count})`
+    let count = next.get(key) ?? 2
+    while (taken.has(unique)) unique = `${key} (${count++})`
+    next.set(key, count)
     taken.add(unique)
     return [unique, value] as const
   })
