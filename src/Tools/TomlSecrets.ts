@@ -9,18 +9,31 @@
  *
  * Secret is what the service marks secret: the variable's `is_secret` (the
  * Variable definition), which the service writes in every exported table. A
- * table that does not say `is_secret = false` is taken for secret, the cautious
- * side: its value cannot be told plain from what the export says.
+ * table of an export that does not say `is_secret = false` is taken for
+ * secret, the cautious side: its value cannot be told plain from what the
+ * export says. A sync's files, as its repository holds them, are read the
+ * same way where a table says `is_secret = true`.
  */
 import { REDACTED } from "../Shared/Secrets.js"
 import { headerOf, linesOf, readValue } from "./Toml.js"
 
 /**
- * The definitions whose untrusted strings are TOML exports: `TomlResponse`'s `toml`, the
- * answer of both exports (read from the definitions: the one string field whose text is
- * a sync's TOML of resources and variables as the service writes it).
+ * Whether a table that does not say `is_secret = false` is taken for secret (`cautious`), or only
+ * one that says `is_secret = true` (`marked`).
  */
-const EXPORTS: ReadonlySet<string> = new Set(["TomlResponse"])
+type Reading = "cautious" | "marked"
+
+/**
+ * The definitions whose untrusted strings may be TOML with variables, read from the definitions:
+ * `TomlResponse`'s `toml`, the answer of both exports, as the service writes it (each table says
+ * `is_secret`); and `ResourceSyncInfo`'s `remote_contents`, a sync's files as the repository holds
+ * them, written by hand, whose variables are secret where they say so (its messages are read too,
+ * and hold no such table).
+ */
+const EXPORTS: ReadonlyMap<string, Reading> = new Map([
+  ["TomlResponse", "cautious"],
+  ["ResourceSyncInfo", "marked"],
+])
 
 /** The table a variable is written in, and its fields that say its value and its secrecy. */
 const VARIABLE = "variable"
@@ -31,14 +44,14 @@ const IS_SECRET = "is_secret"
 const keyOf = (raw: string) => (raw.startsWith('"') || raw.startsWith("'") ? readValue(raw) : raw)
 
 /** The spans of `toml` that hold a secret variable's value. */
-const secretSpans = (toml: string): ReadonlyArray<readonly [number, number]> => {
+const secretSpans = (toml: string, reading: Reading): ReadonlyArray<readonly [number, number]> => {
   const spans: Array<readonly [number, number]> = []
   let variable = false
   let values: Array<readonly [number, number]> = []
   let plain = true
   let marked = false
   const close = () => {
-    if (variable && !(marked && plain)) spans.push(...values)
+    if (variable && (reading === "cautious" ? !(marked && plain) : marked && !plain)) spans.push(...values)
     values = []
     plain = true
     marked = false
@@ -63,10 +76,13 @@ const secretSpans = (toml: string): ReadonlyArray<readonly [number, number]> => 
   return spans
 }
 
-/** `toml` with the value of each secret variable replaced by `"[redacted]"`; the same string when it holds none. */
-export const hideSecrets = (toml: string): string => {
+/**
+ * `toml` with the value of each secret variable replaced by `"[redacted]"`; the same string when it
+ * holds none. `marked`: only a table that says `is_secret = true` is secret.
+ */
+export const hideSecrets = (toml: string, reading: Reading = "cautious"): string => {
   if (!toml.includes(VARIABLE)) return toml
-  const spans = secretSpans(toml)
+  const spans = secretSpans(toml, reading)
   if (spans.length === 0) return toml
   let out = ""
   let at = 0
@@ -78,4 +94,7 @@ export const hideSecrets = (toml: string): string => {
 }
 
 /** For Untrusted's masking: a TOML export's text with its secrets hidden, any other untrusted text as it is. */
-export const hidden = (text: string, definition: string): string => (EXPORTS.has(definition) ? hideSecrets(text) : text)
+export const hidden = (text: string, definition: string): string => {
+  const reading = EXPORTS.get(definition)
+  return reading === undefined ? text : hideSecrets(text, reading)
+}

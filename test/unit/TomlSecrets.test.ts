@@ -145,6 +145,20 @@ describe("a TOML export's secret variables", () => {
     expect(hideSecrets("[[variable]]\n\"value\" = 'x-secret'\n'is_secret' = true")).not.toContain("x-secret")
   })
 
+  it("a sync's files, written by hand, hide what says is_secret = true and nothing else", () => {
+    const file = [
+      '[[variable]]\nname = "A"\nvalue = "plain-a"',
+      '[[variable]]\nname = "B"\nvalue = """secret-b"""\nis_secret = true',
+      "[[variable]]\nname = \"C\"\nis_secret = false\nvalue = 'plain-c'",
+    ].join("\n\n")
+    const out = hideSecrets(file, "marked")
+    expect(out).toContain('value = "plain-a"')
+    expect(out).not.toContain("secret-b")
+    expect(out).toContain("value = 'plain-c'")
+    // An export's table that says nothing is taken for secret.
+    expect(hideSecrets(file)).not.toContain("plain-a")
+  })
+
   it("reads a long export in time linear in it", () => {
     const table = '[[variable]]\nname = "V"\nvalue = """a\\"b\nc"""\nis_secret = true\n\n'
     const time = (count: number) => {
