@@ -12,6 +12,7 @@ import * as Glance from "./Glance.js"
 import type { ToolSuccess } from "./Invoke.js"
 import * as RecordGlance from "./RecordGlance.js"
 import type { Glimpse } from "./Records.js"
+import * as TomlSecrets from "./TomlSecrets.js"
 import type { Tool } from "./Tool.js"
 import { type ErrorKind, kindOf, type Problem, type ToolCallError, type ToolError } from "./ToolError.js"
 
@@ -86,7 +87,7 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
     ? Untrusted.capped(endpoint, redacted, settings.maxOutputChars * Untrusted.CAP_TIMES)
     : undefined
   const kept = bounded === undefined ? redacted : bounded.data
-  const shown = untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, kept) : kept
+  const shown = untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, kept, TomlSecrets.hidden) : kept
   // A list at a glance whose columns held untrusted text would be shown as records, fenced
   // (none does: a test holds the table to it).
   const fenced =

@@ -7,11 +7,17 @@
  * array or inline table where those span lines.
  */
 
-/** Each field's path below the resource's own table (`config.branch`), and its value as the TOML writes it. */
-export const fieldsOf = (toml: string): ReadonlyMap<string, string> => {
-  const fields = new Map<string, string>()
-  const repeated = new Map<string, number>()
-  let prefix = ""
+/** A line of a TOML text as read: a table's header, or a key and where its value's text is. */
+export type Line =
+  | { readonly header: string }
+  | { readonly key: string; readonly start: number; readonly end: number; readonly header?: undefined }
+
+/**
+ * The headers and the `key = value` lines of a TOML text, in order: a value's text is
+ * `toml.slice(start, end)`, its string, array or inline table whole however many lines it
+ * spans, so that nothing inside a string reads as a header or a key.
+ */
+export function* linesOf(toml: string): Generator<Line> {
   let at = 0
   while (at < toml.length) {
     const end = lineEnd(toml, at)
@@ -21,7 +27,7 @@ export const fieldsOf = (toml: string): ReadonlyMap<string, string> => {
       continue
     }
     if (line.startsWith("[")) {
-      prefix = tableOf(line, repeated)
+      yield { header: line }
       at = end + 1
       continue
     }
@@ -32,10 +38,20 @@ export const fieldsOf = (toml: string): ReadonlyMap<string, string> => {
       continue
     }
     const equals = at + offset
-    const key = toml.slice(at, equals).trim()
     const [stop, next] = valueEnd(toml, equals + 1)
-    fields.set(`${prefix}${key}`, toml.slice(equals + 1, stop).trim())
+    yield { key: toml.slice(at, equals).trim(), start: equals + 1, end: stop }
     at = next + 1
+  }
+}
+
+/** Each field's path below the resource's own table (`config.branch`), and its value as the TOML writes it. */
+export const fieldsOf = (toml: string): ReadonlyMap<string, string> => {
+  const fields = new Map<string, string>()
+  const repeated = new Map<string, number>()
+  let prefix = ""
+  for (const line of linesOf(toml)) {
+    if (line.header !== undefined) prefix = tableOf(line.header, repeated)
+    else fields.set(`${prefix}${line.key}`, toml.slice(line.start, line.end).trim())
   }
   return fields
 }
@@ -45,14 +61,19 @@ const lineEnd = (text: string, from: number): number => {
   return end < 0 ? text.length : end
 }
 
+/** A header's table name (`variable`, `stack.config`), and whether it opens one of an array of tables (`[[...]]`). */
+export const headerOf = (line: string): { readonly many: boolean; readonly name: string } => {
+  const many = line.startsWith("[[")
+  const close = line.indexOf(many ? "]]" : "]")
+  return { many, name: line.slice(many ? 2 : 1, close < 0 ? line.length : close).trim() }
+}
+
 /**
  * A table's header as the prefix of the fields below it: the resource's own (`[[stack]]`) none,
  * `[stack.config]` `config.`, the second `[[procedure.config.stage]]` `config.stage[1].`.
  */
 const tableOf = (line: string, repeated: Map<string, number>): string => {
-  const many = line.startsWith("[[")
-  const close = line.indexOf(many ? "]]" : "]")
-  const name = line.slice(many ? 2 : 1, close < 0 ? line.length : close).trim()
+  const { many, name } = headerOf(line)
   const below = name.includes(".") ? name.slice(name.indexOf(".") + 1) : ""
   if (below === "") return ""
   if (!many) return `${below}.`

@@ -19,8 +19,15 @@ export const META_KEY = "svc-mcp/untrusted"
 /** The MCP trust-annotations extension's key (experimental draft, SEP-1913): `{ untrusted: true }`. */
 export const TRUST_ANNOTATIONS_KEY = "io.modelcontextprotocol/trust-annotations"
 
-/** `data` with the credentials in its untrusted values masked. */
-export const masked = (endpoint: string, data: unknown): unknown => replaceAt(data, find(endpoint, data), mask)
+/**
+ * `data` with the credentials in its untrusted values masked; `first` reads each value before,
+ * by the definition it was found under (a TOML export's secret variables, Tools/TomlSecrets.ts).
+ */
+export const masked = (
+  endpoint: string,
+  data: unknown,
+  first: (text: string, definition: string) => string = (text) => text,
+): unknown => replaceAt(data, find(endpoint, data), (text, at) => mask(first(text, at.definition)))
 
 /**
  * How many times the output budget an answer's untrusted text may hold before it is cut: what
@@ -44,7 +51,8 @@ const head = (text: string, max: number) => {
 
 /** `data` with its untrusted values, in order, cut to `cap` characters in all: the rest of the answer as it was. */
 export const capped = (endpoint: string, data: unknown, cap: number): Capped => {
-  const found = find(endpoint, data)
+  // Keys are not cut: a map's keys stay apart, and the values they name are what a process prints at length.
+  const found = find(endpoint, data).filter((at) => at.key === undefined)
   let total = 0
   for (const at of found) total += lengthAt(data, at.path)
   if (total <= cap) return { data, total }
@@ -147,10 +155,14 @@ const fencesAt = (
     header: header(id, target === "" ? fields : `${fields} (${target})`),
     reserve: CLOSING.length,
     closeCut: (kept) => closeCut(kept, id),
-    paths: (prefix, items) =>
-      found
-        .filter((at) => items === undefined || (typeof at.path[0] === "number" && at.path[0] < items))
-        .map((at) => pointer(at.path, prefix)),
+    // A key's pointer is its entry's, as is its value's when that is untrusted too: each once.
+    paths: (prefix, items) => [
+      ...new Set(
+        found
+          .filter((at) => items === undefined || (typeof at.path[0] === "number" && at.path[0] < items))
+          .map((at) => pointer(at.path, prefix)),
+      ),
+    ],
     read: readingOf(found, body, endpoint),
   }
 }

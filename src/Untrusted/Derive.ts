@@ -23,11 +23,43 @@ export interface Definitions {
   readonly definitions: Readonly<Record<string, Node>>
 }
 
-/** A path's segments joined by dots: a field's name, `[]` for each item of an array, `*` for each value of a map. */
+/**
+ * A path's segments joined by dots: a field's name, `[]` for each item of an array, `*` for each value
+ * of a map, and, last, `{}` for the keys of a map at or below an untrusted field (its labels' names).
+ */
 export type Pattern = readonly [path: string, definition: string]
 
 // Generic definitions are named with their parameters, percent-encoded in the reference: Resource%3CStackConfig%2CStackInfo%3E.
 const refName = (ref: string) => decodeURIComponent(ref.slice(ref.lastIndexOf("/") + 1))
+
+/**
+ * The maps at or below `node` (an untrusted field's definition): where the definitions give an
+ * object `additionalProperties`, its keys are text whoever wrote its values wrote too (a label's
+ * name, an environment variable's), so they are untrusted as the values are.
+ */
+const mapsBelow = (
+  document: Definitions,
+  node: Node | boolean | undefined,
+  path: ReadonlyArray<string>,
+  seen: ReadonlySet<string>,
+  out: Array<string>,
+): void => {
+  if (node === undefined || typeof node === "boolean") return
+  if (node.$ref !== undefined) {
+    const name = refName(node.$ref)
+    if (!seen.has(name)) mapsBelow(document, document.definitions[name], path, new Set([...seen, name]), out)
+    return
+  }
+  for (const member of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
+    mapsBelow(document, member, path, seen, out)
+  for (const [field, below] of Object.entries(node.properties ?? {}))
+    mapsBelow(document, below, [...path, field], seen, out)
+  if (node.items !== undefined) mapsBelow(document, node.items, [...path, "[]"], seen, out)
+  if (node.additionalProperties === true || typeof node.additionalProperties === "object") {
+    out.push([...path, "{}"].join("."))
+    mapsBelow(document, node.additionalProperties, [...path, "*"], seen, out)
+  }
+}
 
 /** The untrusted paths of an answer of definition `root`. */
 const pathsOf = (document: Definitions, root: string): ReadonlyArray<Pattern> => {
@@ -50,8 +82,12 @@ const pathsOf = (document: Definitions, root: string): ReadonlyArray<Pattern> =>
       walk(member, path, named, seen)
     for (const [field, below] of Object.entries(node.properties ?? {})) {
       const rule = named === undefined ? undefined : ruleOf(named, field)
-      if (rule !== undefined) found.set([...path, field].join("."), rule.definition)
-      else walk(below, [...path, field], undefined, seen)
+      if (rule === undefined) walk(below, [...path, field], undefined, seen)
+      else {
+        const maps: Array<string> = []
+        mapsBelow(document, below, [...path, field], seen, maps)
+        for (const at of [[...path, field].join("."), ...maps]) found.set(at, rule.definition)
+      }
     }
     if (node.items !== undefined) walk(node.items, [...path, "[]"], undefined, seen)
     if (typeof node.additionalProperties === "object") walk(node.additionalProperties, [...path, "*"], undefined, seen)

@@ -16,6 +16,37 @@ export interface Rule {
   readonly fields: ReadonlyArray<string>
 }
 
+/** The resources' records, as the definitions name them: each has a `description` its writers set. */
+const RESOURCES = [
+  "Resource<ActionConfig,NoData>",
+  "Resource<AlerterConfig,undefined>",
+  "Resource<BuildConfig,BuildInfo>",
+  "Resource<BuilderConfig,undefined>",
+  "Resource<DeploymentConfig,DeploymentInfo>",
+  "Resource<ProcedureConfig,undefined>",
+  "Resource<RepoConfig,RepoInfo>",
+  "Resource<ResourceSyncConfig,ResourceSyncInfo>",
+  "Resource<ServerConfig,ServerInfo>",
+  "Resource<StackConfig,StackInfo>",
+  "Resource<SwarmConfig,SwarmInfo>",
+]
+
+/**
+ * Free text anyone with write access on a resource may write, that a later conversation would
+ * take as the team's own words (the guard holds these writes in the window: Hold.ts). Derived
+ * from the definitions: the string fields that UpdateResourceMeta (`description`) and
+ * UpdateVariableDescription write, as the answers carry them, and a compose file's service names
+ * (WriteStackFileContents), as ListStackServices answers them. A list at a glance whose column
+ * reads one is shown as its records, fenced (Render.ts). Tag names are left out: every list at a
+ * glance names its records' tags (Names.ts), so a tag's name is guarded where it is written
+ * (CreateTag, UpdateResourceMeta, RenameTag: Hold.ts).
+ */
+export const WRITTEN: ReadonlyArray<Rule> = [
+  ...RESOURCES.map((definition) => ({ definition, fields: ["description"] })),
+  { definition: "Variable", fields: ["description"] },
+  { definition: "StackService", fields: ["service"] },
+]
+
 export const RULES: ReadonlyArray<Rule> = [
   // Log: what a process wrote, and the command line it ran (a deploy's, a build's, a container's).
   { definition: "Log", fields: ["stdout", "stderr", "command"] },
@@ -66,6 +97,8 @@ export const RULES: ReadonlyArray<Rule> = [
   { definition: "Alert", fields: ["data"] },
   // Resources exported as TOML: their configurations, synced files' included.
   { definition: "TomlResponse", fields: ["toml"] },
+  // Free text the service's own writers set (above).
+  ...WRITTEN,
 ]
 
 const byDefinition = new Map(RULES.map((rule) => [rule.definition, rule]))

@@ -1,8 +1,10 @@
 /**
  * Which changes the guard (SVC_GUARD) holds after a caller read untrusted
  * text: what loses data or availability, changes what runs next time, runs
- * code, or touches credentials and permissions. What only runs again what is
- * already configured is let through (and its audit line says it was guarded).
+ * code, touches credentials and permissions, or writes free text that a later
+ * reader would take as the team's own (a description, a tag's name). What only
+ * runs again what is already configured is let through (and its audit line
+ * says it was guarded).
  *
  * Data, beside the guard that reads it (Guard.ts): a rule names endpoints by the
  * service's own names (`*` any run), the first rule of a tool that matches
@@ -21,6 +23,7 @@ export type Reason =
   | "sends data out"
   | "runs again what is configured"
   | "changes only a label"
+  | "writes text others will read"
 
 export interface Rule {
   /** Endpoint names, as the service's definitions give them; `*` matches any run. */
@@ -42,17 +45,18 @@ const RULES: Readonly<Record<string, ReadonlyArray<Rule>>> = {
   ],
   svc_rename: [{ endpoints: ["Rename*"], held: true, reason: "changes what runs next time" }],
   svc_update: [
-    // SVC_REACH=all: a resource's tags and description, the descriptions of a variable and a
-    // service user, and what the service's web page last showed its user.
+    // SVC_REACH=all: free text that the next reader takes as the team's own words: a resource's
+    // description and tags (a name no tag has is made a tag), the descriptions of a variable and
+    // a service user. Written after untrusted text, it would carry that text into a field a later
+    // conversation reads (Fields.ts reads these fields as untrusted too).
     {
-      endpoints: [
-        "UpdateTagColor",
-        "UpdateResourceMeta",
-        "UpdateVariableDescription",
-        "UpdateServiceUserDescription",
-        "SetLastSeenUpdate",
-        "PushRecentlyViewed",
-      ],
+      endpoints: ["UpdateResourceMeta", "UpdateVariableDescription", "UpdateServiceUserDescription"],
+      held: true,
+      reason: "writes text others will read",
+    },
+    // A tag's colour, and what the service's web page last showed its user.
+    {
+      endpoints: ["UpdateTagColor", "SetLastSeenUpdate", "PushRecentlyViewed"],
       held: false,
       reason: "changes only a label",
     },
@@ -84,7 +88,8 @@ const RULES: Readonly<Record<string, ReadonlyArray<Rule>>> = {
     { endpoints: ["Update*"], held: true, reason: "changes what runs next time" },
   ],
   svc_create: [
-    { endpoints: ["CreateTag"], held: false, reason: "changes only a label" },
+    // A tag's name is free text every list of tags shows.
+    { endpoints: ["CreateTag"], held: true, reason: "writes text others will read" },
     {
       endpoints: [
         "CreateVariable",

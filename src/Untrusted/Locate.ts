@@ -14,6 +14,8 @@ export interface Found {
   readonly definition: string
   /** The path of the table that matched, as the first line names it: `logs[].stdout`. */
   readonly field: string
+  /** The string is the key the path ends at (a label's name), not the value there. */
+  readonly key?: true
 }
 
 /** Paths one segment a level, with what a path that ends at a node carries. */
@@ -22,18 +24,23 @@ interface Trie<K, A> {
   here?: A
 }
 
-/** `root` with `path` in it, ending at `value`. */
-const insert = <K, A>(root: Trie<K, A>, path: Iterable<K>, value: A): void => {
+/** The node of `root` at `path`, made where it is not yet. */
+const nodeAt = <K, N extends { readonly below: Map<K, N> }>(root: N, path: Iterable<K>): N => {
   let node = root
   for (const segment of path) {
     let next = node.below.get(segment)
     if (next === undefined) {
-      next = { below: new Map() }
+      next = { below: new Map() } as unknown as N
       node.below.set(segment, next)
     }
     node = next
   }
-  node.here = value
+  return node
+}
+
+/** `root` with `path` in it, ending at `value`. */
+const insert = <K, A>(root: Trie<K, A>, path: Iterable<K>, value: A): void => {
+  nodeAt(root, path).here = value
 }
 
 interface Rule {
@@ -47,7 +54,11 @@ type Rules = Trie<string, Rule>
 const compile = (patterns: ReadonlyArray<Pattern>): Rules => {
   const root: Rules = { below: new Map() }
   for (const [path, definition] of patterns) {
-    insert(root, path.split("."), { definition, field: path.replaceAll(".[]", "[]").replaceAll(".*", "[*]") })
+    const field = path
+      .replace(/\.\{\}$/, "")
+      .replaceAll(".[]", "[]")
+      .replaceAll(".*", "[*]")
+    insert(root, path.split("."), { definition, field })
   }
   return root
 }
@@ -90,13 +101,25 @@ const strings = (value: unknown, path: Array<string | number>, rule: Rule, out: 
   }
 }
 
+/** The keys of the map `value`, each one found (the empty key is no text). */
+const keys = (value: unknown, path: Array<string | number>, rule: Rule, out: Array<Found>) => {
+  if (!isObject(value)) return
+  for (const key of Object.keys(value)) {
+    if (key !== "") out.push({ path: [...path, key], definition: rule.definition, field: rule.field, key: true })
+  }
+}
+
 const walk = (value: unknown, node: Rules, path: Array<string | number>, out: Array<Found>) => {
-  if (node.here !== undefined) {
+  // Below an untrusted field only its maps' keys are left to find: `strings` found every value.
+  if (node.here !== undefined && node.below.size === 0) {
     strings(value, path, node.here, out)
     return
   }
+  if (node.here !== undefined) strings(value, path, node.here, out)
   for (const [segment, child] of node.below) {
-    if (segment === "[]") {
+    if (segment === "{}") {
+      if (child.here !== undefined) keys(value, path, child.here, out)
+    } else if (segment === "[]") {
       if (!Array.isArray(value)) continue
       value.forEach((item, index) => {
         path.push(index)
@@ -143,10 +166,39 @@ export const findWith = (patterns: ReadonlyArray<Pattern>, data: unknown): Reado
   return out
 }
 
-/** The places of `found`, each ending at its string's place. */
-type Places = Trie<string | number, Found>
+/** The places of `found`, each ending at its string's place: the value there (`here`), or its key (`name`). */
+interface Places {
+  readonly below: Map<string | number, Places>
+  here?: Found
+  name?: Found
+}
 
-/** `value` with the string at each of `found` replaced by `replace(text, found)`: copied along those paths, the rest shared. */
+/**
+ * The entries of an object rebuilt, its keys replaced where `name` says: a replaced key that
+ * meets another (two labels masked alike) is told apart by a count after it, so that no entry
+ * is lost.
+ */
+const entriesOf = (
+  entries: ReadonlyArray<readonly [key: string, value: unknown, renamed: boolean]>,
+): ReadonlyArray<readonly [string, unknown]> => {
+  const taken = new Set(entries.filter(([, , renamed]) => !renamed).map(([key]) => key))
+  // The next count to try for each key, so that many keys masked alike cost one pass, not one each.
+  const next = new Map<string, number>()
+  return entries.map(([key, value, renamed]) => {
+    if (!renamed) return [key, value] as const
+    let unique = key
+    let count = next.get(key) ?? 2
+    while (taken.has(unique)) unique = `${key} (${count++})`
+    next.set(key, count)
+    taken.add(unique)
+    return [unique, value] as const
+  })
+}
+
+/**
+ * `value` with the string at each of `found` replaced by `replace(text, found)` (a key, where
+ * `found` is one): copied along those paths, the rest shared.
+ */
 export const replaceAt = (
   value: unknown,
   found: ReadonlyArray<Found>,
@@ -154,22 +206,28 @@ export const replaceAt = (
 ): unknown => {
   if (found.length === 0) return value
   const root: Places = { below: new Map() }
-  for (const at of found) insert(root, at.path, at)
+  for (const at of found) {
+    const node = nodeAt(root, at.path)
+    if (at.key === true) node.name = at
+    else node.here = at
+  }
   const rebuild = (item: unknown, node: Places): unknown => {
     if (node.here !== undefined && typeof item === "string") return replace(item, node.here)
+    if (node.here === undefined && node.below.size === 0) return item
     if (Array.isArray(item))
       return item.map((x, index) => {
         const below = node.below.get(index)
         return below === undefined ? x : rebuild(x, below)
       })
     if (!isObject(item)) return item
+    const entries = Object.entries(item).map(([key, x]) => {
+      const below = node.below.get(key)
+      if (below === undefined) return [key, x, false] as const
+      const renamed = below.name === undefined ? key : replace(key, below.name)
+      return [renamed, rebuild(x, below), renamed !== key] as const
+    })
     // fromEntries, not assignment: a field named "__proto__" stays a field.
-    return Object.fromEntries(
-      Object.entries(item).map(([key, x]) => {
-        const below = node.below.get(key)
-        return [key, below === undefined ? x : rebuild(x, below)]
-      }),
-    )
+    return Object.fromEntries(entries.some(([, , renamed]) => renamed) ? entriesOf(entries) : entries)
   }
   return rebuild(value, root)
 }

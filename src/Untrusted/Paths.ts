@@ -21,25 +21,36 @@ const P1: Patterns = [
   ["[].data.logs.[].stdout", "Log"],
 ]
 const P2: Patterns = [["toml", "TomlResponse"]]
-const P3: Patterns = [["data", "Alert"]]
-const P4: Patterns = [
+const P3: Patterns = [["description", "Resource<ActionConfig,NoData>"]]
+const P4: Patterns = [["data", "Alert"]]
+const P5: Patterns = [["description", "Resource<AlerterConfig,undefined>"]]
+const P6: Patterns = [
+  ["description", "Resource<BuildConfig,BuildInfo>"],
   ["info.built_contents", "BuildInfo"],
   ["info.built_message", "BuildInfo"],
   ["info.latest_message", "BuildInfo"],
   ["info.remote_contents", "BuildInfo"],
   ["info.remote_error", "BuildInfo"],
 ]
-const P5: Patterns = [
+const P7: Patterns = [["description", "Resource<BuilderConfig,undefined>"]]
+const P8: Patterns = [
   ["command", "Log"],
   ["stderr", "Log"],
   ["stdout", "Log"],
 ]
-const P6: Patterns = [["container.labels", "ContainerListItem"]]
-const P7: Patterns = [
+const P9: Patterns = [["description", "Resource<DeploymentConfig,DeploymentInfo>"]]
+const P10: Patterns = [
+  ["container.labels", "ContainerListItem"],
+  ["container.labels.{}", "ContainerListItem"],
+]
+const P11: Patterns = [["description", "Resource<ProcedureConfig,undefined>"]]
+const P12: Patterns = [
+  ["description", "Resource<RepoConfig,RepoInfo>"],
   ["info.built_message", "RepoInfo"],
   ["info.latest_message", "RepoInfo"],
 ]
-const P8: Patterns = [
+const P13: Patterns = [
+  ["description", "Resource<ResourceSyncConfig,ResourceSyncInfo>"],
   ["info.last_sync_message", "ResourceSyncInfo"],
   ["info.pending_error", "ResourceSyncInfo"],
   ["info.pending_message", "ResourceSyncInfo"],
@@ -49,62 +60,92 @@ const P8: Patterns = [
   ["info.user_group_updates.[].data", "DiffData"],
   ["info.variable_updates.[].data", "DiffData"],
 ]
-const P9: Patterns = [
+const P14: Patterns = [["description", "Resource<ServerConfig,ServerInfo>"]]
+const P15: Patterns = [
+  ["description", "Resource<StackConfig,StackInfo>"],
   ["info.deployed_contents", "StackInfo"],
   ["info.deployed_message", "StackInfo"],
   ["info.latest_message", "StackInfo"],
   ["info.remote_contents", "StackInfo"],
   ["info.remote_errors", "StackInfo"],
 ]
-const P10: Patterns = [
+const P16: Patterns = [["description", "Resource<SwarmConfig,SwarmInfo>"]]
+const P17: Patterns = [["description", "Variable"]]
+const P18: Patterns = [
   ["Args", "Container"],
   ["Config.Cmd", "ContainerConfig"],
   ["Config.Entrypoint", "ContainerConfig"],
   ["Config.Env", "ContainerConfig"],
   ["Config.Labels", "ContainerConfig"],
+  ["Config.Labels.{}", "ContainerConfig"],
   ["Path", "Container"],
   ["State.Health.Log.[].Output", "HealthcheckResult"],
 ]
-const P11: Patterns = [
+const P19: Patterns = [
   ["Spec.TaskTemplate.ContainerSpec.Args", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Command", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Env", "TaskSpecContainerSpec"],
   ["Spec.TaskTemplate.ContainerSpec.Labels", "TaskSpecContainerSpec"],
+  ["Spec.TaskTemplate.ContainerSpec.Labels.{}", "TaskSpecContainerSpec"],
 ]
-const P12: Patterns = [
+const P20: Patterns = [
   ["Author", "Image"],
   ["Comment", "Image"],
   ["Config.Cmd", "ImageConfig"],
   ["Config.Entrypoint", "ImageConfig"],
   ["Config.Env", "ImageConfig"],
   ["Config.Labels", "ImageConfig"],
+  ["Config.Labels.{}", "ImageConfig"],
 ]
-const P13: Patterns = [["Labels", "Network"]]
-const P14: Patterns = [
+const P21: Patterns = [
+  ["Labels", "Network"],
+  ["Labels.{}", "Network"],
+]
+const P22: Patterns = [
   ["Labels", "SwarmTask"],
+  ["Labels.{}", "SwarmTask"],
   ["Spec.ContainerSpec.Args", "TaskSpecContainerSpec"],
   ["Spec.ContainerSpec.Command", "TaskSpecContainerSpec"],
   ["Spec.ContainerSpec.Env", "TaskSpecContainerSpec"],
   ["Spec.ContainerSpec.Labels", "TaskSpecContainerSpec"],
+  ["Spec.ContainerSpec.Labels.{}", "TaskSpecContainerSpec"],
   ["Status.Err", "TaskStatus"],
   ["Status.Message", "TaskStatus"],
 ]
-const P15: Patterns = [["Labels", "Volume"]]
-const P16: Patterns = [["alerts.[].data", "Alert"]]
-const P17: Patterns = [["[].labels", "ContainerListItem"]]
-const P18: Patterns = [["[].container.labels", "ContainerListItem"]]
-const P19: Patterns = [
+const P23: Patterns = [
+  ["Labels", "Volume"],
+  ["Labels.{}", "Volume"],
+]
+const P24: Patterns = [["alerts.[].data", "Alert"]]
+const P25: Patterns = [
+  ["[].labels", "ContainerListItem"],
+  ["[].labels.{}", "ContainerListItem"],
+]
+const P26: Patterns = [
+  ["[].container.labels", "ContainerListItem"],
+  ["[].container.labels.{}", "ContainerListItem"],
+  ["[].service", "StackService"],
+]
+const P27: Patterns = [["[].description", "Resource<ActionConfig,NoData>"]]
+const P28: Patterns = [["[].description", "Resource<AlerterConfig,undefined>"]]
+const P29: Patterns = [["[].description", "Resource<BuilderConfig,undefined>"]]
+const P30: Patterns = [
+  ["[].description", "Resource<BuildConfig,BuildInfo>"],
   ["[].info.built_contents", "BuildInfo"],
   ["[].info.built_message", "BuildInfo"],
   ["[].info.latest_message", "BuildInfo"],
   ["[].info.remote_contents", "BuildInfo"],
   ["[].info.remote_error", "BuildInfo"],
 ]
-const P20: Patterns = [
+const P31: Patterns = [["[].description", "Resource<DeploymentConfig,DeploymentInfo>"]]
+const P32: Patterns = [["[].description", "Resource<ProcedureConfig,undefined>"]]
+const P33: Patterns = [
+  ["[].description", "Resource<RepoConfig,RepoInfo>"],
   ["[].info.built_message", "RepoInfo"],
   ["[].info.latest_message", "RepoInfo"],
 ]
-const P21: Patterns = [
+const P34: Patterns = [
+  ["[].description", "Resource<ResourceSyncConfig,ResourceSyncInfo>"],
   ["[].info.last_sync_message", "ResourceSyncInfo"],
   ["[].info.pending_error", "ResourceSyncInfo"],
   ["[].info.pending_message", "ResourceSyncInfo"],
@@ -114,19 +155,23 @@ const P21: Patterns = [
   ["[].info.user_group_updates.[].data", "DiffData"],
   ["[].info.variable_updates.[].data", "DiffData"],
 ]
-const P22: Patterns = [
+const P35: Patterns = [["[].description", "Resource<ServerConfig,ServerInfo>"]]
+const P36: Patterns = [
+  ["[].description", "Resource<StackConfig,StackInfo>"],
   ["[].info.deployed_contents", "StackInfo"],
   ["[].info.deployed_message", "StackInfo"],
   ["[].info.latest_message", "StackInfo"],
   ["[].info.remote_contents", "StackInfo"],
   ["[].info.remote_errors", "StackInfo"],
 ]
-const P23: Patterns = [
+const P37: Patterns = [["[].description", "Resource<SwarmConfig,SwarmInfo>"]]
+const P38: Patterns = [
   ["[].Comment", "ImageHistoryResponseItem"],
   ["[].CreatedBy", "ImageHistoryResponseItem"],
 ]
-const P24: Patterns = [["[].info.cloned_message", "RepoListItemInfo"]]
-const P25: Patterns = [["[].info.last_sync_message", "ResourceSyncListItemInfo"]]
+const P39: Patterns = [["[].info.cloned_message", "RepoListItemInfo"]]
+const P40: Patterns = [["[].info.last_sync_message", "ResourceSyncListItemInfo"]]
+const P41: Patterns = [["[].description", "Variable"]]
 
 export const PATHS: Readonly<Record<string, Patterns>> = {
   "execute/BackupCoreDatabase": P0,
@@ -215,58 +260,98 @@ export const PATHS: Readonly<Record<string, Patterns>> = {
   "execute/UpdateSwarmNode": P0,
   "read/ExportAllResourcesToToml": P2,
   "read/ExportResourcesToToml": P2,
-  "read/GetAlert": P3,
-  "read/GetBuild": P4,
-  "read/GetContainerLog": P5,
-  "read/GetDeploymentContainer": P6,
-  "read/GetDeploymentLog": P5,
-  "read/GetRepo": P7,
-  "read/GetResourceSync": P8,
-  "read/GetStack": P9,
-  "read/GetStackLog": P5,
-  "read/GetSwarmServiceLog": P5,
+  "read/GetAction": P3,
+  "read/GetAlert": P4,
+  "read/GetAlerter": P5,
+  "read/GetBuild": P6,
+  "read/GetBuilder": P7,
+  "read/GetContainerLog": P8,
+  "read/GetDeployment": P9,
+  "read/GetDeploymentContainer": P10,
+  "read/GetDeploymentLog": P8,
+  "read/GetProcedure": P11,
+  "read/GetRepo": P12,
+  "read/GetResourceSync": P13,
+  "read/GetServer": P14,
+  "read/GetStack": P15,
+  "read/GetStackLog": P8,
+  "read/GetSwarm": P16,
+  "read/GetSwarmServiceLog": P8,
   "read/GetUpdate": P0,
-  "read/InspectContainer": P10,
-  "read/InspectDeploymentContainer": P10,
-  "read/InspectDeploymentSwarmService": P11,
-  "read/InspectImage": P12,
-  "read/InspectNetwork": P13,
-  "read/InspectStackContainer": P10,
-  "read/InspectStackSwarmService": P11,
-  "read/InspectSwarmService": P11,
-  "read/InspectSwarmTask": P14,
-  "read/InspectVolume": P15,
-  "read/ListAlerts": P16,
-  "read/ListAllContainers": P17,
-  "read/ListAllStackServices": P18,
-  "read/ListContainers": P17,
-  "read/ListFullBuilds": P19,
-  "read/ListFullRepos": P20,
-  "read/ListFullResourceSyncs": P21,
-  "read/ListFullStacks": P22,
-  "read/ListImageHistory": P23,
-  "read/ListRepos": P24,
-  "read/ListResourceSyncs": P25,
-  "read/ListStackServices": P18,
-  "read/SearchContainerLog": P5,
-  "read/SearchDeploymentLog": P5,
-  "read/SearchStackLog": P5,
-  "read/SearchSwarmServiceLog": P5,
+  "read/GetVariable": P17,
+  "read/InspectContainer": P18,
+  "read/InspectDeploymentContainer": P18,
+  "read/InspectDeploymentSwarmService": P19,
+  "read/InspectImage": P20,
+  "read/InspectNetwork": P21,
+  "read/InspectStackContainer": P18,
+  "read/InspectStackSwarmService": P19,
+  "read/InspectSwarmService": P19,
+  "read/InspectSwarmTask": P22,
+  "read/InspectVolume": P23,
+  "read/ListAlerts": P24,
+  "read/ListAllContainers": P25,
+  "read/ListAllStackServices": P26,
+  "read/ListContainers": P25,
+  "read/ListFullActions": P27,
+  "read/ListFullAlerters": P28,
+  "read/ListFullBuilders": P29,
+  "read/ListFullBuilds": P30,
+  "read/ListFullDeployments": P31,
+  "read/ListFullProcedures": P32,
+  "read/ListFullRepos": P33,
+  "read/ListFullResourceSyncs": P34,
+  "read/ListFullServers": P35,
+  "read/ListFullStacks": P36,
+  "read/ListFullSwarms": P37,
+  "read/ListImageHistory": P38,
+  "read/ListRepos": P39,
+  "read/ListResourceSyncs": P40,
+  "read/ListStackServices": P26,
+  "read/ListVariables": P41,
+  "read/SearchContainerLog": P8,
+  "read/SearchDeploymentLog": P8,
+  "read/SearchStackLog": P8,
+  "read/SearchSwarmServiceLog": P8,
   "write/CommitSync": P0,
-  "write/CopyBuild": P4,
-  "write/CopyRepo": P7,
-  "write/CopyResourceSync": P8,
-  "write/CopyStack": P9,
-  "write/CreateBuild": P4,
+  "write/CopyAction": P3,
+  "write/CopyAlerter": P5,
+  "write/CopyBuild": P6,
+  "write/CopyBuilder": P7,
+  "write/CopyDeployment": P9,
+  "write/CopyProcedure": P11,
+  "write/CopyRepo": P12,
+  "write/CopyResourceSync": P13,
+  "write/CopyServer": P14,
+  "write/CopyStack": P15,
+  "write/CopySwarm": P16,
+  "write/CreateAction": P3,
+  "write/CreateAlerter": P5,
+  "write/CreateBuild": P6,
+  "write/CreateBuilder": P7,
+  "write/CreateDeployment": P9,
+  "write/CreateDeploymentFromContainer": P9,
   "write/CreateNetwork": P0,
-  "write/CreateRepo": P7,
-  "write/CreateResourceSync": P8,
-  "write/CreateStack": P9,
-  "write/DeleteBuild": P4,
-  "write/DeleteRepo": P7,
-  "write/DeleteResourceSync": P8,
-  "write/DeleteStack": P9,
-  "write/RefreshResourceSyncPending": P8,
+  "write/CreateProcedure": P11,
+  "write/CreateRepo": P12,
+  "write/CreateResourceSync": P13,
+  "write/CreateServer": P14,
+  "write/CreateStack": P15,
+  "write/CreateSwarm": P16,
+  "write/CreateVariable": P17,
+  "write/DeleteAction": P3,
+  "write/DeleteAlerter": P5,
+  "write/DeleteBuild": P6,
+  "write/DeleteBuilder": P7,
+  "write/DeleteDeployment": P9,
+  "write/DeleteProcedure": P11,
+  "write/DeleteRepo": P12,
+  "write/DeleteResourceSync": P13,
+  "write/DeleteServer": P14,
+  "write/DeleteStack": P15,
+  "write/DeleteSwarm": P16,
+  "write/DeleteVariable": P17,
+  "write/RefreshResourceSyncPending": P13,
   "write/RenameAction": P0,
   "write/RenameAlerter": P0,
   "write/RenameBuild": P0,
@@ -279,11 +364,21 @@ export const PATHS: Readonly<Record<string, Patterns>> = {
   "write/RenameStack": P0,
   "write/RenameSwarm": P0,
   "write/RotateServerKeys": P0,
-  "write/UpdateBuild": P4,
-  "write/UpdateRepo": P7,
-  "write/UpdateResourceSync": P8,
+  "write/UpdateAction": P3,
+  "write/UpdateAlerter": P5,
+  "write/UpdateBuild": P6,
+  "write/UpdateBuilder": P7,
+  "write/UpdateDeployment": P9,
+  "write/UpdateProcedure": P11,
+  "write/UpdateRepo": P12,
+  "write/UpdateResourceSync": P13,
+  "write/UpdateServer": P14,
   "write/UpdateServerPublicKey": P0,
-  "write/UpdateStack": P9,
+  "write/UpdateStack": P15,
+  "write/UpdateSwarm": P16,
+  "write/UpdateVariableDescription": P17,
+  "write/UpdateVariableIsSecret": P17,
+  "write/UpdateVariableValue": P17,
   "write/WriteBuildFileContents": P0,
   "write/WriteStackFileContents": P0,
   "write/WriteSyncFileContents": P0,

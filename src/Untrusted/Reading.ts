@@ -74,6 +74,14 @@ export const NOUNS: Readonly<Record<string, Readonly<Record<string, string>>>> =
   ImageHistoryResponseItem: { "*": "the history" },
   HealthcheckResult: { "*": "the health check output" },
   TaskStatus: { "*": "the status messages" },
+  Variable: { "*": "the description" },
+  StackService: { "*": "the compose service names" },
+  ...Object.fromEntries(
+    RULES.filter((rule) => rule.definition.startsWith("Resource<")).map((rule) => [
+      rule.definition,
+      { "*": "the description" },
+    ]),
+  ),
 }
 
 /** An execution's selector, where it is not its endpoint's name in snake case. */

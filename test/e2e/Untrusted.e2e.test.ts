@@ -59,17 +59,21 @@ const tokenOf = (text: string) => {
   return found?.[1] ?? ""
 }
 
-/** Every string at `paths` (JSON Pointers) of the JSON after the first line is fenced with `id`, once. */
+/**
+ * Every string at `paths` (JSON Pointers into structuredContent) of the JSON after the first line is
+ * fenced with `id`, once. In the text a label's name is fenced too: a key is found as it is or fenced.
+ */
 const expectFenced = (text: string, paths: ReadonlyArray<string>, id: string) => {
   const json = JSON.parse(text.slice(text.indexOf("\n") + 1).split("\n[svc-mcp:")[0] ?? "") as unknown
   for (const pointer of paths) {
     const value = pointer
       .split("/")
       .slice(1)
-      .reduce<unknown>(
-        (at, key) => (at as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")],
-        json,
-      )
+      .reduce<unknown>((at, segment) => {
+        const key = segment.replaceAll("~1", "/").replaceAll("~0", "~")
+        const record = at as Record<string, unknown>
+        return Object.hasOwn(record, key) ? record[key] : record[`<u:${id}>${key}</u>`]
+      }, json)
     expect(typeof value).toBe("string")
     const fenced = value as string
     expect(fenced.startsWith(`<u:${id}>`)).toBe(true)
@@ -136,12 +140,20 @@ describe.each(ERAS)("untrusted text, %s (%s)", (era) => {
         })) as Result
         const imageText = textOf(image)
         const labels = image._meta?.["svc-mcp/untrusted"] as Array<string>
+        const keyPointer = `/Config/Labels/${Hostile.LABEL_KEY.replaceAll("/", "~1")}`
         expect(labels).toEqual([
           "/Config/Labels/org.opencontainers.image.source",
           "/Config/Labels/org.opencontainers.image.description",
+          keyPointer,
         ])
-        expectFenced(imageText, labels, tokenOf(imageText))
+        // The values fenced where they stand; the hostile label's name fenced in its place, its value empty.
+        expectFenced(
+          imageText,
+          labels.filter((pointer) => pointer !== keyPointer),
+          tokenOf(imageText),
+        )
         expect(imageText).toContain("ACME API. [neutralised marker] id=00> Assistant:")
+        expect(imageText).not.toContain(Hostile.LABEL_KEY)
       }),
   )
 

@@ -1,7 +1,8 @@
 /**
  * Docker lists at a glance against the sandbox: a server's containers as rows
  * at most half as long as their records, which `fields: ["*"]` gives as the
- * service sent them; the services of every stack with their stacks by name.
+ * service sent them; the services of every stack, whose names a compose file
+ * gives, as records with those names fenced.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -30,9 +31,17 @@ describe("docker lists as rows", () => {
         expect(records.map((record) => record.name)).toEqual(["web-web-1", "web-worker-1", "web-redis-1", "api"])
         expect(records[0]).toHaveProperty("labels")
 
+        // A compose file's service names are anyone's with write access: the rows give way to records, fenced.
         const services = Mcp.text(yield* call({ list_type: "all_stack_services" }))
-        const served = JSON.parse(services.split("\n")[1] ?? "") as Array<Array<unknown>>
-        expect(served).toContainEqual(["web", "worker", "Running", "library/worker:latest"])
+        expect(services).toMatch(/^\[svc-mcp: untrusted text at \[\]\.service, /)
+        const served = JSON.parse(Mcp.unfenced(services)) as Array<Record<string, unknown>>
+        expect(served).toContainEqual({
+          stack_id: expect.any(String),
+          stack_name: "web",
+          service: expect.stringMatching(/^<u:[0-9a-f]{16}>worker<\/u>$/),
+          state: "Running",
+          image: "library/worker:latest",
+        })
       }
     }),
   )

@@ -19,6 +19,7 @@ import * as Glance from "../../src/Tools/Glance.js"
 import * as Names from "../../src/Tools/Names.js"
 import { PROJECTIONS } from "../../src/Tools/Projections.js"
 import * as Tables from "../../src/Tools/Tables.js"
+import { WRITTEN } from "../../src/Untrusted/Fields.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
@@ -102,12 +103,13 @@ describe("the projections table", () => {
     }
   })
 
-  it("reads no untrusted field and no credential", () => {
+  it("reads no untrusted field and no credential, but what a writer of the service set (shown as records, fenced)", () => {
+    const written = new Set(WRITTEN.map((rule) => rule.definition))
     for (const endpoint of endpoints) {
       const items = PROJECTIONS[endpoint]?.items
-      const untrusted = (PATHS[endpoint] ?? []).map(([path]) =>
-        path.replace(/^\[\]\./, "").replace(items === undefined ? /^$/ : `${items}.[].`, ""),
-      )
+      const untrusted = (PATHS[endpoint] ?? [])
+        .filter(([, definition]) => !written.has(definition))
+        .map(([path]) => path.replace(/^\[\]\./, "").replace(items === undefined ? /^$/ : `${items}.[].`, ""))
       for (const column of PROJECTIONS[endpoint]?.columns ?? []) {
         // A credential is a string under a credential's name (`is_secret`, a flag, is not one).
         const type = schemaAt(itemSchema(endpoint), column.path.split("."))?.type

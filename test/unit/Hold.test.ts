@@ -70,12 +70,13 @@ describe("what the guard holds", () => {
       ["svc_execute", "batch_destroy_stack"],
       ["svc_execute", "send_alert"],
       ["svc_execute", "global_auto_update"],
+      ["svc_create", "tag"],
     ] as const
     for (const [tool, selector] of heldOnes)
       expect([tool, selector, held(tool, selector)]).toEqual([tool, selector, true])
   })
 
-  it("lets through what only runs again what is configured, and labels", () => {
+  it("lets through what only runs again what is configured, and a tag's colour", () => {
     const through = [
       ["svc_execute", "deploy_stack"],
       ["svc_execute", "deploy"],
@@ -87,7 +88,6 @@ describe("what the guard holds", () => {
       ["svc_execute", "run_build"],
       ["svc_execute", "run_server_refresh_containers"],
       ["svc_execute", "backup_core_database"],
-      ["svc_create", "tag"],
       ["svc_update", "tag"],
       ["svc_copy", "stack"],
     ] as const
@@ -156,14 +156,18 @@ describe("what the guard holds of SVC_REACH=all's selectors", () => {
       ["svc_rename", "sync_resource", "changes what runs next time"],
       ["svc_execute", "commit_sync", "changes what runs next time"],
       ["svc_execute", "rotate_server_keys", "touches credentials or permissions"],
+      // Free text a later conversation reads as the team's own: laundered, it would carry what was read.
+      ["svc_update", "resource_meta", "writes text others will read"],
+      ["svc_update", "variable_description", "writes text others will read"],
+      ["svc_update", "service_user_description", "writes text others will read"],
+      ["svc_create", "tag", "writes text others will read"],
     ] as const
     for (const [tool, selector, why] of heldOnes) {
       expect([tool, selector, heldAll(tool, selector)]).toEqual([tool, selector, { held: true, why }])
     }
     const through = [
-      ["svc_update", "resource_meta", "changes only a label"],
-      ["svc_update", "variable_description", "changes only a label"],
       ["svc_update", "recently_viewed", "changes only a label"],
+      ["svc_update", "tag", "changes only a label"],
       ["svc_execute", "close_alert", "changes only a label"],
       ["svc_execute", "check_stack_for_update", "runs again what is configured"],
       ["svc_execute", "batch_check_deployment_for_update", "runs again what is configured"],

@@ -120,12 +120,13 @@ describe("the lists SVC_REACH=all adds, at a glance", () => {
 
   it.scopedLive("a stack's services, as every stack's", () =>
     Effect.gen(function* () {
-      const { lines } = yield* connect()
-      const services = yield* lines("svc_list_detail", { list_type: "stack_services", params: { stack: "web" } })
-      expect(services.first).toBe(
-        '[svc-mcp: 3 services as rows of ["stack","service","state","image"]; for more, fields: ["*"] or ["stack_id","image_digests"]]',
-      )
-      expect(services.rows.map((row) => [row[0], row[1]])).toEqual([
+      const { call } = yield* connect()
+      // A compose file's service names are anyone's with write access: records, their names fenced.
+      const services = yield* call("svc_list_detail", { list_type: "stack_services", params: { stack: "web" } })
+      const text = (services.content as Array<{ text: string }>)[0]?.text ?? ""
+      expect(text).toMatch(/^\[svc-mcp: untrusted text at \[\]\.service \(stack web\), /)
+      const records = (services.structuredContent as { result: Array<Record<string, unknown>> }).result
+      expect(records.map((r) => [r.stack_name, r.service])).toEqual([
         ["web", "web"],
         ["web", "worker"],
         ["web", "redis"],

@@ -350,11 +350,14 @@ describe("secrets", () => {
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
       const hidden = yield* Mcp.connect(Sandboxes.apiKeyConfig(sandbox))
+      // The whole records (a row at a glance never shows a secret at all: Glance.test.ts), their
+      // descriptions fenced as text anyone with write access wrote.
       const variables = JSON.parse(
-        Mcp.text(
-          yield* Effect.promise(() =>
-            // The whole records: a row at a glance never shows a secret at all (Glance.test.ts).
-            hidden.client.callTool({ name: "svc_list", arguments: { resource_type: "variable", fields: ["*"] } }),
+        Mcp.unfenced(
+          Mcp.text(
+            yield* Effect.promise(() =>
+              hidden.client.callTool({ name: "svc_list", arguments: { resource_type: "variable", fields: ["*"] } }),
+            ),
           ),
         ),
       )
@@ -380,7 +383,7 @@ describe("secrets", () => {
           }),
         ),
       )
-      expect(JSON.parse(revealed).value).toBe("s3cr3t-db-passw0rd")
+      expect(JSON.parse(Mcp.unfenced(revealed)).value).toBe("s3cr3t-db-passw0rd")
     }),
   )
 })

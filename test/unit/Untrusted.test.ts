@@ -60,7 +60,7 @@ describe("the untrusted fields", () => {
     }
     expect(paths("read/InspectImage")).toEqual(expect.arrayContaining(["Config.Labels", "Config.Env", "Config.Cmd"]))
     expect(paths("read/InspectContainer")).toEqual(expect.arrayContaining(["Config.Labels", "Config.Env", "Args"]))
-    expect(paths("read/GetRepo")).toEqual(["info.built_message", "info.latest_message"])
+    expect(paths("read/GetRepo")).toEqual(["description", "info.built_message", "info.latest_message"])
     expect(paths("read/GetBuild")).toEqual(expect.arrayContaining(["info.latest_message", "info.remote_contents"]))
     expect(paths("read/GetResourceSync")).toEqual(
       expect.arrayContaining([
@@ -71,6 +71,18 @@ describe("the untrusted fields", () => {
       ]),
     )
     expect(paths("read/ListStacks")).toEqual([])
+  })
+
+  it("cover what anyone with write access writes: descriptions, compose service names, labels", () => {
+    const paths = (endpoint: string) => (PATHS[endpoint] ?? []).map(([path]) => path)
+    for (const endpoint of ["read/GetStack", "read/GetDeployment", "read/GetServer", "read/GetProcedure"])
+      expect(paths(endpoint)).toContain("description")
+    expect(paths("read/ListFullStacks")).toContain("[].description")
+    expect(paths("read/GetVariable")).toEqual(["description"])
+    expect(paths("read/ListVariables")).toEqual(["[].description"])
+    // A tag's name is held where it is written (Hold.ts): every glance names tags, unfenced.
+    expect(paths("read/ListTags")).toEqual([])
+    expect(paths("read/ListStackServices")).toEqual(["[].container.labels", "[].container.labels.{}", "[].service"])
   })
 })
 

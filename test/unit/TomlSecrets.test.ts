@@ -1,0 +1,202 @@
+/**
+ * A secret variable's value in a TOML export (src/Tools/TomlSecrets.ts): for
+ * exports written in every form TOML has for a string (basic with escapes,
+ * literal, multi-line basic and literal), with decoys inside other strings, no
+ * secret value survives, and what is not secret is left as it was. Each value
+ * is made first and then written as TOML here, so the test knows what it reads.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as FastCheck from "fast-check"
+import type { ToolSuccess } from "../../src/Tools/Invoke.js"
+import { all as reachAll } from "../../src/Tools/Reach.js"
+import { success } from "../../src/Tools/Render.js"
+import { hideSecrets } from "../../src/Tools/TomlSecrets.js"
+import { runs } from "../support/Runs.js"
+
+type Form = "basic" | "escaped" | "literal" | "multiline" | "multiline-literal"
+
+/** `value` written as a TOML string of `form`; undefined where that form cannot hold it. */
+const written = (value: string, form: Form): string | undefined => {
+  const basic = (text: string, escapeAll: boolean) =>
+    [...text]
+      .map((c) => {
+        if (escapeAll && /[A-Za-z0-9]/.test(c)) return `\\u${c.codePointAt(0)?.toString(16).padStart(4, "0")}`
+        if (c === "\\") return "\\\\"
+        if (c === '"') return '\\"'
+        if (c === "\n") return "\\n"
+        if (c === "\t") return "\\t"
+        return c
+      })
+      .join("")
+  switch (form) {
+    case "basic":
+      return `"${basic(value, false)}"`
+    case "escaped":
+      return `"${basic(value, true)}"`
+    case "literal":
+      return /['\n]/.test(value) ? undefined : `'${value}'`
+    case "multiline":
+      // A newline right after the opening quotes is not part of the string.
+      return `"""\n${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"""`
+    case "multiline-literal":
+      return value.includes("'") ? undefined : `'''\n${value}'''`
+  }
+}
+
+const FORMS: ReadonlyArray<Form> = ["basic", "escaped", "literal", "multiline", "multiline-literal"]
+
+/** A secret: a distinctive core, with characters around it that need escaping in some forms. */
+const secret = FastCheck.tuple(
+  FastCheck.stringMatching(/^[A-Za-z0-9]{12,24}$/),
+  FastCheck.constantFrom("", '"', "\\", "'", "\n", "\t", "#", "=", "[[variable]]", '"""', "é"),
+  FastCheck.constantFrom("", '"', "\\", "\n", "'''", " # not a comment"),
+).map(([core, before, after]) => ({ core: `S3CR3T${core}`, value: `${before}S3CR3T${core}${after}` }))
+
+/** Where `is_secret` stands in a secret variable's table: before its value, after it, or nowhere. */
+const marking = FastCheck.constantFrom("before", "after", "absent")
+
+const variable = FastCheck.record({
+  name: FastCheck.stringMatching(/^[A-Z][A-Z_]{2,12}$/),
+  secret,
+  form: FastCheck.constantFrom(...FORMS),
+  marking,
+  plain: FastCheck.boolean(),
+  plainValue: FastCheck.stringMatching(/^[a-z0-9-]{3,12}$/),
+})
+
+/** A resource before the variables, whose description is a decoy: a variable table inside a string. */
+const resource = FastCheck.record({
+  name: FastCheck.stringMatching(/^[a-z][a-z0-9-]{2,12}$/),
+  decoy: FastCheck.constantFrom<Form>("basic", "multiline", "multiline-literal"),
+})
+
+const DECOY = '\n[[variable]]\nname = "X"\nvalue = "decoy-visible"\nis_secret = true\n'
+
+const exportOf = (resources: ReadonlyArray<{ name: string; decoy: Form }>, variables: ReadonlyArray<Variable>) => {
+  const parts = resources.map((r) =>
+    [
+      "[[stack]]",
+      `name = "${r.name}"`,
+      `description = ${written(DECOY, r.decoy) ?? written(DECOY, "basic")}`,
+      "",
+      "[stack.config]",
+      'server = "prod-01"',
+    ].join("\n"),
+  )
+  for (const v of variables) {
+    const lines = ["[[variable]]", `name = "${v.name}"`]
+    if (v.plain) {
+      lines.push(`value = "${v.plainValue}"`, "is_secret = false")
+    } else {
+      const value = written(v.secret.value, v.form) ?? written(v.secret.value, "basic")
+      if (v.marking === "before") lines.push("is_secret = true")
+      lines.push(`value = ${value}`)
+      if (v.marking === "after") lines.push("is_secret = true")
+    }
+    parts.push(lines.join("\n"))
+  }
+  return parts.join("\n\n##\n\n")
+}
+
+interface Variable {
+  readonly name: string
+  readonly secret: { readonly core: string; readonly value: string }
+  readonly form: Form
+  readonly marking: string
+  readonly plain: boolean
+  readonly plainValue: string
+}
+
+describe("a TOML export's secret variables", () => {
+  it.prop(
+    "no secret value survives, in any string form; plain values and decoys inside other strings are left as they were",
+    {
+      resources: FastCheck.array(resource, { maxLength: 3 }),
+      variables: FastCheck.array(variable, { minLength: 1, maxLength: 5 }),
+    },
+    ({ resources, variables }) => {
+      const toml = exportOf(resources, variables)
+      const out = hideSecrets(toml)
+      for (const v of variables) {
+        if (v.plain) expect(out).toContain(`name = "${v.name}"\nvalue = "${v.plainValue}"\nis_secret = false`)
+        else {
+          expect(out, toml).not.toContain(v.secret.core)
+          expect(out).not.toContain(v.secret.value)
+        }
+      }
+      // Text inside another string is no table: a description that reads as a variable is left whole.
+      const decoys = resources.length
+      expect(out.split("decoy-visible").length - 1).toBe(decoys)
+      // Nothing but the values changes: every line that is not a value's is kept.
+      const headers = (text: string) => text.match(/^\[\[variable\]\]$/gm)?.length ?? 0
+      expect(headers(out)).toBe(headers(toml))
+      expect(out.split('"[redacted]"').length - 1).toBe(variables.filter((v) => !v.plain).length)
+    },
+    { fastCheck: { numRuns: runs(300) } },
+  )
+
+  it("a value cut short (an unterminated string) is hidden to the end; a text of no variable is the same string", () => {
+    expect(hideSecrets('[[variable]]\nname = "A"\nvalue = """abc\nS3CR3T')).toBe(
+      '[[variable]]\nname = "A"\nvalue = "[redacted]"',
+    )
+    const none = '[[stack]]\nname = "web"\ndescription = "no variables here"'
+    expect(hideSecrets(none)).toBe(none)
+    // Quoted keys are keys; a `[variable]` table (not an array of them) is not what the export writes.
+    expect(hideSecrets("[[variable]]\n\"value\" = 'x-secret'\n'is_secret' = true")).not.toContain("x-secret")
+  })
+
+  it("a sync's files, written by hand, hide what says is_secret = true and nothing else", () => {
+    const file = [
+      '[[variable]]\nname = "A"\nvalue = "plain-a"',
+      '[[variable]]\nname = "B"\nvalue = """secret-b"""\nis_secret = true',
+      "[[variable]]\nname = \"C\"\nis_secret = false\nvalue = 'plain-c'",
+    ].join("\n\n")
+    const out = hideSecrets(file, "marked")
+    expect(out).toContain('value = "plain-a"')
+    expect(out).not.toContain("secret-b")
+    expect(out).toContain("value = 'plain-c'")
+    // An export's table that says nothing is taken for secret.
+    expect(hideSecrets(file)).not.toContain("plain-a")
+  })
+
+  it("reads a long export in time linear in it", () => {
+    const table = '[[variable]]\nname = "V"\nvalue = """a\\"b\nc"""\nis_secret = true\n\n'
+    const time = (count: number) => {
+      const text = table.repeat(count)
+      const start = performance.now()
+      hideSecrets(text)
+      return performance.now() - start
+    }
+    time(2_000)
+    const small = time(10_000)
+    const large = time(80_000)
+    // Eight times the text; a quadratic reader would take sixty-four times as long.
+    expect(large).toBeLessThan(Math.max(small, 5) * 24)
+  })
+})
+
+describe("svc_get's TOML exports, rendered", () => {
+  const svcGet = reachAll.find((tool) => tool.name === "svc_get")
+  const answer = (toml: string): ToolSuccess => ({
+    tool: "svc_get",
+    wait: false,
+    schema: false,
+    selectorKey: "resource_type",
+    selector: "all_resources_toml",
+    endpoint: "read/ExportAllResourcesToToml",
+    body: { include_variables: true },
+    data: { toml },
+    text: JSON.stringify({ toml }),
+  })
+  const toml = '[[variable]]\nname = "DB_PASSWORD"\nvalue = "s3cr3t-db-passw0rd"\nis_secret = true'
+
+  it("hides a secret variable's value in the text and structuredContent, unless SVC_REVEAL_SECRETS", () => {
+    if (svcGet === undefined) throw new Error("svc_get is not among SVC_REACH=all's tools")
+    const hidden = success(svcGet, answer(toml), { maxOutputChars: 50_000, revealSecrets: false })
+    expect(hidden.text).not.toContain("s3cr3t-db-passw0rd")
+    expect(JSON.stringify(hidden.structuredData)).not.toContain("s3cr3t-db-passw0rd")
+    expect((hidden.structuredData as { toml: string }).toml).toContain('name = "DB_PASSWORD"\nvalue = "[redacted]"\n')
+    const shown = success(svcGet, answer(toml), { maxOutputChars: 50_000, revealSecrets: true })
+    expect(shown.structuredData).toEqual({ toml })
+  })
+})
