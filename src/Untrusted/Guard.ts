@@ -119,20 +119,18 @@ export const memoryStore: Effect.Effect<WindowStore> = Effect.sync(() => {
   }
 })
 
-/** A window as the shared store keeps it; a bare source (as an older replica wrote it) ends within the window. */
-const fromShared = (text: string, now: number, fallbackUntil: number): Window => {
+/** A window as the shared store keeps it; None for anything else. */
+const fromShared = (text: string): Option.Option<Window> => {
   try {
     const parsed: unknown = JSON.parse(text)
     if (typeof parsed === "object" && parsed !== null) {
       const { s, u, a } = parsed as { s?: unknown; u?: unknown; a?: unknown }
-      if (typeof s === "string" && typeof u === "number") {
-        return { source: s, at: typeof a === "number" ? a : now, until: u }
+      if (typeof s === "string" && typeof u === "number" && typeof a === "number") {
+        return Option.some({ source: s, at: a, until: u })
       }
     }
-  } catch {
-    // an older replica's bare source, below
-  }
-  return { source: text, at: now, until: fallbackUntil }
+  } catch {}
+  return Option.none()
 }
 
 /** Where a caller's window is in the shared store (under the store's own prefix). */
@@ -144,10 +142,7 @@ const sharedKey = (caller: string) => `guard:${caller}`
  * too, which answers when the store does not (a replica then still guards
  * after what it served itself).
  */
-export const sharedStore = (
-  shared: StoreShape,
-  windowMs: number = GuardSettings.DEFAULT_WINDOW_MS,
-): Effect.Effect<WindowStore> =>
+export const sharedStore = (shared: StoreShape): Effect.Effect<WindowStore> =>
   Effect.map(memoryStore, (local) => ({
     mark: (caller, source, ttlMs) =>
       Effect.zipRight(
@@ -167,11 +162,10 @@ export const sharedStore = (
     recent: (caller) =>
       shared.get(sharedKey(caller)).pipe(
         Effect.catchAll(() => Effect.succeed(Option.none<string>())),
-        Effect.flatMap((found) =>
-          Option.isSome(found)
-            ? Effect.map(Clock.currentTimeMillis, (now) => Option.some(fromShared(found.value, now, now + windowMs)))
-            : local.recent(caller),
-        ),
+        Effect.flatMap((found) => {
+          const window = Option.flatMap(found, fromShared)
+          return Option.isSome(window) ? Effect.succeed(window) : local.recent(caller)
+        }),
       ),
   }))
 
@@ -204,10 +198,7 @@ export const layer = (settings: GuardSettings.GuardSettings): Layer.Layer<Guard>
 export const makeConfig: Effect.Effect<Option.Option<GuardShape>, ConfigError, Store> = Effect.gen(function* () {
   const settings = yield* GuardSettings.load
   const store = yield* Store
-  return yield* makeWith(
-    settings,
-    Option.match(store, { onNone: () => memoryStore, onSome: (shared) => sharedStore(shared, settings.windowMs) }),
-  )
+  return yield* makeWith(settings, Option.match(store, { onNone: () => memoryStore, onSome: sharedStore }))
 })
 
 /** `makeConfig` as a layer. */
