@@ -22,6 +22,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as GuardSettings from "../Settings/Guard.js"
 import type { ConfigError } from "../Settings/Read.js"
+import * as ExpiringMap from "../Shared/ExpiringMap.js"
 import { wildcard } from "../Shared/Wildcard.js"
 import { Store, type StoreShape } from "../Store/Store.js"
 import { type Reason, ruleOf } from "./Hold.js"
@@ -88,8 +89,6 @@ export const decider = (settings: GuardSettings.GuardSettings) => {
  */
 export class Guard extends Context.Tag("svc-mcp/Guard")<Guard, Option.Option<GuardShape>>() {}
 
-/** More callers than this, and the expired ones are swept before the next is added (then at twice the rest). */
-const SWEEP_AT = 1024
 /**
  * The most callers kept: beyond it the oldest reading is forgotten first, so that
  * no flood of sessions grows the memory without bound.
@@ -98,24 +97,13 @@ const MOST_CALLERS = 100_000
 
 /** The window in this process's memory: one map, in the order of the last reading. */
 export const memoryStore: Effect.Effect<WindowStore> = Effect.sync(() => {
-  const windows = new Map<string, Window>()
-  let sweepAt = SWEEP_AT
+  const windows = ExpiringMap.make<string, Window>({ ttlMs: CONVERSATION_MS, most: MOST_CALLERS })
   return {
     mark: (caller, source, ttlMs) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        windows.delete(caller)
-        if (windows.size >= sweepAt) {
-          for (const [name, entry] of windows) if (entry.until <= now) windows.delete(name)
-          sweepAt = Math.max(SWEEP_AT, windows.size * 2)
-        }
-        if (windows.size >= MOST_CALLERS) windows.delete(windows.keys().next().value as string)
-        windows.set(caller, { source, at: now, until: now + ttlMs })
-      }),
-    recent: (caller) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const entry = windows.get(caller)
-        return entry !== undefined && entry.until > now ? Option.some(entry) : Option.none()
-      }),
+      Effect.map(Clock.currentTimeMillis, (now) =>
+        windows.set(caller, { source, at: now, until: now + ttlMs }, now, ttlMs),
+      ),
+    recent: (caller) => Effect.map(Clock.currentTimeMillis, (now) => Option.fromNullable(windows.get(caller, now))),
   }
 })
 
