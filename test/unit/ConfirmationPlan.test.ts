@@ -170,11 +170,18 @@ describe("a batch pattern", () => {
 
   it.prop(
     "entries are split on commas and newlines and trimmed; any entry matching is a match",
-    { names: FastCheck.array(name, { minLength: 1, maxLength: 4 }), probe: name },
-    ({ names, probe }) => {
+    {
+      names: FastCheck.array(name, { minLength: 1, maxLength: 4 }),
+      other: name,
+      // Half the probes are one of the entries: a random name alone would almost never match.
+      pick: FastCheck.option(FastCheck.nat(), { nil: undefined, freq: 1 }),
+    },
+    ({ names, other, pick }) => {
+      const probe = pick === undefined ? other : (names[pick % names.length] as string)
       const pattern = names.map((n, i) => (i % 2 === 0 ? ` ${n} ` : `\n${n}`)).join(",")
       expect(entries(pattern)).toEqual(names)
       expect(Either.getOrThrow(compile(pattern))(probe)).toBe(names.includes(probe))
+      if (pick !== undefined) expect(Either.getOrThrow(compile(pattern))(probe)).toBe(true)
     },
   )
 
