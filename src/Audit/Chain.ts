@@ -76,7 +76,6 @@ export const checkpoint = (
 
 /** A line read back. */
 export type Read =
-  | { readonly _tag: "Unchained"; readonly fields: Record<string, unknown> }
   | {
       readonly _tag: "Sealed"
       readonly writer: string
@@ -91,9 +90,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
- * Reads one line's bytes (without the newline). A line in the format before the
- * chain is Unchained; one that is meant to be sealed (any one of its marks) and
- * does not hold is Broken, with why.
+ * Reads one line's bytes (without the newline): Sealed where its chain fields
+ * hold, else Broken, with why.
  */
 export const read = (bytes: Uint8Array): Read => {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
@@ -105,7 +103,7 @@ export const read = (bytes: Uint8Array): Read => {
     return { _tag: "Broken", problem: marked ? "it is not JSON: it was edited or cut" : "it is not a JSON line" }
   }
   if (!isRecord(parsed)) return { _tag: "Broken", problem: "it is not a JSON object" }
-  if (!marked) return { _tag: "Unchained", fields: parsed }
+  if (!marked) return { _tag: "Broken", problem: "it has no chain fields: it was inserted or edited" }
   const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const at = raw.lastIndexOf(HASH_MARK)
   const { audit, writer, seq, prev, hash } = parsed

@@ -53,13 +53,12 @@ interface WriterSummary {
 }
 
 export interface Report {
-  readonly status: "holds" | "broken" | "open" | "unchained"
+  readonly status: "holds" | "broken" | "open" | "empty"
   /** Problems in the order of the sources and their lines: the first is the first broken line. */
   readonly problems: ReadonlyArray<Problem>
   readonly writers: ReadonlyArray<WriterSummary>
   /** Changes whose intent has no outcome. */
   readonly unknown: ReadonlyArray<Unknown>
-  readonly unchained: number
   readonly checkpoints: { readonly signed: number; readonly checked: boolean }
   readonly notes: ReadonlyArray<string>
 }
@@ -92,7 +91,6 @@ class Reading {
   /** The last line of each writer in each file, to tell a cut file from a rotated one. */
   readonly fileEnds: Array<{ readonly writer: string; readonly seq: number; readonly where: Where }> = []
   readonly unknown: Array<Unknown> = []
-  unchained = 0
   signed = 0
   private readonly seen = new Set<string>()
 
@@ -106,7 +104,6 @@ class Reading {
   /** A source's lines in order, each checked against its writer's line before it in the source, and put in its chain. */
   readSource(source: Source): void {
     const last = new Map<string, Last>()
-    let sealedSeen = false
     for (const [index, bytes] of source.lines.entries()) {
       const where = { source: source.name, line: index + 1 }
       const read: Chain.Read = bytes.length === 0 ? { _tag: "Broken", problem: "an empty line" } : Chain.read(bytes)
@@ -114,12 +111,6 @@ class Reading {
         this.broken(where, read.problem)
         continue
       }
-      if (read._tag === "Unchained") {
-        this.unchained++
-        if (sealedSeen) this.broken(where, "a line without chain fields among chained lines: it was inserted or edited")
-        continue
-      }
-      sealedSeen = true
       const before = last.get(read.writer)
       if (before !== undefined) this.follows(source, before, read, where)
       const ahead = before !== undefined && before.seq >= read.seq
@@ -264,17 +255,17 @@ export const verify = (sources: ReadonlyArray<Source>, key?: Uint8Array): Report
   const writers = [...reading.chains]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([writer, chain]) => reading.walk(writer, chain, key))
-  const { problems, unknown, unchained, signed, notes } = reading
+  const { problems, unknown, signed, notes } = reading
   problems.sort((a, b) => order(sources, a) - order(sources, b))
   const status =
     problems.length > 0
       ? "broken"
       : reading.chains.size === 0
-        ? "unchained"
+        ? "empty"
         : writers.some((w) => !w.closed)
           ? "open"
           : "holds"
-  return { status, problems, writers, unknown, unchained, checkpoints: { signed, checked: key !== undefined }, notes }
+  return { status, problems, writers, unknown, checkpoints: { signed, checked: key !== undefined }, notes }
 }
 
 const order = (sources: ReadonlyArray<Source>, where: Where) =>
@@ -316,11 +307,6 @@ export const format = (report: Report): string => {
         : `open: the lines from ${w.openFrom === undefined ? "its start" : at(w.openFrom)} on follow no checkpoint (the writer runs, was killed, or lines after them were cut)`
     out.push(`writer ${w.writer}: ${w.lines} lines, seq ${w.first} to ${w.last}; ${sealedAt}; ${end}`)
   }
-  if (report.unchained > 0) {
-    out.push(
-      `${report.unchained} line${report.unchained === 1 ? "" : "s"} in the format before the chain (unchained): an edit or removal there would not show`,
-    )
-  }
   out.push(
     report.checkpoints.checked
       ? `checkpoints signed and verified with SVC_AUDIT_KEY: ${report.checkpoints.signed}`
@@ -338,12 +324,12 @@ export const format = (report: Report): string => {
       ? "the chains hold"
       : report.status === "open"
         ? "the chains hold up to their last checkpoints; after them, a cut would not show"
-        : report.status === "unchained"
-          ? "unchained: these lines are in the format before the chain, which cannot be verified"
+        : report.status === "empty"
+          ? "empty: there is no line to verify"
           : "the log is not whole",
   )
   return out.join("\n")
 }
 
-/** The command's exit code: 0 when the chains hold and each ends at a clean stop, 1 when a line is broken, 3 when open or unchained. */
+/** The command's exit code: 0 when the chains hold and each ends at a clean stop, 1 when a line is broken, 3 when open or empty. */
 export const exitCode = (report: Report): number => (report.status === "holds" ? 0 : report.status === "broken" ? 1 : 3)

@@ -14,6 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
+import * as ExpiringMap from "../Shared/ExpiringMap.js"
 import { Store, type StoreError, type StoreShape } from "../Store/Store.js"
 
 /** The service's failure window. */
@@ -60,40 +61,21 @@ export const fingerprint = (key: string, secret: Redacted.Redacted<string>): str
 export const describe = (refusal: Refusal): string =>
   `the service refused this API key at ${new Date(refusal.at).toISOString()}; remembered, so it is not sent again until ${new Date(refusal.until).toISOString()}`
 
-/** Refusals remembered in this process alone. */
-export const makeLocal: Effect.Effect<RefusedKeysShape> = Effect.map(
-  Ref.make(new Map<string, number>()),
-  (state): RefusedKeysShape => ({
+/** The most refusals this process holds: beyond it the oldest is forgotten first (it is sent once more). */
+const MOST_REFUSALS = 10_000
+
+/** Refusals remembered in this process alone: when each was given. */
+export const makeLocal: Effect.Effect<RefusedKeysShape> = Effect.sync((): RefusedKeysShape => {
+  const refusals = ExpiringMap.make<string, number>({ ttlMs: REMEMBER_MS, most: MOST_REFUSALS })
+  return {
     check: (keyId) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Ref.modify(state, (refusals) => {
-          const at = refusals.get(keyId)
-          if (at === undefined) return [Option.none(), refusals] as const
-          if (now >= at + REMEMBER_MS) {
-            const kept = new Map(refusals)
-            kept.delete(keyId)
-            return [Option.none(), kept] as const
-          }
-          return [Option.some({ at, until: at + REMEMBER_MS }), refusals] as const
-        }),
+      Effect.map(Clock.currentTimeMillis, (now) =>
+        Option.map(Option.fromNullable(refusals.get(keyId, now)), (at) => ({ at, until: at + REMEMBER_MS })),
       ),
-    refused: (keyId) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Ref.update(state, (refusals) => {
-          const kept = new Map([...refusals].filter(([, at]) => now < at + REMEMBER_MS))
-          kept.set(keyId, now)
-          return kept
-        }),
-      ),
-    succeeded: (keyId) =>
-      Ref.update(state, (refusals) => {
-        if (!refusals.has(keyId)) return refusals
-        const kept = new Map(refusals)
-        kept.delete(keyId)
-        return kept
-      }),
-  }),
-)
+    refused: (keyId) => Effect.map(Clock.currentTimeMillis, (now) => refusals.set(keyId, now, now)),
+    succeeded: (keyId) => Effect.sync(() => refusals.delete(keyId)),
+  }
+})
 
 /** Nothing remembered: the server sends its own key, which no caller can retry into a lock-out. */
 export const layerOff: Layer.Layer<RefusedKeys> = Layer.succeed(RefusedKeys, Option.none())

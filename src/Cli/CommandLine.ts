@@ -9,6 +9,7 @@ import type { Scenario } from "../Sandbox/Scenarios.js"
 import { DEFAULT_HOST } from "../Settings/Http.js"
 import { parsePort as parsePortText } from "../Settings/Read.js"
 import { VERSION } from "../Shared/Version.js"
+import * as Flags from "./Flags.js"
 // Its command line alone: the rest of setup is loaded by its command.
 import * as Setup from "./Setup/Options.js"
 import * as Variables from "./Variables.js"
@@ -58,48 +59,49 @@ const SCENARIO_USAGE = `--scenario takes ${SCENARIO_NAMES.join(", ")} or list`
 const scenarioOf = (value: string): Scenario | "list" | Command =>
   value === "list" || isScenario(value) ? value : invalid(SCENARIO_USAGE)
 
+const SERVE_FLAGS: Flags.Kinds = {
+  sandbox: "boolean",
+  "http-port": "string",
+  services: "string",
+  estate: "string",
+  scenario: "string",
+}
+
+/** `--services a,b`'s names, or what is wrong. */
+const servicesOf = (value: string): ReadonlyArray<string> | Command => {
+  const services = value.split(",").map((name) => name.trim())
+  return services.every((name) => /^[a-z0-9][a-z0-9-]*$/.test(name)) && new Set(services).size === services.length
+    ? services
+    : invalid("--services takes distinct comma-separated names of lowercase letters, digits and -")
+}
+
 /** `[--sandbox [--services a,b] [--estate small|large] [--scenario NAME]] [--http-port N]`, in any order. */
 const parseServe = (argv: ReadonlyArray<string>): Command => {
-  let sandbox = false
-  let httpPort: number | undefined
-  let services: ReadonlyArray<string> | undefined
-  let estate: Estate | undefined
-  let scenario: Scenario | undefined
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    if (arg === "--sandbox" && !sandbox) {
-      sandbox = true
-    } else if (arg === "--scenario" && scenario === undefined) {
-      const value = scenarioOf(argv[++i] ?? "")
-      if (value === "list") return { _tag: "Scenarios" }
-      if (typeof value !== "string") return value
-      scenario = value
-    } else if (arg === "--estate" && estate === undefined) {
-      const value = argv[++i] ?? ""
-      if (!isEstate(value)) return invalid(ESTATE_USAGE)
-      estate = value
-    } else if (arg === "--services" && services === undefined) {
-      services = (argv[++i] ?? "").split(",").map((name) => name.trim())
-      if (!services.every((name) => /^[a-z0-9][a-z0-9-]*$/.test(name)) || new Set(services).size !== services.length) {
-        return invalid("--services takes distinct comma-separated names of lowercase letters, digits and -")
-      }
-    } else if (arg === "--http-port" && httpPort === undefined) {
-      httpPort = parsePort(argv[++i])
-      if (httpPort === undefined) return invalid("--http-port takes a port from 0 to 65535")
-    } else {
-      return invalid(`unknown argument ${JSON.stringify(arg)}`)
-    }
-  }
+  // What a client starts: no flags to read.
+  if (argv.length === 0) return { _tag: "Serve", sandbox: false, httpPort: undefined }
+  const read = Flags.read(argv, SERVE_FLAGS, false)
+  if (Either.isLeft(read)) return invalid(`unknown argument ${JSON.stringify(read.left)}`)
+  const { flags } = read.right
+  const sandbox = flags.has("sandbox")
+  const named = flags.has("scenario") ? scenarioOf(flags.get("scenario") ?? "") : undefined
+  if (named === "list") return { _tag: "Scenarios" }
+  if (typeof named === "object") return named
+  const estate = flags.has("estate") ? (flags.get("estate") ?? "") : undefined
+  if (estate !== undefined && !isEstate(estate)) return invalid(ESTATE_USAGE)
+  const services = flags.has("services") ? servicesOf(flags.get("services") ?? "") : undefined
+  if (services !== undefined && "_tag" in services) return services
+  const httpPort = flags.has("http-port") ? parsePort(flags.get("http-port")) : undefined
+  if (flags.has("http-port") && httpPort === undefined) return invalid("--http-port takes a port from 0 to 65535")
   if (services !== undefined && !sandbox) return invalid("--services goes with --sandbox; set SVC_SERVICES otherwise")
   if (estate !== undefined && !sandbox) return invalid("--estate goes with --sandbox")
-  if (scenario !== undefined && !sandbox) return invalid("--scenario goes with --sandbox")
+  if (named !== undefined && !sandbox) return invalid("--scenario goes with --sandbox")
   return {
     _tag: "Serve",
     sandbox,
     httpPort,
     ...(services === undefined ? {} : { services }),
     ...(estate === undefined ? {} : { estate }),
-    ...(scenario === undefined ? {} : { scenario }),
+    ...(named === undefined ? {} : { scenario: named }),
   }
 }
 
@@ -109,17 +111,13 @@ const AUDIT_USAGE = "usage: svc-mcp audit verify [--store URL [--prefix P]] FILE
 const parseAudit = (argv: ReadonlyArray<string>): Command => {
   const [verb, ...rest] = argv
   if (verb !== "verify") return invalid(AUDIT_USAGE)
-  const files: Array<string> = []
-  let store: string | undefined
-  let prefix: string | undefined
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string
-    if (arg === "--store" && store === undefined && rest[i + 1] !== undefined) store = rest[++i]
-    else if (arg === "--prefix" && prefix === undefined && rest[i + 1] !== undefined) prefix = rest[++i]
-    else if (arg.startsWith("-")) return invalid(AUDIT_USAGE)
-    else files.push(arg)
-  }
-  if ((files.length === 0 && store === undefined) || (prefix !== undefined && store === undefined)) {
+  const read = Flags.read(rest, { store: "string", prefix: "string" }, true)
+  if (Either.isLeft(read)) return invalid(AUDIT_USAGE)
+  const { flags, positionals: files } = read.right
+  const store = flags.get("store")
+  const prefix = flags.get("prefix")
+  const missing = (flags.has("store") && store === undefined) || (flags.has("prefix") && prefix === undefined)
+  if (missing || (files.length === 0 && store === undefined) || (prefix !== undefined && store === undefined)) {
     return invalid(AUDIT_USAGE)
   }
   return {
@@ -135,48 +133,32 @@ const parseSandbox = (rest: ReadonlyArray<string>): Command => {
   const usage = invalid(
     "usage: svc-mcp sandbox [--port N] [--estate small|large] [--scenario NAME], with N from 0 to 65535",
   )
-  let port: number | undefined
-  let estate: Estate | undefined
-  let scenario: Scenario | undefined
-  for (let i = 0; i < rest.length; i++) {
-    const flag = rest[i]
-    const value = rest[++i] ?? ""
-    if (flag === "--port" && port === undefined) {
-      port = parsePort(value)
-      if (port === undefined) return usage
-    } else if (flag === "--estate" && estate === undefined) {
-      if (!isEstate(value)) return invalid(ESTATE_USAGE)
-      estate = value
-    } else if (flag === "--scenario" && scenario === undefined) {
-      const named = scenarioOf(value)
-      if (named === "list") return { _tag: "Scenarios" }
-      if (typeof named !== "string") return named
-      scenario = named
-    } else {
-      return usage
-    }
-  }
+  const read = Flags.read(rest, { port: "string", estate: "string", scenario: "string" }, false)
+  if (Either.isLeft(read)) return usage
+  const { flags } = read.right
+  const port = flags.has("port") ? parsePort(flags.get("port")) : 0
+  if (port === undefined) return usage
+  const estate = flags.has("estate") ? (flags.get("estate") ?? "") : undefined
+  if (estate !== undefined && !isEstate(estate)) return invalid(ESTATE_USAGE)
+  const named = flags.has("scenario") ? scenarioOf(flags.get("scenario") ?? "") : undefined
+  if (named === "list") return { _tag: "Scenarios" }
+  if (typeof named === "object") return named
   return {
     _tag: "Sandbox",
-    port: port ?? 0,
+    port,
     ...(estate === undefined ? {} : { estate }),
-    ...(scenario === undefined ? {} : { scenario }),
+    ...(named === undefined ? {} : { scenario: named }),
   }
 }
+
+const TOP_FLAGS: ReadonlyArray<string> = ["--help", "-h", "--version", "-v"]
 
 export const parse = (argv: ReadonlyArray<string>): Command => {
   const [first, ...rest] = argv
   const extra = (command: string, args: ReadonlyArray<string>) =>
     args.length > 0 ? invalid(`${command} takes no argument ${JSON.stringify(args[0])}`) : undefined
-  if (
-    first === undefined ||
-    first === "--sandbox" ||
-    first === "--http-port" ||
-    first === "--estate" ||
-    first === "--scenario"
-  ) {
-    return parseServe(argv)
-  }
+  // Flags first are the server's, --help and --version aside.
+  if (first === undefined || (first.startsWith("-") && !TOP_FLAGS.includes(first))) return parseServe(argv)
   switch (first) {
     case "--help":
     case "-h":

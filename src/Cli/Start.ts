@@ -1,16 +1,8 @@
 /**
- * The executable's first step: the program is loaded with V8's compiled code kept
- * from an earlier start, so that every start after the first reads it instead of
- * compiling the program again.
- *
- * - On Node 22.1 and later, Node's own compile cache (`module.enableCompileCache`),
- *   turned on before the program's ES modules are loaded.
- * - On Node 20, which has none, the program's CommonJS build (`svc-mcp/program.cjs`,
- *   the same sources in one file) is run as a `vm.Script` with V8's code cache. That
- *   cache is made a second after the start, so it holds every function the start ran
- *   (V8 compiles a function on its first call), and Node 20's ES module loader, which
- *   reads and links the program's modules one by one, is not on the way
- *   (docs/benchmark.md, "The start on Node 20").
+ * The executable's first step: Node's own compile cache (`module.enableCompileCache`,
+ * Node 22.1 and later), turned on before the program is loaded, so that every start
+ * after the first reads V8's compiled code instead of compiling the bundle again.
+ * Node 20 has no such cache: there the program simply compiles.
  *
  * Where the cache lives: beside the bundle if that directory is writable, else in
  * the user's cache directory, else in a directory of the user's own in the temporary
@@ -29,9 +21,6 @@ const Path = process.getBuiltinModule("node:path")
 
 /** The directory beside the bundle that holds its caches. */
 export const BESIDE = "compile-cache"
-
-/** The program as one CommonJS file, in the bundle's directory, for a Node without a compile cache. */
-export const PROGRAM_CJS = "program.cjs"
 
 const BUILD_PREFIX = "build-"
 
@@ -103,7 +92,7 @@ const buildCacheDir = (bundleDir: string, build: string): string | undefined => 
  * Turns on the compile cache for the bundle in `bundleDir`, whose build is named
  * `build`, when this Node has one.
  */
-const enableCompileCache = (bundleDir: string, build: string): void => {
+export const enableCompileCache = (bundleDir: string, build: string): void => {
   const { enableCompileCache: enable, flushCompileCache: flush } = NodeModule
   if (enable === undefined) return
   try {
@@ -113,82 +102,4 @@ const enableCompileCache = (bundleDir: string, build: string): void => {
     // What it holds is fixed as each module loads (V8's code for its top level), whenever it is written.
     if (flush !== undefined) setTimeout(flush, FLUSH_AFTER_MS).unref()
   } catch {}
-}
-
-/** Where this Node keeps the program's code cache in a build's directory (V8's code is its version's own). */
-const programCacheFile = (buildDir: string): string =>
-  Path.join(buildDir, `${process.version}-${process.arch}-program`, "program")
-
-/** Reads a cache file; undefined where there is none to read. */
-const readCache = (file: string): Buffer | undefined => {
-  try {
-    return Fs.readFileSync(file)
-  } catch {
-    return undefined
-  }
-}
-
-/** Writes the script's code cache whole or not at all: a start reading it meanwhile finds the old one or none. */
-const writeCache = (file: string, script: import("node:vm").Script): void => {
-  const temporary = `${file}.${process.pid}.tmp`
-  try {
-    Fs.mkdirSync(Path.dirname(file), { recursive: true, mode: 0o700 })
-    Fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 })
-    Fs.renameSync(temporary, file)
-  } catch {
-    // A write cut short (a full disk) leaves no part of a cache behind.
-    try {
-      Fs.rmSync(temporary, { force: true })
-    } catch {}
-  }
-}
-
-/**
- * Runs the program's CommonJS build in `bundleDir` through V8's code cache: the cache this build's
- * starts made, if V8 takes it; else the program compiles, and the cache is written a second later.
- * False, having run nothing, where the build has no CommonJS file (a copy of its ES modules alone).
- */
-const runProgram = (bundleDir: string, build: string): boolean => {
-  const file = Path.join(bundleDir, "svc-mcp", PROGRAM_CJS)
-  let source: string
-  try {
-    source = Fs.readFileSync(file, "utf8")
-  } catch {
-    return false
-  }
-  const Vm = process.getBuiltinModule("node:vm")
-  let cacheFile: string | undefined
-  try {
-    const dir = buildCacheDir(bundleDir, build)
-    cacheFile = dir === undefined ? undefined : programCacheFile(dir)
-  } catch {}
-  const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile)
-  // CommonJS's own wrapper, and `svcMcpLoad`: the program imports the fleet view's page with this
-  // module's import(), since Node 20 gives a script compiled from a code cache none that works
-  // (scripts/bundle.mjs builds Shared/Load.ts so).
-  const wrapped = `(function (exports, require, module, __filename, __dirname, svcMcpLoad) {${source}\n})`
-  const script = new Vm.Script(wrapped, {
-    filename: file,
-    ...(cachedData === undefined ? {} : { cachedData }),
-  })
-  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
-    const target = cacheFile
-    setTimeout(() => writeCache(target, script), FLUSH_AFTER_MS).unref()
-  }
-  const module = { exports: {} }
-  const run = script.runInThisContext() as (...args: ReadonlyArray<unknown>) => void
-  const load = (specifier: string): Promise<unknown> => import(specifier)
-  run.call(module.exports, module.exports, Module.createRequire(file), module, file, Path.dirname(file), load)
-  return true
-}
-
-/**
- * Starts the program of the bundle in `bundleDir`, whose build is named `build`: on a Node with
- * a compile cache, turns it on and returns false, for the entry to load the program's ES modules;
- * on Node 20, runs the program's CommonJS build through V8's code cache and returns true.
- */
-export const start = (bundleDir: string, build: string): boolean => {
-  if (NodeModule.enableCompileCache === undefined) return runProgram(bundleDir, build)
-  enableCompileCache(bundleDir, build)
-  return false
 }

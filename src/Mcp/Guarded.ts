@@ -2,8 +2,7 @@
  * The guard's part of one call (SVC_GUARD, Untrusted/Guard.ts): a read of
  * untrusted text opens the window of the person and the conversation
  * (Untrusted/Caller.ts), on every service; a change within it is held or let
- * through as the table decides; a held change that cannot be asked is refused
- * in words an assistant relays.
+ * through as the table decides; a held change is confirmed (Confirmation/Flow.ts).
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -12,8 +11,8 @@ import type { Call } from "../Tools/Invoke.js"
 import { callersOf } from "../Untrusted/Caller.js"
 import type * as Guard from "../Untrusted/Guard.js"
 
-/** A change made within the caller's window, and whether the guard holds it. */
-export interface Held {
+/** A change made after an untrusted read within the caller's window, and whether the guard holds it. */
+export interface ReadBefore {
   readonly window: Guard.Window
   readonly decision: Guard.Decision
 }
@@ -55,7 +54,10 @@ const latest = (store: Guard.WindowStore): Effect.Effect<Option.Option<Guard.Win
  * What the caller read within its window, and the guard's decision, when this
  * call changes something (a schema-only call sends nothing, and is not guarded).
  */
-export const inWindow = (guard: Option.Option<Guard.GuardShape>, call: Call): Effect.Effect<Option.Option<Held>> => {
+export const afterUntrustedRead = (
+  guard: Option.Option<Guard.GuardShape>,
+  call: Call,
+): Effect.Effect<Option.Option<ReadBefore>> => {
   if (Option.isNone(guard) || call.tool.group === "read" || Either.isLeft(call.invocation)) {
     return Effect.succeed(Option.none())
   }
@@ -69,11 +71,3 @@ export const inWindow = (guard: Option.Option<Guard.GuardShape>, call: Call): Ef
     })),
   )
 }
-
-/**
- * Why a held change is refused to a client that cannot be asked: which read
- * opened the window, and the ways forward. No time to wait for: the text stays
- * in the conversation, so waiting would change nothing but the guard's mind.
- */
-export const refusal = ({ window, decision }: Held): string =>
-  `this change ${decision.why.startsWith("SVC_GUARD") ? `is held by ${decision.why}` : `${decision.why}, so it is held`} because it follows reading ${window.source}, which may carry instructions (SVC_GUARD); this client can answer neither input_required nor elicitation requests. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD`

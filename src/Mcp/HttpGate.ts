@@ -6,6 +6,7 @@
  */
 import type * as NodeHttp from "node:http"
 import type { ReadyState } from "../Operations/Readiness.js"
+import { sendJson, sendText } from "./HttpServer.js"
 
 /**
  * A Host header as RFC 9110 has it: a name, an IPv4 address or a bracketed IPv6 one, and a
@@ -31,16 +32,7 @@ export const refuseNow = (
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
-) => {
-  const text = JSON.stringify(body)
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    connection: "close",
-    ...headers,
-  })
-  res.end(text)
-}
+) => sendJson(res, status, body, { connection: "close", ...headers })
 
 /** A Fetch Response (the SDK's Bearer challenge) answered at once, the connection closed after it. */
 export const respondNow = async (res: NodeHttp.ServerResponse, response: Response): Promise<void> => {
@@ -49,8 +41,7 @@ export const respondNow = async (res: NodeHttp.ServerResponse, response: Respons
   response.headers.forEach((value, name) => {
     headers[name] = value
   })
-  res.writeHead(response.status, { ...headers, "content-length": Buffer.byteLength(text), connection: "close" })
-  res.end(text)
+  sendText(res, response.status, text, { ...headers, connection: "close" })
 }
 
 /**

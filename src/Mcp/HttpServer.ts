@@ -20,17 +20,25 @@ const CHECK_EVERY_MS = 1_000
 /** How long a shutdown lets calls in flight finish. */
 export const DRAIN_MS = 10_000
 
+/** Writes `text` as the whole answer, with its length; an answer already begun is only ended. */
+export const sendText = (
+  res: NodeHttp.ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+) => {
+  if (res.headersSent) return void res.end()
+  res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(text) })
+  res.end(text)
+}
+
+/** The HTTP mode's one writer of a JSON answer. */
 export const sendJson = (
   res: NodeHttp.ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
-) => {
-  if (res.headersSent) return void res.end()
-  const text = JSON.stringify(body)
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers })
-  res.end(text)
-}
+) => sendText(res, status, JSON.stringify(body), { "content-type": "application/json", ...headers })
 
 export class ListenError extends Data.TaggedError("ListenError")<{
   readonly address: string

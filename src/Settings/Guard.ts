@@ -29,7 +29,7 @@ export interface GuardSettings {
   readonly hold: ReadonlyArray<HoldPattern>
 }
 
-export const DEFAULT_WINDOW_MS = 600_000
+const DEFAULT_WINDOW_MS = 600_000
 
 /** A day: a longer window would confirm every change for good, which SVC_CONFIRM=svc_*:* says more plainly. */
 const MAX_WINDOW_MS = 86_400_000

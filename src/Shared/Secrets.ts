@@ -6,6 +6,8 @@
  * or without padding). Each secret's forms are worked out once; a text is then
  * read in one pass per view (as it is, and decoded where it holds an escape).
  */
+import * as ExpiringMap from "./ExpiringMap.js"
+
 export const REDACTED = "[redacted]"
 
 /**
@@ -58,14 +60,14 @@ const formsOf = (secret: string): Forms => {
 
 // Secrets change rarely (a login's token, a caller's key), and the same few come back on every call.
 const MAX_CACHED = 256
-const cache = new Map<string, Forms>()
+// Kept until the bound forgets them (no time passes for them: 0).
+const cache = ExpiringMap.make<string, Forms>({ ttlMs: Number.POSITIVE_INFINITY, most: MAX_CACHED })
 
 const formsFor = (secret: string): Forms => {
-  const known = cache.get(secret)
+  const known = cache.get(secret, 0)
   if (known !== undefined) return known
   const forms = formsOf(secret)
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string)
-  cache.set(secret, forms)
+  cache.set(secret, forms, 0)
   return forms
 }
 
@@ -228,17 +230,16 @@ const matcherOf = (forms: ReadonlyArray<Forms>): Matcher => {
   }
 }
 
-const matchers = new Map<string, Matcher>()
+const matchers = ExpiringMap.make<string, Matcher>({ ttlMs: Number.POSITIVE_INFINITY, most: MAX_CACHED })
 
 const matcherFor = (secrets: ReadonlyArray<string>): Matcher | undefined => {
   const kept = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)
   if (kept.length === 0) return undefined
   const key = JSON.stringify(kept)
-  const known = matchers.get(key)
+  const known = matchers.get(key, 0)
   if (known !== undefined) return known
   const matcher = matcherOf(kept.map(formsFor))
-  if (matchers.size >= MAX_CACHED) matchers.delete(matchers.keys().next().value as string)
-  matchers.set(key, matcher)
+  matchers.set(key, matcher, 0)
   return matcher
 }
 

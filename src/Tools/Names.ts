@@ -16,6 +16,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as CallContext from "../Call/Context.js"
+import * as ExpiringMap from "../Shared/ExpiringMap.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
 
@@ -125,11 +126,10 @@ export interface NamesShape {
  */
 export class Names extends Context.Tag("svc-mcp/Names")<Names, Option.Option<NamesShape>>() {}
 
-/** More entries than this, and the expired ones are swept before the next is added. */
-const SWEEP_AT = 1024
+/** The most entries (a caller's names of a kind) held: beyond it the oldest is forgotten first. */
+const MOST_ENTRIES = 4096
 
 interface Entry {
-  readonly until: number
   readonly names: Effect.Effect<NameMap>
   /** The names once read: a call that finds them reads them without a step of its own. */
   read?: NameMap
@@ -150,12 +150,9 @@ export const make = (ttlMs: number = TTL_MS): Effect.Effect<NamesShape, never, S
     const client = yield* SvcClient
     // Read and written in synchronous steps only; a miss is settled under the lock, so that
     // concurrent calls of one caller share one read.
-    const entries = new Map<string, Entry>()
+    const entries = ExpiringMap.make<string, Entry>({ ttlMs, most: MOST_ENTRIES })
     const lock = yield* Effect.makeSemaphore(1)
-    const fresh = (key: string, now: number): Entry | undefined => {
-      const found = entries.get(key)
-      return found !== undefined && found.until > now ? found : undefined
-    }
+    const fresh = (key: string, now: number): Entry | undefined => entries.get(key, now)
     const miss = (key: string, kind: NameKind, now: number): Effect.Effect<NameMap> =>
       Effect.flatten(
         lock.withPermits(1)(
@@ -163,15 +160,12 @@ export const make = (ttlMs: number = TTL_MS): Effect.Effect<NamesShape, never, S
             const found = fresh(key, now)
             if (found !== undefined) return Effect.succeed(found.names)
             return Effect.map(Effect.cached(Effect.suspend(() => read(client, kind))), (names) => {
-              if (entries.size >= SWEEP_AT)
-                for (const [at, entry] of entries) if (entry.until <= now) entries.delete(at)
               const entry: Entry = {
-                until: now + ttlMs,
                 names: Effect.tap(names, (map) => {
                   entry.read = map
                 }),
               }
-              entries.set(key, entry)
+              entries.set(key, entry, now)
               return entry.names
             })
           }),

@@ -8,6 +8,7 @@
  * plan (Confirmation/Plan.ts) and for a sync's record at a glance (SyncPlan.ts).
  */
 import * as Effect from "effect/Effect"
+import * as Toml from "./Toml.js"
 
 interface Named {
   /** The ResourceTarget's type, e.g. "Stack". */
@@ -54,18 +55,10 @@ export const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(v
 export const text = (value: unknown): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined
 
-/** The first `name = "..."` (or `'...'`) of a TOML text. */
+/** The resource's `name` in a TOML text, as Toml.ts reads its fields. */
 export const tomlName = (toml: unknown): string | undefined => {
-  if (typeof toml !== "string") return undefined
-  const basic = /^\s*name\s*=\s*"((?:[^"\\\n]|\\.)*)"/m.exec(toml)
-  if (basic !== null) {
-    try {
-      return JSON.parse(`"${basic[1] ?? ""}"`) as string
-    } catch {
-      return basic[1]
-    }
-  }
-  return /^\s*name\s*=\s*'([^'\n]*)'/m.exec(toml)?.[1]
+  const raw = typeof toml === "string" ? Toml.fieldsOf(toml).get("name") : undefined
+  return raw === undefined ? undefined : Toml.readValue(raw)
 }
 
 type Kind = "Create" | "Update" | "Delete"

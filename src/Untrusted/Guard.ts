@@ -22,6 +22,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as GuardSettings from "../Settings/Guard.js"
 import type { ConfigError } from "../Settings/Read.js"
+import * as ExpiringMap from "../Shared/ExpiringMap.js"
 import { wildcard } from "../Shared/Wildcard.js"
 import { Store, type StoreShape } from "../Store/Store.js"
 import { type Reason, ruleOf } from "./Hold.js"
@@ -88,8 +89,6 @@ export const decider = (settings: GuardSettings.GuardSettings) => {
  */
 export class Guard extends Context.Tag("svc-mcp/Guard")<Guard, Option.Option<GuardShape>>() {}
 
-/** More callers than this, and the expired ones are swept before the next is added (then at twice the rest). */
-const SWEEP_AT = 1024
 /**
  * The most callers kept: beyond it the oldest reading is forgotten first, so that
  * no flood of sessions grows the memory without bound.
@@ -98,41 +97,28 @@ const MOST_CALLERS = 100_000
 
 /** The window in this process's memory: one map, in the order of the last reading. */
 export const memoryStore: Effect.Effect<WindowStore> = Effect.sync(() => {
-  const windows = new Map<string, Window>()
-  let sweepAt = SWEEP_AT
+  const windows = ExpiringMap.make<string, Window>({ ttlMs: CONVERSATION_MS, most: MOST_CALLERS })
   return {
     mark: (caller, source, ttlMs) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        windows.delete(caller)
-        if (windows.size >= sweepAt) {
-          for (const [name, entry] of windows) if (entry.until <= now) windows.delete(name)
-          sweepAt = Math.max(SWEEP_AT, windows.size * 2)
-        }
-        if (windows.size >= MOST_CALLERS) windows.delete(windows.keys().next().value as string)
-        windows.set(caller, { source, at: now, until: now + ttlMs })
-      }),
-    recent: (caller) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const entry = windows.get(caller)
-        return entry !== undefined && entry.until > now ? Option.some(entry) : Option.none()
-      }),
+      Effect.map(Clock.currentTimeMillis, (now) =>
+        windows.set(caller, { source, at: now, until: now + ttlMs }, now, ttlMs),
+      ),
+    recent: (caller) => Effect.map(Clock.currentTimeMillis, (now) => Option.fromNullable(windows.get(caller, now))),
   }
 })
 
-/** A window as the shared store keeps it; a bare source (as an older replica wrote it) ends within the window. */
-const fromShared = (text: string, now: number, fallbackUntil: number): Window => {
+/** A window as the shared store keeps it; None for anything else. */
+const fromShared = (text: string): Option.Option<Window> => {
   try {
     const parsed: unknown = JSON.parse(text)
     if (typeof parsed === "object" && parsed !== null) {
       const { s, u, a } = parsed as { s?: unknown; u?: unknown; a?: unknown }
-      if (typeof s === "string" && typeof u === "number") {
-        return { source: s, at: typeof a === "number" ? a : now, until: u }
+      if (typeof s === "string" && typeof u === "number" && typeof a === "number") {
+        return Option.some({ source: s, at: a, until: u })
       }
     }
-  } catch {
-    // an older replica's bare source, below
-  }
-  return { source: text, at: now, until: fallbackUntil }
+  } catch {}
+  return Option.none()
 }
 
 /** Where a caller's window is in the shared store (under the store's own prefix). */
@@ -144,10 +130,7 @@ const sharedKey = (caller: string) => `guard:${caller}`
  * too, which answers when the store does not (a replica then still guards
  * after what it served itself).
  */
-export const sharedStore = (
-  shared: StoreShape,
-  windowMs: number = GuardSettings.DEFAULT_WINDOW_MS,
-): Effect.Effect<WindowStore> =>
+export const sharedStore = (shared: StoreShape): Effect.Effect<WindowStore> =>
   Effect.map(memoryStore, (local) => ({
     mark: (caller, source, ttlMs) =>
       Effect.zipRight(
@@ -167,11 +150,10 @@ export const sharedStore = (
     recent: (caller) =>
       shared.get(sharedKey(caller)).pipe(
         Effect.catchAll(() => Effect.succeed(Option.none<string>())),
-        Effect.flatMap((found) =>
-          Option.isSome(found)
-            ? Effect.map(Clock.currentTimeMillis, (now) => Option.some(fromShared(found.value, now, now + windowMs)))
-            : local.recent(caller),
-        ),
+        Effect.flatMap((found) => {
+          const window = Option.flatMap(found, fromShared)
+          return Option.isSome(window) ? Effect.succeed(window) : local.recent(caller)
+        }),
       ),
   }))
 
@@ -204,10 +186,7 @@ export const layer = (settings: GuardSettings.GuardSettings): Layer.Layer<Guard>
 export const makeConfig: Effect.Effect<Option.Option<GuardShape>, ConfigError, Store> = Effect.gen(function* () {
   const settings = yield* GuardSettings.load
   const store = yield* Store
-  return yield* makeWith(
-    settings,
-    Option.match(store, { onNone: () => memoryStore, onSome: (shared) => sharedStore(shared, settings.windowMs) }),
-  )
+  return yield* makeWith(settings, Option.match(store, { onNone: () => memoryStore, onSome: sharedStore }))
 })
 
 /** `makeConfig` as a layer. */

@@ -3,8 +3,6 @@
  * beside the running code: the bundle (dist/svc-mcp/) and the library
  * (dist/View/) have it one folder up, the sources (src/View/) in dist/.
  */
-import * as Load from "../Shared/Load.js"
-
 const CANDIDATES = ["../fleet-view.js", "../../dist/fleet-view.js"]
 
 export const load = async (): Promise<string> => {
@@ -12,7 +10,7 @@ export const load = async (): Promise<string> => {
   for (const candidate of CANDIDATES) {
     const url = new URL(candidate, import.meta.url).href
     try {
-      const page = (await Load.load(url)) as { default: unknown }
+      const page: { default: unknown } = await import(/* @vite-ignore */ url)
       if (typeof page.default === "string") return page.default
       problems.push(`${url} holds no page`)
     } catch (error) {

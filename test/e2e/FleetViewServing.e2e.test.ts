@@ -146,9 +146,8 @@ describe("the fleet view's page", () => {
   it("is not loaded by a start that serves tools/list, and is by the first resources/read", async () => {
     const page = (url: string) => url.endsWith("/dist/fleet-view.js")
     const started = await resolvedServing([{ method: "tools/list" }])
-    // The hook sees the executable's modules: the report works (Node 20 runs the program's
-    // CommonJS build, which the hook does not see; the page is imported as an ES module on every Node).
-    expect(started.some((url) => url.endsWith("/dist/svc-mcp.js"))).toBe(true)
+    // The hook sees the program's modules: the report works.
+    expect(started.some((url) => url.endsWith("/dist/svc-mcp/main.js"))).toBe(true)
     expect(started.filter(page)).toEqual([])
     const read = await resolvedServing([
       { method: "tools/list" },

@@ -47,6 +47,9 @@ describe("the guard's window in the replicas' shared store (a real redis-server)
       expect(Number(yield* Effect.promise(() => redis.command("PTTL", "guard-test:guard:key:alice")))).toBeGreaterThan(
         55_000,
       )
+      // Only a window as a replica writes it counts: anything else under a caller's key is none.
+      yield* Effect.promise(() => redis.command("SET", "guard-test:guard:key:dave", WEB))
+      expect(yield* other.recent("key:dave")).toEqual(Option.none())
       // The store down: each replica still guards after what it served itself.
       yield* Effect.promise(() => redis.stop())
       yield* one.mark("key:carol", "the commit messages of repo infra", 60_000)

@@ -3,6 +3,7 @@
  * single winner of concurrent takes, fast failures while it is down, the
  * connection coming back by itself, and its settings' refusals.
  */
+import * as Crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
@@ -158,7 +159,13 @@ describe("Store over redis-server", () => {
   it.live("keyed hashes are stable, differ by text, and never hold the text", () =>
     usingStore(redis.url, (store) =>
       Effect.sync(() => {
-        expect(store.keyed("fingerprint")).toBe(store.keyed("fingerprint"))
+        // Every replica's, across versions: HMAC-SHA256 under the state key, of the text after the store's label.
+        const expected = Crypto.createHmac("sha256", Buffer.from(STATE_KEY))
+          .update("svc-mcp store key\u0000")
+          .update("fingerprint")
+          .digest("base64url")
+        expect(store.keyed("fingerprint")).toBe(expected)
+        expect(store.keyed("fingerprint")).toBe(expected)
         expect(store.keyed("fingerprint")).not.toBe(store.keyed("fingerprinT"))
         expect(store.keyed("fingerprint")).not.toContain("fingerprint")
         expect(store.keyed("fingerprint")).toMatch(/^[\w-]{43}$/)

@@ -2,7 +2,7 @@
  * The audit chain and `audit verify`'s reading of it, pure: a whole log
  * holds; any one-byte change, any removed line and any swap of two lines
  * fail at the line where they are; several writers' files read together; a
- * file of the format before the chain is read as unchained.
+ * line without chain fields is broken, wherever it stands.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
@@ -271,35 +271,27 @@ describe("several sources", () => {
   })
 })
 
-describe("a log of the format before the chain", () => {
-  it("is read as unchained, and verify says so", () => {
-    const old = [
-      JSON.stringify({
-        time: "2026-11-01T10:00:00.000Z",
-        caller: "server",
-        tool: "svc_create",
-        outcome: "ok",
-        durationMs: 4,
-      }),
-      JSON.stringify({
-        time: "2026-11-01T10:01:00.000Z",
-        caller: "server",
-        tool: "svc_delete",
-        outcome: "refused",
-        durationMs: 0,
-      }),
-    ]
-    const report = Verify.verify([sourceOf("old.log", old)])
-    expect(report.status).toBe("unchained")
-    expect(report.unchained).toBe(2)
-    expect(Verify.exitCode(report)).toBe(3)
-    expect(Verify.format(report)).toContain("unchained: these lines are in the format before the chain")
-    // Upgraded in place: the old lines, then the chain; a line of the old format among chained ones is refused.
-    const upgraded = Verify.verify([sourceOf("audit.log", [...old, ...logOf("w1", 5)])], KEY)
-    expect(upgraded.status).toBe("holds")
-    expect(upgraded.unchained).toBe(2)
+describe("a line without chain fields", () => {
+  it("is broken, first or among chained lines; a log with no line at all is said empty", () => {
+    const bare = JSON.stringify({
+      time: "2026-11-01T10:00:00.000Z",
+      caller: "server",
+      tool: "svc_create",
+      outcome: "ok",
+      durationMs: 4,
+    })
+    const first = Verify.verify([sourceOf("audit.log", [bare, ...logOf("w1", 5)])], KEY)
+    expect(first.status).toBe("broken")
+    expect(first.problems).toEqual([
+      { source: "audit.log", line: 1, problem: "it has no chain fields: it was inserted or edited" },
+    ])
+    expect(Verify.exitCode(first)).toBe(1)
     const inserted = logOf("w1", 5)
-    inserted.splice(2, 0, old[0] as string)
+    inserted.splice(2, 0, bare)
     expect(Verify.verify([sourceOf("audit.log", inserted)], KEY).problems[0]).toMatchObject({ line: 3 })
+    const empty = Verify.verify([{ name: "audit.log", kind: "file", lines: [] }], KEY)
+    expect(empty.status).toBe("empty")
+    expect(Verify.exitCode(empty)).toBe(3)
+    expect(Verify.format(empty)).toContain("empty: there is no line to verify")
   })
 })

@@ -178,6 +178,9 @@ describe("a sync's TOML", () => {
     expect(tomlName("[[variable]]\nname = 'LOG_LEVEL'\nvalue = \"x\"")).toBe("LOG_LEVEL")
     expect(tomlName('[[stack]]\nname = "a\\"b"')).toBe('a"b')
     expect(tomlName('[[stack]]\nserver = "x"')).toBeUndefined()
+    // The resource's own name: not a table's below it, and without its line's comment.
+    expect(tomlName('[[stack]]\n[stack.config]\nname = "x"')).toBeUndefined()
+    expect(tomlName('[[stack]]\nname = "web" # the shop\n[stack.config]\nname = "x"')).toBe("web")
   })
 })
 

@@ -20,6 +20,17 @@ const hex = (length: number) =>
     cs.join(""),
   )
 
+/** A traceparent's four fields as the standard allows them: a version other than ff, ids not all zero. */
+const wellFormed = FastCheck.tuple(
+  hex(2).filter((version) => version !== "ff"),
+  hex(32).filter((id) => !/^0+$/.test(id)),
+  hex(16).filter((id) => !/^0+$/.test(id)),
+  hex(2),
+)
+
+const replaced = (parts: ReadonlyArray<string>, at: number, value: string) =>
+  parts.map((part, i) => (i === at ? value : part))
+
 describe("parseTraceparent", () => {
   it.prop(
     "reads the trace and span ids and the sampled flag of any well-formed traceparent",
@@ -36,8 +47,33 @@ describe("parseTraceparent", () => {
     },
   )
 
-  it.prop("refuses anything else", [FastCheck.string()], ([text]) =>
-    Option.isNone(TelemetryHooks.parseTraceparent(`x${text}`)),
+  it.prop(
+    "refuses anything else: a well-formed traceparent is read, and any one change to its form refused",
+    [wellFormed, FastCheck.nat(), FastCheck.nat(), FastCheck.constantFrom(..."gGxz-_ .:/\u00e9")],
+    ([fields, which, at, other]) => {
+      const field = which % 4
+      const text = fields[field] as string
+      const place = at % text.length
+      const changes = [
+        // one character not hex
+        replaced(fields, field, `${text.slice(0, place)}${other}${text.slice(place + 1)}`),
+        // a field a character short, or one too long
+        replaced(fields, field, text.slice(1)),
+        replaced(fields, field, `${text}0`),
+      ]
+      const joined = (parts: ReadonlyArray<string>, separator = "-") => parts.join(separator)
+      return (
+        Option.isSome(TelemetryHooks.parseTraceparent(joined(fields))) &&
+        changes.every((parts) => Option.isNone(TelemetryHooks.parseTraceparent(joined(parts)))) &&
+        Option.isNone(TelemetryHooks.parseTraceparent(joined(fields, other === "-" ? "_" : other))) &&
+        Option.isNone(TelemetryHooks.parseTraceparent(joined(replaced(fields, 0, "ff")))) &&
+        Option.isNone(
+          TelemetryHooks.parseTraceparent(
+            joined(replaced(fields, 1 + (which % 2), "0".repeat(which % 2 === 0 ? 32 : 16))),
+          ),
+        )
+      )
+    },
   )
 
   it("refuses the all-zero ids, version ff, and what is not a string", () => {

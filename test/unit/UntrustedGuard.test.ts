@@ -193,7 +193,7 @@ describe("the guard's window, noted under every name and looked up under any", (
     params: { id: "t1" },
   })
   const held = (guard: Guard.GuardShape, context: CallContext.CallContext) =>
-    Effect.map(Guarded.inWindow(Option.some(guard), deleteTag).pipe(CallContext.within(context)), (found) =>
+    Effect.map(Guarded.afterUntrustedRead(Option.some(guard), deleteTag).pipe(CallContext.within(context)), (found) =>
       Option.map(found, (h) => h.window.source),
     )
 

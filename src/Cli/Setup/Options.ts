@@ -3,6 +3,7 @@
  * sandbox or reaches a server already running over HTTP.
  */
 import * as Either from "effect/Either"
+import * as Flags from "../Flags.js"
 
 export const CLIENTS = ["claude-code", "claude-desktop", "vscode", "cursor", "gemini", "codex"] as const
 export type Client = (typeof CLIENTS)[number]
@@ -39,21 +40,14 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Options, strin
   if (!isClient(client)) {
     return Either.left(`unknown client ${JSON.stringify(client)}: setup knows ${CLIENTS.join(", ")} (${USAGE})`)
   }
-  let sandbox = false
-  let http: string | undefined
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]
-    if (arg === "--sandbox" && !sandbox) {
-      sandbox = true
-    } else if (arg === "--http" && http === undefined) {
-      const value = rest[++i]
-      http = value === undefined ? undefined : endpoint(value)
-      if (http === undefined) {
-        return Either.left("--http takes the server's http(s) URL, e.g. --http http://127.0.0.1:8765/mcp")
-      }
-    } else {
-      return Either.left(`unknown argument ${JSON.stringify(arg)} (${USAGE})`)
-    }
+  const read = Flags.read(rest, { sandbox: "boolean", http: "string" }, false)
+  if (Either.isLeft(read)) return Either.left(`unknown argument ${JSON.stringify(read.left)} (${USAGE})`)
+  const { flags } = read.right
+  const sandbox = flags.has("sandbox")
+  const given = flags.get("http")
+  const http = given === undefined ? undefined : endpoint(given)
+  if (flags.has("http") && http === undefined) {
+    return Either.left("--http takes the server's http(s) URL, e.g. --http http://127.0.0.1:8765/mcp")
   }
   if (sandbox && http !== undefined) {
     return Either.left(
