@@ -65,6 +65,11 @@ export const GROUPS: ReadonlyArray<Group> = [
         name: "SVC_REACH",
         meaning: "interface (default) | all: every endpoint, users and keys too",
       },
+      {
+        name: "SVC_ACCESS_CHANGES",
+        meaning:
+          "deny | allow: users, groups, permissions and keys, directly or through a sync (default: allow in full mode only)",
+      },
       { name: "SVC_ALLOW", meaning: "tool:selector patterns, * as wildcard, comma separated: only these" },
       { name: "SVC_DENY", meaning: "the same patterns: never these" },
       { name: "SVC_CONFIRM", meaning: "the same patterns: calls the user confirms before they are sent" },

@@ -9,9 +9,11 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import type { SvcError } from "../Service/Errors.js"
-import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
+import { Naming } from "../Settings/Naming.js"
+import { DEFAULT_SETTINGS, type ServerSettingsShape } from "../Settings/Policy.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
+import { pendingRefusal, SYNC_RUNS } from "./AccessChanges.js"
 import * as AnswerSchema from "./AnswerSchema.js"
 import * as Execution from "./Execution.js"
 import * as Fields from "./Fields.js"
@@ -19,9 +21,10 @@ import * as Glance from "./Glance.js"
 import { type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
+import { accessWords } from "./Policy.js"
 import * as RecordGlance from "./RecordGlance.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
-import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
+import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./ToolError.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
 
 export interface Invocation {
@@ -276,7 +279,30 @@ const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Des
   }
 }
 
-type Failure = ToolInputError | ToolParamsError | ToolCallError
+type Failure = ToolInputError | ToolParamsError | ToolCallError | ToolDeniedError
+
+/** What a call's program reads of the settings: the pace of a wait, and whether access changes are kept away. */
+export type RunSettings = Pace & Partial<Pick<ServerSettingsShape, "mode" | "accessChanges">>
+
+/**
+ * A sync's run or commit whose pending plan changes user groups, refused while access changes are
+ * kept away (AccessChanges.ts): nothing of the run is sent.
+ */
+const syncAccess = (
+  client: Context.Tag.Service<SvcClient>,
+  invocation: Invocation,
+  endpoint: string,
+  settings: RunSettings,
+): Effect.Effect<void, ToolDeniedError> =>
+  Effect.gen(function* () {
+    if (!SYNC_RUNS.has(endpoint)) return
+    const words = accessWords({ mode: settings.mode ?? "full", ...settings }, (yield* Naming).variable)
+    if (words === undefined) return
+    const reason = yield* pendingRefusal(client, invocation.body, words)
+    if (reason === undefined) return
+    const { tool, selector } = invocation
+    return yield* new ToolDeniedError({ tool, selector, endpoint: invocation.endpoint, reason })
+  })
 
 /** `pace`: how svc_execute with `wait` follows the execution (the server's settings when served). */
 export const invoke = (
@@ -312,7 +338,7 @@ export const run = (
  */
 export const runWith = (
   call: Call,
-  pace: Pace,
+  pace: RunSettings,
   { pages, names, check }: Readers,
 ): Effect.Effect<ToolSuccess, Failure, SvcClient> =>
   Effect.gen(function* () {
@@ -335,6 +361,7 @@ export const runWith = (
     const invocation = checked.body === resolved.body ? resolved : { ...resolved, body: checked.body }
     const client = yield* SvcClient
     const { group, endpoint } = targetOf(tool, invocation.selector)
+    yield* syncAccess(client, invocation, endpoint, pace)
     const failed = (error: SvcError) =>
       new ToolCallError({
         tool: tool.name,

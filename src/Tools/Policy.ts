@@ -9,9 +9,17 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Naming } from "../Settings/Naming.js"
-import { type Mode, type Pattern, type Reach, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
+import {
+  accessDenied,
+  type Mode,
+  type Pattern,
+  type Reach,
+  ServerSettings,
+  type ServerSettingsShape,
+} from "../Settings/Policy.js"
 import { ConfigError } from "../Settings/Read.js"
 import { isObject } from "../Shared/JsonShape.js"
+import { ACCESS_ENDPOINTS, groupsWritten, listed } from "./AccessChanges.js"
 import * as Definitions from "./Definitions.js"
 import { make as makeTool, pathOf, type Tier, type Tool } from "./Tool.js"
 import { ToolDeniedError, UnknownToolError } from "./ToolError.js"
@@ -65,7 +73,7 @@ const matchless = (patterns: ReadonlyArray<Pattern>, all: ReadonlyArray<Tool>) =
 
 export const make = (
   settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> &
-    Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets">>,
+    Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets" | "accessChanges">>,
   all: ReadonlyArray<Tool> = Definitions.all,
 ): Effect.Effect<PolicyShape, ConfigError> =>
   Effect.gen(function* () {
@@ -84,10 +92,13 @@ export const make = (
       )
     }
     const tiers = TIERS[settings.mode]
+    const access = accessWords(settings, variable)
     const refusal = (tool: Tool, selector: string): string | undefined => {
       if (!tiers.includes(tool.tier)) {
         return `the server runs in ${settings.mode} mode (${variable("SVC_MODE")}), which does not offer ${tool.name}`
       }
+      const changes = access === undefined ? undefined : ACCESS_ENDPOINTS[tool.endpoints[selector] ?? ""]
+      if (changes !== undefined) return `it ${changes}: ${access}`
       const denied = settings.deny.find((p) => matches(p, tool, selector))
       if (denied !== undefined) return `denied by ${variable("SVC_DENY")} (${denied.text})`
       if (Option.isSome(settings.allow) && !settings.allow.value.some((p) => matches(p, tool, selector))) {
@@ -115,8 +126,8 @@ export const make = (
       const selector = isObject(args) ? args[tool.selectorKey] : undefined
       // An unknown or missing selector is left to the decoder, which lists the allowed ones.
       if (typeof selector === "string" && Object.hasOwn(tool.endpoints, selector)) {
-        const reason = refusal(tool, selector)
         const endpoint = pathOf(tool, selector)
+        const reason = refusal(tool, selector) ?? (access === undefined ? undefined : written(tool, selector, args))
         if (reason !== undefined) return Either.left(new ToolDeniedError({ tool: name, selector, endpoint, reason }))
       }
       return allowed === undefined
@@ -124,6 +135,12 @@ export const make = (
         : Either.right(allowed)
     }
     const selectors = [...published.values()].reduce((n, tool) => n + tool.selectors.length, 0)
+    const written = (tool: Tool, selector: string, args: unknown): string | undefined => {
+      const groups = groupsWritten(tool.endpoints[selector] ?? "", isObject(args) ? args.params : undefined)
+      return groups.length === 0
+        ? undefined
+        : `the sync's file text declares the user groups ${listed(groups)}, which a run would apply: ${access}`
+    }
     const summary = `mode ${settings.mode}: ${published.size} tools, ${selectors} selectors${
       patterns.length === 0 ? "" : ` (${patterns.map((p) => `${variable(p.variable)}=${p.text}`).join(", ")})`
     }`
@@ -132,6 +149,21 @@ export const make = (
       (settings.revealSecrets === true ? undefined : shownOnce(tool, selector))
     return { tools: [...published.values()], authorize, confirmation, summary }
   })
+
+/**
+ * Why changes of who may do what are refused, in the words of the setting that decides it; undefined
+ * when they are allowed.
+ */
+export const accessWords = (
+  settings: Pick<ServerSettingsShape, "mode"> & Partial<Pick<ServerSettingsShape, "accessChanges">>,
+  variable: (name: string) => string,
+): string | undefined => {
+  const accessChanges = settings.accessChanges ?? Option.none()
+  if (!accessDenied({ mode: settings.mode, accessChanges })) return undefined
+  return Option.isSome(accessChanges)
+    ? `${variable("SVC_ACCESS_CHANGES")}=deny keeps users, groups, permissions and keys away from the assistant`
+    : `the server runs in ${settings.mode} mode (${variable("SVC_MODE")}), which keeps users, groups, permissions and keys away from the assistant unless ${variable("SVC_ACCESS_CHANGES")}=allow`
+}
 
 /**
  * The tools SVC_REACH gives: the interface's, or every endpoint of the service's
