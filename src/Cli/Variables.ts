@@ -67,8 +67,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_ACCESS_CHANGES",
-        meaning:
-          "deny | allow: users, groups, permissions and keys, directly or through a sync (default: allow in full mode only)",
+        meaning: "deny | allow: user, group, right, key changes (unset: full only)",
       },
       { name: "SVC_ALLOW", meaning: "tool:selector patterns, * as wildcard, comma separated: only these" },
       { name: "SVC_DENY", meaning: "the same patterns: never these" },
