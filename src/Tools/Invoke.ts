@@ -54,6 +54,8 @@ export interface ToolSuccess extends Invocation {
   readonly page?: number
   /** The names of the ids the rendered answer shows, as this caller may see them (Names.ts). */
   readonly names?: NameMaps
+  /** The byte cap the service's answer was cut at (SVC_MAX_ANSWER_BYTES): `data` is what arrived of it. */
+  readonly cut?: number
 }
 
 const list = (values: ReadonlyArray<string>) => values.join(", ")
@@ -370,12 +372,16 @@ export const runWith = (
         endpoint: invocation.endpoint,
         error,
       })
-    const { value: data, text } = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
+    const reply = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
+    const { value: data, text } = reply
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
       const shown = yield* namesFor(tool, invocation, data, names, text)
-      const named = shown === undefined ? {} : { names: shown }
+      const named = {
+        ...(shown === undefined ? {} : { names: shown }),
+        ...(reply.cut === undefined ? {} : { cut: reply.cut }),
+      }
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
         const page = yield* pages.size
