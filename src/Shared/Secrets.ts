@@ -125,16 +125,16 @@ const decodedView = (text: string, url: boolean) => {
   let copied = 0
   let length = 0
   for (let at = text.indexOf(mark); at !== -1; ) {
-    const escape = escapeAt(text, at, url)
-    if (escape === undefined) {
+    const decoded = escapeAt(text, at, url)
+    if (decoded === undefined) {
       at = text.indexOf(mark, at + 1)
       continue
     }
-    parts.push(text.slice(copied, at), escape.chars)
+    parts.push(text.slice(copied, at), decoded.chars)
     length += at - copied
-    map.push(length, at, escape.end, escape.chars.length)
-    length += escape.chars.length
-    copied = escape.end
+    map.push(length, at, decoded.end, decoded.chars.length)
+    length += decoded.chars.length
+    copied = decoded.end
     at = text.indexOf(mark, copied)
   }
   parts.push(text.slice(copied))
