@@ -45,10 +45,10 @@ export interface SvcConfigShape {
 }
 
 /**
- * The byte cap of an answer, by default, in output budgets (SVC_MAX_OUTPUT_CHARS): a hundred times
+ * The byte cap of an answer, by default, in output budgets (SVC_MAX_OUTPUT_CHARS): forty times
  * what a result may show, so that an answer cut by it is one no result could have shown whole.
  */
-export const ANSWER_TIMES = 100
+export const ANSWER_TIMES = 40
 
 export const DEFAULT_MAX_ANSWER_BYTES = ANSWER_TIMES * DEFAULT_SETTINGS.maxOutputChars
 

@@ -48,17 +48,22 @@ const whole = (scan: Scan, at: number) => {
   scan.safeDepth = scan.open.length
 }
 
-const stepString = (scan: Scan, text: string, i: number, code: number): number => {
-  if (code === BACKSLASH) {
-    scan.escape = i
-    if (text.charCodeAt(i + 1) === 110) scan.newline = i
-    return i + 2
+/** The next quote or backslash: a string's text between them is passed over without a look at each character. */
+const SPECIAL = /["\\]/g
+
+const stepString = (scan: Scan, text: string, i: number): number => {
+  SPECIAL.lastIndex = i
+  const found = SPECIAL.exec(text)
+  if (found === null) return text.length
+  const at = found.index
+  if (text.charCodeAt(at) === BACKSLASH) {
+    scan.escape = at
+    if (text.charCodeAt(at + 1) === 110) scan.newline = at
+    return at + 2
   }
-  if (code === QUOTE) {
-    scan.inString = false
-    if (!scan.key) whole(scan, i + 1)
-  }
-  return i + 1
+  scan.inString = false
+  if (!scan.key) whole(scan, at + 1)
+  return at + 1
 }
 
 const step = (scan: Scan, code: number, i: number) => {
@@ -106,12 +111,11 @@ export const complete = (prefix: string): string | undefined => {
   }
   let i = 0
   while (i < prefix.length) {
-    const code = prefix.charCodeAt(i)
     if (scan.inString) {
-      i = stepString(scan, prefix, i, code)
+      i = stepString(scan, prefix, i)
       continue
     }
-    step(scan, code, i)
+    step(scan, prefix.charCodeAt(i), i)
     i++
   }
   if (scan.inString && !scan.key) {
