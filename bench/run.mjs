@@ -40,6 +40,7 @@ import { tableLines } from "./table.mjs"
 import { takeEstates } from "./estates.mjs"
 import { signInFigure } from "./signin.mjs"
 import { auditFigure, auditLines } from "./audit.mjs"
+import { answerFigure, answerLines } from "./answer.mjs"
 import { maskFigure, maskLines } from "./mask.mjs"
 import { storeFigure, storeLines } from "./store.mjs"
 import { teamFigure } from "./team.mjs"
@@ -541,6 +542,7 @@ for (const [alg, { perCall, firstCheck }] of Object.entries(signIn)) {
   process.stdout.write(`  ${perCall <= 100 ? "met " : "MISS"} sign-in token check, warm JWKS, ${alg}: ${perCall} µs per call (≤ 100); first check of a token ${firstCheck} µs\n`)
 }
 process.stdout.write(`\n${maskLines(maskFigure({ quick: QUICK })).join("\n")}\n`)
+process.stdout.write(`\n${answerLines(await answerFigure({ quick: QUICK })).join("\n")}\n`)
 process.stdout.write(`\n${budgetLines(results.budget).join("\n")}\n`)
 process.stdout.write(`\nThe table of docs/benchmark.md:\n\n${tableLines(byNode, results.budget, last).join("\n")}\n\nfigures written to ${OUT}\n`)
 process.exit(BUDGET && !results.budget.held ? 1 : 0)
