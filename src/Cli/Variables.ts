@@ -81,6 +81,10 @@ export const GROUPS: ReadonlyArray<Group> = [
         meaning: `the longest text of a tool result (default ${DEFAULT_SETTINGS.maxOutputChars})`,
       },
       {
+        name: "SVC_MAX_ANSWER_BYTES",
+        meaning: "an answer's bytes read, then cut (default 40 output budgets)",
+      },
+      {
         name: "SVC_REVEAL_SECRETS",
         meaning: `true to show credentials in answers (default ${DEFAULT_SETTINGS.revealSecrets})`,
       },
