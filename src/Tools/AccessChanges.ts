@@ -8,6 +8,8 @@
  * (Invoke.ts).
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { accessDenied, type ServerSettingsShape } from "../Settings/Policy.js"
 import { isObject } from "../Shared/JsonShape.js"
 import type { SvcClientShape } from "../SvcClient.js"
 import { diff, list, record, text } from "./SyncChanges.js"
@@ -211,4 +213,47 @@ export const pendingRefusal = (
         `the sync's pending changes could not be read first, so whether they change user groups is unknown: ${words}`,
     ),
   )
+}
+
+/**
+ * Why changes of who may do what are refused, in the words of the setting that decides it; undefined
+ * when they are allowed.
+ */
+export const accessWords = (
+  settings: Pick<ServerSettingsShape, "mode"> & Partial<Pick<ServerSettingsShape, "accessChanges">>,
+  variable: (name: string) => string,
+): string | undefined => {
+  const accessChanges = settings.accessChanges ?? Option.none()
+  if (!accessDenied({ mode: settings.mode, accessChanges })) return undefined
+  return Option.isSome(accessChanges)
+    ? `${variable("SVC_ACCESS_CHANGES")}=deny keeps users, groups, permissions and keys away from the assistant`
+    : `the server runs in ${settings.mode} mode (${variable("SVC_MODE")}), which keeps users, groups, permissions and keys away from the assistant unless ${variable("SVC_ACCESS_CHANGES")}=allow`
+}
+
+/** Why a call that writes a sync's file text is refused (`words`: access changes are kept away), if it is. */
+export const writtenRefusal = (words: string | undefined, endpoint: string, args: unknown): string | undefined => {
+  if (words === undefined) return undefined
+  const groups = groupsWritten(endpoint, isObject(args) ? args.params : undefined)
+  return groups.length === 0
+    ? undefined
+    : `the sync's file text declares the user groups ${listed(groups)}, which a run would apply: ${words}`
+}
+
+/** The settings a call's program reads to keep access changes away (Invoke.ts). */
+export interface AccessSettings extends Partial<Pick<ServerSettingsShape, "mode" | "accessChanges">> {}
+
+/**
+ * Why a sync's run or commit (`endpoint`, with `params`) is refused while access changes are kept
+ * away, if it is: its pending plan, read just before, touches user groups.
+ */
+export const syncRefusal = (
+  client: SvcClientShape,
+  endpoint: string,
+  params: Readonly<Record<string, unknown>>,
+  settings: AccessSettings,
+  variable: (name: string) => string,
+): Effect.Effect<string | undefined> => {
+  if (!SYNC_RUNS.has(endpoint)) return Effect.succeed(undefined)
+  const words = accessWords({ mode: settings.mode ?? "full", ...settings }, variable)
+  return words === undefined ? Effect.succeed(undefined) : pendingRefusal(client, params, words)
 }

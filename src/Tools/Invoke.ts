@@ -10,10 +10,10 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import type { SvcError } from "../Service/Errors.js"
 import { Naming } from "../Settings/Naming.js"
-import { DEFAULT_SETTINGS, type ServerSettingsShape } from "../Settings/Policy.js"
+import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
-import { pendingRefusal, SYNC_RUNS } from "./AccessChanges.js"
+import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
 import * as AnswerSchema from "./AnswerSchema.js"
 import * as Execution from "./Execution.js"
 import * as Fields from "./Fields.js"
@@ -21,7 +21,6 @@ import * as Glance from "./Glance.js"
 import { type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
-import { accessWords } from "./Policy.js"
 import * as RecordGlance from "./RecordGlance.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
 import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./ToolError.js"
@@ -284,27 +283,7 @@ const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Des
 type Failure = ToolInputError | ToolParamsError | ToolCallError | ToolDeniedError
 
 /** What a call's program reads of the settings: the pace of a wait, and whether access changes are kept away. */
-export type RunSettings = Pace & Partial<Pick<ServerSettingsShape, "mode" | "accessChanges">>
-
-/**
- * A sync's run or commit whose pending plan changes user groups, refused while access changes are
- * kept away (AccessChanges.ts): nothing of the run is sent.
- */
-const syncAccess = (
-  client: Context.Tag.Service<SvcClient>,
-  invocation: Invocation,
-  endpoint: string,
-  settings: RunSettings,
-): Effect.Effect<void, ToolDeniedError> =>
-  Effect.gen(function* () {
-    if (!SYNC_RUNS.has(endpoint)) return
-    const words = accessWords({ mode: settings.mode ?? "full", ...settings }, (yield* Naming).variable)
-    if (words === undefined) return
-    const reason = yield* pendingRefusal(client, invocation.body, words)
-    if (reason === undefined) return
-    const { tool, selector } = invocation
-    return yield* new ToolDeniedError({ tool, selector, endpoint: invocation.endpoint, reason })
-  })
+export type RunSettings = Pace & AccessSettings
 
 /** `pace`: how svc_execute with `wait` follows the execution (the server's settings when served). */
 export const invoke = (
@@ -363,7 +342,12 @@ export const runWith = (
     const invocation = checked.body === resolved.body ? resolved : { ...resolved, body: checked.body }
     const client = yield* SvcClient
     const { group, endpoint } = targetOf(tool, invocation.selector)
-    yield* syncAccess(client, invocation, endpoint, pace)
+    // A sync's run or commit is refused on its pending plan while access changes are kept away.
+    const refused = yield* syncRefusal(client, endpoint, invocation.body, pace, (yield* Naming).variable)
+    if (refused !== undefined) {
+      const { selector } = invocation
+      return yield* new ToolDeniedError({ tool: tool.name, selector, endpoint: invocation.endpoint, reason: refused })
+    }
     const failed = (error: SvcError) =>
       new ToolCallError({
         tool: tool.name,

@@ -9,17 +9,10 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Naming } from "../Settings/Naming.js"
-import {
-  accessDenied,
-  type Mode,
-  type Pattern,
-  type Reach,
-  ServerSettings,
-  type ServerSettingsShape,
-} from "../Settings/Policy.js"
+import { type Mode, type Pattern, type Reach, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
 import { ConfigError } from "../Settings/Read.js"
 import { isObject } from "../Shared/JsonShape.js"
-import { ACCESS_ENDPOINTS, groupsWritten, listed } from "./AccessChanges.js"
+import { ACCESS_ENDPOINTS, accessWords, writtenRefusal } from "./AccessChanges.js"
 import * as Definitions from "./Definitions.js"
 import { make as makeTool, pathOf, type Tier, type Tool } from "./Tool.js"
 import { ToolDeniedError, UnknownToolError } from "./ToolError.js"
@@ -71,6 +64,13 @@ const matches = (pattern: Pattern, tool: Tool, selector: string) =>
 const matchless = (patterns: ReadonlyArray<Pattern>, all: ReadonlyArray<Tool>) =>
   patterns.find((pattern) => !all.some((tool) => tool.selectors.some((selector) => matches(pattern, tool, selector))))
 
+const typoError = (typo: Pattern, all: ReadonlyArray<Tool>, variable: (name: string) => string) =>
+  new ConfigError({
+    variable: variable(typo.variable),
+    problem: `has the pattern ${JSON.stringify(typo.text)}, which matches no tool:selector`,
+    hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
+  })
+
 export const make = (
   settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> &
     Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets" | "accessChanges">>,
@@ -82,15 +82,7 @@ export const make = (
     const { variable } = yield* Naming
     const patterns = [...Option.getOrElse(settings.allow, () => []), ...settings.deny, ...confirm]
     const typo = matchless(patterns, all)
-    if (typo !== undefined) {
-      return yield* Effect.fail(
-        new ConfigError({
-          variable: variable(typo.variable),
-          problem: `has the pattern ${JSON.stringify(typo.text)}, which matches no tool:selector`,
-          hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
-        }),
-      )
-    }
+    if (typo !== undefined) return yield* Effect.fail(typoError(typo, all, variable))
     const tiers = TIERS[settings.mode]
     const access = accessWords(settings, variable)
     const refusal = (tool: Tool, selector: string): string | undefined => {
@@ -127,7 +119,7 @@ export const make = (
       // An unknown or missing selector is left to the decoder, which lists the allowed ones.
       if (typeof selector === "string" && Object.hasOwn(tool.endpoints, selector)) {
         const endpoint = pathOf(tool, selector)
-        const reason = refusal(tool, selector) ?? (access === undefined ? undefined : written(tool, selector, args))
+        const reason = refusal(tool, selector) ?? writtenRefusal(access, tool.endpoints[selector] ?? "", args)
         if (reason !== undefined) return Either.left(new ToolDeniedError({ tool: name, selector, endpoint, reason }))
       }
       return allowed === undefined
@@ -135,12 +127,6 @@ export const make = (
         : Either.right(allowed)
     }
     const selectors = [...published.values()].reduce((n, tool) => n + tool.selectors.length, 0)
-    const written = (tool: Tool, selector: string, args: unknown): string | undefined => {
-      const groups = groupsWritten(tool.endpoints[selector] ?? "", isObject(args) ? args.params : undefined)
-      return groups.length === 0
-        ? undefined
-        : `the sync's file text declares the user groups ${listed(groups)}, which a run would apply: ${access}`
-    }
     const summary = `mode ${settings.mode}: ${published.size} tools, ${selectors} selectors${
       patterns.length === 0 ? "" : ` (${patterns.map((p) => `${variable(p.variable)}=${p.text}`).join(", ")})`
     }`
@@ -149,21 +135,6 @@ export const make = (
       (settings.revealSecrets === true ? undefined : shownOnce(tool, selector))
     return { tools: [...published.values()], authorize, confirmation, summary }
   })
-
-/**
- * Why changes of who may do what are refused, in the words of the setting that decides it; undefined
- * when they are allowed.
- */
-export const accessWords = (
-  settings: Pick<ServerSettingsShape, "mode"> & Partial<Pick<ServerSettingsShape, "accessChanges">>,
-  variable: (name: string) => string,
-): string | undefined => {
-  const accessChanges = settings.accessChanges ?? Option.none()
-  if (!accessDenied({ mode: settings.mode, accessChanges })) return undefined
-  return Option.isSome(accessChanges)
-    ? `${variable("SVC_ACCESS_CHANGES")}=deny keeps users, groups, permissions and keys away from the assistant`
-    : `the server runs in ${settings.mode} mode (${variable("SVC_MODE")}), which keeps users, groups, permissions and keys away from the assistant unless ${variable("SVC_ACCESS_CHANGES")}=allow`
-}
 
 /**
  * The tools SVC_REACH gives: the interface's, or every endpoint of the service's
