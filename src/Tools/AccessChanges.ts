@@ -50,7 +50,7 @@ const SYNC_TEXTS: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>>
 }
 
 /** The endpoints whose run applies, or whose commit writes, the sync's pending plan. */
-export const SYNC_RUNS: ReadonlySet<string> = new Set(["RunSync", "CommitSync"])
+const SYNC_RUNS: ReadonlySet<string> = new Set(["RunSync", "CommitSync"])
 
 const KEY = /^[A-Za-z0-9_-]+/
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -164,21 +164,21 @@ const at = (value: unknown, path: ReadonlyArray<string>): unknown =>
 const quoted = (name: string): string => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)
 
 /** The user groups the sync's file text in a call's params declares (quoted), where the endpoint writes such a text. */
-export const groupsWritten = (endpoint: string, params: unknown): ReadonlyArray<string> =>
+const groupsWritten = (endpoint: string, params: unknown): ReadonlyArray<string> =>
   (SYNC_TEXTS[endpoint] ?? []).flatMap((path) => {
     const text = at(params, path)
     return typeof text === "string" ? declaredGroups(text).map(quoted) : []
   })
 
 /** The user groups a sync's record's pending plan creates, updates or deletes, each after its change. */
-export const groupsPending = (sync: unknown): ReadonlyArray<string> =>
+const groupsPending = (sync: unknown): ReadonlyArray<string> =>
   list(record(record(sync).info).user_group_updates).flatMap((update) => {
     const d = diff(update)
     return d === undefined ? [] : [`${d.kind.toLowerCase()} ${quoted(d.name ?? "(unnamed)")}`]
   })
 
 /** A list of what a refusal names: the first few, and how many more. */
-export const listed = (items: ReadonlyArray<string>, shown = 5): string =>
+const listed = (items: ReadonlyArray<string>, shown = 5): string =>
   `${items.slice(0, shown).join(", ")}${items.length > shown ? ` and ${items.length - shown} more` : ""}`
 
 /**
@@ -187,7 +187,7 @@ export const listed = (items: ReadonlyArray<string>, shown = 5): string =>
  * (RefreshResourceSyncPending, which changes nothing of the estate), as the run computes its own
  * from the files: a plan as of an older refresh may not show what the files declare now.
  */
-export const pendingRefusal = (
+const pendingRefusal = (
   client: SvcClientShape,
   params: Readonly<Record<string, unknown>>,
   words: string,
