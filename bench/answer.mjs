@@ -61,6 +61,8 @@ export const answerFigure = async ({ quick = false } = {}) => {
   const client = await Effect.runPromise(Scope.extend(Transport.make, scope))
   const target = { group: "read", endpoint: "GetStackLog" }
   const figures = {}
+  // A first read loads undici's Agent and warms what every later one runs: not a figure.
+  await Effect.runPromise(Transport.send(client, target, Transport.postJson(url, {}, {}), 30_000, MB))
   for (const cap of [1 * MB, 2 * MB, 4 * MB]) {
     const read = []
     const whole = []
