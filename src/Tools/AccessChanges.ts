@@ -4,8 +4,8 @@
  * groups, permissions and keys; a sync's file text that declares user groups
  * (and the permissions they carry); a sync's pending plan that changes them.
  * The policy refuses the endpoints and the file writes before anything is sent
- * (Policy.ts); a sync's run or commit is refused on its plan, read just before
- * (Invoke.ts).
+ * (Policy.ts); a sync's run or commit, and a procedure's whose stages run a
+ * sync, are refused on the sync's plan, read just before (Invoke.ts).
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -244,7 +244,9 @@ export interface AccessSettings extends Partial<Pick<ServerSettingsShape, "mode"
 
 /**
  * Why a sync's run or commit (`endpoint`, with `params`) is refused while access changes are kept
- * away, if it is: its pending plan, read just before, touches user groups.
+ * away, if it is: its pending plan, read just before, touches user groups. A procedure's run is
+ * refused so for each sync its stages run (and the stages of the procedures they run). A batch of
+ * procedures, and an action's script, are not read.
  */
 export const syncRefusal = (
   client: SvcClientShape,
@@ -253,7 +255,48 @@ export const syncRefusal = (
   settings: AccessSettings,
   variable: (name: string) => string,
 ): Effect.Effect<string | undefined> => {
-  if (!SYNC_RUNS.has(endpoint)) return Effect.succeed(undefined)
+  if (!SYNC_RUNS.has(endpoint) && endpoint !== "RunProcedure") return Effect.succeed(undefined)
   const words = accessWords({ mode: settings.mode ?? "full", ...settings }, variable)
-  return words === undefined ? Effect.succeed(undefined) : pendingRefusal(client, params, words)
+  if (words === undefined) return Effect.succeed(undefined)
+  if (endpoint !== "RunProcedure") return pendingRefusal(client, params, words)
+  // A procedure's stages may run a sync: each is refused as its own run would be.
+  return Effect.flatMap(syncsRun(client, text(params.procedure) ?? "", 0), (syncs) =>
+    Effect.reduce([...new Set(syncs)], undefined as string | undefined, (found, sync) =>
+      found !== undefined
+        ? Effect.succeed(found)
+        : Effect.map(pendingRefusal(client, { sync }, words), (reason) =>
+            reason === undefined ? undefined : `a stage runs the sync ${quoted(sync)}, and ${reason}`,
+          ),
+    ),
+  )
 }
+
+/** How deep procedures that run procedures are followed. */
+const MAX_NESTED = 3
+
+/** The executions a procedure's enabled stages run, as the definitions give them. */
+const executionsOf = (procedure: unknown): ReadonlyArray<Record<string, unknown>> =>
+  list(record(record(procedure).config).stages)
+    .filter((stage) => record(stage).enabled !== false)
+    .flatMap((stage) => list(record(stage).executions))
+    .filter((execution) => record(execution).enabled !== false)
+    .map((execution) => record(record(execution).execution))
+
+/** The syncs a procedure's stages run, through the procedures they run in turn; none where it cannot be read. */
+const syncsRun = (client: SvcClientShape, procedure: string, depth: number): Effect.Effect<ReadonlyArray<string>> =>
+  depth > MAX_NESTED
+    ? Effect.succeed([])
+    : client.call("read", "GetProcedure", { procedure }).pipe(
+        Effect.flatMap((read) => {
+          const executions = executionsOf(read)
+          const named = (type: string, key: string) =>
+            executions
+              .flatMap((e) => (e.type === type ? [text(record(e.params)[key])] : []))
+              .filter((n) => n !== undefined)
+          return Effect.map(
+            Effect.forEach(named("RunProcedure", "procedure"), (nested) => syncsRun(client, nested, depth + 1)),
+            (deeper) => [...named("RunSync", "sync"), ...deeper.flat()],
+          )
+        }),
+        Effect.orElseSucceed(() => []),
+      )

@@ -10,8 +10,11 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as FastCheck from "fast-check"
 import * as Settings from "../../src/Settings/Policy.js"
-import { ACCESS_ENDPOINTS, declaredGroups } from "../../src/Tools/AccessChanges.js"
+import { SvcClient } from "../../src/SvcClient.js"
+import { ACCESS_ENDPOINTS, declaredGroups, syncRefusal } from "../../src/Tools/AccessChanges.js"
 import * as Policy from "../../src/Tools/Policy.js"
+import * as Layers from "../support/Layers.js"
+import * as Sandboxes from "../support/Sandbox.js"
 
 const settingsFrom = (env: Record<string, string>) =>
   Settings.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -102,4 +105,41 @@ describe("the user groups a sync's file text declares", () => {
         },
       ),
     ))
+})
+
+describe("a run refused on the sync's pending plan, against the sandbox", () => {
+  const stage = (name: string, execution: Record<string, unknown>) => ({
+    name,
+    enabled: true,
+    executions: [{ enabled: true, execution }],
+  })
+
+  it.scopedLive("a sync's run, a procedure's that runs it, and one that runs that procedure; not another", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      yield* Effect.gen(function* () {
+        const client = yield* SvcClient
+        const refusal = (
+          endpoint: string,
+          params: Record<string, unknown>,
+          settings: Settings.ServerSettingsShape["mode"] = "operate",
+        ) => syncRefusal(client, endpoint, params, { mode: settings }, (name) => name)
+        const procedure = (name: string, execution: Record<string, unknown>) =>
+          client.call("write", "CreateProcedure", { name, config: { stages: [stage("one", execution)] } })
+        yield* procedure("resync", { type: "RunSync", params: { sync: "estate-sync" } })
+        yield* procedure("outer", { type: "RunProcedure", params: { procedure: "resync" } })
+        yield* procedure("backup-only", { type: "BackupCoreDatabase", params: {} })
+
+        const run = yield* refusal("RunSync", { sync: "estate-sync" })
+        expect(run).toContain('touch user groups (update "developers")')
+        expect(run).toContain("operate mode (SVC_MODE)")
+        expect(yield* refusal("RunProcedure", { procedure: "resync" })).toContain('a stage runs the sync "estate-sync"')
+        expect(yield* refusal("RunProcedure", { procedure: "outer" })).toContain('"developers"')
+        expect(yield* refusal("RunProcedure", { procedure: "backup-only" })).toBeUndefined()
+        expect(yield* refusal("RunSync", { sync: "estate-sync" }, "full")).toBeUndefined()
+        // A sync that cannot be read is refused: whether it changes groups is unknown.
+        expect(yield* refusal("CommitSync", { sync: "no-such-sync" })).toContain("could not be read first")
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
 })
