@@ -40,6 +40,7 @@ import { tableLines } from "./table.mjs"
 import { takeEstates } from "./estates.mjs"
 import { signInFigure } from "./signin.mjs"
 import { auditFigure, auditLines } from "./audit.mjs"
+import { answerFigure, answerLines } from "./answer.mjs"
 import { maskFigure, maskLines } from "./mask.mjs"
 import { patternsFigure, patternsLines } from "./patterns.mjs"
 import { storeFigure, storeLines } from "./store.mjs"
@@ -543,6 +544,7 @@ for (const [alg, { perCall, firstCheck }] of Object.entries(signIn)) {
 }
 process.stdout.write(`\n${maskLines(maskFigure({ quick: QUICK })).join("\n")}\n`)
 process.stdout.write(`\n${patternsLines(await patternsFigure({ quick: QUICK })).join("\n")}\n`)
+process.stdout.write(`\n${answerLines(await answerFigure({ quick: QUICK })).join("\n")}\n`)
 process.stdout.write(`\n${budgetLines(results.budget).join("\n")}\n`)
 process.stdout.write(`\nThe table of docs/benchmark.md:\n\n${tableLines(byNode, results.budget, last).join("\n")}\n\nfigures written to ${OUT}\n`)
 process.exit(BUDGET && !results.budget.held ? 1 : 0)

@@ -12,7 +12,8 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { type ConfigError, optional, pickOne, positive, read, refuse, secret } from "./Settings/Read.js"
+import { DEFAULT_SETTINGS } from "./Settings/Policy.js"
+import { type ConfigError, optional, optionalWith, pickOne, positive, read, refuse, secret } from "./Settings/Read.js"
 
 export { ConfigError } from "./Settings/Read.js"
 
@@ -35,7 +36,21 @@ export interface SvcConfigShape {
   readonly url: string
   readonly credentials: Credentials
   readonly timeoutMs: number
+  /**
+   * SVC_MAX_ANSWER_BYTES: the most of an answer's body that is read; past it the body is cut and
+   * its request aborted. Unset in a value given by an embedding program: ANSWER_TIMES the default
+   * output budget.
+   */
+  readonly maxAnswerBytes?: number
 }
+
+/**
+ * The byte cap of an answer, by default, in output budgets (SVC_MAX_OUTPUT_CHARS): forty times
+ * what a result may show, so that an answer cut by it is one no result could have shown whole.
+ */
+export const ANSWER_TIMES = 40
+
+export const DEFAULT_MAX_ANSWER_BYTES = ANSWER_TIMES * DEFAULT_SETTINGS.maxOutputChars
 
 export class SvcConfig extends Context.Tag("svc-mcp/SvcConfig")<SvcConfig, SvcConfigShape>() {}
 
@@ -171,11 +186,32 @@ const credentials = (mode: CredentialsMode): Config.Config<Credentials> =>
       : ownCredentials(own),
   )
 
+/** SVC_MAX_ANSWER_BYTES, or ANSWER_TIMES SVC_MAX_OUTPUT_CHARS (the output budget, as the tools read it). */
+const maxAnswerBytes: Config.Config<number> = Config.zipWith(
+  positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000),
+  optionalWith("SVC_MAX_ANSWER_BYTES", (value) => {
+    const text = value.trim()
+    const n = Number(text)
+    return /^\d+$/.test(text) && Number.isSafeInteger(n) && n >= 1024
+      ? Either.right(n)
+      : Either.left(
+          refuse(
+            "SVC_MAX_ANSWER_BYTES",
+            `is not a whole number of bytes from 1024 (${JSON.stringify(text)})`,
+            (v) =>
+              `unset it for ${ANSWER_TIMES} times ${v("SVC_MAX_OUTPUT_CHARS")}, or give e.g. ${v("SVC_MAX_ANSWER_BYTES")}=20000000`,
+          ),
+        )
+  }),
+  (budget, set) => Option.getOrElse(set, () => ANSWER_TIMES * budget),
+)
+
 const svcConfig = (mode: CredentialsMode): Config.Config<SvcConfigShape> =>
   Config.all({
     url,
     credentials: credentials(mode),
     timeoutMs: positive("SVC_TIMEOUT_MS", DEFAULT_TIMEOUT_MS, "milliseconds", 60_000),
+    maxAnswerBytes,
   })
 
 /** Reads and checks the configuration for credentials mode `mode`, read already by the caller. */

@@ -14,7 +14,7 @@ import { Auth, type Credential } from "./Auth.js"
 import * as CallContext from "./Call/Context.js"
 import { guarded } from "./Callers/KeyGuard.js"
 import { RefusedKeys } from "./Callers/RefusedKeys.js"
-import { SvcConfig } from "./Config.js"
+import { DEFAULT_MAX_ANSWER_BYTES, SvcConfig } from "./Config.js"
 import type { SvcError, Target } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
 import { fromResponse, type Outcome, rejected } from "./Service/Response.js"
@@ -27,6 +27,8 @@ export type Group = "read" | "write" | "execute"
 export interface Reply {
   readonly value: unknown
   readonly text: string
+  /** The byte cap (SVC_MAX_ANSWER_BYTES) the body was cut at: `value` is what arrived of it. */
+  readonly cut?: number
 }
 
 export interface SvcClientShape {
@@ -51,6 +53,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
   const refusedKeys = yield* RefusedKeys
   // Among several services, messages name the service's own variables and headers.
   const naming = yield* Naming
+  const maxBytes = config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES
 
   const answer = (group: Group, endpoint: string, params: object) => {
     const target: Target = { group, endpoint }
@@ -60,13 +63,15 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
         const started = performance.now()
         // The service counts failed authentications per address: each caller's own, never the server's.
         const headers = Option.isSome(address) ? { ...credentials, "x-forwarded-for": address.value } : credentials
-        return SvcTransport.send(http, target, SvcTransport.postJson(url, params, headers), config.timeoutMs).pipe(
+        const request = SvcTransport.postJson(url, params, headers)
+        return SvcTransport.send(http, target, request, config.timeoutMs, maxBytes).pipe(
           hooks.serviceRequest("POST", `/${group}/${endpoint}`),
-          Effect.flatMap(({ status, text, ...headers }) => {
+          Effect.flatMap(({ status, text, cut, ...headers }) => {
             const took = Math.round(performance.now() - started)
+            const read = cut === true ? { ...headers, cutAt: maxBytes } : headers
             return Effect.zipRight(
-              Effect.logDebug(`${group}/${endpoint} answered ${status} in ${took} ms`),
-              Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, headers, naming)),
+              Effect.logDebug(`${group}/${endpoint} answered ${status} in ${took} ms${cut === true ? ", cut" : ""}`),
+              Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, read, naming)),
             )
           }),
         )

@@ -65,6 +65,10 @@ export const GROUPS: ReadonlyArray<Group> = [
         name: "SVC_REACH",
         meaning: "interface (default) | all: every endpoint, users and keys too",
       },
+      {
+        name: "SVC_ACCESS_CHANGES",
+        meaning: "deny | allow: user, group, right, key changes (unset: full only)",
+      },
       { name: "SVC_ALLOW", meaning: "tool:selector patterns, * as wildcard, comma separated: only these" },
       { name: "SVC_DENY", meaning: "the same patterns: never these" },
       { name: "SVC_CONFIRM", meaning: "the same patterns: calls the user confirms before they are sent" },
@@ -75,6 +79,10 @@ export const GROUPS: ReadonlyArray<Group> = [
       {
         name: "SVC_MAX_OUTPUT_CHARS",
         meaning: `the longest text of a tool result (default ${DEFAULT_SETTINGS.maxOutputChars})`,
+      },
+      {
+        name: "SVC_MAX_ANSWER_BYTES",
+        meaning: "an answer's bytes read, then cut (default 40 output budgets)",
       },
       {
         name: "SVC_REVEAL_SECRETS",

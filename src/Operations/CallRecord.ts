@@ -34,7 +34,7 @@ import { recorded } from "./AuditParams.js"
 import { targetOf } from "./AuditTarget.js"
 import * as Telemetry from "./Telemetry.js"
 
-type CallError = ToolInputError | ToolParamsError | ToolCallError
+type CallError = ToolInputError | ToolParamsError | ToolCallError | ToolDeniedError
 
 export interface CallRecorder {
   /**

@@ -4,11 +4,18 @@
  */
 import { type NamingShape, single } from "../Settings/Naming.js"
 import { inJson, scrub, scrubValue } from "../Shared/Secrets.js"
+import { complete } from "./CutJson.js"
 import { SvcAuthError, SvcResponseError, SvcServiceError, type Target } from "./Errors.js"
 
 export type Outcome =
   /** `text` is the body as sent, kept so that it can be passed on without printing `value` again. */
-  | { readonly _tag: "Ok"; readonly value: unknown; readonly text: string }
+  | {
+      readonly _tag: "Ok"
+      readonly value: unknown
+      readonly text: string
+      /** The byte cap the body was cut at: `value` is what arrived of it, closed (CutJson.ts). */
+      readonly cut?: number
+    }
   | { readonly _tag: "Failed"; readonly error: SvcServiceError | SvcResponseError }
   /** The service refused the credentials: the caller may log in again and retry once. */
   | { readonly _tag: "CredentialsInvalid"; readonly status: number; readonly error: string }
@@ -67,6 +74,8 @@ export interface AnswerHeaders {
   readonly retryAfter?: string
   /** Where a redirect points, absolute. */
   readonly location?: string
+  /** Not a header: the byte cap, when the body was cut at it. */
+  readonly cutAt?: number
 }
 
 /**
@@ -88,6 +97,22 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 export const isRedirect = (status: number, location: string | undefined): location is string =>
   REDIRECTS.has(status) && location !== undefined
 
+/** A successful answer cut at the byte cap: what arrived whole of it, or, where nothing did, why not. */
+const cutOutcome = (call: Target, status: number, text: string, cutAt: number): Outcome => {
+  const completed = complete(text)
+  const parsed = completed === undefined ? undefined : parseJson(completed)
+  return completed !== undefined && parsed?.ok === true
+    ? { _tag: "Ok", value: parsed.value, text: completed, cut: cutAt }
+    : {
+        _tag: "Failed",
+        error: new SvcResponseError({
+          call,
+          status,
+          detail: `the answer passed ${cutAt} bytes, the most read of one, and nothing of it arrived whole; ask for less`,
+        }),
+      }
+}
+
 const interpret = (
   call: Target,
   status: number,
@@ -99,6 +124,7 @@ const interpret = (
     if (text.trim() === "") {
       return { _tag: "Failed", error: new SvcResponseError({ call, status, detail: "the body is empty" }) }
     }
+    if (headers.cutAt !== undefined) return cutOutcome(call, status, text, headers.cutAt)
     const parsed = parseJson(text)
     return parsed.ok
       ? { _tag: "Ok", value: parsed.value, text }
@@ -155,7 +181,7 @@ export const fromResponse = (
       // Rare: an answer that echoes this server's own credentials is scrubbed too.
       if (!inJson(outcome.text, secrets)) return outcome
       const value = scrubValue(outcome.value, secrets)
-      return { _tag: "Ok", value, text: JSON.stringify(value) }
+      return { ...outcome, value, text: JSON.stringify(value) }
     }
     case "CredentialsInvalid":
       return { ...outcome, error: clean(outcome.error) }

@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import * as Once from "../Shared/Once.js"
 import { SvcTimeoutError, SvcUnreachableError, type Target } from "./Errors.js"
 import * as UndiciClient from "./UndiciClient.js"
@@ -28,6 +29,8 @@ export interface Exchange {
   readonly retryAfter?: string
   /** The Location header (where a redirect points), made absolute against the request's URL. */
   readonly location?: string
+  /** Set when the body passed the byte cap: `text` is what arrived up to it, the rest never read. */
+  readonly cut?: true
 }
 
 type Reason = SvcUnreachableError["reason"]
@@ -84,23 +87,56 @@ const absolute = (location: string, base: string): string => {
   }
 }
 
-const exchanged = (request: HttpClientRequest.HttpClientRequest, response: HttpClientResponse.HttpClientResponse) =>
-  Effect.map(response.text, (text): Exchange => {
-    const { status } = response
-    const headers = response.headers
-    const retryAfter = headers["retry-after"]
-    const location = headers.location
-    return {
-      status,
-      text,
-      ...(retryAfter === undefined ? {} : { retryAfter }),
-      ...(location === undefined ? {} : { location: absolute(location, request.url) }),
-    }
-  })
+/**
+ * Another client's body read up to `maxBytes`: its stream is left there, which ends its request.
+ * Our own client reads up to the cap itself (UndiciClient).
+ */
+const cappedText = (response: HttpClientResponse.HttpClientResponse, maxBytes: number) =>
+  Number.isFinite(maxBytes)
+    ? Effect.map(
+        Stream.runFoldWhile(
+          response.stream,
+          { chunks: [] as Array<Uint8Array>, size: 0, cut: false },
+          (read) => !read.cut,
+          (read, chunk) => {
+            const room = maxBytes - read.size
+            const cut = chunk.length > room
+            read.chunks.push(cut ? chunk.subarray(0, room) : chunk)
+            return { chunks: read.chunks, size: read.size + Math.min(room, chunk.length), cut }
+          },
+        ),
+        (read) => ({ text: Buffer.concat(read.chunks).toString("utf8"), cut: read.cut }),
+      )
+    : Effect.map(response.text, (text) => ({ text, cut: false }))
+
+const exchanged = (
+  request: HttpClientRequest.HttpClientRequest,
+  response: HttpClientResponse.HttpClientResponse,
+  maxBytes: number,
+) =>
+  Effect.map(
+    UndiciClient.isCut(response)
+      ? Effect.map(response.text, (text) => ({ text, cut: true }))
+      : cappedText(response, maxBytes),
+    ({ text, cut }): Exchange => {
+      const { status } = response
+      const headers = response.headers
+      const retryAfter = headers["retry-after"]
+      const location = headers.location
+      return {
+        status,
+        text,
+        ...(retryAfter === undefined ? {} : { retryAfter }),
+        ...(location === undefined ? {} : { location: absolute(location, request.url) }),
+        ...(cut ? { cut: true } : {}),
+      }
+    },
+  )
 
 /**
- * Sends `request` and reads its answer whole, within `timeoutMs`; past it, the
- * request is aborted and the exchange fails with SvcTimeoutError.
+ * Sends `request` and reads its answer, up to `maxBytes` (past them the exchange says it is cut,
+ * and the rest is never read), within `timeoutMs`; past it, the request is aborted and the
+ * exchange fails with SvcTimeoutError.
  *
  * Our own client (UndiciClient) keeps that limit itself, with one timer. Any other
  * HttpClient (an embedding program's) is bounded by `Effect.timeoutFail` on the
@@ -113,17 +149,18 @@ export const send = (
   call: Target,
   request: HttpClientRequest.HttpClientRequest,
   timeoutMs: number,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Effect.Effect<Exchange, SvcTimeoutError | SvcUnreachableError> => {
   const onTimeout = () => new SvcTimeoutError({ call, timeoutMs })
-  const kept = UndiciClient.executeWithin(client, request, timeoutMs, onTimeout)
+  const kept = UndiciClient.executeWithin(client, request, timeoutMs, onTimeout, maxBytes)
   if (kept !== undefined) {
     return kept.pipe(
-      Effect.flatMap((response) => exchanged(request, response)),
+      Effect.flatMap((response) => exchanged(request, response, maxBytes)),
       Effect.mapError((error) => (error._tag === "SvcTimeoutError" ? error : unreachable(call, error))),
     )
   }
   return client.execute(request).pipe(
-    Effect.flatMap((response) => exchanged(request, response)),
+    Effect.flatMap((response) => exchanged(request, response, maxBytes)),
     Effect.mapError((error) => unreachable(call, error)),
     Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout }),
   )

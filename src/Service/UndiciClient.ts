@@ -21,6 +21,9 @@
  * (`HttpClient.mapRequest` and the like) is another client, which Transport.send
  * bounds with `Effect.timeoutFail`.
  *
+ * An answer can be read up to a byte cap (`executeWithin`): what arrived up to it is the
+ * response's body, marked cut, and the request is aborted, the rest never read.
+ *
  * Bodies: empty, bytes and raw (string or bytes). A stream or form-data body is
  * refused with a RequestError ("Encode"): nothing here sends one.
  */
@@ -51,6 +54,8 @@ class WholeResponse extends Inspectable.Class implements HttpClientResponse.Http
     readonly status: number,
     private readonly rawHeaders: RawHeaders,
     readonly body: Buffer,
+    /** Whether the body was cut at the exchange's byte cap, the rest of it never read. */
+    readonly cut = false,
   ) {
     super()
   }
@@ -159,10 +164,12 @@ class Exchange<E> implements Undici.Dispatcher.DispatchHandler {
   private interrupted = false
   private started: { status: number; headers: RawHeaders } | undefined = undefined
   private readonly chunks: Array<Buffer> = []
+  private size = 0
 
   constructor(
     private readonly request: HttpClientRequest.HttpClientRequest,
     private readonly resumeOnce: (effect: Outcome<E>) => void,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {}
 
   resume(effect: Outcome<E>): void {
@@ -181,15 +188,31 @@ class Exchange<E> implements Undici.Dispatcher.DispatchHandler {
     this.started = { status, headers: headers as RawHeaders }
   }
 
-  onResponseData(_: Undici.Dispatcher.DispatchController, chunk: Buffer): void {
-    this.chunks.push(chunk)
+  onResponseData(control: Undici.Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return
+    const room = this.maxBytes - this.size
+    if (chunk.length <= room) {
+      this.chunks.push(chunk)
+      this.size += chunk.length
+      return
+    }
+    // The cap: what arrived up to it is the answer; the rest is never read, its request aborted.
+    this.chunks.push(chunk.subarray(0, room))
+    this.size += room
+    this.finish(true)
+    control.abort(new Error("the answer passed its byte cap"))
   }
 
   onResponseEnd(): void {
+    this.finish(false)
+  }
+
+  private finish(cut: boolean): void {
     const answer = this.started ?? { status: 0, headers: {} }
     const { chunks } = this
     const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-    this.resume(Effect.succeed(new WholeResponse(this.request, answer.status, answer.headers, whole)))
+    this.chunks.length = 0
+    this.resume(Effect.succeed(new WholeResponse(this.request, answer.status, answer.headers, whole, cut)))
   }
 
   onResponseError(_: Undici.Dispatcher.DispatchController, cause: Error): void {
@@ -221,6 +244,7 @@ const exchange = <E = never>(
   dispatcher: Undici.Dispatcher,
   request: HttpClientRequest.HttpClientRequest,
   limit?: Limit<E>,
+  maxBytes?: number,
 ): Outcome<E> =>
   Effect.async((resumeOnce) => {
     const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
@@ -234,7 +258,7 @@ const exchange = <E = never>(
       const description = `a ${request.body._tag} body is not supported by this client`
       return resumeOnce(Effect.fail(new HttpClientError.RequestError({ request, reason: "Encode", description })))
     }
-    const state = new Exchange<E>(request, resumeOnce)
+    const state = new Exchange<E>(request, resumeOnce, maxBytes)
     if (limit !== undefined && limit.ms <= MAX_TIMER_MS) {
       state.timer = setTimeout(() => state.expire(limit.onTimeout()), limit.ms)
     }
@@ -261,28 +285,35 @@ const exchange = <E = never>(
 
 const LimitedTypeId: unique symbol = Symbol.for("svc-mcp/UndiciClient/Limited")
 
-/** A client that keeps a request's time limit itself, with one timer and no fiber. */
+/** A client that keeps a request's time limit and its answer's byte cap itself, with one timer and no fiber. */
 export interface Limited {
   readonly [LimitedTypeId]: <E>(
     request: HttpClientRequest.HttpClientRequest,
     ms: number,
     onTimeout: () => E,
+    maxBytes?: number,
   ) => Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E>
 }
 
+/** Whether a response of this client was cut at its byte cap (`executeWithin`'s `maxBytes`). */
+export const isCut = (response: HttpClientResponse.HttpClientResponse): boolean =>
+  response instanceof WholeResponse && response.cut
+
 /**
- * `request` through `client` within `ms`, when the client is one of these (see
- * Transport.send); `undefined` for any other client. A client built from one of
- * these (`HttpClient.mapRequest`...) is another client and answers `undefined`.
+ * `request` through `client` within `ms`, its answer read up to `maxBytes` (`isCut` says whether
+ * it was cut), when the client is one of these (see Transport.send); `undefined` for any other
+ * client. A client built from one of these (`HttpClient.mapRequest`...) is another client and
+ * answers `undefined`.
  */
 export const executeWithin = <E>(
   client: HttpClient.HttpClient,
   request: HttpClientRequest.HttpClientRequest,
   ms: number,
   onTimeout: () => E,
+  maxBytes?: number,
 ): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E> | undefined =>
   LimitedTypeId in client
-    ? (client as HttpClient.HttpClient & Limited)[LimitedTypeId](request, ms, onTimeout)
+    ? (client as HttpClient.HttpClient & Limited)[LimitedTypeId](request, ms, onTimeout, maxBytes)
     : undefined
 
 /**
@@ -295,7 +326,7 @@ export const make = (dispatcher: Undici.Dispatcher | Effect.Effect<Undici.Dispat
     Effect.flatMap((request) => Effect.flatMap(ready, (it) => exchange(it, request))),
     Effect.succeed,
   )
-  const within: Limited[typeof LimitedTypeId] = (request, ms, onTimeout) =>
-    Effect.flatMap(ready, (it) => exchange(it, request, { ms, onTimeout }))
+  const within: Limited[typeof LimitedTypeId] = (request, ms, onTimeout, maxBytes) =>
+    Effect.flatMap(ready, (it) => exchange(it, request, { ms, onTimeout }, maxBytes))
   return Object.assign(client, { [LimitedTypeId]: within })
 }

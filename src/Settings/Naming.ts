@@ -25,6 +25,7 @@ export const PER_SERVICE: ReadonlyArray<string> = [
   "ALLOW",
   "DENY",
   "CONFIRM",
+  "ACCESS_CHANGES",
 ]
 
 /** A single service's forms of them: SVC_URL, SVC_API_KEY... */

@@ -26,6 +26,15 @@ export type Reach = "interface" | "all"
 const REACHES: ReadonlyArray<Reach> = ["interface", "all"]
 
 /**
+ * SVC_ACCESS_CHANGES: whether the assistant may change who may do what (users, user groups,
+ * permissions, API keys, service users), directly or through a sync. Unset, the mode decides
+ * (`accessDenied`).
+ */
+export type AccessChanges = "deny" | "allow"
+
+const ACCESS_CHANGES: ReadonlyArray<AccessChanges> = ["deny", "allow"]
+
+/**
  * A `tool:selector` pattern of SVC_ALLOW, SVC_DENY or SVC_CONFIRM; `*` matches any run of characters.
  * (SVC_REVEAL_SECRETS: the policy's own, asking before a secret the service shows once is made.)
  */
@@ -56,6 +65,8 @@ export interface ServerSettingsShape {
   readonly revealSecrets: boolean
   /** SVC_REACH: the interface's selectors, or every endpoint of the service's client. */
   readonly reach: Reach
+  /** SVC_ACCESS_CHANGES as set; none: the mode's default (`accessDenied`). */
+  readonly accessChanges: Option.Option<AccessChanges>
 }
 
 export class ServerSettings extends Context.Tag("svc-mcp/ServerSettings")<ServerSettings, ServerSettingsShape>() {}
@@ -70,7 +81,15 @@ export const DEFAULT_SETTINGS: ServerSettingsShape = {
   maxOutputChars: 50_000,
   revealSecrets: false,
   reach: "interface",
+  accessChanges: Option.none(),
 }
+
+/**
+ * Whether changes of who may do what are kept from the assistant: as SVC_ACCESS_CHANGES says,
+ * else in every mode but `full`, whose default keeps what the server offered before the setting.
+ */
+export const accessDenied = (settings: Pick<ServerSettingsShape, "mode" | "accessChanges">): boolean =>
+  Option.match(settings.accessChanges, { onNone: () => settings.mode !== "full", onSome: (set) => set === "deny" })
 
 const patterns = (variable: Pattern["variable"]) =>
   optionalWith(variable, (text) =>
@@ -126,6 +145,14 @@ const settings: Config.Config<ServerSettingsShape> = Config.all({
       DEFAULT_SETTINGS.reach,
       "use interface (the default: the selectors interface.md gives) or all (every endpoint of the service)",
     ),
+  ),
+  accessChanges: optionalWith("SVC_ACCESS_CHANGES", (text) =>
+    pickOne(
+      "SVC_ACCESS_CHANGES",
+      ACCESS_CHANGES,
+      "deny",
+      "use deny (users, groups, permissions and keys are kept from the assistant) or allow; unset, only full mode allows them",
+    )(Option.some(text)),
   ),
 })
 

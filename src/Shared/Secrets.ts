@@ -24,7 +24,7 @@ const foldUnit = (unit: string): string => {
 
 const fold = (text: string): string => {
   const lower = text.toLowerCase()
-  return lower.length === text.length ? lower : Array.from(text, (unit) => foldUnit(unit)).join("")
+  return lower.length === text.length ? lower : text.replace(/[\s\S]/gu, foldUnit)
 }
 
 /** In a decoded view `+` may have been a space or a plus (URL-encoding): both read as a space. */
@@ -89,51 +89,83 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
 
 /** A run of `%XX` bytes from `at`: the characters they encode, and where the run ends. */
 const percentRun = (text: string, at: number): { readonly chars: string; readonly end: number } => {
-  const bytes: Array<number> = []
   let end = at
-  while (text[end] === "%" && hexAt(text, end + 1, 2)) {
-    bytes.push(Number.parseInt(text.slice(end + 1, end + 3), 16))
-    end += 3
+  while (text.charCodeAt(end) === 37 && hexAt(text, end + 1, 2)) end += 3
+  // The run's hex digits, read as bytes at once: no array of them.
+  return { chars: Buffer.from(text.slice(at, end).replaceAll("%", ""), "hex").toString("utf8"), end }
+}
+
+/** An escape of `at` (JSON's or URL-encoding's): what it decodes to, and where it ends; undefined for none. */
+const escapeAt = (
+  text: string,
+  at: number,
+  url: boolean,
+): { readonly chars: string; readonly end: number } | undefined => {
+  const next = text[at + 1] ?? ""
+  if (url) return hexAt(text, at + 1, 2) ? percentRun(text, at) : undefined
+  if (next === "u" && hexAt(text, at + 2, 4)) {
+    return { chars: String.fromCharCode(Number.parseInt(text.slice(at + 2, at + 6), 16)), end: at + 6 }
   }
-  return { chars: Buffer.from(bytes).toString("utf8"), end }
+  const simple = SIMPLE_ESCAPES[next]
+  return simple === undefined ? undefined : { chars: simple, end: at + 2 }
 }
 
 /**
  * The text with its JSON escapes decoded, or its URL-encoding (the two apart: a JSON-escaped
- * secret may hold what reads as a `%XX`); each unit of the view knows the span of the text it came from.
+ * secret may hold what reads as a `%XX`). Built from slices, in one pass from escape to escape;
+ * where each escape stands in both is kept, four numbers an escape (`map`), from which a place of
+ * the view is found in the text: no array as long as the text.
  */
 const decodedView = (text: string, url: boolean) => {
-  const units: Array<string> = []
-  const starts: Array<number> = []
-  const ends: Array<number> = []
-  const push = (chars: string, start: number, end: number) => {
-    for (const unit of chars.split("")) {
-      units.push(unit)
-      starts.push(start)
-      ends.push(end)
+  const parts: Array<string> = []
+  // Per escape: where it starts in the view, its span in the text, and its length in the view.
+  const map: Array<number> = []
+  const mark = url ? "%" : "\\"
+  let copied = 0
+  let length = 0
+  for (let at = text.indexOf(mark); at !== -1; ) {
+    const decoded = escapeAt(text, at, url)
+    if (decoded === undefined) {
+      at = text.indexOf(mark, at + 1)
+      continue
     }
+    parts.push(text.slice(copied, at), decoded.chars)
+    length += at - copied
+    map.push(length, at, decoded.end, decoded.chars.length)
+    length += decoded.chars.length
+    copied = decoded.end
+    at = text.indexOf(mark, copied)
   }
-  let i = 0
-  while (i < text.length) {
-    const unit = text[i] as string
-    const next = text[i + 1] ?? ""
-    if (!url && unit === "\\" && next === "u" && hexAt(text, i + 2, 4)) {
-      push(String.fromCharCode(Number.parseInt(text.slice(i + 2, i + 6), 16)), i, i + 6)
-      i += 6
-    } else if (!url && unit === "\\" && SIMPLE_ESCAPES[next] !== undefined) {
-      push(SIMPLE_ESCAPES[next] as string, i, i + 2)
-      i += 2
-    } else if (url && unit === "%" && hexAt(text, i + 1, 2)) {
-      const run = percentRun(text, i)
-      push(run.chars, i, run.end)
-      i = run.end
-    } else {
-      push(unit, i, i + 1)
-      i += 1
-    }
+  parts.push(text.slice(copied))
+  const view = parts.join("")
+  return { view: url ? foldDecoded(view) : fold(view), map }
+}
+
+type View = ReturnType<typeof decodedView>
+
+/** The last escape that starts at or before `at` of the view (its index in `map`, by fours), or -1. */
+const escapeBefore = (map: ReadonlyArray<number>, at: number): number => {
+  let low = 0
+  let high = map.length / 4 - 1
+  let found = -1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    if ((map[middle * 4] as number) <= at) {
+      found = middle
+      low = middle + 1
+    } else high = middle - 1
   }
-  const view = units.join("")
-  return { view: url ? foldDecoded(view) : fold(view), starts, ends }
+  return found
+}
+
+/** Where the unit `at` of the view came from in the text: its span (an escape's whole, or one unit). */
+const spanIn = (map: ReadonlyArray<number>, at: number): Span => {
+  const k = escapeBefore(map, at)
+  if (k < 0) return [at, at + 1]
+  const [viewAt, start, end, width] = [map[k * 4], map[k * 4 + 1], map[k * 4 + 2], map[k * 4 + 3]] as Array<number>
+  if (at < (viewAt as number) + (width as number)) return [start as number, end as number]
+  const plain = (end as number) + at - (viewAt as number) - (width as number)
+  return [plain, plain + 1]
 }
 
 type Span = readonly [start: number, end: number]
@@ -166,14 +198,14 @@ const spansOf = (text: string, secrets: ReadonlyArray<string>): Array<Span> => {
 }
 
 const searchDecoded = (
-  { view, starts, ends }: ReturnType<typeof decodedView>,
+  { view, map }: View,
   forms: ReadonlyArray<Forms>,
   key: "folded" | "decoded",
   spans: Array<Span>,
 ) => {
   for (const form of forms) {
     const width = form[key].length
-    findAll(view, form[key], (at) => spans.push([starts[at] as number, ends[at + width - 1] as number]))
+    findAll(view, form[key], (at) => spans.push([spanIn(map, at)[0], spanIn(map, at + width - 1)[1]]))
   }
 }
 

@@ -9,9 +9,11 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import type { SvcError } from "../Service/Errors.js"
+import { Naming } from "../Settings/Naming.js"
 import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
+import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
 import * as AnswerSchema from "./AnswerSchema.js"
 import { withPattern } from "./BatchPattern.js"
 import * as Execution from "./Execution.js"
@@ -22,7 +24,7 @@ import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import * as RecordGlance from "./RecordGlance.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
-import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
+import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./ToolError.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
 
 export interface Invocation {
@@ -52,6 +54,8 @@ export interface ToolSuccess extends Invocation {
   readonly page?: number
   /** The names of the ids the rendered answer shows, as this caller may see them (Names.ts). */
   readonly names?: NameMaps
+  /** The byte cap the service's answer was cut at (SVC_MAX_ANSWER_BYTES): `data` is what arrived of it. */
+  readonly cut?: number
 }
 
 const list = (values: ReadonlyArray<string>) => values.join(", ")
@@ -281,7 +285,10 @@ const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Des
   }
 }
 
-type Failure = ToolInputError | ToolParamsError | ToolCallError
+type Failure = ToolInputError | ToolParamsError | ToolCallError | ToolDeniedError
+
+/** What a call's program reads of the settings: the pace of a wait, and whether access changes are kept away. */
+export type RunSettings = Pace & AccessSettings
 
 /** `pace`: how svc_execute with `wait` follows the execution (the server's settings when served). */
 export const invoke = (
@@ -317,7 +324,7 @@ export const run = (
  */
 export const runWith = (
   call: Call,
-  pace: Pace,
+  pace: RunSettings,
   { pages, names, check }: Readers,
 ): Effect.Effect<ToolSuccess, Failure, SvcClient> =>
   Effect.gen(function* () {
@@ -340,6 +347,12 @@ export const runWith = (
     const invocation = checked.body === resolved.body ? resolved : { ...resolved, body: checked.body }
     const client = yield* SvcClient
     const { group, endpoint } = targetOf(tool, invocation.selector)
+    // A sync's run or commit is refused on its pending plan while access changes are kept away.
+    const refused = yield* syncRefusal(client, endpoint, invocation.body, pace, (yield* Naming).variable)
+    if (refused !== undefined) {
+      const { selector } = invocation
+      return yield* new ToolDeniedError({ tool: tool.name, selector, endpoint: invocation.endpoint, reason: refused })
+    }
     const failed = (error: SvcError) =>
       new ToolCallError({
         tool: tool.name,
@@ -348,12 +361,16 @@ export const runWith = (
         endpoint: invocation.endpoint,
         error,
       })
-    const { value: data, text } = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
+    const reply = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
+    const { value: data, text } = reply
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
       const shown = yield* namesFor(tool, invocation, data, names, text)
-      const named = shown === undefined ? {} : { names: shown }
+      const named = {
+        ...(shown === undefined ? {} : { names: shown }),
+        ...(reply.cut === undefined ? {} : { cut: reply.cut }),
+      }
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
         const page = yield* pages.size

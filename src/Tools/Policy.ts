@@ -12,6 +12,7 @@ import { Naming } from "../Settings/Naming.js"
 import { type Mode, type Pattern, type Reach, ServerSettings, type ServerSettingsShape } from "../Settings/Policy.js"
 import { ConfigError } from "../Settings/Read.js"
 import { isObject } from "../Shared/JsonShape.js"
+import { ACCESS_ENDPOINTS, accessWords, writtenRefusal } from "./AccessChanges.js"
 import * as Definitions from "./Definitions.js"
 import { make as makeTool, pathOf, type Tier, type Tool } from "./Tool.js"
 import { ToolDeniedError, UnknownToolError } from "./ToolError.js"
@@ -63,9 +64,16 @@ const matches = (pattern: Pattern, tool: Tool, selector: string) =>
 const matchless = (patterns: ReadonlyArray<Pattern>, all: ReadonlyArray<Tool>) =>
   patterns.find((pattern) => !all.some((tool) => tool.selectors.some((selector) => matches(pattern, tool, selector))))
 
+const typoError = (typo: Pattern, all: ReadonlyArray<Tool>, variable: (name: string) => string) =>
+  new ConfigError({
+    variable: variable(typo.variable),
+    problem: `has the pattern ${JSON.stringify(typo.text)}, which matches no tool:selector`,
+    hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
+  })
+
 export const make = (
   settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> &
-    Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets">>,
+    Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets" | "accessChanges">>,
   all: ReadonlyArray<Tool> = Definitions.all,
 ): Effect.Effect<PolicyShape, ConfigError> =>
   Effect.gen(function* () {
@@ -74,20 +82,15 @@ export const make = (
     const { variable } = yield* Naming
     const patterns = [...Option.getOrElse(settings.allow, () => []), ...settings.deny, ...confirm]
     const typo = matchless(patterns, all)
-    if (typo !== undefined) {
-      return yield* Effect.fail(
-        new ConfigError({
-          variable: variable(typo.variable),
-          problem: `has the pattern ${JSON.stringify(typo.text)}, which matches no tool:selector`,
-          hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
-        }),
-      )
-    }
+    if (typo !== undefined) return yield* Effect.fail(typoError(typo, all, variable))
     const tiers = TIERS[settings.mode]
+    const access = accessWords(settings, variable)
     const refusal = (tool: Tool, selector: string): string | undefined => {
       if (!tiers.includes(tool.tier)) {
         return `the server runs in ${settings.mode} mode (${variable("SVC_MODE")}), which does not offer ${tool.name}`
       }
+      const changes = access === undefined ? undefined : ACCESS_ENDPOINTS[tool.endpoints[selector] ?? ""]
+      if (changes !== undefined) return `it ${changes}: ${access}`
       const denied = settings.deny.find((p) => matches(p, tool, selector))
       if (denied !== undefined) return `denied by ${variable("SVC_DENY")} (${denied.text})`
       if (Option.isSome(settings.allow) && !settings.allow.value.some((p) => matches(p, tool, selector))) {
@@ -115,8 +118,8 @@ export const make = (
       const selector = isObject(args) ? args[tool.selectorKey] : undefined
       // An unknown or missing selector is left to the decoder, which lists the allowed ones.
       if (typeof selector === "string" && Object.hasOwn(tool.endpoints, selector)) {
-        const reason = refusal(tool, selector)
         const endpoint = pathOf(tool, selector)
+        const reason = refusal(tool, selector) ?? writtenRefusal(access, tool.endpoints[selector] ?? "", args)
         if (reason !== undefined) return Either.left(new ToolDeniedError({ tool: name, selector, endpoint, reason }))
       }
       return allowed === undefined

@@ -71,7 +71,22 @@ export interface OutputSettings {
   readonly revealSecrets: boolean
 }
 
+/** What an answer cut at the byte cap ends with: where, and how to ask for less. */
+const cutNote = (tool: Tool, cut: number) =>
+  note(
+    `the service's answer passed ${cut} bytes (SVC_MAX_ANSWER_BYTES) and was cut there: shown is what arrived of it (a list's last item, or a text's last line, may be incomplete); narrow the request: ${tool.narrow}`,
+  )
+
+/** A success's text and structured answer; one cut at the byte cap says so in both, within the budget. */
 export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings): Rendered => {
+  if (outcome.cut === undefined) return successOf(tool, outcome, settings)
+  const said = cutNote(tool, outcome.cut)
+  const rendered = successOf(tool, outcome, { ...settings, maxOutputChars: settings.maxOutputChars - said.length })
+  const structuredData = { ...rendered.structuredData, truncated: true, cut_at_bytes: outcome.cut }
+  return { ...rendered, text: `${rendered.text}${said}`, structuredData }
+}
+
+const successOf = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings): Rendered => {
   const { text, endpoint } = outcome
   // An answer that can carry untrusted text is always written anew: its values are fenced.
   const untrusted = Untrusted.carries(endpoint)

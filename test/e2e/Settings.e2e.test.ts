@@ -31,6 +31,11 @@ const refusals = (directory: string): ReadonlyArray<readonly [Record<string, str
   ],
   [{ SVC_AUDIT_LOG: directory }, /^svc-mcp: SVC_AUDIT_LOG names a file that cannot be opened for appending \(EISDIR\)/],
   [{ SVC_CHECK_PARAMS: "maybe" }, /^svc-mcp: SVC_CHECK_PARAMS is "maybe": use on .* or off/],
+  [{ SVC_ACCESS_CHANGES: "maybe" }, /^svc-mcp: SVC_ACCESS_CHANGES is "maybe": use deny .* or allow/],
+  [
+    { SVC_MAX_ANSWER_BYTES: "2mb" },
+    /^svc-mcp: SVC_MAX_ANSWER_BYTES is not a whole number of bytes from 1024 \("2mb"\)/,
+  ],
 ]
 
 describe("a malformed setting", () => {

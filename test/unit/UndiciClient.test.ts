@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { identity } from "effect/Function"
 import * as Stream from "effect/Stream"
+import * as Transport from "../../src/Service/Transport.js"
 import * as UndiciClient from "../../src/Service/UndiciClient.js"
 import { until } from "../support/Wait.js"
 
@@ -188,4 +189,50 @@ describe("UndiciClient", () => {
       }),
     )
   })
+})
+
+describe("an answer past its byte cap", () => {
+  /** An answer that would never end: a chunk of 64 KB after another, until its connection is closed. */
+  const endless = serve((_, response) => {
+    response.writeHead(200, { "content-type": "application/json" })
+    const chunk = "y".repeat(65_536)
+    const more = () => {
+      while (!response.destroyed) if (!response.write(chunk)) return response.once("drain", more)
+    }
+    response.on("close", () => response.destroy())
+    more()
+  })
+
+  it.scoped("is read up to the cap, said cut, and its request aborted: our client", () =>
+    Effect.gen(function* () {
+      const service = yield* endless
+      const http = yield* client
+      const request = HttpClientRequest.post(`${service.url}/read/GetStackLog`)
+      const within = UndiciClient.executeWithin(http, request, 10_000, () => "late", 100_000)
+      expect(within).toBeDefined()
+      const response = yield* within as NonNullable<typeof within>
+      expect(UndiciClient.isCut(response)).toBe(true)
+      expect((yield* response.text).length).toBe(100_000)
+    }),
+  )
+
+  it.scoped("is read up to the cap and said cut through another client too", () =>
+    Effect.gen(function* () {
+      const service = yield* endless
+      const http = yield* HttpClient.HttpClient.pipe(Effect.provide(FetchHttpClient.layer))
+      const request = HttpClientRequest.post(`${service.url}/read/GetStackLog`)
+      const exchange = yield* Transport.send(http, { group: "read", endpoint: "GetStackLog" }, request, 10_000, 100_000)
+      expect(exchange.cut).toBe(true)
+      expect(exchange.text.length).toBe(100_000)
+      // Under the cap, nothing is cut.
+      const whole = yield* Transport.send(
+        yield* client,
+        { group: "read", endpoint: "GetStackLog" },
+        HttpClientRequest.post(`${(yield* serve((_, r) => r.end('{"a":1}'))).url}/x`),
+        10_000,
+        100_000,
+      )
+      expect(whole).toEqual({ status: 200, text: '{"a":1}' })
+    }),
+  )
 })

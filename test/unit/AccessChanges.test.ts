@@ -1,0 +1,145 @@
+/**
+ * SVC_ACCESS_CHANGES: read as every setting is; the mode's default; the
+ * selectors it takes out of every tool; and the user groups a sync's file text
+ * declares, however TOML spells their key.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as FastCheck from "fast-check"
+import * as Settings from "../../src/Settings/Policy.js"
+import { SvcClient } from "../../src/SvcClient.js"
+import { ACCESS_ENDPOINTS, declaredGroups, syncRefusal } from "../../src/Tools/AccessChanges.js"
+import * as Policy from "../../src/Tools/Policy.js"
+import * as Layers from "../support/Layers.js"
+import * as Sandboxes from "../support/Sandbox.js"
+
+const settingsFrom = (env: Record<string, string>) =>
+  Settings.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+const policyOf = (mode: Settings.Mode, accessChanges: Option.Option<Settings.AccessChanges>) =>
+  Effect.flatMap(Policy.toolsOf("all"), (tools) =>
+    Policy.make({ mode, allow: Option.none(), deny: [], confirm: [], accessChanges }, tools),
+  )
+
+describe("SVC_ACCESS_CHANGES", () => {
+  it.effect("deny or allow; unset, only full mode allows; anything else is refused by name", () =>
+    Effect.gen(function* () {
+      const denied = (env: Record<string, string>) => Effect.map(settingsFrom(env), Settings.accessDenied)
+      expect(yield* denied({})).toBe(false)
+      expect(yield* denied({ SVC_MODE: "operate" })).toBe(true)
+      expect(yield* denied({ SVC_MODE: "read-only" })).toBe(true)
+      expect(yield* denied({ SVC_ACCESS_CHANGES: "deny" })).toBe(true)
+      expect(yield* denied({ SVC_MODE: "operate", SVC_ACCESS_CHANGES: " Allow " })).toBe(false)
+      const refused = yield* Effect.flip(settingsFrom({ SVC_ACCESS_CHANGES: "never" }))
+      expect(refused.message).toMatch(/^SVC_ACCESS_CHANGES is "never": use deny .* or allow/)
+    }),
+  )
+
+  it.effect("deny takes every selector of the table out of every tool, and refuses a call naming one", () =>
+    Effect.gen(function* () {
+      const allowed = yield* policyOf("full", Option.some("allow"))
+      const denied = yield* policyOf("full", Option.some("deny"))
+      const endpoints = (policy: Policy.PolicyShape) => policy.tools.flatMap((tool) => Object.values(tool.endpoints))
+      const access = Object.keys(ACCESS_ENDPOINTS)
+      expect(endpoints(allowed)).toEqual(expect.arrayContaining(access))
+      expect(endpoints(denied).filter((e) => access.includes(e))).toEqual([])
+      // Nothing else is taken out.
+      expect(endpoints(allowed).length - endpoints(denied).length).toBe(access.length)
+      const call = denied.authorize("svc_update", { resource_type: "permission_on_target", params: {} })
+      expect(Either.isLeft(call) && call.left.message).toMatch(
+        /svc_update "permission_on_target" is refused: it changes a permission on a resource: SVC_ACCESS_CHANGES=deny/,
+      )
+    }),
+  )
+
+  it.effect("a sync's file text that declares user groups is refused, one without them goes through", () =>
+    Effect.gen(function* () {
+      const policy = yield* policyOf("full", Option.none())
+      const operate = yield* policyOf("full", Option.some("deny"))
+      const write = (contents: string) => ({
+        resource_type: "sync_resource_file",
+        params: { sync: "s", file_path: "a.toml", resource_path: "", contents },
+      })
+      const groups = '[[user_group]]\nname = "ops"\nusers = ["carol"]\n'
+      expect(Either.isRight(policy.authorize("svc_update", write(groups)))).toBe(true)
+      const refused = operate.authorize("svc_update", write(groups))
+      expect(Either.isLeft(refused) && refused.left.message).toContain('declares the user groups "ops"')
+      expect(Either.isRight(operate.authorize("svc_update", write('[[stack]]\nname = "web"\n')))).toBe(true)
+      const created = operate.authorize("svc_create", {
+        resource_type: "sync_resource",
+        params: { name: "s2", config: { file_contents: groups } },
+      })
+      expect(Either.isLeft(created)).toBe(true)
+    }),
+  )
+})
+
+describe("the user groups a sync's file text declares", () => {
+  it("whatever the key's spelling: bare, quoted, escaped, literal, spaced; inline; each by its name", () => {
+    expect(declaredGroups("[[user_group]]\nname = \"a\"\n\n[[user_group]]\nname = 'b'\n")).toEqual(["a", "b"])
+    expect(declaredGroups('[[ "user_group" ]]\nname = "a"\n')).toEqual(["a"])
+    expect(declaredGroups('[["user\\u005fgroup"]]\nname = "a\\u0041"\n')).toEqual(["aA"])
+    expect(declaredGroups("[['user_group']]\n")).toEqual(["(unnamed)"])
+    expect(declaredGroups('user_group = [{ name = "a" }]\n')).toEqual(["(unnamed)"])
+    expect(declaredGroups('[[user_group]]\nname = "a"\n[user_group.all]\nServer = "Write"\n')).toEqual(["a"])
+    expect(declaredGroups('\r\n  [[user_group]]\r\n  name = "a"\r\n')).toEqual(["a"])
+  })
+
+  it("none in a file of resources, whatever their fields say", () => {
+    expect(declaredGroups('[[stack]]\nname = "user_group"\n[stack.config]\nuser_group = "x"\n')).toEqual([])
+    expect(declaredGroups("")).toEqual([])
+  })
+
+  it("a table of user groups among any lines around it is found", () =>
+    FastCheck.assert(
+      FastCheck.property(
+        FastCheck.array(FastCheck.string({ maxLength: 40 }).filter((line) => !line.includes("\n"))),
+        FastCheck.array(FastCheck.string({ maxLength: 40 }).filter((line) => !line.includes("\n"))),
+        FastCheck.constantFrom("[[user_group]]", '[[ "user_group" ]]', "[['user_group']]", '[["\\u0075ser_group"]]'),
+        (before, after, header) => {
+          const text = [...before, header, 'name = "g"', ...after].join("\n")
+          expect(declaredGroups(text).length).toBeGreaterThan(0)
+        },
+      ),
+    ))
+})
+
+describe("a run refused on the sync's pending plan, against the sandbox", () => {
+  const stage = (name: string, execution: Record<string, unknown>) => ({
+    name,
+    enabled: true,
+    executions: [{ enabled: true, execution }],
+  })
+
+  it.scopedLive("a sync's run, a procedure's that runs it, and one that runs that procedure; not another", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      yield* Effect.gen(function* () {
+        const client = yield* SvcClient
+        const refusal = (
+          endpoint: string,
+          params: Record<string, unknown>,
+          settings: Settings.ServerSettingsShape["mode"] = "operate",
+        ) => syncRefusal(client, endpoint, params, { mode: settings }, (name) => name)
+        const procedure = (name: string, execution: Record<string, unknown>) =>
+          client.call("write", "CreateProcedure", { name, config: { stages: [stage("one", execution)] } })
+        yield* procedure("resync", { type: "RunSync", params: { sync: "estate-sync" } })
+        yield* procedure("outer", { type: "RunProcedure", params: { procedure: "resync" } })
+        yield* procedure("backup-only", { type: "BackupCoreDatabase", params: {} })
+
+        const run = yield* refusal("RunSync", { sync: "estate-sync" })
+        expect(run).toContain('touch user groups (update "developers")')
+        expect(run).toContain("operate mode (SVC_MODE)")
+        expect(yield* refusal("RunProcedure", { procedure: "resync" })).toContain('a stage runs the sync "estate-sync"')
+        expect(yield* refusal("RunProcedure", { procedure: "outer" })).toContain('"developers"')
+        expect(yield* refusal("RunProcedure", { procedure: "backup-only" })).toBeUndefined()
+        expect(yield* refusal("RunSync", { sync: "estate-sync" }, "full")).toBeUndefined()
+        // A sync that cannot be read is refused: whether it changes groups is unknown.
+        expect(yield* refusal("CommitSync", { sync: "no-such-sync" })).toContain("could not be read first")
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
+})
