@@ -92,7 +92,7 @@ const absolute = (location: string, base: string): string => {
  * Our own client reads up to the cap itself (UndiciClient).
  */
 const cappedText = (response: HttpClientResponse.HttpClientResponse, maxBytes: number) =>
-  Number.isFinite(maxBytes)
+  Number.isFinite(maxBytes) && !(Number(response.headers["content-length"] ?? Number.NaN) <= maxBytes)
     ? Effect.map(
         Stream.runFoldWhile(
           response.stream,
@@ -109,29 +109,30 @@ const cappedText = (response: HttpClientResponse.HttpClientResponse, maxBytes: n
       )
     : Effect.map(response.text, (text) => ({ text, cut: false }))
 
+/** The body as read: our own client has read it up to the cap already, and says whether it cut it. */
+const cutOf = (response: HttpClientResponse.HttpClientResponse, maxBytes: number) => {
+  const cut = UndiciClient.cutOf(response)
+  return cut === undefined ? cappedText(response, maxBytes) : Effect.map(response.text, (text) => ({ text, cut }))
+}
+
 const exchanged = (
   request: HttpClientRequest.HttpClientRequest,
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number,
 ) =>
-  Effect.map(
-    UndiciClient.isCut(response)
-      ? Effect.map(response.text, (text) => ({ text, cut: true }))
-      : cappedText(response, maxBytes),
-    ({ text, cut }): Exchange => {
-      const { status } = response
-      const headers = response.headers
-      const retryAfter = headers["retry-after"]
-      const location = headers.location
-      return {
-        status,
-        text,
-        ...(retryAfter === undefined ? {} : { retryAfter }),
-        ...(location === undefined ? {} : { location: absolute(location, request.url) }),
-        ...(cut ? { cut: true } : {}),
-      }
-    },
-  )
+  Effect.map(cutOf(response, maxBytes), ({ text, cut }): Exchange => {
+    const { status } = response
+    const headers = response.headers
+    const retryAfter = headers["retry-after"]
+    const location = headers.location
+    return {
+      status,
+      text,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+      ...(location === undefined ? {} : { location: absolute(location, request.url) }),
+      ...(cut ? { cut: true } : {}),
+    }
+  })
 
 /**
  * Sends `request` and reads its answer, up to `maxBytes` (past them the exchange says it is cut,

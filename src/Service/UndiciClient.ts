@@ -295,12 +295,15 @@ export interface Limited {
   ) => Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError | E>
 }
 
-/** Whether a response of this client was cut at its byte cap (`executeWithin`'s `maxBytes`). */
-export const isCut = (response: HttpClientResponse.HttpClientResponse): boolean =>
-  response instanceof WholeResponse && response.cut
+/**
+ * Whether a response of this client was cut at its byte cap (`executeWithin`'s `maxBytes`);
+ * `undefined` for another client's response, which this client did not read.
+ */
+export const cutOf = (response: HttpClientResponse.HttpClientResponse): boolean | undefined =>
+  response instanceof WholeResponse ? response.cut : undefined
 
 /**
- * `request` through `client` within `ms`, its answer read up to `maxBytes` (`isCut` says whether
+ * `request` through `client` within `ms`, its answer read up to `maxBytes` (`cutOf` says whether
  * it was cut), when the client is one of these (see Transport.send); `undefined` for any other
  * client. A client built from one of these (`HttpClient.mapRequest`...) is another client and
  * answers `undefined`.

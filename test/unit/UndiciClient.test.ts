@@ -211,7 +211,7 @@ describe("an answer past its byte cap", () => {
       const within = UndiciClient.executeWithin(http, request, 10_000, () => "late", 100_000)
       expect(within).toBeDefined()
       const response = yield* within as NonNullable<typeof within>
-      expect(UndiciClient.isCut(response)).toBe(true)
+      expect(UndiciClient.cutOf(response)).toBe(true)
       expect((yield* response.text).length).toBe(100_000)
     }),
   )
