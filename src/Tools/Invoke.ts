@@ -20,6 +20,7 @@ import * as Glance from "./Glance.js"
 import { type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
+import { BESIDE_ITEMS, WRAPPED } from "./Projections.js"
 import * as RecordGlance from "./RecordGlance.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
 import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
@@ -170,8 +171,23 @@ const withoutNulls = (args: unknown): unknown => {
  * (`server`) taken for the paths they read (`info.state`, `config.server_id`).
  */
 const fieldsOf = (tool: Tool, selector: string, fields: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const byLabel = labelsOf(tool, pathOf(tool, selector))
-  return byLabel === undefined ? fields : fields.flatMap((field) => byLabel.get(field) ?? [field])
+  const endpoint = pathOf(tool, selector)
+  const byLabel = labelsOf(tool, endpoint)
+  const paths = byLabel === undefined ? fields : fields.flatMap((field) => byLabel.get(field) ?? [field])
+  return perItem(endpoint, paths)
+}
+
+/**
+ * Of a list the service answers inside an object (`{updates, next_page}`), the paths of each item
+ * (`operation`) as paths of the answer (`updates.operation`); the answer's own paths stay as they are.
+ */
+const perItem = (endpoint: string, paths: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const items = WRAPPED[endpoint]
+  if (items === undefined) return paths
+  return paths.map((path) => {
+    const first = path.split(".", 1)[0] as string
+    return first === items || BESIDE_ITEMS.has(first) ? path : `${items}.${path}`
+  })
 }
 
 /** The paths each name of a list's column or a record's label reads, where the answer has them. */
