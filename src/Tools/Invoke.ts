@@ -22,6 +22,7 @@ import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import { BESIDE_ITEMS, WRAPPED } from "./Projections.js"
 import * as RecordGlance from "./RecordGlance.js"
+import * as Tables from "./Tables.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
 import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
@@ -279,6 +280,15 @@ const columnsOf = (tool: Tool, endpoint: string): Readonly<Record<string, unknow
     : { columns: Object.fromEntries([...byLabel].map(([label, paths]) => [label, paths[0]])) }
 }
 
+/** What an execution that loses data removes (Tables.ts), for `schema: true`. */
+const removesOf = (tool: Tool, selector: string): Readonly<Record<string, string>> => {
+  const removed =
+    tool.name === "svc_execute" && Object.hasOwn(Tables.removes, selector)
+      ? (Tables.removes as Record<string, string>)[selector]
+      : undefined
+  return removed === undefined ? {} : { removes: removed }
+}
+
 /** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
 const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Described | undefined) => {
   return {
@@ -288,6 +298,7 @@ const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Des
     params: described?.accepted ?? "unknown: the service's definitions are not installed",
     ...AnswerSchema.of(tool, described),
     ...columnsOf(tool, invocation.endpoint),
+    ...removesOf(tool, invocation.selector),
     notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
     ...(described?.checked === false
       ? { note: "not in the service's published definitions: params are sent unchecked" }
