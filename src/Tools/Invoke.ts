@@ -310,6 +310,24 @@ const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Des
 
 type Failure = ToolInputError | ToolParamsError | ToolCallError
 
+/**
+ * A refused selector that SVC_REACH=all would offer (`svc_list alert`) is refused saying so. Its
+ * table is read only then: a start with the default reach loads none of it.
+ */
+const beyondReach = (call: Call, error: ToolInputError): Effect.Effect<never, ToolInputError> => {
+  const { tool, selector } = call
+  if (selector === undefined || tool.selectors.includes(selector)) return Effect.fail(error)
+  return Effect.flatMap(
+    Effect.promise(() => import("./TablesAll.js")),
+    ({ byTool }) => {
+      const added = byTool[tool.name]
+      if (added === undefined || !Object.hasOwn(added, selector)) return Effect.fail(error)
+      const offered = `${tool.selectorKey} ${JSON.stringify(selector)} is offered only with SVC_REACH=all (every endpoint of the service), which this server was not started with`
+      return Effect.fail(new ToolInputError({ tool: error.tool, problems: [...error.problems, offered] }))
+    },
+  )
+}
+
 /** `pace`: how svc_execute with `wait` follows the execution (the server's settings when served). */
 export const invoke = (
   tool: Tool,
@@ -349,7 +367,7 @@ export const runWith = (
 ): Effect.Effect<ToolSuccess, Failure, SvcClient> =>
   Effect.gen(function* () {
     const { tool } = call
-    const resolved = yield* call.invocation
+    const resolved = yield* Either.isLeft(call.invocation) ? beyondReach(call, call.invocation.left) : call.invocation
     if (resolved.schema) {
       return { ...resolved, data: schemaOf(tool, resolved, yield* check.describe(resolved.endpoint)) }
     }
