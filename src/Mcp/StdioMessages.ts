@@ -15,7 +15,7 @@ import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/
 /** JSON-RPC "invalid request". */
 export const INVALID_REQUEST = -32600
 /** JSON-RPC "parse error": the line is not JSON. */
-export const PARSE_ERROR = -32700
+const PARSE_ERROR = -32700
 
 export interface Handlers {
   /** Sends the client a JSON-RPC error response; its id null where the line has none to read (not JSON). */

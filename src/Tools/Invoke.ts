@@ -15,12 +15,12 @@ import { SvcClient } from "../SvcClient.js"
 import * as AnswerSchema from "./AnswerSchema.js"
 import { withPattern } from "./BatchPattern.js"
 import * as Execution from "./Execution.js"
+import { fieldsOf, labelsOf } from "./FieldPaths.js"
 import * as Fields from "./Fields.js"
 import * as Glance from "./Glance.js"
 import { type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
-import { BESIDE_ITEMS, WRAPPED } from "./Projections.js"
 import * as RecordGlance from "./RecordGlance.js"
 import * as Tables from "./Tables.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
@@ -166,34 +166,6 @@ const withoutNulls = (args: unknown): unknown => {
     ? Object.fromEntries(entries.filter(([, value]) => value !== null))
     : args
 }
-
-/**
- * `fields` as paths of the record: a list's column names (`state`) and a record's labels
- * (`server`) taken for the paths they read (`info.state`, `config.server_id`).
- */
-const fieldsOf = (tool: Tool, selector: string, fields: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const endpoint = pathOf(tool, selector)
-  const byLabel = labelsOf(tool, endpoint)
-  const paths = byLabel === undefined ? fields : fields.flatMap((field) => byLabel.get(field) ?? [field])
-  return perItem(endpoint, paths)
-}
-
-/**
- * Of a list the service answers inside an object (`{updates, next_page}`), the paths of each item
- * (`operation`) as paths of the answer (`updates.operation`); the answer's own paths stay as they are.
- */
-const perItem = (endpoint: string, paths: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const items = WRAPPED[endpoint]
-  if (items === undefined) return paths
-  return paths.map((path) => {
-    const first = path.split(".", 1)[0] as string
-    return first === items || BESIDE_ITEMS.has(first) ? path : `${items}.${path}`
-  })
-}
-
-/** The paths each name of a list's column or a record's label reads, where the answer has them. */
-const labelsOf = (tool: Tool, endpoint: string): ReadonlyMap<string, ReadonlyArray<string>> | undefined =>
-  Glance.projectionOf(tool.name, endpoint)?.byLabel ?? RecordGlance.of(tool.name, endpoint)?.byLabel
 
 /**
  * `schema: true` needs the selector alone: a tool's other required argument (svc_search_logs'

@@ -364,22 +364,6 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
 }
 
 /**
- * The lists the service answers inside an object, beside their next page (`{updates, next_page}`), by
- * the field that holds the items: those the table shows as rows, and the updates, shown as they come.
- * `fields` takes a path of these answers for a path of each item (`operation`: `updates.operation`),
- * as it does for the lists answered as lists.
- */
-export const WRAPPED: Readonly<Record<string, string>> = {
-  "read/ListUpdates": "updates",
-  ...Object.fromEntries(
-    Object.entries(PROJECTIONS).flatMap(([endpoint, { items }]) => (items === undefined ? [] : [[endpoint, items]])),
-  ),
-}
-
-/** The answer's own fields beside the items, which `fields` reads as they are. */
-export const BESIDE_ITEMS: ReadonlySet<string> = new Set(["next_page"])
-
-/**
  * Where the service gives ids whose names an answer shaped by `fields` shows:
  * beside the kept id, its name under the `beside` field (`info.server_id` ->
  * `info.server_name`), unless the record has that field already.
