@@ -4,21 +4,24 @@
  *
  * The SDK's stdio transport drops, without a word to the client, every line that
  * fails that schema, even a request whose id it could read: the client then waits
- * forever. Here such a request is answered with "invalid request" and its id; any
- * other line that cannot be served is skipped with one short log line that says
- * what was wrong and nothing of what the line held (it may hold a secret).
+ * forever. Here such a request is answered with "invalid request" and its id, and
+ * a line that is not JSON with "parse error" and a null id, as JSON-RPC has it; each
+ * line that cannot be served is logged in one short line that says what was wrong
+ * and nothing of what the line held (it may hold a secret).
  * A response from the client is never answered, whatever its shape.
  */
 import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/server"
 
 /** JSON-RPC "invalid request". */
 export const INVALID_REQUEST = -32600
+/** JSON-RPC "parse error": the line is not JSON. */
+const PARSE_ERROR = -32700
 
 export interface Handlers {
-  /** Sends the client a JSON-RPC error response. */
+  /** Sends the client a JSON-RPC error response; its id null where the line has none to read (not JSON). */
   readonly answer: (response: {
     readonly jsonrpc: "2.0"
-    readonly id: string | number
+    readonly id: string | number | null
     readonly error: { readonly code: number; readonly message: string }
   }) => void
   /** Reports a line that was skipped, and why, in a few words. */
@@ -97,6 +100,8 @@ export const reader =
     try {
       value = JSON.parse(line.toString("utf8"))
     } catch {
+      // JSON-RPC answers a text it cannot parse, with a null id; the client may be waiting on it.
+      handlers.answer({ jsonrpc: "2.0", id: null, error: { code: PARSE_ERROR, message: "Parse error: not JSON" } })
       handlers.skipped("not JSON")
       return undefined
     }

@@ -47,7 +47,8 @@ export class StdioTransport implements Transport {
   constructor(private readonly options: Options) {
     const maxBytes = options.maxMessageBytes ?? StdioFraming.MAX_MESSAGE_BYTES
     const read = StdioMessages.reader({
-      answer: (response) => this.answer(response),
+      // The SDK's type leaves out a parse error's null id, which JSON-RPC requires; it is written as given.
+      answer: (response) => this.answer(response as unknown as JSONRPCMessage),
       skipped: (why) => options.warn(`a message was skipped: ${why}`),
     })
     this.framer = StdioFraming.framer(

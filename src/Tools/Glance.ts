@@ -227,13 +227,15 @@ export const rows = (compiled: Compiled, items: ReadonlyArray<unknown>, maps: Na
 }
 
 /**
- * The first line of a list at a glance: what the rows hold, and how to see
- * more, with a field the rows leave out as the example. Short, since a list of
+ * The first line of a list at a glance: how many rows (`shown` of `count`, where
+ * the budget cut them), what they hold, and how to see more, with a field the
+ * rows leave out as the example. Short, since a list of
  * one item pays for it whole.
  */
-export const headline = (compiled: Compiled, count: number): string => {
+export const headline = (compiled: Compiled, count: number, shown = count): string => {
   const [before, after] = count === 1 ? compiled.one : compiled.many
-  return `${before}${count}${after}`
+  // Cut by the output budget, the line says how many rows follow, of how many.
+  return `${before}${shown === count ? count : `${shown} of ${count}`}${after}`
 }
 
 // ---- names beside ids kept by `fields`

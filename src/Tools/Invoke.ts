@@ -17,12 +17,14 @@ import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
 import * as AnswerSchema from "./AnswerSchema.js"
 import { withPattern } from "./BatchPattern.js"
 import * as Execution from "./Execution.js"
+import { fieldsOf, labelsOf } from "./FieldPaths.js"
 import * as Fields from "./Fields.js"
 import * as Glance from "./Glance.js"
 import { type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import * as RecordGlance from "./RecordGlance.js"
+import * as Tables from "./Tables.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
 import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./ToolError.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
@@ -170,19 +172,6 @@ const withoutNulls = (args: unknown): unknown => {
 }
 
 /**
- * `fields` as paths of the record: a list's column names (`state`) and a record's labels
- * (`server`) taken for the paths they read (`info.state`, `config.server_id`).
- */
-const fieldsOf = (tool: Tool, selector: string, fields: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const byLabel = labelsOf(tool, pathOf(tool, selector))
-  return byLabel === undefined ? fields : fields.flatMap((field) => byLabel.get(field) ?? [field])
-}
-
-/** The paths each name of a list's column or a record's label reads, where the answer has them. */
-const labelsOf = (tool: Tool, endpoint: string): ReadonlyMap<string, ReadonlyArray<string>> | undefined =>
-  Glance.projectionOf(tool.name, endpoint)?.byLabel ?? RecordGlance.of(tool.name, endpoint)?.byLabel
-
-/**
  * `schema: true` needs the selector alone: a tool's other required argument (svc_search_logs'
  * `query`) says nothing of the params' shape. The published schema keeps it required, so it is
  * filled for the decode only and sent nowhere.
@@ -267,6 +256,15 @@ const columnsOf = (tool: Tool, endpoint: string): Readonly<Record<string, unknow
     : { columns: Object.fromEntries([...byLabel].map(([label, paths]) => [label, paths[0]])) }
 }
 
+/** What an execution that loses data removes (Tables.ts), for `schema: true`. */
+const removesOf = (tool: Tool, selector: string): Readonly<Record<string, string>> => {
+  const removed =
+    tool.name === "svc_execute" && Object.hasOwn(Tables.removes, selector)
+      ? (Tables.removes as Record<string, string>)[selector]
+      : undefined
+  return removed === undefined ? {} : { removes: removed }
+}
+
 /** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
 const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Described | undefined) => {
   return {
@@ -276,6 +274,7 @@ const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Des
     params: described?.accepted ?? "unknown: the service's definitions are not installed",
     ...AnswerSchema.of(tool, described),
     ...columnsOf(tool, invocation.endpoint),
+    ...removesOf(tool, invocation.selector),
     notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
     ...(described?.checked === false
       ? { note: "not in the service's published definitions: params are sent unchecked" }
@@ -289,6 +288,24 @@ type Failure = ToolInputError | ToolParamsError | ToolCallError | ToolDeniedErro
 
 /** What a call's program reads of the settings: the pace of a wait, and whether access changes are kept away. */
 export type RunSettings = Pace & AccessSettings
+
+/**
+ * A refused selector that SVC_REACH=all would offer (`svc_list alert`) is refused saying so. Its
+ * table is read only then: a start with the default reach loads none of it.
+ */
+const beyondReach = (call: Call, error: ToolInputError): Effect.Effect<never, ToolInputError> => {
+  const { tool, selector } = call
+  if (selector === undefined || tool.selectors.includes(selector)) return Effect.fail(error)
+  return Effect.flatMap(
+    Effect.promise(() => import("./TablesAll.js")),
+    ({ byTool }) => {
+      const added = byTool[tool.name]
+      if (added === undefined || !Object.hasOwn(added, selector)) return Effect.fail(error)
+      const offered = `${tool.selectorKey} ${JSON.stringify(selector)} is offered only with SVC_REACH=all (every endpoint of the service), which this server was not started with`
+      return Effect.fail(new ToolInputError({ tool: error.tool, problems: [...error.problems, offered] }))
+    },
+  )
+}
 
 /** `pace`: how svc_execute with `wait` follows the execution (the server's settings when served). */
 export const invoke = (
@@ -329,7 +346,7 @@ export const runWith = (
 ): Effect.Effect<ToolSuccess, Failure, SvcClient> =>
   Effect.gen(function* () {
     const { tool } = call
-    const resolved = yield* call.invocation
+    const resolved = yield* Either.isLeft(call.invocation) ? beyondReach(call, call.invocation.left) : call.invocation
     if (resolved.schema) {
       return { ...resolved, data: schemaOf(tool, resolved, yield* check.describe(resolved.endpoint)) }
     }

@@ -29,7 +29,8 @@
  * (`{alerts, next_page}`); `fields` then reads the answer's paths.
  *
  * `more` is a path of the record no column reads (but a credential), for the
- * first line's example of asking for more. No column reads an untrusted field
+ * first line's example of asking for more: one every record has, not a list
+ * item's optional info (a deployment's `status`, absent until it has a container). No column reads an untrusted field
  * (Untrusted/Fields.ts) nor a credential: a test holds the table to both.
  */
 import { ACCESS_PROJECTIONS } from "./AccessRows.js"
@@ -130,7 +131,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       { label: "services", path: "info.services.service" },
       { label: "updates", path: "info.services", key: "service", when: "update_available" },
     ],
-    more: "info.status",
+    more: "info.missing_files",
   },
   "read/ListDeployments": {
     noun: "deployments",
@@ -143,7 +144,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       { label: "image", path: "info.image" },
       { label: "update", path: "info.update_available" },
     ],
-    more: "info.status",
+    more: "info.custom_name",
   },
   "read/ListServers": {
     noun: "servers",
@@ -160,7 +161,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       { label: "disk_used_gb", path: "info.stats.disk_used_gb" },
       { label: "disk_total_gb", path: "info.stats.disk_total_gb" },
     ],
-    more: "info.version",
+    more: "info.alerting_thresholds",
   },
   "read/ListBuilds": {
     noun: "builds",
@@ -175,7 +176,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       BRANCH,
       { label: "last_built_at", path: "info.last_built_at" },
     ],
-    more: "info.built_hash",
+    more: "info.repo_link",
   },
   "read/ListRepos": {
     noun: "repos",
@@ -189,7 +190,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
       REPO,
       BRANCH,
     ],
-    more: "info.latest_hash",
+    more: "info.last_pulled_at",
   },
   "read/ListProcedures": {
     noun: "procedures",
@@ -200,7 +201,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
   "read/ListActions": {
     noun: "actions",
     columns: [NAME, ID, STATE, TAGS, LAST_RUN],
-    more: "info.next_scheduled_run",
+    more: "template",
   },
   "read/ListAlerters": {
     noun: "alerters",
@@ -216,7 +217,7 @@ export const PROJECTIONS: Readonly<Record<string, Projection>> = {
   "read/ListBuilders": {
     noun: "builders",
     columns: [NAME, ID, { label: "type", path: "info.builder_type" }, TAGS],
-    more: "info.instance_type",
+    more: "template",
   },
   "read/ListResourceSyncs": {
     noun: "syncs",

@@ -14,6 +14,7 @@ import type { NameKind, NameMaps } from "./Names.js"
 import type { Glimpse } from "./Records.js"
 import { RECORD_VIEWS, type RecordView } from "./RecordViews.js"
 import * as SyncPlan from "./SyncPlan.js"
+import * as Tables from "./Tables.js"
 
 type Json = Readonly<Record<string, unknown>>
 
@@ -39,11 +40,14 @@ const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}
 /** A cell the record leaves empty: absent, null, an empty text (the service's "not set") or list. */
 const isEmpty = (cell: unknown): boolean => cell === null || cell === "" || (Array.isArray(cell) && cell.length === 0)
 
-/** The glance of a record of `view`'s type: its labels and their values, and a first line naming it. */
-const fromView = (view: RecordView): RecordGlance => {
+/**
+ * The glance of a record of `view`'s type: its labels and their values, and a first line naming it
+ * and saying how to see the whole record (`via`: the call that takes `fields`, where this one does not).
+ */
+const fromView = (view: RecordView, via = ""): RecordGlance => {
   const compiled = Glance.compile(view)
   const more = view.more === undefined ? "" : `, or paths such as ${JSON.stringify([view.more])}`
-  const after = `at a glance; fields: ["*"] for the whole record${more}]\n`
+  const after = `at a glance; ${via}fields: ["*"] for the whole record${more}]\n`
   return {
     floor: `[svc-mcp: ${view.noun} ${after}{}`.length,
     glance: (record, names) => {
@@ -103,9 +107,22 @@ const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
   ...Object.entries(OWN),
 ])
 
+/**
+ * svc_update's changes that answer the changed resource (`write/UpdateDeployment`): shown at the
+ * glance svc_get shows it at, names for ids; the whole record is svc_get's, as svc_update takes no `fields`.
+ */
+const CHANGED: ReadonlyMap<string, RecordGlance> = new Map(
+  Object.entries(Tables.update).flatMap(([type, endpoint]) => {
+    const view = RECORD_VIEWS[`read/${(Tables.get as Readonly<Record<string, string>>)[type]}`]
+    return view === undefined ? [] : [[`write/${endpoint}`, fromView(view, "svc_get with ")] as const]
+  }),
+)
+
 /** How `tool`'s answer from `endpoint` is shown at a glance, if it is. */
 export const of = (tool: string, endpoint: string): RecordGlance | undefined =>
-  RECORDS.has(tool) ? GLANCES.get(endpoint) : OWN[endpoint]
+  RECORDS.has(tool)
+    ? GLANCES.get(endpoint)
+    : ((tool === "svc_update" ? CHANGED.get(endpoint) : undefined) ?? OWN[endpoint])
 
 /** Whether a glance could be shorter than the record as the service sent it (`sent` characters, if known). */
 export const worth = (glance: RecordGlance, sent: number | undefined): boolean =>

@@ -251,10 +251,15 @@ const atGlance = (
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
   const notes = `${outcome.page === undefined ? "" : pageNote(rows, outcome.page)}${nextPage(projection, outcome.data)}`
   const json = JSON.stringify(rows)
-  const room = settings.maxOutputChars - head.length - lead.length - notes.length
+  const whole = settings.maxOutputChars - head.length - lead.length - notes.length
+  // Cut, the first line says how many rows it shows of how many: room for those few characters more.
+  const room = json.length <= whole ? whole : whole - ` of ${items.length}`.length
   const fitted = withinBudget(rows, json, room, tool.narrow, settings.maxOutputChars)
-  const structuredData = fitted === json ? { columns, result: rows } : { columns, ...shownOf(rows, fitted) }
-  return { isError: false, text: `${head}${lead}${fitted}${notes}`, structuredData }
+  if (fitted === json)
+    return { isError: false, text: `${head}${lead}${fitted}${notes}`, structuredData: { columns, result: rows } }
+  const shown = shownOf(rows, fitted)
+  const line = `${Glance.headline(projection, items.length, (shown.result as ReadonlyArray<unknown>).length)}\n`
+  return { isError: false, text: `${line}${lead}${fitted}${notes}`, structuredData: { columns, ...shown } }
 }
 
 /** Where the answer holds its items in a field and says its next page (`{alerts, next_page}`), how to read it. */

@@ -184,6 +184,36 @@ export const execute = {
   test_alerter: "TestAlerter",
 } as const
 
+/**
+ * What each execution that loses data removes, as the service runs it (the command it runs on the
+ * server): `schema: true` on the operation says it, and docs/tools.md lists it. A prune removes
+ * everything unused of its kind, not only what is dangling; a destroy leaves the volumes.
+ */
+export const removes: Readonly<Partial<Record<keyof typeof execute, string>>> = {
+  destroy_stack: "the stack's containers and networks (docker compose down); its volumes stay",
+  batch_destroy_stack: "of each stack matched, its containers and networks (docker compose down); volumes stay",
+  destroy_deployment: "the deployment's container, stopped then removed; its volumes stay",
+  batch_destroy_deployment: "of each deployment matched, its container, stopped then removed; volumes stay",
+  destroy_container: "the container, stopped then removed; its volumes stay",
+  clear_repo_cache: "every repository the service cloned for itself, cloned again when next needed",
+  run_server_prune_images: "every image no container uses, tagged or not (docker image prune -a)",
+  run_server_prune_containers: "every stopped container (docker container prune)",
+  run_server_prune_networks: "every network no container uses (docker network prune)",
+  prune_volumes: "every volume no container uses, named ones too, with their data (docker volume prune -a)",
+  prune_system:
+    "every stopped container, unused network and unused image (tagged or not), the build cache, and unused volumes with their data (docker system prune -a --volumes)",
+  prune_buildx: "the whole buildx cache (docker buildx prune -a)",
+  prune_docker_builders: "the whole build cache (docker builder prune -a)",
+  delete_image: "the one image named (docker image rm)",
+  delete_network: "the one network named (docker network rm)",
+  delete_volume: "the one volume named, with its data (docker volume rm)",
+  remove_swarm_nodes: "the nodes named, from the swarm",
+  remove_swarm_services: "the swarm services named, with their tasks",
+  remove_swarm_configs: "the swarm configs named",
+  remove_swarm_secrets: "the swarm secrets named",
+  remove_swarm_stacks: "the swarm stacks named, with their services",
+}
+
 export const logs = {
   deployment: "GetDeploymentLog",
   stack: "GetStackLog",

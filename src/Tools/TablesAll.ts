@@ -108,3 +108,16 @@ export const execute = {
   rotate_server_keys: "write/RotateServerKeys",
   close_alert: "write/CloseAlert",
 } as const
+
+/** Each tool's added selectors, for a refusal under the default reach to say which SVC_REACH=all offers. */
+export const byTool: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  svc_list: list,
+  svc_get: get,
+  svc_summary: summary,
+  svc_list_detail: list_detail,
+  svc_create: create,
+  svc_update: update,
+  svc_delete: delete_,
+  svc_rename: rename,
+  svc_execute: execute,
+}

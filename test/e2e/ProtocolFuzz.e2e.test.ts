@@ -236,6 +236,8 @@ interface Case {
   /** The method named, for the 2026-07-28 headers. */
   readonly method: unknown
   readonly params: unknown
+  /** Not JSON: over stdio, answered with a parse error and a null id. */
+  readonly unparsable: boolean
 }
 
 const readableId = (value: unknown): Id | undefined => {
@@ -270,10 +272,13 @@ const materialize = (f: Form, i: number): Case => {
     }
   }
   let value: unknown
+  let unparsable = false
   try {
     value = JSON.parse(bytes.toString("utf8"))
   } catch {
     value = undefined
+    // A line of JSON whitespace alone is no message at all.
+    unparsable = !/^[ \t\r\n]*$/.test(bytes.toString("utf8"))
   }
   const isRequest = isObject(value) && "method" in value
   const answered = isRequest ? readableId(value) : undefined
@@ -284,6 +289,7 @@ const materialize = (f: Form, i: number): Case => {
     ids: ids.filter((id): id is Id => id !== undefined),
     method: isObject(value) ? value.method : undefined,
     params: isObject(value) ? value.params : undefined,
+    unparsable,
   }
 }
 
@@ -417,6 +423,12 @@ describe.each<Era>(["legacy", "modern"])("over stdio, the %s era", (era) => {
             })
           }
         }
+        // Each line that is not JSON gets JSON-RPC's parse error, with a null id.
+        const unparsable = all.filter((c) => c.unparsable).length
+        const parseErrors = byId.get(key(null)) ?? []
+        expect(parseErrors).toHaveLength(unparsable)
+        for (const { message } of parseErrors) expect(message.error).toMatchObject({ code: -32700 })
+        if (unparsable > 0) expected.add(key(null))
         for (const k of byId.keys()) expect(expected.has(k), `an answer to an id never sent: ${k}`).toBe(true)
         // Each kind of case reached the server (how well the generator mixes them: the test below, on a fixed seed).
         for (const n of Object.values(tally)) expect(n, JSON.stringify(tally)).toBeGreaterThan(0)
@@ -491,8 +503,11 @@ describe("over stdio, each fault named in the issue", () => {
           message: expect.stringMatching(/^Invalid Request: /),
         })
       }
-      // initialize, the faults, the final ping: nothing for the skipped lines.
-      expect(lines).toHaveLength(faults.length + 2)
+      // initialize, the faults, the line that is not JSON (a parse error, id null), the final ping.
+      expect(lines).toHaveLength(faults.length + 3)
+      expect(messages.filter((m) => m.id === null).map((m) => m.error)).toEqual([
+        { code: -32700, message: "Parse error: not JSON" },
+      ])
       expect(code).toBe(0)
       const warnings = stderr.split("\n").filter((line) => line.includes("a message was skipped"))
       expect(warnings.map((line) => line.replace(/^.*skipped: /, ""))).toEqual([

@@ -192,7 +192,7 @@ describe("the stdio server", () => {
   )
 
   it.scopedLive(
-    "writes only JSON-RPC on stdout, skips a line that is not JSON, answers calls read before stdin ends (the last without its newline), then exits 0",
+    "writes only JSON-RPC on stdout, answers a line that is not JSON with a parse error and goes on, answers calls read before stdin ends (the last without its newline), then exits 0",
     () =>
       Effect.gen(function* () {
         const double = yield* Double.scoped(API_KEY)
@@ -210,9 +210,13 @@ describe("the stdio server", () => {
         const finished = yield* Spawn.run(keyEnv(double.url), [], input)
         expect(finished.code).toBe(0)
         const lines = finished.stdout.trimEnd().split("\n")
-        const messages = lines.map((l) => JSON.parse(l) as { jsonrpc: string; id: number; error?: { code: number } })
+        const messages = lines.map(
+          (l) => JSON.parse(l) as { jsonrpc: string; id: number | null; error?: { code: number } },
+        )
         expect(messages.every((m) => m.jsonrpc === "2.0")).toBe(true)
-        expect(messages.map((m) => m.id).sort()).toEqual([0, 1, 2, 3, 4])
+        expect(messages.flatMap((m) => (m.id === null ? [] : [m.id])).sort()).toEqual([0, 1, 2, 3, 4])
+        // The two lines that are not JSON (the second cut short), each answered as JSON-RPC has it.
+        expect(messages.filter((m) => m.id === null).map((m) => m.error?.code)).toEqual([-32700, -32700])
         expect(messages.find((m) => m.id === 3)?.error?.code).toBe(-32601)
         expect(finished.stderr).not.toContain(Layers.SECRET)
       }),

@@ -253,7 +253,7 @@ describe("svc_list at a glance, on the sandbox", () => {
       const glance = yield* list({})
       const [first, rows] = Mcp.text(glance).split("\n")
       expect(first).toBe(
-        '[svc-mcp: 3 stacks as rows of ["name","id","state","server","tags","repo","branch","services","updates"]; for more, fields: ["*"] or ["name","info.status"]]',
+        '[svc-mcp: 3 stacks as rows of ["name","id","state","server","tags","repo","branch","services","updates"]; for more, fields: ["*"] or ["name","info.missing_files"]]',
       )
       const parsed = JSON.parse(rows ?? "") as Array<Array<unknown>>
       expect(parsed.map((row) => [row[0], row[3], row[4]])).toEqual([

@@ -227,14 +227,25 @@ describe("SVC_REACH=all, served", () => {
     }),
   )
 
-  it.scoped("the default reach refuses a new selector, naming the interface's", () =>
+  it.scoped("the default reach refuses a new selector, naming the interface's and saying SVC_REACH=all offers it", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped(API_KEY)
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
-      const result = yield* Effect.promise(() =>
-        client.callTool({ name: "svc_list", arguments: { resource_type: "alert" } }),
-      )
+      const call = (name: string, args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name, arguments: args }))
+      const result = yield* call("svc_list", { resource_type: "alert" })
       expect(result.isError).toBe(true)
+      expect(Mcp.text(result)).toMatch(/resource_type "alert" is not accepted by svc_list; accepted: stack, /)
+      expect(Mcp.text(result)).toContain(
+        'resource_type "alert" is offered only with SVC_REACH=all (every endpoint of the service), which this server was not started with',
+      )
+      const closing = yield* call("svc_execute", { operation: "close_alert", params: { id: "x" } })
+      expect(Mcp.text(closing)).toContain('operation "close_alert" is offered only with SVC_REACH=all')
+      // A selector no reach offers is refused as it was, with no word of SVC_REACH.
+      const unknown = yield* call("svc_list", { resource_type: "alerts" })
+      expect(unknown.isError).toBe(true)
+      expect(Mcp.text(unknown)).toMatch(/resource_type "alerts" is not accepted by svc_list/)
+      expect(Mcp.text(unknown)).not.toContain("SVC_REACH")
       expect(double.requests).toHaveLength(0)
     }),
   )

@@ -325,6 +325,36 @@ describe("output budget", () => {
     }),
   )
 
+  it.scoped("a long list at a glance is cut to whole rows, its first line saying how many of how many", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(API_KEY)
+      const items = Array.from({ length: 864 }, (_, i) => ({
+        id: `${i}`,
+        type: "Stack",
+        name: `stack-${"n".repeat(40)}-${i}`,
+        tags: [],
+        info: { state: "running", services: [] },
+      }))
+      double.next("/read/ListStacks", { status: 200, body: items })
+      const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { maxOutputChars: 20_000 })
+      const result = yield* Effect.promise(() =>
+        client.callTool({ name: "svc_list", arguments: { resource_type: "stack", params: { limit: 0 } } }),
+      )
+      const text = Mcp.text(result)
+      expect(text.length).toBeLessThanOrEqual(20_000)
+      const [first, json, note] = text.split("\n")
+      const rows = JSON.parse(json ?? "") as Array<Array<unknown>>
+      expect(rows.length).toBeGreaterThan(100)
+      expect(rows.length).toBeLessThan(864)
+      expect(rows.map((row) => row[0])).toEqual(items.slice(0, rows.length).map((item) => item.name))
+      expect(first).toMatch(new RegExp(`^\\[svc-mcp: ${rows.length} of 864 stacks as rows of \\["name","id",`))
+      expect(note).toMatch(
+        new RegExp(`^\\[svc-mcp: output cut to fit 20000 characters: showing ${rows.length} of 864 items;`),
+      )
+      expect((result.structuredContent as { result: Array<unknown> }).result).toHaveLength(rows.length)
+    }),
+  )
+
   it.scoped("a long answer that is not a list is cut, with a note", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped(API_KEY)

@@ -88,8 +88,14 @@ describe("a stdin line, read", () => {
     ])
   })
 
-  it("skips, with a reason and without a word of the content, what it cannot answer; a response is never answered", () => {
-    expect(seen("hunter2 is the password").skipped).toEqual(["not JSON"])
+  it("skips, with a reason and without a word of the content, what it cannot serve; a line not JSON gets a parse error; a response is never answered", () => {
+    const notJson = seen("hunter2 is the password")
+    expect(notJson.skipped).toEqual(["not JSON"])
+    // JSON-RPC's parse error, with the null id it requires, and not a word of the line.
+    expect(notJson.answers).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: not JSON" } },
+    ])
+    expect(seen('{"jsonrpc":"2.0","id":').answers.map((answer) => answer.error.code)).toEqual([-32700])
     expect(seen('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').skipped).toEqual(["a batch (MCP has none)"])
     expect(seen('{"jsonrpc":"2.0","id":1,"result":[]}')).toEqual({
       handedOn: false,

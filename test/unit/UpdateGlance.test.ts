@@ -1,0 +1,70 @@
+/**
+ * svc_update's answer, where the service answers the changed resource: the glance svc_get shows
+ * it at, ids as names, rather than the raw record (`server_id`, tag ids); the whole record is one
+ * svc_get away, as svc_update takes no `fields`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as RecordGlance from "../../src/Tools/RecordGlance.js"
+import * as Tables from "../../src/Tools/Tables.js"
+import * as Mcp from "../support/Mcp.js"
+import * as Sandboxes from "../support/Sandbox.js"
+import { answerSchema } from "../support/SchemaValues.js"
+
+describe("svc_update's answer", () => {
+  it("is glanced at for each type whose update answers the record svc_get glances at", () => {
+    const glanced = Object.entries(Tables.update).filter(
+      ([, endpoint]) => RecordGlance.of("svc_update", `write/${endpoint}`) !== undefined,
+    )
+    expect(glanced.map(([type]) => type)).toEqual([
+      "stack",
+      "build",
+      "server",
+      "procedure",
+      "deployment",
+      "alerter",
+      "action",
+      "repo",
+      "builder",
+      "swarm",
+      "user_group",
+    ])
+    // Each answers what svc_get does, where the definitions give the update's answer (2.3.2 has no UpdateUserGroup).
+    let compared = 0
+    for (const [type, endpoint] of glanced) {
+      const changed = answerSchema(`write/${endpoint}`)
+      if (Object.keys(changed).length === 0) continue
+      expect(changed, type).toEqual(answerSchema(`read/${(Tables.get as Record<string, string>)[type]}`))
+      compared++
+    }
+    expect(compared).toBe(10)
+    // Other tools' changes are not.
+    expect(RecordGlance.of("svc_create", "write/CreateDeployment")).toBeUndefined()
+  })
+
+  it.scopedLive("of a deployment names its server and tags as svc_get does, and says where the whole record is", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      const call = (name: string, args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name, arguments: args }))
+      const updated = yield* call("svc_update", {
+        resource_type: "deployment",
+        params: { id: "api", config: { restart: "always" } },
+      })
+      expect(updated.isError, Mcp.text(updated)).toBeFalsy()
+      const [first, json] = Mcp.text(updated).split("\n")
+      expect(first).toMatch(
+        /^\[svc-mcp: deployment api at a glance; svc_get with fields: \["\*"\] for the whole record, or paths such as /,
+      )
+      const got = yield* call("svc_get", { resource_type: "deployment", params: { deployment: "api" } })
+      const [, gotJson] = Mcp.text(got).split("\n")
+      // The same glance as svc_get's, the change in it.
+      expect(JSON.parse(json ?? "")).toEqual(JSON.parse(gotJson ?? ""))
+      expect(json).not.toContain("server_id")
+      const server = sandbox.world.store.find("server", (JSON.parse(json ?? "{}") as { server?: string }).server ?? "")
+      expect(server.name).toBe((JSON.parse(json ?? "{}") as { server?: string }).server)
+      expect(updated.structuredContent).toEqual(got.structuredContent)
+    }),
+  )
+})
