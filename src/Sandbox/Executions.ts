@@ -87,7 +87,7 @@ for (const op of Object.keys(containerStates)) {
     effect: (world, target, params) => {
       if (target === undefined) return []
       const { container } = world.container(target.resource.id, ref(params, "container"))
-      setContainer(container, containerStates[op] ?? "running")
+      setContainer(world, container, containerStates[op] ?? "running", op === "RestartContainer")
       return [`container ${container.name}: ${container.state}`]
     },
   })
@@ -113,7 +113,7 @@ for (const [op, state] of [
     kind: "server",
     effect: (world, target) => {
       if (target === undefined) return []
-      for (const c of world.containersOn(target.resource)) setContainer(c, state)
+      for (const c of world.containersOn(target.resource)) setContainer(world, c, state, op === "RestartAllContainers")
       return [`all containers on ${target.resource.name}: ${state}`]
     },
   })

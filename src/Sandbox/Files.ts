@@ -149,7 +149,7 @@ const checkRoutes = (world: World, add: Add, batch: Batch) => {
     requireLevel(world, caller, "stack", stack, "Execute")
     stack.info = { ...stack.info, update_checked: true }
     const services = imagesOf(stack).map(({ service, image }) => {
-      const newer = world.newerImages.has(image)
+      const newer = world.docker.newerImages.has(image)
       if (newer) {
         Alerts.raise(
           world,
@@ -166,7 +166,7 @@ const checkRoutes = (world: World, add: Add, batch: Batch) => {
     requireLevel(world, caller, "deployment", deployment, "Execute")
     deployment.info = { ...deployment.info, update_checked: true }
     const [image] = imagesOf(deployment)
-    const newer = image !== undefined && world.newerImages.has(image.image)
+    const newer = image !== undefined && world.docker.newerImages.has(image.image)
     if (newer) {
       const condition = alertOf(world, "DeploymentImageUpdateAvailable", deployment, { image: image.image })
       Alerts.raise(world, { type: "Deployment", id: deployment.id }, condition)

@@ -2,6 +2,8 @@
  * How a stack's or deployment's state shows on its server: its containers,
  * and the log lines a deploy writes.
  */
+
+import { made, moveTo } from "./Containers.js"
 import type { Resource } from "./Store.js"
 import type { Container, Crash, World } from "./World.js"
 
@@ -64,69 +66,83 @@ export const snapshotOf = (r: Resource): string =>
 
 const containerState = (state: RunState): Container["state"] =>
   state === "running" ? "running" : state === "paused" ? "paused" : "exited"
-
-const STATUS: Readonly<Record<Container["state"], string>> = {
-  running: "Up 2 minutes",
-  paused: "Up 2 minutes (Paused)",
-  restarting: "Restarting (1) 8 seconds ago",
-  exited: "Exited (0) 5 seconds ago",
-  created: "Created",
-  removing: "Removing",
-}
-const statusText = (state: Container["state"]) => STATUS[state]
-
 /** How a deployment's image fails, if it crash-loops under its config: a setting it needs that its environment lacks. */
 export const crashOf = (world: World, r: Resource): Crash | undefined => {
   if (typeof r.config.image !== "object" || r.config.image === null) return undefined
-  const crash = world.crashing.get(imageOf(r))
+  const crash = world.docker.crashing.get(imageOf(r))
   const environment = typeof r.config.environment === "string" ? r.config.environment : ""
   return crash !== undefined && !new RegExp(`^\\s*${crash.missing}=\\S`, "m").test(environment) ? crash : undefined
 }
 
-const hex = (text: string) => {
-  let h = 0x811c9dc5
-  for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0
-  return h.toString(16).padStart(8, "0")
-}
-
 export const logKey = (kind: "stack" | "deployment", r: Resource) => `${kind}:${r.id}`
 
-/** Sets the containers of a stack or deployment on its server to match `state`. */
-export const place = (world: World, kind: "stack" | "deployment", r: Resource, state: RunState): void => {
+/** What a deploy or a restart does to a service's container: makes it anew, restarts it, or leaves it be. */
+export type Renewal = "new" | "restart" | "keep"
+
+/** What each service's container runs: its image, the network, ports and volumes it is made with. */
+const specsOf = (kind: "stack" | "deployment", r: Resource) =>
+  (kind === "stack" ? servicesOf(r) : [r.name]).map((service) => ({
+    service,
+    name: kind === "stack" ? `${r.name}-${service}-1` : r.name,
+    image: kind === "deployment" ? imageOf(r) : `${String(r.info.image_prefix ?? "library")}/${service}:latest`,
+    networks: [kind === "stack" ? `${r.name}_default` : "bridge"],
+    ports: [{ PrivatePort: 8080, Type: "tcp" }],
+    volumes: kind === "stack" ? volumesOf(r, service) : [],
+  }))
+
+/** The data volumes of well-known services, named by compose as `<project>_<volume>`. */
+const DATA_VOLUMES: Readonly<Record<string, string>> = {
+  redis: "redis-data",
+  prometheus: "prometheus-data",
+  grafana: "grafana-data",
+  postgres: "postgres-data",
+}
+const volumesOf = (stack: Resource, service: string): ReadonlyArray<string> => {
+  const volume = DATA_VOLUMES[service]
+  return volume === undefined ? [] : [`${stack.name}_${volume}`]
+}
+
+/**
+ * Sets the containers of a stack or deployment on its server to match `state`: a service
+ * `renew` says is new gets a new container, made now; the others move to the state.
+ */
+export const place = (
+  world: World,
+  kind: "stack" | "deployment",
+  r: Resource,
+  state: RunState,
+  renew: (service: string) => Renewal = () => "keep",
+): void => {
   const serverId = String(r.config.server_id ?? "")
   const server = world.store.all("server").find((s) => s.id === serverId || s.name === serverId)
   if (server === undefined) return
   const all = world.containersOn(server)
-  const mine = all.filter((c) => c.owner?.id === r.id)
-  for (const c of mine) all.splice(all.indexOf(c), 1)
-  if (state === "down") return
-  const services = kind === "stack" ? servicesOf(r) : [r.name]
-  for (const service of services) {
-    const name = kind === "stack" ? `${r.name}-${service}-1` : r.name
-    const image = kind === "deployment" ? imageOf(r) : `${String(r.info.image_prefix ?? "library")}/${service}:latest`
-    const s = state === "running" && crashOf(world, r) !== undefined ? "restarting" : containerState(state)
-    all.push({
-      server_id: server.id,
-      name,
-      // 64 hex digits as docker's, the same each run: all but the second 8 named by the container and its service.
-      id: [name, server.id, `${name}/${service}`, ...[1, 2, 3, 4, 5].map((n) => `${name}/${service}/${n}`)]
-        .map(hex)
-        .join(""),
-      image,
-      state: s,
-      status: statusText(s),
-      networks: [kind === "stack" ? `${r.name}_default` : "bridge"],
-      ports: [{ PrivatePort: 8080, Type: "tcp" }],
-      volumes: [],
-      owner: { kind, id: r.id, service },
-    })
+  const specs = state === "down" ? [] : specsOf(kind, r)
+  for (const c of all.filter((c) => c.owner?.id === r.id)) {
+    const spec = specs.find((s) => s.service === c.owner?.service)
+    if (spec === undefined || renew(spec.service) === "new" || spec.image !== c.image) all.splice(all.indexOf(c), 1)
+  }
+  for (const { service, ...spec } of specs) {
+    let c = all.find((c) => c.owner?.id === r.id && c.owner.service === service)
+    if (c === undefined) {
+      c = made(world, server, { ...spec, owner: { kind, id: r.id, service } })
+      world.docker.add(all, c)
+    }
+    moveTo(world, c, containerState(state), renew(service) === "restart")
   }
 }
 
-/** Sets a container's state, as the container lifecycle operations do. */
-export const setContainer = (c: Container, state: Container["state"]): void => {
-  c.state = state
-  c.status = statusText(state)
+/** Sets a container's state, as the container lifecycle operations do: a crash-looping one restarts again. */
+export const setContainer = (world: World, c: Container, state: Container["state"], restart = false): void => {
+  const owner = c.owner === undefined ? undefined : world.store.all(c.owner.kind).find((r) => r.id === c.owner?.id)
+  const crashing = state === "running" && owner !== undefined && crashOf(world, owner) !== undefined
+  moveTo(world, c, crashing ? "restarting" : state, restart)
+}
+
+/** One crash of a crash-looping deployment: its lines logged, its container exited and restarting. */
+export const crashed = (world: World, kind: "stack" | "deployment", r: Resource, crash: Crash): void => {
+  world.log(logKey(kind, r), r.name, ...crash.lines)
+  for (const c of world.allContainers().filter((c) => c.owner?.id === r.id)) moveTo(world, c, "restarting")
 }
 
 /** The log lines a deploy or start writes for each service. */
@@ -134,7 +150,7 @@ export const writeStartLogs = (world: World, kind: "stack" | "deployment", r: Re
   const crash = crashOf(world, r)
   if (crash !== undefined) {
     // Docker restarts it, and it fails the same way each time.
-    for (let i = 0; i < 3; i++) world.log(logKey(kind, r), r.name, ...crash.lines)
+    for (let i = 0; i < 3; i++) crashed(world, kind, r, crash)
     return
   }
   const services = kind === "stack" ? servicesOf(r) : [r.name]

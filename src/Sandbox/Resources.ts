@@ -57,14 +57,18 @@ const listExtras = (world: World, kind: Kind, r: Resource, config: Record<string
         file_contents: config.file_contents !== "",
         services: servicesOf(r).map((service) => {
           const image = `${String(r.info.image_prefix ?? "library")}/${service}:latest`
-          return { service, image, update_available: r.info.update_checked === true && world.newerImages.has(image) }
+          return {
+            service,
+            image,
+            update_available: r.info.update_checked === true && world.docker.newerImages.has(image),
+          }
         }),
       }
     case "deployment":
       return {
         ...common,
         image: imageOf(r),
-        update_available: r.info.update_checked === true && world.newerImages.has(imageOf(r)),
+        update_available: r.info.update_checked === true && world.docker.newerImages.has(imageOf(r)),
       }
     case "procedure":
       return { state, stages: Array.isArray(config.stages) ? config.stages.length : 0 }
