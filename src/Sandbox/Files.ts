@@ -120,7 +120,7 @@ const cacheRoutes = (world: World, add: Add) => {
     requireLevel(world, caller, "sync_resource", sync, "Execute")
     // A sync of a repository the sandbox does not hold keeps what it had.
     const head = headOf(world, sync)
-    if (head !== undefined) sync.info = { ...sync.info, ...pendingInfo(world, head) }
+    if (head !== undefined) sync.info = { ...sync.info, ...pendingInfo(world, head, sync.config) }
     return full(schema, "sync_resource", sync)
   })
   add("write/CommitSync", (p, caller) => {
@@ -137,7 +137,7 @@ const cacheRoutes = (world: World, add: Add) => {
     // The repository now declares the estate as it is: nothing is pending.
     const head = { hash: String(sync.info.latest_hash), message: String(sync.info.latest_message), declared: [] }
     world.repositories.set(String(sync.config.repo ?? ""), head)
-    sync.info = { ...sync.info, ...pendingInfo(world, head) }
+    sync.info = { ...sync.info, ...pendingInfo(world, head, sync.config) }
     return update
   })
 }

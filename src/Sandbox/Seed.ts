@@ -304,9 +304,19 @@ const seedSettings = (world: World) => {
   })
   // Created last: its pending changes name the resources above.
   world.repositories.set("acme/infra", INFRA_HEAD)
+  // It keeps the whole estate as its repository says: resources (deletes too), variables and user groups.
+  const config = {
+    repo: "acme/infra",
+    branch: "main",
+    resource_path: ["resources"],
+    include_resources: true,
+    delete: true,
+    include_variables: true,
+    include_user_groups: true,
+  }
   store.create("sync_resource", "estate-sync", {
-    config: { repo: "acme/infra", branch: "main", resource_path: ["resources"] },
-    info: { last_sync_ts: world.now() - 5 * DAY, last_sync_hash: "9b1d2aa", ...pendingInfo(world, INFRA_HEAD) },
+    config,
+    info: { last_sync_ts: world.now() - 5 * DAY, last_sync_hash: "9b1d2aa", ...pendingInfo(world, INFRA_HEAD, config) },
   })
 }
 

@@ -85,15 +85,38 @@ const changeOf = (world: World, d: Declared): Change | undefined => {
   }
 }
 
-/** What the commit declares beyond the estate, in its order. */
-const changesOf = (world: World, commit: RepoCommit): ReadonlyArray<Change> =>
-  commit.declared.flatMap((d) => changeOf(world, d) ?? [])
-
 const isSetting = (kind: Kind) => kind === "variable" || kind === "user_group"
 
-/** The pending changes of a sync whose repository's head is `commit`, as a refresh computes them. */
-export const pendingInfo = (world: World, commit: RepoCommit): Record<string, unknown> => {
-  const changes = changesOf(world, commit)
+/** The setting of a sync's config that lets it change each sort of thing: resources, variables, user groups. */
+const INCLUDES: ReadonlyArray<readonly [(kind: Kind) => boolean, string]> = [
+  [(kind) => kind === "variable", "include_variables"],
+  [(kind) => kind === "user_group", "include_user_groups"],
+  [(kind) => !isSetting(kind), "include_resources"],
+]
+
+/**
+ * Whether a sync's settings let it make a change: its sort included, and a delete only with
+ * `delete` on. A setting left out is false, as the service's definitions complete it.
+ */
+const allowed = (config: Readonly<Record<string, unknown>>) => (c: Change) => {
+  const setting = INCLUDES.find(([of]) => of(c.declared.kind))?.[1] ?? "include_resources"
+  return config[setting] === true && (c.declared.fields !== undefined || config.delete === true)
+}
+
+/** What the commit declares beyond the estate that the sync's settings let it change, in the commit's order. */
+const changesOf = (
+  world: World,
+  commit: RepoCommit,
+  config: Readonly<Record<string, unknown>>,
+): ReadonlyArray<Change> => commit.declared.flatMap((d) => changeOf(world, d) ?? []).filter(allowed(config))
+
+/** The pending changes of a sync with `config` whose repository's head is `commit`, as a refresh computes them. */
+export const pendingInfo = (
+  world: World,
+  commit: RepoCommit,
+  config: Readonly<Record<string, unknown>>,
+): Record<string, unknown> => {
+  const changes = changesOf(world, commit, config)
   const of = (kind: Kind) => changes.filter((c) => c.declared.kind === kind).map((c) => c.data)
   return {
     state: changes.length === 0 ? "Ok" : "Pending",
@@ -186,7 +209,7 @@ export const run = (
     sync.info = { ...sync.info, ...synced(world.now()), last_sync_hash: hash, last_sync_message: message }
     return [`${sync.name}: in sync, nothing to change`]
   }
-  const changes = changesOf(world, commit).filter((c) => covered(params, c))
+  const changes = changesOf(world, commit, sync.config).filter((c) => covered(params, c))
   stages(
     world,
     update,
@@ -215,7 +238,7 @@ export const run = (
     ...synced(world.now()),
     last_sync_hash: commit.hash,
     last_sync_message: commit.message,
-    ...pendingInfo(world, commit),
+    ...pendingInfo(world, commit, sync.config),
   }
   const count = changes.length
   return [
