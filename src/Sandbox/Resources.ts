@@ -30,11 +30,19 @@ const listInfoSchema = (definitions: ServiceSchema, kind: Kind) => {
   return item === undefined ? undefined : definitions.property(item, "info")
 }
 
-/** A resource's whole config, every field present, as the service stores and answers it. */
-const fullConfig = (definitions: ServiceSchema, kind: Kind, r: Resource): Record<string, unknown> => {
+/** A config as the service stores and answers it: every field present, those not given at their defaults. */
+const completeConfig = (definitions: ServiceSchema, kind: Kind, config: Record<string, unknown>) => {
   const schema = definitions.property(recordSchema(definitions, kind), "config")
-  return (schema === undefined ? r.config : definitions.complete(schema, r.config, true)) as Record<string, unknown>
+  return (schema === undefined ? config : definitions.complete(schema, config, true)) as Record<string, unknown>
 }
+
+/** A resource's whole config, every field present, as the service stores and answers it. */
+export const fullConfig = (definitions: ServiceSchema, kind: Kind, r: Resource): Record<string, unknown> =>
+  completeConfig(definitions, kind, r.config)
+
+/** A config of nothing but defaults, as a new resource of the kind has it. */
+export const defaultConfig = (definitions: ServiceSchema, kind: Kind): Record<string, unknown> =>
+  completeConfig(definitions, kind, {})
 
 const serverName = (store: Store, id: unknown) =>
   typeof id === "string" && id !== "" ? store.all("server").find((s) => s.id === id)?.name : undefined

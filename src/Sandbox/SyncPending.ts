@@ -9,6 +9,7 @@
 import { type Kind, kinds } from "./Kinds.js"
 import { isRecord } from "./Schema.js"
 import type { Params, Resource } from "./Store.js"
+import * as Toml from "./SyncToml.js"
 import type { Declared, RepoCommit, UpdateRecord, World } from "./World.js"
 
 type Value = NonNullable<Declared["fields"]>[string]
@@ -25,6 +26,52 @@ const toml = (kind: Kind, fields: Readonly<Record<string, unknown>>) =>
 const REFS: Readonly<Record<string, readonly [string, Kind]>> = {
   server: ["server_id", "server"],
   builder: ["builder_id", "builder"],
+  swarm: ["swarm_id", "swarm"],
+}
+
+/** The kinds a sync's file declares, by their table's name. */
+const DECLARABLE: ReadonlyArray<Kind> = [
+  "server",
+  "swarm",
+  "stack",
+  "deployment",
+  "build",
+  "repo",
+  "procedure",
+  "action",
+  "builder",
+  "alerter",
+  "sync_resource",
+  "variable",
+  "user_group",
+]
+
+/**
+ * What a sync's TOML file declares: each `[[deployment]]` and the like, its config's fields dotted,
+ * a variable's and a user group's fields as they are. Throws TomlError for a text that is not TOML.
+ */
+export const declaredIn = (text: string): ReadonlyArray<Declared> => {
+  const tables = Toml.parse(text)
+  return DECLARABLE.flatMap((kind) => {
+    const entries = tables[section(kind)]
+    if (!Array.isArray(entries)) return []
+    return entries.filter(isRecord).flatMap((entry): ReadonlyArray<Declared> => {
+      const { name, description, tags, deploy, config, ...rest } = entry
+      if (typeof name !== "string") return []
+      const body = isSetting(kind) ? rest : isRecord(config) ? config : {}
+      const fields = Object.fromEntries(Toml.leavesOf(body)) as NonNullable<Declared["fields"]>
+      return [
+        {
+          kind,
+          name,
+          fields,
+          ...(deploy === true ? { deploy: true } : {}),
+          ...(typeof description === "string" ? { description } : {}),
+          ...(Array.isArray(tags) ? { tags: tags.map(String) } : {}),
+        },
+      ]
+    })
+  })
 }
 
 /** A declared field's value in the estate: a dotted key reads into the config, a reference by name. */
@@ -153,6 +200,10 @@ const covered = (params: Params, c: Change) => {
   return only === undefined || only.includes(c.declared.name) || only.includes(c.existing?.id)
 }
 
+/** Tags by name as ids; a name no tag has is made a tag, as the service's sync makes it. */
+const tagIds = (world: World, names: ReadonlyArray<string>) =>
+  names.map((name) => (world.store.all("tag").find((t) => t.name === name) ?? world.store.create("tag", name)).id)
+
 /** Applies one change to the estate; answers the line the run logs for it. */
 const apply = (world: World, c: Change): string => {
   const { kind, name, fields } = c.declared
@@ -161,12 +212,13 @@ const apply = (world: World, c: Change): string => {
     world.store.delete(kind, c.existing?.id ?? name)
     return `deleted ${target} ${name}`
   }
-  if (c.existing === undefined) {
-    world.store.create(kind, name, { config: patchOf(world, fields) })
-    return `created ${target} ${name}`
-  }
-  world.store.update(kind, c.existing.id, patchOf(world, fields))
-  return `updated ${target} ${name}`
+  const made =
+    c.existing === undefined
+      ? world.store.create(kind, name, { config: patchOf(world, fields) })
+      : world.store.update(kind, c.existing.id, patchOf(world, fields))
+  if (c.declared.description !== undefined) made.description = c.declared.description
+  if (c.declared.tags !== undefined) made.tags = tagIds(world, c.declared.tags)
+  return `${c.existing === undefined ? "created" : "updated"} ${target} ${name}`
 }
 
 /** Each type's changes as a stage of the run's Update, as the service logs them, in the commit's order. */

@@ -139,7 +139,10 @@ export interface Declared {
   readonly kind: Kind
   readonly name: string
   /** Its config's fields as the file writes them: dotted keys nest, `server` and `builder` by name. */
-  readonly fields?: Readonly<Record<string, string | number | boolean | ReadonlyArray<string>>>
+  readonly fields?: Readonly<Record<string, string | number | boolean | ReadonlyArray<unknown>>>
+  /** Its description and tags (by name), where the file gives them. */
+  readonly description?: string
+  readonly tags?: ReadonlyArray<string>
   /** Deployed by the sync once changed (the file's `deploy = true`). */
   readonly deploy?: boolean
 }
