@@ -4,7 +4,7 @@
  * service's endpoint names, in the shapes of its definitions.
  */
 import { inspected, listed } from "./Containers.js"
-import { servicesOf } from "./Lifecycle.js"
+import { servicesOf, stackServices } from "./Lifecycle.js"
 import { VOLUME_SIZE } from "./Prune.js"
 import { type Handler, page } from "./Resources.js"
 import { adminOnly, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
@@ -186,11 +186,11 @@ const resourceContainers = ({ world, store, stackOf, add }: Reads) => {
   add("ListAllStackServices", (p) =>
     page(
       store.all("stack").flatMap((s) =>
-        servicesOf(s).map((service) => ({
+        stackServices(s).map(({ service, image }) => ({
           stack_id: s.id,
           stack_name: s.name,
           service,
-          image: `${String(s.info.image_prefix ?? "library")}/${service}:latest`,
+          image,
           state: s.info.state === "running" ? "Running" : "Down",
         })),
       ),

@@ -6,7 +6,7 @@
  * show and what its next deploy runs.
  */
 import * as Alerts from "./Alerts.js"
-import { composeOf, imagesOf, servicesOf } from "./Lifecycle.js"
+import { composeOf, imagesOf, stackServices } from "./Lifecycle.js"
 import { exportAll } from "./Meta.js"
 import { requireLevel } from "./Permissions.js"
 import { full, type Handler } from "./Resources.js"
@@ -115,8 +115,8 @@ const fileRoutes = (world: World, add: Add) => {
 
 /** The compose file a repository's stack holds, as its services say (when none was written yet). */
 const seededCompose = (stack: Resource) =>
-  `services:\n${servicesOf(stack)
-    .map((s) => `  ${s}:\n    image: ${String(stack.info.image_prefix ?? "library")}/${s}:latest\n`)
+  `services:\n${stackServices(stack)
+    .map((s) => `  ${s.service}:\n    image: ${s.image}\n`)
     .join("")}`
 
 const cacheRoutes = (world: World, add: Add) => {

@@ -3,6 +3,7 @@
  * and the log lines a deploy writes.
  */
 
+import { type ComposeService, type Port, servicesIn } from "./ComposeFile.js"
 import { made, moveTo } from "./Containers.js"
 import type { Resource } from "./Store.js"
 import type { Container, Crash, World } from "./World.js"
@@ -18,47 +19,73 @@ export const imageOf = (r: Resource): string => {
 
 export type RunState = "running" | "stopped" | "paused" | "down"
 
-/** The top-level service names of a compose file's `services:` section. */
-export const composeOf = (contents: string): ReadonlyArray<string> => {
-  const names: Array<string> = []
-  let inServices = false
-  for (const line of contents.split("\n")) {
-    if (/^services:\s*$/.test(line)) inServices = true
-    else if (/^\S/.test(line)) inServices = false
-    else if (inServices) {
-      const name = /^ {2}([\w.-]+):/.exec(line)?.[1]
-      if (name !== undefined) names.push(name)
-    }
-  }
-  return names
-}
+/** The service names of a compose file. */
+export const composeOf = (contents: string): ReadonlyArray<string> => servicesIn(contents).map((s) => s.name)
 
-/**
- * The services of a stack: those of its compose file when written in its config, else the
- * ones its (seeded) repository holds, else one named `app`. A deployment is one service.
- */
-export const servicesOf = (stack: Resource): ReadonlyArray<string> => {
+/** The compose file a stack runs: the one written in its config, else its repository's (written or read). */
+const composeFileOf = (stack: Resource): ReadonlyArray<ComposeService> => {
   const contents = stack.config.file_contents
-  const written = typeof contents === "string" ? composeOf(contents) : []
+  const written = typeof contents === "string" ? servicesIn(contents) : []
   if (written.length > 0) return written
-  // A compose file written to its repository (WriteStackFileContents) or read from it (RefreshStackCache).
   const remote = Array.isArray(stack.info.remote_contents)
     ? (stack.info.remote_contents as Array<{ contents?: unknown }>)
     : []
-  const committed = remote.flatMap((f) => (typeof f.contents === "string" ? composeOf(f.contents) : []))
-  if (committed.length > 0) return committed
+  return remote.flatMap((f) => (typeof f.contents === "string" ? servicesIn(f.contents) : []))
+}
+
+/**
+ * The services of a stack: those of its compose file, else the ones its (seeded) repository
+ * holds, else one named `app`. A deployment is one service.
+ */
+export const servicesOf = (stack: Resource): ReadonlyArray<string> => {
+  const file = composeFileOf(stack)
+  if (file.length > 0) return file.map((s) => s.name)
   const known = stack.info.compose_services
   return Array.isArray(known) && known.length > 0 ? (known as Array<string>) : ["app"]
+}
+
+/** The data volumes of well-known services of a seeded stack, whose compose file the sandbox does not hold. */
+const DATA_VOLUMES: Readonly<Record<string, string>> = {
+  redis: "redis-data",
+  prometheus: "prometheus-data",
+  grafana: "grafana-data",
+  postgres: "postgres-data",
+}
+
+export interface StackService {
+  readonly service: string
+  readonly image: string
+  readonly ports: ReadonlyArray<Port>
+  /** Its named volumes as compose names them: `<project>_<volume>`. */
+  readonly volumes: ReadonlyArray<string>
+}
+
+/** Each service of a stack as compose runs it: its image, ports and volumes as the file declares them. */
+export const stackServices = (stack: Resource): ReadonlyArray<StackService> => {
+  const file = composeFileOf(stack)
+  const project =
+    typeof stack.config.project_name === "string" && stack.config.project_name !== ""
+      ? stack.config.project_name
+      : stack.name
+  const prefix = String(stack.info.image_prefix ?? "library")
+  return servicesOf(stack).map((service) => {
+    const declared = file.find((s) => s.name === service)
+    const data = DATA_VOLUMES[service]
+    return {
+      service,
+      // A service that builds its own image runs it under compose's name for it.
+      image: declared === undefined ? `${prefix}/${service}:latest` : (declared.image ?? `${project}-${service}`),
+      ports: declared?.ports ?? [{ PrivatePort: 8080, Type: "tcp" }],
+      volumes: (declared?.volumes ?? (data === undefined ? [] : [data])).map((v) => `${project}_${v}`),
+    }
+  })
 }
 
 /** The image of each service of a stack, or of a deployment. */
 export const imagesOf = (r: Resource): ReadonlyArray<{ service: string; image: string }> =>
   typeof r.config.image === "object" && r.config.image !== null
     ? [{ service: r.name, image: imageOf(r) }]
-    : servicesOf(r).map((service) => ({
-        service,
-        image: `${String(r.info.image_prefix ?? "library")}/${service}:latest`,
-      }))
+    : stackServices(r).map(({ service, image }) => ({ service, image }))
 
 /** What a deploy runs: the config and the compose files it holds; a later change of either is a change to deploy. */
 export const snapshotOf = (r: Resource): string =>
@@ -81,26 +108,25 @@ export type Renewal = "new" | "restart" | "keep"
 
 /** What each service's container runs: its image, the network, ports and volumes it is made with. */
 const specsOf = (kind: "stack" | "deployment", r: Resource) =>
-  (kind === "stack" ? servicesOf(r) : [r.name]).map((service) => ({
-    service,
-    name: kind === "stack" ? `${r.name}-${service}-1` : r.name,
-    image: kind === "deployment" ? imageOf(r) : `${String(r.info.image_prefix ?? "library")}/${service}:latest`,
-    networks: [kind === "stack" ? `${r.name}_default` : "bridge"],
-    ports: [{ PrivatePort: 8080, Type: "tcp" }],
-    volumes: kind === "stack" ? volumesOf(r, service) : [],
-  }))
-
-/** The data volumes of well-known services, named by compose as `<project>_<volume>`. */
-const DATA_VOLUMES: Readonly<Record<string, string>> = {
-  redis: "redis-data",
-  prometheus: "prometheus-data",
-  grafana: "grafana-data",
-  postgres: "postgres-data",
-}
-const volumesOf = (stack: Resource, service: string): ReadonlyArray<string> => {
-  const volume = DATA_VOLUMES[service]
-  return volume === undefined ? [] : [`${stack.name}_${volume}`]
-}
+  kind === "stack"
+    ? stackServices(r).map(({ service, image, ports, volumes }) => ({
+        service,
+        name: `${r.name}-${service}-1`,
+        image,
+        networks: [`${r.name}_default`],
+        ports,
+        volumes,
+      }))
+    : [
+        {
+          service: r.name,
+          name: r.name,
+          image: imageOf(r),
+          networks: ["bridge"],
+          ports: [{ PrivatePort: 8080, Type: "tcp" }],
+          volumes: [],
+        },
+      ]
 
 /**
  * Sets the containers of a stack or deployment on its server to match `state`: a service

@@ -7,7 +7,7 @@
  */
 import { listed } from "./Containers.js"
 import { type Kind, kinds } from "./Kinds.js"
-import { servicesOf } from "./Lifecycle.js"
+import { stackServices } from "./Lifecycle.js"
 import { requireLevel } from "./Permissions.js"
 import type { Handler } from "./Resources.js"
 import { isRecord } from "./Schema.js"
@@ -255,13 +255,13 @@ const workloadReads = (world: World, add: (endpoint: string, handler: Handler) =
   add("ListStackServices", (p, caller) => {
     const s = stack(p, caller)
     const containers = owned(world, s)
-    return servicesOf(s).map((service) => {
+    return stackServices(s).map(({ service, image }) => {
       const container = containers.find((c) => c.owner?.service === service)
       return {
         stack_id: s.id,
         stack_name: s.name,
         service,
-        image: `${String(s.info.image_prefix ?? "library")}/${service}:latest`,
+        image,
         state: serviceState(container),
         ...(container === undefined ? {} : { container: listed(world, container) }),
       }

@@ -5,7 +5,7 @@
  */
 
 import { isResource, type Kind, kinds, resourceKinds } from "./Kinds.js"
-import { imageOf, servicesOf } from "./Lifecycle.js"
+import { imageOf, stackServices } from "./Lifecycle.js"
 import { may, requireLevel } from "./Permissions.js"
 import { isRecord, type ServiceSchema } from "./Schema.js"
 import { adminOnly, type Caller, configOf, merge, type Params, type Resource, ref, type Store } from "./Store.js"
@@ -63,8 +63,7 @@ const listExtras = (world: World, kind: Kind, r: Resource, config: Record<string
         ...common,
         status: typeof r.info.status === "string" ? r.info.status : undefined,
         file_contents: config.file_contents !== "",
-        services: servicesOf(r).map((service) => {
-          const image = `${String(r.info.image_prefix ?? "library")}/${service}:latest`
+        services: stackServices(r).map(({ service, image }) => {
           return {
             service,
             image,

@@ -14,6 +14,7 @@ import * as Accounts from "./Accounts.js"
 import * as Alerts from "./Alerts.js"
 import { clientAddress } from "./ClientAddress.js"
 import { Clock, START } from "./Clock.js"
+import * as ComposeFile from "./ComposeFile.js"
 import * as Docker from "./Docker.js"
 import { type Estate, seedEstate } from "./Estate.js"
 import * as Executions from "./Executions.js"
@@ -242,6 +243,7 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   // A calm day starts now; another at its own moment, the same each run.
   const clock = new Clock(scenario === "calm" ? Date.now() : START)
   const world = new World(clock)
+  await ComposeFile.load()
   const accounts = accountsOf(admin, seedEstate(world, options.estate))
   Scenarios.apply(world, scenario)
   Alerts.refresh(world)
