@@ -130,8 +130,11 @@ export const moveTo = (world: World, c: Container, state: Container["state"], re
   const was = c.state
   if (state === "running" && (restart || (was !== "running" && was !== "paused"))) c.started = now
   if (state === "exited" && was !== "exited") {
-    c.finished = now
-    c.exitCode = 0
+    // Stopped while docker waits to restart it, it keeps the code of its last exit.
+    if (was !== "restarting") {
+      c.finished = now
+      c.exitCode = 0
+    }
   }
   if (state === "restarting") {
     // Its process exited, and docker starts it again.

@@ -9,7 +9,7 @@ import { unreachable } from "./Agents.js"
 import { buildSteps } from "./Builds.js"
 import { composeRun, record } from "./Compose.js"
 import { type Kind, kinds } from "./Kinds.js"
-import { setContainer, snapshotOf } from "./Lifecycle.js"
+import { removed, setContainer, snapshotOf } from "./Lifecycle.js"
 import { may, requireLevel } from "./Permissions.js"
 import { PRUNES } from "./Prune.js"
 import type { Handler } from "./Resources.js"
@@ -99,6 +99,7 @@ operations.set("DestroyContainer", {
     const { server, container } = world.container(target.resource.id, ref(params, "container"))
     const all = world.containersOn(server)
     all.splice(all.indexOf(container), 1)
+    removed(world, [container])
     return [`removed container ${container.name}`]
   },
 })

@@ -158,6 +158,20 @@ export const place = (
   }
 }
 
+/**
+ * What the service reads of its resources once containers are gone by docker's hand (a prune, a
+ * removal): a deployment without its container is not deployed, a stack without any is down.
+ */
+export const removed = (world: World, gone: ReadonlyArray<Container>): void => {
+  for (const c of gone) {
+    const owner = c.owner
+    if (owner === undefined) continue
+    const r = world.store.all(owner.kind).find((x) => x.id === owner.id)
+    if (r === undefined || world.allContainers().some((x) => x.owner?.id === r.id)) continue
+    r.info = { ...r.info, state: owner.kind === "deployment" ? "not_deployed" : "down" }
+  }
+}
+
 /** Sets a container's state, as the container lifecycle operations do: a crash-looping one restarts again. */
 export const setContainer = (world: World, c: Container, state: Container["state"], restart = false): void => {
   const owner = c.owner === undefined ? undefined : world.store.all(c.owner.kind).find((r) => r.id === c.owner?.id)

@@ -5,6 +5,7 @@
  * disk alert resolves once it is under the threshold again.
  */
 import * as Alerts from "./Alerts.js"
+import { removed } from "./Lifecycle.js"
 import { isRecord } from "./Schema.js"
 import type { Resource } from "./Store.js"
 import type { World } from "./World.js"
@@ -55,6 +56,7 @@ const volumes = (world: World, server: Resource) => {
 
 const containers = (world: World, server: Resource) => {
   const pruned = remove(world.containersOn(server), (c) => c.state === "exited" || c.state === "created")
+  removed(world, pruned)
   return { heading: "Deleted Containers:", lines: pruned.map((c) => c.id), bytes: pruned.length * 1_000_000 }
 }
 
