@@ -7,7 +7,7 @@
 /** The moment a scenario other than `calm` starts at: a weekday morning. */
 export const START = Date.UTC(2026, 2, 17, 7, 42, 0)
 
-export const SECOND = 1000
+const SECOND = 1000
 export const MINUTE = 60 * SECOND
 export const HOUR = 60 * MINUTE
 export const DAY = 24 * HOUR

@@ -10,7 +10,7 @@ import type { Container, Image, World } from "./World.js"
 const SECOND = 1000
 
 /** A length of time in docker's words (go-units' HumanDuration): "3 seconds", "About a minute", "2 days". */
-export const humanDuration = (ms: number): string => {
+const humanDuration = (ms: number): string => {
   const seconds = Math.floor(ms / SECOND)
   if (seconds < 1) return "Less than a second"
   if (seconds === 1) return "1 second"
@@ -28,7 +28,7 @@ export const humanDuration = (ms: number): string => {
 }
 
 /** The status `docker ps` shows at `now`: "Up 3 seconds", "Exited (0) 5 minutes ago", "Restarting (1) 8 seconds ago". */
-export const statusOf = (c: Container, now: number): string => {
+const statusOf = (c: Container, now: number): string => {
   const since = (ts: number | undefined) => humanDuration(Math.max(0, now - (ts ?? now)))
   switch (c.state) {
     case "running":
@@ -47,7 +47,7 @@ export const statusOf = (c: Container, now: number): string => {
 }
 
 /** An id of `length` hex digits, the same for the same text. */
-export const hexOf = (text: string, length: number): string => {
+const hexOf = (text: string, length: number): string => {
   let out = ""
   for (let round = 0; out.length < length; round++) {
     let h = 0x811c9dc5 ^ round
@@ -68,7 +68,7 @@ const IMAGE_SIZES: ReadonlyArray<readonly [RegExp, number]> = [
 ]
 
 /** The image `name` on a server, pulled there now if docker did not hold it (as a deploy's pull does). */
-export const imageOn = (world: World, server: Resource, name: string): Image => {
+const imageOn = (world: World, server: Resource, name: string): Image => {
   const images = world.docker.imagesOn(server.id)
   const found = images.find((i) => i.name === name)
   if (found !== undefined) return found
@@ -92,7 +92,7 @@ const VOLUME_SIZES: ReadonlyArray<readonly [RegExp, number]> = [
 ]
 
 /** The volume `name` on a server, made now if docker did not hold it (as compose makes a project's volumes). */
-export const volumeOn = (world: World, server: Resource, name: string): void => {
+const volumeOn = (world: World, server: Resource, name: string): void => {
   const volumes = world.docker.volumesOn(server.id)
   if (volumes.some((v) => v.name === name)) return
   const size = VOLUME_SIZES.find(([test]) => test.test(name))?.[1] ?? 20_000_000
@@ -122,7 +122,7 @@ export const made = (
 }
 
 /** How a container exits on its own: a crash-looping image's code. */
-export const CRASH_CODE = 1
+const CRASH_CODE = 1
 
 /** Moves a container to `state` now, as docker's start, stop, pause, restart and the crash of its process do. */
 export const moveTo = (world: World, c: Container, state: Container["state"], restart = false): void => {

@@ -16,7 +16,7 @@ const BARE = /^[A-Za-z0-9_-]+$/
 const key = (k: string) => (BARE.test(k) ? k : JSON.stringify(k))
 
 /** A value as TOML writes it; undefined for what it cannot hold (null). */
-export const tomlValue = (value: unknown): string | undefined => {
+const tomlValue = (value: unknown): string | undefined => {
   // JSON's string escapes are TOML's basic string's (JSON.stringify writes no `\/`).
   if (typeof value === "string") return JSON.stringify(value)
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : undefined

@@ -119,7 +119,7 @@ export interface Image {
   readonly labels?: Readonly<Record<string, string>>
 }
 
-export interface Named {
+interface Named {
   readonly name: string
   readonly driver: string
   /** What a volume holds on disk, in bytes, as a prune reclaims it and a list shows it. */
@@ -188,7 +188,7 @@ const listOf = <A>(map: Map<string, Array<A>>, key: string, bound: number): Arra
 }
 
 /** What docker holds on each server, by server id, and what its registries and images do. */
-export class DockerObjects {
+class DockerObjects {
   readonly containers = new Map<string, Array<Container>>()
   readonly images = new Map<string, Array<Image>>()
   readonly networks = new Map<string, Array<Named>>()
@@ -220,7 +220,7 @@ export class DockerObjects {
 }
 
 /** What the executions leave: their Updates and the log lines of what they run. */
-export class History {
+class History {
   readonly updates: Array<UpdateRecord> = []
   /** Log lines of a stack, a deployment, a container or a swarm service, by key. */
   readonly logs = new Map<string, Array<LogLine>>()
@@ -235,7 +235,7 @@ export class History {
 }
 
 /** What the service's monitoring knows: alerts, each server's reports over time, the agents that do not answer. */
-export class Watch {
+class Watch {
   readonly alerts: Array<AlertRecord> = []
   /** Each server's earlier reports, oldest first: the stats it reported until a moment (its stats over time). */
   readonly reports = new Map<string, Array<{ readonly until: number; readonly stats: Record<string, unknown> }>>()
@@ -252,7 +252,7 @@ export class Watch {
 }
 
 /** Users and what lets them in: accounts, keys, passwords, permissions, shells, onboarding keys. */
-export class Access {
+class Access {
   readonly users: Array<SandboxUser> = []
   /** API keys made through the API (the two seeded accounts' keys are the server's own). */
   readonly apiKeys: Array<ApiKeyRecord> = []
