@@ -285,7 +285,8 @@ const historyReads = ({ world, store, add }: Reads) => {
   )
   add("ListUpdates", (p) => {
     const pageNo = typeof p.page === "number" && p.page > 0 ? p.page : 0
-    const newest = [...world.history.updates].reverse()
+    // Newest first, by when each started, as the service sorts them.
+    const newest = [...world.history.updates].reverse().sort((a, b) => b.start_ts - a.start_ts)
     const username = (id: string) => world.users.find((u) => u._id.$oid === id)?.username ?? id
     const updates = newest.slice(pageNo * 100, (pageNo + 1) * 100).map((u) => ({
       id: u._id?.$oid ?? "",

@@ -243,6 +243,16 @@ export const RULES: ReadonlyArray<Rule> = [
     },
   ],
   [
+    "Updates and alerts are listed newest first",
+    (r) =>
+      [["update", r.updates.map((u) => u.start_ts)] as const, ["alert", r.alerts.map((a) => a.ts)] as const].flatMap(
+        ([what, times]) =>
+          times.slice(1).every((ts, i) => ts <= (times[i] as number))
+            ? []
+            : [`${what}s out of order: ${times.join(", ")}`],
+      ),
+  ],
+  [
     "an open disk alert says the disk its server's stats say",
     (r) =>
       r.alerts

@@ -127,7 +127,10 @@ describe("the sandbox's rules of agreement", () => {
       deploymentContainers: new Map([["api", { state: "running", container }]]),
       stackServices: new Map([["web", [{ service: "web", image: "library/web:latest", state: "Running" }]]]),
       alerts: [{ resolved: false, ts: 1, data: { type: "ServerDisk", data: { name: "prod-01", used_gb: 480 } } }],
-      updates: [{ operation: "Deploy", start_ts: 6_000_000 }],
+      updates: [
+        { operation: "Deploy", start_ts: 1_000 },
+        { operation: "Deploy", start_ts: 6_000_000 },
+      ],
     }
     for (const [name, rule] of RULES) expect(rule(reading).length, name).toBeGreaterThan(0)
     expect(PRUNE_FREES(400, 399.5, "Total reclaimed space: 1.2GB")).toHaveLength(1)
