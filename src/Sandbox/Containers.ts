@@ -112,7 +112,7 @@ export const made = (
     ...spec,
     server_id: server.id,
     // 64 hex digits as docker's: a new one each time a container is made, the same two runs in a row.
-    id: hexOf(`${spec.name}/${server.id}/${++world.docker.made}`, 64),
+    id: hexOf(`${spec.name}/${server.name}/${++world.docker.made}`, 64),
     state: "running",
     created: now,
     started: now,
