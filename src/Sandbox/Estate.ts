@@ -121,7 +121,6 @@ const growWorkloads = (world: World, { tagIds, production }: Tags) => {
       },
       info: {
         state,
-        status: state === "running" ? `${services.length} running` : "",
         compose_services: services,
       },
     })

@@ -52,6 +52,15 @@ const repoLink = (config: Record<string, unknown>) =>
     ? `https://${String(config.git_provider || "github.com")}/${config.repo}`
     : ""
 
+/** A stack's status as its containers are now: how many are in each state (`3 running`), empty with none. */
+const statusOfStack = (world: World, stack: Resource): string => {
+  const counts = new Map<string, number>()
+  for (const c of world.allContainers()) {
+    if (c.owner?.id === stack.id) counts.set(c.state, (counts.get(c.state) ?? 0) + 1)
+  }
+  return [...counts].map(([state, count]) => `${count} ${state}`).join(", ")
+}
+
 /** What each type's list item says beyond the fields its config and info share with it. */
 const listExtras = (world: World, kind: Kind, r: Resource, config: Record<string, unknown>) => {
   const { store } = world
@@ -61,7 +70,7 @@ const listExtras = (world: World, kind: Kind, r: Resource, config: Record<string
     case "stack":
       return {
         ...common,
-        status: typeof r.info.status === "string" ? r.info.status : undefined,
+        status: statusOfStack(world, r),
         file_contents: config.file_contents !== "",
         services: stackServices(r).map(({ service, image }) => {
           return {

@@ -175,7 +175,7 @@ const placeWorkloads = (world: World, { production, staging, monitoring, prod1, 
         branch: "main",
       },
       // The services its repository's compose file holds.
-      info: { state, status: state === "running" ? `${services.length} running` : "", compose_services: services },
+      info: { state, compose_services: services },
     })
     if (state === "running") r.info = { ...r.info, deployed_snapshot: JSON.stringify(r.config) }
     place(world, "stack", r, state)

@@ -31,6 +31,7 @@ export interface Reading {
   readonly now: number
   readonly servers: ReadonlyArray<ServerReading>
   readonly deployments: ReadonlyArray<Any>
+  readonly stacks: ReadonlyArray<Any>
   /** Each deployment's container, as GetDeploymentContainer answers it. */
   readonly deploymentContainers: ReadonlyMap<string, Any>
   /** Each stack's services, as ListStackServices answers them. */
@@ -83,7 +84,8 @@ export const readAll = (sandbox: Sandbox.Sandbox, ok: Ok): Effect.Effect<Reading
       deploymentContainers.set(d.name, yield* ok("read/GetDeploymentContainer", { deployment: d.name }))
     }
     const stackServices = new Map<string, ReadonlyArray<Any>>()
-    for (const s of yield* ok("read/ListStacks", {})) {
+    const stacks = yield* ok("read/ListStacks", {})
+    for (const s of stacks) {
       stackServices.set(s.name, yield* ok("read/ListStackServices", { stack: s.name }))
     }
     const alerts = (yield* ok("read/ListAlerts", {})).alerts
@@ -92,6 +94,7 @@ export const readAll = (sandbox: Sandbox.Sandbox, ok: Ok): Effect.Effect<Reading
       now: sandbox.world.now(),
       servers,
       deployments,
+      stacks,
       deploymentContainers,
       stackServices,
       alerts,
@@ -241,6 +244,20 @@ export const RULES: ReadonlyArray<Rule> = [
         .filter(([, ts]) => !(ts <= r.now))
         .map(([what, ts]) => `${what} at ${new Date(ts).toISOString()}, after now`)
     },
+  ],
+  [
+    "a stack's status counts its containers by state",
+    (r) =>
+      r.stacks.flatMap((s) => {
+        const counts = new Map<string, number>()
+        for (const service of r.stackServices.get(s.name) ?? []) {
+          const state = service.container?.state
+          if (state !== undefined) counts.set(state, (counts.get(state) ?? 0) + 1)
+        }
+        const expected = [...counts].map(([state, count]) => `${count} ${state}`).sort()
+        const status = s.info.status === "" ? [] : String(s.info.status).split(", ").sort()
+        return JSON.stringify(status) === JSON.stringify(expected) ? [] : [`stack ${s.name} says "${s.info.status}"`]
+      }),
   ],
   [
     "Updates and alerts are listed newest first",

@@ -124,6 +124,7 @@ describe("the sandbox's rules of agreement", () => {
       now: 5_000_000,
       servers: [server],
       deployments: [{ name: "api", info: { state: "running", image: "acme/api:2" } }],
+      stacks: [{ name: "web", info: { status: "3 running" } }],
       deploymentContainers: new Map([["api", { state: "running", container }]]),
       stackServices: new Map([["web", [{ service: "web", image: "library/web:latest", state: "Running" }]]]),
       alerts: [{ resolved: false, ts: 1, data: { type: "ServerDisk", data: { name: "prod-01", used_gb: 480 } } }],
