@@ -54,6 +54,14 @@ export class TomlError extends Error {}
 
 type Table = Record<string, unknown>
 
+/** A table's own field, never one its prototype lends (`toString`). */
+const own = (table: Table, k: string): unknown => (Object.hasOwn(table, k) ? table[k] : undefined)
+
+/** Sets a table's own field, whatever its name (`__proto__` too). */
+const put = (table: Table, k: string, value: unknown): void => {
+  Object.defineProperty(table, k, { value, enumerable: true, writable: true, configurable: true })
+}
+
 /** Reads a TOML text into its tables. Throws TomlError where the text is not TOML it knows. */
 export const parse = (text: string): Table => new Reader(text).document()
 
@@ -106,11 +114,11 @@ class Reader {
     const last = path.pop() as string
     const parent = this.descend(root, path)
     if (!many) return this.child(parent, last)
-    const list = parent[last] ?? []
+    const list = own(parent, last) ?? []
     if (!Array.isArray(list)) this.fail(`${last} is not an array of tables`)
     const table: Table = {}
     list.push(table)
-    parent[last] = list
+    put(parent, last, list)
     return table
   }
 
@@ -118,16 +126,16 @@ class Reader {
   private descend(from: Table, path: ReadonlyArray<string>): Table {
     let table = from
     for (const part of path) {
-      const next = table[part]
+      const next = own(table, part)
       table = Array.isArray(next) ? (next[next.length - 1] as Table) : this.child(table, part)
     }
     return table
   }
 
   private child(table: Table, part: string): Table {
-    const next = table[part] ?? {}
+    const next = own(table, part) ?? {}
     if (!isRecord(next)) this.fail(`${part} is already a value`)
-    table[part] = next
+    put(table, part, next)
     return next
   }
 
@@ -156,8 +164,8 @@ class Reader {
     this.blank(false)
     const last = path.pop() as string
     const into = this.descend(table, path)
-    if (last in into) this.fail(`${last} is defined twice`)
-    into[last] = this.value()
+    if (Object.hasOwn(into, last)) this.fail(`${last} is defined twice`)
+    put(into, last, this.value())
   }
 
   private value(): unknown {
@@ -204,6 +212,7 @@ class Reader {
       if (this.at >= this.text.length) this.fail("an unclosed array")
       items.push(this.value())
       this.blank(true)
+      if (this.at >= this.text.length) this.fail("an unclosed array")
       if (this.text[this.at] === ",") this.at++
       else if (this.text[this.at] !== "]") this.fail("expected , or ]")
     }
