@@ -19,7 +19,7 @@ const serverOf = (world: World, kind: Kind, resource: Resource): Resource | unde
 /** The failure an execution meets on an unreachable server, as the service logs it; undefined if it is reached. */
 export const unreachable = (world: World, kind: Kind, resource: Resource): ReadonlyArray<string> | undefined => {
   const server = serverOf(world, kind, resource)
-  if (server === undefined || !world.unreachable.has(server.id)) return undefined
+  if (server === undefined || !world.watch.unreachable.has(server.id)) return undefined
   const address = String(server.config.address ?? "")
   return [
     `ERROR: Failed to reach the agent on server ${server.name}`,

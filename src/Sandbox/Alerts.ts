@@ -46,7 +46,7 @@ const conditionsOf = (server: Resource): ReadonlyArray<Condition> => {
 const SERVER_ALERTS = ["ServerUnreachable", "ServerCpu", "ServerMem", "ServerDisk"]
 
 const openAlert = (world: World, target: AlertRecord["target"], type: string) =>
-  world.alerts.find((a) => !a.resolved && a.target.id === target.id && a.data.type === type)
+  world.watch.alerts.find((a) => !a.resolved && a.target.id === target.id && a.data.type === type)
 
 /** Opens an alert (or brings the open one of its kind on the target up to date). */
 export const raise = (world: World, target: AlertRecord["target"], condition: Condition): AlertRecord => {
@@ -64,9 +64,7 @@ export const raise = (world: World, target: AlertRecord["target"], condition: Co
     target,
     data: { type: condition.type, data: condition.data },
   }
-  world.alerts.push(alert)
-  // Bounded: a long-running sandbox must not grow without end.
-  if (world.alerts.length > 1000) world.alerts.splice(0, world.alerts.length - 1000)
+  world.watch.addAlert(alert)
   return alert
 }
 
@@ -114,13 +112,13 @@ const PAGE = 100
 export const handlers = (world: World): Map<string, Handler> => {
   const routes = new Map<string, Handler>()
   const find = (id: string) => {
-    const alert = world.alerts.find((a) => a._id.$oid === id)
+    const alert = world.watch.alerts.find((a) => a._id.$oid === id)
     if (alert === undefined) throw new ServiceFailure(500, `did not find any Alert matching ${id}`)
     return alert
   }
   routes.set("read/ListAlerts", (p) => {
     const pageNo = typeof p.page === "number" ? p.page : 0
-    const newest = world.alerts.filter((a) => matches(a, p.query)).reverse()
+    const newest = world.watch.alerts.filter((a) => matches(a, p.query)).reverse()
     const alerts = newest.slice(pageNo * PAGE, (pageNo + 1) * PAGE)
     return newest.length > (pageNo + 1) * PAGE ? { alerts, next_page: pageNo + 1 } : { alerts }
   })

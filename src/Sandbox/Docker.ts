@@ -3,43 +3,13 @@
  * containers, images, swarm objects...) and the other detail lists, under the
  * service's endpoint names, in the shapes of its definitions.
  */
-import { servicesOf } from "./Lifecycle.js"
+import { inspected, listed } from "./Containers.js"
+import { servicesOf, stackServices } from "./Lifecycle.js"
+import { VOLUME_SIZE } from "./Prune.js"
 import { type Handler, page } from "./Resources.js"
 import { adminOnly, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
-import { CREATED, inspectService, onSwarm, swarmOf, swarmOne, swarmParam } from "./Swarm.js"
+import { createdAt, inspectService, onSwarm, swarmOf, swarmOne, swarmParam } from "./Swarm.js"
 import type { Container, World } from "./World.js"
-
-const inspectContainer = (c: Container) => ({
-  Id: c.id,
-  Name: `/${c.name}`,
-  Created: CREATED,
-  Image: c.image,
-  State: {
-    Status: c.state,
-    Running: c.state === "running",
-    Paused: c.state === "paused",
-    Restarting: false,
-    Dead: false,
-    ExitCode: 0,
-  },
-  Config: {
-    Image: c.image,
-    Hostname: c.id.slice(0, 12),
-    Labels: c.owner === undefined ? {} : { "com.docker.compose.service": c.owner.service },
-  },
-  NetworkSettings: { Networks: Object.fromEntries(c.networks.map((n) => [n, { NetworkID: n }])) },
-  Mounts: c.volumes.map((v) => ({ Type: "volume", Name: v })),
-})
-
-/** A container as ListContainers answers it. */
-const listContainer = (world: World, c: Container) => {
-  const { owner, ...item } = c
-  return {
-    ...item,
-    server_name: world.store.all("server").find((s) => s.id === c.server_id)?.name ?? "",
-    labels: owner === undefined ? {} : { "com.docker.compose.service": owner.service },
-  }
-}
 
 const named = <A extends { name: string }>(items: ReadonlyArray<A> | undefined, name: string, what: string): A => {
   const found = items?.find((i) => i.name === name)
@@ -48,7 +18,7 @@ const named = <A extends { name: string }>(items: ReadonlyArray<A> | undefined, 
 }
 
 const ownedContainer = (world: World, kind: "stack" | "deployment", r: Resource, service?: string) => {
-  for (const list of world.containers.values()) {
+  for (const list of world.docker.containers.values()) {
     const found = list.find((c) => c.owner?.id === r.id && (service === undefined || c.owner.service === service))
     if (found !== undefined) return found
   }
@@ -69,9 +39,9 @@ interface Reads {
 
 /** A server's containers, images, networks and volumes, one by one. */
 const inspectOnServer = ({ world, server, add }: Reads) => {
-  add("InspectContainer", (p) => inspectContainer(world.container(ref(p, "server"), ref(p, "container")).container))
+  add("InspectContainer", (p) => inspected(world, world.container(ref(p, "server"), ref(p, "container")).container))
   add("InspectImage", (p) => {
-    const image = named(world.images.get(server(p).id), ref(p, "image"), "image")
+    const image = named(world.docker.imagesOn(server(p).id), ref(p, "image"), "image")
     return {
       Id: image.id,
       RepoTags: [image.name],
@@ -84,7 +54,7 @@ const inspectOnServer = ({ world, server, add }: Reads) => {
   })
   add("InspectNetwork", (p) => {
     const target = server(p)
-    const network = named(world.networks.get(target.id), ref(p, "network"), "network")
+    const network = named(world.docker.networksOn(target.id), ref(p, "network"), "network")
     const attached = world.containersOn(target).filter((c) => c.networks.includes(network.name))
     return {
       Name: network.name,
@@ -95,16 +65,22 @@ const inspectOnServer = ({ world, server, add }: Reads) => {
     }
   })
   add("InspectVolume", (p) => {
-    const volume = named(world.volumes.get(server(p).id), ref(p, "volume"), "volume")
+    const target = server(p)
+    const volume = named(world.docker.volumesOn(target.id), ref(p, "volume"), "volume")
     return {
       Name: volume.name,
       Driver: volume.driver,
       Mountpoint: `/var/lib/docker/volumes/${volume.name}/_data`,
       Scope: "local",
+      ...(volume.created === undefined ? {} : { CreatedAt: new Date(volume.created).toISOString() }),
+      UsageData: {
+        Size: volume.size ?? VOLUME_SIZE,
+        RefCount: world.containersOn(target).filter((c) => c.volumes.includes(volume.name)).length,
+      },
     }
   })
   add("ListImageHistory", (p) => {
-    const image = named(world.images.get(server(p).id), ref(p, "image"), "image")
+    const image = named(world.docker.imagesOn(server(p).id), ref(p, "image"), "image")
     return [
       {
         Id: image.id,
@@ -120,11 +96,11 @@ const inspectOnServer = ({ world, server, add }: Reads) => {
 
 /** A server's containers, images, networks, volumes, processes and compose projects. */
 const listOnServer = ({ world, store, server, allContainers, inUse, add }: Reads) => {
-  add("ListContainers", (p) => world.containersOn(server(p)).map((c) => listContainer(world, c)))
-  add("ListAllContainers", (p) => page(allContainers(), p).map((c) => listContainer(world, c)))
+  add("ListContainers", (p) => world.containersOn(server(p)).map((c) => listed(world, c)))
+  add("ListAllContainers", (p) => page(allContainers(), p).map((c) => listed(world, c)))
   add("ListImages", (p) => {
     const target = server(p)
-    return (world.images.get(target.id) ?? []).map((image) => ({
+    return world.docker.imagesOn(target.id).map((image) => ({
       id: image.id,
       name: image.name,
       tags: [image.name],
@@ -136,7 +112,7 @@ const listOnServer = ({ world, store, server, allContainers, inUse, add }: Reads
   })
   add("ListNetworks", (p) => {
     const target = server(p)
-    return (world.networks.get(target.id) ?? []).map((n) => ({
+    return world.docker.networksOn(target.id).map((n) => ({
       name: n.name,
       id: `${n.name}0net`,
       driver: n.driver,
@@ -146,12 +122,14 @@ const listOnServer = ({ world, store, server, allContainers, inUse, add }: Reads
   })
   add("ListVolumes", (p) => {
     const target = server(p)
-    return (world.volumes.get(target.id) ?? []).map((v) => ({
+    return world.docker.volumesOn(target.id).map((v) => ({
       name: v.name,
       driver: v.driver,
       mountpoint: `/var/lib/docker/volumes/${v.name}/_data`,
       scope: "local",
       in_use: inUse(target.id, (c) => c.volumes.includes(v.name)),
+      size: v.size ?? VOLUME_SIZE,
+      ...(v.created === undefined ? {} : { created: new Date(v.created).toISOString() }),
     }))
   })
   add("ListSystemProcesses", (p) => {
@@ -184,9 +162,9 @@ const listOnServer = ({ world, store, server, allContainers, inUse, add }: Reads
 /** The containers and swarm services of deployments and stacks. */
 const resourceContainers = ({ world, store, stackOf, add }: Reads) => {
   add("InspectDeploymentContainer", (p) =>
-    inspectContainer(ownedContainer(world, "deployment", store.find("deployment", ref(p, "deployment", "id", "name")))),
+    inspected(world, ownedContainer(world, "deployment", store.find("deployment", ref(p, "deployment", "id", "name")))),
   )
-  add("InspectStackContainer", (p) => inspectContainer(ownedContainer(world, "stack", stackOf(p), ref(p, "service"))))
+  add("InspectStackContainer", (p) => inspected(world, ownedContainer(world, "stack", stackOf(p), ref(p, "service"))))
   add("InspectDeploymentSwarmService", (p) => {
     const deployment = store.find("deployment", ref(p, "deployment", "id", "name"))
     const { image: _, ...service } = onSwarm("deployment", deployment, deployment.name)
@@ -208,11 +186,11 @@ const resourceContainers = ({ world, store, stackOf, add }: Reads) => {
   add("ListAllStackServices", (p) =>
     page(
       store.all("stack").flatMap((s) =>
-        servicesOf(s).map((service) => ({
+        stackServices(s).map(({ service, image }) => ({
           stack_id: s.id,
           stack_name: s.name,
           service,
-          image: `${String(s.info.image_prefix ?? "library")}/${service}:latest`,
+          image,
           state: s.info.state === "running" ? "Running" : "Down",
         })),
       ),
@@ -225,7 +203,7 @@ const resourceContainers = ({ world, store, stackOf, add }: Reads) => {
 const swarmReads = ({ world, store, swarm, add }: Reads) => {
   add("InspectSwarm", (p) => {
     const found = store.find("swarm", swarmParam(p))
-    return { ID: found.id, CreatedAt: CREATED, Spec: { Name: found.name } }
+    return { ID: found.id, CreatedAt: createdAt(found), Spec: { Name: found.name } }
   })
   add(
     "InspectSwarmConfig",
@@ -277,7 +255,7 @@ const swarmReads = ({ world, store, swarm, add }: Reads) => {
 const accessReads = ({ world, add }: Reads) => {
   add("ListOnboardingKeys", (_p, caller) => {
     adminOnly(caller)
-    return world.onboardingKeys
+    return world.access.onboardingKeys
   })
   add("ListSecrets", () => ["GITHUB_TOKEN", "REGISTRY_TOKEN"])
   add("ListGitProvidersFromConfig", () => [{ domain: "github.com", https: true, accounts: [{ username: "acme-bot" }] }])
@@ -307,7 +285,8 @@ const historyReads = ({ world, store, add }: Reads) => {
   )
   add("ListUpdates", (p) => {
     const pageNo = typeof p.page === "number" && p.page > 0 ? p.page : 0
-    const newest = [...world.updates].reverse()
+    // Newest first, by when each started, as the service sorts them.
+    const newest = [...world.history.updates].reverse().sort((a, b) => b.start_ts - a.start_ts)
     const username = (id: string) => world.users.find((u) => u._id.$oid === id)?.username ?? id
     const updates = newest.slice(pageNo * 100, (pageNo + 1) * 100).map((u) => ({
       id: u._id?.$oid ?? "",
@@ -333,7 +312,7 @@ const historyReads = ({ world, store, add }: Reads) => {
     }
     return Array.from({ length: v.patch + 1 }, (_, i) => ({
       version: { ...v, patch: v.patch - i },
-      ts: 1_762_000_000_000 - i * 86_400_000,
+      ts: (typeof build.info.last_built_at === "number" ? build.info.last_built_at : world.now()) - i * 86_400_000,
     }))
   })
 }
@@ -341,8 +320,8 @@ const historyReads = ({ world, store, add }: Reads) => {
 export const handlers = (world: World): Map<string, Handler> => {
   const { store } = world
   const server = (params: Params) => store.find("server", ref(params, "server", "id", "name"))
-  const allContainers = () => [...world.containers.values()].flat()
-  const inUse = (serverId: string, test: (c: Container) => boolean) => (world.containers.get(serverId) ?? []).some(test)
+  const allContainers = () => world.allContainers()
+  const inUse = (serverId: string, test: (c: Container) => boolean) => world.docker.containersOn(serverId).some(test)
   const swarm = (p: Params) => swarmOf(world, store.find("swarm", swarmParam(p)))
   const stackOf = (p: Params) => store.find("stack", ref(p, "stack", "id", "name"))
   const routes = new Map<string, Handler>()

@@ -6,6 +6,7 @@
  * part of it. Made the same way every time (no randomness), so that figures
  * measured on it can be compared.
  */
+import { DAY, HOUR } from "./Clock.js"
 import { place, type RunState } from "./Lifecycle.js"
 import { sandboxUser, seed, stage, stats, thresholds } from "./Seed.js"
 import type { SandboxUser, World } from "./World.js"
@@ -86,7 +87,12 @@ const growServers = (world: World, { tagIds, production, staging }: Tags) => {
         // One in seventeen did not answer its last poll.
         state: i % 17 === 16 ? "NotOk" : "Ok",
         version: "v2.3.3",
-        stats: stats(cpu + 0.5, [Math.round(mem * ((i * 13) % 90)) / 100, mem], [(disk * ((i * 7) % 95)) / 100, disk]),
+        stats: stats(
+          cpu + 0.5,
+          [Math.round(mem * ((i * 13) % 90)) / 100, mem],
+          [(disk * ((i * 7) % 95)) / 100, disk],
+          world.now(),
+        ),
         alerting_thresholds: thresholds,
       },
     })
@@ -115,7 +121,6 @@ const growWorkloads = (world: World, { tagIds, production }: Tags) => {
       },
       info: {
         state,
-        status: state === "running" ? `${services.length} running` : "",
         compose_services: services,
       },
     })
@@ -159,7 +164,7 @@ const growBuilds = (world: World, { tagIds }: Tags) => {
       },
       info: {
         state: i % 13 === 12 ? "Failed" : "Ok",
-        last_built_at: 1_762_000_000_000 + i * 60_000,
+        last_built_at: world.now() - 2 * DAY + i * 60_000,
         built_hash: "3f2c9e1",
       },
     })
@@ -175,7 +180,7 @@ const growTheRest = (world: World, { tagIds }: Tags) => {
     store.create("repo", `${app}-config-${String(i).padStart(2, "0")}`, {
       tags: [nth(tagIds, i)],
       config: { server_id: nth(servers, i * 3).id, repo: `acme/${app}-config`, branch: "main", path: `/etc/${app}` },
-      info: { state: "Ok", last_pulled_at: 1_762_100_000_000, latest_hash: "9b1d2aa" },
+      info: { state: "Ok", last_pulled_at: world.now() - DAY, latest_hash: "9b1d2aa" },
     })
   }
   for (let i = store.all("procedure").length; i < LARGE.procedures; i++) {
@@ -188,7 +193,7 @@ const growTheRest = (world: World, { tagIds }: Tags) => {
           stage("deploy", { type: "BatchDeployStackIfChanged", params: { pattern: `${app}-*` } }),
         ],
       },
-      info: { state: "Ok", last_run_at: 1_762_150_000_000 - i * 3_600_000 },
+      info: { state: "Ok", last_run_at: world.now() - 6 * HOUR - i * 3_600_000 },
     })
   }
   for (let i = store.all("action").length; i < LARGE.actions; i++) {
@@ -210,7 +215,10 @@ const growTheRest = (world: World, { tagIds }: Tags) => {
 const grow = (world: World): void => {
   const tags = tagsOf(world)
   growServers(world, tags)
+  // Placed three days before the scenario's start, as the small estate's are.
+  world.clock.at(world.clock.start - 3 * DAY)
   growWorkloads(world, tags)
+  world.clock.at(world.clock.start)
   growBuilds(world, tags)
   growTheRest(world, tags)
   world.users.push(...PEOPLE.map((name) => sandboxUser(world, name, false)))

@@ -10,7 +10,7 @@ import { unreachable } from "./Agents.js"
 import { buildSteps } from "./Builds.js"
 import { composeRun, record } from "./Compose.js"
 import { type Kind, kinds } from "./Kinds.js"
-import { setContainer, snapshotOf } from "./Lifecycle.js"
+import { removed, setContainer, snapshotOf } from "./Lifecycle.js"
 import { may, requireLevel } from "./Permissions.js"
 import { PRUNES } from "./Prune.js"
 import type { Handler } from "./Resources.js"
@@ -88,7 +88,7 @@ for (const op of Object.keys(containerStates)) {
     effect: (world, target, params) => {
       if (target === undefined) return []
       const { container } = world.container(target.resource.id, ref(params, "container"))
-      setContainer(container, containerStates[op] ?? "running")
+      setContainer(world, container, containerStates[op] ?? "running", op === "RestartContainer")
       return [`container ${container.name}: ${container.state}`]
     },
   })
@@ -100,6 +100,7 @@ operations.set("DestroyContainer", {
     const { server, container } = world.container(target.resource.id, ref(params, "container"))
     const all = world.containersOn(server)
     all.splice(all.indexOf(container), 1)
+    removed(world, [container])
     return [`removed container ${container.name}`]
   },
 })
@@ -114,7 +115,7 @@ for (const [op, state] of [
     kind: "server",
     effect: (world, target) => {
       if (target === undefined) return []
-      for (const c of world.containersOn(target.resource)) setContainer(c, state)
+      for (const c of world.containersOn(target.resource)) setContainer(world, c, state, op === "RestartAllContainers")
       return [`all containers on ${target.resource.name}: ${state}`]
     },
   })

@@ -6,13 +6,14 @@
  * show and what its next deploy runs.
  */
 import * as Alerts from "./Alerts.js"
-import { composeOf, imagesOf, servicesOf } from "./Lifecycle.js"
+import { composeOf, imagesOf, stackServices } from "./Lifecycle.js"
 import { exportAll } from "./Meta.js"
 import { requireLevel } from "./Permissions.js"
 import { full, type Handler } from "./Resources.js"
 import { type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
-import { headOf, pendingInfo } from "./SyncPending.js"
-import type { World } from "./World.js"
+import { declaredIn, headOf, pendingInfo } from "./SyncPending.js"
+import { TomlError } from "./SyncToml.js"
+import { BOUNDS, type World } from "./World.js"
 
 type Add = (endpoint: string, handler: Handler) => void
 
@@ -46,6 +47,28 @@ const commit = (
   world.finish(update, onHost ? "Write File" : "Commit", onHost ? "" : `git commit -m "${message}"`, lines, true)
   r.info = { ...r.info, latest_hash: hash, latest_message: message }
   return update
+}
+
+/**
+ * The head of a sync's repository once its files were written: what they declare, from the
+ * commit just made; a file that is not TOML leaves the head as it was and is the refresh's error.
+ */
+const headFromFiles = (world: World, sync: Resource): void => {
+  const repo = String(sync.config.repo ?? "")
+  const files = contentsOf(sync)
+  if (repo === "" || files.length === 0) return
+  try {
+    const declared = files.flatMap((f) => declaredIn(String(f.contents ?? "")))
+    const head = { hash: String(sync.info.latest_hash), message: String(sync.info.latest_message), declared }
+    world.repositories.set(repo, head)
+    if (world.repositories.size > BOUNDS.repositories) {
+      world.repositories.delete(world.repositories.keys().next().value as string)
+    }
+    sync.info = { ...sync.info, pending_error: "" }
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error
+    sync.info = { ...sync.info, pending_error: error.message }
+  }
 }
 
 const fileRoutes = (world: World, add: Add) => {
@@ -84,14 +107,16 @@ const fileRoutes = (world: World, add: Add) => {
     }
     const files = contentsOf(sync).filter((f) => f.path !== file.path || f.resource_path !== file.resource_path)
     sync.info = { ...sync.info, remote_contents: [...files, file] }
-    return commit(world, caller, sync, "ResourceSync", "WriteSyncContents", file)
+    const update = commit(world, caller, sync, "ResourceSync", "WriteSyncContents", file)
+    headFromFiles(world, sync)
+    return update
   })
 }
 
 /** The compose file a repository's stack holds, as its services say (when none was written yet). */
 const seededCompose = (stack: Resource) =>
-  `services:\n${servicesOf(stack)
-    .map((s) => `  ${s}:\n    image: ${String(stack.info.image_prefix ?? "library")}/${s}:latest\n`)
+  `services:\n${stackServices(stack)
+    .map((s) => `  ${s.service}:\n    image: ${s.image}\n`)
     .join("")}`
 
 const cacheRoutes = (world: World, add: Add) => {
@@ -118,9 +143,12 @@ const cacheRoutes = (world: World, add: Add) => {
   add("write/RefreshResourceSyncPending", (p, caller) => {
     const sync = store.find("sync_resource", ref(p, "sync", "id", "name"))
     requireLevel(world, caller, "sync_resource", sync, "Execute")
+    // Its files read again: one that is not TOML is the refresh's error, and the plan stays as it was.
+    headFromFiles(world, sync)
+    const error = typeof sync.info.pending_error === "string" ? sync.info.pending_error : ""
     // A sync of a repository the sandbox does not hold keeps what it had.
     const head = headOf(world, sync)
-    if (head !== undefined) sync.info = { ...sync.info, ...pendingInfo(world, head) }
+    if (head !== undefined && error === "") sync.info = { ...sync.info, ...pendingInfo(world, head, sync.config) }
     return full(schema, "sync_resource", sync)
   })
   add("write/CommitSync", (p, caller) => {
@@ -137,7 +165,7 @@ const cacheRoutes = (world: World, add: Add) => {
     // The repository now declares the estate as it is: nothing is pending.
     const head = { hash: String(sync.info.latest_hash), message: String(sync.info.latest_message), declared: [] }
     world.repositories.set(String(sync.config.repo ?? ""), head)
-    sync.info = { ...sync.info, ...pendingInfo(world, head) }
+    sync.info = { ...sync.info, ...pendingInfo(world, head, sync.config) }
     return update
   })
 }
@@ -149,7 +177,7 @@ const checkRoutes = (world: World, add: Add, batch: Batch) => {
     requireLevel(world, caller, "stack", stack, "Execute")
     stack.info = { ...stack.info, update_checked: true }
     const services = imagesOf(stack).map(({ service, image }) => {
-      const newer = world.newerImages.has(image)
+      const newer = world.docker.newerImages.has(image)
       if (newer) {
         Alerts.raise(
           world,
@@ -166,7 +194,7 @@ const checkRoutes = (world: World, add: Add, batch: Batch) => {
     requireLevel(world, caller, "deployment", deployment, "Execute")
     deployment.info = { ...deployment.info, update_checked: true }
     const [image] = imagesOf(deployment)
-    const newer = image !== undefined && world.newerImages.has(image.image)
+    const newer = image !== undefined && world.docker.newerImages.has(image.image)
     if (newer) {
       const condition = alertOf(world, "DeploymentImageUpdateAvailable", deployment, { image: image.image })
       Alerts.raise(world, { type: "Deployment", id: deployment.id }, condition)

@@ -7,13 +7,14 @@
  * day). Each can be mended through the API, as on the service.
  */
 import * as Alerts from "./Alerts.js"
-import { type Clock, START } from "./Clock.js"
+import { type Clock, DAY, MINUTE as MIN, START } from "./Clock.js"
 import { deploymentStage, type Stage } from "./Compose.js"
-import { logKey, place } from "./Lifecycle.js"
+import { crashed, logKey, place } from "./Lifecycle.js"
 import type { Resource } from "./Store.js"
 import type { World } from "./World.js"
 
-const MIN = 60_000
+/** A time in seconds, as docker dates images. */
+const seconds = (ts: number) => Math.floor(ts / 1000)
 
 const PREVIOUS_IMAGE = "ghcr.io/acme/api:1.4.2"
 const NEW_IMAGE = "ghcr.io/acme/api:1.5.0"
@@ -47,13 +48,22 @@ const recorded = (world: World, clock: Clock, ts: number, operation: string, tar
   update.status = "Complete"
 }
 
-/** A deploy of api as the service logs it: its agent's `docker run`, which answers the new container's id. */
-const deployStages = (world: World, api: Resource, image: string): Stage[] => {
-  const prod1 = world.store.find("server", String(api.config.server_id))
-  const id = world.containersOn(prod1).find((c) => c.owner?.id === api.id)?.id ?? ""
-  return [
-    deploymentStage({ operation: "Deploy", deployment: api, image, before: "running", id, newer: true, params: {} }),
-  ]
+/** A deploy of api at `ts` as the service logs it: its agent's `docker run`, which answers the new container's id. */
+const deploy = (world: World, clock: Clock, ts: number, api: Resource, image: string) => {
+  clock.at(ts)
+  api.config = { ...api.config, image: { type: "Image", params: { image } } }
+  place(world, "deployment", api, "running", () => "new")
+  const id = world.allContainers().find((c) => c.owner?.id === api.id)?.id ?? ""
+  const stage = deploymentStage({
+    operation: "Deploy",
+    deployment: api,
+    image,
+    before: "running",
+    id,
+    newer: true,
+    params: {},
+  })
+  recorded(world, clock, ts, "Deploy", api, [stage])
 }
 
 /** prod-02: its disk nearly full of old images and orphaned volumes; its memory back to normal. */
@@ -65,11 +75,11 @@ const fillDisk = (world: World, prod2: Resource) => {
     id,
     name: `ghcr.io/acme/docs:${tag}`,
     size: 2_200_000_000,
-    created: 1_761_000_000,
+    created: seconds(START - 30 * DAY),
   })
-  world.images
-    .get(prod2.id)
-    ?.push(
+  world.docker
+    .imagesOn(prod2.id)
+    .push(
       old("1.9.0", "sha256:1b7e40c2f9a3"),
       old("1.9.1", "sha256:2c8f51d3a0b4"),
       old("1.9.2", "sha256:3d9062e4b1c5"),
@@ -77,14 +87,14 @@ const fillDisk = (world: World, prod2: Resource) => {
         id: "sha256:4ea173f5c2d6",
         name: "ghcr.io/acme/docs-build-cache:latest",
         size: 20_600_000_000,
-        created: 1_761_500_000,
+        created: seconds(START - 20 * DAY),
       },
     )
-  world.volumes
-    .get(prod2.id)
-    ?.push(
-      { name: "prometheus-data-old", driver: "local", size: 64_000_000_000 },
-      { name: "docs-preview-cache", driver: "local", size: 24_000_000_000 },
+  world.docker
+    .volumesOn(prod2.id)
+    .push(
+      { name: "prometheus-data-old", driver: "local", size: 64_000_000_000, created: START - 90 * DAY },
+      { name: "docs-preview-cache", driver: "local", size: 24_000_000_000, created: START - 40 * DAY },
     )
 }
 
@@ -92,23 +102,23 @@ const fillDisk = (world: World, prod2: Resource) => {
 const crashApi = (world: World, clock: Clock) => {
   const api = world.store.find("deployment", "api")
   const prod1 = world.store.find("server", String(api.config.server_id))
-  recorded(world, clock, START - 2 * 24 * 60 * MIN, "Deploy", api, deployStages(world, api, PREVIOUS_IMAGE))
+  deploy(world, clock, START - 2 * DAY, api, PREVIOUS_IMAGE)
   recorded(world, clock, START - 9 * MIN, "UpdateDeployment", api, [
     { stage: "Update Deployment", command: "", stdout: `image: ${PREVIOUS_IMAGE} -> ${NEW_IMAGE}` },
   ])
-  recorded(world, clock, START - 8 * MIN, "Deploy", api, deployStages(world, api, NEW_IMAGE))
-  world.images
-    .get(prod1.id)
-    ?.push({ id: "sha256:6f1c82a4d9e0", name: NEW_IMAGE, size: 188_000_000, created: 1_763_900_000 })
-  world.crashing.set(NEW_IMAGE, { missing: SETTING, lines: CRASH })
-  api.config = { ...api.config, image: { type: "Image", params: { image: NEW_IMAGE } } }
-  api.info = { ...api.info, state: "restarting" }
+  world.docker
+    .imagesOn(prod1.id)
+    .push({ id: "sha256:6f1c82a4d9e0", name: NEW_IMAGE, size: 188_000_000, created: seconds(START - 40 * MIN) })
+  world.docker.crashing.set(NEW_IMAGE, { missing: SETTING, lines: CRASH })
+  clock.at(START - 8 * MIN)
   world.log(logKey("deployment", api), "api", "api | received SIGTERM, shutting down 1.4.2")
-  for (let i = 0; i < 3; i++) {
-    clock.at(START - (7 - 2 * i) * MIN)
-    world.log(logKey("deployment", api), "api", ...CRASH)
+  deploy(world, clock, START - 8 * MIN, api, NEW_IMAGE)
+  api.info = { ...api.info, state: "restarting" }
+  // It exits each time docker starts it, later each time (docker's back-off).
+  for (const at of [7, 5, 3]) {
+    clock.at(START - at * MIN)
+    crashed(world, "deployment", api, { missing: SETTING, lines: CRASH })
   }
-  place(world, "deployment", api, "running")
 }
 
 /** docs-image: built 25 minutes ago from a commit with a broken link; the fix is on main since. */
@@ -158,7 +168,7 @@ export const apply = (world: World, clock: Clock): void => {
     state: "NotOk",
     stats: { ...(staging.info.stats as object), refresh_ts: START - 37 * MIN, refresh_list_ts: START - 37 * MIN },
   }
-  world.unreachable.add(staging.id)
+  world.watch.unreachable.add(staging.id)
   Alerts.refresh(world)
   clock.at(START)
 }

@@ -2,6 +2,9 @@
  * How a stack's or deployment's state shows on its server: its containers,
  * and the log lines a deploy writes.
  */
+
+import { type ComposeService, type Port, servicesIn } from "./ComposeFile.js"
+import { made, moveTo } from "./Containers.js"
 import type { Resource } from "./Store.js"
 import type { Container, Crash, World } from "./World.js"
 
@@ -16,47 +19,73 @@ export const imageOf = (r: Resource): string => {
 
 export type RunState = "running" | "stopped" | "paused" | "down"
 
-/** The top-level service names of a compose file's `services:` section. */
-export const composeOf = (contents: string): ReadonlyArray<string> => {
-  const names: Array<string> = []
-  let inServices = false
-  for (const line of contents.split("\n")) {
-    if (/^services:\s*$/.test(line)) inServices = true
-    else if (/^\S/.test(line)) inServices = false
-    else if (inServices) {
-      const name = /^ {2}([\w.-]+):/.exec(line)?.[1]
-      if (name !== undefined) names.push(name)
-    }
-  }
-  return names
-}
+/** The service names of a compose file. */
+export const composeOf = (contents: string): ReadonlyArray<string> => servicesIn(contents).map((s) => s.name)
 
-/**
- * The services of a stack: those of its compose file when written in its config, else the
- * ones its (seeded) repository holds, else one named `app`. A deployment is one service.
- */
-export const servicesOf = (stack: Resource): ReadonlyArray<string> => {
+/** The compose file a stack runs: the one written in its config, else its repository's (written or read). */
+const composeFileOf = (stack: Resource): ReadonlyArray<ComposeService> => {
   const contents = stack.config.file_contents
-  const written = typeof contents === "string" ? composeOf(contents) : []
+  const written = typeof contents === "string" ? servicesIn(contents) : []
   if (written.length > 0) return written
-  // A compose file written to its repository (WriteStackFileContents) or read from it (RefreshStackCache).
   const remote = Array.isArray(stack.info.remote_contents)
     ? (stack.info.remote_contents as Array<{ contents?: unknown }>)
     : []
-  const committed = remote.flatMap((f) => (typeof f.contents === "string" ? composeOf(f.contents) : []))
-  if (committed.length > 0) return committed
+  return remote.flatMap((f) => (typeof f.contents === "string" ? servicesIn(f.contents) : []))
+}
+
+/**
+ * The services of a stack: those of its compose file, else the ones its (seeded) repository
+ * holds, else one named `app`. A deployment is one service.
+ */
+export const servicesOf = (stack: Resource): ReadonlyArray<string> => {
+  const file = composeFileOf(stack)
+  if (file.length > 0) return file.map((s) => s.name)
   const known = stack.info.compose_services
   return Array.isArray(known) && known.length > 0 ? (known as Array<string>) : ["app"]
+}
+
+/** The data volumes of well-known services of a seeded stack, whose compose file the sandbox does not hold. */
+const DATA_VOLUMES: Readonly<Record<string, string>> = {
+  redis: "redis-data",
+  prometheus: "prometheus-data",
+  grafana: "grafana-data",
+  postgres: "postgres-data",
+}
+
+export interface StackService {
+  readonly service: string
+  readonly image: string
+  readonly ports: ReadonlyArray<Port>
+  /** Its named volumes as compose names them: `<project>_<volume>`. */
+  readonly volumes: ReadonlyArray<string>
+}
+
+/** Each service of a stack as compose runs it: its image, ports and volumes as the file declares them. */
+export const stackServices = (stack: Resource): ReadonlyArray<StackService> => {
+  const file = composeFileOf(stack)
+  const project =
+    typeof stack.config.project_name === "string" && stack.config.project_name !== ""
+      ? stack.config.project_name
+      : stack.name
+  const prefix = String(stack.info.image_prefix ?? "library")
+  return servicesOf(stack).map((service) => {
+    const declared = file.find((s) => s.name === service)
+    const data = DATA_VOLUMES[service]
+    return {
+      service,
+      // A service that builds its own image runs it under compose's name for it.
+      image: declared === undefined ? `${prefix}/${service}:latest` : (declared.image ?? `${project}-${service}`),
+      ports: declared?.ports ?? [{ PrivatePort: 8080, Type: "tcp" }],
+      volumes: (declared?.volumes ?? (data === undefined ? [] : [data])).map((v) => `${project}_${v}`),
+    }
+  })
 }
 
 /** The image of each service of a stack, or of a deployment. */
 export const imagesOf = (r: Resource): ReadonlyArray<{ service: string; image: string }> =>
   typeof r.config.image === "object" && r.config.image !== null
     ? [{ service: r.name, image: imageOf(r) }]
-    : servicesOf(r).map((service) => ({
-        service,
-        image: `${String(r.info.image_prefix ?? "library")}/${service}:latest`,
-      }))
+    : stackServices(r).map(({ service, image }) => ({ service, image }))
 
 /** What a deploy runs: the config and the compose files it holds; a later change of either is a change to deploy. */
 export const snapshotOf = (r: Resource): string =>
@@ -64,69 +93,96 @@ export const snapshotOf = (r: Resource): string =>
 
 const containerState = (state: RunState): Container["state"] =>
   state === "running" ? "running" : state === "paused" ? "paused" : "exited"
-
-const STATUS: Readonly<Record<Container["state"], string>> = {
-  running: "Up 2 minutes",
-  paused: "Up 2 minutes (Paused)",
-  restarting: "Restarting (1) 8 seconds ago",
-  exited: "Exited (0) 5 seconds ago",
-  created: "Created",
-  removing: "Removing",
-}
-const statusText = (state: Container["state"]) => STATUS[state]
-
 /** How a deployment's image fails, if it crash-loops under its config: a setting it needs that its environment lacks. */
 export const crashOf = (world: World, r: Resource): Crash | undefined => {
   if (typeof r.config.image !== "object" || r.config.image === null) return undefined
-  const crash = world.crashing.get(imageOf(r))
+  const crash = world.docker.crashing.get(imageOf(r))
   const environment = typeof r.config.environment === "string" ? r.config.environment : ""
   return crash !== undefined && !new RegExp(`^\\s*${crash.missing}=\\S`, "m").test(environment) ? crash : undefined
 }
 
-const hex = (text: string) => {
-  let h = 0x811c9dc5
-  for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0
-  return h.toString(16).padStart(8, "0")
-}
-
 export const logKey = (kind: "stack" | "deployment", r: Resource) => `${kind}:${r.id}`
 
-/** Sets the containers of a stack or deployment on its server to match `state`. */
-export const place = (world: World, kind: "stack" | "deployment", r: Resource, state: RunState): void => {
+/** What a deploy or a restart does to a service's container: makes it anew, restarts it, or leaves it be. */
+export type Renewal = "new" | "restart" | "keep"
+
+/** What each service's container runs: its image, the network, ports and volumes it is made with. */
+const specsOf = (kind: "stack" | "deployment", r: Resource) =>
+  kind === "stack"
+    ? stackServices(r).map(({ service, image, ports, volumes }) => ({
+        service,
+        name: `${r.name}-${service}-1`,
+        image,
+        networks: [`${r.name}_default`],
+        ports,
+        volumes,
+      }))
+    : [
+        {
+          service: r.name,
+          name: r.name,
+          image: imageOf(r),
+          networks: ["bridge"],
+          ports: [{ PrivatePort: 8080, Type: "tcp" }],
+          volumes: [],
+        },
+      ]
+
+/**
+ * Sets the containers of a stack or deployment on its server to match `state`: a service
+ * `renew` says is new gets a new container, made now; the others move to the state.
+ */
+export const place = (
+  world: World,
+  kind: "stack" | "deployment",
+  r: Resource,
+  state: RunState,
+  renew: (service: string) => Renewal = () => "keep",
+): void => {
   const serverId = String(r.config.server_id ?? "")
   const server = world.store.all("server").find((s) => s.id === serverId || s.name === serverId)
   if (server === undefined) return
   const all = world.containersOn(server)
-  const mine = all.filter((c) => c.owner?.id === r.id)
-  for (const c of mine) all.splice(all.indexOf(c), 1)
-  if (state === "down") return
-  const services = kind === "stack" ? servicesOf(r) : [r.name]
-  for (const service of services) {
-    const name = kind === "stack" ? `${r.name}-${service}-1` : r.name
-    const image = kind === "deployment" ? imageOf(r) : `${String(r.info.image_prefix ?? "library")}/${service}:latest`
-    const s = state === "running" && crashOf(world, r) !== undefined ? "restarting" : containerState(state)
-    all.push({
-      server_id: server.id,
-      name,
-      // 64 hex digits as docker's, the same each run: all but the second 8 named by the container and its service.
-      id: [name, server.id, `${name}/${service}`, ...[1, 2, 3, 4, 5].map((n) => `${name}/${service}/${n}`)]
-        .map(hex)
-        .join(""),
-      image,
-      state: s,
-      status: statusText(s),
-      networks: [kind === "stack" ? `${r.name}_default` : "bridge"],
-      ports: [{ PrivatePort: 8080, Type: "tcp" }],
-      volumes: [],
-      owner: { kind, id: r.id, service },
-    })
+  const specs = state === "down" ? [] : specsOf(kind, r)
+  for (const c of all.filter((c) => c.owner?.id === r.id)) {
+    const spec = specs.find((s) => s.service === c.owner?.service)
+    if (spec === undefined || renew(spec.service) === "new" || spec.image !== c.image) all.splice(all.indexOf(c), 1)
+  }
+  for (const { service, ...spec } of specs) {
+    let c = all.find((c) => c.owner?.id === r.id && c.owner.service === service)
+    if (c === undefined) {
+      c = made(world, server, { ...spec, owner: { kind, id: r.id, service } })
+      world.docker.add(all, c)
+    }
+    moveTo(world, c, containerState(state), renew(service) === "restart")
   }
 }
 
-/** Sets a container's state, as the container lifecycle operations do. */
-export const setContainer = (c: Container, state: Container["state"]): void => {
-  c.state = state
-  c.status = statusText(state)
+/**
+ * What the service reads of its resources once containers are gone by docker's hand (a prune, a
+ * removal): a deployment without its container is not deployed, a stack without any is down.
+ */
+export const removed = (world: World, gone: ReadonlyArray<Container>): void => {
+  for (const c of gone) {
+    const owner = c.owner
+    if (owner === undefined) continue
+    const r = world.store.all(owner.kind).find((x) => x.id === owner.id)
+    if (r === undefined || world.allContainers().some((x) => x.owner?.id === r.id)) continue
+    r.info = { ...r.info, state: owner.kind === "deployment" ? "not_deployed" : "down" }
+  }
+}
+
+/** Sets a container's state, as the container lifecycle operations do: a crash-looping one restarts again. */
+export const setContainer = (world: World, c: Container, state: Container["state"], restart = false): void => {
+  const owner = c.owner === undefined ? undefined : world.store.all(c.owner.kind).find((r) => r.id === c.owner?.id)
+  const crashing = state === "running" && owner !== undefined && crashOf(world, owner) !== undefined
+  moveTo(world, c, crashing ? "restarting" : state, restart)
+}
+
+/** One crash of a crash-looping deployment: its lines logged, its container exited and restarting. */
+export const crashed = (world: World, kind: "stack" | "deployment", r: Resource, crash: Crash): void => {
+  world.log(logKey(kind, r), r.name, ...crash.lines)
+  for (const c of world.allContainers().filter((c) => c.owner?.id === r.id)) moveTo(world, c, "restarting")
 }
 
 /** The log lines a deploy or start writes for each service. */
@@ -134,7 +190,7 @@ export const writeStartLogs = (world: World, kind: "stack" | "deployment", r: Re
   const crash = crashOf(world, r)
   if (crash !== undefined) {
     // Docker restarts it, and it fails the same way each time.
-    for (let i = 0; i < 3; i++) world.log(logKey(kind, r), r.name, ...crash.lines)
+    for (let i = 0; i < 3; i++) crashed(world, kind, r, crash)
     return
   }
   const services = kind === "stack" ? servicesOf(r) : [r.name]

@@ -7,9 +7,10 @@
  */
 import { type Kind, kinds, resourceKinds } from "./Kinds.js"
 import { kindOfTarget, may, requireLevel } from "./Permissions.js"
-import { full, type Handler } from "./Resources.js"
+import { defaultConfig, full, fullConfig, type Handler } from "./Resources.js"
 import { isRecord } from "./Schema.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import { leavesOf, lines } from "./SyncToml.js"
 import type { World } from "./World.js"
 
 /** The resource a `{type, id}` target names (by id or name), and its kind. */
@@ -106,36 +107,82 @@ const settingRoutes = (world: World, add: (endpoint: string, handler: Handler) =
   })
 }
 
-const tomlValue = (value: unknown): string | undefined => {
-  if (typeof value === "string") return value === "" ? undefined : JSON.stringify(value)
-  if (typeof value === "number" || typeof value === "boolean") return String(value)
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
-    return value.length === 0 ? undefined : `[${value.map((v) => JSON.stringify(v)).join(", ")}]`
-  }
-  return undefined
+/** Config fields that hold another resource's id, and the name and kind the export writes them by. */
+const NAMED: Readonly<Record<string, readonly [string, Kind]>> = {
+  server_id: ["server", "server"],
+  builder_id: ["builder", "builder"],
+  swarm_id: ["swarm", "swarm"],
 }
 
-/** A resource as the service exports it: what is set, by name (servers and tags too), nothing left at its default. */
+/** What a value is when nothing sets it: its type's empty value. */
+const zero = (value: unknown): string =>
+  JSON.stringify(
+    typeof value === "string"
+      ? ""
+      : typeof value === "number"
+        ? 0
+        : typeof value === "boolean"
+          ? false
+          : Array.isArray(value)
+            ? []
+            : {},
+  )
+
+/** The fields of `r`'s config that differ from their defaults, dotted, references by name. */
+const configFields = (world: World, kind: Kind, r: Resource): Array<readonly [string, unknown]> => {
+  const defaults = new Map(
+    leavesOf(defaultConfig(world.schema, kind)).map(([path, value]) => [path, JSON.stringify(value)]),
+  )
+  const leaves = leavesOf(fullConfig(world.schema, kind, r))
+  const differs = (path: string, value: unknown) =>
+    value !== null && value !== undefined && JSON.stringify(value) !== (defaults.get(path) ?? zero(value))
+  // A variant's `type` goes with any of its params written, so that a reader knows the variant.
+  const variants = new Set(
+    leaves.flatMap(([path, value]) =>
+      differs(path, value) && path.includes(".params.") ? [`${path.slice(0, path.indexOf(".params."))}.type`] : [],
+    ),
+  )
+  // A list as it was given (a procedure's stages), not completed item by item.
+  const given = (path: string, value: unknown) => {
+    if (!Array.isArray(value)) return value
+    const raw = path.split(".").reduce<unknown>((at, k) => (isRecord(at) ? at[k] : undefined), r.config)
+    return Array.isArray(raw) ? raw : value
+  }
+  return leaves.flatMap(([path, completed]) => {
+    const value = given(path, completed)
+    if (!differs(path, value) && !variants.has(path)) return []
+    const named = NAMED[path]
+    if (named === undefined) return [[path, value] as const]
+    const target = world.store.all(named[1]).find((x) => x.id === value)
+    return [[named[0], target?.name ?? value] as const]
+  })
+}
+
+/** A resource as the service exports it: each field that differs from its default, by name (servers and tags too). */
 const tomlOf = (world: World, kind: Kind, r: Resource): string => {
   const section = kind === "sync_resource" ? "resource_sync" : kind
   const names = (ids: ReadonlyArray<string>) =>
     ids.map((id) => world.store.all("tag").find((t) => t.id === id)?.name ?? id)
-  const lines = [`[[${section}]]`, `name = ${JSON.stringify(r.name)}`]
-  if (r.description !== "") lines.push(`description = ${JSON.stringify(r.description)}`)
-  if (r.tags.length > 0) lines.push(`tags = ${tomlValue(names(r.tags))}`)
-  const config = Object.entries(r.config).flatMap(([key, value]) => {
-    const server = key === "server_id" ? world.store.all("server").find((s) => s.id === value)?.name : undefined
-    const shown = tomlValue(server ?? value)
-    return shown === undefined ? [] : [`${key === "server_id" ? "server" : key} = ${shown}`]
-  })
-  if (config.length > 0) lines.push(`[${section}.config]`, ...config)
-  return lines.join("\n")
+  const head: Array<readonly [string, unknown]> = [["name", r.name]]
+  if (r.description !== "") head.push(["description", r.description])
+  if (r.tags.length > 0) head.push(["tags", names(r.tags)])
+  const config = lines(configFields(world, kind, r))
+  return [`[[${section}]]`, ...lines(head), ...(config.length > 0 ? ["", `[${section}.config]`, ...config] : [])].join(
+    "\n",
+  )
 }
 
 const variableToml = (world: World) =>
-  world.store
-    .all("variable")
-    .map((v) => `[[variable]]\nname = ${JSON.stringify(v.name)}\nvalue = ${JSON.stringify(v.config.value ?? "")}`)
+  world.store.all("variable").map((v) => {
+    const description = typeof v.config.description === "string" ? v.config.description : ""
+    const fields: Array<readonly [string, unknown]> = [
+      ["name", v.name],
+      ["value", v.config.value ?? ""],
+      ...(description === "" ? [] : [["description", description] as const]),
+      ...(v.config.is_secret === true ? [["is_secret", true] as const] : []),
+    ]
+    return ["[[variable]]", ...lines(fields)].join("\n")
+  })
 
 /** The resources (with `tags`) the caller may read, and the variables if asked, as the service exports them. */
 export const exportAll = (world: World, caller: Caller, p: Params): string => {

@@ -5,8 +5,9 @@
  * containers it runs and what owns them, and which of a resource's actions
  * are running now (the nine Get...ActionState, from the Updates in progress).
  */
+import { listed } from "./Containers.js"
 import { type Kind, kinds } from "./Kinds.js"
-import { servicesOf } from "./Lifecycle.js"
+import { stackServices } from "./Lifecycle.js"
 import { requireLevel } from "./Permissions.js"
 import type { Handler } from "./Resources.js"
 import { isRecord } from "./Schema.js"
@@ -71,7 +72,7 @@ const actionState = (world: World, kind: Kind, r: Resource) => {
   const endpoint = `read/Get${kinds[kind].target}ActionState`
   const shape = world.schema.endpointSchema(endpoint, "response")?.schema.properties ?? {}
   const running = new Map<string, number>()
-  for (const u of world.updates) {
+  for (const u of world.history.updates) {
     const field = fields[u.operation]
     if (u.status === "InProgress" && u.target.id === r.id && field !== undefined) {
       running.set(field, (running.get(field) ?? 0) + 1)
@@ -106,9 +107,20 @@ const disksOf = (stats: Record<string, unknown>) =>
 
 const statsOf = (server: Resource): Record<string, unknown> => (isRecord(server.info.stats) ? server.info.stats : {})
 
+/** The agent's poll, every five seconds. */
+const POLL_MS = 5000
+
+/** A server's last report as its agent's polls keep it: refreshed at the last poll, unless the agent stopped answering. */
+const polled = (world: World, server: Resource): Record<string, unknown> => {
+  const stats = statsOf(server)
+  if (world.watch.unreachable.has(server.id)) return stats
+  const last = Math.floor(world.now() / POLL_MS) * POLL_MS
+  return { ...stats, refresh_ts: last, refresh_list_ts: last }
+}
+
 /** What a server reported at `ts`: the report then in effect, its last if none came after. */
 const reportAt = (world: World, server: Resource, ts: number) =>
-  world.reports.get(server.id)?.find((r) => r.until > ts)?.stats ?? statsOf(server)
+  world.watch.reports.get(server.id)?.find((r) => r.until > ts)?.stats ?? statsOf(server)
 
 /** The point `i` steps back from the last: the report then, with the ripple of a day, and less disk used. */
 const pointBefore = (server: Resource, stats: Record<string, unknown>, ts: number, i: number, total: number) => {
@@ -135,7 +147,8 @@ const history = (world: World, server: Resource, params: Params) => {
   const pageNo = typeof params.page === "number" && params.page > 0 ? Math.floor(params.page) : 0
   const stats = statsOf(server)
   // A server that stopped answering reported last when it was last seen: its series ends there.
-  const seen = world.unreachable.has(server.id) && typeof stats.refresh_ts === "number" ? stats.refresh_ts : world.now()
+  const seen =
+    world.watch.unreachable.has(server.id) && typeof stats.refresh_ts === "number" ? stats.refresh_ts : world.now()
   const last = Math.floor(seen / step) * step
   const stepsBack = Array.from({ length: HISTORY_PAGE }, (_, k) => pageNo * HISTORY_PAGE + k).filter((i) => i < total)
   // The series ends in the last report; each point before it, in the report then in effect.
@@ -145,21 +158,7 @@ const history = (world: World, server: Resource, params: Params) => {
   return total > (pageNo + 1) * HISTORY_PAGE ? { stats: points, next_page: pageNo + 1 } : { stats: points }
 }
 
-const containerItem = (world: World, c: Container) => ({
-  name: c.name,
-  id: c.id,
-  image: c.image,
-  state: c.state,
-  status: c.status,
-  server_id: c.server_id,
-  server_name: world.store.all("server").find((s) => s.id === c.server_id)?.name ?? "",
-  networks: [...c.networks],
-  ports: [...c.ports],
-  volumes: [...c.volumes],
-  labels: c.owner === undefined ? {} : { "com.docker.compose.service": c.owner.service },
-})
-
-const owned = (world: World, r: Resource) => [...world.containers.values()].flat().filter((c) => c.owner?.id === r.id)
+const owned = (world: World, r: Resource) => world.allContainers().filter((c) => c.owner?.id === r.id)
 
 const serviceState = (c: Container | undefined) =>
   c === undefined ? "Down" : c.state === "running" ? "Running" : c.state === "paused" ? "Paused" : "Exited"
@@ -174,9 +173,10 @@ const readable = (world: World, kind: Kind) => (p: Params, caller: Caller) => {
 const serverReads = (world: World, add: (endpoint: string, handler: Handler) => void) => {
   const server = readable(world, "server")
   add("GetSystemStats", (p, caller) => {
+    const s = server(p, caller)
     // The disk's figures are in `disks` here, not beside the others as in a list's.
-    const { disk_used_gb: _, disk_total_gb: __, ...stats } = statsOf(server(p, caller))
-    return { ...stats, disks: disksOf(statsOf(server(p, caller))) }
+    const { disk_used_gb: _, disk_total_gb: __, ...stats } = polled(world, s)
+    return { ...stats, disks: disksOf(statsOf(s)) }
   })
   add("GetHistoricalServerStats", (p, caller) => history(world, server(p, caller), p))
   add("GetSystemInformation", (p, caller) => {
@@ -208,7 +208,7 @@ const serverReads = (world: World, add: (endpoint: string, handler: Handler) => 
     }
   })
   add("GetContainersSummary", () => {
-    const all = [...world.containers.values()].flat()
+    const all = world.allContainers()
     const count = (test: (c: Container) => boolean) => all.filter(test).length
     return {
       total: all.length,
@@ -230,7 +230,7 @@ const workloadReads = (world: World, add: (endpoint: string, handler: Handler) =
   add("GetDeploymentContainer", (p, caller) => {
     const d = deployment(p, caller)
     const [container] = owned(world, d)
-    return { state: d.info.state, ...(container === undefined ? {} : { container: containerItem(world, container) }) }
+    return { state: d.info.state, ...(container === undefined ? {} : { container: listed(world, container) }) }
   })
   add("GetDeploymentStats", (p, caller) => {
     const d = deployment(p, caller)
@@ -255,15 +255,15 @@ const workloadReads = (world: World, add: (endpoint: string, handler: Handler) =
   add("ListStackServices", (p, caller) => {
     const s = stack(p, caller)
     const containers = owned(world, s)
-    return servicesOf(s).map((service) => {
+    return stackServices(s).map(({ service, image }) => {
       const container = containers.find((c) => c.owner?.service === service)
       return {
         stack_id: s.id,
         stack_name: s.name,
         service,
-        image: `${String(s.info.image_prefix ?? "library")}/${service}:latest`,
+        image,
         state: serviceState(container),
-        ...(container === undefined ? {} : { container: containerItem(world, container) }),
+        ...(container === undefined ? {} : { container: listed(world, container) }),
       }
     })
   })
@@ -271,7 +271,7 @@ const workloadReads = (world: World, add: (endpoint: string, handler: Handler) =
     const day = 864e5
     const pageNo = typeof p.page === "number" && p.page > 0 ? Math.floor(p.page) : 0
     const end = (Math.floor(world.now() / day) + 1 - pageNo * 30) * day
-    const builds = world.updates.filter(
+    const builds = world.history.updates.filter(
       (u) => u.operation === "RunBuild" && u.start_ts < end && u.start_ts >= end - 30 * day,
     )
     const days = Array.from({ length: 30 }, (_, i) => {

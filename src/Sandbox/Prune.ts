@@ -5,6 +5,7 @@
  * disk alert resolves once it is under the threshold again.
  */
 import * as Alerts from "./Alerts.js"
+import { removed } from "./Lifecycle.js"
 import { isRecord } from "./Schema.js"
 import type { Resource } from "./Store.js"
 import type { World } from "./World.js"
@@ -25,46 +26,44 @@ const reclaim = (world: World, server: Resource, bytes: number) => {
   Alerts.refresh(world)
 }
 
+/** Takes out of `all` what `gone` says goes; answers what went. */
+const remove = <A>(all: Array<A>, gone: (a: A) => boolean): ReadonlyArray<A> => {
+  const removed = all.filter(gone)
+  for (const a of removed) all.splice(all.indexOf(a), 1)
+  return removed
+}
+
+/** Bytes a volume holds when none are given. */
+export const VOLUME_SIZE = 50_000_000
+
 const images = (world: World, server: Resource) => {
-  const running = new Set(world.containersOn(server).map((c) => c.image))
-  const all = world.images.get(server.id) ?? []
-  const pruned = all.filter((i) => !running.has(i.name))
-  world.images.set(
-    server.id,
-    all.filter((i) => running.has(i.name)),
-  )
+  // An image any container uses, running or not, is in use: docker keeps it.
+  const used = new Set(world.containersOn(server).map((c) => c.image))
+  const pruned = remove(world.docker.imagesOn(server.id), (i) => !used.has(i.name))
   const lines = pruned.flatMap((i) => [`untagged: ${i.name}`, `deleted: ${i.id}`])
   return { heading: "Deleted Images:", lines, bytes: pruned.reduce((sum, i) => sum + i.size, 0) }
 }
 
 const volumes = (world: World, server: Resource) => {
   const used = new Set(world.containersOn(server).flatMap((c) => c.volumes))
-  const all = world.volumes.get(server.id) ?? []
-  const pruned = all.filter((v) => !used.has(v.name))
-  world.volumes.set(
-    server.id,
-    all.filter((v) => used.has(v.name)),
-  )
+  const pruned = remove(world.docker.volumesOn(server.id), (v) => !used.has(v.name))
   return {
     heading: "Deleted Volumes:",
     lines: pruned.map((v) => v.name),
-    bytes: pruned.reduce((sum, v) => sum + (v.size ?? 50_000_000), 0),
+    bytes: pruned.reduce((sum, v) => sum + (v.size ?? VOLUME_SIZE), 0),
   }
 }
 
 const containers = (world: World, server: Resource) => {
-  const all = world.containersOn(server)
-  const pruned = all.filter((c) => c.state === "exited" || c.state === "created")
-  for (const c of pruned) all.splice(all.indexOf(c), 1)
+  const pruned = remove(world.containersOn(server), (c) => c.state === "exited" || c.state === "created")
+  removed(world, pruned)
   return { heading: "Deleted Containers:", lines: pruned.map((c) => c.id), bytes: pruned.length * 1_000_000 }
 }
 
 const networks = (world: World, server: Resource) => {
   const used = new Set(world.containersOn(server).flatMap((c) => c.networks))
-  const all = world.networks.get(server.id) ?? []
   const kept = (n: { name: string }) => used.has(n.name) || ["bridge", "host", "none"].includes(n.name)
-  const pruned = all.filter((n) => !kept(n))
-  world.networks.set(server.id, all.filter(kept))
+  const pruned = remove(world.docker.networksOn(server.id), (n) => !kept(n))
   return { heading: "Deleted Networks:", lines: pruned.map((n) => n.name), bytes: 0 }
 }
 

@@ -5,7 +5,7 @@
  */
 
 import { isResource, type Kind, kinds, resourceKinds } from "./Kinds.js"
-import { imageOf, servicesOf } from "./Lifecycle.js"
+import { imageOf, stackServices } from "./Lifecycle.js"
 import { may, requireLevel } from "./Permissions.js"
 import { isRecord, type ServiceSchema } from "./Schema.js"
 import { adminOnly, type Caller, configOf, merge, type Params, type Resource, ref, type Store } from "./Store.js"
@@ -30,11 +30,19 @@ const listInfoSchema = (definitions: ServiceSchema, kind: Kind) => {
   return item === undefined ? undefined : definitions.property(item, "info")
 }
 
-/** A resource's whole config, every field present, as the service stores and answers it. */
-const fullConfig = (definitions: ServiceSchema, kind: Kind, r: Resource): Record<string, unknown> => {
+/** A config as the service stores and answers it: every field present, those not given at their defaults. */
+const completeConfig = (definitions: ServiceSchema, kind: Kind, config: Record<string, unknown>) => {
   const schema = definitions.property(recordSchema(definitions, kind), "config")
-  return (schema === undefined ? r.config : definitions.complete(schema, r.config, true)) as Record<string, unknown>
+  return (schema === undefined ? config : definitions.complete(schema, config, true)) as Record<string, unknown>
 }
+
+/** A resource's whole config, every field present, as the service stores and answers it. */
+export const fullConfig = (definitions: ServiceSchema, kind: Kind, r: Resource): Record<string, unknown> =>
+  completeConfig(definitions, kind, r.config)
+
+/** A config of nothing but defaults, as a new resource of the kind has it. */
+export const defaultConfig = (definitions: ServiceSchema, kind: Kind): Record<string, unknown> =>
+  completeConfig(definitions, kind, {})
 
 const serverName = (store: Store, id: unknown) =>
   typeof id === "string" && id !== "" ? store.all("server").find((s) => s.id === id)?.name : undefined
@@ -43,6 +51,15 @@ const repoLink = (config: Record<string, unknown>) =>
   typeof config.repo === "string" && config.repo !== ""
     ? `https://${String(config.git_provider || "github.com")}/${config.repo}`
     : ""
+
+/** A stack's status as its containers are now: how many are in each state (`3 running`), empty with none. */
+const statusOfStack = (world: World, stack: Resource): string => {
+  const counts = new Map<string, number>()
+  for (const c of world.allContainers()) {
+    if (c.owner?.id === stack.id) counts.set(c.state, (counts.get(c.state) ?? 0) + 1)
+  }
+  return [...counts].map(([state, count]) => `${count} ${state}`).join(", ")
+}
 
 /** What each type's list item says beyond the fields its config and info share with it. */
 const listExtras = (world: World, kind: Kind, r: Resource, config: Record<string, unknown>) => {
@@ -53,18 +70,21 @@ const listExtras = (world: World, kind: Kind, r: Resource, config: Record<string
     case "stack":
       return {
         ...common,
-        status: typeof r.info.status === "string" ? r.info.status : undefined,
+        status: statusOfStack(world, r),
         file_contents: config.file_contents !== "",
-        services: servicesOf(r).map((service) => {
-          const image = `${String(r.info.image_prefix ?? "library")}/${service}:latest`
-          return { service, image, update_available: r.info.update_checked === true && world.newerImages.has(image) }
+        services: stackServices(r).map(({ service, image }) => {
+          return {
+            service,
+            image,
+            update_available: r.info.update_checked === true && world.docker.newerImages.has(image),
+          }
         }),
       }
     case "deployment":
       return {
         ...common,
         image: imageOf(r),
-        update_available: r.info.update_checked === true && world.newerImages.has(imageOf(r)),
+        update_available: r.info.update_checked === true && world.docker.newerImages.has(imageOf(r)),
       }
     case "procedure":
       return { state, stages: Array.isArray(config.stages) ? config.stages.length : 0 }

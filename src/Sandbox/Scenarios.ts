@@ -2,10 +2,10 @@
  * The sandbox's scenarios: the day the estate is having. `calm` is a good day
  * (the estate as Seed.ts makes it); `incident` is a bad morning on the small
  * estate (Incident.ts); `drift` is an estate gone apart from its repositories
- * (Drift.ts). A scenario other than `calm` runs on its own clock
- * (Clock.ts), so that its ids, times and logs are the same two runs in a row.
+ * (Drift.ts). Each runs on its own clock (Clock.ts): `calm`'s starts when the
+ * sandbox does; the others' at a fixed moment, so that their ids, times and
+ * logs are the same two runs in a row.
  */
-import type { Clock } from "./Clock.js"
 import * as Drift from "./Drift.js"
 import * as Incident from "./Incident.js"
 import type { World } from "./World.js"
@@ -26,8 +26,7 @@ export const SCENARIOS: ReadonlyArray<readonly [Scenario, string]> = [
 ]
 
 /** Sets the scenario's day on an estate already seeded. */
-export const apply = (world: World, scenario: Scenario, clock: Clock | undefined): void => {
-  if (clock === undefined) return
-  if (scenario === "incident") Incident.apply(world, clock)
-  if (scenario === "drift") Drift.apply(world, clock)
+export const apply = (world: World, scenario: Scenario): void => {
+  if (scenario === "incident") Incident.apply(world, world.clock)
+  if (scenario === "drift") Drift.apply(world, world.clock)
 }

@@ -4,6 +4,7 @@
  * logs, a commit message and an image label, hostile text (Hostile.ts).
  * The large estate (Estate.ts) is this one and more.
  */
+import { DAY, HOUR } from "./Clock.js"
 import * as Hostile from "./Hostile.js"
 import { logKey, place, type RunState } from "./Lifecycle.js"
 import { pendingInfo } from "./SyncPending.js"
@@ -49,7 +50,8 @@ export const thresholds = {
   disk_warning: 75,
   disk_critical: 95,
 }
-export const stats = (cpu: number, mem: [number, number], disk: [number, number]) => ({
+/** A report at `ts` (its agent's last poll). */
+export const stats = (cpu: number, mem: [number, number], disk: [number, number], ts: number) => ({
   cpu_perc: cpu,
   load_average: { one: cpu / 25, five: cpu / 28, fifteen: cpu / 30 },
   mem_used_gb: mem[0],
@@ -64,8 +66,8 @@ export const stats = (cpu: number, mem: [number, number], disk: [number, number]
   network_ingress_bytes: 0,
   network_egress_bytes: 0,
   polling_rate: "5-sec",
-  refresh_ts: 1_762_200_000_000,
-  refresh_list_ts: 1_762_200_000_000,
+  refresh_ts: ts,
+  refresh_list_ts: ts,
 })
 
 /**
@@ -105,46 +107,61 @@ const seedServers = (world: World) => {
       config: { address, region, enabled: true, stats_monitoring: true, auto_prune: true, ...thresholds },
       info: { state: "Ok", version: "v2.3.3", stats: reported, alerting_thresholds: thresholds },
     })
-  const prod1 = server("prod-01", "https://10.0.1.11:8120", [production], "eu-west", stats(38.5, [9.8, 16], [212, 500]))
+  const now = world.now()
+  const prod1 = server(
+    "prod-01",
+    "https://10.0.1.11:8120",
+    [production],
+    "eu-west",
+    stats(38.5, [9.8, 16], [212, 500], now),
+  )
   const prod2 = server(
     "prod-02",
     "https://10.0.1.12:8120",
     [production],
     "eu-west",
-    stats(71.2, [13.9, 16], [401, 500]),
+    stats(71.2, [13.9, 16], [401, 500], now),
   )
   const stage1 = server(
     "staging-01",
     "https://10.0.2.21:8120",
     [staging],
     "eu-central",
-    stats(6.3, [2.1, 8], [41, 250]),
+    stats(6.3, [2.1, 8], [41, 250], now),
   )
 
+  // In seconds, as docker dates images: built some days before the scenario's start.
+  const built = (days: number) => Math.floor(now / 1000) - days * 86_400
   for (const s of [prod1, prod2, stage1]) {
-    world.images.set(s.id, [
-      { id: "sha256:5d0da3dc9764", name: "redis:7-alpine", size: 41_000_000, created: 1_760_000_000 },
+    world.docker.imagesOn(s.id).push(
+      { id: "sha256:5d0da3dc9764", name: "redis:7-alpine", size: 41_000_000, created: built(40) },
       {
         id: "sha256:a8758716bb6a",
         name: "ghcr.io/acme/api:1.4.2",
         size: 182_000_000,
-        created: 1_762_000_000,
+        created: built(6),
         labels: Hostile.IMAGE_LABELS,
       },
-      { id: "sha256:0c5a7f3e21d4", name: "nginx:1.27", size: 192_000_000, created: 1_759_000_000 },
-    ])
-    world.networks.set(s.id, [
-      { name: "bridge", driver: "bridge" },
-      { name: "host", driver: "host" },
-    ])
-    world.volumes.set(s.id, [{ name: "redis-data", driver: "local" }])
+      { id: "sha256:0c5a7f3e21d4", name: "nginx:1.27", size: 192_000_000, created: built(60) },
+    )
+    world.docker.networksOn(s.id).push({ name: "bridge", driver: "bridge" }, { name: "host", driver: "host" })
+    world.docker
+      .volumesOn(s.id)
+      .push({ name: "redis-data", driver: "local", size: 120_000_000, created: now - 30 * DAY })
   }
   return { production, staging, monitoring, prod1, prod2, stage1 }
 }
 type Seeded = ReturnType<typeof seedServers>
 
-/** The stacks and deployments, placed on the servers, with their logs. */
-const seedWorkloads = (world: World, { production, staging, monitoring, prod1, prod2, stage1 }: Seeded) => {
+/** The stacks and deployments, placed on the servers three days ago, with their logs. */
+const seedWorkloads = (world: World, seeded: Seeded) => {
+  const { clock } = world
+  clock.at(clock.start - 3 * DAY)
+  placeWorkloads(world, seeded)
+  clock.at(clock.start)
+}
+
+const placeWorkloads = (world: World, { production, staging, monitoring, prod1, prod2, stage1 }: Seeded) => {
   const { store } = world
   const stack = (name: string, serverId: string, services: Array<string>, tags: Array<string>, state: RunState) => {
     const r = store.create("stack", name, {
@@ -158,7 +175,7 @@ const seedWorkloads = (world: World, { production, staging, monitoring, prod1, p
         branch: "main",
       },
       // The services its repository's compose file holds.
-      info: { state, status: state === "running" ? `${services.length} running` : "", compose_services: services },
+      info: { state, compose_services: services },
     })
     if (state === "running") r.info = { ...r.info, deployed_snapshot: JSON.stringify(r.config) }
     place(world, "stack", r, state)
@@ -173,7 +190,7 @@ const seedWorkloads = (world: World, { production, staging, monitoring, prod1, p
   world.log(logKey("stack", web), "worker", ...Hostile.WORKER_LOG)
   stack("monitoring", prod2.id, ["prometheus", "grafana"], [production, monitoring], "running")
   // Its registry holds a newer grafana than the one running, for a check to find.
-  world.newerImages.add("library/grafana:latest")
+  world.docker.newerImages.add("library/grafana:latest")
   stack("staging-web", stage1.id, ["web", "worker", "redis"], [staging], "stopped")
 
   const deployment = (name: string, serverId: string, image: string, tags: Array<string>, state: RunState) => {
@@ -199,6 +216,7 @@ const seedWorkloads = (world: World, { production, staging, monitoring, prod1, p
 /** The builder and builds, repos, procedures, an action, an alerter and a swarm. */
 const seedAutomation = (world: World, { production, prod1, prod2 }: Seeded) => {
   const { store } = world
+  const ago = (ms: number) => world.now() - ms
   const builder = store.create("builder", "local-builder", {
     config: { type: "Server", params: { server_ids: [prod2.id] } },
   })
@@ -206,7 +224,7 @@ const seedAutomation = (world: World, { production, prod1, prod2 }: Seeded) => {
     store.create("build", name, {
       tags,
       config: { builder_id: builder.id, repo, branch: "main", version: { major: 1, minor: 4, patch: 2 } },
-      info: { state: "Ok", last_built_at: 1_762_000_000_000, built_hash: "3f2c9e1" },
+      info: { state: "Ok", last_built_at: ago(2 * DAY), built_hash: "3f2c9e1" },
     })
   build("api-image", "acme/api", [production])
   build("docs-image", "acme/docs", [])
@@ -215,18 +233,18 @@ const seedAutomation = (world: World, { production, prod1, prod2 }: Seeded) => {
     config: { server_id: prod1.id, repo: "acme/infra", branch: "main", path: "/etc/infra" },
     info: {
       state: "Ok",
-      last_pulled_at: 1_762_100_000_000,
+      last_pulled_at: ago(DAY),
       latest_hash: "9b1d2aa",
       latest_message: Hostile.COMMIT_MESSAGE,
     },
   })
   store.create("repo", "api-source", {
     config: { builder_id: builder.id, repo: "acme/api", branch: "main" },
-    info: { state: "Ok", last_pulled_at: 1_762_100_000_000, latest_hash: "3f2c9e1" },
+    info: { state: "Ok", last_pulled_at: ago(DAY), latest_hash: "3f2c9e1" },
   })
   store.create("procedure", "nightly-backup", {
     config: { stages: [stage("backup", { type: "BackupCoreDatabase", params: {} })] },
-    info: { state: "Ok", last_run_at: 1_762_150_000_000 },
+    info: { state: "Ok", last_run_at: ago(6 * HOUR) },
   })
   store.create("procedure", "release", {
     config: {
@@ -286,9 +304,19 @@ const seedSettings = (world: World) => {
   })
   // Created last: its pending changes name the resources above.
   world.repositories.set("acme/infra", INFRA_HEAD)
+  // It keeps the whole estate as its repository says: resources (deletes too), variables and user groups.
+  const config = {
+    repo: "acme/infra",
+    branch: "main",
+    resource_path: ["resources"],
+    include_resources: true,
+    delete: true,
+    include_variables: true,
+    include_user_groups: true,
+  }
   store.create("sync_resource", "estate-sync", {
-    config: { repo: "acme/infra", branch: "main", resource_path: ["resources"] },
-    info: { last_sync_ts: 1_762_000_000_000, last_sync_hash: "9b1d2aa", ...pendingInfo(world, INFRA_HEAD) },
+    config,
+    info: { last_sync_ts: world.now() - 5 * DAY, last_sync_hash: "9b1d2aa", ...pendingInfo(world, INFRA_HEAD, config) },
   })
 }
 

@@ -13,7 +13,8 @@ import type * as Scope from "effect/Scope"
 import * as Accounts from "./Accounts.js"
 import * as Alerts from "./Alerts.js"
 import { clientAddress } from "./ClientAddress.js"
-import { Clock } from "./Clock.js"
+import { Clock, START } from "./Clock.js"
+import * as ComposeFile from "./ComposeFile.js"
 import * as Docker from "./Docker.js"
 import { type Estate, seedEstate } from "./Estate.js"
 import * as Executions from "./Executions.js"
@@ -244,13 +245,14 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const ttl = options.jwtTtlMs ?? 24 * 60 * 60 * 1000
   const limiter = new RateLimiter(options.rateLimitWindowMs ?? WINDOW_MS)
   const scenario = options.scenario ?? "calm"
-  // A calm day runs on the real clock; another on its own, the same each run.
-  const clock = scenario === "calm" ? undefined : new Clock()
-  const world = new World(clock?.now)
+  // A calm day starts now; another at its own moment, the same each run.
+  const clock = new Clock(scenario === "calm" ? Date.now() : START)
+  const world = new World(clock)
+  await ComposeFile.load()
   const accounts = accountsOf(admin, seedEstate(world, options.estate))
-  Scenarios.apply(world, scenario, clock)
+  Scenarios.apply(world, scenario)
   Alerts.refresh(world)
-  clock?.run()
+  clock.run()
   const routes = routesOf(world, accounts, options, version)
   const auth = Accounts.make(accounts, limiter, ttl, world.schema, moreUsers(world))
   const server = Http.createServer(listener(handlerOf(world, routes, auth, limiter, version)))

@@ -10,7 +10,7 @@ import { requireLevel } from "./Permissions.js"
 import type { Handler } from "./Resources.js"
 import { isRecord } from "./Schema.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
-import type { World } from "./World.js"
+import { BOUNDS, keep, type World } from "./World.js"
 
 type Add = (endpoint: string, handler: Handler) => void
 
@@ -29,10 +29,10 @@ const serverRoutes = (world: World, add: Add) => {
   add("write/CreateNetwork", (p, caller) => {
     const s = server(p, caller)
     const name = ref(p, "name")
-    const networks = world.networks.get(s.id) ?? []
+    const networks = world.docker.networksOn(s.id)
     const update = world.newUpdate("CreateNetwork", { type: "Server", id: s.id }, caller.id)
     const exists = networks.some((n) => n.name === name)
-    if (!exists) world.networks.set(s.id, [...networks, { name, driver: "bridge" }])
+    if (!exists) world.docker.add(networks, { name, driver: "bridge" })
     const output = exists ? [`Error response from daemon: network with name ${name} already exists`] : [randomHex(64)]
     world.finish(update, "Create Network", `docker network create ${name}`, output, !exists)
     return update
@@ -53,7 +53,7 @@ const randomHex = (length: number) =>
 const onboardingRoutes = (world: World, add: Add) => {
   const fields = ["name", "expires", "tags", "privileged", "copy_server", "create_builder", "enabled"]
   const find = (key: string) => {
-    const found = world.onboardingKeys.find((k) => k.public_key === key)
+    const found = world.access.onboardingKeys.find((k) => k.public_key === key)
     if (found === undefined) throw new ServiceFailure(500, `did not find any OnboardingKey matching ${key}`)
     return found
   }
@@ -67,7 +67,8 @@ const onboardingRoutes = (world: World, add: Add) => {
       ...chosen,
       public_key: `MCowBQYDK2VuAyEA${randomHex(16)}`,
     }
-    world.onboardingKeys.push(created)
+    world.access.onboardingKeys.push(created)
+    keep(world.access.onboardingKeys, BOUNDS.onboardingKeys)
     return {
       private_key: typeof p.private_key === "string" ? p.private_key : `MC4CAQAwBQYDK2VuBCIEI${randomHex(24)}`,
       created,
@@ -82,7 +83,7 @@ const onboardingRoutes = (world: World, add: Add) => {
   add("write/DeleteOnboardingKey", (p, caller) => {
     adminOnly(caller)
     const key = find(ref(p, "public_key"))
-    world.onboardingKeys.splice(world.onboardingKeys.indexOf(key), 1)
+    world.access.onboardingKeys.splice(world.access.onboardingKeys.indexOf(key), 1)
     return key
   })
 }
@@ -112,7 +113,7 @@ const terminalTarget = (world: World, target: unknown): { kind: Kind; resource: 
 const sameTarget = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 const terminalRoutes = (world: World, add: Add) => {
-  const { terminals } = world
+  const { terminals } = world.access
   add("write/CreateTerminal", (p, caller) => {
     const at = terminalTarget(world, p.target)
     requireLevel(world, caller, at.kind, at.resource, "Write")
@@ -136,7 +137,7 @@ const terminalRoutes = (world: World, add: Add) => {
       target_name: at.name,
     }
     terminals.push(terminal)
-    if (terminals.length > 200) terminals.splice(0, terminals.length - 200)
+    keep(terminals, BOUNDS.terminals)
     return terminal
   })
   add("write/DeleteTerminal", (p, caller) => {

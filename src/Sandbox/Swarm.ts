@@ -8,11 +8,12 @@ import { imageOf } from "./Lifecycle.js"
 import { type Params, type Resource, ref, ServiceFailure } from "./Store.js"
 import type { World } from "./World.js"
 
-/** The creation time every sandbox object shows. */
-export const CREATED = "2026-11-01T09:00:00Z"
+/** When a resource's swarm objects were made: when the resource was. */
+export const createdAt = (r: Resource): string => new Date(r.created_at).toISOString()
 
 /** The swarm objects of a swarm resource: its nodes are its servers, and it runs one service. */
 export const swarmOf = (world: World, swarm: Resource) => {
+  const created = createdAt(swarm)
   const serverIds = (swarm.config.server_ids as ReadonlyArray<string> | undefined) ?? []
   const nodes = serverIds.map((id, i) => {
     const hostname = world.store.all("server").find((s) => s.id === id)?.name ?? id
@@ -36,6 +37,7 @@ export const swarmOf = (world: World, swarm: Resource) => {
     State: "Healthy",
     Configs: ["edge-proxy-config"],
     Secrets: ["edge-tls-key"],
+    CreatedAt: created,
   }
   const tasks = nodes.map((n, i) => ({
     ID: `task${i + 1}`,
@@ -51,8 +53,8 @@ export const swarmOf = (world: World, swarm: Resource) => {
     nodes,
     services: [service],
     tasks,
-    configs: [{ ID: "cfg1proxy", Name: "edge-proxy-config", InUse: true, CreatedAt: CREATED }],
-    secrets: [{ ID: "sec1tls", Name: "edge-tls-key", InUse: true, Driver: "", CreatedAt: CREATED }],
+    configs: [{ ID: "cfg1proxy", Name: "edge-proxy-config", InUse: true, CreatedAt: created }],
+    secrets: [{ ID: "sec1tls", Name: "edge-tls-key", InUse: true, Driver: "", CreatedAt: created }],
     stacks: [{ Name: "edge", Services: "1", Orchestrator: "Swarm", State: "Healthy" }],
     networks: [
       { name: "ingress", id: "ingress0swarm", driver: "overlay", scope: "swarm", ingress: true, in_use: true },
@@ -87,7 +89,7 @@ export const swarmOne =
 
 export const inspectService = (s: SwarmParts["services"][number]) => ({
   ID: s.ID,
-  CreatedAt: CREATED,
+  CreatedAt: s.CreatedAt,
   Spec: { Name: s.Name },
   Replicas: s.Replicas,
   Mode: s.Mode,
@@ -102,7 +104,7 @@ export const onSwarm = (kind: "stack" | "deployment", r: Resource, service: stri
   const image = kind === "deployment" ? imageOf(r) : `${service}:latest`
   return {
     ID: `svc${r.id.slice(-8)}${service}`,
-    CreatedAt: CREATED,
+    CreatedAt: createdAt(r),
     Spec: { Name: kind === "stack" ? `${r.name}_${service}` : r.name },
     Mode: "Replicated",
     Replicas: 1,

@@ -9,6 +9,7 @@
 import { type Kind, kinds } from "./Kinds.js"
 import { isRecord } from "./Schema.js"
 import type { Params, Resource } from "./Store.js"
+import * as Toml from "./SyncToml.js"
 import type { Declared, RepoCommit, UpdateRecord, World } from "./World.js"
 
 type Value = NonNullable<Declared["fields"]>[string]
@@ -25,6 +26,52 @@ const toml = (kind: Kind, fields: Readonly<Record<string, unknown>>) =>
 const REFS: Readonly<Record<string, readonly [string, Kind]>> = {
   server: ["server_id", "server"],
   builder: ["builder_id", "builder"],
+  swarm: ["swarm_id", "swarm"],
+}
+
+/** The kinds a sync's file declares, by their table's name. */
+const DECLARABLE: ReadonlyArray<Kind> = [
+  "server",
+  "swarm",
+  "stack",
+  "deployment",
+  "build",
+  "repo",
+  "procedure",
+  "action",
+  "builder",
+  "alerter",
+  "sync_resource",
+  "variable",
+  "user_group",
+]
+
+/**
+ * What a sync's TOML file declares: each `[[deployment]]` and the like, its config's fields dotted,
+ * a variable's and a user group's fields as they are. Throws TomlError for a text that is not TOML.
+ */
+export const declaredIn = (text: string): ReadonlyArray<Declared> => {
+  const tables = Toml.parse(text)
+  return DECLARABLE.flatMap((kind) => {
+    const entries = tables[section(kind)]
+    if (!Array.isArray(entries)) return []
+    return entries.filter(isRecord).flatMap((entry): ReadonlyArray<Declared> => {
+      const { name, description, tags, deploy, config, ...rest } = entry
+      if (typeof name !== "string") return []
+      const body = isSetting(kind) ? rest : isRecord(config) ? config : {}
+      const fields = Object.fromEntries(Toml.leavesOf(body)) as NonNullable<Declared["fields"]>
+      return [
+        {
+          kind,
+          name,
+          fields,
+          ...(deploy === true ? { deploy: true } : {}),
+          ...(typeof description === "string" ? { description } : {}),
+          ...(Array.isArray(tags) ? { tags: tags.map(String) } : {}),
+        },
+      ]
+    })
+  })
 }
 
 /** A declared field's value in the estate: a dotted key reads into the config, a reference by name. */
@@ -85,15 +132,38 @@ const changeOf = (world: World, d: Declared): Change | undefined => {
   }
 }
 
-/** What the commit declares beyond the estate, in its order. */
-const changesOf = (world: World, commit: RepoCommit): ReadonlyArray<Change> =>
-  commit.declared.flatMap((d) => changeOf(world, d) ?? [])
-
 const isSetting = (kind: Kind) => kind === "variable" || kind === "user_group"
 
-/** The pending changes of a sync whose repository's head is `commit`, as a refresh computes them. */
-export const pendingInfo = (world: World, commit: RepoCommit): Record<string, unknown> => {
-  const changes = changesOf(world, commit)
+/** The setting of a sync's config that lets it change each sort of thing: resources, variables, user groups. */
+const INCLUDES: ReadonlyArray<readonly [(kind: Kind) => boolean, string]> = [
+  [(kind) => kind === "variable", "include_variables"],
+  [(kind) => kind === "user_group", "include_user_groups"],
+  [(kind) => !isSetting(kind), "include_resources"],
+]
+
+/**
+ * Whether a sync's settings let it make a change: its sort included, and a delete only with
+ * `delete` on. A setting left out is false, as the service's definitions complete it.
+ */
+const allowed = (config: Readonly<Record<string, unknown>>) => (c: Change) => {
+  const setting = INCLUDES.find(([of]) => of(c.declared.kind))?.[1] ?? "include_resources"
+  return config[setting] === true && (c.declared.fields !== undefined || config.delete === true)
+}
+
+/** What the commit declares beyond the estate that the sync's settings let it change, in the commit's order. */
+const changesOf = (
+  world: World,
+  commit: RepoCommit,
+  config: Readonly<Record<string, unknown>>,
+): ReadonlyArray<Change> => commit.declared.flatMap((d) => changeOf(world, d) ?? []).filter(allowed(config))
+
+/** The pending changes of a sync with `config` whose repository's head is `commit`, as a refresh computes them. */
+export const pendingInfo = (
+  world: World,
+  commit: RepoCommit,
+  config: Readonly<Record<string, unknown>>,
+): Record<string, unknown> => {
+  const changes = changesOf(world, commit, config)
   const of = (kind: Kind) => changes.filter((c) => c.declared.kind === kind).map((c) => c.data)
   return {
     state: changes.length === 0 ? "Ok" : "Pending",
@@ -130,6 +200,10 @@ const covered = (params: Params, c: Change) => {
   return only === undefined || only.includes(c.declared.name) || only.includes(c.existing?.id)
 }
 
+/** Tags by name as ids; a name no tag has is made a tag, as the service's sync makes it. */
+const tagIds = (world: World, names: ReadonlyArray<string>) =>
+  names.map((name) => (world.store.all("tag").find((t) => t.name === name) ?? world.store.create("tag", name)).id)
+
 /** Applies one change to the estate; answers the line the run logs for it. */
 const apply = (world: World, c: Change): string => {
   const { kind, name, fields } = c.declared
@@ -138,12 +212,13 @@ const apply = (world: World, c: Change): string => {
     world.store.delete(kind, c.existing?.id ?? name)
     return `deleted ${target} ${name}`
   }
-  if (c.existing === undefined) {
-    world.store.create(kind, name, { config: patchOf(world, fields) })
-    return `created ${target} ${name}`
-  }
-  world.store.update(kind, c.existing.id, patchOf(world, fields))
-  return `updated ${target} ${name}`
+  const made =
+    c.existing === undefined
+      ? world.store.create(kind, name, { config: patchOf(world, fields) })
+      : world.store.update(kind, c.existing.id, patchOf(world, fields))
+  if (c.declared.description !== undefined) made.description = c.declared.description
+  if (c.declared.tags !== undefined) made.tags = tagIds(world, c.declared.tags)
+  return `${c.existing === undefined ? "created" : "updated"} ${target} ${name}`
 }
 
 /** Each type's changes as a stage of the run's Update, as the service logs them, in the commit's order. */
@@ -186,7 +261,7 @@ export const run = (
     sync.info = { ...sync.info, ...synced(world.now()), last_sync_hash: hash, last_sync_message: message }
     return [`${sync.name}: in sync, nothing to change`]
   }
-  const changes = changesOf(world, commit).filter((c) => covered(params, c))
+  const changes = changesOf(world, commit, sync.config).filter((c) => covered(params, c))
   stages(
     world,
     update,
@@ -215,7 +290,7 @@ export const run = (
     ...synced(world.now()),
     last_sync_hash: commit.hash,
     last_sync_message: commit.message,
-    ...pendingInfo(world, commit),
+    ...pendingInfo(world, commit, sync.config),
   }
   const count = changes.length
   return [

@@ -13,6 +13,7 @@ import {
   imagesOf,
   logKey,
   place,
+  type Renewal,
   type RunState,
   servicesOf,
   snapshotOf,
@@ -58,7 +59,7 @@ const infoState: Record<"stack" | "deployment", Record<RunState, string>> = {
 const pull = (world: World, kind: "stack" | "deployment", r: Resource): ReadonlySet<string> => {
   const newer = new Set<string>()
   for (const { service, image } of imagesOf(r)) {
-    if (!world.newerImages.delete(image)) continue
+    if (!world.docker.newerImages.delete(image)) continue
     newer.add(service)
     Alerts.resolve(world, { type: kinds[kind].target, id: r.id }, `${kinds[kind].target}ImageUpdateAvailable`)
   }
@@ -113,10 +114,16 @@ const deployedFrom = (info: Record<string, unknown>) => ({
 })
 
 /** What `r`'s state becomes: where its containers run, its logs, what it last deployed. */
-const settle = (world: World, kind: "stack" | "deployment", r: Resource, state: RunState) => {
+const settle = (
+  world: World,
+  kind: "stack" | "deployment",
+  r: Resource,
+  state: RunState,
+  renew: (service: string) => Renewal,
+) => {
   const crashing = state === "running" && crashOf(world, r) !== undefined
   r.info = { ...r.info, state: crashing ? "restarting" : infoState[kind][state] }
-  place(world, kind, r, state)
+  place(world, kind, r, state, renew)
   if (state === "running") {
     writeStartLogs(world, kind, r)
     r.info = { ...r.info, deployed_snapshot: snapshotOf(r) }
@@ -124,6 +131,21 @@ const settle = (world: World, kind: "stack" | "deployment", r: Resource, state: 
   }
   world.log(logKey(kind, r), kind === "stack" ? "compose" : r.name, `${kind} ${r.name}: ${state}`)
 }
+
+/**
+ * What an operation does to each service's container: a deploy makes a new one where docker does
+ * (a deployment's always; a stack's where its config, files or image changed), a restart restarts it.
+ */
+const renewal =
+  (operation: string, run: StackRun) =>
+  (service: string): Renewal => {
+    if (operation === "Deploy") return "new"
+    if (operation.startsWith("DeployStack")) {
+      const named = run.services.length === 0 || run.services.includes(service)
+      return named && (run.changed || run.newer.has(service)) ? "new" : "keep"
+    }
+    return operation.startsWith("Restart") ? "restart" : "keep"
+  }
 
 /**
  * A stack's or deployment's lifecycle: the stages its agent runs, logged as the service logs them
@@ -135,7 +157,7 @@ export const lifecycle =
     const run = runOf(world, operation, kind, r, params)
     const stages = kind === "stack" ? stackStages(run.stack) : [deploymentStage(run.deployment(""))]
     const failed = stages.some((s) => s.success === false)
-    if (!failed && state !== undefined) settle(world, kind, r, state)
+    if (!failed && state !== undefined) settle(world, kind, r, state, renewal(operation, run.stack))
     const ran = kind === "deployment" && !failed ? ownedBy(world, r)[0]?.id : undefined
     record(world, update, ran === undefined ? stages : [deploymentStage(run.deployment(ran))])
     return undefined

@@ -60,6 +60,10 @@ for (const era of ["modern", "legacy"] as const) {
             Effect.map(ok("svc_get", { resource_type, params, fields: ["*"] }), jsonOf)
           const sync = { sync: "estate-sync" }
 
+          // Its settings are what its plan shows: resources with their deletes, variables, user groups.
+          const settings = (yield* whole("sync_resource", sync)).config
+          expect([settings.include_resources, settings.delete, settings.include_variables]).toEqual([true, true, true])
+          expect(settings.include_user_groups).toBe(true)
           yield* ok("svc_execute", { operation: "refresh_sync_pending", params: sync })
           const pending = (yield* whole("sync_resource", sync)).info
           expect(pending.pending_hash).toBe("e8a3f10")
@@ -98,6 +102,23 @@ for (const era of ["modern", "legacy"] as const) {
           yield* ok("svc_execute", { operation: "deploy_stack", params: { stack: "monitoring" }, wait: true })
           const deployed = (yield* whole("stack", { stack: "monitoring" })).info
           expect(deployed.deployed_hash).toBe("b8e2d47")
+          // The new service runs, its container made by the deploy seconds ago, its image listed in use.
+          const services = yield* ok("svc_list_detail", {
+            list_type: "containers",
+            params: { server: "prod-02" },
+            fields: ["name", "state", "status", "image"],
+          })
+          const exporter = (jsonOf(services) as Array<Any>).find((c) => c.name === "monitoring-node-exporter-1")
+          expect(exporter).toMatchObject({ state: "running", image: "library/node-exporter:latest" })
+          expect(exporter.status).toMatch(/^Up (Less than a second|\d+ seconds?)$/)
+          const images = jsonOf(
+            yield* ok("svc_list_detail", {
+              list_type: "images",
+              params: { server: "prod-02" },
+              fields: ["name", "in_use"],
+            }),
+          )
+          expect(images).toContainEqual({ name: "library/node-exporter:latest", in_use: true })
           expect(deployed.deployed_contents).toEqual([
             { path: "compose.yaml", contents: drifted.remote_contents[0].contents },
           ])

@@ -24,6 +24,15 @@ interface Result {
 
 const textOf = (result: Result) => result.content[0]?.text ?? ""
 
+/** An answer's JSON, its fences and notes left out. */
+const jsonOf = (result: Result): unknown => {
+  const text = textOf(result)
+    .replace(/^\[svc-mcp: untrusted text at [^\n]*\n/, "")
+    .replace(/<u:[0-9a-f]{16}>|<\/u>/g, "")
+  const end = text.indexOf("\n")
+  return JSON.parse(end === -1 ? text : text.slice(0, end))
+}
+
 const connect = (era: Era, audit: string) =>
   Effect.gen(function* () {
     const env = { SVC_REACH: "all", SVC_AUDIT_LOG: audit }
@@ -69,6 +78,39 @@ for (const era of ["modern", "legacy"] as const) {
 
           const logs = textOf(yield* ok("svc_logs", { resource_type: "deployment", params: { deployment: "api" } }))
           expect(logs).toContain("missing required setting API_SIGNING_KEY")
+          // The crash loop reads one way wherever it is read: restarting on 1.5.0, its last exit the logs' code 1.
+          expect([...logs.matchAll(/exited with code (\d+)/g)].map((m) => m[1]).at(-1)).toBe("1")
+          const inspected = yield* ok("svc_inspect", {
+            inspect_type: "deployment_container",
+            params: { deployment: "api" },
+            fields: ["State.Status", "State.Restarting", "State.ExitCode", "RestartCount", "Config.Image"],
+          })
+          expect(jsonOf(inspected)).toEqual({
+            State: { Status: "restarting", Restarting: true, ExitCode: 1 },
+            RestartCount: 2,
+            Config: { Image: "ghcr.io/acme/api:1.5.0" },
+          })
+          const containers = yield* ok("svc_list_detail", {
+            list_type: "containers",
+            params: { server: "prod-01" },
+            fields: ["name", "state", "status", "image"],
+          })
+          expect(jsonOf(containers)).toContainEqual({
+            name: "api",
+            state: "restarting",
+            status: "Restarting (1) 3 minutes ago",
+            image: "ghcr.io/acme/api:1.5.0",
+          })
+          // The images its containers run are listed in use.
+          const images = jsonOf(
+            yield* ok("svc_list_detail", {
+              list_type: "images",
+              params: { server: "prod-01" },
+              fields: ["name", "in_use"],
+            }),
+          )
+          expect(images).toContainEqual({ name: "ghcr.io/acme/api:1.5.0", in_use: true })
+          expect(images).toContainEqual({ name: "library/web:latest", in_use: true })
 
           yield* ok("svc_update", {
             resource_type: "deployment",
@@ -83,12 +125,12 @@ for (const era of ["modern", "legacy"] as const) {
           expect(api).toMatch(/api[\s\S]*running/)
           expect(api).not.toContain("restarting")
 
-          const images = yield* ok("svc_execute", {
+          const pruned = yield* ok("svc_execute", {
             operation: "run_server_prune_images",
             params: { server: "prod-02" },
             wait: true,
           })
-          expect(textOf(images)).toContain("Total reclaimed space")
+          expect(textOf(pruned)).toContain("Total reclaimed space")
           const volumes = yield* ok("svc_execute", {
             operation: "prune_volumes",
             params: { server: "prod-02" },

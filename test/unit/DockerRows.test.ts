@@ -24,7 +24,7 @@ describe("docker lists as rows", () => {
         expect(head).toBe(
           '[svc-mcp: 4 containers as rows of ["name","state","status","image"]; for more, fields: ["*"] or ["name","id"]]',
         )
-        expect(JSON.parse(json ?? "")).toContainEqual(["api", "running", "Up 2 minutes", "ghcr.io/acme/api:1.4.2"])
+        expect(JSON.parse(json ?? "")).toContainEqual(["api", "running", "Up 3 days", "ghcr.io/acme/api:1.4.2"])
         expect(rows.length).toBeLessThanOrEqual(whole.length / 2)
         // The whole records, as the service sent them.
         const records = JSON.parse(Mcp.unfenced(whole)) as Array<Record<string, unknown>>

@@ -275,11 +275,15 @@ describe("the incident's deploys", () => {
           [
             "Docker Run",
             "docker run -d --name api --network bridge --restart unless-stopped ghcr.io/acme/api:1.4.2",
-            recorded.logs[0].stdout,
+            expect.stringMatching(/^[0-9a-f]{64}$/),
             "",
             true,
           ],
         ])
+        // Each deploy makes a new container: the one docker run answered is the one the deployment runs now.
+        const id = rollback.logs[0].stdout
+        expect([recorded.logs[0].stdout, again.logs[0].stdout]).not.toContain(id)
+        expect((yield* ok("read/GetDeploymentContainer", { deployment: "api" })).container.id).toBe(id)
         expect(yield* stateOf("ListDeployments", "api")).toBe("running")
       }),
   )

@@ -478,7 +478,7 @@ describe("the sandbox's read-only user", () => {
         }
         expect(wrong).toEqual([])
         expect(yield* snapshot()).toEqual(before)
-        expect(sandbox.world.updates).toHaveLength(0)
+        expect(sandbox.world.history.updates).toHaveLength(0)
       }),
   )
 })

@@ -72,6 +72,42 @@ describe("the drift scenario", () => {
     }),
   )
 
+  it.scopedLive("a sync's settings decide what its plan holds and what its run applies; the seeded sync's are on", () =>
+    Effect.gen(function* () {
+      const { ok, run } = yield* sandboxOf("drift")
+      const config = (yield* ok("read/GetResourceSync", { sync: "estate-sync" })).config
+      expect([config.include_resources, config.delete, config.include_variables, config.include_user_groups]).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ])
+      const only = (settings: Record<string, boolean>) =>
+        Effect.gen(function* () {
+          const sync = yield* ok("read/GetResourceSync", { sync: "estate-sync" })
+          yield* ok("write/UpdateResourceSync", { id: sync._id.$oid, config: settings })
+          return brief((yield* ok("write/RefreshResourceSyncPending", { sync: "estate-sync" })).info)
+        })
+      // Without deletes: the same plan less its two deletes.
+      const kept = HEAD.filter((line) => !line.includes(" Delete "))
+      expect(yield* only({ delete: false })).toEqual(kept)
+      // Without variables and user groups: the resources alone.
+      expect(yield* only({ include_variables: false, include_user_groups: false })).toEqual(
+        kept.filter((line) => !line.startsWith("Variable") && !line.startsWith("UserGroup")),
+      )
+      // Without resources: nothing.
+      expect(yield* only({ include_resources: false })).toEqual([])
+      yield* only({ include_resources: true })
+      const update = yield* run("RunSync", { sync: "estate-sync" })
+      expect(update.success).toBe(true)
+      // The run applied what the plan held: legacy-cron stays, LOG_LEVEL is as it was, cache is made.
+      const names = (yield* ok("read/ListDeployments", {})).map((d: Any) => d.name)
+      expect(names).toContain("legacy-cron")
+      expect((yield* ok("read/GetVariable", { name: "LOG_LEVEL" })).value).toBe("info")
+      expect((yield* ok("read/ListStacks", {})).map((d: Any) => d.name)).toContain("cache")
+    }),
+  )
+
   it.scopedLive("running the sync applies the changes to the estate and deploys what they call for", () =>
     Effect.gen(function* () {
       const { call, ok, run } = yield* sandboxOf("drift")

@@ -198,7 +198,7 @@ describe("the sandbox refuses as the service does", () => {
         // Nothing changed, and the admin may do what the viewer may not.
         const admin = keyHeaders(sandbox.apiKey)
         expect((yield* call("read/GetStack", { stack: "web" }, admin)).body.config.branch).toBe("main")
-        expect(sandbox.world.updates).toHaveLength(0)
+        expect(sandbox.world.history.updates).toHaveLength(0)
         expect((yield* call("write/UpdateStack", { id: "web", config: { branch: "x" } }, admin)).status).toBe(200)
       }),
   )

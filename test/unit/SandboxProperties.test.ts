@@ -188,7 +188,7 @@ describe("the sandbox, for any call the definitions allow", () => {
           ),
         )
         expect(yield* Effect.promise(state)).toEqual(before)
-        expect(sandbox.world.updates).toHaveLength(0)
+        expect(sandbox.world.history.updates).toHaveLength(0)
       }),
   )
 })

@@ -188,6 +188,43 @@ describe("the sandbox's scenarios", () => {
     }),
   )
 
+  it.scopedLive("one clock: incident's times fixed by its start, a deploy's container new and up for seconds", () =>
+    Effect.gen(function* () {
+      const { ok, run } = yield* incident
+      const start = Date.UTC(2026, 2, 17, 7, 42, 0)
+      const minutes = (ts: number) => Math.round((ts - start) / 60_000)
+      const api = yield* ok("read/InspectDeploymentContainer", { deployment: "api" })
+      // Deployed 8 minutes before the start; its last crash 3 minutes before.
+      expect([api.Created, api.State.FinishedAt].map((t: string) => minutes(Date.parse(t)))).toEqual([-8, -3])
+      const updates = (yield* ok("read/ListUpdates", {})).updates.map((u: Any) => [u.operation, minutes(u.start_ts)])
+      // Newest first, as the service lists them.
+      expect(updates).toEqual([
+        ["Deploy", -8],
+        ["UpdateDeployment", -9],
+        ["RunBuild", -25],
+        ["Deploy", -2880],
+      ])
+      const alerts = (yield* ok("read/ListAlerts", {})).alerts.map((a: Any) => [a.data.type, minutes(a.ts)])
+      expect(alerts).toEqual([
+        ["ServerUnreachable", -37],
+        ["ServerDisk", -51],
+      ])
+      const web = (yield* ok("read/ListContainers", { server: "prod-01" })).find((c: Any) => c.name === "web-web-1")
+      expect([web.status, minutes(web.created * 1000)]).toEqual(["Up 3 days", -3 * 24 * 60])
+      const stats = yield* ok("read/GetSystemStats", { server: "prod-01" })
+      expect(minutes(stats.refresh_ts)).toBe(0)
+
+      const docsBefore = yield* ok("read/InspectDeploymentContainer", { deployment: "docs" })
+      const deploy = yield* run("Deploy", { deployment: "docs" })
+      const docs = yield* ok("read/InspectDeploymentContainer", { deployment: "docs" })
+      expect(docs.Id).toBe(deploy.logs[0].stdout)
+      expect(docs.Id).not.toBe(docsBefore.Id)
+      expect(Date.parse(docs.Created)).toBeGreaterThanOrEqual(deploy.start_ts)
+      const listed = (yield* ok("read/ListContainers", { server: "prod-02" })).find((c: Any) => c.name === "docs")
+      expect(listed.status).toMatch(/^Up (Less than a second|1 second|[2-9] seconds)$/)
+    }),
+  )
+
   it.scopedLive("incident mended through the API: rollback, prune, rebuild; staging-01 still refuses deploys", () =>
     Effect.gen(function* () {
       const { ok, run, openAlerts, stateOf, buildState, diskSeries } = yield* incident

@@ -197,7 +197,12 @@ describe("the sandbox's prunes", () => {
         "",
         "Total reclaimed space: 415MB",
       ])
-      expect(yield* ok("read/ListImages", { server: "prod-02" })).toEqual([])
+      // What its containers run stays, in use.
+      expect((yield* ok("read/ListImages", { server: "prod-02" })).map((i: Any) => [i.name, i.in_use])).toEqual([
+        ["library/prometheus:latest", true],
+        ["library/grafana:latest", true],
+        ["ghcr.io/acme/docs:2.0.0", true],
+      ])
       expect((yield* ok("read/GetSystemStats", { server: "prod-02" })).disks[0].used_gb).toBe(374.79)
       const resolved = yield* disk()
       expect(resolved).toMatchObject({ resolved: true, resolved_ts: expect.any(Number) })
