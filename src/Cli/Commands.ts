@@ -33,6 +33,7 @@ import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as GuardSettings from "../Settings/Guard.js"
 import * as HttpSettings from "../Settings/Http.js"
+import * as MintSettings from "../Settings/Mint.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as PolicySettings from "../Settings/Policy.js"
 import * as RegistrySettings from "../Settings/Registry.js"
@@ -76,6 +77,11 @@ const servingClient = (config: ClientBundle.LoadConfigFor = Config.loadFor) =>
         Context.add(HttpClient.HttpClient, yield* SvcTransport.make),
         Context.add(CallerCredentials.Mode, mode),
         Context.add(SignInAuth.IdentityKeys, identityKeys),
+        // How long a key minted for a signed-in person lives (SVC_MCP_MINT_LIFETIME).
+        Context.add(
+          MintSettings.MintSettings,
+          identityKeys ? yield* MintSettings.load : yield* MintSettings.MintSettings,
+        ),
       )
       return Context.merge(beneath, yield* Effect.provide(ClientBundle.contextWith(config), beneath))
     }),

@@ -201,6 +201,7 @@ describe("design rules", () => {
       "Auth.ts",
       "Callers",
       "SvcClient.ts",
+      "Mint",
       "Untrusted",
       "Tools",
       "Confirmation",
