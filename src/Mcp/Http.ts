@@ -183,7 +183,10 @@ const gated = (
             ...(authInfo === undefined ? {} : { authInfo }),
             ...(parsedBody === undefined ? {} : { parsedBody }),
           })
-        const response = await requests.run(Admission.Served({ context, session }), serve)
+        const response = await requests.run(
+          Admission.Served({ context, session, ...(admitted === undefined ? {} : { admitted }) }),
+          serve,
+        )
         // A 2025-era client's initialize: its session token, from what it declared.
         const initialize = Asking.initializeOf(parsedBody)
         if (initialize !== undefined) {
