@@ -35,3 +35,17 @@ export const narrowed = (tools: ReadonlyArray<Tool>, reach: Reach): ReadonlyArra
     if (kept === 0) return []
     return kept === tool.selectors.length ? [tool] : [makeTool({ ...tool, endpoints })]
   })
+
+/** `make`'s answer for each reach, made when first asked for: one per reach, at most twelve. */
+export const memo = <A>(make: (reach: Reach) => A): ((reach: Reach) => A) => {
+  const made = new Map<string, A>()
+  return (reach) => {
+    const key = `${reach.tier}.${reach.level}`
+    let found = made.get(key)
+    if (found === undefined) {
+      found = make(reach)
+      made.set(key, found)
+    }
+    return found
+  }
+}

@@ -276,17 +276,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   )
   const serve = boundary(runFork)
   const listed = listing(tools, apps)
-  // A signed-in person's list, one per reach (at most nine), made when first asked for.
-  const listings = new Map<string, ReturnType<typeof listing>>()
-  const listedFor = (reach: Listing.Reach) => {
-    const key = `${reach.tier}.${reach.level}`
-    let found = listings.get(key)
-    if (found === undefined) {
-      found = listing(Listing.narrowed(tools, reach), apps)
-      listings.set(key, found)
-    }
-    return found
-  }
+  const listedFor = Listing.memo((reach) => listing(Listing.narrowed(tools, reach), apps))
   const runtime = yield* Effect.runtime<never>()
   const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
   const options = optionsOf(apps)

@@ -27,14 +27,16 @@ export const make = (): Locks => {
         }
         const held = entry
         held.users++
-        return held.semaphore.withPermits(1)(self).pipe(
-          Effect.ensuring(
-            Effect.sync(() => {
-              held.users--
-              if (held.users === 0) entries.delete(person)
-            }),
-          ),
-        )
+        return held.semaphore
+          .withPermits(1)(self)
+          .pipe(
+            Effect.ensuring(
+              Effect.sync(() => {
+                held.users--
+                if (held.users === 0) entries.delete(person)
+              }),
+            ),
+          )
       }),
   }
 }

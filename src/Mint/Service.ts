@@ -75,13 +75,72 @@ export interface MintService {
   readonly createKey: (userId: string, expires: number) => Effect.Effect<NewKey, SvcError>
   readonly keys: (userId: string) => Effect.Effect<ReadonlyArray<KeyInfo>, SvcError>
   readonly deleteKey: (key: string) => Effect.Effect<void, SvcError>
+  /**
+   * Whether the credentials `client` sends are an admin's, as minting needs: none if they are, else
+   * why not. The user is found by its login name, else by the user of the API key it sends.
+   */
+  readonly admin: (login: string | undefined) => Effect.Effect<string | undefined>
   /** The user may no longer authenticate, with any key (UpdateUserBasePermissions). */
   readonly disable: (userId: string) => Effect.Effect<void, SvcError>
 }
 
+type Call = (group: Group, endpoint: string, params: object) => Effect.Effect<unknown, SvcError>
+
+/** The user's permissions made exactly the grant's. */
+const grantWith = (call: Call) => (userId: string, grant: CallContext.Grant) =>
+  Effect.gen(function* () {
+    const user_target = { type: "User", id: userId }
+    const onTypes = grant.targets.length === 0 ? grant.level : "None"
+    yield* Effect.forEach(
+      RESOURCE_TYPES,
+      (resource_type) =>
+        call("write", "UpdatePermissionOnResourceType", { user_target, resource_type, permission: onTypes }),
+      { concurrency: 4, discard: true },
+    )
+    // Targets given before lose their level first (the service names them by id, a grant may by name),
+    // then the grant's own get it.
+    const held = yield* call("read", "ListUserTargetPermissions", { user_target })
+    const stale = list(held, (item) =>
+      isObject(item) && isObject(item.resource_target) && item.level !== "None" ? item.resource_target : undefined,
+    )
+    yield* Effect.forEach(
+      stale,
+      (resource_target) =>
+        call("write", "UpdatePermissionOnTarget", { user_target, resource_target, permission: "None" }),
+      { concurrency: 4, discard: true },
+    )
+    yield* Effect.forEach(
+      grant.targets,
+      (t) =>
+        call("write", "UpdatePermissionOnTarget", {
+          user_target,
+          resource_target: { type: t.type, id: t.id },
+          permission: grant.level,
+        }),
+      { concurrency: 4, discard: true },
+    )
+  })
+
+/** Whether the credentials are an admin's: none if they are, else why not. */
+const adminWith = (call: Call) => (login: string | undefined) =>
+  Effect.gen(function* () {
+    const own =
+      login === undefined
+        ? list(yield* call("read", "ListApiKeys", {}), (k) => (isObject(k) ? text(k.user_id) : undefined))[0]
+        : undefined
+    const user = yield* call("read", "FindUser", login === undefined ? { id: own ?? "" } : { username: login })
+    return isObject(user) && (user.admin === true || user.super_admin === true)
+      ? undefined
+      : "the server's credentials are not an admin's; minting needs an admin's API key (SVC_API_KEY)"
+  }).pipe(
+    Effect.catchAll((error) =>
+      Effect.succeed(`the server's credentials cannot read users, as minting needs an admin's (${error.message})`),
+    ),
+  )
+
 /** Minting's calls through `client`, whose Auth sends the server's own credentials, outside any person's call. */
 export const make = (client: SvcClientShape): MintService => {
-  const call = (group: Group, endpoint: string, params: object) =>
+  const call: Call = (group, endpoint, params) =>
     CallContext.within(CallContext.empty)(client.call(group, endpoint, params))
   const users = Effect.map(call("read", "ListUsers", { service_users: "Only" }), (value) =>
     list(value, userOf).filter((user) => user.username.startsWith(USER_PREFIX)),
@@ -99,48 +158,22 @@ export const make = (client: SvcClientShape): MintService => {
       }
       return { ...found, description }
     })
-  const grant = (userId: string, grant: CallContext.Grant) =>
-    Effect.gen(function* () {
-      const user_target = { type: "User", id: userId }
-      const onTypes = grant.targets.length === 0 ? grant.level : "None"
-      yield* Effect.forEach(
-        RESOURCE_TYPES,
-        (resource_type) =>
-          call("write", "UpdatePermissionOnResourceType", { user_target, resource_type, permission: onTypes }),
-        { concurrency: 4, discard: true },
-      )
-      // Targets given before lose their level first (the service names them by id, a grant may by name),
-      // then the grant's own get it.
-      const held = yield* call("read", "ListUserTargetPermissions", { user_target })
-      const stale = list(held, (item) =>
-        isObject(item) && isObject(item.resource_target) && item.level !== "None" ? item.resource_target : undefined,
-      )
-      yield* Effect.forEach(
-        stale,
-        (resource_target) => call("write", "UpdatePermissionOnTarget", { user_target, resource_target, permission: "None" }),
-        { concurrency: 4, discard: true },
-      )
-      yield* Effect.forEach(
-        grant.targets,
-        (t) =>
-          call("write", "UpdatePermissionOnTarget", {
-            user_target,
-            resource_target: { type: t.type, id: t.id },
-            permission: grant.level,
-          }),
-        { concurrency: 4, discard: true },
-      )
-    })
   return {
+    admin: adminWith(call),
     users,
     ensureUser,
-    grant,
+    grant: grantWith(call),
     createKey: (userId, expires) =>
       Effect.map(
-        call("write", "CreateApiKeyForServiceUser", { user_id: userId, name: `svc-mcp ${new Date().toISOString()}`, expires }),
+        call("write", "CreateApiKeyForServiceUser", {
+          user_id: userId,
+          name: `svc-mcp ${new Date().toISOString()}`,
+          expires,
+        }),
         (value) => (isObject(value) ? { key: text(value.key), secret: text(value.secret) } : { key: "", secret: "" }),
       ),
-    keys: (userId) => Effect.map(call("read", "ListApiKeysForServiceUser", { user: userId }), (value) => list(value, keyOf)),
+    keys: (userId) =>
+      Effect.map(call("read", "ListApiKeysForServiceUser", { user: userId }), (value) => list(value, keyOf)),
     deleteKey: (key) => Effect.asVoid(call("write", "DeleteApiKeyForServiceUser", { key })),
     disable: (userId) => Effect.asVoid(call("write", "UpdateUserBasePermissions", { user_id: userId, enabled: false })),
   }

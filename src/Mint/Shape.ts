@@ -67,4 +67,3 @@ export interface MintShape {
 export class Minting extends Context.Reference<Minting>()("svc-mcp/Mint/Minting", {
   defaultValue: (): Option.Option<MintShape> => Option.none(),
 }) {}
-

@@ -16,9 +16,11 @@ export interface MintSettingsShape {
   readonly lifetimeMs: number
 }
 
+export const DEFAULT: MintSettingsShape = { lifetimeMs: LIFETIME_MS }
+
 /** The minted keys' settings; by default a week's lifetime. */
 export class MintSettings extends Context.Reference<MintSettings>()("svc-mcp/MintSettings", {
-  defaultValue: (): MintSettingsShape => ({ lifetimeMs: LIFETIME_MS }),
+  defaultValue: (): MintSettingsShape => DEFAULT,
 }) {}
 
 // At least 10 s, so that a key outlives the call it is minted for; at most a year.
@@ -29,3 +31,6 @@ export const load: Effect.Effect<MintSettingsShape, ConfigError> = read(
 )
 
 export const layerConfig: Layer.Layer<MintSettings, ConfigError> = Layer.effect(MintSettings, load)
+
+/** The settings as SVC_MCP_MINT_LIFETIME says when sign-in is on (`on`); else those provided, by default a week. */
+export const loadWhen = (on: boolean): Effect.Effect<MintSettingsShape, ConfigError> => (on ? load : MintSettings)
