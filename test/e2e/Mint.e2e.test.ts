@@ -263,4 +263,93 @@ describe("keys minted for each person, two replicas sharing a store", () => {
       }),
     60_000,
   )
+
+  it.scopedLive(
+    "without a store: a restart mints again and deletes the old key; a refused key is minted again; people lists and revokes; credentials that cannot mint: 503, check and the start say so",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandbox.scoped()
+        const admin = Sandbox.asAdmin(sandbox)
+        const as = yield* AuthServer.scoped({ resource: `${PUBLIC}/mcp`, clients: [ALICE] })
+        const folder = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-mint-alone-"))
+        const identities = Path.join(folder, "identities.json")
+        writeIdentities(identities, { [email("alice")]: GRANTS[email("alice")] })
+        const env = (key: { key: string; secret: string }) => ({
+          SVC_URL: sandbox.url,
+          SVC_API_KEY: key.key,
+          SVC_API_SECRET: key.secret,
+          SVC_MCP_OAUTH_ISSUER: as.issuer,
+          SVC_MCP_PUBLIC_URL: PUBLIC,
+          SVC_MCP_IDENTITIES: identities,
+          SVC_GUARD: "off",
+        })
+        const alice = yield* Effect.promise(() => as.clientToken(ALICE, "svc.write"))
+        const keys = Effect.flatMap(admin.ok("read/FindUser", { username: userOf("alice") }), (u) =>
+          admin.ok("read/ListApiKeysForServiceUser", { user: u._id.$oid }),
+        )
+        const first = yield* Spawn.serveHttp(env(sandbox.apiKey))
+        json(yield* call(first.url, alice, "svc_list", { resource_type: "tag" }))
+        const [before] = yield* keys
+        first.child.kill("SIGKILL")
+        yield* Effect.promise(() => first.exited)
+        // After a restart: minted again, and the key the dead process held deleted at the service.
+        const server = yield* Spawn.serveHttp(env(sandbox.apiKey))
+        json(yield* call(server.url, alice, "svc_list", { resource_type: "tag" }))
+        const after = yield* keys
+        expect(after).toHaveLength(1)
+        expect(after[0].key).not.toBe(before.key)
+        // A key the service refuses (deleted behind the server's back) is minted again, and the call goes through.
+        yield* admin.ok("write/DeleteApiKeyForServiceUser", { key: after[0].key })
+        json(yield* call(server.url, alice, "svc_list", { resource_type: "tag" }))
+        const again = yield* keys
+        expect(again).toHaveLength(1)
+        expect(again[0].key).not.toBe(after[0].key)
+
+        // people: who holds a key, and its age; revoke: deleted, the service user disabled.
+        const listedPeople = yield* Spawn.run(env(sandbox.apiKey), ["people"])
+        expect(listedPeople.code).toBe(0)
+        expect(listedPeople.stderr).toMatch(new RegExp(`"${email("alice")}"  as "${userOf("alice")}"  key \\d+s old`))
+        const revoked = yield* Spawn.run(env(sandbox.apiKey), ["people", "revoke", email("alice")])
+        expect(revoked.code, revoked.stderr).toBe(0)
+        expect(revoked.stderr).toContain(`revoked 1 key(s) of "${email("alice")}"`)
+        expect(yield* keys).toHaveLength(0)
+        // Her next call: the held key is refused, minting again is refused too: a clear error.
+        const refused = yield* call(server.url, alice, "svc_list", { resource_type: "tag" })
+        expect(refused.body.result.isError).toBe(true)
+        expect(JSON.stringify(refused.body.result)).toContain("is disabled (revoked)")
+        expect(yield* keys).toHaveLength(0)
+
+        // An admin enables her service user again at the service.
+        const user = yield* admin.ok("read/FindUser", { username: userOf("alice") })
+        yield* admin.ok("write/UpdateUserBasePermissions", { user_id: user._id.$oid, enabled: true })
+        // Credentials that are not an admin's: the call is answered 503 with the reason; check and the start say so.
+        const viewer = sandbox.viewer.apiKey
+        const unable = yield* Spawn.serveHttp(env(viewer))
+        const unminted = yield* call(unable.url, alice, "svc_list", { resource_type: "tag" })
+        expect(unminted.status).toBe(503)
+        expect(unminted.body.error.message).toContain(`no service key could be minted for "${email("alice")}"`)
+        expect(unminted.body.error.message).toContain("admin-only")
+        yield* eventually(
+          Effect.sync(() => unable.stderr()),
+          (text) => text.includes("minted keys: the server's credentials"),
+        )
+        expect(unable.stderr()).toContain("minted keys: the server's credentials")
+        const checked = yield* Spawn.run(env(viewer), ["check"])
+        expect(checked.code).toBe(1)
+        expect(checked.stderr).toContain("[fail] mint     the server's credentials")
+        const checkedAdmin = yield* Spawn.run(env(sandbox.apiKey), ["check"])
+        expect(checkedAdmin.stderr).toContain("[ok  ] mint     the server's credentials are an admin's")
+        // A level the service does not know: the start refuses it in one line, exit 2.
+        writeIdentities(identities, { [email("alice")]: { mint: { level: "Admin" } } })
+        const bad = yield* Spawn.run(env(sandbox.apiKey), ["--http-port", "0"])
+        expect(bad.code).toBe(2)
+        expect(bad.stderr.trim().split("\n")).toHaveLength(1)
+        expect(bad.stderr).toContain('mint.level is "Admin", a level the service does not know')
+        // No key or secret the service made is in any answer or line the servers wrote.
+        for (const key of sandbox.world.apiKeys) {
+          expect(server.stderr() + unable.stderr() + listedPeople.stderr).not.toContain(key.secret)
+        }
+      }),
+    90_000,
+  )
 })
