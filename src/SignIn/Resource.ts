@@ -226,6 +226,9 @@ const grantIn = (mapping: Identities.Identities) => (person: string) => {
   return entry?._tag === "All" && entry.credentials._tag === "Mint" ? entry.credentials.grant : undefined
 }
 
+const mintsAny = (mapping: Identities.Identities) =>
+  [...mapping.entries.values()].some((e) => e._tag === "All" && e.credentials._tag === "Mint")
+
 /** Each service's minting: the keys of people whose entry went or changed are deleted at the service. */
 const revokeGone = (signIn: SignInShape, minters: ReadonlyArray<MintShape>) =>
   Effect.gen(function* () {
@@ -261,16 +264,18 @@ const reloadOnHangUp = (signIn: SignInShape) =>
     const minters = yield* mintersIn
     const onHangUp = () =>
       Runtime.runFork(runtime)(
-        Effect.flatMap(signIn.reload, (fault) =>
-          Option.isSome(fault)
-            ? Effect.logWarning(
-                `SVC_MCP_IDENTITIES (${JSON.stringify(path)}) ${fault.value}: the previous mapping stays in force`,
-              )
-            : Effect.zipRight(
-                Effect.logInfo(`SVC_MCP_IDENTITIES read again (${JSON.stringify(path)})`),
-                revokeGone(signIn, minters),
-              ),
-        ),
+        Effect.gen(function* () {
+          const before = yield* signIn.mapping
+          const fault = yield* signIn.reload
+          if (Option.isSome(fault)) {
+            return yield* Effect.logWarning(
+              `SVC_MCP_IDENTITIES (${JSON.stringify(path)}) ${fault.value}: the previous mapping stays in force`,
+            )
+          }
+          yield* Effect.logInfo(`SVC_MCP_IDENTITIES read again (${JSON.stringify(path)})`)
+          // Only where some entry mints, or did: a server of mapped keys asks the service nothing.
+          if (mintsAny(before) || mintsAny(yield* signIn.mapping)) yield* revokeGone(signIn, minters)
+        }),
       )
     yield* Effect.acquireRelease(
       Effect.sync(() => process.on("SIGHUP", onHangUp)),
