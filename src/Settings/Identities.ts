@@ -85,7 +85,7 @@ export const RESOURCE_TYPES = [
 /** The longest resource id or name a target may give; the service's own are far shorter. */
 const MAX_TARGET = 256
 /** The most targets one entry may name. */
-export const MAX_TARGETS = 256
+const MAX_TARGETS = 256
 
 const targetOf = (value: unknown, where: string): Either.Either<Target, string> => {
   if (typeof value !== "string") return Either.left(`${where} is not a string like "Stack:web"`)
@@ -102,7 +102,7 @@ const targetOf = (value: unknown, where: string): Either.Either<Target, string> 
 }
 
 /** `{"level": "Read" | "Execute" | "Write", "targets"?: ["Stack:web", ...]}`, and nothing else. */
-export const grantOf = (value: unknown, where: string): Either.Either<Grant, string> => {
+const grantOf = (value: unknown, where: string): Either.Either<Grant, string> => {
   if (!isRecord(value)) return Either.left(`${where} is not an object like {"level": "Read"}`)
   const unknown = Object.keys(value).find((key) => key !== "level" && key !== "targets")
   if (unknown !== undefined) return Either.left(`${where} has an unknown field ${JSON.stringify(unknown)}`)

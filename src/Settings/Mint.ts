@@ -6,17 +6,16 @@
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { type ConfigError, duration, read } from "./Read.js"
 
 /** The default: a week. */
-export const LIFETIME_MS = 7 * 24 * 3_600_000
+const LIFETIME_MS = 7 * 24 * 3_600_000
 
 export interface MintSettingsShape {
   readonly lifetimeMs: number
 }
 
-export const DEFAULT: MintSettingsShape = { lifetimeMs: LIFETIME_MS }
+const DEFAULT: MintSettingsShape = { lifetimeMs: LIFETIME_MS }
 
 /** The minted keys' settings; by default a week's lifetime. */
 export class MintSettings extends Context.Reference<MintSettings>()("svc-mcp/MintSettings", {
@@ -29,8 +28,6 @@ const lifetime = duration("SVC_MCP_MINT_LIFETIME", LIFETIME_MS, 10_000, 365 * 24
 export const load: Effect.Effect<MintSettingsShape, ConfigError> = read(
   Config.map(lifetime, (lifetimeMs) => ({ lifetimeMs })),
 )
-
-export const layerConfig: Layer.Layer<MintSettings, ConfigError> = Layer.effect(MintSettings, load)
 
 /** The settings as SVC_MCP_MINT_LIFETIME says when sign-in is on (`on`); else those provided, by default a week. */
 export const loadWhen = (on: boolean): Effect.Effect<MintSettingsShape, ConfigError> => (on ? load : MintSettings)
