@@ -32,6 +32,8 @@ export interface Credential {
   readonly headers: Readonly<Record<string, string>>
   /** Which login produced these headers, so that a refusal renews them only once. */
   readonly generation: number
+  /** What a refusal of these headers means, where the method's own words would mislead (a minted key). */
+  readonly refusal?: string
 }
 
 export type AuthFailure = SvcAuthError | SvcTimeoutError | SvcUnreachableError

@@ -15,7 +15,7 @@ import * as CallContext from "./Call/Context.js"
 import { guarded } from "./Callers/KeyGuard.js"
 import { RefusedKeys } from "./Callers/RefusedKeys.js"
 import { DEFAULT_MAX_ANSWER_BYTES, SvcConfig } from "./Config.js"
-import type { SvcError, Target } from "./Service/Errors.js"
+import { SvcAuthError, type SvcError, type Target } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
 import { fromResponse, type Outcome, rejected } from "./Service/Response.js"
 import * as SvcTransport from "./Service/Transport.js"
@@ -76,22 +76,34 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
           }),
         )
       })
-    const settle = (outcome: Outcome): Effect.Effect<Reply, SvcError> =>
+    const settle = (outcome: Outcome, credential: Credential): Effect.Effect<Reply, SvcError> =>
       outcome._tag === "Ok"
         ? Effect.succeed(outcome)
-        : Effect.fail(outcome._tag === "Failed" ? outcome.error : rejected(target, outcome, auth.method, naming))
+        : Effect.fail(
+            outcome._tag === "Failed"
+              ? outcome.error
+              : credential.refusal === undefined
+                ? rejected(target, outcome, auth.method, naming)
+                : new SvcAuthError({
+                    call: target,
+                    reason: "Rejected",
+                    status: outcome.status,
+                    detail: credential.refusal,
+                  }),
+          )
     const renewed = (credential: Credential) =>
       Option.isNone(auth.renew)
         ? undefined
         : Effect.logInfo(`${group}/${endpoint}: the token was refused; logging in again, then retrying once`).pipe(
             Effect.zipRight(auth.renew.value(credential)),
-            Effect.flatMap((fresh) => attempt(fresh.headers)),
-            Effect.flatMap(settle),
+            Effect.flatMap((fresh) => Effect.flatMap(attempt(fresh.headers), (outcome) => settle(outcome, fresh))),
           )
     return auth.credential.pipe(
       Effect.flatMap((credential) =>
         Effect.flatMap(attempt(credential.headers), (first) =>
-          first._tag === "CredentialsInvalid" ? (renewed(credential) ?? settle(first)) : settle(first),
+          first._tag === "CredentialsInvalid"
+            ? (renewed(credential) ?? settle(first, credential))
+            : settle(first, credential),
         ),
       ),
       guarded(refusedKeys, target, naming),

@@ -20,7 +20,9 @@ import type * as Scope from "effect/Scope"
 import * as Auth from "../Auth.js"
 import * as RefusedKeys from "../Callers/RefusedKeys.js"
 import * as Config from "../Config.js"
+import * as Mint from "../Mint/Shape.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
+import * as MintSettings from "../Settings/Mint.js"
 import * as Parts from "../Shared/Parts.js"
 import * as SignInAuth from "../SignIn/Auth.js"
 import * as Store from "../Store/Store.js"
@@ -38,6 +40,7 @@ export type Client =
   | RefusedKeys.RefusedKeys
   | CallerCredentials.Mode
   | SignInAuth.IdentityKeys
+  | Mint.Minting
 
 /** How the bundle gets its configuration, for the credentials mode in force. */
 export type ConfigFor<E = Config.ConfigError> = (mode: Config.CredentialsMode) => Layer.Layer<Config.SvcConfig, E>
@@ -76,8 +79,11 @@ export const contextWith = <E>(
     const http = yield* HttpClient.HttpClient
     const beneath = Context.merge(configured, Context.make(HttpClient.HttpClient, http))
     const server = mode === "per-request" ? Auth.perRequest : yield* Effect.provide(Auth.make, beneath)
-    // With sign-in, an identity mapped to a key of its own sends that key.
-    const auth = mode !== "per-request" && identityKeys ? SignInAuth.withIdentities(server) : server
+    // With sign-in, keys are minted for people whose entry asks, with the server's own credentials.
+    const minting =
+      mode !== "per-request" && identityKeys ? yield* mintingWith(server, beneath, refusedKeys) : Option.none()
+    // With sign-in, an identity mapped to a key of its own sends that key, or the one minted for it.
+    const auth = mode !== "per-request" && identityKeys ? SignInAuth.withIdentities(server, minting) : server
     const client = yield* Effect.provide(
       SvcClient.make,
       beneath.pipe(Context.add(Auth.Auth, auth), Context.add(RefusedKeys.RefusedKeys, refusedKeys)),
@@ -93,7 +99,26 @@ export const contextWith = <E>(
       Context.add(Names.Names, Option.some(names)),
       Context.add(CallerCredentials.Mode, mode),
       Context.add(SignInAuth.IdentityKeys, identityKeys),
+      Context.add(Mint.Minting, minting),
     )
+  })
+
+/** Minting, over a client of its own that sends the server's credentials whoever's call it serves. */
+const mintingWith = (
+  server: Auth.AuthShape,
+  beneath: Context.Context<Config.SvcConfig | HttpClient.HttpClient>,
+  refusedKeys: Option.Option<RefusedKeys.RefusedKeysShape>,
+) =>
+  Effect.gen(function* () {
+    const admin = yield* Effect.provide(
+      SvcClient.make,
+      beneath.pipe(Context.add(Auth.Auth, server), Context.add(RefusedKeys.RefusedKeys, refusedKeys)),
+    )
+    const store = yield* Parts.beneath(Store.Store, Option.none())
+    const settings = yield* MintSettings.MintSettings
+    const config = Context.get(beneath, Config.SvcConfig)
+    const { make } = yield* Effect.promise(() => import("../Mint/Mint.js"))
+    return Option.some(yield* make(admin, store, { lifetimeMs: settings.lifetimeMs, scope: config.url }))
   })
 
 /** The client as the ConfigProvider says. */

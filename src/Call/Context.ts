@@ -24,15 +24,37 @@ export interface Caller {
   readonly secret: Redacted.Redacted<string>
 }
 
+/** The service's permission levels a minted identity may be given (None would mint a key that can do nothing). */
+export const LEVELS = ["Read", "Execute", "Write"] as const
+export type Level = (typeof LEVELS)[number]
+
+/** A resource on which a minted identity's level is given: its type as the service names it, and its id or name. */
+export interface Target {
+  readonly type: string
+  readonly id: string
+}
+
+/**
+ * What a minted identity may do at the service: `level` on every resource
+ * type, or, with targets, on those resources only.
+ */
+export interface Grant {
+  readonly level: Level
+  readonly targets: ReadonlyArray<Target>
+}
+
 /**
  * The credentials a call's request brought: none (the server's own are used),
  * one caller's, or, among several services, a caller per service it sent a
- * header pair for (of which a call uses only its own service's).
+ * header pair for (of which a call uses only its own service's); or, signed
+ * in, a key the server mints for the person at each service (SignIn's Auth
+ * asks the Mint for it as the call is sent).
  */
 export type Credentials =
   | { readonly _tag: "Server" }
   | { readonly _tag: "Caller"; readonly caller: Caller }
   | { readonly _tag: "PerService"; readonly callers: ReadonlyMap<string, Caller> }
+  | { readonly _tag: "Minted"; readonly person: string; readonly grant: Grant }
 
 /** Who signed in (an OAuth access token the server verified). */
 export interface Identity {
@@ -141,6 +163,7 @@ export const callerOf = (context: CallContext): Option.Option<Caller> => {
   const { credentials } = context
   switch (credentials._tag) {
     case "Server":
+    case "Minted":
       return Option.none()
     case "Caller":
       return Option.some(credentials.caller)

@@ -31,6 +31,7 @@ export type Command =
   | { readonly _tag: "Sandbox"; readonly port: number; readonly estate?: Estate; readonly scenario?: Scenario }
   | { readonly _tag: "Scenarios" }
   | { readonly _tag: "Check" }
+  | { readonly _tag: "People"; readonly revoke?: string }
   | { readonly _tag: "Setup"; readonly options: Setup.Options }
   | {
       readonly _tag: "AuditVerify"
@@ -177,6 +178,11 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
       return extra("check", rest) ?? { _tag: "Check" }
     case "audit":
       return parseAudit(rest)
+    case "people":
+      if (rest.length === 0) return { _tag: "People" }
+      if (rest[0] === "revoke" && rest.length === 2 && rest[1] !== "")
+        return { _tag: "People", revoke: rest[1] as string }
+      return invalid("usage: svc-mcp people [revoke NAME]")
     case "setup": {
       if (rest[0] === "--help" || rest[0] === "-h") return { _tag: "Help", topic: "setup" }
       return Either.match(Setup.parse(rest), {
@@ -198,6 +204,7 @@ const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ["svc-mcp --sandbox", "serve MCP on in-memory sandboxes (--services; --estate; --scenario)"],
   ["svc-mcp sandbox [--port N]", "run the sandbox alone, print its URL (--estate; --scenario)"],
   ["svc-mcp check", "check that the configuration reaches the service and logs in"],
+  ["svc-mcp people [revoke NAME]", "list who holds a minted key, with its age; revoke one"],
   ["svc-mcp audit verify FILE...", "verify audit logs are whole (--store URL: its stream too)"],
   ["svc-mcp setup <client>", "print what to add this server to a client with (svc-mcp help setup)"],
   ["svc-mcp help [setup]", "print this help, or setup's"],

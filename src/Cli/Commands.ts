@@ -33,6 +33,7 @@ import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as GuardSettings from "../Settings/Guard.js"
 import * as HttpSettings from "../Settings/Http.js"
+import * as MintSettings from "../Settings/Mint.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as PolicySettings from "../Settings/Policy.js"
 import * as RegistrySettings from "../Settings/Registry.js"
@@ -55,6 +56,7 @@ const loadCheck = Effect.promise(() => import("../Diagnosis/Check.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))
 const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
 const loadAuditVerify = Effect.promise(() => import("../Audit/VerifyCommand.js"))
+const loadPeople = Effect.promise(() => import("./People.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
@@ -76,6 +78,7 @@ const servingClient = (config: ClientBundle.LoadConfigFor = Config.loadFor) =>
         Context.add(HttpClient.HttpClient, yield* SvcTransport.make),
         Context.add(CallerCredentials.Mode, mode),
         Context.add(SignInAuth.IdentityKeys, identityKeys),
+        Context.add(MintSettings.MintSettings, yield* MintSettings.loadWhen(identityKeys)),
       )
       return Context.merge(beneath, yield* Effect.provide(ClientBundle.contextWith(config), beneath))
     }),
@@ -166,6 +169,7 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
     const [Readiness, McpHttp] = yield* loadHttp
     const names = several.map((service) => service.name)
     const signIn = yield* SignInSettings.load(names)
+    if (SignInSettings.mints(signIn)) yield* Effect.forkScoped(Effect.flatMap(loadPeople, (People) => People.warn))
     const readiness = several.length > 0 ? Readiness.layerServices(several) : Readiness.layer
     const signInLayer = Option.isSome(signIn) ? (yield* loadSignIn).layer(signIn.value, names) : Layer.empty
     const ready = yield* Layer.buildWithScope(Layer.merge(readiness, signInLayer), yield* Effect.scope)
@@ -307,7 +311,8 @@ const checkSignIn = (settings: SignInSettings.SignInSettingsShape) =>
     const SignInCheck = yield* Effect.promise(() => import("../Diagnosis/SignIn.js"))
     const steps = yield* SignInCheck.run(settings)
     yield* Console.error(SignInCheck.format(steps))
-    return steps.every((step) => step.status !== "fail")
+    const minting = yield* Effect.flatMap(loadPeople, (People) => People.checkIf(settings))
+    return minting && steps.every((step) => step.status !== "fail")
   })
 
 /** `check` of several services: each with its own variables, each report headed by its name. */
@@ -351,6 +356,12 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
       case "Check":
         return yield* RegistrySettings.load.pipe(
           Effect.flatMap((names) => (Option.isSome(names) ? checkEach(names.value) : check)),
+          Effect.catchTag("ConfigError", configFailed),
+          providingStore,
+        )
+      case "People":
+        return yield* Effect.flatMap(loadPeople, (People) => People.run(command.revoke, exitWith)).pipe(
+          Effect.provide(checkingClient(Config.layer)),
           Effect.catchTag("ConfigError", configFailed),
           providingStore,
         )

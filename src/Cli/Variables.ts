@@ -237,6 +237,11 @@ export const GROUPS: ReadonlyArray<Group> = [
         httpOnly: true,
       },
       { name: "SVC_MCP_IDENTITIES", meaning: "a JSON file: each identity's service credentials", httpOnly: true },
+      {
+        name: "SVC_MCP_MINT_LIFETIME",
+        meaning: "how long a key minted for a person lives (default 168h)",
+        httpOnly: true,
+      },
     ],
   },
   {

@@ -48,6 +48,7 @@ import * as Asking from "./Asking.js"
 import * as HttpBody from "./HttpBody.js"
 import * as HttpGate from "./HttpGate.js"
 import { type ListenError, listening, nodeServer, type Shutdown, sendJson } from "./HttpServer.js"
+import type * as Listing from "./Listing.js"
 import { type McpServer, make, type Requirements as ServerRequirements } from "./Server.js"
 import * as Session from "./Session.js"
 import * as SignInHttp from "./SignIn.js"
@@ -107,17 +108,26 @@ type Log = (message: string) => void
  * The SDK's MCP handler: each request's own server, made with the context its admission carries;
  * a 2025-era POST of a session gets the transport that can ask its client.
  */
-const mcpHandler = (mcp: McpServer, requests: Requests, asked: Asking.Asked, log: Log) =>
+const mcpHandler = (
+  mcp: McpServer,
+  requests: Requests,
+  asked: Asking.Asked,
+  log: Log,
+  reachOf: (admitted: Admitted) => Listing.Reach | undefined,
+) =>
   createMcpHandler(
     (info) => {
       const admission = requests.getStore()
       if (admission === undefined) return mcp.create()
       const { context, session } = admission
-      if (info?.era !== "legacy" || Option.isNone(session)) return mcp.create(context)
+      // Signed in: the tool list is the person's own.
+      const reach = admission.admitted === undefined ? undefined : reachOf(admission.admitted)
+      if (info?.era !== "legacy" || Option.isNone(session)) return mcp.create(context, undefined, reach)
       return mcp.create(
         context,
         (transport) =>
           new Asking.AskingTransport(transport, asked.answers, Asking.bindingOf(context, session.value), session.value),
+        reach,
       )
     },
     {
@@ -173,7 +183,10 @@ const gated = (
             ...(authInfo === undefined ? {} : { authInfo }),
             ...(parsedBody === undefined ? {} : { parsedBody }),
           })
-        const response = await requests.run(Admission.Served({ context, session }), serve)
+        const response = await requests.run(
+          Admission.Served({ context, session, ...(admitted === undefined ? {} : { admitted }) }),
+          serve,
+        )
         // A 2025-era client's initialize: its session token, from what it declared.
         const initialize = Asking.initializeOf(parsedBody)
         if (initialize !== undefined) {
@@ -335,11 +348,14 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       // The replicas' shared store, where one is provided: answers landing on another replica reach the call through it.
       answers: Answers.make({ key, store: yield* Store, run, warn: log, limits }),
     }
-    const handler = mcpHandler(mcp, requests, asked, log)
+    const handler = mcpHandler(mcp, requests, asked, log, (admitted) =>
+      Option.isSome(signIn) ? SignInHttp.reachOf(signIn.value, admitted) : undefined,
+    )
+    const premint = SignInHttp.premintWith(yield* SignInHttp.mintersOf, run)
     const serveMcp = gated(
       handler,
       Token.bindingOf(Option.map(settings.token, Redacted.value)),
-      Option.map(signIn, (s) => SignInHttp.gate(s, MAX_BODY_BYTES)),
+      Option.map(signIn, (s) => SignInHttp.gate(s, MAX_BODY_BYTES, premint)),
       requests,
       asked,
       log,

@@ -45,6 +45,7 @@ import type { Guard } from "../Untrusted/Guard.js"
 import { FleetView } from "../View/Fleet.js"
 import * as Apps from "./Apps.js"
 import { INVALID_PARAMS } from "./Incoming.js"
+import * as Listing from "./Listing.js"
 import * as McpLogging from "./Logging.js"
 import { DefaultJsonSchemaValidator } from "./SdkShims.js"
 import { StdioTransport } from "./StdioTransport.js"
@@ -120,7 +121,11 @@ export interface McpServer {
    * A new SDK server with the tools registered: one per stdio connection, one
    * per HTTP request. What does not change between them is prepared once.
    */
-  readonly create: (request?: CallContext.CallContext, wrap?: (transport: Transport) => Transport) => Server
+  readonly create: (
+    request?: CallContext.CallContext,
+    wrap?: (transport: Transport) => Transport,
+    reach?: Listing.Reach,
+  ) => Server
   /** Completes once no tool call is in flight, on any server it created. */
   readonly idle: Effect.Effect<void>
 }
@@ -187,15 +192,18 @@ const listing = (tools: ReadonlyArray<Tool>, apps: Option.Option<Apps.Apps>) => 
   })),
 })
 
-/** What every server created announces: its capabilities, instructions and how long its lists may be cached. */
-const optionsOf = (apps: Option.Option<Apps.Apps>): ServerOptions => ({
+/**
+ * What every server created announces: its capabilities, instructions and how long its lists may be
+ * cached: by anyone, or, where the list is a signed-in person's own, by that person alone.
+ */
+const optionsOf = (apps: Option.Option<Apps.Apps>, cacheScope: "public" | "private" = "public"): ServerOptions => ({
   // The answers to this server's one question are checked by its own validator (SdkShims.ts).
   jsonSchemaValidator: new DefaultJsonSchemaValidator(),
   capabilities: { tools: {}, logging: {}, ...(Option.isSome(apps) ? { resources: {} } : {}) },
   instructions: INSTRUCTIONS,
   cacheHints: {
-    "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
-    "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+    "tools/list": { ttlMs: LIST_TTL_MS, cacheScope },
+    "server/discover": { ttlMs: LIST_TTL_MS, cacheScope },
   },
 })
 
@@ -268,18 +276,22 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   )
   const serve = boundary(runFork)
   const listed = listing(tools, apps)
+  const listedFor = Listing.memo((reach) => listing(Listing.narrowed(tools, reach), apps))
   const runtime = yield* Effect.runtime<never>()
   const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
   const options = optionsOf(apps)
+  const personal = optionsOf(apps, "private")
   const create = (
     requestContext: CallContext.CallContext = CallContext.empty,
     wrap?: (transport: Transport) => Transport,
+    reach?: Listing.Reach,
   ) => {
-    const server = new ToolServer({ name: "svc-mcp", version: VERSION }, options, wrap)
+    const server = new ToolServer({ name: "svc-mcp", version: VERSION }, reach === undefined ? options : personal, wrap)
     const sessionLevel = McpLogging.attach(server)
+    const answer = reach === undefined ? listed : listedFor(reach)
     server.setRequestHandler("tools/list", () => {
       warmSoon()
-      return listed
+      return answer
     })
     if (Option.isSome(apps)) apps.value.attach(server, run)
     server.setRequestHandler("tools/call", (request, ctx) =>

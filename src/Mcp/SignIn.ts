@@ -20,13 +20,18 @@ import {
   readRequestBody,
   verifyBearerToken,
 } from "@modelcontextprotocol/server"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as CallContext from "../Call/Context.js"
+import { Minting, type MintShape } from "../Mint/Shape.js"
+import { Services } from "../Registry/Registry.js"
 import * as Identity from "../SignIn/Identity.js"
 import type { Admitted, Refusal, SignInShape } from "../SignIn/Resource.js"
 import { SKEW_SECONDS } from "../SignIn/Verifier.js"
+import * as Listing from "./Listing.js"
 
 /** Thrown through the SDK's verifier to carry our refusal out of it. */
 class Refused {
@@ -155,31 +160,106 @@ export const verify =
     return admitted
   }
 
+/** How far a person's tool list reaches: their token's scopes, and their minted level (Listing.ts). */
+export const reachOf = (signIn: SignInShape, admitted: Admitted): Listing.Reach => {
+  const granted = admitted.identity.scopes
+  const tier = (["write", "operate", "read"] as const).find((t) => signIn.scopes.allows(granted, t))
+  const { entry } = admitted
+  const level =
+    entry._tag === "All" && entry.credentials._tag === "Mint"
+      ? (Listing.LEVEL_RANK[entry.credentials.grant.level] ?? 0)
+      : Listing.FULL.level
+  return { tier: tier === undefined ? -1 : Listing.TIER_RANK[tier], level }
+}
+
+/**
+ * Makes sure the key minted for the person is at hand before a tool call goes on (the service's
+ * key for the call, `service` among several): the reason it cannot be, or none.
+ */
+export type Premint = (admitted: Admitted, service: string | undefined) => Promise<Option.Option<string>>
+
+const callsIn = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
+  (Array.isArray(body) ? body : [body]).filter(
+    (message): message is Record<string, unknown> =>
+      typeof message === "object" && message !== null && (message as { method?: unknown }).method === "tools/call",
+  )
+
+const serviceOf = (call: Record<string, unknown>): string | undefined => {
+  const params = call.params as { arguments?: { service?: unknown } } | undefined
+  return typeof params?.arguments?.service === "string" ? params.arguments.service : undefined
+}
+
+/** Minting that fails before a call is sent: 503, with the reason; nothing reaches the service. */
+const unminted = (reason: string, id: unknown): Response =>
+  Response.json(
+    { jsonrpc: "2.0", error: { code: -32001, message: `Service Unavailable: ${reason}` }, id },
+    { status: 503, headers: { "retry-after": "5" } },
+  )
+
+const screened = (signIn: SignInShape, admitted: Admitted, body: unknown): Response | undefined => {
+  const refusal = signIn.screen(admitted, body)
+  return Option.isSome(refusal) ? refusalResponse(signIn, refusal.value, idOf(body)) : undefined
+}
+
+/** The request's body as JSON, when the SDK has not parsed it; undefined when too large or not JSON (the handler answers it). */
+const bodyOf = async (request: Request, parsedBody: unknown, maxBodyBytes: number): Promise<unknown> => {
+  if (parsedBody !== undefined) return parsedBody
+  const read = await readRequestBody(request.clone(), maxBodyBytes)
+  if (read.tooLarge) return undefined
+  try {
+    return JSON.parse(read.text)
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The gate's second half, once the body is read: a tool call the token's scopes or identity do
- * not reach is refused; otherwise, how to run the request's calls as the person it comes from.
+ * not reach is refused; a person whose key is minted has it before their call goes on;
+ * otherwise, how to run the request's calls as the person it comes from.
  */
 export const gate =
-  (signIn: SignInShape, maxBodyBytes: number) =>
+  (signIn: SignInShape, maxBodyBytes: number, premint?: Premint) =>
   async (
     admitted: Admitted,
     request: Request,
     parsedBody?: unknown,
   ): Promise<Response | ((context: CallContext.CallContext) => CallContext.CallContext)> => {
-    if (request.method === "POST" && parsedBody !== undefined) {
-      const refusal = signIn.screen(admitted, parsedBody)
-      if (Option.isSome(refusal)) return refusalResponse(signIn, refusal.value, idOf(parsedBody))
-    } else if (request.method === "POST") {
-      const read = await readRequestBody(request.clone(), maxBodyBytes)
-      // Too large or not JSON: the handler answers it (413, parse error), and sends nothing.
-      if (!read.tooLarge) {
-        let body: unknown
-        try {
-          body = JSON.parse(read.text)
-        } catch {}
-        const refusal = signIn.screen(admitted, body)
-        if (Option.isSome(refusal)) return refusalResponse(signIn, refusal.value, idOf(body))
+    if (request.method === "POST") {
+      const body = await bodyOf(request, parsedBody, maxBodyBytes)
+      const refused = screened(signIn, admitted, body)
+      if (refused !== undefined) return refused
+      const minted = admitted.entry._tag === "All" && admitted.entry.credentials._tag === "Mint"
+      for (const call of minted && premint !== undefined ? callsIn(body) : []) {
+        const fault = await premint?.(admitted, serviceOf(call))
+        if (fault !== undefined && Option.isSome(fault)) return unminted(fault.value, idOf(body))
       }
     }
     return Identity.signedIn(admitted.identity, admitted.entry)
+  }
+
+/** Each service's minting, by name (the one service's under ""). */
+export const mintersOf = Effect.gen(function* () {
+  const services = yield* Services
+  if (services.length === 0) return new Map(Option.toArray(Option.map(yield* Minting, (m) => ["", m] as const)))
+  return new Map(
+    services.flatMap((s) => Option.toArray(Option.map(Context.get(s.context, Minting), (m) => [s.name, m] as const))),
+  )
+})
+
+/** The key minted for the person at the call's service (the first, when it names none), or why there is none. */
+export const premintWith =
+  (minters: ReadonlyMap<string, MintShape>, run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>): Premint =>
+  (admitted, service) => {
+    const minter = minters.get(service ?? "") ?? minters.values().next().value
+    const { entry } = admitted
+    if (minter === undefined || entry._tag !== "All" || entry.credentials._tag !== "Mint") {
+      return Promise.resolve(Option.none())
+    }
+    return run(
+      minter.credential(admitted.identity.name, entry.credentials.grant).pipe(
+        Effect.as(Option.none<string>()),
+        Effect.catchAll((error) => Effect.succeed(Option.some(error.message))),
+      ),
+    )
   }

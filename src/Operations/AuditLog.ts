@@ -19,6 +19,8 @@ export interface AuditEntry {
   readonly caller: string
   /** Who: the signed-in identity (`oauth:<name>`), the caller key's fingerprint (`key:sha256:...`), or `server`. */
   readonly who?: string
+  /** The service user acting for a signed-in person, with the key minted for them (`svc-mcp:<name>`). */
+  readonly acting?: string
   readonly tool: string
   readonly selector?: string
   /** `group/Endpoint`, when the arguments named one. */
@@ -47,6 +49,7 @@ export interface IntentEntry {
   readonly service?: string
   readonly caller: string
   readonly who: string
+  readonly acting?: string
   readonly tool: string
   readonly selector?: string
   readonly endpoint?: string

@@ -15,6 +15,7 @@ import * as Redacted from "effect/Redacted"
 import { Auth, type AuthShape } from "../Auth.js"
 import * as CallContext from "../Call/Context.js"
 import { canonicalJson } from "../Confirmation/Canonical.js"
+import { usernameOf } from "../Mint/Service.js"
 import { Naming, type NamingShape } from "../Settings/Naming.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
@@ -155,6 +156,8 @@ class Recorder {
           ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
           caller: auditCaller(context),
           who: whoOf(context),
+          // A signed-in person's key minted for them: the service user the service names in its own history.
+          ...(context.credentials._tag === "Minted" ? { acting: usernameOf(context.credentials.person) } : {}),
           tool,
           ...(selector === undefined ? {} : { selector }),
           ...(read === undefined ? {} : { guarded: read }),

@@ -3,7 +3,9 @@
  * with. The file names a claim (default `sub`) and maps its values to a
  * credential set: `{"server": true}` (the server's own credentials, the person
  * still named in the audit) or `{"apiKeyFile", "apiSecretFile"}` (that
- * person's own key, read from files as container secrets are mounted). Among
+ * person's own key, read from files as container secrets are mounted), or
+ * `{"mint": {"level", "targets"}}` (a key the server mints for the person at
+ * the service, with exactly those permissions: Mint/). Among
  * several services (SVC_SERVICES) an entry may instead map each service name to
  * a credential set. `*` matches any identity without an entry of its own.
  *
@@ -13,6 +15,7 @@
  */
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
+import { type Grant, LEVELS, type Level, type Target } from "../Call/Context.js"
 
 const Fs = process.getBuiltinModule("node:fs")
 
@@ -22,8 +25,11 @@ export interface KeyPair {
   readonly secret: Redacted.Redacted<string>
 }
 
-/** What one identity sends to a service: the server's own credentials, or its own key. */
-type Credentials = { readonly _tag: "Server" } | { readonly _tag: "Key"; readonly pair: KeyPair }
+/** What one identity sends to a service: the server's own credentials, its own key, or a key minted for it. */
+type Credentials =
+  | { readonly _tag: "Server" }
+  | { readonly _tag: "Key"; readonly pair: KeyPair }
+  | { readonly _tag: "Mint"; readonly grant: Grant }
 
 /** One entry: one credential set for every service, or one per service name. */
 export type Entry =
@@ -59,11 +65,74 @@ const readSecretFile = (path: unknown, where: string): Either.Either<string, str
   }
 }
 
-const CREDENTIAL_KEYS = ["server", "apiKeyFile", "apiSecretFile"]
+const CREDENTIAL_KEYS = ["server", "apiKeyFile", "apiSecretFile", "mint"]
+
+/** The resource types a level is given on, as the service names them (its System is the admins'). */
+export const RESOURCE_TYPES = [
+  "Swarm",
+  "Server",
+  "Stack",
+  "Deployment",
+  "Build",
+  "Repo",
+  "Procedure",
+  "Action",
+  "Builder",
+  "Alerter",
+  "ResourceSync",
+] as const
+
+/** The longest resource id or name a target may give; the service's own are far shorter. */
+const MAX_TARGET = 256
+/** The most targets one entry may name. */
+const MAX_TARGETS = 256
+
+const targetOf = (value: unknown, where: string): Either.Either<Target, string> => {
+  if (typeof value !== "string") return Either.left(`${where} is not a string like "Stack:web"`)
+  const colon = value.indexOf(":")
+  const type = colon < 0 ? value : value.slice(0, colon)
+  const id = colon < 0 ? "" : value.slice(colon + 1).trim()
+  if (!(RESOURCE_TYPES as ReadonlyArray<string>).includes(type)) {
+    return Either.left(
+      `${where} names the resource type ${JSON.stringify(type.slice(0, 40))}, which the service does not have (it has ${RESOURCE_TYPES.join(", ")})`,
+    )
+  }
+  if (id === "" || id.length > MAX_TARGET) return Either.left(`${where} names no resource after "${type}:"`)
+  return Either.right({ type, id })
+}
+
+/** `{"level": "Read" | "Execute" | "Write", "targets"?: ["Stack:web", ...]}`, and nothing else. */
+const grantOf = (value: unknown, where: string): Either.Either<Grant, string> => {
+  if (!isRecord(value)) return Either.left(`${where} is not an object like {"level": "Read"}`)
+  const unknown = Object.keys(value).find((key) => key !== "level" && key !== "targets")
+  if (unknown !== undefined) return Either.left(`${where} has an unknown field ${JSON.stringify(unknown)}`)
+  if (typeof value.level !== "string" || !(LEVELS as ReadonlyArray<string>).includes(value.level)) {
+    const given = typeof value.level === "string" ? JSON.stringify(value.level.slice(0, 40)) : "none"
+    return Either.left(
+      `${where}.level is ${given}, a level the service does not know; give one of ${LEVELS.join(", ")}`,
+    )
+  }
+  const level = value.level as Level
+  if (value.targets === undefined) return Either.right({ level, targets: [] })
+  if (!Array.isArray(value.targets) || value.targets.length === 0 || value.targets.length > MAX_TARGETS) {
+    return Either.left(`${where}.targets is not a list of 1 to ${MAX_TARGETS} resources like "Stack:web"`)
+  }
+  const targets: Array<Target> = []
+  for (const [index, item] of value.targets.entries()) {
+    const target = targetOf(item, `${where}.targets[${index}]`)
+    if (Either.isLeft(target)) return Either.left(target.left)
+    if (!targets.some((t) => t.type === target.right.type && t.id === target.right.id)) targets.push(target.right)
+  }
+  return Either.right({ level, targets })
+}
 
 const credentialsOf = (value: Record<string, unknown>, where: string): Either.Either<Credentials, string> => {
   const unknown = Object.keys(value).find((key) => !CREDENTIAL_KEYS.includes(key))
   if (unknown !== undefined) return Either.left(`${where} has an unknown field ${JSON.stringify(unknown)}`)
+  if (value.mint !== undefined) {
+    if (Object.keys(value).length > 1) return Either.left(`${where} has mint beside other credentials`)
+    return Either.map(grantOf(value.mint, `${where}.mint`), (grant) => ({ _tag: "Mint" as const, grant }))
+  }
   if (value.server !== undefined) {
     if (value.server !== true) return Either.left(`${where}.server is not true`)
     if (value.apiKeyFile !== undefined || value.apiSecretFile !== undefined) {
@@ -95,6 +164,8 @@ const entryOf = (value: unknown, where: string, services: ReadonlyArray<string>)
     if (!isRecord(set)) return Either.left(`${where}.${name} is not an object`)
     const credentials = credentialsOf(set, `${where}.${name}`)
     if (Either.isLeft(credentials)) return Either.left(credentials.left)
+    // A minted key is made at each service with that service's own admin: one grant for all of them.
+    if (credentials.right._tag === "Mint") return Either.left(`${where}.${name}: mint is given once, for every service`)
     map.set(name, credentials.right)
   }
   if (map.size === 0) return Either.left(`${where} is empty`)

@@ -189,3 +189,9 @@ export const load = (
 export const enabled: Effect.Effect<boolean, ConfigError> = read(
   Config.map(optional("SVC_MCP_OAUTH_ISSUER"), Option.isSome),
 )
+
+/** Whether some identity's entry asks for a minted key (its server's credentials must then be an admin's). */
+export const mints = (settings: Option.Option<SignInSettingsShape>): boolean =>
+  Option.exists(settings, (s) =>
+    [...s.identities.entries.values()].some((e) => e._tag === "All" && e.credentials._tag === "Mint"),
+  )

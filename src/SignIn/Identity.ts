@@ -11,11 +11,16 @@ export type Identity = CallContext.Identity
 
 const callerOf = (pair: Identities.KeyPair): CallContext.Caller => ({ key: pair.key, secret: pair.secret })
 
-const credentialsOf = (entry: Identities.Entry): CallContext.Credentials => {
+const credentialsOf = (entry: Identities.Entry, person: string): CallContext.Credentials => {
   if (entry._tag === "All") {
-    return entry.credentials._tag === "Key"
-      ? { _tag: "Caller", caller: callerOf(entry.credentials.pair) }
-      : { _tag: "Server" }
+    switch (entry.credentials._tag) {
+      case "Key":
+        return { _tag: "Caller", caller: callerOf(entry.credentials.pair) }
+      case "Mint":
+        return { _tag: "Minted", person, grant: entry.credentials.grant }
+      case "Server":
+        return { _tag: "Server" }
+    }
   }
   const callers = new Map<string, CallContext.Caller>()
   for (const [service, credentials] of entry.services) {
@@ -26,13 +31,13 @@ const credentialsOf = (entry: Identities.Entry): CallContext.Credentials => {
 
 /**
  * A request's context as `identity`'s, sending what its entry maps it to: its
- * own key (for every service, or for each service it names), else the
- * server's own credentials.
+ * own key (for every service, or for each service it names), a key minted for
+ * it, else the server's own credentials.
  */
 export const signedIn =
   (identity: Identity, entry: Identities.Entry) =>
   (context: CallContext.CallContext): CallContext.CallContext => ({
     ...context,
     identity: Option.some(identity),
-    credentials: credentialsOf(entry),
+    credentials: credentialsOf(entry, identity.name),
   })

@@ -15,6 +15,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Runtime from "effect/Runtime"
+import { Minting, type MintShape } from "../Mint/Shape.js"
+import { Services } from "../Registry/Registry.js"
 import * as Identities from "../Settings/Identities.js"
 import type { ConfigError } from "../Settings/Read.js"
 import type { SignInSettingsShape } from "../Settings/SignIn.js"
@@ -59,6 +61,8 @@ export interface SignInShape {
   readonly screen: (admitted: Admitted, body: unknown) => Option.Option<Refusal>
   /** The identities file read again (SIGHUP): its fault, or none. */
   readonly reload: Effect.Effect<Option.Option<string>>
+  /** The identities mapping in force. */
+  readonly mapping: Effect.Effect<Identities.Identities>
 }
 
 /** Sign-in when it is on; None, the default, when it is off (no layer of it provided). */
@@ -212,24 +216,66 @@ export const make = (
         return Option.none()
       },
       reload: reloadInto(settings, services, identities),
+      mapping: Ref.get(identities),
     }
   })
 
-/** SIGHUP reads SVC_MCP_IDENTITIES again for the life of the scope; a bad file leaves the mapping in force. */
+/** The grant the mapping gives a person whose entry says `mint`; none for anyone else. */
+const grantIn = (mapping: Identities.Identities) => (person: string) => {
+  const entry = Identities.entryFor(mapping, person)
+  return entry?._tag === "All" && entry.credentials._tag === "Mint" ? entry.credentials.grant : undefined
+}
+
+const mintsAny = (mapping: Identities.Identities) =>
+  [...mapping.entries.values()].some((e) => e._tag === "All" && e.credentials._tag === "Mint")
+
+/** Each service's minting: the keys of people whose entry went or changed are deleted at the service. */
+const revokeGone = (signIn: SignInShape, minters: ReadonlyArray<MintShape>) =>
+  Effect.gen(function* () {
+    const grantOf = grantIn(yield* signIn.mapping)
+    for (const minter of minters) {
+      yield* minter.reconcile(grantOf).pipe(
+        Effect.flatMap((gone) =>
+          gone.length === 0
+            ? Effect.void
+            : Effect.logInfo(`revoked the minted keys of ${gone.map((name) => JSON.stringify(name)).join(", ")}`),
+        ),
+        Effect.catchAll((error) => Effect.logWarning(`${error.message}; the keys are revoked at the next SIGHUP`)),
+      )
+    }
+  })
+
+/** Minting of the one service, or of each of several (SVC_SERVICES). */
+const mintersIn = Effect.gen(function* () {
+  const services = yield* Services
+  const all = services.length === 0 ? [yield* Minting] : services.map((s) => Context.get(s.context, Minting))
+  return all.flatMap((minter) => Option.toArray(minter))
+})
+
+/**
+ * SIGHUP reads SVC_MCP_IDENTITIES again for the life of the scope; a bad file leaves the mapping in
+ * force. A good one ends the minted keys of those whose entry went or changed.
+ */
 const reloadOnHangUp = (signIn: SignInShape) =>
   Effect.gen(function* () {
     if (Option.isNone(signIn.settings.identitiesPath)) return
     const runtime = yield* Effect.runtime<never>()
     const path = signIn.settings.identitiesPath.value
+    const minters = yield* mintersIn
     const onHangUp = () =>
       Runtime.runFork(runtime)(
-        Effect.flatMap(signIn.reload, (fault) =>
-          Option.isSome(fault)
-            ? Effect.logWarning(
-                `SVC_MCP_IDENTITIES (${JSON.stringify(path)}) ${fault.value}: the previous mapping stays in force`,
-              )
-            : Effect.logInfo(`SVC_MCP_IDENTITIES read again (${JSON.stringify(path)})`),
-        ),
+        Effect.gen(function* () {
+          const before = yield* signIn.mapping
+          const fault = yield* signIn.reload
+          if (Option.isSome(fault)) {
+            return yield* Effect.logWarning(
+              `SVC_MCP_IDENTITIES (${JSON.stringify(path)}) ${fault.value}: the previous mapping stays in force`,
+            )
+          }
+          yield* Effect.logInfo(`SVC_MCP_IDENTITIES read again (${JSON.stringify(path)})`)
+          // Only where some entry mints, or did: a server of mapped keys asks the service nothing.
+          if (mintsAny(before) || mintsAny(yield* signIn.mapping)) yield* revokeGone(signIn, minters)
+        }),
       )
     yield* Effect.acquireRelease(
       Effect.sync(() => process.on("SIGHUP", onHangUp)),

@@ -14,6 +14,7 @@ import type * as Settings from "../Settings/Store.js"
 import { COMMAND_TIMEOUT_MS } from "./Clients.js"
 import * as Connection from "./Connection.js"
 import { detailOf } from "./Connection.js"
+import * as Sealed from "./Sealed.js"
 import { StoreError, type StoreShape, type StoreStatus } from "./Shape.js"
 
 const errors = Metric.counter("svc_mcp.store.errors", {
@@ -147,5 +148,6 @@ export const make = (settings: Settings.StoreSettings): Effect.Effect<StoreShape
         ),
       ),
       keyed: keyedHash(settings.stateKey),
+      ...Sealed.make(settings.stateKey),
     } satisfies StoreShape
   })

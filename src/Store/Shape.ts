@@ -57,6 +57,10 @@ export interface StoreShape {
    * that must not be stored as it is, such as a caller key's fingerprint.
    */
   readonly keyed: (text: string) => string
+  /** `text` sealed (AES-256-GCM under the replicas' shared key) for keeping under `label` (Sealed.ts). */
+  readonly seal: (text: string, label: string) => string
+  /** What `seal` sealed for `label`; none for anything else (another label, another key, altered). */
+  readonly open: (sealed: string, label: string) => Option.Option<string>
 }
 
 /**

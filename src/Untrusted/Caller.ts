@@ -32,6 +32,7 @@ export interface Callers {
 const keysOf = (credentials: CallContext.Credentials): ReadonlyArray<string> => {
   switch (credentials._tag) {
     case "Server":
+    case "Minted":
       return []
     case "Caller":
       return [`key:${credentials.caller.key}`]

@@ -210,6 +210,7 @@ describe("design rules", () => {
       "Auth.ts",
       "Callers",
       "SvcClient.ts",
+      "Mint",
       "Untrusted",
       "Tools",
       "Confirmation",
@@ -281,6 +282,7 @@ describe("design rules", () => {
     expect(sources.filter(({ text }) => /Context\.Reference</.test(text)).length).toBe(references.length)
     // Each default is a constant: none, off, empty or the single service's, never one made or read.
     expect(references.sort()).toEqual([
+      "Mint/Shape.ts: Minting = (): Option.Option<MintShape> => Option.none(),",
       "Operations/AuditLog.ts: Audit = (): Option.Option<AuditLog> => Option.none(),",
       "Operations/Readiness.ts: Readiness = (): Option.Option<ReadinessShape> => Option.none(),",
       "Operations/Telemetry.ts: Telemetry = (): Option.Option<Hooks> => Option.none(),",
@@ -288,6 +290,7 @@ describe("design rules", () => {
       'Service/CallerCredentials.ts: Mode = (): CredentialsMode => "server",',
       "Service/Hooks.ts: Hooks = () => none }) {}",
       "Service/ServiceCallers.ts: Named = (): ReadonlyArray<string> => [],",
+      "Settings/Mint.ts: MintSettings = (): MintSettingsShape => DEFAULT,",
       "Settings/Naming.ts: Naming = (): NamingShape => single,",
       "Settings/Team.ts: TeamSettings = (): TeamSettingsShape => DEFAULT,",
       "SignIn/Auth.ts: IdentityKeys = (): boolean => false,",

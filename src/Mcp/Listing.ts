@@ -1,0 +1,51 @@
+/**
+ * The tool list a signed-in person sees: the tools their token's scopes reach
+ * (a tool's tier, as the gate screens calls), and of those the selectors whose
+ * endpoint their minted level reaches at the service (a `read/` endpoint needs
+ * Read, `execute/` Execute, `write/` Write). What is left out is what would be
+ * refused: by the gate (403, step-up) or by the service.
+ */
+import type { Group } from "../SvcClient.js"
+import { make as makeTool, type Tier, type Tool } from "../Tools/Tool.js"
+
+/** How far a person reaches: the highest tool tier their scopes allow (-1: none), the highest endpoint group their level allows. */
+export interface Reach {
+  readonly tier: number
+  readonly level: number
+}
+
+export const TIER_RANK: Readonly<Record<Tier, number>> = { read: 0, operate: 1, write: 2 }
+const GROUP_RANK: Readonly<Record<Group, number>> = { read: 0, execute: 1, write: 2 }
+/** The service's levels, by the endpoint group each reaches. */
+export const LEVEL_RANK: Readonly<Record<string, number>> = { Read: 0, Execute: 1, Write: 2 }
+
+/** Everything: the reach of a request without sign-in, or of a person with every scope and their own key. */
+export const FULL: Reach = { tier: 2, level: 2 }
+
+/** The tools as `reach` leaves them, each with only the selectors it reaches; none left out, the same tools. */
+export const narrowed = (tools: ReadonlyArray<Tool>, reach: Reach): ReadonlyArray<Tool> =>
+  tools.flatMap((tool) => {
+    if (TIER_RANK[tool.tier] > reach.tier) return []
+    const endpoints = Object.fromEntries(
+      Object.entries(tool.endpoints).filter(
+        ([selector]) => GROUP_RANK[tool.groups?.[selector] ?? tool.group] <= reach.level,
+      ),
+    )
+    const kept = Object.keys(endpoints).length
+    if (kept === 0) return []
+    return kept === tool.selectors.length ? [tool] : [makeTool({ ...tool, endpoints })]
+  })
+
+/** `make`'s answer for each reach, made when first asked for: one per reach, at most twelve. */
+export const memo = <A>(make: (reach: Reach) => A): ((reach: Reach) => A) => {
+  const made = new Map<string, A>()
+  return (reach) => {
+    const key = `${reach.tier}.${reach.level}`
+    let found = made.get(key)
+    if (found === undefined) {
+      found = make(reach)
+      made.set(key, found)
+    }
+    return found
+  }
+}

@@ -1,0 +1,315 @@
+/**
+ * A key of their own for each person signed in whose entry says `mint`: on
+ * their first call, a service user named for them (Service.ts), exactly the
+ * permissions of their grant, and an API key with an expiry, made with the
+ * server's own (admin) credentials; that call and every later one are sent
+ * with the key (SignIn/Auth.ts asks here for it).
+ *
+ * One person, one live key. Within a process, one minting at a time per
+ * person; across replicas, a lock in the shared store, and the key kept there
+ * sealed with the state key (Store/Sealed.ts), never in clear. Without a
+ * store the key lives in this process's memory; after a restart the person's
+ * first call mints again and deletes the keys left at the service.
+ *
+ * A key is replaced once half its lifetime (SVC_MCP_MINT_LIFETIME) is past: a
+ * new one is minted and used, and the old one deleted a little later, so that
+ * calls already sent with it finish. A key the service refuses is minted again
+ * once (SvcClient's one retry after `renew`); a person whose entry went or
+ * changed has their keys deleted (`reconcile`, on SIGHUP), as `revoke` does.
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import type * as CallContext from "../Call/Context.js"
+import type { StoreShape } from "../Store/Shape.js"
+import type { SvcClientShape } from "../SvcClient.js"
+import * as Locks from "./Locks.js"
+import * as MintService from "./Service.js"
+import { type Held, type Holder, MintError, type MintShape } from "./Shape.js"
+
+/** How long a process keeps waiting for another replica's minting, polling the store. */
+const WAIT_MS = 20_000
+const POLL_MS = 100
+/** A lock outlives a minting that died with its replica by this much at most. */
+const LOCK_MS = 30_000
+/** The most people whose keys one process holds at once. */
+const HELD_MAX = 10_000
+
+export interface MintOptions {
+  readonly lifetimeMs: number
+  /** Where the service is: the store's records of two services never mix. */
+  readonly scope: string
+}
+
+/** The record kept in the store, sealed. */
+const recordOf = (held: Held) => JSON.stringify({ ...held, secret: Redacted.value(held.secret) })
+
+const heldOf = (text: string): Option.Option<Held> => {
+  try {
+    const value = JSON.parse(text) as Record<string, unknown>
+    return typeof value.key === "string" && typeof value.secret === "string"
+      ? Option.some({ ...(value as unknown as Held), secret: Redacted.make(value.secret) })
+      : Option.none()
+  } catch {
+    return Option.none()
+  }
+}
+
+type Memory = Map<string, { readonly held: Held; readonly sealed?: string }>
+
+/** Minting's state (the keys held, the per-person locks) and its steps, one method each. */
+class Minter {
+  readonly service: MintService.MintService
+  readonly memory: Memory = new Map()
+  readonly locks = Locks.make()
+  readonly graceMs: number
+
+  constructor(
+    client: SvcClientShape,
+    readonly store: Option.Option<StoreShape>,
+    readonly options: MintOptions,
+    readonly scope: Scope.Scope,
+  ) {
+    this.service = MintService.make(client)
+    this.graceMs = Math.min(60_000, Math.floor(options.lifetimeMs / 4))
+  }
+
+  fresh(held: Held, description: string, now: number): boolean {
+    return held.description === description && now < held.created + this.options.lifetimeMs / 2 && now < held.expires
+  }
+
+  names(person: string) {
+    const id = Option.match(this.store, {
+      onNone: () => person,
+      onSome: (s) => s.keyed(`${this.options.scope}\u0000${person}`),
+    })
+    return { record: `mint:${id}`, lock: `mint-lock:${id}` }
+  }
+
+  remember(person: string, held: Held, sealed?: string): void {
+    if (this.memory.size >= HELD_MAX && !this.memory.has(person)) this.memory.clear()
+    this.memory.set(person, sealed === undefined ? { held } : { held, sealed })
+  }
+
+  forget(person: string): Effect.Effect<void> {
+    this.memory.delete(person)
+    return Option.match(this.store, {
+      onNone: () => Effect.void,
+      onSome: (s) => Effect.ignore(s.remove(this.names(person).record)),
+    })
+  }
+
+  /** The key the store holds for the person, opened (this process's copy while the sealed text is the same). */
+  stored(person: string): Effect.Effect<Option.Option<Held>> {
+    if (Option.isNone(this.store)) return Effect.succeed(Option.fromNullable(this.memory.get(person)?.held))
+    const s = this.store.value
+    const { record } = this.names(person)
+    return Effect.map(Effect.option(s.get(record)), (got) => {
+      const sealed = Option.flatten(got)
+      if (Option.isNone(sealed)) return Option.none()
+      const mine = this.memory.get(person)
+      if (mine?.sealed === sealed.value) return Option.some(mine.held)
+      const opened = Option.flatMap(s.open(sealed.value, record), heldOf)
+      if (Option.isSome(opened)) this.remember(person, opened.value, sealed.value)
+      return opened
+    })
+  }
+
+  /** Keeps the new key: in memory, and sealed in the store. */
+  keep(person: string, held: Held): Effect.Effect<void> {
+    if (Option.isNone(this.store)) return Effect.sync(() => this.remember(person, held))
+    const { record } = this.names(person)
+    const sealed = this.store.value.seal(recordOf(held), record)
+    this.remember(person, held, sealed)
+    return Effect.ignore(this.store.value.set(record, sealed, held.expires - held.created))
+  }
+
+  /** One live key: the one it replaces goes after the grace (calls sent with it may be out), any other left behind (a restart's) now. */
+  clearOthers(held: Held, previous: Option.Option<Held>): Effect.Effect<void> {
+    const { service } = this
+    return Effect.gen(this, function* () {
+      const others = (yield* Effect.orElseSucceed(service.keys(held.userId), () => [])).filter(
+        (k) => k.key !== held.key,
+      )
+      const replaced = Option.map(previous, (p) => p.key)
+      yield* Effect.forEach(
+        others.filter((k) => !Option.contains(replaced, k.key)),
+        (k) => Effect.ignore(service.deleteKey(k.key)),
+        { discard: true },
+      )
+      const later = Option.toArray(replaced).filter((key) => others.some((k) => k.key === key))
+      if (later.length > 0) {
+        yield* Effect.forkIn(
+          Effect.delay(
+            Effect.forEach(later, (key) => Effect.ignore(service.deleteKey(key)), { discard: true }),
+            Duration.millis(this.graceMs),
+          ),
+          this.scope,
+        )
+      }
+    })
+  }
+
+  /** A new key for the person, replacing `previous`. */
+  mint(person: string, grant: CallContext.Grant, previous: Option.Option<Held>): Effect.Effect<Held, MintError> {
+    const { service } = this
+    return Effect.gen(this, function* () {
+      const description = MintService.describe(person, grant)
+      const user = yield* service.ensureUser(person, description)
+      if (!user.enabled) {
+        return yield* Effect.fail(
+          new MintError({
+            person,
+            reason: `the service user ${user.username} is disabled (revoked); an admin enables it again at the service`,
+          }),
+        )
+      }
+      yield* service.grant(user.id, grant)
+      const created = Date.now()
+      const expires = created + this.options.lifetimeMs
+      const made = yield* service.createKey(user.id, expires)
+      if (made.key === "" || made.secret === "") {
+        return yield* Effect.fail(new MintError({ person, reason: "the service answered no key and secret" }))
+      }
+      const secret = Redacted.make(made.secret)
+      const held: Held = {
+        key: made.key,
+        secret,
+        userId: user.id,
+        username: user.username,
+        created,
+        expires,
+        description,
+      }
+      yield* this.keep(person, held)
+      yield* this.clearOthers(held, previous)
+      yield* Effect.logInfo(`minted a key for ${JSON.stringify(person)} as ${JSON.stringify(user.username)}`)
+      return held
+    }).pipe(Effect.mapError((error) => (error instanceof MintError ? error : failure(person)(error))))
+  }
+
+  /**
+   * Across replicas: the one that takes the store's lock mints; the others wait for its record.
+   * `usable` says whether a record found is the one wanted.
+   */
+  shared(person: string, grant: CallContext.Grant, usable: (held: Held) => boolean): Effect.Effect<Held, MintError> {
+    if (Option.isNone(this.store)) return this.mint(person, grant, Option.fromNullable(this.memory.get(person)?.held))
+    const s = this.store.value
+    return Effect.gen(this, function* () {
+      const { lock } = this.names(person)
+      const deadline = Date.now() + WAIT_MS
+      while (Date.now() < deadline) {
+        const found = yield* this.stored(person)
+        if (Option.isSome(found) && usable(found.value)) return found.value
+        const taken = yield* Effect.mapError(s.setIfAbsent(lock, "minting", LOCK_MS), failure(person))
+        if (taken) return yield* Effect.ensuring(this.mint(person, grant, found), Effect.ignore(s.remove(lock)))
+        yield* Effect.sleep(Duration.millis(POLL_MS))
+      }
+      return yield* Effect.fail(
+        new MintError({ person, reason: `another replica's minting did not end within ${WAIT_MS / 1000} s` }),
+      )
+    })
+  }
+
+  credential(person: string, grant: CallContext.Grant): Effect.Effect<Held, MintError> {
+    return Effect.gen(this, function* () {
+      const description = MintService.describe(person, grant)
+      const held = yield* this.stored(person)
+      if (Option.isSome(held) && this.fresh(held.value, description, Date.now())) return held.value
+      return yield* this.locks.one(
+        person,
+        Effect.suspend(() => this.shared(person, grant, (found) => this.fresh(found, description, Date.now()))),
+      )
+    })
+  }
+
+  refused(person: string, grant: CallContext.Grant, stale: string): Effect.Effect<Held, MintError> {
+    const description = MintService.describe(person, grant)
+    const usable = (held: Held) => held.key !== stale && this.fresh(held, description, Date.now())
+    return this.locks.one(
+      person,
+      Effect.gen(this, function* () {
+        const held = yield* this.stored(person)
+        if (Option.isSome(held) && usable(held.value)) return held.value
+        yield* this.forget(person)
+        return yield* this.shared(person, grant, usable)
+      }),
+    )
+  }
+
+  revoke(person: string, disable = false): Effect.Effect<number, MintError> {
+    const { service } = this
+    return this.locks.one(
+      person,
+      Effect.gen(this, function* () {
+        yield* this.forget(person)
+        const user = (yield* service.users).find((u) => u.username === MintService.usernameOf(person))
+        if (user === undefined) return 0
+        if (disable) yield* service.disable(user.id)
+        const keys = yield* service.keys(user.id)
+        yield* Effect.forEach(keys, (k) => service.deleteKey(k.key), { discard: true })
+        yield* Effect.logInfo(`revoked ${keys.length} minted key(s) of ${JSON.stringify(person)}`)
+        return keys.length
+      }).pipe(Effect.mapError(failure(person))),
+    )
+  }
+
+  get holders(): Effect.Effect<ReadonlyArray<Holder>, MintError> {
+    const { service } = this
+    return Effect.gen(function* () {
+      const listed = yield* Effect.forEach(
+        yield* service.users,
+        (user) =>
+          Effect.map(service.keys(user.id), (keys) => ({
+            person: user.username.slice(MintService.USER_PREFIX.length),
+            username: user.username,
+            created: keys.map((k) => k.created).sort((a, b) => b - a),
+            description: user.description,
+          })),
+        { concurrency: 4 },
+      )
+      return listed.filter((holder) => holder.created.length > 0)
+    }).pipe(Effect.mapError(failure("*")))
+  }
+
+  reconcile(
+    grantOf: (person: string) => CallContext.Grant | undefined,
+  ): Effect.Effect<ReadonlyArray<string>, MintError> {
+    const changed = (person: string, description: string) => {
+      const grant = grantOf(person)
+      return grant === undefined || MintService.describe(person, grant) !== description
+    }
+    return Effect.gen(this, function* () {
+      const gone = (yield* this.holders).filter((holder) => changed(holder.person, holder.description))
+      // Held here but not listed (the service user's description changed by hand): forgotten too.
+      for (const [person, { held }] of [...this.memory.entries()]) {
+        if (changed(person, held.description)) this.memory.delete(person)
+      }
+      yield* Effect.forEach(gone, (holder) => this.revoke(holder.person), { discard: true })
+      return gone.map((holder) => holder.person)
+    })
+  }
+}
+
+const failure = (person: string) => (error: { readonly message: string }) =>
+  new MintError({ person, reason: error.message })
+
+export const make = (
+  client: SvcClientShape,
+  store: Option.Option<StoreShape>,
+  options: MintOptions,
+): Effect.Effect<MintShape, never, Scope.Scope> =>
+  Effect.map(Effect.scope, (scope) => {
+    const minter = new Minter(client, store, options, scope)
+    return {
+      credential: (person, grant) => minter.credential(person, grant),
+      refused: (person, grant, stale) => minter.refused(person, grant, stale),
+      revoke: (person, disable) => minter.revoke(person, disable),
+      holders: Effect.suspend(() => minter.holders),
+      reconcile: (grantOf) => minter.reconcile(grantOf),
+      usernameOf: MintService.usernameOf,
+      held: (person) => Option.fromNullable(minter.memory.get(person)?.held),
+    } satisfies MintShape
+  })
