@@ -250,12 +250,16 @@ export const wouldSend = (call: Call, check: ParamsCheck.ParamsCheckShape): Effe
   return Effect.map(check.check(invocation.endpoint, invocation.body), (checked) => checked._tag !== "Invalid")
 }
 
-/** A list's columns or a record's labels, for `schema: true`: each a name `fields` takes for the path it reads. */
+/**
+ * A list's columns or a record's labels, for `schema: true`: `columns` as the answer's own (an array,
+ * as the output schema says), and `paths`, the path each reads where it is not its name, which
+ * `fields` takes the name for.
+ */
 const columnsOf = (tool: Tool, endpoint: string): Readonly<Record<string, unknown>> => {
   const byLabel = labelsOf(tool, endpoint)
-  return byLabel === undefined
-    ? {}
-    : { columns: Object.fromEntries([...byLabel].map(([label, paths]) => [label, paths[0]])) }
+  if (byLabel === undefined) return {}
+  const paths = [...byLabel].flatMap(([label, read]) => (read[0] === label ? [] : [[label, read[0]] as const]))
+  return { columns: [...byLabel.keys()], ...(paths.length === 0 ? {} : { paths: Object.fromEntries(paths) }) }
 }
 
 /** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
