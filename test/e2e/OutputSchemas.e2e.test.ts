@@ -7,7 +7,7 @@
  * by a small budget, a page past the end, and refused.
  */
 import { describe, expect, it } from "@effect/vitest"
-import Ajv from "ajv"
+import { Ajv } from "ajv"
 import * as Effect from "effect/Effect"
 import * as Spawn from "../support/Spawn.js"
 
