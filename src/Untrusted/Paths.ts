@@ -21,7 +21,22 @@ const P1: Patterns = [
   ["[].data.logs.[].stdout", "Log"],
 ]
 const P2: Patterns = [["toml", "TomlResponse"]]
-const P3: Patterns = [["data", "Alert"]]
+const P3: Patterns = [
+  ["data.data.core_version", "Alert"],
+  ["data.data.details", "Alert"],
+  ["data.data.err.error", "Alert"],
+  ["data.data.err.trace", "Alert"],
+  ["data.data.image", "Alert"],
+  ["data.data.images", "Alert"],
+  ["data.data.message", "Alert"],
+  ["data.data.name", "Alert"],
+  ["data.data.path", "Alert"],
+  ["data.data.region", "Alert"],
+  ["data.data.server_name", "Alert"],
+  ["data.data.server_version", "Alert"],
+  ["data.data.service", "Alert"],
+  ["data.data.swarm_name", "Alert"],
+]
 const P4: Patterns = [
   ["info.built_contents", "BuildInfo"],
   ["info.built_message", "BuildInfo"],
@@ -53,7 +68,9 @@ const P9: Patterns = [
   ["info.deployed_contents", "StackInfo"],
   ["info.deployed_message", "StackInfo"],
   ["info.latest_message", "StackInfo"],
-  ["info.remote_contents", "StackInfo"],
+  ["info.remote_contents.[].contents", "StackInfo"],
+  ["info.remote_contents.[].path", "StackInfo"],
+  ["info.remote_contents.[].services", "StackInfo"],
   ["info.remote_errors", "StackInfo"],
 ]
 const P10: Patterns = [
@@ -90,7 +107,22 @@ const P14: Patterns = [
   ["Status.Message", "TaskStatus"],
 ]
 const P15: Patterns = [["Labels", "Volume"]]
-const P16: Patterns = [["alerts.[].data", "Alert"]]
+const P16: Patterns = [
+  ["alerts.[].data.data.core_version", "Alert"],
+  ["alerts.[].data.data.details", "Alert"],
+  ["alerts.[].data.data.err.error", "Alert"],
+  ["alerts.[].data.data.err.trace", "Alert"],
+  ["alerts.[].data.data.image", "Alert"],
+  ["alerts.[].data.data.images", "Alert"],
+  ["alerts.[].data.data.message", "Alert"],
+  ["alerts.[].data.data.name", "Alert"],
+  ["alerts.[].data.data.path", "Alert"],
+  ["alerts.[].data.data.region", "Alert"],
+  ["alerts.[].data.data.server_name", "Alert"],
+  ["alerts.[].data.data.server_version", "Alert"],
+  ["alerts.[].data.data.service", "Alert"],
+  ["alerts.[].data.data.swarm_name", "Alert"],
+]
 const P17: Patterns = [["[].labels", "ContainerListItem"]]
 const P18: Patterns = [["[].container.labels", "ContainerListItem"]]
 const P19: Patterns = [
@@ -118,7 +150,9 @@ const P22: Patterns = [
   ["[].info.deployed_contents", "StackInfo"],
   ["[].info.deployed_message", "StackInfo"],
   ["[].info.latest_message", "StackInfo"],
-  ["[].info.remote_contents", "StackInfo"],
+  ["[].info.remote_contents.[].contents", "StackInfo"],
+  ["[].info.remote_contents.[].path", "StackInfo"],
+  ["[].info.remote_contents.[].services", "StackInfo"],
   ["[].info.remote_errors", "StackInfo"],
 ]
 const P23: Patterns = [
