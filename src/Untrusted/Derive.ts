@@ -58,7 +58,9 @@ const isId = (field: string): boolean => field === "id" || field.endsWith("_id")
 
 /** The members of a union, the fields of an object, the items of a list and the values of a map, each with its segment. */
 const partsOf = (node: Node): ReadonlyArray<readonly [segment: string | undefined, node: Node]> => [
-  ...[...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])].map((member) => [undefined, member] as const),
+  ...[...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])].map(
+    (member) => [undefined, member] as const,
+  ),
   ...Object.entries(node.properties ?? {}),
   ...(node.items === undefined ? [] : [["[]", node.items] as const]),
   ...(typeof node.additionalProperties === "object" ? [["*", node.additionalProperties] as const] : []),
@@ -127,7 +129,8 @@ const pathsOf = (document: Definitions, root: string): ReadonlyArray<Pattern> =>
     for (const [field, below] of Object.entries(node.properties ?? {})) {
       const rule = named === undefined ? undefined : ruleOf(named, field)
       if (rule === undefined) walk(below, [...path, field], undefined, seen)
-      else if (holdsTyped(document, below, seen)) within(document, below, [...path, field], rule.definition, seen, found)
+      else if (holdsTyped(document, below, seen))
+        within(document, below, [...path, field], rule.definition, seen, found)
       else found.set([...path, field].join("."), rule.definition)
     }
     if (node.items !== undefined) walk(node.items, [...path, "[]"], undefined, seen)
