@@ -16,7 +16,7 @@ import * as AnswerSchema from "./AnswerSchema.js"
 import * as Execution from "./Execution.js"
 import * as Fields from "./Fields.js"
 import * as Glance from "./Glance.js"
-import { type NameMaps, Names } from "./Names.js"
+import { kindsChangedBy, type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
 import * as RecordGlance from "./RecordGlance.js"
@@ -54,6 +54,9 @@ export interface ToolSuccess extends Invocation {
 }
 
 const list = (values: ReadonlyArray<string>) => values.join(", ")
+
+/** The tools that change resources, whose names the names' cache may hold. */
+const CHANGES: ReadonlySet<string> = new Set(["svc_create", "svc_update", "svc_delete", "svc_rename", "svc_copy"])
 
 /** The `fields` path that keeps the whole answer, as the service gave it. */
 export const WHOLE = "*"
@@ -348,6 +351,8 @@ export const runWith = (
         error,
       })
     const { value: data, text } = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
+    // The server's own change of a name is shown by the next answer, not 30 s later.
+    if (CHANGES.has(tool.name) && Option.isSome(names)) yield* names.value.renew(kindsChangedBy(invocation.selector))
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
