@@ -23,6 +23,7 @@ const ROWS = {
 
 export const svc_list = make({
   name: "svc_list",
+  shows: { rows: true, names: true },
   fields: true,
   narrow: "params.limit and params.page, params.query, or fields (the paths to keep)",
   title: "List resources",
@@ -38,6 +39,7 @@ export const svc_list = make({
 
 export const svc_get = make({
   name: "svc_get",
+  shows: { record: true, names: true },
   fields: true,
   narrow: "fields (the paths to keep); svc_list shows less per resource",
   title: "Get a resource",
@@ -90,6 +92,7 @@ export const svc_delete = make({
 
 export const svc_execute = make({
   name: "svc_execute",
+  shows: { execution: true },
   fields: true,
   narrow: "ask for less",
   title: "Run an operation",
@@ -145,6 +148,7 @@ export const svc_summary = make({
 
 export const svc_inspect = make({
   name: "svc_inspect",
+  shows: { record: true },
   fields: true,
   narrow: "fields (the paths to keep)",
   title: "Inspect Docker objects",
@@ -159,6 +163,7 @@ export const svc_inspect = make({
 
 export const svc_list_detail = make({
   name: "svc_list_detail",
+  shows: { rows: true },
   fields: true,
   narrow: "params.limit and params.page, params.query, or fields (the paths to keep)",
   title: "List details",

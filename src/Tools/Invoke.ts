@@ -13,7 +13,6 @@ import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
 import * as AnswerSchema from "./AnswerSchema.js"
-import * as Execution from "./Execution.js"
 import * as Fields from "./Fields.js"
 import * as Glance from "./Glance.js"
 import { kindsChangedBy, type NameMaps, Names } from "./Names.js"
@@ -22,6 +21,7 @@ import * as ParamsCheck from "./ParamsCheck.js"
 import * as RecordGlance from "./RecordGlance.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
 import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
+import * as View from "./View.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
 
 export interface Invocation {
@@ -51,6 +51,8 @@ export interface ToolSuccess extends Invocation {
   readonly page?: number
   /** The names of the ids the rendered answer shows, as this caller may see them (Names.ts). */
   readonly names?: NameMaps
+  /** How the answer is shown, chosen once (View.ts); chosen when it is rendered where not given. */
+  readonly view?: View.View
 }
 
 const list = (values: ReadonlyArray<string>) => values.join(", ")
@@ -64,46 +66,20 @@ export const WHOLE = "*"
 const NO_NAMES: Effect.Effect<NameMaps | undefined> = Effect.succeed(undefined)
 
 /**
- * The names the rendered answer will show: for a list at a glance, those its
- * name columns lack; for a record at a glance, those of its ids; for an answer of svc_list, svc_get or a full list of
- * svc_list_detail shaped by `fields`, those of the ids kept. None for a whole
- * answer, or where names are off (`Names.layerOff`); most answers show no ids
- * to name, and read nothing.
+ * The names the rendered answer will show, as its view needs them: a list's rows those its name
+ * columns lack, a record's or an execution's glance those of its ids, `fields` those of the
+ * resources' ids kept. None for a whole answer, or where names are off (`Names.layerOff`); most
+ * answers show no ids to name, and read nothing.
  */
 const namesFor = (
-  tool: Tool,
+  view: View.View,
   invocation: Invocation,
   data: unknown,
   names: Context.Tag.Service<Names>,
-  text?: string,
 ): Effect.Effect<NameMaps | undefined> => {
-  // A record at a glance names its ids; one sent in fewer characters than its glance is shown whole.
-  const glance =
-    invocation.fields === undefined && invocation.whole !== true
-      ? RecordGlance.of(tool.name, invocation.endpoint)
-      : undefined
-  if (glance !== undefined && isObject(data)) {
-    if (!RecordGlance.worth(glance, text?.length)) return NO_NAMES
-    const kinds = glance.kinds(data, invocation.body)
-    return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
-  }
-  if (tool.name === "svc_execute") {
-    // An execution's result at a glance names its target, where the params did not.
-    const kinds =
-      invocation.fields === undefined && invocation.whole !== true ? Execution.kindsFor(data, invocation.body) : []
-    return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
-  }
-  const projection = Glance.projectionOf(tool.name, invocation.endpoint)
-  // The resources' answers: ids elsewhere (a Docker object's) are not the service's resources.
-  const resources = tool.name === "svc_list" || tool.name === "svc_get" || projection !== undefined
-  if (!resources || invocation.whole === true) return NO_NAMES
-  const kinds =
-    invocation.fields !== undefined
-      ? Glance.idKindsIn(Fields.shape(data, invocation.fields).value)
-      : projection !== undefined
-        ? Glance.kindsFor(projection, Glance.itemsOf(projection, data) ?? [])
-        : []
-  return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
+  if (Option.isNone(names)) return NO_NAMES
+  const kinds = View.kindsOf(view, data, invocation.body)
+  return kinds.length === 0 ? NO_NAMES : names.value.lookup(kinds)
 }
 
 /** One sentence for each thing wrong, saying what is accepted instead. */
@@ -178,7 +154,7 @@ const fieldsOf = (tool: Tool, selector: string, fields: ReadonlyArray<string>): 
 
 /** The paths each name of a list's column or a record's label reads, where the answer has them. */
 const labelsOf = (tool: Tool, endpoint: string): ReadonlyMap<string, ReadonlyArray<string>> | undefined =>
-  Glance.projectionOf(tool.name, endpoint)?.byLabel ?? RecordGlance.of(tool.name, endpoint)?.byLabel
+  Glance.projectionOf(tool.shows, endpoint)?.byLabel ?? RecordGlance.of(tool.shows, endpoint)?.byLabel
 
 /**
  * `schema: true` needs the selector alone: a tool's other required argument (svc_search_logs'
@@ -356,8 +332,9 @@ export const runWith = (
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
-      const shown = yield* namesFor(tool, invocation, data, names, text)
-      const named = shown === undefined ? {} : { names: shown }
+      const view = View.choose(tool, invocation, data, text)
+      const shown = yield* namesFor(view, invocation, data, names)
+      const named = shown === undefined ? { view } : { view, names: shown }
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
         const page = yield* pages.size
@@ -366,13 +343,15 @@ export const runWith = (
       return { ...invocation, data, text, ...named }
     }
     // An execution's result at a glance shows the Update's id; the whole Update, and a rename's, are named by it.
-    const glance = tool.name === "svc_execute" && invocation.fields === undefined && invocation.whole !== true
+    const glance = View.glancesAtExecution(tool, invocation)
     const waited = yield* follow(data, pace, invocation.endpoint, !glance).pipe(Effect.mapError(failed))
-    const shown = yield* namesFor(tool, invocation, waited.data, names)
+    const view = View.choose(tool, invocation, waited.data)
+    const shown = yield* namesFor(view, invocation, waited.data, names)
     return {
       ...invocation,
       data: waited.data,
       summary: waited.summary,
+      view,
       ...(shown === undefined ? {} : { names: shown }),
     }
   })

@@ -14,6 +14,7 @@ import type { NameKind, NameMaps } from "./Names.js"
 import type { Glimpse } from "./Records.js"
 import { RECORD_VIEWS, type RecordView } from "./RecordViews.js"
 import * as SyncPlan from "./SyncPlan.js"
+import type { Shows } from "./Tool.js"
 
 type Json = Readonly<Record<string, unknown>>
 
@@ -95,17 +96,14 @@ const OWN: Readonly<Record<string, RecordGlance>> = {
   "write/RefreshResourceSyncPending": SYNC,
 }
 
-/** The tools whose answers are one record. */
-const RECORDS = new Set(["svc_get", "svc_inspect"])
-
 const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
   ...Object.entries(RECORD_VIEWS).map(([endpoint, view]) => [endpoint, fromView(view)] as const),
   ...Object.entries(OWN),
 ])
 
-/** How `tool`'s answer from `endpoint` is shown at a glance, if it is. */
-export const of = (tool: string, endpoint: string): RecordGlance | undefined =>
-  RECORDS.has(tool) ? GLANCES.get(endpoint) : OWN[endpoint]
+/** How the answer from `endpoint` of a tool that `shows` so is shown at a glance, if it is. */
+export const of = (shows: Shows | undefined, endpoint: string): RecordGlance | undefined =>
+  shows?.record === true ? GLANCES.get(endpoint) : OWN[endpoint]
 
 /** Whether a glance could be shorter than the record as the service sent it (`sent` characters, if known). */
 export const worth = (glance: RecordGlance, sent: number | undefined): boolean =>
@@ -116,14 +114,14 @@ export const worth = (glance: RecordGlance, sent: number | undefined): boolean =
  * and the service sent it in more than the glance's floor (`sent` characters, if known).
  */
 export const glanceOf = (
-  tool: string,
+  shows: Shows | undefined,
   endpoint: string,
   answer: unknown,
   names: NameMaps,
   body: Json,
   sent?: number,
 ): Glimpse | undefined => {
-  const glance = of(tool, endpoint)
+  const glance = of(shows, endpoint)
   return glance === undefined || !isObject(answer) || !worth(glance, sent)
     ? undefined
     : glance.glance(answer, names, body)
