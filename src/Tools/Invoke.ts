@@ -11,13 +11,14 @@ import * as ParseResult from "effect/ParseResult"
 import type { SvcError } from "../Service/Errors.js"
 import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
-import { SvcClient } from "../SvcClient.js"
+import { type Group, SvcClient, type SvcClientShape } from "../SvcClient.js"
 import * as AnswerSchema from "./AnswerSchema.js"
 import * as Fields from "./Fields.js"
 import * as Glance from "./Glance.js"
 import { kindsChangedBy, type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
+import { isNothing, READ_BACKS, type ReadBack } from "./ReadBack.js"
 import * as RecordGlance from "./RecordGlance.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
 import { ToolCallError, ToolInputError, ToolParamsError } from "./ToolError.js"
@@ -81,6 +82,32 @@ const namesFor = (
   const kinds = View.kindsOf(view, data, invocation.body)
   return kinds.length === 0 ? NO_NAMES : names.value.lookup(kinds)
 }
+
+/** What a change answered with nothing now holds, read back (ReadBack.ts); said so where the read fails. */
+const readBackOf = (
+  back: ReadBack,
+  body: Readonly<Record<string, unknown>>,
+  client: SvcClientShape,
+  names: Context.Tag.Service<Names>,
+): Effect.Effect<Pick<ToolSuccess, "data" | "summary" | "view">> =>
+  Effect.gen(function* () {
+    const read = back.read(body)
+    if (read === undefined) return { data: {}, view: View.View.Whole() }
+    const [group, endpoint] = read.endpoint.split("/") as [Group, string]
+    const answer = yield* Effect.either(client.call(group, endpoint, read.body))
+    if (Either.isLeft(answer) || !isObject(answer.right)) {
+      const why = Either.isLeft(answer) ? `: ${answer.left.message}` : ""
+      return {
+        data: {},
+        summary: `[svc-mcp: the service answered nothing; reading back ${read.endpoint} failed${why}]`,
+        view: View.View.Whole(),
+      }
+    }
+    const kinds = back.kinds(answer.right)
+    const maps = kinds.length === 0 || Option.isNone(names) ? {} : yield* names.value.lookup(kinds)
+    const said = back.said(answer.right, body, maps)
+    return { data: said.value, summary: said.line, view: View.View.Whole() }
+  })
 
 /** One sentence for each thing wrong, saying what is accepted instead. */
 const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): ReadonlyArray<string> => {
@@ -329,6 +356,11 @@ export const runWith = (
     const { value: data, text } = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
     // The server's own change of a name is shown by the next answer, not 30 s later.
     if (CHANGES.has(tool.name) && Option.isSome(names)) yield* names.value.renew(kindsChangedBy(invocation.selector))
+    // A change answered with nothing says what now holds, read back once.
+    const back = invocation.fields === undefined && invocation.whole !== true && isNothing(data)
+    const readBack = back ? READ_BACKS[invocation.endpoint] : undefined
+    if (readBack !== undefined)
+      return { ...invocation, ...(yield* readBackOf(readBack, invocation.body, client, names)) }
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
