@@ -5,6 +5,7 @@
 import type { SvcError } from "../Service/Errors.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Untrusted from "../Untrusted/Answer.js"
+import * as About from "./About.js"
 import { type Fitted, fitInBudget, mayHoldSecrets, note, pageNote, redact } from "./AnswerBounds.js"
 import * as Execution from "./Execution.js"
 import { shape } from "./Fields.js"
@@ -114,7 +115,8 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
       return written(tool, outcome, settings, shaped(outcome, shown, projection.paths, cap))
     }
     case "Record":
-    case "Execution": {
+    case "Execution":
+    case "Named": {
       const record = recordOf(view, outcome, shown)
       if (record === undefined) return written(tool, outcome, settings, whole(outcome, prepared))
       const fences = Untrusted.fencesWith(record.untrusted, record.value, outcome.body, outcome.endpoint)
@@ -210,6 +212,7 @@ const recordOf = (
   outcome: ToolSuccess,
   shown: unknown,
 ): (Glimpse & { readonly json?: string }) | undefined => {
+  if (view._tag === "Named") return About.glance(view.about, shown, outcome.body, outcome.names ?? {})
   if (view._tag === "Execution")
     return Execution.isExecution(shown)
       ? Execution.glance(shown, outcome.names ?? {}, Execution.givenName(shown, outcome.body))

@@ -6,6 +6,7 @@
  */
 import * as Data from "effect/Data"
 import { isObject } from "../Shared/JsonShape.js"
+import * as About from "./About.js"
 import * as Execution from "./Execution.js"
 import * as Fields from "./Fields.js"
 import * as Glance from "./Glance.js"
@@ -20,6 +21,8 @@ export type View = Data.TaggedEnum<{
   Record: { readonly glance: RecordGlance.RecordGlance }
   /** An execution's Update, or a batch of them, at a glance (Execution.ts). */
   Execution: Record<never, never>
+  /** An answer that says what it is about by name (About.ts). */
+  Named: { readonly about: About.About }
   /** The paths `fields` kept; `named`: with the names of the resources' ids they kept beside them. */
   Shaped: { readonly fields: ReadonlyArray<string>; readonly named: boolean }
   /** The answer whole: `fields: ["*"]`, `schema: true`, or an answer no view fits. */
@@ -50,6 +53,8 @@ export const choose = (tool: Tool, asked: Asked, data: unknown, text?: string): 
     // A record sent in fewer characters than any glance of it is shown whole.
     return RecordGlance.worth(glance, text?.length) ? View.Record({ glance }) : View.Whole()
   if (tool.shows?.execution === true && Execution.isExecution(data)) return View.Execution()
+  const about = About.ABOUT[asked.endpoint]
+  if (about !== undefined) return View.Named({ about })
   return View.Whole()
 }
 
@@ -59,6 +64,7 @@ export const kindsOf = (view: View, data: unknown, body: Readonly<Record<string,
     Rows: ({ projection }) => Glance.kindsFor(projection, Glance.itemsOf(projection, data) ?? []),
     Record: ({ glance }) => (isObject(data) ? glance.kinds(data, body) : []),
     Execution: () => Execution.kindsFor(data, body),
+    Named: ({ about }) => About.kindsFor(about, data, body),
     Shaped: ({ fields, named }) => (named ? Glance.idKindsIn(Fields.shape(data, fields).value) : []),
     Whole: () => [],
   })
