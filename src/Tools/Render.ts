@@ -172,7 +172,7 @@ const written = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings, sho
   const json = sent ?? JSON.stringify(written) ?? "null"
   const head = `${fences === undefined ? "" : fences.header}${shown.line}`
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
-  const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shown.note === undefined ? "" : note(shown.note)}${shown.cap}`
+  const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shown.note === undefined ? "" : note(shown.note)}${pagesNote(tool, outcome)}${shown.cap}`
   const room = settings.maxOutputChars - lead.length - notes.length
   const cut = fitInBudget(
     written,
@@ -253,7 +253,7 @@ const atGlance = (
       : read.map((row) => (holdsObject(row) ? (redact(row) as typeof row) : row))
   const head = `${Glance.headline(projection, items.length)}\n`
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
-  const notes = `${outcome.page === undefined ? "" : pageNote(rows, outcome.page)}${nextPage(projection, outcome.data)}`
+  const notes = `${outcome.page === undefined ? "" : pageNote(rows, outcome.page)}${pagesNote(tool, outcome)}`
   const json = JSON.stringify(rows)
   const room = settings.maxOutputChars - head.length - lead.length - notes.length
   const fitted = fitInBudget(rows, json, room, tool.narrow, settings.maxOutputChars)
@@ -261,11 +261,22 @@ const atGlance = (
   return { isError: false, text: `${head}${lead}${fitted.text}${notes}`, structuredData }
 }
 
-/** Where the answer holds its items in a field and says its next page (`{alerts, next_page}`), how to read it. */
-const nextPage = (projection: Glance.Compiled, answer: unknown): string => {
-  if (projection.projection.items === undefined || !isObject(answer)) return ""
-  const next = answer.next_page
-  return typeof next === "number" ? note(`more ${projection.projection.noun}: params.page ${next}`) : ""
+/**
+ * What the answer says of its pages, however it is shown: its next page where it gives one
+ * (`{alerts, next_page}`), or that a page asked for is past the last one.
+ */
+const pagesNote = (tool: Tool, outcome: ToolSuccess): string => {
+  const projection = Glance.projectionOf(tool.shows, outcome.endpoint)
+  const noun = projection?.projection.noun ?? "items"
+  const answer = outcome.data
+  if (isObject(answer) && typeof answer.next_page === "number")
+    return note(`more ${noun}: params.page ${answer.next_page}`)
+  const page = outcome.body.page
+  const items =
+    projection === undefined ? (Array.isArray(answer) ? answer : undefined) : Glance.itemsOf(projection, answer)
+  return typeof page === "number" && page > 0 && items?.length === 0
+    ? note(`no more ${noun}: params.page ${page} is past the last page`)
+    : ""
 }
 
 /** A cut answer's fences made whole: a list is cut between whole items, anything else wherever the budget fell. */
