@@ -288,6 +288,14 @@ const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Des
 
 type Failure = ToolInputError | ToolParamsError | ToolCallError
 
+/** A success with the params' respelling (ParamsValidation.ts) said first, where they were respelled. */
+const toldWith =
+  (respelled: string | undefined) =>
+  (success: ToolSuccess): ToolSuccess =>
+    respelled === undefined
+      ? success
+      : { ...success, summary: success.summary === undefined ? respelled : `${respelled}\n${success.summary}` }
+
 /** `pace`: how svc_execute with `wait` follows the execution (the server's settings when served). */
 export const invoke = (
   tool: Tool,
@@ -343,6 +351,7 @@ export const runWith = (
       })
     }
     const invocation = checked.body === resolved.body ? resolved : { ...resolved, body: checked.body }
+    const told = toldWith(checked._tag === "Valid" ? checked.respelled : undefined)
     const client = yield* SvcClient
     const { group, endpoint } = targetOf(tool, invocation.selector)
     const failed = (error: SvcError) =>
@@ -360,7 +369,7 @@ export const runWith = (
     const back = invocation.fields === undefined && invocation.whole !== true && isNothing(data)
     const readBack = back ? READ_BACKS[invocation.endpoint] : undefined
     if (readBack !== undefined)
-      return { ...invocation, ...(yield* readBackOf(readBack, invocation.body, client, names)) }
+      return told({ ...invocation, ...(yield* readBackOf(readBack, invocation.body, client, names)) })
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
@@ -370,20 +379,20 @@ export const runWith = (
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
         const page = yield* pages.size
-        return { ...invocation, data, text, page, ...named }
+        return told({ ...invocation, data, text, page, ...named })
       }
-      return { ...invocation, data, text, ...named }
+      return told({ ...invocation, data, text, ...named })
     }
     // An execution's result at a glance shows the Update's id; the whole Update, and a rename's, are named by it.
     const glance = View.glancesAtExecution(tool, invocation)
     const waited = yield* follow(data, pace, invocation.endpoint, !glance).pipe(Effect.mapError(failed))
     const view = View.choose(tool, invocation, waited.data)
     const shown = yield* namesFor(view, invocation, waited.data, names)
-    return {
+    return told({
       ...invocation,
       data: waited.data,
       summary: waited.summary,
       view,
       ...(shown === undefined ? {} : { names: shown }),
-    }
+    })
   })
