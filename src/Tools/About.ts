@@ -53,7 +53,9 @@ const subjectOf = (about: About, body: Json): string | undefined => {
 /** The kinds of names `answer` to `body` shows: its ids', and the subject's where the params gave an id. */
 export const kindsFor = (about: About, answer: unknown, body: Json): ReadonlyArray<NameKind> => {
   const kinds: Array<NameKind> = []
-  if (about.id !== undefined && answer !== null && typeof answer === "object") kinds.push(about.id[1])
+  const id = about.id
+  const holds = (item: unknown) => id !== undefined && isObject(item) && typeof item[id[0]] === "string"
+  if (id !== undefined && (Array.isArray(answer) ? answer.some(holds) : holds(answer))) kinds.push(id[1])
   const subject = subjectOf(about, body)
   if (about.subject !== undefined && subject !== undefined && ID.test(subject)) kinds.push(about.subject[1])
   return kinds

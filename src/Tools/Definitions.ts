@@ -103,7 +103,7 @@ export const svc_execute = make({
   endpoints: Tables.execute,
   wait: "true: answer once it ends, with its outcome",
   description:
-    'Run an operation; answers its status, last output and update id (fields ["*"]: the Update), with wait: true at its end. params: deploy_stack {stack, services?: only these}; deploy_stack_service runs a one-off command in a new container {stack, service, command?}; *_stack {stack}; deploy, *_deployment {deployment}; *_container {server, container}; run_build {build}; run_procedure {procedure}; batch_* {pattern}.',
+    'Run an operation; answers its status, last output and update id (fields ["*"]: the Update), with wait: true at its end. params: deploy_stack {stack, services?: only these}; deploy_stack_service runs a one-off command in a new container {stack, service, command?}; *_stack {stack}; deploy, *_deployment {deployment}; *_container {server, container}; run_build {build}; run_procedure {procedure}; batch_* {pattern}. Prunes: every unused image, not just untagged; prune_system also stopped containers, networks',
 })
 
 export const svc_logs = make({
