@@ -143,17 +143,31 @@ const wordOne = (definitions: Definitions, error: ErrorObject, aliased: Readonly
   }
 }
 
+/** The longest a type is written: a schema answer holds its params' and its answer's, in under 4,000 characters. */
+const MOST_CHARS = 1_600
+
+/**
+ * A type within MOST_CHARS where it can be: written from a deeper start (`render`'s depth), so that
+ * it spells out fewer levels, the deeper shapes shown as `{...}`, until it fits or only its own
+ * fields are left.
+ */
+const shortest = (written: (start: number) => string): string => {
+  let text = written(0)
+  for (let start = 1; text.length > MOST_CHARS && start < MAX_DEPTH; start++) text = written(start)
+  return text
+}
+
 /** The endpoint's params as a compact TypeScript-like type, e.g. `{stack|id|name: string, services: string[], tail?: number}`. */
 export const accepted = (definitions: Definitions, request: string | undefined): string => {
   return request === undefined
     ? "any object (no published definition)"
-    : render(definitions, { $ref: `#/${request}` }, 0, new Set())
+    : shortest((start) => render(definitions, { $ref: `#/${request}` }, start, new Set()))
 }
 
 /** An endpoint's answer, compact as its params are, or undefined when the definitions do not have it. */
 export const answerType = (definitions: Definitions, response: string | null | undefined): string | undefined =>
   typeof response === "string" && definitions[response] !== undefined
-    ? render(definitions, { $ref: `#/${response}` }, 0, new Set())
+    ? shortest((start) => render(definitions, { $ref: `#/${response}` }, start, new Set()))
     : undefined
 
 /**

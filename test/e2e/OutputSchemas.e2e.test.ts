@@ -54,6 +54,7 @@ const checking = (env: Record<string, string>, args: ReadonlyArray<string>) =>
       tools.flatMap((tool) => (tool.outputSchema === undefined ? [] : [[tool.name, ajv.compile(tool.outputSchema)]])),
     )
     const refused: Array<string> = []
+    const sizes: Array<readonly [string, number]> = []
     let calls = 0
     const call = (name: string, args: Record<string, unknown>) =>
       Effect.promise(async () => {
@@ -61,9 +62,11 @@ const checking = (env: Record<string, string>, args: ReadonlyArray<string>) =>
         const label = `${name} ${JSON.stringify(args)}`
         try {
           const result = (await client.callTool({ name, arguments: args })) as {
+            content: Array<{ text?: string }>
             structuredContent?: unknown
             isError?: boolean
           }
+          sizes.push([label, result.content[0]?.text?.length ?? 0])
           const validate = validators.get(name)
           if (validate !== undefined && result.structuredContent !== undefined && !validate(result.structuredContent))
             refused.push(`${label}: ${ajv.errorsText(validate.errors)}`)
@@ -73,17 +76,18 @@ const checking = (env: Record<string, string>, args: ReadonlyArray<string>) =>
           refused.push(`${label}: ${String((error as Error).message).slice(0, 200)}`)
         }
       })
-    return { tools, call, refused, count: () => calls }
+    return { tools, call, refused, sizes, count: () => calls }
   })
 
 const schemaLookups = (env: Record<string, string>) =>
   Effect.gen(function* () {
-    const { tools, call, refused, count } = yield* checking(env, ["--sandbox"])
+    const { tools, call, refused, sizes, count } = yield* checking(env, ["--sandbox"])
     for (const tool of tools) {
       const { key, values } = selectorsOf(tool)
       for (const value of values) yield* call(tool.name, { [key]: value, schema: true })
     }
-    return { refused, count: count() }
+    // Schema help stays short: deeper shapes are written {...}.
+    return { refused, long: sizes.filter(([, length]) => length > 4_000), count: count() }
   })
 
 describe("every answer checks against its tool's output schema", () => {
@@ -91,9 +95,11 @@ describe("every answer checks against its tool's output schema", () => {
     Effect.gen(function* () {
       const all = yield* schemaLookups({ SVC_REACH: "all" })
       expect(all.refused).toEqual([])
+      expect(all.long).toEqual([])
       expect(all.count).toBeGreaterThan(300)
       const interfaceOnly = yield* schemaLookups({})
       expect(interfaceOnly.refused).toEqual([])
+      expect(interfaceOnly.long).toEqual([])
       expect(interfaceOnly.count).toBeGreaterThan(250)
     }),
   )

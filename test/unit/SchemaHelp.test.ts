@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { aliasesOf, type Node, prepare } from "../../src/Tools/ParamsDefinitions.js"
-import { accepted } from "../../src/Tools/ParamsWording.js"
+import { accepted, answerType } from "../../src/Tools/ParamsWording.js"
 import { document } from "../support/Definitions.js"
 
 const definitions = prepare(document.definitions) as Readonly<Record<string, Node>>
@@ -40,5 +40,20 @@ describe("schema help", () => {
     expect(accepted(definitions, "UpdateResourceMeta")).toContain(
       'target: {type: "System" | "Swarm" | "Server" | "Stack" | "Deployment" | "Build" | "Repo" | "Procedure" | "Action" | "Builder" | "Alerter" | "ResourceSync", id: string}',
     )
+  })
+})
+
+describe("schema help stays short", () => {
+  it("every endpoint's params are written in at most 1,600 characters, its answer 3,200, deeper shapes as {...}", () => {
+    const longest: Array<readonly [string, number]> = []
+    for (const [endpoint, { request, response }] of Object.entries(document.endpoints)) {
+      if (request !== null) longest.push([`${endpoint} params`, accepted(definitions, request).length - 1_600])
+      // An Update's answer holds every operation's name, which no depth shortens.
+      const answer = answerType(definitions, response)
+      if (answer !== undefined) longest.push([`${endpoint} answer`, answer.length - 3_200])
+    }
+    expect(longest.filter(([, over]) => over > 0)).toEqual([])
+    // The export of resources as TOML took 18,361 characters before.
+    expect(accepted(definitions, "ExportResourcesToToml")).toContain("{...}")
   })
 })
