@@ -13,6 +13,7 @@ import * as Glance from "./Glance.js"
 import type { NameKind, NameMaps } from "./Names.js"
 import type { Glimpse } from "./Records.js"
 import { RECORD_VIEWS, type RecordView } from "./RecordViews.js"
+import * as StackDrift from "./StackDrift.js"
 import * as SyncPlan from "./SyncPlan.js"
 import type { Shows } from "./Tool.js"
 
@@ -96,8 +97,27 @@ const OWN: Readonly<Record<string, RecordGlance>> = {
   "write/RefreshResourceSyncPending": SYNC,
 }
 
+/** A stack's glance, with its drift from its repository where it has any (StackDrift.ts). */
+const withDrift = (base: RecordGlance): RecordGlance => ({
+  ...base,
+  glance: (record, names, body) => {
+    const glimpse = base.glance(record, names, body)
+    const drift = glimpse === undefined ? undefined : StackDrift.of(record)
+    return glimpse === undefined || drift === undefined
+      ? glimpse
+      : {
+          ...glimpse,
+          value: { ...(glimpse.value as Json), drift },
+          untrusted: [...glimpse.untrusted, ...StackDrift.UNTRUSTED],
+        }
+  },
+})
+
 const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
-  ...Object.entries(RECORD_VIEWS).map(([endpoint, view]) => [endpoint, fromView(view)] as const),
+  ...Object.entries(RECORD_VIEWS).map(
+    ([endpoint, view]) =>
+      [endpoint, endpoint === "read/GetStack" ? withDrift(fromView(view)) : fromView(view)] as const,
+  ),
   ...Object.entries(OWN),
 ])
 

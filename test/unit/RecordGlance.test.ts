@@ -265,6 +265,18 @@ describe("the records' views", () => {
         const shown = glance?.line !== undefined && answer.text.includes(glance.line)
         expect(shown ? answer.structuredData : glance?.value).toEqual(glance?.value)
         for (const [label, cell] of Object.entries((glance?.value ?? {}) as Record<string, unknown>)) {
+          if (endpoint === "read/GetStack" && label === "drift") {
+            // A stack's drift: its commits, and paths of its files, deployed or in the repository.
+            const drift = cell as { deployed_commit: unknown; repository_commit: unknown; files: Array<unknown> }
+            expect([...valuesAt(record, ["info", "deployed_hash"]), null]).toContain(drift.deployed_commit)
+            expect([...valuesAt(record, ["info", "latest_hash"]), null]).toContain(drift.repository_commit)
+            const paths = [
+              ...valuesAt(record, ["info", "deployed_contents", "path"]),
+              ...valuesAt(record, ["info", "remote_contents", "path"]),
+            ]
+            for (const path of drift.files) expect(paths).toContain(path)
+            continue
+          }
           const column = view.columns.find((c) => c.label === label)
           expect(column, label).toBeDefined()
           const found = valuesAt(record, (column?.path ?? "").split("."))
