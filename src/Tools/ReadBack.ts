@@ -37,7 +37,7 @@ const nameOf = (names: NameMaps, kind: NameKind | undefined, id: unknown): unkno
   typeof id === "string" && kind !== undefined ? (names[kind]?.get(id) ?? id) : id
 
 /** A ResourceTarget in words: `Server prod-02`, `System`. */
-export const targetWords = (target: unknown, names: NameMaps): string => {
+const targetWords = (target: unknown, names: NameMaps): string => {
   if (!isObject(target) || typeof target.type !== "string") return "unknown"
   if (typeof target.id !== "string" || target.id === "") return target.type
   return `${target.type} ${String(nameOf(names, KIND_OF_TYPE[target.type], target.id))}`
