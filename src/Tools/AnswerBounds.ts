@@ -60,8 +60,18 @@ const cut = (text: string, max: number) => {
  * The note names `stated` as the limit: the budget as the operator set it, where
  * part of `max` went to what the answer carries besides (untrusted text's fences).
  */
-export const withinBudget = (data: unknown, text: string, max: number, narrow: string, stated = max): string => {
-  if (text.length <= max) return text
+export const withinBudget = (data: unknown, text: string, max: number, narrow: string, stated = max): string =>
+  fitInBudget(data, text, max, narrow, stated).text
+
+/** What `withinBudget` keeps: its text, and of a list cut between whole items, how many it shows. */
+export interface Fitted {
+  readonly text: string
+  readonly items?: number
+}
+
+/** `withinBudget`, saying how many whole items of a cut list it kept. */
+export const fitInBudget = (data: unknown, text: string, max: number, narrow: string, stated = max): Fitted => {
+  if (text.length <= max) return { text }
   const advice = `narrow the request: ${narrow}`
   if (Array.isArray(data)) {
     const tail = (shown: number) =>
@@ -74,14 +84,14 @@ export const withinBudget = (data: unknown, text: string, max: number, narrow: s
       length = next
       shown++
     }
-    return `${JSON.stringify(data.slice(0, shown))}${tail(shown)}`
+    return { text: `${JSON.stringify(data.slice(0, shown))}${tail(shown)}`, items: shown }
   }
   // The note's own length depends on the numbers in it; 300 characters is room enough for it.
   const kept = cut(text, max - Math.min(300, Math.floor(max / 2)))
   const tail = note(
     `output cut to fit ${stated} characters: ${text.length - kept.length} of ${text.length} characters left out; ${advice}`,
   )
-  return `${kept}${tail}`
+  return { text: `${kept}${tail}` }
 }
 
 /** The note for a list that came back as exactly the service's default page (`page` items). */

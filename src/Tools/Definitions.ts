@@ -23,6 +23,7 @@ const ROWS = {
 
 export const svc_list = make({
   name: "svc_list",
+  shows: { rows: true, names: true },
   fields: true,
   narrow: "params.limit and params.page, params.query, or fields (the paths to keep)",
   title: "List resources",
@@ -38,6 +39,7 @@ export const svc_list = make({
 
 export const svc_get = make({
   name: "svc_get",
+  shows: { record: true, names: true },
   fields: true,
   narrow: "fields (the paths to keep); svc_list shows less per resource",
   title: "Get a resource",
@@ -72,6 +74,7 @@ export const svc_update = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.update,
+  shows: { changed: true },
   description:
     "Change a resource. params: {id, config}: id or name, and a partial config to merge; tag {tag, color}; variable {name, value}; *_account {id, account}.",
 })
@@ -90,6 +93,7 @@ export const svc_delete = make({
 
 export const svc_execute = make({
   name: "svc_execute",
+  shows: { execution: true },
   fields: true,
   narrow: "ask for less",
   title: "Run an operation",
@@ -145,6 +149,7 @@ export const svc_summary = make({
 
 export const svc_inspect = make({
   name: "svc_inspect",
+  shows: { record: true },
   fields: true,
   narrow: "fields (the paths to keep)",
   title: "Inspect Docker objects",
@@ -159,6 +164,7 @@ export const svc_inspect = make({
 
 export const svc_list_detail = make({
   name: "svc_list_detail",
+  shows: { rows: true },
   fields: true,
   narrow: "params.limit and params.page, params.query, or fields (the paths to keep)",
   title: "List details",

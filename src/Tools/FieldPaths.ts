@@ -26,7 +26,7 @@ const BESIDE_ITEMS: ReadonlySet<string> = new Set(["next_page"])
 
 /** The paths each name of a list's column or a record's label reads, where the answer has them. */
 export const labelsOf = (tool: Tool, endpoint: string): ReadonlyMap<string, ReadonlyArray<string>> | undefined =>
-  Glance.projectionOf(tool.name, endpoint)?.byLabel ?? RecordGlance.of(tool.name, endpoint)?.byLabel
+  Glance.projectionOf(tool.shows, endpoint)?.byLabel ?? RecordGlance.of(tool.shows, endpoint)?.byLabel
 
 /** `fields` as paths of the answer of `tool`'s `selector`. */
 export const fieldsOf = (tool: Tool, selector: string, fields: ReadonlyArray<string>): ReadonlyArray<string> => {

@@ -90,10 +90,13 @@ const project = (value: unknown, tree: Tree): unknown => {
   return kept.length === 0 ? undefined : Object.fromEntries(kept)
 }
 
-/** Whether `value` (or, through arrays, any value in it) has `names` as a path. */
+/**
+ * Whether `value` (or, through arrays, any value in it) has `names` as a path. An empty array on
+ * the way lacks nothing (a page past the last one): it has no item to lack the rest.
+ */
 const has = (value: unknown, names: ReadonlyArray<string>, at: number): boolean => {
   if (at === names.length) return true
-  if (Array.isArray(value)) return value.some((item) => has(item, names, at))
+  if (Array.isArray(value)) return value.length === 0 || value.some((item) => has(item, names, at))
   const name = names[at] as string
   return isObject(value) && Object.hasOwn(value, name) && has(value[name], names, at + 1)
 }

@@ -10,6 +10,7 @@ import { REDACTED } from "../Shared/Secrets.js"
 import { KIND_OF_TYPE, type NameKind, type NameMaps } from "./Names.js"
 import * as PathReader from "./PathReader.js"
 import { type Column, ID_FIELDS, PROJECTIONS, type Projection } from "./Projections.js"
+import type { Shows } from "./Tool.js"
 
 /**
  * A projection made ready once, when this module loads: each column's paths read by a
@@ -170,16 +171,13 @@ export const compile = (projection: Projection): Compiled => {
   }
 }
 
-/** The tools whose lists have projections: svc_list's, and svc_list_detail's full lists. */
-const LISTS = new Set(["svc_list", "svc_list_detail"])
-
 const COMPILED: ReadonlyMap<string, Compiled> = new Map(
   Object.entries(PROJECTIONS).map(([endpoint, projection]) => [endpoint, compile(projection)]),
 )
 
-/** The projection of a list `tool` answers from `endpoint`, if the table has one. */
-export const projectionOf = (tool: string, endpoint: string): Compiled | undefined =>
-  LISTS.has(tool) ? COMPILED.get(endpoint) : undefined
+/** The projection of a list a tool that `shows` rows answers from `endpoint`, if the table has one. */
+export const projectionOf = (shows: Shows | undefined, endpoint: string): Compiled | undefined =>
+  shows?.rows === true ? COMPILED.get(endpoint) : undefined
 
 /** The items of a list answer: the answer itself, or its field that holds them; undefined if it has none. */
 export const itemsOf = (compiled: Compiled, answer: unknown): ReadonlyArray<unknown> | undefined => {

@@ -12,21 +12,19 @@ import type { SvcError } from "../Service/Errors.js"
 import { Naming } from "../Settings/Naming.js"
 import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { describe, isObject } from "../Shared/JsonShape.js"
-import { SvcClient } from "../SvcClient.js"
+import { type Group, SvcClient, type SvcClientShape } from "../SvcClient.js"
 import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
-import * as AnswerSchema from "./AnswerSchema.js"
 import { withPattern } from "./BatchPattern.js"
-import * as Execution from "./Execution.js"
-import { fieldsOf, labelsOf } from "./FieldPaths.js"
+import { fieldsOf } from "./FieldPaths.js"
 import * as Fields from "./Fields.js"
-import * as Glance from "./Glance.js"
-import { type NameMaps, Names } from "./Names.js"
+import { kindsChangedBy, type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
-import * as RecordGlance from "./RecordGlance.js"
-import * as Tables from "./Tables.js"
+import { isNothing, READ_BACKS, type ReadBack } from "./ReadBack.js"
+import * as SchemaHelp from "./SchemaHelp.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
 import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./ToolError.js"
+import * as View from "./View.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
 
 export interface Invocation {
@@ -58,9 +56,14 @@ export interface ToolSuccess extends Invocation {
   readonly names?: NameMaps
   /** The byte cap the service's answer was cut at (SVC_MAX_ANSWER_BYTES): `data` is what arrived of it. */
   readonly cut?: number
+  /** How the answer is shown, chosen once (View.ts); chosen when it is rendered where not given. */
+  readonly view?: View.View
 }
 
 const list = (values: ReadonlyArray<string>) => values.join(", ")
+
+/** The tools that change resources, whose names the names' cache may hold. */
+const CHANGES: ReadonlySet<string> = new Set(["svc_create", "svc_update", "svc_delete", "svc_rename", "svc_copy"])
 
 /** The `fields` path that keeps the whole answer, as the service gave it. */
 export const WHOLE = "*"
@@ -68,47 +71,47 @@ export const WHOLE = "*"
 const NO_NAMES: Effect.Effect<NameMaps | undefined> = Effect.succeed(undefined)
 
 /**
- * The names the rendered answer will show: for a list at a glance, those its
- * name columns lack; for a record at a glance, those of its ids; for an answer of svc_list, svc_get or a full list of
- * svc_list_detail shaped by `fields`, those of the ids kept. None for a whole
- * answer, or where names are off (`Names.layerOff`); most answers show no ids
- * to name, and read nothing.
+ * The names the rendered answer will show, as its view needs them: a list's rows those its name
+ * columns lack, a record's or an execution's glance those of its ids, `fields` those of the
+ * resources' ids kept. None for a whole answer, or where names are off (`Names.layerOff`); most
+ * answers show no ids to name, and read nothing.
  */
 const namesFor = (
-  tool: Tool,
+  view: View.View,
   invocation: Invocation,
   data: unknown,
   names: Context.Tag.Service<Names>,
-  text?: string,
 ): Effect.Effect<NameMaps | undefined> => {
-  // A record at a glance names its ids; one sent in fewer characters than its glance is shown whole.
-  const glance =
-    invocation.fields === undefined && invocation.whole !== true
-      ? RecordGlance.of(tool.name, invocation.endpoint)
-      : undefined
-  if (glance !== undefined && isObject(data)) {
-    if (!RecordGlance.worth(glance, text?.length)) return NO_NAMES
-    const kinds = glance.kinds(data, invocation.body)
-    return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
-  }
-  if (tool.name === "svc_execute") {
-    // An execution's result at a glance names its target, where the params did not.
-    const kinds =
-      invocation.fields === undefined && invocation.whole !== true ? Execution.kindsFor(data, invocation.body) : []
-    return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
-  }
-  const projection = Glance.projectionOf(tool.name, invocation.endpoint)
-  // The resources' answers: ids elsewhere (a Docker object's) are not the service's resources.
-  const resources = tool.name === "svc_list" || tool.name === "svc_get" || projection !== undefined
-  if (!resources || invocation.whole === true) return NO_NAMES
-  const kinds =
-    invocation.fields !== undefined
-      ? Glance.idKindsIn(Fields.shape(data, invocation.fields).value)
-      : projection !== undefined
-        ? Glance.kindsFor(projection, Glance.itemsOf(projection, data) ?? [])
-        : []
-  return kinds.length === 0 || Option.isNone(names) ? NO_NAMES : names.value.lookup(kinds)
+  if (Option.isNone(names)) return NO_NAMES
+  const kinds = View.kindsOf(view, data, invocation.body)
+  return kinds.length === 0 ? NO_NAMES : names.value.lookup(kinds)
 }
+
+/** What a change answered with nothing now holds, read back (ReadBack.ts); said so where the read fails. */
+const readBackOf = (
+  back: ReadBack,
+  body: Readonly<Record<string, unknown>>,
+  client: SvcClientShape,
+  names: Context.Tag.Service<Names>,
+): Effect.Effect<Pick<ToolSuccess, "data" | "summary" | "view">> =>
+  Effect.gen(function* () {
+    const read = back.read(body)
+    if (read === undefined) return { data: {}, view: View.View.Whole() }
+    const [group, endpoint] = read.endpoint.split("/") as [Group, string]
+    const answer = yield* Effect.either(client.call(group, endpoint, read.body))
+    if (Either.isLeft(answer) || !isObject(answer.right)) {
+      const why = Either.isLeft(answer) ? `: ${answer.left.message}` : ""
+      return {
+        data: {},
+        summary: `[svc-mcp: the service answered nothing; reading back ${read.endpoint} failed${why}]`,
+        view: View.View.Whole(),
+      }
+    }
+    const kinds = back.kinds(answer.right)
+    const maps = kinds.length === 0 || Option.isNone(names) ? {} : yield* names.value.lookup(kinds)
+    const said = back.said(answer.right, body, maps)
+    return { data: said.value, summary: said.line, view: View.View.Whole() }
+  })
 
 /** One sentence for each thing wrong, saying what is accepted instead. */
 const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): ReadonlyArray<string> => {
@@ -248,42 +251,6 @@ export const wouldSend = (call: Call, check: ParamsCheck.ParamsCheckShape): Effe
 const checkParams = (check: ParamsCheck.ParamsCheckShape, endpoint: string, body: Invocation["body"]) =>
   Effect.flatMap(check.check(endpoint, body), (checked) => withPattern(endpoint, checked, check))
 
-/** A list's columns or a record's labels, for `schema: true`: each a name `fields` takes for the path it reads. */
-const columnsOf = (tool: Tool, endpoint: string): Readonly<Record<string, unknown>> => {
-  const byLabel = labelsOf(tool, endpoint)
-  return byLabel === undefined
-    ? {}
-    : { columns: Object.fromEntries([...byLabel].map(([label, paths]) => [label, paths[0]])) }
-}
-
-/** What an execution that loses data removes (Tables.ts), for `schema: true`. */
-const removesOf = (tool: Tool, selector: string): Readonly<Record<string, string>> => {
-  const removed =
-    tool.name === "svc_execute" && Object.hasOwn(Tables.removes, selector)
-      ? (Tables.removes as Record<string, string>)[selector]
-      : undefined
-  return removed === undefined ? {} : { removes: removed }
-}
-
-/** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
-const schemaOf = (tool: Tool, invocation: Invocation, described: ParamsCheck.Described | undefined) => {
-  return {
-    tool: tool.name,
-    [tool.selectorKey]: invocation.selector,
-    endpoint: invocation.endpoint,
-    params: described?.accepted ?? "unknown: the service's definitions are not installed",
-    ...AnswerSchema.of(tool, described),
-    ...columnsOf(tool, invocation.endpoint),
-    ...removesOf(tool, invocation.selector),
-    notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
-    ...(described?.checked === false
-      ? { note: "not in the service's published definitions: params are sent unchecked" }
-      : {}),
-    ...(tool.query === undefined ? {} : { query: "sent as params.terms = [query] unless params.terms is given" }),
-    ...(tool.wait === undefined ? {} : { wait: "true: answer once the execution ends, with its outcome" }),
-  }
-}
-
 type Failure = ToolInputError | ToolParamsError | ToolCallError | ToolDeniedError
 
 /** What a call's program reads of the settings: the pace of a wait, and whether access changes are kept away. */
@@ -306,6 +273,14 @@ const beyondReach = (call: Call, error: ToolInputError): Effect.Effect<never, To
     },
   )
 }
+
+/** A success with the params' respelling (ParamsValidation.ts) said first, where they were respelled. */
+const toldWith =
+  (respelled: string | undefined) =>
+  (success: ToolSuccess): ToolSuccess =>
+    respelled === undefined
+      ? success
+      : { ...success, summary: success.summary === undefined ? respelled : `${respelled}\n${success.summary}` }
 
 /** `pace`: how svc_execute with `wait` follows the execution (the server's settings when served). */
 export const invoke = (
@@ -348,7 +323,7 @@ export const runWith = (
     const { tool } = call
     const resolved = yield* Either.isLeft(call.invocation) ? beyondReach(call, call.invocation.left) : call.invocation
     if (resolved.schema) {
-      return { ...resolved, data: schemaOf(tool, resolved, yield* check.describe(resolved.endpoint)) }
+      return { ...resolved, data: SchemaHelp.of(tool, resolved, yield* check.describe(resolved.endpoint)) }
     }
     const checked = yield* checkParams(check, resolved.endpoint, resolved.body)
     if (checked._tag === "Invalid") {
@@ -362,6 +337,7 @@ export const runWith = (
       })
     }
     const invocation = checked.body === resolved.body ? resolved : { ...resolved, body: checked.body }
+    const told = toldWith(checked._tag === "Valid" ? checked.respelled : undefined)
     const client = yield* SvcClient
     const { group, endpoint } = targetOf(tool, invocation.selector)
     // A sync's run or commit is refused on its pending plan while access changes are kept away.
@@ -380,29 +356,40 @@ export const runWith = (
       })
     const reply = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
     const { value: data, text } = reply
+    // The server's own change of a name is shown by the next answer, not 30 s later.
+    if (CHANGES.has(tool.name) && Option.isSome(names)) yield* names.value.renew(kindsChangedBy(invocation.selector))
+    // A change answered with nothing says what now holds, read back once.
+    const back = invocation.fields === undefined && invocation.whole !== true && isNothing(data)
+    const readBack = back ? READ_BACKS[invocation.endpoint] : undefined
+    if (readBack !== undefined)
+      return told({ ...invocation, ...(yield* readBackOf(readBack, invocation.body, client, names)) })
     // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
     if (!invocation.wait && !(group === "write" && isUpdate(data))) {
       const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
-      const shown = yield* namesFor(tool, invocation, data, names, text)
+      const view = View.choose(tool, invocation, data, text)
+      const shown = yield* namesFor(view, invocation, data, names)
       const named = {
+        view,
         ...(shown === undefined ? {} : { names: shown }),
         ...(reply.cut === undefined ? {} : { cut: reply.cut }),
       }
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
         const page = yield* pages.size
-        return { ...invocation, data, text, page, ...named }
+        return told({ ...invocation, data, text, page, ...named })
       }
-      return { ...invocation, data, text, ...named }
+      return told({ ...invocation, data, text, ...named })
     }
     // An execution's result at a glance shows the Update's id; the whole Update, and a rename's, are named by it.
-    const glance = tool.name === "svc_execute" && invocation.fields === undefined && invocation.whole !== true
+    const glance = View.glancesAtExecution(tool, invocation)
     const waited = yield* follow(data, pace, invocation.endpoint, !glance).pipe(Effect.mapError(failed))
-    const shown = yield* namesFor(tool, invocation, waited.data, names)
-    return {
+    const view = View.choose(tool, invocation, waited.data)
+    const shown = yield* namesFor(view, invocation, waited.data, names)
+    return told({
       ...invocation,
       data: waited.data,
       summary: waited.summary,
+      view,
       ...(shown === undefined ? {} : { names: shown }),
-    }
+    })
   })

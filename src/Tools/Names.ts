@@ -118,6 +118,20 @@ const callerKeyOf = (context: CallContext.CallContext): string => {
 export interface NamesShape {
   /** The names of each kind asked for, as the current call's caller may see them. */
   readonly lookup: (kinds: ReadonlyArray<NameKind>) => Effect.Effect<NameMaps>
+  /** Forgets the current caller's names of these kinds, after a change of theirs: the next lookup reads them anew. */
+  readonly renew: (kinds: ReadonlyArray<NameKind>) => Effect.Effect<void>
+}
+
+/**
+ * The kinds of names a change of `selector` (svc_create, svc_update, svc_delete, svc_rename,
+ * svc_copy) may change: the resource's own, and the tags a resource's meta may create.
+ */
+export const kindsChangedBy = (selector: string): ReadonlyArray<NameKind> => {
+  if (selector === "resource_meta") return ["tag"]
+  if (selector === "sync_resource") return ["sync"]
+  if (selector.startsWith("user_group")) return ["user_group"]
+  if (selector === "user" || selector === "local_user" || selector === "service_user") return ["user"]
+  return Object.hasOwn(READS, selector) ? [selector as NameKind] : []
 }
 
 /**
@@ -172,6 +186,13 @@ export const make = (ttlMs: number = TTL_MS): Effect.Effect<NamesShape, never, S
         ),
       )
     return {
+      renew: (kinds) =>
+        Effect.flatMap(CallContext.get, (context) =>
+          Effect.sync(() => {
+            const caller = callerKeyOf(context)
+            for (const kind of kinds) entries.delete(`${caller} ${kind}`)
+          }),
+        ),
       lookup: (kinds) =>
         Effect.flatMap(CallContext.get, (context) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) => {

@@ -18,7 +18,12 @@ import type { Problem } from "./ToolError.js"
 
 export type Checked =
   /** The body to send: as given, less the nulls that stand for absent optional fields. */
-  | { readonly _tag: "Valid"; readonly body: Json }
+  | {
+      readonly _tag: "Valid"
+      readonly body: Json
+      /** Values sent as the service spells them, where the call's differed only in case, in a sentence. */
+      readonly respelled?: string
+    }
   | { readonly _tag: "Invalid"; readonly problems: ReadonlyArray<Problem>; readonly accepted: string }
   /** No definition for this endpoint, or the check is off: sent as given. */
   | { readonly _tag: "Unchecked"; readonly body: Json }
@@ -110,6 +115,8 @@ export class RequestDefinitions {
     const request = this.definitions[this.requestOf(endpoint) as string]
     const sent = hasNull(body) ? (this.withoutNulls(request, body) as Json) : body
     if (validate(sent)) return { _tag: "Valid", body: sent }
+    const respelled = respell(validate, sent)
+    if (respelled !== undefined) return respelled
     return {
       _tag: "Invalid",
       problems: problems(this.definitions, validate.errors ?? []),
@@ -207,4 +214,46 @@ const hasNull = (value: unknown): boolean => {
     if (typeof next === "object") stack.push(...(Array.isArray(next) ? next : Object.values(next)))
   }
   return false
+}
+
+/** More respellings than this in one body, and it is refused as it came. */
+const MOST_RESPELLED = 8
+
+/** `value` with `replacement` at the JSON pointer `pointer`, copied along the way. */
+const withAt = (value: unknown, path: ReadonlyArray<string>, replacement: unknown): unknown => {
+  const [first, ...rest] = path
+  if (first === undefined) return replacement
+  const key = first.replace(/~1/g, "/").replace(/~0/g, "~")
+  if (Array.isArray(value)) return value.map((item, i) => (String(i) === key ? withAt(item, rest, replacement) : item))
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === key ? withAt(v, rest, replacement) : v]))
+}
+
+/**
+ * A body whose only faults are enum values in another case than the service's (`green` for
+ * `Green`), each matching one member: sent as the service spells them, and said so. Undefined
+ * where anything else is wrong.
+ */
+const respell = (validate: ValidateFunction, body: Json): Checked | undefined => {
+  let fixed: unknown = body
+  const said: Array<string> = []
+  for (let round = 0; round < MOST_RESPELLED; round++) {
+    const errors = validate.errors ?? []
+    const fix = errors.find((error) => error.keyword === "enum" && typeof error.data === "string")
+    if (fix === undefined) return undefined
+    const given = fix.data as string
+    const members = (fix.params as { allowedValues?: ReadonlyArray<unknown> }).allowedValues ?? []
+    const matching = members.filter((m) => typeof m === "string" && m.toLowerCase() === given.toLowerCase())
+    if (matching.length !== 1) return undefined
+    fixed = withAt(fixed, fix.instancePath.split("/").slice(1), matching[0])
+    const where = fix.instancePath.replace(/\/(\d+)(?=\/|$)/g, "[$1]").replaceAll("/", ".")
+    said.push(`params${where} ${JSON.stringify(given)} as ${JSON.stringify(matching[0])}`)
+    if (validate(fixed))
+      return {
+        _tag: "Valid",
+        body: fixed as Json,
+        respelled: `[svc-mcp: sent as the service spells it: ${said.join(", ")}]`,
+      }
+  }
+  return undefined
 }

@@ -143,18 +143,57 @@ const wordOne = (definitions: Definitions, error: ErrorObject, aliased: Readonly
   }
 }
 
+/** The longest a type is written: a schema answer holds its params' and its answer's, in under 4,000 characters. */
+const MOST_CHARS = 1_600
+
+/**
+ * A type within MOST_CHARS where it can be: written from a deeper start (`render`'s depth), so that
+ * it spells out fewer levels, the deeper shapes shown as `{...}`, until it fits or only its own
+ * fields are left.
+ */
+const shortest = (written: (start: number) => string): string => {
+  let text = written(0)
+  for (let start = 1; text.length > MOST_CHARS && start < MAX_DEPTH; start++) text = written(start)
+  return text
+}
+
 /** The endpoint's params as a compact TypeScript-like type, e.g. `{stack|id|name: string, services: string[], tail?: number}`. */
 export const accepted = (definitions: Definitions, request: string | undefined): string => {
   return request === undefined
     ? "any object (no published definition)"
-    : render(definitions, { $ref: `#/${request}` }, 0, new Set())
+    : shortest((start) => render(definitions, { $ref: `#/${request}` }, start, new Set()))
 }
 
 /** An endpoint's answer, compact as its params are, or undefined when the definitions do not have it. */
 export const answerType = (definitions: Definitions, response: string | null | undefined): string | undefined =>
   typeof response === "string" && definitions[response] !== undefined
-    ? render(definitions, { $ref: `#/${response}` }, 0, new Set())
+    ? shortest((start) => render(definitions, { $ref: `#/${response}` }, start, new Set()))
     : undefined
+
+/**
+ * The fields of a tagged union's members beside `type`: each required where every member requires
+ * it, its type where every member's is the same, else `{...}` (it depends on the tag).
+ */
+const besideTags = (
+  definitions: Definitions,
+  branches: ReadonlyArray<Node>,
+  depth: number,
+  seen: ReadonlySet<string>,
+): string => {
+  const keys = [...new Set(branches.flatMap((b) => Object.keys(b.properties ?? {})))].filter((key) => key !== "type")
+  return keys
+    .map((key) => {
+      const required = branches.every((b) => b.required?.includes(key) === true)
+      const types = new Set(
+        branches.map((b) =>
+          b.properties?.[key] === undefined ? "" : render(definitions, b.properties[key], depth + 1, seen),
+        ),
+      )
+      const [only] = types
+      return `, ${key}${required ? "" : "?"}: ${types.size === 1 && only !== undefined && only !== "" ? only : "{...}"}`
+    })
+    .join("")
+}
 
 const render = (
   definitions: Definitions,
@@ -173,10 +212,11 @@ const render = (
   if (schema.enum !== undefined) return schema.enum.map((v) => JSON.stringify(v)).join(" | ")
   if (schema.const !== undefined) return JSON.stringify(schema.const)
   const branches = schema.oneOf ?? (aliasesOf(schema) === undefined ? schema.anyOf : undefined)
-  // A tagged union too deep or too wide to spell out: its tags, at least (a procedure's executions).
+  // A tagged union too deep or too wide to spell out: its tags, and the fields its members have
+  // beside them, as the service takes them (a ResourceTarget's `{type, id}`, an execution's `{type, params}`).
   if (branches !== undefined && isTagged(branches) && (depth >= MAX_DEPTH || branches.length > 8)) {
     const tags = branches.map((b) => JSON.stringify(b.properties?.type?.const)).join(" | ")
-    return `{type: ${tags}, params: {...}}`
+    return `{type: ${tags}${besideTags(definitions, branches, depth, seen)}}`
   }
   if (branches !== undefined) return branches.map((b) => render(definitions, b, depth, seen)).join(" | ")
   if (schema.type === "array") {

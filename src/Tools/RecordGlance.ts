@@ -13,8 +13,10 @@ import * as Glance from "./Glance.js"
 import type { NameKind, NameMaps } from "./Names.js"
 import type { Glimpse } from "./Records.js"
 import { RECORD_VIEWS, type RecordView } from "./RecordViews.js"
+import * as StackDrift from "./StackDrift.js"
 import * as SyncPlan from "./SyncPlan.js"
 import * as Tables from "./Tables.js"
+import type { Shows } from "./Tool.js"
 
 type Json = Readonly<Record<string, unknown>>
 
@@ -99,11 +101,27 @@ const OWN: Readonly<Record<string, RecordGlance>> = {
   "write/RefreshResourceSyncPending": SYNC,
 }
 
-/** The tools whose answers are one record. */
-const RECORDS = new Set(["svc_get", "svc_inspect"])
+/** A stack's glance, with its drift from its repository where it has any (StackDrift.ts). */
+const withDrift = (base: RecordGlance): RecordGlance => ({
+  ...base,
+  glance: (record, names, body) => {
+    const glimpse = base.glance(record, names, body)
+    const drift = glimpse === undefined ? undefined : StackDrift.of(record)
+    return glimpse === undefined || drift === undefined
+      ? glimpse
+      : {
+          ...glimpse,
+          value: { ...(glimpse.value as Json), drift },
+          untrusted: [...glimpse.untrusted, ...StackDrift.UNTRUSTED],
+        }
+  },
+})
 
 const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
-  ...Object.entries(RECORD_VIEWS).map(([endpoint, view]) => [endpoint, fromView(view)] as const),
+  ...Object.entries(RECORD_VIEWS).map(
+    ([endpoint, view]) =>
+      [endpoint, endpoint === "read/GetStack" ? withDrift(fromView(view)) : fromView(view)] as const,
+  ),
   ...Object.entries(OWN),
 ])
 
@@ -118,11 +136,11 @@ const CHANGED: ReadonlyMap<string, RecordGlance> = new Map(
   }),
 )
 
-/** How `tool`'s answer from `endpoint` is shown at a glance, if it is. */
-export const of = (tool: string, endpoint: string): RecordGlance | undefined =>
-  RECORDS.has(tool)
+/** How the answer from `endpoint` of a tool that `shows` so is shown at a glance, if it is. */
+export const of = (shows: Shows | undefined, endpoint: string): RecordGlance | undefined =>
+  shows?.record === true
     ? GLANCES.get(endpoint)
-    : ((tool === "svc_update" ? CHANGED.get(endpoint) : undefined) ?? OWN[endpoint])
+    : ((shows?.changed === true ? CHANGED.get(endpoint) : undefined) ?? OWN[endpoint])
 
 /** Whether a glance could be shorter than the record as the service sent it (`sent` characters, if known). */
 export const worth = (glance: RecordGlance, sent: number | undefined): boolean =>
@@ -133,14 +151,14 @@ export const worth = (glance: RecordGlance, sent: number | undefined): boolean =
  * and the service sent it in more than the glance's floor (`sent` characters, if known).
  */
 export const glanceOf = (
-  tool: string,
+  shows: Shows | undefined,
   endpoint: string,
   answer: unknown,
   names: NameMaps,
   body: Json,
   sent?: number,
 ): Glimpse | undefined => {
-  const glance = of(tool, endpoint)
+  const glance = of(shows, endpoint)
   return glance === undefined || !isObject(answer) || !worth(glance, sent)
     ? undefined
     : glance.glance(answer, names, body)

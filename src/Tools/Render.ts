@@ -5,16 +5,17 @@
 import type { SvcError } from "../Service/Errors.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Untrusted from "../Untrusted/Answer.js"
-import { mayHoldSecrets, note, pageNote, redact, withinBudget } from "./AnswerBounds.js"
+import * as About from "./About.js"
+import { type Fitted, fitInBudget, mayHoldSecrets, note, pageNote, redact } from "./AnswerBounds.js"
 import * as Execution from "./Execution.js"
 import { shape } from "./Fields.js"
 import * as Glance from "./Glance.js"
 import type { ToolSuccess } from "./Invoke.js"
-import * as RecordGlance from "./RecordGlance.js"
 import type { Glimpse } from "./Records.js"
 import * as TomlSecrets from "./TomlSecrets.js"
 import type { Tool } from "./Tool.js"
 import { type ErrorKind, kindOf, type Problem, type ToolCallError, type ToolError } from "./ToolError.js"
+import * as View from "./View.js"
 
 export type { ErrorKind } from "./ToolError.js"
 
@@ -51,16 +52,10 @@ export interface Rendered {
   readonly untrusted?: string | undefined
 }
 
-/**
- * A cut list's text is its JSON (which holds no raw newline) and then the note: the items
- * it shows, as they are (the text's may be fenced).
- */
-const shownOf = (data: unknown, fitted: string): Readonly<Record<string, unknown>> =>
-  Array.isArray(data)
-    ? {
-        result: data.slice(0, (JSON.parse(fitted.slice(0, fitted.indexOf("\n"))) as Array<unknown>).length),
-        truncated: true,
-      }
+/** What the budget kept of an answer, as structuredContent holds it: a cut list's whole items shown, else only that it was cut. */
+const shownOf = (data: unknown, fitted: Fitted): Readonly<Record<string, unknown>> =>
+  Array.isArray(data) && fitted.items !== undefined
+    ? { result: data.slice(0, fitted.items), truncated: true }
     : { truncated: true }
 
 /** The note a non-list cut ends with, after which nothing of the answer follows. */
@@ -71,6 +66,37 @@ export interface OutputSettings {
   readonly revealSecrets: boolean
 }
 
+/** The service's answer made ready to show: credentials redacted, untrusted text capped and masked. */
+interface Prepared {
+  readonly shown: unknown
+  /** The service's own text, where nothing in it is to be hidden: it is compact JSON already. */
+  readonly asSent: string | undefined
+  /** The cap's note, when it cut the service's answer. */
+  readonly cap: string
+}
+
+const prepare = (outcome: ToolSuccess, settings: OutputSettings): Prepared => {
+  const { text, endpoint } = outcome
+  // An answer that can carry untrusted text is always written anew: its values are fenced.
+  const untrusted = Untrusted.carries(endpoint)
+  const asSent = !untrusted && text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
+  const redacted = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
+  // Untrusted text is cut to a bound before it is masked and fenced, whatever the service sent.
+  const bounded = untrusted
+    ? Untrusted.capped(endpoint, redacted, settings.maxOutputChars * Untrusted.CAP_TIMES)
+    : undefined
+  const kept = bounded === undefined ? redacted : bounded.data
+  return {
+    shown: untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, kept, TomlSecrets.hidden) : kept,
+    asSent: asSent ? text : undefined,
+    cap: capNote(bounded),
+  }
+}
+
+/**
+ * An answer as its view shows it (View.ts), chosen once: a list's rows, a record or an execution
+ * at a glance, the paths `fields` kept, or the answer whole.
+ */
 /** What an answer cut at the byte cap ends with: where, and how to ask for less. */
 const cutNote = (tool: Tool, cut: number) =>
   note(
@@ -87,56 +113,59 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
 }
 
 const successOf = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings): Rendered => {
-  const { text, endpoint } = outcome
-  // An answer that can carry untrusted text is always written anew: its values are fenced.
-  const untrusted = Untrusted.carries(endpoint)
-  const projection = glanceOf(tool, outcome)
+  const view = outcome.view ?? View.choose(tool, outcome, outcome.data, outcome.text)
   // Rows read only their columns from the records as they came, redacted cell by cell: the whole
   // answer is neither scanned for secrets nor copied to redact it.
-  const plain = projection === undefined || untrusted ? undefined : Glance.itemsOf(projection, outcome.data)
-  if (projection !== undefined && plain !== undefined) return atGlance(tool, outcome, settings, projection, plain)
-  const asSent = !untrusted && text !== undefined && (settings.revealSecrets || !mayHoldSecrets(text))
-  const redacted = asSent || settings.revealSecrets ? outcome.data : redact(outcome.data)
-  // Untrusted text is cut to a bound before it is masked and fenced, whatever the service sent.
-  const bounded = untrusted
-    ? Untrusted.capped(endpoint, redacted, settings.maxOutputChars * Untrusted.CAP_TIMES)
-    : undefined
-  const kept = bounded === undefined ? redacted : bounded.data
-  const shown = untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, kept, TomlSecrets.hidden) : kept
-  // A list at a glance whose columns held untrusted text would be shown as records, fenced
-  // (none does: a test holds the table to it).
-  const fenced =
-    projection !== undefined &&
-    untrusted &&
-    Untrusted.fences(endpoint, shape(shown, projection.paths).value, outcome.body) !== undefined
-  // Every list with a projection is shown as rows, however short: one shape, names for ids, the way to more.
-  const items = projection === undefined || fenced ? undefined : Glance.itemsOf(projection, shown)
-  if (projection !== undefined && items !== undefined) return atGlance(tool, outcome, settings, projection, items)
-  const record = projection === undefined ? recordOf(outcome, shown) : undefined
-  if (record !== undefined) {
-    const fences = Untrusted.fencesWith(record.untrusted, record.value, outcome.body, endpoint)
-    return written(tool, outcome, settings, {
-      data: record.value,
-      fences,
-      line: record.line ?? "",
-      sent: fences === undefined ? record.json : undefined,
-      cap: capNote(bounded),
-    })
+  if (view._tag === "Rows" && !Untrusted.carries(outcome.endpoint))
+    return atGlance(tool, outcome, settings, view.projection, Glance.itemsOf(view.projection, outcome.data) ?? [])
+  const prepared = prepare(outcome, settings)
+  const { shown, cap } = prepared
+  switch (view._tag) {
+    case "Rows": {
+      // A list whose columns held untrusted text is shown as records of its columns' paths, fenced
+      // (none does: a test holds the table to it).
+      const { projection } = view
+      const columns = shape(shown, projection.paths).value
+      if (Untrusted.fences(outcome.endpoint, columns, outcome.body) === undefined)
+        return atGlance(tool, outcome, settings, projection, Glance.itemsOf(projection, shown) ?? [])
+      return written(tool, outcome, settings, shaped(outcome, shown, projection.paths, cap))
+    }
+    case "Record":
+    case "Execution":
+    case "Named": {
+      const record = recordOf(view, outcome, shown)
+      if (record === undefined) return written(tool, outcome, settings, whole(outcome, prepared))
+      const fences = Untrusted.fencesWith(record.untrusted, record.value, outcome.body, outcome.endpoint)
+      const sent = fences === undefined ? record.json : undefined
+      return written(tool, outcome, settings, { data: record.value, fences, line: record.line ?? "", sent, cap })
+    }
+    case "Shaped":
+      return written(tool, outcome, settings, shaped(outcome, shown, view.fields, cap))
+    case "Whole":
+      return written(tool, outcome, settings, whole(outcome, prepared))
   }
-  const fields = fenced && projection !== undefined ? projection.paths : outcome.fields
-  // Shaped after redaction, so that a kept path shows only what the whole answer would;
-  // and before the budget, so that a shaped list fits where the whole one was cut.
-  const shaped = fields === undefined ? undefined : shape(shown, fields)
-  const data =
-    shaped === undefined
-      ? shown
-      : outcome.names === undefined
-        ? shaped.value
-        : Glance.withNames(shaped.value, outcome.names)
-  const fences = untrusted ? Untrusted.fences(endpoint, data, outcome.body) : undefined
-  // The service's own text when nothing in it is to be hidden: it is compact JSON already.
-  const sent = shaped === undefined && asSent && text !== undefined ? text : undefined
-  return written(tool, outcome, settings, { data, fences, line: "", sent, note: shaped?.note, cap: capNote(bounded) })
+}
+
+/** The answer whole, its untrusted text fenced; the service's own text where nothing in it is hidden. */
+const whole = (outcome: ToolSuccess, { shown, asSent, cap }: Prepared): Shown => {
+  const fences = Untrusted.carries(outcome.endpoint)
+    ? Untrusted.fences(outcome.endpoint, shown, outcome.body)
+    : undefined
+  return { data: shown, fences, line: "", sent: asSent, cap }
+}
+
+/**
+ * The paths `fields` kept, with the names of the ids kept beside them: shaped after redaction, so
+ * that a kept path shows only what the whole answer would; and before the budget, so that a shaped
+ * list fits where the whole one was cut.
+ */
+const shaped = (outcome: ToolSuccess, shown: unknown, fields: ReadonlyArray<string>, cap: string): Shown => {
+  const kept = shape(shown, fields)
+  const data = outcome.names === undefined ? kept.value : Glance.withNames(kept.value, outcome.names)
+  const fences = Untrusted.carries(outcome.endpoint)
+    ? Untrusted.fences(outcome.endpoint, data, outcome.body)
+    : undefined
+  return { data, fences, line: "", note: kept.note, cap }
 }
 
 /** What an answer shows, before it is written: its value, its fences, a first line of its own. */
@@ -159,24 +188,24 @@ const written = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings, sho
   const json = sent ?? JSON.stringify(written) ?? "null"
   const head = `${fences === undefined ? "" : fences.header}${shown.line}`
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
-  const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shown.note === undefined ? "" : note(shown.note)}${shown.cap}`
+  const notes = `${outcome.page === undefined ? "" : pageNote(data, outcome.page)}${shown.note === undefined ? "" : note(shown.note)}${pagesNote(tool, outcome)}${shown.cap}`
   const room = settings.maxOutputChars - lead.length - notes.length
-  const cut = withinBudget(
+  const cut = fitInBudget(
     written,
     json,
     room - head.length - (fences?.reserve ?? 0),
     tool.narrow,
     settings.maxOutputChars,
   )
-  const fitted = fences === undefined || cut === json ? cut : closeFences(cut, fences)
-  const structuredData = fitted !== json ? shownOf(data, fitted) : isObject(data) ? data : { result: data }
+  const fitted = fences === undefined || cut.text === json ? cut.text : closeFences(cut.text, fences)
+  const structuredData = cut.text !== json ? shownOf(data, cut) : isObject(data) ? data : { result: data }
   const rendered: Rendered = { isError: false, text: `${head}${lead}${fitted}${notes}`, structuredData }
   if (fences === undefined) return rendered
   const paths =
-    fitted === json
+    cut.text === json
       ? fences.paths(isObject(data) ? "" : "/result")
       : Array.isArray(data)
-        ? fences.paths("/result", (structuredData.result as Array<unknown>).length)
+        ? fences.paths("/result", cut.items ?? 0)
         : []
   return { ...rendered, meta: Untrusted.metaOf(paths), untrusted: fences.read }
 }
@@ -190,35 +219,26 @@ const capNote = (bounded: Untrusted.Capped | undefined): string =>
       )
 
 /**
- * A record at a glance, where the answer has one: an execution's result (Execution.ts), a
- * resource or a Docker object (RecordGlance.ts), a sync's plan (SyncPlan.ts, also for a refresh).
+ * A record at a glance: a resource or a Docker object (RecordGlance.ts), a sync's plan (SyncPlan.ts,
+ * also for a refresh), an execution's result (Execution.ts). A glance no shorter than the record as
+ * sent saves nothing: the record is then shown whole.
  */
-const recordOf = (outcome: ToolSuccess, shown: unknown): (Glimpse & { readonly json?: string }) | undefined => {
-  if (outcome.fields !== undefined || outcome.whole === true || outcome.schema) return undefined
-  if (outcome.tool !== "svc_execute" || RecordGlance.of(outcome.tool, outcome.endpoint) !== undefined) {
-    const sent = outcome.text?.length
-    const glimpse = RecordGlance.glanceOf(
-      outcome.tool,
-      outcome.endpoint,
-      shown,
-      outcome.names ?? {},
-      outcome.body,
-      sent,
-    )
-    if (glimpse === undefined || sent === undefined) return glimpse
-    // A glance of a record no longer than it (a small one) saves nothing: the record is shown whole.
-    const json = JSON.stringify(glimpse.value)
-    return `${glimpse.line ?? ""}${json}`.length < sent ? { ...glimpse, json } : undefined
-  }
-  if (!Execution.isExecution(shown)) return undefined
-  return Execution.glance(shown, outcome.names ?? {}, Execution.givenName(shown, outcome.body))
-}
-
-/** The projection a list is shown by: without `fields`, when the table has one and the answer is a list. */
-const glanceOf = (tool: Tool, outcome: ToolSuccess): Glance.Compiled | undefined => {
-  if (outcome.fields !== undefined || outcome.whole === true) return undefined
-  const projection = Glance.projectionOf(tool.name, outcome.endpoint)
-  return projection !== undefined && Glance.itemsOf(projection, outcome.data) !== undefined ? projection : undefined
+const recordOf = (
+  view: View.View,
+  outcome: ToolSuccess,
+  shown: unknown,
+): (Glimpse & { readonly json?: string }) | undefined => {
+  if (view._tag === "Named") return About.glance(view.about, shown, outcome.body, outcome.names ?? {})
+  if (view._tag === "Execution")
+    return Execution.isExecution(shown)
+      ? Execution.glance(shown, outcome.names ?? {}, Execution.givenName(shown, outcome.body))
+      : undefined
+  if (view._tag !== "Record" || !isObject(shown)) return undefined
+  const glimpse = view.glance.glance(shown, outcome.names ?? {}, outcome.body)
+  const sent = outcome.text?.length
+  if (glimpse === undefined || sent === undefined) return glimpse
+  const json = JSON.stringify(glimpse.value)
+  return `${glimpse.line ?? ""}${json}`.length < sent ? { ...glimpse, json } : undefined
 }
 
 /** Whether a row holds an object, at any depth below it: only such a cell can hold a credential's field. */
@@ -249,24 +269,35 @@ const atGlance = (
       : read.map((row) => (holdsObject(row) ? (redact(row) as typeof row) : row))
   const head = `${Glance.headline(projection, items.length)}\n`
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
-  const notes = `${outcome.page === undefined ? "" : pageNote(rows, outcome.page)}${nextPage(projection, outcome.data)}`
+  const notes = `${outcome.page === undefined ? "" : pageNote(rows, outcome.page)}${pagesNote(tool, outcome)}`
   const json = JSON.stringify(rows)
   const whole = settings.maxOutputChars - head.length - lead.length - notes.length
   // Cut, the first line says how many rows it shows of how many: room for those few characters more.
   const room = json.length <= whole ? whole : whole - ` of ${items.length}`.length
-  const fitted = withinBudget(rows, json, room, tool.narrow, settings.maxOutputChars)
-  if (fitted === json)
-    return { isError: false, text: `${head}${lead}${fitted}${notes}`, structuredData: { columns, result: rows } }
+  const fitted = fitInBudget(rows, json, room, tool.narrow, settings.maxOutputChars)
+  if (fitted.text === json)
+    return { isError: false, text: `${head}${lead}${fitted.text}${notes}`, structuredData: { columns, result: rows } }
   const shown = shownOf(rows, fitted)
   const line = `${Glance.headline(projection, items.length, (shown.result as ReadonlyArray<unknown>).length)}\n`
-  return { isError: false, text: `${line}${lead}${fitted}${notes}`, structuredData: { columns, ...shown } }
+  return { isError: false, text: `${line}${lead}${fitted.text}${notes}`, structuredData: { columns, ...shown } }
 }
 
-/** Where the answer holds its items in a field and says its next page (`{alerts, next_page}`), how to read it. */
-const nextPage = (projection: Glance.Compiled, answer: unknown): string => {
-  if (projection.projection.items === undefined || !isObject(answer)) return ""
-  const next = answer.next_page
-  return typeof next === "number" ? note(`more ${projection.projection.noun}: params.page ${next}`) : ""
+/**
+ * What the answer says of its pages, however it is shown: its next page where it gives one
+ * (`{alerts, next_page}`), or that a page asked for is past the last one.
+ */
+const pagesNote = (tool: Tool, outcome: ToolSuccess): string => {
+  const projection = Glance.projectionOf(tool.shows, outcome.endpoint)
+  const noun = projection?.projection.noun ?? "items"
+  const answer = outcome.data
+  if (isObject(answer) && typeof answer.next_page === "number")
+    return note(`more ${noun}: params.page ${answer.next_page}`)
+  const page = outcome.body.page
+  const items =
+    projection === undefined ? (Array.isArray(answer) ? answer : undefined) : Glance.itemsOf(projection, answer)
+  return typeof page === "number" && page > 0 && items?.length === 0
+    ? note(`no more ${noun}: params.page ${page} is past the last page`)
+    : ""
 }
 
 /** A cut answer's fences made whole: a list is cut between whole items, anything else wherever the budget fell. */

@@ -32,7 +32,7 @@ const UNTRUSTED: ReadonlyArray<Pattern> = [
 ]
 
 const LINE =
-  "[svc-mcp: the sync's pending changes as a plan, as of its last refresh (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]\n"
+  "[svc-mcp: the sync's pending changes as a plan, computed from its repository at `commit` when it was last refreshed; svc_execute refresh_sync_pending computes it anew (SVC_REACH=all) (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]\n"
 
 /** A value longer than this, or of several lines, is left out of a change: the field's name says it changes. */
 const SHORT = 80

@@ -23,6 +23,20 @@ export interface Hints {
   readonly openWorldHint: boolean
 }
 
+/** How a tool's answers are shown, where not whole (View.ts chooses by it). */
+export interface Shows {
+  /** A list as rows of its projection's columns (Projections.ts). */
+  readonly rows?: boolean
+  /** One record at a glance, by its view (RecordViews.ts, RecordGlance.ts). */
+  readonly record?: boolean
+  /** An execution's Update, or a batch of them, at a glance (Execution.ts). */
+  readonly execution?: boolean
+  /** A change that answers the changed resource, shown at the glance a read shows it at. */
+  readonly changed?: boolean
+  /** The ids `fields` keeps are the service's resources': their names are shown beside them. */
+  readonly names?: boolean
+}
+
 export interface ToolSpec {
   readonly name: string
   readonly title: string
@@ -41,6 +55,8 @@ export interface ToolSpec {
   readonly wait?: string
   /** The tools that read: an optional `fields`, the dotted paths of the answer to keep (the description says how). */
   readonly fields?: boolean
+  /** How its answers are shown; whole where it says nothing. */
+  readonly shows?: Shows
   /** How to ask for less, said when an answer is cut to fit. */
   readonly narrow: string
   /** The JSON Schema of the result's structuredContent, where the tool publishes one. */

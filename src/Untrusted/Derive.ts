@@ -9,6 +9,9 @@ import { ruleOf } from "./Fields.js"
 
 interface Node {
   readonly $ref?: string
+  readonly type?: string | ReadonlyArray<string>
+  readonly const?: unknown
+  readonly enum?: ReadonlyArray<unknown>
   readonly properties?: Readonly<Record<string, Node>>
   readonly additionalProperties?: boolean | Node
   readonly items?: Node
@@ -61,6 +64,81 @@ const mapsBelow = (
   }
 }
 
+/** `node` with its references followed, or undefined where one leads back into itself. */
+const resolved = (document: Definitions, node: Node | undefined, seen: ReadonlySet<string>) => {
+  let at = node
+  const passed = new Set(seen)
+  while (at?.$ref !== undefined) {
+    const name = refName(at.$ref)
+    if (passed.has(name)) return undefined
+    passed.add(name)
+    at = document.definitions[name]
+  }
+  return at === undefined ? undefined : { node: at, seen: passed }
+}
+
+/** A field the service types itself: an enum's tag, a constant, a number, a boolean. */
+const isTyped = (node: Node): boolean =>
+  node.const !== undefined ||
+  node.enum !== undefined ||
+  node.type === "number" ||
+  node.type === "integer" ||
+  node.type === "boolean"
+
+/** An id: the service's own, never text from outside. */
+const isId = (field: string): boolean => field === "id" || field.endsWith("_id")
+
+/** The members of a union, the fields of an object, the items of a list and the values of a map, each with its segment. */
+const partsOf = (node: Node): ReadonlyArray<readonly [segment: string | undefined, node: Node]> => [
+  ...[...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])].map(
+    (member) => [undefined, member] as const,
+  ),
+  ...Object.entries(node.properties ?? {}),
+  ...(node.items === undefined ? [] : [["[]", node.items] as const]),
+  ...(typeof node.additionalProperties === "object" ? [["*", node.additionalProperties] as const] : []),
+]
+
+/**
+ * Whether an untrusted field's value holds, at any depth, a value the service types itself (a
+ * tagged union's tag, an enum, an id, a number): then only its other fields are untrusted, and
+ * those are named.
+ */
+const holdsTyped = (document: Definitions, node: Node | undefined, seen: ReadonlySet<string>): boolean => {
+  const at = resolved(document, node, seen)
+  if (at === undefined) return false
+  if (isTyped(at.node)) return true
+  return partsOf(at.node).some(
+    ([segment, below]) =>
+      (segment !== undefined && segment !== "[]" && segment !== "*" && isId(segment)) ||
+      holdsTyped(document, below, at.seen),
+  )
+}
+
+/** The paths below an untrusted field that hold text from outside: all but the typed fields and the ids. */
+const within = (
+  document: Definitions,
+  node: Node | undefined,
+  path: ReadonlyArray<string>,
+  definition: string,
+  seen: ReadonlySet<string>,
+  found: Map<string, string>,
+): void => {
+  const at = resolved(document, node, seen)
+  if (at === undefined || isTyped(at.node)) return
+  // An object is named field by field: a union's members share their paths, and another member's may hold an id there.
+  if (!holdsTyped(document, at.node, seen) && at.node.properties === undefined) {
+    // An object that can hold no field holds no text; text, a list or a map of it, or anything: every string in it is.
+    const closed = at.node.type === "object" && at.node.additionalProperties === false
+    if (!closed) found.set(path.join("."), definition)
+    return
+  }
+  for (const [segment, below] of partsOf(at.node)) {
+    if (segment === undefined) within(document, below, path, definition, at.seen, found)
+    else if (segment === "[]" || segment === "*" || !isId(segment))
+      within(document, below, [...path, segment], definition, at.seen, found)
+  }
+}
+
 /** The untrusted paths of an answer of definition `root`. */
 const pathsOf = (document: Definitions, root: string): ReadonlyArray<Pattern> => {
   const found = new Map<string, string>()
@@ -84,9 +162,11 @@ const pathsOf = (document: Definitions, root: string): ReadonlyArray<Pattern> =>
       const rule = named === undefined ? undefined : ruleOf(named, field)
       if (rule === undefined) walk(below, [...path, field], undefined, seen)
       else {
+        if (holdsTyped(document, below, seen)) within(document, below, [...path, field], rule.definition, seen, found)
+        else found.set([...path, field].join("."), rule.definition)
         const maps: Array<string> = []
         mapsBelow(document, below, [...path, field], seen, maps)
-        for (const at of [[...path, field].join("."), ...maps]) found.set(at, rule.definition)
+        for (const at of maps) found.set(at, rule.definition)
       }
     }
     if (node.items !== undefined) walk(node.items, [...path, "[]"], undefined, seen)

@@ -124,6 +124,9 @@ for (const era of ["modern", "legacy"] as const) {
         })
         expect(textOf(whole)).toContain('"alerts":')
         expect(textOf(whole)).toMatch(/untrusted/i)
+        // Only the alert's text is fenced: its kind and its ids keep the service's types.
+        expect(textOf(whole)).toContain('"type":"ServerMem"')
+        expect(textOf(whole)).not.toMatch(/"id":"<u:/)
         const rows = JSON.parse(textOf(open).split("\n")[1] ?? "[]") as Array<Array<unknown>>
         const id = rows.find((row) => row[3] === "ServerMem")?.[5] as string | undefined
         expect(id, textOf(open).slice(0, 500)).toBeDefined()

@@ -56,8 +56,13 @@ describe("a row's column names as fields", () => {
         ["staging-web", "stopped", "staging-01"],
       ])
       // schema: true lists the columns with the paths they read, beside the answer's type.
-      const schema = JSON.parse(Mcp.text(yield* call({ schema: true }))) as { columns: Record<string, string> }
-      expect(schema.columns).toMatchObject({ state: "info.state", server: "info.server_id", updates: "info.services" })
+      const schema = JSON.parse(Mcp.text(yield* call({ schema: true }))) as {
+        columns: ReadonlyArray<string>
+        paths: Record<string, string>
+      }
+      expect(schema.columns).toEqual(["name", "id", "state", "server", "tags", "repo", "branch", "services", "updates"])
+      expect(schema.paths).toMatchObject({ state: "info.state", server: "info.server_id", updates: "info.services" })
+      expect(schema.paths).not.toHaveProperty("name")
     }),
   )
 })

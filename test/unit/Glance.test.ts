@@ -15,6 +15,7 @@ import * as CallContext from "../../src/Call/Context.js"
 import * as Cli from "../../src/Cli/CommandLine.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
 import { SvcClient } from "../../src/SvcClient.js"
+import * as Definitions from "../../src/Tools/Definitions.js"
 import * as Glance from "../../src/Tools/Glance.js"
 import * as Names from "../../src/Tools/Names.js"
 import { PROJECTIONS } from "../../src/Tools/Projections.js"
@@ -80,9 +81,9 @@ describe("the projections table", () => {
       expect(PROJECTIONS[`read/${endpoint}`], endpoint).toBeDefined()
     }
     // Other tools' answers are shown as they are.
-    expect(Glance.projectionOf("svc_get", "read/ListStacks")).toBeUndefined()
-    expect(Glance.projectionOf("svc_list_detail", "read/ListSystemProcesses")).toBeUndefined()
-    expect(Glance.projectionOf("svc_list_detail", "read/ListAllContainers")).toBeDefined()
+    expect(Glance.projectionOf(Definitions.svc_get.shows, "read/ListStacks")).toBeUndefined()
+    expect(Glance.projectionOf(Definitions.svc_list_detail.shows, "read/ListSystemProcesses")).toBeUndefined()
+    expect(Glance.projectionOf(Definitions.svc_list_detail.shows, "read/ListAllContainers")).toBeDefined()
   })
 
   it("each column reads a field the definitions give; `more` names one no column reads", () => {

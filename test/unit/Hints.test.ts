@@ -6,6 +6,7 @@
  * suggestion never answers "no item has field ...".
  */
 import { describe, expect, it } from "@effect/vitest"
+import { byName } from "../../src/Tools/Definitions.js"
 import * as Glance from "../../src/Tools/Glance.js"
 import { RECORD_VIEWS } from "../../src/Tools/RecordViews.js"
 import * as Tables from "../../src/Tools/Tables.js"
@@ -53,7 +54,7 @@ describe("the paths a first line suggests", () => {
   it("are, for every list selector with rows, paths of its items that every item has", () => {
     let checked = 0
     for (const [tool, selector, endpoint] of LISTS) {
-      const projection = Glance.projectionOf(tool, endpoint)
+      const projection = Glance.projectionOf(byName.get(tool)?.shows, endpoint)
       if (projection === undefined) continue
       const schema = answerSchema(endpoint)
       for (const count of [1, 3]) {

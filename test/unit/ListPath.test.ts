@@ -56,7 +56,7 @@ const SETTINGS = { maxOutputChars: 1_000_000, revealSecrets: false }
 
 describe("the list path", () => {
   it("renders 300 stacks as rows splitting no path, copying no record, and making one JSON text", () => {
-    const projection = Glance.projectionOf("svc_list", "read/ListStacks")
+    const projection = Glance.projectionOf(svc_list.shows, "read/ListStacks")
     expect(projection).toBeDefined()
     const split = vi.spyOn(String.prototype, "split")
     const entries = vi.spyOn(Object, "entries")
@@ -103,7 +103,7 @@ describe("the list path", () => {
   })
 
   it("the first line says the count and the columns, for one item and for several", () => {
-    const compiled = Glance.projectionOf("svc_list", "read/ListStacks")
+    const compiled = Glance.projectionOf(svc_list.shows, "read/ListStacks")
     if (compiled === undefined) throw new Error("no projection of ListStacks")
     expect(Glance.headline(compiled, 1)).toMatch(/^\[svc-mcp: 1 stack as rows of \["name","id",/)
     expect(Glance.headline(compiled, 300)).toMatch(/^\[svc-mcp: 300 stacks as rows of \["name","id",/)

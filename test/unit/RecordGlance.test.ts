@@ -199,20 +199,24 @@ describe("the records' views", () => {
   it("has a view for every record svc_get reaches but the small ones, the sync its plan, and for svc_inspect's Docker objects", () => {
     const whole = ["GetTag", "GetVariable", "GetImageRegistryAccount", "GetGitProviderAccount"]
     for (const endpoint of Object.values(Tables.get)) {
-      expect(RecordGlance.of("svc_get", `read/${endpoint}`) === undefined, endpoint).toBe(whole.includes(endpoint))
+      expect(RecordGlance.of(Definitions.svc_get.shows, `read/${endpoint}`) === undefined, endpoint).toBe(
+        whole.includes(endpoint),
+      )
     }
     // The sync's glance is the plan of its pending changes (test/unit/SyncPlan.test.ts), its refresh's too.
     expect(RECORD_VIEWS["read/GetResourceSync"]).toBeUndefined()
-    expect(RecordGlance.of("svc_execute", "write/RefreshResourceSyncPending")).toBe(
-      RecordGlance.of("svc_get", "read/GetResourceSync"),
+    expect(RecordGlance.of(Definitions.svc_execute.shows, "write/RefreshResourceSyncPending")).toBe(
+      RecordGlance.of(Definitions.svc_get.shows, "read/GetResourceSync"),
     )
     // A volume, a swarm's config or secret are a few fields; a stack's swarm info is not in the definitions.
     const small = ["InspectVolume", "InspectSwarmConfig", "InspectSwarmSecret", "InspectStackSwarmInfo"]
     for (const endpoint of Object.values(Tables.inspect)) {
-      expect(RecordGlance.of("svc_inspect", `read/${endpoint}`) === undefined, endpoint).toBe(small.includes(endpoint))
+      expect(RecordGlance.of(Definitions.svc_inspect.shows, `read/${endpoint}`) === undefined, endpoint).toBe(
+        small.includes(endpoint),
+      )
     }
     // Other tools' answers are not records at a glance.
-    expect(RecordGlance.of("svc_list", "read/GetStack")).toBeUndefined()
+    expect(RecordGlance.of(Definitions.svc_list.shows, "read/GetStack")).toBeUndefined()
   })
 
   it("each label reads a field the definitions give, never a credential nor untrusted text; `more` one no label reads", () => {
@@ -249,7 +253,7 @@ describe("the records' views", () => {
         expect(answer.isError).toBe(false)
         expect(answer.text).not.toContain(SECRET)
         expect(outsideFences(answer.text)).not.toContain(UNTRUSTED)
-        const of = RecordGlance.of(reaching(endpoint)[0].name, endpoint)
+        const of = RecordGlance.of(reaching(endpoint)[0].shows, endpoint)
         const glance = of?.glance(record as never, NAMES, {})
         // No glance is written in fewer characters than its floor, below which a record is shown whole unglanced.
         if (glance !== undefined) {
@@ -261,6 +265,18 @@ describe("the records' views", () => {
         // Else the record whole: each of its fields, in its order, and no label of the glance's.
         else expect(Object.keys(answer.structuredData ?? {})).toEqual(Object.keys(record as object))
         for (const [label, cell] of Object.entries((glance?.value ?? {}) as Record<string, unknown>)) {
+          if (endpoint === "read/GetStack" && label === "drift") {
+            // A stack's drift: its commits, and paths of its files, deployed or in the repository.
+            const drift = cell as { deployed_commit: unknown; repository_commit: unknown; files: Array<unknown> }
+            expect([...valuesAt(record, ["info", "deployed_hash"]), null]).toContain(drift.deployed_commit)
+            expect([...valuesAt(record, ["info", "latest_hash"]), null]).toContain(drift.repository_commit)
+            const paths = [
+              ...valuesAt(record, ["info", "deployed_contents", "path"]),
+              ...valuesAt(record, ["info", "remote_contents", "path"]),
+            ]
+            for (const path of drift.files) expect(paths).toContain(path)
+            continue
+          }
           const column = view.columns.find((c) => c.label === label)
           expect(column, label).toBeDefined()
           const found = valuesAt(record, (column?.path ?? "").split("."))
@@ -297,7 +313,7 @@ describe("the records' views", () => {
 
 describe("a record smaller than any glance of it", () => {
   it("is shown whole as the service sent it, no glance made, whatever it holds", () => {
-    const stack = RecordGlance.of("svc_get", "read/GetStack")
+    const stack = RecordGlance.of(Definitions.svc_get.shows, "read/GetStack")
     const floor = stack?.floor ?? 0
     expect(floor).toBeGreaterThan(60)
     // A stack as the service could send it in just the floor's characters, with an id to name.
@@ -305,11 +321,13 @@ describe("a record smaller than any glance of it", () => {
     const pad = "x".repeat(floor - JSON.stringify({ ...base, description: "" }).length)
     const record = { ...base, description: pad }
     expect(JSON.stringify(record).length).toBe(floor)
-    expect(RecordGlance.glanceOf("svc_get", "read/GetStack", record, NAMES, {}, floor)).toBeUndefined()
+    expect(RecordGlance.glanceOf(Definitions.svc_get.shows, "read/GetStack", record, NAMES, {}, floor)).toBeUndefined()
     const answer = rendered("read/GetStack", record)
     expect(answer.text).toBe(JSON.stringify(record))
     // One character more and it is glanced at; the glance is then longer than the record, so still shown whole.
-    expect(RecordGlance.glanceOf("svc_get", "read/GetStack", record, NAMES, {}, floor + 1)).toBeDefined()
+    expect(
+      RecordGlance.glanceOf(Definitions.svc_get.shows, "read/GetStack", record, NAMES, {}, floor + 1),
+    ).toBeDefined()
   })
 })
 
@@ -351,8 +369,12 @@ describe("svc_get and svc_inspect at a glance, on the sandbox", () => {
       const server = JSON.parse(Mcp.text(yield* get({ fields: ["server", "name"] })))
       expect(server).toEqual({ name: "web", config: { server_id: expect.any(String), server_name: "prod-01" } })
       // schema: true lists the labels with the paths they read.
-      const schema = JSON.parse(Mcp.text(yield* get({ schema: true }))) as { columns: Record<string, string> }
-      expect(schema.columns).toMatchObject({ id: "_id.$oid", server: "config.server_id", files: "config.file_paths" })
+      const schema = JSON.parse(Mcp.text(yield* get({ schema: true }))) as {
+        columns: ReadonlyArray<string>
+        paths: Record<string, string>
+      }
+      expect(schema.columns).toContain("files")
+      expect(schema.paths).toMatchObject({ id: "_id.$oid", server: "config.server_id", files: "config.file_paths" })
       // A container inspected: its state and image, by its name.
       const inspected = Mcp.text(
         yield* Effect.promise(() =>

@@ -291,7 +291,7 @@ describe("estate-sync on the sandbox", () => {
           /^\[svc-mcp: untrusted text at message, changes\[\]\.name, changes\[\]\.fields \(sync estate-sync\), which anyone may have written, stands between <u:[0-9a-f]{16}> and <\/u>/,
         )
         expect(line).toBe(
-          "[svc-mcp: the sync's pending changes as a plan, as of its last refresh (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]",
+          "[svc-mcp: the sync's pending changes as a plan, computed from its repository at `commit` when it was last refreshed; svc_execute refresh_sync_pending computes it anew (SVC_REACH=all) (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]",
         )
         const token = /<u:([0-9a-f]{16})>/.exec(fences ?? "")?.[1]
         const u = (s: string) => `<u:${token}>${s}</u>`

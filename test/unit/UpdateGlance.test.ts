@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Definitions from "../../src/Tools/Definitions.js"
 import * as RecordGlance from "../../src/Tools/RecordGlance.js"
 import * as Tables from "../../src/Tools/Tables.js"
 import * as Mcp from "../support/Mcp.js"
@@ -14,7 +15,7 @@ import { answerSchema } from "../support/SchemaValues.js"
 describe("svc_update's answer", () => {
   it("is glanced at for each type whose update answers the record svc_get glances at", () => {
     const glanced = Object.entries(Tables.update).filter(
-      ([, endpoint]) => RecordGlance.of("svc_update", `write/${endpoint}`) !== undefined,
+      ([, endpoint]) => RecordGlance.of(Definitions.svc_update.shows, `write/${endpoint}`) !== undefined,
     )
     expect(glanced.map(([type]) => type)).toEqual([
       "stack",
@@ -39,7 +40,7 @@ describe("svc_update's answer", () => {
     }
     expect(compared).toBe(10)
     // Other tools' changes are not.
-    expect(RecordGlance.of("svc_create", "write/CreateDeployment")).toBeUndefined()
+    expect(RecordGlance.of(Definitions.svc_create.shows, "write/CreateDeployment")).toBeUndefined()
   })
 
   it.scopedLive("of a deployment names its server and tags as svc_get does, and says where the whole record is", () =>

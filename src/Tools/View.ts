@@ -1,0 +1,74 @@
+/**
+ * How one answer is shown, chosen once, from what its tool shows (Tool.ts `shows`) and what the
+ * call asked: rows of a list, a record or an execution at a glance, the paths `fields` kept, or
+ * the answer whole. The names an answer needs are read by its view (Invoke.ts), and Render.ts
+ * writes each view; neither asks which tool it is.
+ */
+import * as Data from "effect/Data"
+import { isObject } from "../Shared/JsonShape.js"
+import * as About from "./About.js"
+import * as Execution from "./Execution.js"
+import * as Fields from "./Fields.js"
+import * as Glance from "./Glance.js"
+import type { NameKind } from "./Names.js"
+import * as RecordGlance from "./RecordGlance.js"
+import type { Tool } from "./Tool.js"
+
+export type View = Data.TaggedEnum<{
+  /** A list at a glance: each item a row of the projection's columns. */
+  Rows: { readonly projection: Glance.Compiled }
+  /** One record at a glance, by its table (RecordGlance.ts). */
+  Record: { readonly glance: RecordGlance.RecordGlance }
+  /** An execution's Update, or a batch of them, at a glance (Execution.ts). */
+  Execution: Record<never, never>
+  /** An answer that says what it is about by name (About.ts). */
+  Named: { readonly about: About.About }
+  /** The paths `fields` kept; `named`: with the names of the resources' ids they kept beside them. */
+  Shaped: { readonly fields: ReadonlyArray<string>; readonly named: boolean }
+  /** The answer whole: `fields: ["*"]`, `schema: true`, or an answer no view fits. */
+  Whole: Record<never, never>
+}>
+
+export const View = Data.taggedEnum<View>()
+
+/** What a view is chosen from: the call as resolved (Invoke.ts's Invocation). */
+interface Asked {
+  readonly endpoint: string
+  readonly schema: boolean
+  readonly fields?: ReadonlyArray<string> | undefined
+  readonly whole?: boolean | undefined
+}
+
+/** The view of `data`, `tool`'s answer to `asked`; `text`, the service's text, measures whether a record's glance is worth it. */
+export const choose = (tool: Tool, asked: Asked, data: unknown, text?: string): View => {
+  if (asked.schema || asked.whole === true) return View.Whole()
+  const projection = Glance.projectionOf(tool.shows, asked.endpoint)
+  if (asked.fields !== undefined) {
+    // The resources' answers: ids elsewhere (a Docker object's) are not the service's resources.
+    return View.Shaped({ fields: asked.fields, named: tool.shows?.names === true || projection !== undefined })
+  }
+  if (projection !== undefined && Glance.itemsOf(projection, data) !== undefined) return View.Rows({ projection })
+  const glance = RecordGlance.of(tool.shows, asked.endpoint)
+  if (glance !== undefined && isObject(data))
+    // A record sent in fewer characters than any glance of it is shown whole.
+    return RecordGlance.worth(glance, text?.length) ? View.Record({ glance }) : View.Whole()
+  if (tool.shows?.execution === true && Execution.isExecution(data)) return View.Execution()
+  const about = About.ABOUT[asked.endpoint]
+  if (about !== undefined) return View.Named({ about })
+  return View.Whole()
+}
+
+/** The kinds of names `view` shows of `data`, an answer to a call with `body`: read before it is written. */
+export const kindsOf = (view: View, data: unknown, body: Readonly<Record<string, unknown>>): ReadonlyArray<NameKind> =>
+  View.$match(view, {
+    Rows: ({ projection }) => Glance.kindsFor(projection, Glance.itemsOf(projection, data) ?? []),
+    Record: ({ glance }) => (isObject(data) ? glance.kinds(data, body) : []),
+    Execution: () => Execution.kindsFor(data, body),
+    Named: ({ about }) => About.kindsFor(about, data, body),
+    Shaped: ({ fields, named }) => (named ? Glance.idKindsIn(Fields.shape(data, fields).value) : []),
+    Whole: () => [],
+  })
+
+/** Whether the answer is followed to its end before it is shown: an execution's, or a rename's Update, unless whole or shaped. */
+export const glancesAtExecution = (tool: Tool, asked: Asked): boolean =>
+  tool.shows?.execution === true && asked.fields === undefined && asked.whole !== true

@@ -1,0 +1,59 @@
+/**
+ * Schema help names what the service takes: for every endpoint of the definitions, `schema: true`'s
+ * params name every required key of its request (one of an alias group, `stack|id|name`), and a
+ * wide tagged union is rendered as the service takes it (`resource_target` is `{type, id}`).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { aliasesOf, type Node, prepare } from "../../src/Tools/ParamsDefinitions.js"
+import { accepted, answerType } from "../../src/Tools/ParamsWording.js"
+import { document } from "../support/Definitions.js"
+
+const definitions = prepare(document.definitions) as Readonly<Record<string, Node>>
+
+const resolved = (node: Node | undefined): Node | undefined => {
+  let at = node
+  for (let i = 0; at?.$ref !== undefined && i < 10; i++) at = definitions[at.$ref.slice(at.$ref.lastIndexOf("/") + 1)]
+  return at
+}
+
+describe("schema help", () => {
+  it("names every required key of every endpoint's request", () => {
+    let checked = 0
+    for (const [endpoint, { request }] of Object.entries(document.endpoints)) {
+      if (request === null) continue
+      const node = resolved({ $ref: `#/definitions/${request}` })
+      const rendering = accepted(definitions, request)
+      const aliased = aliasesOf(node ?? {}) ?? []
+      for (const key of node?.required ?? []) {
+        checked++
+        // `{key: ...` or `, key: ...`, or within an alias group `a|key|b: ...`; required, so without `?`.
+        expect(rendering, `${endpoint}: ${key}`).toMatch(
+          new RegExp(`(?:\\{|, )(?:[A-Za-z_]+\\|)*${key}(?:\\|[A-Za-z_]+)*:`),
+        )
+      }
+      for (const key of aliased) expect(rendering, `${endpoint}: ${key}`).toContain(key)
+    }
+    expect(checked).toBeGreaterThan(200)
+  })
+
+  it("renders a resource's target as the service takes it, {type, id}", () => {
+    expect(accepted(definitions, "UpdateResourceMeta")).toContain(
+      'target: {type: "System" | "Swarm" | "Server" | "Stack" | "Deployment" | "Build" | "Repo" | "Procedure" | "Action" | "Builder" | "Alerter" | "ResourceSync", id: string}',
+    )
+  })
+})
+
+describe("schema help stays short", () => {
+  it("every endpoint's params are written in at most 1,600 characters, its answer 3,200, deeper shapes as {...}", () => {
+    const longest: Array<readonly [string, number]> = []
+    for (const [endpoint, { request, response }] of Object.entries(document.endpoints)) {
+      if (request !== null) longest.push([`${endpoint} params`, accepted(definitions, request).length - 1_600])
+      // An Update's answer holds every operation's name, which no depth shortens.
+      const answer = answerType(definitions, response)
+      if (answer !== undefined) longest.push([`${endpoint} answer`, answer.length - 3_200])
+    }
+    expect(longest.filter(([, over]) => over > 0)).toEqual([])
+    // The export of resources as TOML took 18,361 characters before.
+    expect(accepted(definitions, "ExportResourcesToToml")).toContain("{...}")
+  })
+})
