@@ -7,19 +7,18 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import type { SvcError } from "../Service/Errors.js"
 import { Naming } from "../Settings/Naming.js"
 import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
-import { describe, isObject } from "../Shared/JsonShape.js"
+import { isObject } from "../Shared/JsonShape.js"
 import { type Group, SvcClient, type SvcClientShape } from "../SvcClient.js"
 import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
 import { withPattern } from "./BatchPattern.js"
 import { fieldsOf } from "./FieldPaths.js"
-import * as Fields from "./Fields.js"
 import { kindsChangedBy, type NameMaps, Names } from "./Names.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
 import * as ParamsCheck from "./ParamsCheck.js"
+import { problemsOf } from "./Problems.js"
 import { isNothing, READ_BACKS, type ReadBack } from "./ReadBack.js"
 import * as SchemaHelp from "./SchemaHelp.js"
 import { pathOf, type Tool, targetOf } from "./Tool.js"
@@ -59,8 +58,6 @@ export interface ToolSuccess extends Invocation {
   /** How the answer is shown, chosen once (View.ts); chosen when it is rendered where not given. */
   readonly view?: View.View
 }
-
-const list = (values: ReadonlyArray<string>) => values.join(", ")
 
 /** The tools that change resources, whose names the names' cache may hold. */
 const CHANGES: ReadonlySet<string> = new Set(["svc_create", "svc_update", "svc_delete", "svc_rename", "svc_copy"])
@@ -112,54 +109,6 @@ const readBackOf = (
     const said = back.said(answer.right, body, maps)
     return { data: said.value, summary: said.line, view: View.View.Whole() }
   })
-
-/** One sentence for each thing wrong, saying what is accepted instead. */
-const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseError): ReadonlyArray<string> => {
-  if (!isObject(args)) {
-    return [`the arguments must be an object with ${tool.selectorKey}, got ${describe(args)}`]
-  }
-  const given = args as Record<string, unknown>
-  const accepted = [
-    tool.selectorKey,
-    "params",
-    ...(tool.query === undefined ? [] : ["query"]),
-    ...(tool.wait === undefined ? [] : ["wait"]),
-    ...(tool.fields === true ? ["fields"] : []),
-    "schema",
-  ]
-  const seen = new Set<string>()
-  const problems: Array<string> = []
-  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
-    const key = String(issue.path[0] ?? "")
-    // A union reports one issue per member; one sentence per key is enough.
-    if (seen.has(key)) continue
-    seen.add(key)
-    if (issue._tag === "Unexpected") {
-      problems.push(`unknown argument ${JSON.stringify(key)}: ${tool.name} takes ${list(accepted)}`)
-    } else if (key === tool.selectorKey) {
-      problems.push(
-        issue._tag === "Missing"
-          ? `${key} is required, one of: ${list(tool.selectors)}`
-          : `${key} ${JSON.stringify(given[key])} is not accepted by ${tool.name}; accepted: ${list(tool.selectors)}`,
-      )
-    } else if (key === "params") {
-      problems.push(`params must be a JSON object (the endpoint's body), got ${describe(given[key])}`)
-    } else if (key === "wait" || key === "schema") {
-      problems.push(`${key} must be true or false, got ${describe(given[key])}`)
-    } else if (key === "fields") {
-      problems.push(Fields.problemOf(given[key]))
-    } else if (key === "query") {
-      problems.push(
-        issue._tag === "Missing"
-          ? "query is required: the text to search for"
-          : `query must be a string, got ${describe(given[key])}`,
-      )
-    } else {
-      problems.push(`${key}: ${issue.message}`)
-    }
-  }
-  return problems
-}
 
 /**
  * A JSON null for an argument counts as absent: clients that make every field
@@ -310,6 +259,29 @@ export const run = (
     }),
   )
 
+const paramsError = (
+  tool: Tool,
+  resolved: Invocation,
+  checked: { problems: ToolParamsError["problems"]; accepted: ToolParamsError["accepted"] },
+) =>
+  new ToolParamsError({
+    tool: tool.name,
+    selectorKey: tool.selectorKey,
+    selector: resolved.selector,
+    endpoint: resolved.endpoint,
+    problems: checked.problems,
+    accepted: checked.accepted,
+  })
+
+const callError = (tool: Tool, invocation: Invocation, error: SvcError) =>
+  new ToolCallError({
+    tool: tool.name,
+    selectorKey: tool.selectorKey,
+    selector: invocation.selector,
+    endpoint: invocation.endpoint,
+    error,
+  })
+
 /**
  * `run`, with what it reads given: the server gives what it prepared once, rather than provide it
  * to every call (a service provided is a step of every call).
@@ -326,16 +298,7 @@ export const runWith = (
       return { ...resolved, data: SchemaHelp.of(tool, resolved, yield* check.describe(resolved.endpoint)) }
     }
     const checked = yield* checkParams(check, resolved.endpoint, resolved.body)
-    if (checked._tag === "Invalid") {
-      return yield* new ToolParamsError({
-        tool: tool.name,
-        selectorKey: tool.selectorKey,
-        selector: resolved.selector,
-        endpoint: resolved.endpoint,
-        problems: checked.problems,
-        accepted: checked.accepted,
-      })
-    }
+    if (checked._tag === "Invalid") return yield* paramsError(tool, resolved, checked)
     const invocation = checked.body === resolved.body ? resolved : { ...resolved, body: checked.body }
     const told = toldWith(checked._tag === "Valid" ? checked.respelled : undefined)
     const client = yield* SvcClient
@@ -346,14 +309,7 @@ export const runWith = (
       const { selector } = invocation
       return yield* new ToolDeniedError({ tool: tool.name, selector, endpoint: invocation.endpoint, reason: refused })
     }
-    const failed = (error: SvcError) =>
-      new ToolCallError({
-        tool: tool.name,
-        selectorKey: tool.selectorKey,
-        selector: invocation.selector,
-        endpoint: invocation.endpoint,
-        error,
-      })
+    const failed = (error: SvcError) => callError(tool, invocation, error)
     const reply = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
     const { value: data, text } = reply
     // The server's own change of a name is shown by the next answer, not 30 s later.

@@ -10,48 +10,202 @@ import type { Pattern } from "./Derive.js"
 
 type Patterns = ReadonlyArray<Pattern>
 
-const P0: Patterns = [["logs.[].command","Log"],["logs.[].stderr","Log"],["logs.[].stdout","Log"]]
-const P1: Patterns = [["[].data.logs.[].command","Log"],["[].data.logs.[].stderr","Log"],["[].data.logs.[].stdout","Log"]]
-const P2: Patterns = [["toml","TomlResponse"]]
-const P3: Patterns = [["description","Resource<ActionConfig,NoData>"]]
-const P4: Patterns = [["data.data.core_version","Alert"],["data.data.details","Alert"],["data.data.err.error","Alert"],["data.data.err.trace","Alert"],["data.data.image","Alert"],["data.data.images","Alert"],["data.data.message","Alert"],["data.data.name","Alert"],["data.data.path","Alert"],["data.data.region","Alert"],["data.data.server_name","Alert"],["data.data.server_version","Alert"],["data.data.service","Alert"],["data.data.swarm_name","Alert"]]
-const P5: Patterns = [["description","Resource<AlerterConfig,undefined>"]]
-const P6: Patterns = [["description","Resource<BuildConfig,BuildInfo>"],["info.built_contents","BuildInfo"],["info.built_message","BuildInfo"],["info.latest_message","BuildInfo"],["info.remote_contents","BuildInfo"],["info.remote_error","BuildInfo"]]
-const P7: Patterns = [["description","Resource<BuilderConfig,undefined>"]]
-const P8: Patterns = [["command","Log"],["stderr","Log"],["stdout","Log"]]
-const P9: Patterns = [["description","Resource<DeploymentConfig,DeploymentInfo>"]]
-const P10: Patterns = [["container.labels","ContainerListItem"],["container.labels.{}","ContainerListItem"]]
-const P11: Patterns = [["description","Resource<ProcedureConfig,undefined>"]]
-const P12: Patterns = [["description","Resource<RepoConfig,RepoInfo>"],["info.built_message","RepoInfo"],["info.latest_message","RepoInfo"]]
-const P13: Patterns = [["description","Resource<ResourceSyncConfig,ResourceSyncInfo>"],["info.last_sync_message","ResourceSyncInfo"],["info.pending_error","ResourceSyncInfo"],["info.pending_message","ResourceSyncInfo"],["info.remote_contents","ResourceSyncInfo"],["info.remote_errors","ResourceSyncInfo"],["info.resource_updates.[].data.data","DiffData"],["info.user_group_updates.[].data","DiffData"],["info.variable_updates.[].data","DiffData"]]
-const P14: Patterns = [["description","Resource<ServerConfig,ServerInfo>"]]
-const P15: Patterns = [["description","Resource<StackConfig,StackInfo>"],["info.deployed_contents","StackInfo"],["info.deployed_message","StackInfo"],["info.latest_message","StackInfo"],["info.remote_contents.[].contents","StackInfo"],["info.remote_contents.[].path","StackInfo"],["info.remote_contents.[].services","StackInfo"],["info.remote_errors","StackInfo"]]
-const P16: Patterns = [["description","Resource<SwarmConfig,SwarmInfo>"]]
-const P17: Patterns = [["description","Variable"]]
-const P18: Patterns = [["Args","Container"],["Config.Cmd","ContainerConfig"],["Config.Entrypoint","ContainerConfig"],["Config.Env","ContainerConfig"],["Config.Labels","ContainerConfig"],["Config.Labels.{}","ContainerConfig"],["Path","Container"],["State.Health.Log.[].Output","HealthcheckResult"]]
-const P19: Patterns = [["Spec.TaskTemplate.ContainerSpec.Args","TaskSpecContainerSpec"],["Spec.TaskTemplate.ContainerSpec.Command","TaskSpecContainerSpec"],["Spec.TaskTemplate.ContainerSpec.Env","TaskSpecContainerSpec"],["Spec.TaskTemplate.ContainerSpec.Labels","TaskSpecContainerSpec"],["Spec.TaskTemplate.ContainerSpec.Labels.{}","TaskSpecContainerSpec"]]
-const P20: Patterns = [["Author","Image"],["Comment","Image"],["Config.Cmd","ImageConfig"],["Config.Entrypoint","ImageConfig"],["Config.Env","ImageConfig"],["Config.Labels","ImageConfig"],["Config.Labels.{}","ImageConfig"]]
-const P21: Patterns = [["Labels","Network"],["Labels.{}","Network"]]
-const P22: Patterns = [["Labels","SwarmTask"],["Labels.{}","SwarmTask"],["Spec.ContainerSpec.Args","TaskSpecContainerSpec"],["Spec.ContainerSpec.Command","TaskSpecContainerSpec"],["Spec.ContainerSpec.Env","TaskSpecContainerSpec"],["Spec.ContainerSpec.Labels","TaskSpecContainerSpec"],["Spec.ContainerSpec.Labels.{}","TaskSpecContainerSpec"],["Status.Err","TaskStatus"],["Status.Message","TaskStatus"]]
-const P23: Patterns = [["Labels","Volume"],["Labels.{}","Volume"]]
-const P24: Patterns = [["alerts.[].data.data.core_version","Alert"],["alerts.[].data.data.details","Alert"],["alerts.[].data.data.err.error","Alert"],["alerts.[].data.data.err.trace","Alert"],["alerts.[].data.data.image","Alert"],["alerts.[].data.data.images","Alert"],["alerts.[].data.data.message","Alert"],["alerts.[].data.data.name","Alert"],["alerts.[].data.data.path","Alert"],["alerts.[].data.data.region","Alert"],["alerts.[].data.data.server_name","Alert"],["alerts.[].data.data.server_version","Alert"],["alerts.[].data.data.service","Alert"],["alerts.[].data.data.swarm_name","Alert"]]
-const P25: Patterns = [["[].labels","ContainerListItem"],["[].labels.{}","ContainerListItem"]]
-const P26: Patterns = [["[].container.labels","ContainerListItem"],["[].container.labels.{}","ContainerListItem"],["[].service","StackService"]]
-const P27: Patterns = [["[].description","Resource<ActionConfig,NoData>"]]
-const P28: Patterns = [["[].description","Resource<AlerterConfig,undefined>"]]
-const P29: Patterns = [["[].description","Resource<BuilderConfig,undefined>"]]
-const P30: Patterns = [["[].description","Resource<BuildConfig,BuildInfo>"],["[].info.built_contents","BuildInfo"],["[].info.built_message","BuildInfo"],["[].info.latest_message","BuildInfo"],["[].info.remote_contents","BuildInfo"],["[].info.remote_error","BuildInfo"]]
-const P31: Patterns = [["[].description","Resource<DeploymentConfig,DeploymentInfo>"]]
-const P32: Patterns = [["[].description","Resource<ProcedureConfig,undefined>"]]
-const P33: Patterns = [["[].description","Resource<RepoConfig,RepoInfo>"],["[].info.built_message","RepoInfo"],["[].info.latest_message","RepoInfo"]]
-const P34: Patterns = [["[].description","Resource<ResourceSyncConfig,ResourceSyncInfo>"],["[].info.last_sync_message","ResourceSyncInfo"],["[].info.pending_error","ResourceSyncInfo"],["[].info.pending_message","ResourceSyncInfo"],["[].info.remote_contents","ResourceSyncInfo"],["[].info.remote_errors","ResourceSyncInfo"],["[].info.resource_updates.[].data.data","DiffData"],["[].info.user_group_updates.[].data","DiffData"],["[].info.variable_updates.[].data","DiffData"]]
-const P35: Patterns = [["[].description","Resource<ServerConfig,ServerInfo>"]]
-const P36: Patterns = [["[].description","Resource<StackConfig,StackInfo>"],["[].info.deployed_contents","StackInfo"],["[].info.deployed_message","StackInfo"],["[].info.latest_message","StackInfo"],["[].info.remote_contents.[].contents","StackInfo"],["[].info.remote_contents.[].path","StackInfo"],["[].info.remote_contents.[].services","StackInfo"],["[].info.remote_errors","StackInfo"]]
-const P37: Patterns = [["[].description","Resource<SwarmConfig,SwarmInfo>"]]
-const P38: Patterns = [["[].Comment","ImageHistoryResponseItem"],["[].CreatedBy","ImageHistoryResponseItem"]]
-const P39: Patterns = [["[].info.cloned_message","RepoListItemInfo"]]
-const P40: Patterns = [["[].info.last_sync_message","ResourceSyncListItemInfo"]]
-const P41: Patterns = [["[].description","Variable"]]
+const P0: Patterns = [
+  ["logs.[].command", "Log"],
+  ["logs.[].stderr", "Log"],
+  ["logs.[].stdout", "Log"],
+]
+const P1: Patterns = [
+  ["[].data.logs.[].command", "Log"],
+  ["[].data.logs.[].stderr", "Log"],
+  ["[].data.logs.[].stdout", "Log"],
+]
+const P2: Patterns = [["toml", "TomlResponse"]]
+const P3: Patterns = [["description", "Resource<ActionConfig,NoData>"]]
+const P4: Patterns = [
+  ["data.data.core_version", "Alert"],
+  ["data.data.details", "Alert"],
+  ["data.data.err.error", "Alert"],
+  ["data.data.err.trace", "Alert"],
+  ["data.data.image", "Alert"],
+  ["data.data.images", "Alert"],
+  ["data.data.message", "Alert"],
+  ["data.data.name", "Alert"],
+  ["data.data.path", "Alert"],
+  ["data.data.region", "Alert"],
+  ["data.data.server_name", "Alert"],
+  ["data.data.server_version", "Alert"],
+  ["data.data.service", "Alert"],
+  ["data.data.swarm_name", "Alert"],
+]
+const P5: Patterns = [["description", "Resource<AlerterConfig,undefined>"]]
+const P6: Patterns = [
+  ["description", "Resource<BuildConfig,BuildInfo>"],
+  ["info.built_contents", "BuildInfo"],
+  ["info.built_message", "BuildInfo"],
+  ["info.latest_message", "BuildInfo"],
+  ["info.remote_contents", "BuildInfo"],
+  ["info.remote_error", "BuildInfo"],
+]
+const P7: Patterns = [["description", "Resource<BuilderConfig,undefined>"]]
+const P8: Patterns = [
+  ["command", "Log"],
+  ["stderr", "Log"],
+  ["stdout", "Log"],
+]
+const P9: Patterns = [["description", "Resource<DeploymentConfig,DeploymentInfo>"]]
+const P10: Patterns = [
+  ["container.labels", "ContainerListItem"],
+  ["container.labels.{}", "ContainerListItem"],
+]
+const P11: Patterns = [["description", "Resource<ProcedureConfig,undefined>"]]
+const P12: Patterns = [
+  ["description", "Resource<RepoConfig,RepoInfo>"],
+  ["info.built_message", "RepoInfo"],
+  ["info.latest_message", "RepoInfo"],
+]
+const P13: Patterns = [
+  ["description", "Resource<ResourceSyncConfig,ResourceSyncInfo>"],
+  ["info.last_sync_message", "ResourceSyncInfo"],
+  ["info.pending_error", "ResourceSyncInfo"],
+  ["info.pending_message", "ResourceSyncInfo"],
+  ["info.remote_contents", "ResourceSyncInfo"],
+  ["info.remote_errors", "ResourceSyncInfo"],
+  ["info.resource_updates.[].data.data", "DiffData"],
+  ["info.user_group_updates.[].data", "DiffData"],
+  ["info.variable_updates.[].data", "DiffData"],
+]
+const P14: Patterns = [["description", "Resource<ServerConfig,ServerInfo>"]]
+const P15: Patterns = [
+  ["description", "Resource<StackConfig,StackInfo>"],
+  ["info.deployed_contents", "StackInfo"],
+  ["info.deployed_message", "StackInfo"],
+  ["info.latest_message", "StackInfo"],
+  ["info.remote_contents.[].contents", "StackInfo"],
+  ["info.remote_contents.[].path", "StackInfo"],
+  ["info.remote_contents.[].services", "StackInfo"],
+  ["info.remote_errors", "StackInfo"],
+]
+const P16: Patterns = [["description", "Resource<SwarmConfig,SwarmInfo>"]]
+const P17: Patterns = [["description", "Variable"]]
+const P18: Patterns = [
+  ["Args", "Container"],
+  ["Config.Cmd", "ContainerConfig"],
+  ["Config.Entrypoint", "ContainerConfig"],
+  ["Config.Env", "ContainerConfig"],
+  ["Config.Labels", "ContainerConfig"],
+  ["Config.Labels.{}", "ContainerConfig"],
+  ["Path", "Container"],
+  ["State.Health.Log.[].Output", "HealthcheckResult"],
+]
+const P19: Patterns = [
+  ["Spec.TaskTemplate.ContainerSpec.Args", "TaskSpecContainerSpec"],
+  ["Spec.TaskTemplate.ContainerSpec.Command", "TaskSpecContainerSpec"],
+  ["Spec.TaskTemplate.ContainerSpec.Env", "TaskSpecContainerSpec"],
+  ["Spec.TaskTemplate.ContainerSpec.Labels", "TaskSpecContainerSpec"],
+  ["Spec.TaskTemplate.ContainerSpec.Labels.{}", "TaskSpecContainerSpec"],
+]
+const P20: Patterns = [
+  ["Author", "Image"],
+  ["Comment", "Image"],
+  ["Config.Cmd", "ImageConfig"],
+  ["Config.Entrypoint", "ImageConfig"],
+  ["Config.Env", "ImageConfig"],
+  ["Config.Labels", "ImageConfig"],
+  ["Config.Labels.{}", "ImageConfig"],
+]
+const P21: Patterns = [
+  ["Labels", "Network"],
+  ["Labels.{}", "Network"],
+]
+const P22: Patterns = [
+  ["Labels", "SwarmTask"],
+  ["Labels.{}", "SwarmTask"],
+  ["Spec.ContainerSpec.Args", "TaskSpecContainerSpec"],
+  ["Spec.ContainerSpec.Command", "TaskSpecContainerSpec"],
+  ["Spec.ContainerSpec.Env", "TaskSpecContainerSpec"],
+  ["Spec.ContainerSpec.Labels", "TaskSpecContainerSpec"],
+  ["Spec.ContainerSpec.Labels.{}", "TaskSpecContainerSpec"],
+  ["Status.Err", "TaskStatus"],
+  ["Status.Message", "TaskStatus"],
+]
+const P23: Patterns = [
+  ["Labels", "Volume"],
+  ["Labels.{}", "Volume"],
+]
+const P24: Patterns = [
+  ["alerts.[].data.data.core_version", "Alert"],
+  ["alerts.[].data.data.details", "Alert"],
+  ["alerts.[].data.data.err.error", "Alert"],
+  ["alerts.[].data.data.err.trace", "Alert"],
+  ["alerts.[].data.data.image", "Alert"],
+  ["alerts.[].data.data.images", "Alert"],
+  ["alerts.[].data.data.message", "Alert"],
+  ["alerts.[].data.data.name", "Alert"],
+  ["alerts.[].data.data.path", "Alert"],
+  ["alerts.[].data.data.region", "Alert"],
+  ["alerts.[].data.data.server_name", "Alert"],
+  ["alerts.[].data.data.server_version", "Alert"],
+  ["alerts.[].data.data.service", "Alert"],
+  ["alerts.[].data.data.swarm_name", "Alert"],
+]
+const P25: Patterns = [
+  ["[].labels", "ContainerListItem"],
+  ["[].labels.{}", "ContainerListItem"],
+]
+const P26: Patterns = [
+  ["[].container.labels", "ContainerListItem"],
+  ["[].container.labels.{}", "ContainerListItem"],
+  ["[].service", "StackService"],
+]
+const P27: Patterns = [["[].description", "Resource<ActionConfig,NoData>"]]
+const P28: Patterns = [["[].description", "Resource<AlerterConfig,undefined>"]]
+const P29: Patterns = [["[].description", "Resource<BuilderConfig,undefined>"]]
+const P30: Patterns = [
+  ["[].description", "Resource<BuildConfig,BuildInfo>"],
+  ["[].info.built_contents", "BuildInfo"],
+  ["[].info.built_message", "BuildInfo"],
+  ["[].info.latest_message", "BuildInfo"],
+  ["[].info.remote_contents", "BuildInfo"],
+  ["[].info.remote_error", "BuildInfo"],
+]
+const P31: Patterns = [["[].description", "Resource<DeploymentConfig,DeploymentInfo>"]]
+const P32: Patterns = [["[].description", "Resource<ProcedureConfig,undefined>"]]
+const P33: Patterns = [
+  ["[].description", "Resource<RepoConfig,RepoInfo>"],
+  ["[].info.built_message", "RepoInfo"],
+  ["[].info.latest_message", "RepoInfo"],
+]
+const P34: Patterns = [
+  ["[].description", "Resource<ResourceSyncConfig,ResourceSyncInfo>"],
+  ["[].info.last_sync_message", "ResourceSyncInfo"],
+  ["[].info.pending_error", "ResourceSyncInfo"],
+  ["[].info.pending_message", "ResourceSyncInfo"],
+  ["[].info.remote_contents", "ResourceSyncInfo"],
+  ["[].info.remote_errors", "ResourceSyncInfo"],
+  ["[].info.resource_updates.[].data.data", "DiffData"],
+  ["[].info.user_group_updates.[].data", "DiffData"],
+  ["[].info.variable_updates.[].data", "DiffData"],
+]
+const P35: Patterns = [["[].description", "Resource<ServerConfig,ServerInfo>"]]
+const P36: Patterns = [
+  ["[].description", "Resource<StackConfig,StackInfo>"],
+  ["[].info.deployed_contents", "StackInfo"],
+  ["[].info.deployed_message", "StackInfo"],
+  ["[].info.latest_message", "StackInfo"],
+  ["[].info.remote_contents.[].contents", "StackInfo"],
+  ["[].info.remote_contents.[].path", "StackInfo"],
+  ["[].info.remote_contents.[].services", "StackInfo"],
+  ["[].info.remote_errors", "StackInfo"],
+]
+const P37: Patterns = [["[].description", "Resource<SwarmConfig,SwarmInfo>"]]
+const P38: Patterns = [
+  ["[].Comment", "ImageHistoryResponseItem"],
+  ["[].CreatedBy", "ImageHistoryResponseItem"],
+]
+const P39: Patterns = [["[].info.cloned_message", "RepoListItemInfo"]]
+const P40: Patterns = [["[].info.last_sync_message", "ResourceSyncListItemInfo"]]
+const P41: Patterns = [["[].description", "Variable"]]
 
 export const PATHS: Readonly<Record<string, Patterns>> = {
   "execute/BackupCoreDatabase": P0,
