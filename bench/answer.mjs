@@ -20,7 +20,7 @@ const Exit = await import("effect/Exit")
 const Transport = await load("Service/Transport.js")
 const { fromResponse } = await load("Service/Response.js")
 const { success } = await load("Tools/Render.js")
-const Definitions = await load("Tools/Definitions.js")
+const Definitions = await load("Tools/Catalog/Definitions.js")
 
 const MB = 1_000_000
 const SERVED = 50 * MB

@@ -16,7 +16,7 @@ const load = (module) => import(pathToFileURL(Path.join(ROOT, "dist", module)).h
 const { mask } = await load("Untrusted/Mask.js")
 const { fence, token } = await load("Untrusted/Fence.js")
 const { success } = await load("Tools/Render.js")
-const Definitions = await load("Tools/Definitions.js")
+const Definitions = await load("Tools/Catalog/Definitions.js")
 
 const MB = 1 << 20
 const filled = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)

@@ -28,11 +28,11 @@ const common = {
 
 /**
  * Each default tool's published schema, made here from its Effect Schema by the program's own
- * code (tsc's output in dist/), keyed as src/Tools/Tool.ts looks them up: a start publishes
+ * code (tsc's output in dist/), keyed as src/Tools/Catalog/Tool.ts looks them up: a start publishes
  * these instead of making them (test/e2e/Stdio.e2e.test.ts holds them equal to the source's).
  */
-const { all: tools } = await import(Path.resolve("dist/Tools/Definitions.js"))
-const { publishedKey } = await import(Path.resolve("dist/Tools/Tool.js"))
+const { all: tools } = await import(Path.resolve("dist/Tools/Catalog/Definitions.js"))
+const { publishedKey } = await import(Path.resolve("dist/Tools/Catalog/Tool.js"))
 const published = Object.fromEntries(tools.map((tool) => [publishedKey(tool), tool.inputSchema]))
 
 // Chunks are named by their hash: a build leaves none of an earlier one's behind.

@@ -14,7 +14,7 @@ import * as ServiceCallers from "../Service/ServiceCallers.js"
 import * as SvcTransport from "../Service/Transport.js"
 import * as PolicySettings from "../Settings/Policy.js"
 import * as SignInAuth from "../SignIn/Auth.js"
-import * as ParamsCheck from "../Tools/ParamsCheck.js"
+import * as ParamsCheck from "../Tools/Params/ParamsCheck.js"
 import * as ClientBundle from "./Client.js"
 import * as ToolsBundle from "./Tools.js"
 

@@ -26,8 +26,8 @@ import * as PolicySettings from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as Parts from "../Shared/Parts.js"
 import * as Store from "../Store/Store.js"
-import * as ParamsCheck from "../Tools/ParamsCheck.js"
-import * as Policy from "../Tools/Policy.js"
+import * as ParamsCheck from "../Tools/Params/ParamsCheck.js"
+import * as Policy from "../Tools/Policy/Policy.js"
 import * as Guard from "../Untrusted/Guard.js"
 
 /** What the tools bundle provides. */

@@ -9,9 +9,9 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as NamePattern from "../Shared/NamePattern.js"
 import type { SvcClient } from "../SvcClient.js"
-import type { NamesShape } from "../Tools/Names.js"
-import { syncChanges } from "../Tools/SyncChanges.js"
-import * as Tables from "../Tools/Tables.js"
+import type { NamesShape } from "../Tools/Names/Names.js"
+import { syncChanges } from "../Tools/Sync/SyncChanges.js"
+import * as Tables from "../Tools/Catalog/Tables.js"
 import { accessPlan, hasAccessPlan } from "./AccessPlan.js"
 import { field, read, text } from "./PlanRead.js"
 import type { BatchPlan, DeletePlan, Plan, Planned, SyncPlan } from "./PlanShape.js"
@@ -104,7 +104,7 @@ const batchPlan = (endpoint: string, params: Params, names: Option.Option<NamesS
     const shownTags = tags.map((t) => tagNames?.get(t) ?? t)
     const matches = yield* Effect.either(
       Effect.gen(function* () {
-        // A pattern its engine refuses is refused before any question (Tools/BatchPattern.ts).
+        // A pattern its engine refuses is refused before any question (Tools/Params/BatchPattern.ts).
         const compiled = yield* Effect.promise(() => NamePattern.compile(pattern))
         if (compiled._tag === "Refused") return yield* Effect.fail(`the regex ${compiled.entry}: ${compiled.reason}`)
         // The service's own tag rule (every tag, by name or id) through its list query; limit 0 is every page.

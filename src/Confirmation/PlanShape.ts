@@ -4,7 +4,7 @@
  * in words.
  */
 import type * as Either from "effect/Either"
-import type { SyncChanges } from "../Tools/SyncChanges.js"
+import type { SyncChanges } from "../Tools/Sync/SyncChanges.js"
 
 export interface DeletePlan {
   readonly _tag: "Delete"

@@ -8,7 +8,7 @@
  */
 import * as Either from "effect/Either"
 import { listed, oneLine, quote, word } from "../Shared/Quote.js"
-import type { SyncChanges } from "../Tools/SyncChanges.js"
+import type { SyncChanges } from "../Tools/Sync/SyncChanges.js"
 import { fileText } from "./PlanFile.js"
 import type { MetaPlan, Plan } from "./PlanShape.js"
 

@@ -15,12 +15,12 @@ import { isObject } from "../Shared/JsonShape.js"
 import { oneLine, quote, word } from "../Shared/Quote.js"
 import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
-import { redact } from "../Tools/AnswerBounds.js"
+import { redact } from "../Tools/Bounds/AnswerBounds.js"
 import type { Invocation } from "../Tools/Invoke.js"
-import type { NameKind, NameMaps, NamesShape } from "../Tools/Names.js"
-import { SHOWN_ONCE } from "../Tools/Policy.js"
-import { isSecretParam } from "../Tools/SecretParams.js"
-import * as Tables from "../Tools/Tables.js"
+import type { NameKind, NameMaps, NamesShape } from "../Tools/Names/Names.js"
+import { SHOWN_ONCE } from "../Tools/Policy/Policy.js"
+import { isSecretParam } from "../Tools/Bounds/SecretParams.js"
+import * as Tables from "../Tools/Catalog/Tables.js"
 import * as Plan from "./Plan.js"
 
 export interface Question {
@@ -30,7 +30,7 @@ export interface Question {
   /** SVC_GUARD: what the caller read before this call (Untrusted/Guard.ts), when that asks too. */
   readonly guarded?: string | undefined
   readonly revealSecrets: boolean
-  /** The names of ids (Tools/Names.ts), shown for the ids on both sides of a change; None shows ids. */
+  /** The names of ids (Tools/Names/Names.ts), shown for the ids on both sides of a change; None shows ids. */
   readonly names?: Option.Option<NamesShape> | undefined
 }
 

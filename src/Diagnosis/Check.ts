@@ -17,7 +17,7 @@ import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { Store } from "../Store/Store.js"
 import { SvcClient } from "../SvcClient.js"
-import * as ParamsCheck from "../Tools/ParamsCheck.js"
+import * as ParamsCheck from "../Tools/Params/ParamsCheck.js"
 
 export interface Step {
   readonly name: string

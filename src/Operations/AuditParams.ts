@@ -9,7 +9,7 @@
  * with its name alone, and whether it is secret is the service's to know.
  */
 import { isObject } from "../Shared/JsonShape.js"
-import { isSecretParam } from "../Tools/SecretParams.js"
+import { isSecretParam } from "../Tools/Bounds/SecretParams.js"
 import { mask } from "../Untrusted/Mask.js"
 
 /** `body` with each secret string as `digest(value)`; everything else as it was. */

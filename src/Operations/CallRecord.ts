@@ -20,8 +20,8 @@ import { Naming, type NamingShape } from "../Settings/Naming.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
 import type { Call, Invocation, ToolSuccess } from "../Tools/Invoke.js"
-import type { ParamsCheckShape } from "../Tools/ParamsCheck.js"
-import { Policy, type PolicyShape } from "../Tools/Policy.js"
+import type { ParamsCheckShape } from "../Tools/Params/ParamsCheck.js"
+import { Policy, type PolicyShape } from "../Tools/Policy/Policy.js"
 import {
   kindOf,
   statusOf,
@@ -29,7 +29,7 @@ import {
   type ToolDeniedError,
   type ToolInputError,
   type ToolParamsError,
-} from "../Tools/ToolError.js"
+} from "../Tools/Catalog/ToolError.js"
 import { Audit, type AuditEntry, type AuditError, type AuditLog } from "./Audit.js"
 import { recorded } from "./AuditParams.js"
 import { targetOf } from "./AuditTarget.js"

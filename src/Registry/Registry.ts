@@ -17,9 +17,9 @@ import { ServerSettings } from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
 import { reading } from "../Settings/Registry.js"
 import { SvcClient } from "../SvcClient.js"
-import { Names } from "../Tools/Names.js"
-import { ParamsCheck } from "../Tools/ParamsCheck.js"
-import { Policy } from "../Tools/Policy.js"
+import { Names } from "../Tools/Names/Names.js"
+import { ParamsCheck } from "../Tools/Params/ParamsCheck.js"
+import { Policy } from "../Tools/Policy/Policy.js"
 
 /** What each service has of its own; its params check, against the definitions of its own version. */
 export type PerService = SvcConfig | Auth | SvcClient | Policy | ServerSettings | ParamsCheck | Names

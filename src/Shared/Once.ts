@@ -5,7 +5,7 @@
  * refs): on a path every tool call takes, that is a share of the call's CPU (docs/benchmark.md).
  * As with `Effect.cached`, the first run goes on when the reader that started it is interrupted,
  * and that reader waits for it: a long read that a cancelled call should not wait for is forked
- * and joined instead (as `Tools/Pages.ts` reads the default page).
+ * and joined instead (as `Tools/Lists/Pages.ts` reads the default page).
  */
 import * as Effect from "effect/Effect"
 

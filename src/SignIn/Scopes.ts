@@ -6,7 +6,7 @@
  * tier, or any broader one. The scopes cap what a call may do on top of
  * SVC_MODE, SVC_ALLOW and SVC_DENY, which still apply after them.
  */
-import type { Tier } from "../Tools/Tool.js"
+import type { Tier } from "../Tools/Catalog/Tool.js"
 
 export const NAMES = ["svc.read", "svc.operate", "svc.write"] as const
 

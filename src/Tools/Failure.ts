@@ -4,7 +4,7 @@
  */
 import type { SvcError } from "../Service/Errors.js"
 import type { Rendered, StructuredError } from "./Rendered.js"
-import { kindOf, type ToolCallError, type ToolError } from "./ToolError.js"
+import { kindOf, type ToolCallError, type ToolError } from "./Catalog/ToolError.js"
 
 const detailsOf = (error: SvcError): Partial<StructuredError> => {
   switch (error._tag) {

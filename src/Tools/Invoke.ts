@@ -12,17 +12,17 @@ import { Naming } from "../Settings/Naming.js"
 import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { type Group, SvcClient, type SvcClientShape } from "../SvcClient.js"
-import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
-import { withPattern } from "./BatchPattern.js"
+import { type AccessSettings, syncRefusal } from "./Policy/AccessChanges.js"
+import { withPattern } from "./Params/BatchPattern.js"
 import { fieldsOf } from "./FieldPaths.js"
-import { kindsChangedBy, type NameMaps, Names } from "./Names.js"
-import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Pages.js"
-import * as ParamsCheck from "./ParamsCheck.js"
-import { problemsOf } from "./Problems.js"
-import { isNothing, READ_BACKS, type ReadBack } from "./ReadBack.js"
+import { kindsChangedBy, type NameMaps, Names } from "./Names/Names.js"
+import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Lists/Pages.js"
+import * as ParamsCheck from "./Params/ParamsCheck.js"
+import { problemsOf } from "./Catalog/Problems.js"
+import { isNothing, READ_BACKS, type ReadBack } from "./Records/ReadBack.js"
 import * as SchemaHelp from "./SchemaHelp.js"
-import { pathOf, type Tool, targetOf } from "./Tool.js"
-import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./ToolError.js"
+import { pathOf, type Tool, targetOf } from "./Catalog/Tool.js"
+import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./Catalog/ToolError.js"
 import * as View from "./View.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
 
@@ -213,7 +213,7 @@ const beyondReach = (call: Call, error: ToolInputError): Effect.Effect<never, To
   const { tool, selector } = call
   if (selector === undefined || tool.selectors.includes(selector)) return Effect.fail(error)
   return Effect.flatMap(
-    Effect.promise(() => import("./TablesAll.js")),
+    Effect.promise(() => import("./Catalog/TablesAll.js")),
     ({ byTool }) => {
       const added = byTool[tool.name]
       if (added === undefined || !Object.hasOwn(added, selector)) return Effect.fail(error)

@@ -8,15 +8,15 @@
  * which `fields: ["*"]` gives as the service sent it.
  */
 import { isObject } from "../Shared/JsonShape.js"
-import * as Execution from "./Execution.js"
-import * as Glance from "./Glance.js"
-import type { NameKind, NameMaps } from "./Names.js"
-import type { Glimpse } from "./Records.js"
-import { RECORD_VIEWS, type RecordView } from "./RecordViews.js"
-import * as StackDrift from "./StackDrift.js"
-import * as SyncPlan from "./SyncPlan.js"
-import * as Tables from "./Tables.js"
-import type { Shows } from "./Tool.js"
+import * as Execution from "./Records/Execution.js"
+import * as Glance from "./Lists/Glance.js"
+import type { NameKind, NameMaps } from "./Names/Names.js"
+import type { Glimpse } from "./Records/Records.js"
+import { RECORD_VIEWS, type RecordView } from "./Records/RecordViews.js"
+import * as StackDrift from "./Records/StackDrift.js"
+import * as SyncPlan from "./Sync/SyncPlan.js"
+import * as Tables from "./Catalog/Tables.js"
+import type { Shows } from "./Catalog/Tool.js"
 
 type Json = Readonly<Record<string, unknown>>
 

@@ -2,7 +2,7 @@
  * What a tool's outcome is made into for the adapter: text for the assistant, and for failures the
  * same facts as a structured object a program can read (Render.ts, Failure.ts).
  */
-import type { ErrorKind, Problem } from "./ToolError.js"
+import type { ErrorKind, Problem } from "./Catalog/ToolError.js"
 
 export interface StructuredError {
   readonly kind: ErrorKind

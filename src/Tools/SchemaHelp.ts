@@ -3,11 +3,11 @@
  * check): its params, its answer's type, the columns or labels `fields` takes, and what a
  * destructive execution removes; nothing is sent.
  */
-import * as AnswerSchema from "./AnswerSchema.js"
+import * as AnswerSchema from "./Params/AnswerSchema.js"
 import { labelsOf } from "./FieldPaths.js"
-import type * as ParamsCheck from "./ParamsCheck.js"
-import * as Tables from "./Tables.js"
-import type { Tool } from "./Tool.js"
+import type * as ParamsCheck from "./Params/ParamsCheck.js"
+import * as Tables from "./Catalog/Tables.js"
+import type { Tool } from "./Catalog/Tool.js"
 
 /**
  * A list's columns or a record's labels, for `schema: true`: `columns` as the answer's own (an array,

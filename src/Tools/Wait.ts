@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import type { SvcError } from "../Service/Errors.js"
 import { SvcClient } from "../SvcClient.js"
-import * as Progress from "./Progress.js"
+import * as Progress from "./Catalog/Progress.js"
 
 /** How a wait goes: how long it lasts, and how long between two rounds of reads. */
 export interface Pace {

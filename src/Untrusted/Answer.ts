@@ -21,7 +21,7 @@ export const TRUST_ANNOTATIONS_KEY = "io.modelcontextprotocol/trust-annotations"
 
 /**
  * `data` with the credentials in its untrusted values masked; `first` reads each value before,
- * by the definition it was found under (a TOML export's secret variables, Tools/TomlSecrets.ts).
+ * by the definition it was found under (a TOML export's secret variables, Tools/Sync/TomlSecrets.ts).
  */
 export const masked = (
   endpoint: string,

@@ -1,7 +1,7 @@
 /**
  * Credentials inside untrusted text: what a log line, a label or a committed
  * file may hold beyond the secrets this server knows (those are redacted by
- * Tools/AnswerBounds.ts and Shared/Secrets.ts). Each match is replaced whole by
+ * Tools/Bounds/AnswerBounds.ts and Shared/Secrets.ts). Each match is replaced whole by
  * a mask that names its kind; nothing else in the text changes.
  *
  * Every shape runs in time linear in the text, whatever the text: a shape is a

@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Variables from "../../src/Cli/Variables.js"
 import { DEFAULT_SETTINGS, MODES } from "../../src/Settings/Policy.js"
 import { VERSION } from "../../src/Shared/Version.js"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as Sandbox from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
 

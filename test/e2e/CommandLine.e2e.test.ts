@@ -10,7 +10,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Cli from "../../src/Cli/CommandLine.js"
 import * as Setup from "../../src/Cli/Setup.js"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as Sandboxes from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
 

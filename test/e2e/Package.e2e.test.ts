@@ -18,7 +18,7 @@ import * as Url from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { VERSION } from "../../src/Shared/Version.js"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as NpmRegistry from "../support/NpmRegistry.js"
 import * as Spawn from "../support/Spawn.js"
 

@@ -124,7 +124,7 @@ describe("what a start loads of the program", () => {
   })
 
   it("holds none of the call path, the sandbox, the fleet view's page, the HTTP mode, check, setup, the audit's writer, the store's client, telemetry, the client or ajv", () => {
-    expect(start.inputs).toContain("src/Tools/Policy.ts")
+    expect(start.inputs).toContain("src/Tools/Policy/Policy.ts")
     for (const pattern of NOT_AT_START) {
       expect(
         start.inputs.filter((input) => pattern.test(input)),

@@ -5,7 +5,7 @@
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import type { Tool } from "../../src/Tools/Tool.js"
+import type { Tool } from "../../src/Tools/Catalog/Tool.js"
 
 type Node = Record<string, unknown> & {
   $ref?: string

@@ -27,7 +27,7 @@ import type * as Config from "../../src/Config.js"
 import * as McpServer from "../../src/Mcp/Server.js"
 import * as Settings from "../../src/Settings/Policy.js"
 import type * as SvcClient from "../../src/SvcClient.js"
-import * as Names from "../../src/Tools/Names.js"
+import * as Names from "../../src/Tools/Names/Names.js"
 import * as FleetView from "../../src/View/Fleet.js"
 import * as Layers from "./Layers.js"
 

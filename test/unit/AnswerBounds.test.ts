@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
-import { mayHoldSecrets, redact, withinBudget } from "../../src/Tools/AnswerBounds.js"
+import { mayHoldSecrets, redact, withinBudget } from "../../src/Tools/Bounds/AnswerBounds.js"
 import { runs } from "../support/Runs.js"
 
 /** JSON values whose keys are often credential-like. */

@@ -8,10 +8,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import { resolve } from "../../src/Tools/Invoke.js"
-import { PROJECTIONS } from "../../src/Tools/Projections.js"
-import * as Tables from "../../src/Tools/Tables.js"
+import { PROJECTIONS } from "../../src/Tools/Lists/Projections.js"
+import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Sandboxes from "../support/Sandbox.js"
 

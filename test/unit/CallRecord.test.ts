@@ -22,12 +22,12 @@ import * as Audit from "../../src/Operations/Audit.js"
 import * as CallRecord from "../../src/Operations/CallRecord.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
 import { DEFAULT_SETTINGS } from "../../src/Settings/Policy.js"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import { type Call, resolveCall, type ToolSuccess } from "../../src/Tools/Invoke.js"
-import * as ParamsCheck from "../../src/Tools/ParamsCheck.js"
-import * as Policy from "../../src/Tools/Policy.js"
-import type { Tool } from "../../src/Tools/Tool.js"
-import { ToolDeniedError, ToolParamsError } from "../../src/Tools/ToolError.js"
+import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
+import * as Policy from "../../src/Tools/Policy/Policy.js"
+import type { Tool } from "../../src/Tools/Catalog/Tool.js"
+import { ToolDeniedError, ToolParamsError } from "../../src/Tools/Catalog/ToolError.js"
 
 const auditTo = (path: string) =>
   Layer.mergeAll(

@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import * as Plan from "../../src/Confirmation/Plan.js"
 import type * as Sandbox from "../../src/Sandbox/Server.js"
 import { SvcClient } from "../../src/SvcClient.js"
-import { tomlName } from "../../src/Tools/SyncChanges.js"
+import { tomlName } from "../../src/Tools/Sync/SyncChanges.js"
 import * as Layers from "../support/Layers.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
@@ -97,7 +97,7 @@ describe("the plan of a confirmation question", () => {
         expect((yield* plan("svc_execute", "batch_deploy", { pattern: "nothing-*" })).text).toBe(
           'BatchDeploy with the pattern "nothing-*" matches no deployment now: nothing would run.',
         )
-        // Refused before any question (Tools/BatchPattern.ts); should one reach a plan, it says why.
+        // Refused before any question (Tools/Params/BatchPattern.ts); should one reach a plan, it says why.
         expect((yield* plan("svc_execute", "batch_run_procedure", { pattern: "\\(\\" })).text).toBe(
           'What BatchRunProcedure with the pattern "\\\\(\\\\" matches could not be read before asking (the regex \\(\\: error parsing regexp: missing closing ): `(`).',
         )

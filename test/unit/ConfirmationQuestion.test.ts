@@ -9,7 +9,7 @@ import * as Option from "effect/Option"
 import * as Question from "../../src/Confirmation/Question.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import type { Invocation } from "../../src/Tools/Invoke.js"
-import * as Names from "../../src/Tools/Names.js"
+import * as Names from "../../src/Tools/Names/Names.js"
 import * as Layers from "../support/Layers.js"
 import * as Sandboxes from "../support/Sandbox.js"
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { main } from "../../examples/embed.js"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 
 describe("the embedding example", () => {
   it.live("serves the tools its settings allow, and answers the same through MCP as by the tool program", () =>

@@ -27,7 +27,7 @@ import {
   SvcTransport,
   TeamSettings,
 } from "../../src/index.js"
-import * as ParamsCheck from "../../src/Tools/ParamsCheck.js"
+import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
 import * as Clients from "../support/Clients.js"
 import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
-import * as Tables from "../../src/Tools/Tables.js"
+import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import * as Attention from "../../src/View/App/Attention.js"
 import * as Model from "../../src/View/App/Model.js"
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "fast-check"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"

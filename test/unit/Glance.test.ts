@@ -1,5 +1,5 @@
 /**
- * Lists at a glance (src/Tools/Glance.ts, Projections.ts): the table against
+ * Lists at a glance (src/Tools/Lists/Glance.ts, Projections.ts): the table against
  * the service's definitions; for any record the definitions allow, a row is a
  * subset of the record plus names and holds no secret; `fields: ["*"]` is the
  * service's answer byte for byte; names are read once per caller and kind,
@@ -15,11 +15,11 @@ import * as CallContext from "../../src/Call/Context.js"
 import * as Cli from "../../src/Cli/CommandLine.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
 import { SvcClient } from "../../src/SvcClient.js"
-import * as Definitions from "../../src/Tools/Definitions.js"
-import * as Glance from "../../src/Tools/Glance.js"
-import * as Names from "../../src/Tools/Names.js"
-import { PROJECTIONS } from "../../src/Tools/Projections.js"
-import * as Tables from "../../src/Tools/Tables.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
+import * as Glance from "../../src/Tools/Lists/Glance.js"
+import * as Names from "../../src/Tools/Names/Names.js"
+import { PROJECTIONS } from "../../src/Tools/Lists/Projections.js"
+import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import { WRITTEN } from "../../src/Untrusted/Fields.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Layers from "../support/Layers.js"
@@ -45,7 +45,7 @@ const itemSchema = (endpoint: string): JsonSchema => {
   return resolve((list.items as JsonSchema | undefined) ?? {})
 }
 
-/** Field names that hold a credential (as Tools/AnswerBounds.ts redacts them). */
+/** Field names that hold a credential (as Tools/Bounds/AnswerBounds.ts redacts them). */
 const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential/i
 const MARK = "PLANTED-SECRET-7f3a"
 

@@ -7,8 +7,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as GuardSettings from "../../src/Settings/Guard.js"
-import { all } from "../../src/Tools/Definitions.js"
-import { all as reachAll } from "../../src/Tools/Reach.js"
+import { all } from "../../src/Tools/Catalog/Definitions.js"
+import { all as reachAll } from "../../src/Tools/Policy/Reach.js"
 import { decider } from "../../src/Untrusted/Guard.js"
 import { ruleOf } from "../../src/Untrusted/Hold.js"
 

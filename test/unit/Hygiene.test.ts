@@ -243,7 +243,7 @@ describe("design rules", () => {
 
   it("no file in src/ is over 400 lines but the data tables, and none stands at the root beside the spine", () => {
     // The tables of selectors, and the untrusted paths scripts/untrusted-paths.mjs derives from the definitions.
-    const tables = ["Tools/Tables.ts", "Tools/Definitions.ts", "Untrusted/Paths.ts"]
+    const tables = ["Tools/Catalog/Tables.ts", "Tools/Catalog/Definitions.ts", "Untrusted/Paths.ts"]
     const long = sources.filter(({ file, text }) => !tables.includes(file) && text.split("\n").length > 401)
     expect(long.map(({ file }) => file)).toEqual([])
     const root = sources.filter(({ file }) => !file.includes("/")).map(({ file }) => file)

@@ -10,7 +10,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Bundle, Definitions, Invoke, SvcClient, SvcTransport, VERSION } from "../../src/index.js"
-import * as ParamsCheck from "../../src/Tools/ParamsCheck.js"
+import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
 import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
 

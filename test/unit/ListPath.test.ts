@@ -6,10 +6,10 @@
  * of Projections.ts, below).
  */
 import { describe, expect, it, vi } from "@effect/vitest"
-import { svc_list } from "../../src/Tools/Definitions.js"
-import * as Glance from "../../src/Tools/Glance.js"
+import { svc_list } from "../../src/Tools/Catalog/Definitions.js"
+import * as Glance from "../../src/Tools/Lists/Glance.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
-import { PROJECTIONS } from "../../src/Tools/Projections.js"
+import { PROJECTIONS } from "../../src/Tools/Lists/Projections.js"
 import * as Render from "../../src/Tools/Render.js"
 import { readAt } from "../support/SchemaValues.js"
 

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
-import { mayHoldSecrets } from "../../src/Tools/AnswerBounds.js"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import { mayHoldSecrets } from "../../src/Tools/Bounds/AnswerBounds.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import { success } from "../../src/Tools/Render.js"
 import { fence, token } from "../../src/Untrusted/Fence.js"

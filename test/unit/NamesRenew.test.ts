@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { kindsChangedBy } from "../../src/Tools/Names.js"
+import { kindsChangedBy } from "../../src/Tools/Names/Names.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Sandboxes from "../support/Sandbox.js"
 

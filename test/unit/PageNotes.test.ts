@@ -3,7 +3,7 @@
  * the last one says there is no more, not that the answer lacks the fields asked for.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import * as Render from "../../src/Tools/Render.js"
 

@@ -13,8 +13,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Settings from "../../src/Settings/ParamsCheck.js"
-import * as ParamsCheck from "../../src/Tools/ParamsCheck.js"
-import { inspect } from "../../src/Tools/ParamsDefinitions.js"
+import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
+import { inspect } from "../../src/Tools/Params/ParamsDefinitions.js"
 
 const SHIPPED = Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api.schema.json")
 const shipped = () => JSON.parse(Fs.readFileSync(SHIPPED, "utf8"))

@@ -1,12 +1,12 @@
 /**
- * A path's reader (src/Tools/PathReader.ts), written as code of its own on its first use, reads
+ * A path's reader (src/Tools/Lists/PathReader.ts), written as code of its own on its first use, reads
  * what a plain reading of the path finds, for any value: through arrays, items without the field
  * left out, only an object's own fields (a record's `constructor` or `__proto__` is its own or
  * nothing), the first use and every later one alike.
  */
 import { describe, expect, it, vi } from "@effect/vitest"
 import * as FastCheck from "fast-check"
-import * as PathReader from "../../src/Tools/PathReader.js"
+import * as PathReader from "../../src/Tools/Lists/PathReader.js"
 import { readAt } from "../support/SchemaValues.js"
 
 const KEYS = ["a", "b", "info", "constructor", "toString", "__proto__", "x y", "$oid"]

@@ -9,21 +9,21 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
-import type * as Names from "../../src/Tools/Names.js"
+import type * as Names from "../../src/Tools/Names/Names.js"
 import * as RecordGlance from "../../src/Tools/RecordGlance.js"
-import { RECORD_VIEWS } from "../../src/Tools/RecordViews.js"
+import { RECORD_VIEWS } from "../../src/Tools/Records/RecordViews.js"
 import * as Render from "../../src/Tools/Render.js"
-import * as Tables from "../../src/Tools/Tables.js"
-import * as TablesAll from "../../src/Tools/TablesAll.js"
+import * as Tables from "../../src/Tools/Catalog/Tables.js"
+import * as TablesAll from "../../src/Tools/Catalog/TablesAll.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Mcp from "../support/Mcp.js"
 import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
 import { answerSchema, arbitrary, ID, schemaAt, valuesAt } from "../support/SchemaValues.js"
 
-/** Field names that hold a credential (as Tools/AnswerBounds.ts redacts them). */
+/** Field names that hold a credential (as Tools/Bounds/AnswerBounds.ts redacts them). */
 const CREDENTIAL = /secret|passw(or)?d|passphrase|token|private_?key|jwt|credential|passkey/i
 const SECRET = "PLANTED-SECRET-7f3a"
 const UNTRUSTED = "PLANTED-UNTRUSTED-9c1e"

@@ -13,7 +13,7 @@ import * as Config from "../../src/Config.js"
 import { PER_SERVICE } from "../../src/Settings/Naming.js"
 import * as Settings from "../../src/Settings/Policy.js"
 import { reading } from "../../src/Settings/Registry.js"
-import * as Policy from "../../src/Tools/Policy.js"
+import * as Policy from "../../src/Tools/Policy/Policy.js"
 
 const withEnv = (env: Record<string, string>) =>
   Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))

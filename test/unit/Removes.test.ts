@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Definitions from "../../src/Tools/Definitions.js"
-import * as Tables from "../../src/Tools/Tables.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
+import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import * as Hold from "../../src/Untrusted/Hold.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Toml from "../../src/Tools/Toml.js"
+import * as Toml from "../../src/Tools/Sync/Toml.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field

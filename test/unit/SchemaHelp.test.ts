@@ -4,8 +4,8 @@
  * wide tagged union is rendered as the service takes it (`resource_target` is `{type, id}`).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { aliasesOf, type Node, prepare } from "../../src/Tools/ParamsDefinitions.js"
-import { accepted, answerType } from "../../src/Tools/ParamsWording.js"
+import { aliasesOf, type Node, prepare } from "../../src/Tools/Params/ParamsDefinitions.js"
+import { accepted, answerType } from "../../src/Tools/Params/ParamsWording.js"
 import { document } from "../support/Definitions.js"
 
 const definitions = prepare(document.definitions) as Readonly<Record<string, Node>>

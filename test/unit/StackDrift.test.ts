@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as StackDrift from "../../src/Tools/StackDrift.js"
+import * as StackDrift from "../../src/Tools/Records/StackDrift.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Sandboxes from "../support/Sandbox.js"
 

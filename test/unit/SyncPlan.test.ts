@@ -1,5 +1,5 @@
 /**
- * A sync's pending changes as a plan (src/Tools/SyncPlan.ts, Toml.ts): for any
+ * A sync's pending changes as a plan (src/Tools/Sync/SyncPlan.ts, Toml.ts): for any
  * record the service's definitions allow, the plan holds only what the record
  * holds (plus names), never a secret, and fences every value from the sync's
  * files and commits; an update's fields are those the two TOML texts differ in;
@@ -9,9 +9,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "fast-check"
-import type { NameMaps } from "../../src/Tools/Names.js"
-import * as SyncPlan from "../../src/Tools/SyncPlan.js"
-import * as Toml from "../../src/Tools/Toml.js"
+import type { NameMaps } from "../../src/Tools/Names/Names.js"
+import * as SyncPlan from "../../src/Tools/Sync/SyncPlan.js"
+import * as Toml from "../../src/Tools/Sync/Toml.js"
 import * as Untrusted from "../../src/Untrusted/Answer.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Sandboxes from "../support/Sandbox.js"

@@ -1,7 +1,7 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as Spec from "../support/Spec.js"
 
 const spec = Spec.text

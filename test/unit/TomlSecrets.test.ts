@@ -1,5 +1,5 @@
 /**
- * A secret variable's value in a TOML export (src/Tools/TomlSecrets.ts): for
+ * A secret variable's value in a TOML export (src/Tools/Sync/TomlSecrets.ts): for
  * exports written in every form TOML has for a string (basic with escapes,
  * literal, multi-line basic and literal), with decoys inside other strings, no
  * secret value survives, and what is not secret is left as it was. Each value
@@ -8,9 +8,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
-import { all as reachAll } from "../../src/Tools/Reach.js"
+import { all as reachAll } from "../../src/Tools/Policy/Reach.js"
 import { success } from "../../src/Tools/Render.js"
-import { hideSecrets } from "../../src/Tools/TomlSecrets.js"
+import { hideSecrets } from "../../src/Tools/Sync/TomlSecrets.js"
 import { runs } from "../support/Runs.js"
 
 type Form = "basic" | "escaped" | "literal" | "multiline" | "multiline-literal"

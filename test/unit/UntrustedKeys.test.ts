@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import { success } from "../../src/Tools/Render.js"
 import { META_KEY } from "../../src/Untrusted/Answer.js"

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Definitions from "../../src/Tools/Definitions.js"
+import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as RecordGlance from "../../src/Tools/RecordGlance.js"
-import * as Tables from "../../src/Tools/Tables.js"
+import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Sandboxes from "../support/Sandbox.js"
 import { answerSchema } from "../support/SchemaValues.js"

@@ -1,0 +1,224 @@
+/**
+ * Names where the service gives ids: a server's, a tag's, a builder's. Each
+ * kind is read from the service with the caller's own credentials (one list
+ * call), kept for TTL_MS, and kept per caller: by the service the call is for
+ * and the credentials it sends (the signed-in identity, the caller's key and
+ * a digest of its secret), so that one caller's names never reach another who
+ * may not see them. A failed read is kept as no names for as long, so that a
+ * caller costs the service at most one extra read per kind in TTL_MS.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as CallContext from "../../Call/Context.js"
+import * as ExpiringMap from "../../Shared/ExpiringMap.js"
+import { isObject } from "../../Shared/JsonShape.js"
+import { SvcClient, type SvcClientShape } from "../../SvcClient.js"
+
+export type NameKind =
+  | "server"
+  | "tag"
+  | "builder"
+  | "stack"
+  | "deployment"
+  | "build"
+  | "repo"
+  | "procedure"
+  | "action"
+  | "alerter"
+  | "sync"
+  | "swarm"
+  | "user"
+  | "user_group"
+
+/**
+ * How long names are kept: 30 s (docs/tools.md says why). A rename shows
+ * within it; an assistant's turn of several calls costs one read per kind.
+ */
+export const TTL_MS = 30_000
+
+/** Where each kind's names are read: every item (`limit: 0`), its id and its name. */
+const READS: Readonly<Record<NameKind, { readonly endpoint: string; readonly body: object }>> = {
+  server: { endpoint: "ListServers", body: { limit: 0 } },
+  tag: { endpoint: "ListTags", body: {} },
+  builder: { endpoint: "ListBuilders", body: { limit: 0 } },
+  stack: { endpoint: "ListStacks", body: { limit: 0 } },
+  deployment: { endpoint: "ListDeployments", body: { limit: 0 } },
+  build: { endpoint: "ListBuilds", body: { limit: 0 } },
+  repo: { endpoint: "ListRepos", body: { limit: 0 } },
+  procedure: { endpoint: "ListProcedures", body: { limit: 0 } },
+  action: { endpoint: "ListActions", body: { limit: 0 } },
+  alerter: { endpoint: "ListAlerters", body: { limit: 0 } },
+  sync: { endpoint: "ListResourceSyncs", body: { limit: 0 } },
+  swarm: { endpoint: "ListSwarms", body: { limit: 0 } },
+  // Admins only: another caller's read fails, and ids are shown.
+  user: { endpoint: "ListUsers", body: {} },
+  user_group: { endpoint: "ListUserGroups", body: {} },
+}
+
+/** The kind of names of a ResourceTarget's or UserTarget's type (`Stack`, `User`...), where the service lists them. */
+export const KIND_OF_TYPE: Readonly<Record<string, NameKind>> = {
+  Server: "server",
+  Builder: "builder",
+  Stack: "stack",
+  Deployment: "deployment",
+  Build: "build",
+  Repo: "repo",
+  Procedure: "procedure",
+  Action: "action",
+  Alerter: "alerter",
+  ResourceSync: "sync",
+  Swarm: "swarm",
+  // A permission's UserTarget.
+  User: "user",
+  UserGroup: "user_group",
+}
+
+type NameMap = ReadonlyMap<string, string>
+export type NameMaps = Readonly<Partial<Record<NameKind, NameMap>>>
+
+/** A list item's id: `id` (resources) or `_id.$oid` (tags, users, user groups). */
+const idOf = (item: Readonly<Record<string, unknown>>): unknown =>
+  typeof item.id === "string" ? item.id : isObject(item._id) ? item._id.$oid : undefined
+
+const namesOf = (answer: unknown): NameMap => {
+  const names = new Map<string, string>()
+  if (!Array.isArray(answer)) return names
+  for (const item of answer) {
+    if (!isObject(item)) continue
+    const id = idOf(item)
+    // A user's name is its username.
+    const name = typeof item.name === "string" ? item.name : item.username
+    if (typeof id === "string" && typeof name === "string") names.set(id, name)
+  }
+  return names
+}
+
+/** Whose names a call may see: the service, and the credentials the call sends. */
+const callerKeyOf = (context: CallContext.CallContext): string => {
+  const caller = CallContext.callerOf(context)
+  const digest = Option.match(caller, {
+    onNone: () => "",
+    // Loaded when first needed: a start loads no node:crypto (test/e2e/StartModules.e2e.test.ts).
+    onSome: (c) =>
+      process
+        .getBuiltinModule("node:crypto")
+        .createHash("sha256")
+        .update(`${c.key}\0${Redacted.value(c.secret)}`)
+        .digest("hex"),
+  })
+  return JSON.stringify([Option.getOrElse(context.service, () => ""), CallContext.bindingPrincipalOf(context), digest])
+}
+
+export interface NamesShape {
+  /** The names of each kind asked for, as the current call's caller may see them. */
+  readonly lookup: (kinds: ReadonlyArray<NameKind>) => Effect.Effect<NameMaps>
+  /** Forgets the current caller's names of these kinds, after a change of theirs: the next lookup reads them anew. */
+  readonly renew: (kinds: ReadonlyArray<NameKind>) => Effect.Effect<void>
+}
+
+/**
+ * The kinds of names a change of `selector` (svc_create, svc_update, svc_delete, svc_rename,
+ * svc_copy) may change: the resource's own, and the tags a resource's meta may create.
+ */
+export const kindsChangedBy = (selector: string): ReadonlyArray<NameKind> => {
+  if (selector === "resource_meta") return ["tag"]
+  if (selector === "sync_resource") return ["sync"]
+  if (selector.startsWith("user_group")) return ["user_group"]
+  if (selector === "user" || selector === "local_user" || selector === "service_user") return ["user"]
+  return Object.hasOwn(READS, selector) ? [selector as NameKind] : []
+}
+
+/**
+ * The names of ids, read per caller and kept briefly: state, so a Tag the
+ * client's bundle provides (`layer`); None (`layerOff`) shows ids.
+ */
+export class Names extends Context.Tag("svc-mcp/Names")<Names, Option.Option<NamesShape>>() {}
+
+/** The most entries (a caller's names of a kind) held: beyond it the oldest is forgotten first. */
+const MOST_ENTRIES = 4096
+
+interface Entry {
+  readonly names: Effect.Effect<NameMap>
+  /** The names once read: a call that finds them reads them without a step of its own. */
+  read?: NameMap
+}
+
+const read = (client: SvcClientShape, kind: NameKind): Effect.Effect<NameMap> =>
+  client.call("read", READS[kind].endpoint, READS[kind].body).pipe(
+    // A read the user did not ask for: its failure shows as ids, not as a warning.
+    Logger.withMinimumLogLevel(LogLevel.Error),
+    Effect.map(namesOf),
+    Effect.catchAll((error) =>
+      Effect.as(Effect.logDebug(`${kind} names could not be read (${error.message}); ids shown`), new Map()),
+    ),
+  )
+
+export const make = (ttlMs: number = TTL_MS): Effect.Effect<NamesShape, never, SvcClient> =>
+  Effect.gen(function* () {
+    const client = yield* SvcClient
+    // Read and written in synchronous steps only; a miss is settled under the lock, so that
+    // concurrent calls of one caller share one read.
+    const entries = ExpiringMap.make<string, Entry>({ ttlMs, most: MOST_ENTRIES })
+    const lock = yield* Effect.makeSemaphore(1)
+    const fresh = (key: string, now: number): Entry | undefined => entries.get(key, now)
+    const miss = (key: string, kind: NameKind, now: number): Effect.Effect<NameMap> =>
+      Effect.flatten(
+        lock.withPermits(1)(
+          Effect.suspend(() => {
+            const found = fresh(key, now)
+            if (found !== undefined) return Effect.succeed(found.names)
+            return Effect.map(Effect.cached(Effect.suspend(() => read(client, kind))), (names) => {
+              const entry: Entry = {
+                names: Effect.tap(names, (map) => {
+                  entry.read = map
+                }),
+              }
+              entries.set(key, entry, now)
+              return entry.names
+            })
+          }),
+        ),
+      )
+    return {
+      renew: (kinds) =>
+        Effect.flatMap(CallContext.get, (context) =>
+          Effect.sync(() => {
+            const caller = callerKeyOf(context)
+            for (const kind of kinds) entries.delete(`${caller} ${kind}`)
+          }),
+        ),
+      lookup: (kinds) =>
+        Effect.flatMap(CallContext.get, (context) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            const caller = callerKeyOf(context)
+            const maps: Partial<Record<NameKind, NameMap>> = {}
+            const missing: Array<NameKind> = []
+            for (const kind of kinds) {
+              const found = fresh(`${caller} ${kind}`, now)?.read
+              if (found === undefined) missing.push(kind)
+              else maps[kind] = found
+            }
+            if (missing.length === 0) return Effect.succeed(maps as NameMaps)
+            return Effect.map(
+              Effect.forEach(
+                missing,
+                (kind) => Effect.map(miss(`${caller} ${kind}`, kind, now), (map) => [kind, map] as const),
+                { concurrency: "unbounded" },
+              ),
+              (read) => ({ ...maps, ...Object.fromEntries(read) }) as NameMaps,
+            )
+          }),
+        ),
+    }
+  })
+
+export const layer: Layer.Layer<Names, never, SvcClient> = Layer.effect(Names, Effect.map(make(), Option.some))
+
+/** No names: ids are shown as the service gave them. */
+export const layerOff: Layer.Layer<Names> = Layer.succeed(Names, Option.none())
