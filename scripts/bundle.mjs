@@ -50,13 +50,13 @@ const bundled = await esbuild.build({
   external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
   metafile: true,
   define: { SVC_MCP_PUBLISHED: JSON.stringify(published) },
-  // The SDK's shims are src/Mcp/SdkShims.ts: its own bring ajv, which the servers do not use.
+  // The SDK's shims are src/Mcp/Server/SdkShims.ts: its own bring ajv, which the servers do not use.
   plugins: [
     {
       name: "sdk-shims",
       setup: (build) =>
         build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
-          path: Path.resolve("src/Mcp/SdkShims.ts"),
+          path: Path.resolve("src/Mcp/Server/SdkShims.ts"),
         })),
     },
   ],

@@ -10,8 +10,8 @@
  * guard, the refused keys) are in the bundles' types: each is the one provided
  * beneath, else the bundle's own, built with it (Shared/Parts.ts).
  */
-import * as McpHttp from "../Mcp/Http.js"
-import * as McpServer from "../Mcp/Server.js"
+import * as McpHttp from "../Mcp/Http/Http.js"
+import * as McpServer from "../Mcp/Server/Server.js"
 
 export { type Client, type ConfigFor, layer as client, layerWith as clientWith } from "./Client.js"
 export { layer as tools, layerWith as toolsWith, type Tools } from "./Tools.js"

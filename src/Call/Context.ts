@@ -3,7 +3,7 @@
  * the credentials its request brought, the identity it signed in as), which of
  * several services it names, the client's trace context, and where its logs
  * and progress go. The adapter sets it once where it resolves the call
- * (Mcp/ToolCall.ts, from what the HTTP request brought: Operations/RequestContext.ts);
+ * (Mcp/Calls/ToolCall.ts, from what the HTTP request brought: Operations/RequestContext.ts);
  * everything below reads it (the client's X-Forwarded-For, Auth.perRequest,
  * the call's record, telemetry, the confirmation's binding, the log forwarder).
  *
@@ -73,7 +73,7 @@ export interface TraceContext {
   readonly baggage?: string
 }
 
-/** Where a call's log entries go to its client (Mcp/Logging.ts makes one). */
+/** Where a call's log entries go to its client (Mcp/Calls/Logging.ts makes one). */
 export interface ClientLog {
   /** Sends one log entry to this client, if its level is one the client asked for. */
   readonly send: (entry: Logger.Logger.Options<unknown>) => void
@@ -103,7 +103,7 @@ export interface CallContext {
   /** The identity the caller signed in as; none without sign-in. */
   readonly identity: Option.Option<Identity>
   /**
-   * The session a 2025-era client over HTTP was issued at initialize (Mcp/Session.ts), by its
+   * The session a 2025-era client over HTTP was issued at initialize (Mcp/Asking/Session.ts), by its
    * nonce: how the guard tells apart callers who share credentials and an address. None elsewhere.
    */
   readonly session: Option.Option<string>
@@ -143,7 +143,7 @@ export const within =
 
 /**
  * Sets this context for the rest of the current fiber. A call's Effect is its fiber's whole life
- * (Mcp/Server.ts runs each call as a fiber of its own), so nothing is left to restore: `within`'s
+ * (Mcp/Server/Server.ts runs each call as a fiber of its own), so nothing is left to restore: `within`'s
  * restoring would be a dozen steps of every call for nothing.
  */
 export const set = (context: CallContext): Effect.Effect<void> => FiberRef.set(current, context)

@@ -22,7 +22,7 @@ import * as RegistryBundle from "../Bundle/Registry.js"
 import * as ToolsBundle from "../Bundle/Tools.js"
 import * as Config from "../Config.js"
 import * as ConfirmationState from "../Confirmation/State.js"
-import * as McpServer from "../Mcp/Server.js"
+import * as McpServer from "../Mcp/Server/Server.js"
 import * as Audit from "../Operations/Audit.js"
 import * as Telemetry from "../Operations/Telemetry.js"
 import * as Registry from "../Registry/Registry.js"
@@ -50,7 +50,7 @@ import * as Cli from "./CommandLine.js"
 
 // What serving over stdio never uses (HTTP, the sandbox, check, setup) is imported when its
 // command runs: start-up neither loads nor runs it.
-const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http.js")]))
+const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http/Http.js")]))
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
 const loadCheck = Effect.promise(() => import("../Diagnosis/Check.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))

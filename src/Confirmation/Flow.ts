@@ -1,6 +1,6 @@
 /**
  * Whether one call asks the user before it is sent, and where the user's reply leaves it: the
- * confirmation's states, apart from MCP's terms (Mcp/ToolCall.ts puts the verdict in them and
+ * confirmation's states, apart from MCP's terms (Mcp/Calls/ToolCall.ts puts the verdict in them and
  * records it). A call that SVC_CONFIRM names, or that the guard holds after untrusted text, is
  * sent only once the user accepts a question sealed for this very call:
  *

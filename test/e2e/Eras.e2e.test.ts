@@ -67,7 +67,7 @@ for (const [name, connect] of Object.entries(transports)) {
     )
 
     // On the earlier revisions over HTTP, notifications/cancelled comes in a POST of its own, tied to
-    // the call by the client's session (Mcp/Asking.ts).
+    // the call by the client's session (Mcp/Asking/Asking.ts).
     it.scopedLive("a cancelled call aborts its request to the service, and serving goes on", () =>
       Effect.gen(function* () {
         const double = yield* Double.scoped(API_KEY)

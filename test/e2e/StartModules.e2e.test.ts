@@ -80,7 +80,7 @@ describe("a start", () => {
  * set (971 KB before the audit's writer, the store's client and telemetry's hooks were deferred,
  * 959 KB after; then 24 KB more for the records' and the sync's glances and the new rows and plans,
  * which the call path reads synchronously), of which the SDK (with zod) was 470 KB and effect 265 KB.
- * 843 KB since the SDK's ajv (140 KB) was left out for a validator of the servers' own (Mcp/SdkShims.ts)
+ * 843 KB since the SDK's ajv (140 KB) was left out for a validator of the servers' own (Mcp/Server/SdkShims.ts)
  * and the default tools' schemas were published at build time. 751 KB since the call path (the tools'
  * programs, rendering, the confirmation) is loaded once `tools/list` is answered, or by the first call.
  * Raise it only with a reason.

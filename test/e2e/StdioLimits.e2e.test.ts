@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { MAX_MESSAGE_BYTES } from "../../src/Mcp/StdioFraming.js"
+import { MAX_MESSAGE_BYTES } from "../../src/Mcp/Stdio/StdioFraming.js"
 import * as Spawn from "../support/Spawn.js"
 
 const line = (message: object) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`

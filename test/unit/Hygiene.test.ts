@@ -129,11 +129,11 @@ describe("design rules", () => {
   it("nothing writes to stdout but the stdio transport: it belongs to the protocol", () => {
     // The one place stdout is handed on: the adapter gives it to its stdio transport.
     const handOver = "stdout: process.stdout,"
-    const server = sources.find(({ file }) => file === "Mcp/Server.ts")
+    const server = sources.find(({ file }) => file === "Mcp/Server/Server.ts")
     expect(server?.text.split(handOver)).toHaveLength(2)
     const written = /console\.(log|info|debug|warn)\(|process\.stdout/
     // setup is not the server: it prints what to run or paste, to be piped or redirected.
-    const others = offenders(written, ["Cli/Setup.ts", "Mcp/Server.ts"])
+    const others = offenders(written, ["Cli/Setup.ts", "Mcp/Server/Server.ts"])
     expect(others).toEqual([])
     expect(written.test(server?.text.replace(handOver, "") ?? "")).toBe(false)
   })

@@ -1,10 +1,10 @@
 /**
- * The validator the servers check an elicitation's answer with (Mcp/SdkShims.ts): the empty
+ * The validator the servers check an elicitation's answer with (Mcp/Server/SdkShims.ts): the empty
  * form this server asks with is answered by any object; any other form is refused, whatever
  * the answer, since this validator does not know it.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { DefaultJsonSchemaValidator } from "../../src/Mcp/SdkShims.js"
+import { DefaultJsonSchemaValidator } from "../../src/Mcp/Server/SdkShims.js"
 
 const validator = new DefaultJsonSchemaValidator()
 

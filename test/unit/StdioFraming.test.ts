@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "fast-check"
-import { framer, Outline, type Oversized } from "../../src/Mcp/StdioFraming.js"
+import { framer, Outline, type Oversized } from "../../src/Mcp/Stdio/StdioFraming.js"
 
 /** Feeds `input` to the framing in chunks of `chunkSize`: the lines out, each with a \n, and the reports. */
 const run = async (input: Buffer, maxBytes: number, chunkSize: number) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server"
 import * as FastCheck from "fast-check"
-import { problem, reader } from "../../src/Mcp/StdioMessages.js"
+import { problem, reader } from "../../src/Mcp/Stdio/StdioMessages.js"
 import { runs } from "../support/Runs.js"
 
 const seen = (text: string) => {

@@ -5,8 +5,8 @@
  * Read, `execute/` Execute, `write/` Write). What is left out is what would be
  * refused: by the gate (403, step-up) or by the service.
  */
-import type { Group } from "../SvcClient.js"
-import { make as makeTool, type Tier, type Tool } from "../Tools/Catalog/Tool.js"
+import type { Group } from "../../SvcClient.js"
+import { make as makeTool, type Tier, type Tool } from "../../Tools/Catalog/Tool.js"
 
 /** How far a person reaches: the highest tool tier their scopes allow (-1: none), the highest endpoint group their level allows. */
 export interface Reach {

@@ -12,7 +12,7 @@
 import { registerAppResource, registerAppTool } from "@modelcontextprotocol/ext-apps/server"
 import type { ListResourcesResult, McpServer, ReadResourceResult, Server } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
-import type { FleetViewShape } from "../View/Fleet.js"
+import type { FleetViewShape } from "../../View/Fleet.js"
 
 /** What the page declares it needs of the host: no network at all (every origin list empty). */
 export const UI_META: {

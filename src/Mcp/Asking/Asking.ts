@@ -22,7 +22,7 @@ import {
   type TransportSendOptions,
 } from "@modelcontextprotocol/server"
 import * as Option from "effect/Option"
-import * as CallContext from "../Call/Context.js"
+import * as CallContext from "../../Call/Context.js"
 import type * as Answers from "./Answers.js"
 import type * as Session from "./Session.js"
 

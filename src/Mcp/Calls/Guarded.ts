@@ -7,9 +7,9 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import type { Call } from "../Tools/Invoke.js"
-import { callersOf } from "../Untrusted/Caller.js"
-import type * as Guard from "../Untrusted/Guard.js"
+import type { Call } from "../../Tools/Invoke.js"
+import { callersOf } from "../../Untrusted/Caller.js"
+import type * as Guard from "../../Untrusted/Guard.js"
 
 /** A change made after an untrusted read within the caller's window, and whether the guard holds it. */
 export interface ReadBefore {

@@ -5,7 +5,7 @@
  * coming is never read. And what `/readyz` shows to whom.
  */
 import type * as NodeHttp from "node:http"
-import type { ReadyState } from "../Operations/Readiness.js"
+import type { ReadyState } from "../../Operations/Readiness.js"
 import { sendJson, sendText } from "./HttpServer.js"
 
 /**

@@ -20,8 +20,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as CallContext from "../Call/Context.js"
-import { fingerprint } from "../Callers/RefusedKeys.js"
+import * as CallContext from "../../Call/Context.js"
+import { fingerprint } from "../../Callers/RefusedKeys.js"
 
 /** What a session token says of its client. */
 export interface Session {

@@ -9,7 +9,7 @@ import * as Cause from "effect/Cause"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Logger from "effect/Logger"
 import type * as LogLevel from "effect/LogLevel"
-import * as CallContext from "../Call/Context.js"
+import * as CallContext from "../../Call/Context.js"
 
 const SEVERITY: ReadonlyArray<LoggingLevel> = [
   "debug",

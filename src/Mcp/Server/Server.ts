@@ -29,27 +29,27 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import * as CallContext from "../Call/Context.js"
-import type { ConfirmationState } from "../Confirmation/State.js"
-import type * as CallRecord from "../Operations/CallRecord.js"
-import { Services } from "../Registry/Registry.js"
-import type { ServerSettings } from "../Settings/Policy.js"
-import { describe, isObject } from "../Shared/JsonShape.js"
-import { VERSION } from "../Shared/Version.js"
-import type { SvcClient } from "../SvcClient.js"
-import type { Names } from "../Tools/Names/Names.js"
-import type { ParamsCheck } from "../Tools/Params/ParamsCheck.js"
-import { Policy } from "../Tools/Policy/Policy.js"
-import type { Tool } from "../Tools/Catalog/Tool.js"
-import type { Guard } from "../Untrusted/Guard.js"
-import { FleetView } from "../View/Fleet.js"
+import * as CallContext from "../../Call/Context.js"
+import type { ConfirmationState } from "../../Confirmation/State.js"
+import type * as CallRecord from "../../Operations/CallRecord.js"
+import { Services } from "../../Registry/Registry.js"
+import type { ServerSettings } from "../../Settings/Policy.js"
+import { describe, isObject } from "../../Shared/JsonShape.js"
+import { VERSION } from "../../Shared/Version.js"
+import type { SvcClient } from "../../SvcClient.js"
+import type { Names } from "../../Tools/Names/Names.js"
+import type { ParamsCheck } from "../../Tools/Params/ParamsCheck.js"
+import { Policy } from "../../Tools/Policy/Policy.js"
+import type { Tool } from "../../Tools/Catalog/Tool.js"
+import type { Guard } from "../../Untrusted/Guard.js"
+import { FleetView } from "../../View/Fleet.js"
 import * as Apps from "./Apps.js"
-import { INVALID_PARAMS } from "./Incoming.js"
+import { INVALID_PARAMS } from "../Calls/Incoming.js"
 import * as Listing from "./Listing.js"
-import * as McpLogging from "./Logging.js"
+import * as McpLogging from "../Calls/Logging.js"
 import { DefaultJsonSchemaValidator } from "./SdkShims.js"
-import { StdioTransport } from "./StdioTransport.js"
-import type * as ToolCall from "./ToolCall.js"
+import { StdioTransport } from "../Stdio/StdioTransport.js"
+import type * as ToolCall from "../Calls/ToolCall.js"
 
 export const INSTRUCTIONS =
   "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object; svc_list's is its rows and their columns unless fields are given. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
@@ -216,7 +216,7 @@ const onFirstUse = Effect.gen(function* () {
   const context = yield* Effect.context<Requirements>()
   const made = yield* Effect.cached(
     Effect.flatMap(
-      Effect.promise(() => import("./ToolCall.js")),
+      Effect.promise(() => import("../Calls/ToolCall.js")),
       (m) => Effect.provide(m.make, context),
     ),
   )
@@ -252,7 +252,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const routed =
     services.length > 0
       ? yield* Effect.flatMap(
-          Effect.promise(() => import("./Router.js")),
+          Effect.promise(() => import("../Calls/Router.js")),
           (m) => m.make,
         )
       : undefined

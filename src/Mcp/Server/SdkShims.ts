@@ -3,13 +3,13 @@
  * process, and the JSON Schema validator the SDK checks an elicitation's answer with.
  *
  * The SDK's own validator is ajv with its formats, a sixth of what a start would load, for the one
- * question this server asks: an answer of an empty form (Mcp/Confirm.ts), which is accept or
+ * question this server asks: an answer of an empty form (Mcp/Calls/Confirm.ts), which is accept or
  * decline, its content an object. This validator knows that form and nothing more: a schema of any
  * other shape is not matched, so an answer to it is refused (fail closed). The servers pass it
  * themselves (Server.ts), in the bundle and in the tests alike.
  */
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/server"
-import { isObject } from "../Shared/JsonShape.js"
+import { isObject } from "../../Shared/JsonShape.js"
 
 /** @public The SDK's stdio entry reads the process from its shims. */
 export const process = globalThis.process

@@ -26,8 +26,8 @@ import {
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import type { HttpLimits } from "../Settings/Http.js"
-import type { StoreShape } from "../Store/Store.js"
+import type { HttpLimits } from "../../Settings/Http.js"
+import type { StoreShape } from "../../Store/Store.js"
 import * as Inbox from "./Inbox.js"
 
 /** Who a question or a call belongs to: the client's session and the request's principal. */

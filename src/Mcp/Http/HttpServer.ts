@@ -6,7 +6,7 @@ import * as NodeHttp from "node:http"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
-import type { HttpLimits, HttpSettingsShape } from "../Settings/Http.js"
+import type { HttpLimits, HttpSettingsShape } from "../../Settings/Http.js"
 
 /** How long an idle kept-alive connection stays open. */
 const KEEP_ALIVE_MS = 65_000

@@ -8,9 +8,9 @@ import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
-import * as CallContext from "../Call/Context.js"
-import * as TraceContext from "../Operations/TraceContext.js"
-import type { ProgressShape } from "../Tools/Catalog/Progress.js"
+import * as CallContext from "../../Call/Context.js"
+import * as TraceContext from "../../Operations/TraceContext.js"
+import type { ProgressShape } from "../../Tools/Catalog/Progress.js"
 import * as McpLogging from "./Logging.js"
 
 /** JSON-RPC "invalid params": a call that names no tool, or is not a call at all. */

@@ -9,7 +9,7 @@
  * The SDK does the MCP side: request handling for both eras, the 4 MiB body
  * limit (413), the Host and Origin checks, the Bearer token's challenge. Ours:
  * the routes (/mcp, /healthz, /readyz, and with sign-in its protected resource
- * metadata), the token's constant-time comparison or sign-in's gate (Mcp/SignIn.ts),
+ * metadata), the token's constant-time comparison or sign-in's gate (Mcp/Http/SignIn.ts),
  * and draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
 import { AsyncLocalStorage } from "node:async_hooks"
@@ -36,23 +36,23 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import * as CallContext from "../Call/Context.js"
-import { Readiness, type ReadinessShape, type ReadyState } from "../Operations/Readiness.js"
-import * as RequestContext from "../Operations/RequestContext.js"
-import { DEFAULT_LIMITS, type HttpLimits, type HttpSettingsShape, isLoopback } from "../Settings/Http.js"
-import { TeamSettings } from "../Settings/Team.js"
-import { type Admitted, SignIn, type SignInShape } from "../SignIn/Resource.js"
-import { Store } from "../Store/Store.js"
-import * as Answers from "./Answers.js"
-import * as Asking from "./Asking.js"
+import * as CallContext from "../../Call/Context.js"
+import { Readiness, type ReadinessShape, type ReadyState } from "../../Operations/Readiness.js"
+import * as RequestContext from "../../Operations/RequestContext.js"
+import { DEFAULT_LIMITS, type HttpLimits, type HttpSettingsShape, isLoopback } from "../../Settings/Http.js"
+import { TeamSettings } from "../../Settings/Team.js"
+import { type Admitted, SignIn, type SignInShape } from "../../SignIn/Resource.js"
+import { Store } from "../../Store/Store.js"
+import * as Answers from "../Asking/Answers.js"
+import * as Asking from "../Asking/Asking.js"
 import * as HttpBody from "./HttpBody.js"
 import * as HttpGate from "./HttpGate.js"
 import { type ListenError, listening, nodeServer, type Shutdown, sendJson } from "./HttpServer.js"
-import type * as Listing from "./Listing.js"
-import { type McpServer, make, type Requirements as ServerRequirements } from "./Server.js"
-import * as Session from "./Session.js"
+import type * as Listing from "../Server/Listing.js"
+import { type McpServer, make, type Requirements as ServerRequirements } from "../Server/Server.js"
+import * as Session from "../Asking/Session.js"
 import * as SignInHttp from "./SignIn.js"
-import { MAX_MESSAGE_BYTES } from "./StdioFraming.js"
+import { MAX_MESSAGE_BYTES } from "../Stdio/StdioFraming.js"
 import * as Token from "./Token.js"
 
 export { DRAIN_MS, ListenError } from "./HttpServer.js"

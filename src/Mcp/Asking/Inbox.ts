@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { StoreShape } from "../Store/Store.js"
+import type { StoreShape } from "../../Store/Store.js"
 
 /** How often a replica holding a question or a call reads its inbox. */
 const LOOK_EVERY_MS = 100
