@@ -4,8 +4,8 @@
  */
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import type { Estate } from "../Sandbox/Estate.js"
-import type { Scenario } from "../Sandbox/Scenarios.js"
+import type { Estate } from "../Sandbox/Estates/Estate.js"
+import type { Scenario } from "../Sandbox/Estates/Scenarios.js"
 import { DEFAULT_HOST } from "../Settings/Http.js"
 import { parsePort as parsePortText } from "../Settings/Read.js"
 import { VERSION } from "../Shared/Version.js"

@@ -26,8 +26,8 @@ import * as McpServer from "../Mcp/Server/Server.js"
 import * as Audit from "../Operations/Audit.js"
 import * as Telemetry from "../Operations/Telemetry.js"
 import * as Registry from "../Registry/Registry.js"
-import type { Estate } from "../Sandbox/Estate.js"
-import type { Scenario } from "../Sandbox/Scenarios.js"
+import type { Estate } from "../Sandbox/Estates/Estate.js"
+import type { Scenario } from "../Sandbox/Estates/Scenarios.js"
 import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as SvcTransport from "../Service/Transport.js"
@@ -377,7 +377,7 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
       case "Sandbox":
         return yield* runSandbox(command.port, command)
       case "Scenarios": {
-        const { SCENARIOS } = yield* Effect.promise(() => import("../Sandbox/Scenarios.js"))
+        const { SCENARIOS } = yield* Effect.promise(() => import("../Sandbox/Estates/Scenarios.js"))
         const width = Math.max(...SCENARIOS.map(([name]) => name.length)) + 2
         return yield* Console.error(SCENARIOS.map(([name, line]) => `${name.padEnd(width)}${line}`).join("\n"))
       }

@@ -3,7 +3,7 @@
  * shape (JSON, and `{error, trace}` for a failure).
  */
 import type * as Http from "node:http"
-import { ServiceFailure } from "./Store.js"
+import { ServiceFailure } from "./World/Store.js"
 
 const MAX_BODY = 4 * 1024 * 1024
 

@@ -19,7 +19,7 @@ import { ENTRY } from "../support/Spawn.js"
 
 const ROOT = Path.resolve(Path.dirname(import.meta.dirname), "..")
 
-// The sandbox's estate (src/Sandbox/Seed.ts).
+// The sandbox's estate (src/Sandbox/Estates/Seed.ts).
 const SEEDED = {
   server: ["prod-01", "prod-02", "staging-01"],
   stack: ["web", "monitoring", "staging-web"],

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Hostile from "../../src/Sandbox/Hostile.js"
+import * as Hostile from "../../src/Sandbox/Estates/Hostile.js"
 import * as Clients from "../support/Clients.js"
 import * as Spawn from "../support/Spawn.js"
 

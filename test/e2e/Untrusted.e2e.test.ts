@@ -1,6 +1,6 @@
 /**
  * Untrusted text end to end: the built server over the sandbox, whose estate
- * holds hostile text (src/Sandbox/Hostile.ts), in both protocol eras: on
+ * holds hostile text (src/Sandbox/Estates/Hostile.ts), in both protocol eras: on
  * 2026-07-28 over HTTP, on 2025-11-25 over stdio. Every untrusted value
  * arrives fenced; a svc_delete right after reading those logs is asked first
  * and sends nothing if declined; the same delete with no untrusted read
@@ -11,7 +11,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Hostile from "../../src/Sandbox/Hostile.js"
+import * as Hostile from "../../src/Sandbox/Estates/Hostile.js"
 import * as Clients from "../support/Clients.js"
 import * as Spawn from "../support/Spawn.js"
 

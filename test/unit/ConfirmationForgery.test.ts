@@ -9,7 +9,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Question from "../../src/Confirmation/Question.js"
-import type { Declared } from "../../src/Sandbox/World.js"
+import type { Declared } from "../../src/Sandbox/World/World.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import type { Invocation } from "../../src/Tools/Invoke.js"
 import * as Layers from "../support/Layers.js"

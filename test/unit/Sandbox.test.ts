@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { merge } from "../../src/Sandbox/Store.js"
+import { merge } from "../../src/Sandbox/World/Store.js"
 import { ADDED_IN_2_3_3 } from "../../src/Service/Versions.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"

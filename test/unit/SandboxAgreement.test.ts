@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "fast-check"
-import type { Scenario } from "../../src/Sandbox/Scenarios.js"
+import type { Scenario } from "../../src/Sandbox/Estates/Scenarios.js"
 import { PRUNE_FREES, RULES, readAll } from "../support/Agreement.js"
 import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"

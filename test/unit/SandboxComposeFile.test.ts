@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as ComposeFile from "../../src/Sandbox/ComposeFile.js"
+import * as ComposeFile from "../../src/Sandbox/World/ComposeFile.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field

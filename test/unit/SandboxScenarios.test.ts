@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Cli from "../../src/Cli/CommandLine.js"
-import { SCENARIOS } from "../../src/Sandbox/Scenarios.js"
+import { SCENARIOS } from "../../src/Sandbox/Estates/Scenarios.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
-import * as SyncToml from "../../src/Sandbox/SyncToml.js"
+import * as SyncToml from "../../src/Sandbox/Resources/SyncToml.js"
 
 // Names a table's prototype lends among them: a field is read as the text gives it, never as inherited.
 const key = FastCheck.oneof(

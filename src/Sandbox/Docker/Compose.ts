@@ -9,9 +9,9 @@
  * id to stdout. A step that fails has `success: false` and the process's error
  * in stderr; the stages after it do not run.
  */
-import { servicesOf } from "./Lifecycle.js"
-import type { Params, Resource } from "./Store.js"
-import type { Container, UpdateRecord, World } from "./World.js"
+import { servicesOf } from "../World/Lifecycle.js"
+import type { Params, Resource } from "../World/Store.js"
+import type { Container, UpdateRecord, World } from "../World/World.js"
 
 export interface Stage {
   readonly stage: string

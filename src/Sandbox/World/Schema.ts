@@ -30,8 +30,8 @@ interface Document {
   readonly definitions: Readonly<Record<string, JsonSchema>>
 }
 
-// The module runs as a chunk of the bundle (dist/svc-mcp/*.js), as dist/Sandbox/Schema.js (the
-// library) or as src/Sandbox/Schema.ts (tests): the file is two levels up in each.
+// The module runs as a chunk of the bundle (dist/svc-mcp/*.js), as dist/Sandbox/World/Schema.js (the
+// library) or as src/Sandbox/World/Schema.ts (tests): the file is two levels up in each.
 const CANDIDATES = ["../../spec/service-api-all.schema.json"]
 
 /**

@@ -3,8 +3,8 @@
  * repository at the commit it builds, docker's build, and the push of the
  * image, each a stage with its command and output.
  */
-import type { Resource } from "./Store.js"
-import type { UpdateRecord, World } from "./World.js"
+import type { Resource } from "../World/Store.js"
+import type { UpdateRecord, World } from "../World/World.js"
 
 /** Adds the stages of building `r` as `tag` to `update`. */
 export const buildSteps = (world: World, r: Resource, update: UpdateRecord, tag: string): void => {

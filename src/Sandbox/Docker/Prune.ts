@@ -4,11 +4,11 @@
  * the server's disk is that much emptier at the next stats refresh, where its
  * disk alert resolves once it is under the threshold again.
  */
-import * as Alerts from "./Alerts.js"
-import { removed } from "./Lifecycle.js"
-import { isRecord } from "./Schema.js"
-import type { Resource } from "./Store.js"
-import type { World } from "./World.js"
+import * as Alerts from "../Monitoring/Alerts.js"
+import { removed } from "../World/Lifecycle.js"
+import { isRecord } from "../World/Schema.js"
+import type { Resource } from "../World/Store.js"
+import type { World } from "../World/World.js"
 
 /** Bytes as docker prints them: 192MB, 1.2GB, 0B. */
 const size = (bytes: number) => {

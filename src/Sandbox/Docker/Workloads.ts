@@ -4,9 +4,9 @@
  * (Compose.ts), then the state it leaves: its containers, its logs, what it
  * last deployed. A stage that fails leaves everything as it was.
  */
-import * as Alerts from "./Alerts.js"
+import * as Alerts from "../Monitoring/Alerts.js"
 import { type DeploymentRun, deploymentStage, record, requested, type StackRun, stackStages } from "./Compose.js"
-import { kinds } from "./Kinds.js"
+import { kinds } from "../World/Kinds.js"
 import {
   crashOf,
   imageOf,
@@ -18,9 +18,9 @@ import {
   servicesOf,
   snapshotOf,
   writeStartLogs,
-} from "./Lifecycle.js"
-import type { Params, Resource } from "./Store.js"
-import type { Container, UpdateRecord, World } from "./World.js"
+} from "../World/Lifecycle.js"
+import type { Params, Resource } from "../World/Store.js"
+import type { Container, UpdateRecord, World } from "../World/World.js"
 
 /** What each of a stack's executions leaves it as; a pull leaves it as it was. */
 export const STACK_STATES: Record<string, RunState | undefined> = {

@@ -4,9 +4,9 @@
  * answering the execution starts, then fails with the error of the request
  * that timed out.
  */
-import type { Kind } from "./Kinds.js"
-import type { Resource } from "./Store.js"
-import type { World } from "./World.js"
+import type { Kind } from "../World/Kinds.js"
+import type { Resource } from "../World/Store.js"
+import type { World } from "../World/World.js"
 
 /** The server an execution on `resource` of `kind` runs on, if it runs on one. */
 const serverOf = (world: World, kind: Kind, resource: Resource): Resource | undefined => {

@@ -6,10 +6,10 @@
  * part of it. Made the same way every time (no randomness), so that figures
  * measured on it can be compared.
  */
-import { DAY, HOUR } from "./Clock.js"
-import { place, type RunState } from "./Lifecycle.js"
+import { DAY, HOUR } from "../World/Clock.js"
+import { place, type RunState } from "../World/Lifecycle.js"
 import { sandboxUser, seed, stage, stats, thresholds } from "./Seed.js"
-import type { SandboxUser, World } from "./World.js"
+import type { SandboxUser, World } from "../World/World.js"
 
 export type Estate = "small" | "large"
 

@@ -4,7 +4,7 @@
  * that address is refused with 429 until the failures leave the window. Only
  * refusals of a guess count (a wrong key or password: 401), never a 500.
  */
-import { ServiceFailure } from "./Store.js"
+import { ServiceFailure } from "../World/Store.js"
 
 /** Failed authentications from one address that lock it out, within the window. */
 const ATTEMPTS = 5

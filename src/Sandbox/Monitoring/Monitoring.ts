@@ -5,14 +5,14 @@
  * containers it runs and what owns them, and which of a resource's actions
  * are running now (the nine Get...ActionState, from the Updates in progress).
  */
-import { listed } from "./Containers.js"
-import { type Kind, kinds } from "./Kinds.js"
-import { stackServices } from "./Lifecycle.js"
-import { requireLevel } from "./Permissions.js"
-import type { Handler } from "./Resources.js"
-import { isRecord } from "./Schema.js"
-import { type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
-import type { Container, World } from "./World.js"
+import { listed } from "../World/Containers.js"
+import { type Kind, kinds } from "../World/Kinds.js"
+import { stackServices } from "../World/Lifecycle.js"
+import { requireLevel } from "../World/Permissions.js"
+import type { Handler } from "../Resources/Resources.js"
+import { isRecord } from "../World/Schema.js"
+import { type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
+import type { Container, World } from "../World/World.js"
 
 /** The field of a kind's action state that each operation in progress sets. */
 const ACTION_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {

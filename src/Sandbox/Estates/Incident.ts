@@ -6,12 +6,12 @@
  * link; the `monitoring` stack's registry holds a newer grafana (as on a calm
  * day). Each can be mended through the API, as on the service.
  */
-import * as Alerts from "./Alerts.js"
-import { type Clock, DAY, MINUTE as MIN, START } from "./Clock.js"
-import { deploymentStage, type Stage } from "./Compose.js"
-import { crashed, logKey, place } from "./Lifecycle.js"
-import type { Resource } from "./Store.js"
-import type { World } from "./World.js"
+import * as Alerts from "../Monitoring/Alerts.js"
+import { type Clock, DAY, MINUTE as MIN, START } from "../World/Clock.js"
+import { deploymentStage, type Stage } from "../Docker/Compose.js"
+import { crashed, logKey, place } from "../World/Lifecycle.js"
+import type { Resource } from "../World/Store.js"
+import type { World } from "../World/World.js"
 
 /** A time in seconds, as docker dates images. */
 const seconds = (ts: number) => Math.floor(ts / 1000)

@@ -8,7 +8,7 @@
  */
 import * as Drift from "./Drift.js"
 import * as Incident from "./Incident.js"
-import type { World } from "./World.js"
+import type { World } from "../World/World.js"
 
 export type Scenario = "calm" | "incident" | "drift"
 

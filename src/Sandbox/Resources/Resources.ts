@@ -4,12 +4,12 @@
  * answering in the shapes its definitions give.
  */
 
-import { isResource, type Kind, kinds, resourceKinds } from "./Kinds.js"
-import { imageOf, stackServices } from "./Lifecycle.js"
-import { may, requireLevel } from "./Permissions.js"
-import { isRecord, type ServiceSchema } from "./Schema.js"
-import { adminOnly, type Caller, configOf, merge, type Params, type Resource, ref, type Store } from "./Store.js"
-import type { World } from "./World.js"
+import { isResource, type Kind, kinds, resourceKinds } from "../World/Kinds.js"
+import { imageOf, stackServices } from "../World/Lifecycle.js"
+import { may, requireLevel } from "../World/Permissions.js"
+import { isRecord, type ServiceSchema } from "../World/Schema.js"
+import { adminOnly, type Caller, configOf, merge, type Params, type Resource, ref, type Store } from "../World/Store.js"
+import type { World } from "../World/World.js"
 
 export type Handler = (params: Params, caller: Caller) => unknown
 

@@ -5,15 +5,15 @@
  * for newer images. A written compose file is what later reads of the stack
  * show and what its next deploy runs.
  */
-import * as Alerts from "./Alerts.js"
-import { composeOf, imagesOf, stackServices } from "./Lifecycle.js"
-import { exportAll } from "./Meta.js"
-import { requireLevel } from "./Permissions.js"
-import { full, type Handler } from "./Resources.js"
-import { type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
+import * as Alerts from "../Monitoring/Alerts.js"
+import { composeOf, imagesOf, stackServices } from "../World/Lifecycle.js"
+import { exportAll } from "../Resources/Meta.js"
+import { requireLevel } from "../World/Permissions.js"
+import { full, type Handler } from "../Resources/Resources.js"
+import { type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import { declaredIn, headOf, pendingInfo } from "./SyncPending.js"
-import { TomlError } from "./SyncToml.js"
-import { BOUNDS, type World } from "./World.js"
+import { TomlError } from "../Resources/SyncToml.js"
+import { BOUNDS, type World } from "../World/World.js"
 
 type Add = (endpoint: string, handler: Handler) => void
 

@@ -8,10 +8,10 @@
  * were deployed: what they run is not what their files say. A sync's run, or a
  * stack's deploy, brings the estate in line, as on the service.
  */
-import { type Clock, START } from "./Clock.js"
-import { composeOf } from "./Lifecycle.js"
-import type { Resource } from "./Store.js"
-import type { RepoCommit, World } from "./World.js"
+import { type Clock, START } from "../World/Clock.js"
+import { composeOf } from "../World/Lifecycle.js"
+import type { Resource } from "../World/Store.js"
+import type { RepoCommit, World } from "../World/World.js"
 
 const MIN = 60_000
 

@@ -1,11 +1,11 @@
 /**
  * The sandbox's summaries, logs and log searches.
  */
-import { type Kind, kinds, resourceKinds } from "./Kinds.js"
-import { logKey } from "./Lifecycle.js"
-import type { Handler } from "./Resources.js"
-import { missingField, type Params, ref } from "./Store.js"
-import type { LogLine, World } from "./World.js"
+import { type Kind, kinds, resourceKinds } from "../World/Kinds.js"
+import { logKey } from "../World/Lifecycle.js"
+import type { Handler } from "../Resources/Resources.js"
+import { missingField, type Params, ref } from "../World/Store.js"
+import type { LogLine, World } from "../World/World.js"
 
 /** The counters the definitions give a summary, each state adding to its own (or to `unknown`). */
 const summary = (world: World, kind: Kind) => {

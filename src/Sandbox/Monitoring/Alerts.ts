@@ -5,10 +5,10 @@
  * with a time, when the condition clears on a later refresh; an admin can
  * close one (CloseAlert). Checks and failed builds raise their own (`raise`).
  */
-import type { Handler } from "./Resources.js"
-import { isRecord } from "./Schema.js"
-import { adminOnly, type Resource, ref, ServiceFailure } from "./Store.js"
-import type { AlertRecord, World } from "./World.js"
+import type { Handler } from "../Resources/Resources.js"
+import { isRecord } from "../World/Schema.js"
+import { adminOnly, type Resource, ref, ServiceFailure } from "../World/Store.js"
+import type { AlertRecord, World } from "../World/World.js"
 
 type Level = AlertRecord["level"]
 

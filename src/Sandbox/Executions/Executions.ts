@@ -5,19 +5,19 @@
  * stack lists as stopped, a deploy writes logs).
  */
 
-import * as NamePattern from "../Shared/NamePattern.js"
+import * as NamePattern from "../../Shared/NamePattern.js"
 import { unreachable } from "./Agents.js"
 import { buildSteps } from "./Builds.js"
-import { composeRun, record } from "./Compose.js"
-import { type Kind, kinds } from "./Kinds.js"
-import { removed, setContainer, snapshotOf } from "./Lifecycle.js"
-import { may, requireLevel } from "./Permissions.js"
-import { PRUNES } from "./Prune.js"
-import type { Handler } from "./Resources.js"
-import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "./Store.js"
-import * as Sync from "./SyncPending.js"
-import { DEPLOYMENT_STATES, deployed, lifecycle, STACK_STATES } from "./Workloads.js"
-import type { Container, UpdateRecord, World } from "./World.js"
+import { composeRun, record } from "../Docker/Compose.js"
+import { type Kind, kinds } from "../World/Kinds.js"
+import { removed, setContainer, snapshotOf } from "../World/Lifecycle.js"
+import { may, requireLevel } from "../World/Permissions.js"
+import { PRUNES } from "../Docker/Prune.js"
+import type { Handler } from "../Resources/Resources.js"
+import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
+import * as Sync from "../Sync/SyncPending.js"
+import { DEPLOYMENT_STATES, deployed, lifecycle, STACK_STATES } from "../Docker/Workloads.js"
+import type { Container, UpdateRecord, World } from "../World/World.js"
 
 export interface Timing {
   /** From the call to Complete. */

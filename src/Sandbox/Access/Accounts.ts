@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto"
 import type * as Http from "node:http"
 import type { RateLimiter } from "./RateLimiter.js"
-import type { ServiceSchema } from "./Schema.js"
-import { type Caller, ServiceFailure } from "./Store.js"
+import type { ServiceSchema } from "../World/Schema.js"
+import { type Caller, ServiceFailure } from "../World/Store.js"
 
 export interface Credentials {
   readonly apiKey: { readonly key: string; readonly secret: string }

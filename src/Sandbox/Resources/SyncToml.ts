@@ -7,7 +7,7 @@
  * the same: tables and arrays of tables, dotted keys, strings, numbers,
  * booleans, arrays and inline tables, over many lines; it reads in one pass.
  */
-import { isRecord } from "./Schema.js"
+import { isRecord } from "../World/Schema.js"
 
 // ----- writing -----
 

@@ -3,10 +3,10 @@
  * resource stands for, and a stack's or deployment's service on its swarm, in
  * the shapes of the service's Inspect* and List* answers.
  */
-import { kinds } from "./Kinds.js"
-import { imageOf } from "./Lifecycle.js"
-import { type Params, type Resource, ref, ServiceFailure } from "./Store.js"
-import type { World } from "./World.js"
+import { kinds } from "../World/Kinds.js"
+import { imageOf } from "../World/Lifecycle.js"
+import { type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
+import type { World } from "../World/World.js"
 
 /** When a resource's swarm objects were made: when the resource was. */
 export const createdAt = (r: Resource): string => new Date(r.created_at).toISOString()
