@@ -159,8 +159,8 @@ describe("design rules", () => {
     // but for Shared/, which imports nothing of the project (a batch's pattern is read there, as the service reads it).
     const outside = sandbox.flatMap(({ file, text }) =>
       [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)]
-        .map((m) => m[1] as string)
-        .filter((path) => !path.startsWith("./") && !path.startsWith("../Shared/"))
+        .map((m) => Path.posix.join(Path.posix.dirname(file), m[1] as string))
+        .filter((path) => !path.startsWith("Sandbox/") && !path.startsWith("Shared/"))
         .map((path) => `${file} imports ${path}`),
     )
     expect(outside).toEqual([])
@@ -225,19 +225,46 @@ describe("design rules", () => {
       "Main.ts",
       "index.ts",
     ]
-    const layerOf = (file: string) => order.indexOf(file.includes("/") ? (file.split("/")[0] as string) : file)
+    // A room's files stand in its folders, lowest first; those at the room's own level stand above
+    // them all, as its entry: they may import any of its folders, and none of them imports one.
+    const rooms: Record<string, ReadonlyArray<string>> = {
+      Tools: ["Catalog", "Bounds", "Params", "Names", "Lists", "Records", "Sync", "Policy"],
+      Sandbox: ["World", "Resources", "Monitoring", "Sync", "Docker", "Estates", "Executions", "Access"],
+      Mcp: ["Calls", "Stdio", "Server", "Asking", "Http"],
+    }
+    const layerOf = (file: string): [number, number] => {
+      const parts = file.split("/")
+      const room = order.indexOf(parts.length > 1 ? (parts[0] as string) : file)
+      const floors = rooms[parts[0] as string]
+      if (floors === undefined || parts.length === 1) return [room, 0]
+      return [room, parts.length === 2 ? floors.length : floors.indexOf(parts[1] as string)]
+    }
+    const above = ([a, b]: [number, number], [c, d]: [number, number]) => a > c || (a === c && b > d)
     const architecture = Fs.readFileSync(Path.join(root, "docs", "architecture.md"), "utf8")
     expect(architecture).toContain(order.map((layer) => layer.replace(/\.ts$/, "")).join(" → "))
+    for (const [room, floors] of Object.entries(rooms))
+      expect(architecture).toContain(`${room}/: ${floors.join(" → ")} → ${room}/*.ts`)
     const unplaced = sources
       .map(({ file }) => file)
-      .filter((file) => !file.startsWith("View/App/") && layerOf(file) < 0)
+      .filter((file) => !file.startsWith("View/App/") && layerOf(file).some((index) => index < 0))
     expect(unplaced).toEqual([])
+    // Every folder of a room is named in its order, and a room's folders hold no folders of their own.
+    const folders = new Set(sources.map(({ file }) => file.split("/").slice(0, -1).join("/")))
+    for (const [room, floors] of Object.entries(rooms)) {
+      const found = [...folders].filter((folder) => folder.startsWith(`${room}/`)).map((f) => f.slice(room.length + 1))
+      expect(found.sort()).toEqual([...floors].sort())
+    }
     const upward = sources.flatMap(({ file, text }) =>
       [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)]
         .map((m) => Path.posix.join(Path.posix.dirname(file), (m[1] as string).replace(/\.js$/, ".ts")))
-        .filter((target) => !file.startsWith("View/App/") && layerOf(target) > layerOf(file))
+        .filter((target) => !file.startsWith("View/App/") && above(layerOf(target), layerOf(file)))
         .map((target) => `${file} imports ${target}`),
     )
+    // The rule sees what it must: a room's entry above its folders, a folder above the one before.
+    expect(above(layerOf("Tools/Render.ts"), layerOf("Tools/Catalog/Tool.ts"))).toBe(true)
+    expect(above(layerOf("Tools/Sync/SyncPlan.ts"), layerOf("Tools/Records/Records.ts"))).toBe(true)
+    expect(above(layerOf("Tools/Catalog/Tool.ts"), layerOf("Untrusted/Fence.ts"))).toBe(true)
+    expect(above(layerOf("Tools/Catalog/Tool.ts"), layerOf("Tools/Catalog/Fields.ts"))).toBe(false)
     expect(upward).toEqual([])
   })
 
