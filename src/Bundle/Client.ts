@@ -27,8 +27,8 @@ import * as Parts from "../Shared/Parts.js"
 import * as SignInAuth from "../SignIn/Auth.js"
 import * as Store from "../Store/Store.js"
 import * as SvcClient from "../SvcClient.js"
-import * as Names from "../Tools/Names/Names.js"
 import * as Pages from "../Tools/Lists/Pages.js"
+import * as Names from "../Tools/Names/Names.js"
 
 /** What the client bundle provides. */
 export type Client =

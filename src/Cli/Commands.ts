@@ -50,7 +50,9 @@ import * as Cli from "./CommandLine.js"
 
 // What serving over stdio never uses (HTTP, the sandbox, check, setup) is imported when its
 // command runs: start-up neither loads nor runs it.
-const loadHttp = Effect.promise(() => Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http/Http.js")]))
+const loadHttp = Effect.promise(() =>
+  Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http/Http.js")]),
+)
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
 const loadCheck = Effect.promise(() => import("../Diagnosis/Check.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))

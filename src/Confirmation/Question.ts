@@ -16,11 +16,11 @@ import { oneLine, quote, word } from "../Shared/Quote.js"
 import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
 import { redact } from "../Tools/Bounds/AnswerBounds.js"
+import { isSecretParam } from "../Tools/Bounds/SecretParams.js"
+import * as Tables from "../Tools/Catalog/Tables.js"
 import type { Invocation } from "../Tools/Invoke.js"
 import type { NameKind, NameMaps, NamesShape } from "../Tools/Names/Names.js"
 import { SHOWN_ONCE } from "../Tools/Policy/Policy.js"
-import { isSecretParam } from "../Tools/Bounds/SecretParams.js"
-import * as Tables from "../Tools/Catalog/Tables.js"
 import * as Plan from "./Plan.js"
 
 export interface Question {

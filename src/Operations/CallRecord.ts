@@ -19,9 +19,6 @@ import { usernameOf } from "../Mint/Service.js"
 import { Naming, type NamingShape } from "../Settings/Naming.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
-import type { Call, Invocation, ToolSuccess } from "../Tools/Invoke.js"
-import type { ParamsCheckShape } from "../Tools/Params/ParamsCheck.js"
-import { Policy, type PolicyShape } from "../Tools/Policy/Policy.js"
 import {
   kindOf,
   statusOf,
@@ -30,6 +27,9 @@ import {
   type ToolInputError,
   type ToolParamsError,
 } from "../Tools/Catalog/ToolError.js"
+import type { Call, Invocation, ToolSuccess } from "../Tools/Invoke.js"
+import type { ParamsCheckShape } from "../Tools/Params/ParamsCheck.js"
+import { Policy, type PolicyShape } from "../Tools/Policy/Policy.js"
 import { Audit, type AuditEntry, type AuditError, type AuditLog } from "./Audit.js"
 import { recorded } from "./AuditParams.js"
 import { targetOf } from "./AuditTarget.js"

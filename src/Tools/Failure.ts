@@ -3,8 +3,8 @@
  * structured object a program can read.
  */
 import type { SvcError } from "../Service/Errors.js"
-import type { Rendered, StructuredError } from "./Rendered.js"
 import { kindOf, type ToolCallError, type ToolError } from "./Catalog/ToolError.js"
+import type { Rendered, StructuredError } from "./Rendered.js"
 
 const detailsOf = (error: SvcError): Partial<StructuredError> => {
   switch (error._tag) {

@@ -4,10 +4,11 @@
  * a path of each item of a list the service answers inside an object (`operation` of the updates)
  * taken for the answer's path (`updates.operation`), as the tools say: "of each item, for a list".
  */
+
+import { pathOf, type Tool } from "./Catalog/Tool.js"
 import * as Glance from "./Lists/Glance.js"
 import { PROJECTIONS } from "./Lists/Projections.js"
 import * as RecordGlance from "./RecordGlance.js"
-import { pathOf, type Tool } from "./Catalog/Tool.js"
 
 /**
  * The lists the service answers inside an object, beside their next page (`{updates, next_page}`),

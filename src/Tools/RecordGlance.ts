@@ -8,15 +8,15 @@
  * which `fields: ["*"]` gives as the service sent it.
  */
 import { isObject } from "../Shared/JsonShape.js"
-import * as Execution from "./Records/Execution.js"
+import * as Tables from "./Catalog/Tables.js"
+import type { Shows } from "./Catalog/Tool.js"
 import * as Glance from "./Lists/Glance.js"
 import type { NameKind, NameMaps } from "./Names/Names.js"
+import * as Execution from "./Records/Execution.js"
 import type { Glimpse } from "./Records/Records.js"
 import { RECORD_VIEWS, type RecordView } from "./Records/RecordViews.js"
 import * as StackDrift from "./Records/StackDrift.js"
 import * as SyncPlan from "./Sync/SyncPlan.js"
-import * as Tables from "./Catalog/Tables.js"
-import type { Shows } from "./Catalog/Tool.js"
 
 type Json = Readonly<Record<string, unknown>>
 

@@ -4,21 +4,21 @@
  */
 import { isObject } from "../Shared/JsonShape.js"
 import * as Untrusted from "../Untrusted/Answer.js"
-import * as About from "./Records/About.js"
 import { type Fitted, fitInBudget, mayHoldSecrets, note, pageNote, redact } from "./Bounds/AnswerBounds.js"
-import * as Execution from "./Records/Execution.js"
 import { shape } from "./Catalog/Fields.js"
-import * as Glance from "./Lists/Glance.js"
+import type { Tool } from "./Catalog/Tool.js"
 import type { ToolSuccess } from "./Invoke.js"
+import * as Glance from "./Lists/Glance.js"
+import * as About from "./Records/About.js"
+import * as Execution from "./Records/Execution.js"
 import type { Glimpse } from "./Records/Records.js"
 import type { Rendered } from "./Rendered.js"
 import * as TomlSecrets from "./Sync/TomlSecrets.js"
-import type { Tool } from "./Catalog/Tool.js"
 import * as View from "./View.js"
 
+export type { ErrorKind } from "./Catalog/ToolError.js"
 export { failure, unrecorded } from "./Failure.js"
 export type { Rendered, StructuredError } from "./Rendered.js"
-export type { ErrorKind } from "./Catalog/ToolError.js"
 
 /** What the budget kept of an answer, as structuredContent holds it: a cut list's whole items shown, else only that it was cut. */
 const shownOf = (data: unknown, fitted: Fitted): Readonly<Record<string, unknown>> =>

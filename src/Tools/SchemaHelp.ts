@@ -3,11 +3,12 @@
  * check): its params, its answer's type, the columns or labels `fields` takes, and what a
  * destructive execution removes; nothing is sent.
  */
-import * as AnswerSchema from "./Params/AnswerSchema.js"
-import { labelsOf } from "./FieldPaths.js"
-import type * as ParamsCheck from "./Params/ParamsCheck.js"
+
 import * as Tables from "./Catalog/Tables.js"
 import type { Tool } from "./Catalog/Tool.js"
+import { labelsOf } from "./FieldPaths.js"
+import * as AnswerSchema from "./Params/AnswerSchema.js"
+import type * as ParamsCheck from "./Params/ParamsCheck.js"
 
 /**
  * A list's columns or a record's labels, for `schema: true`: `columns` as the answer's own (an array,

@@ -6,13 +6,13 @@
  */
 import * as Data from "effect/Data"
 import { isObject } from "../Shared/JsonShape.js"
-import * as About from "./Records/About.js"
-import * as Execution from "./Records/Execution.js"
 import * as Fields from "./Catalog/Fields.js"
+import type { Tool } from "./Catalog/Tool.js"
 import * as Glance from "./Lists/Glance.js"
 import type { NameKind } from "./Names/Names.js"
 import * as RecordGlance from "./RecordGlance.js"
-import type { Tool } from "./Catalog/Tool.js"
+import * as About from "./Records/About.js"
+import * as Execution from "./Records/Execution.js"
 
 export type View = Data.TaggedEnum<{
   /** A list at a glance: each item a row of the projection's columns. */

@@ -30,7 +30,9 @@ describe("the built server and the definitions", () => {
   )
 
   it("the library build finds them too", async () => {
-    const library = (await import(Path.resolve(Path.dirname(import.meta.dirname), "../dist/Tools/Params/ParamsCheck.js"))) as {
+    const library = (await import(
+      Path.resolve(Path.dirname(import.meta.dirname), "../dist/Tools/Params/ParamsCheck.js")
+    )) as {
       locate: () => string | undefined
     }
     expect(library.locate()).toBe(Path.resolve(Path.dirname(import.meta.dirname), "../spec/service-api.schema.json"))

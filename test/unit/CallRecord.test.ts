@@ -23,11 +23,11 @@ import * as CallRecord from "../../src/Operations/CallRecord.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
 import { DEFAULT_SETTINGS } from "../../src/Settings/Policy.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
+import type { Tool } from "../../src/Tools/Catalog/Tool.js"
+import { ToolDeniedError, ToolParamsError } from "../../src/Tools/Catalog/ToolError.js"
 import { type Call, resolveCall, type ToolSuccess } from "../../src/Tools/Invoke.js"
 import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
 import * as Policy from "../../src/Tools/Policy/Policy.js"
-import type { Tool } from "../../src/Tools/Catalog/Tool.js"
-import { ToolDeniedError, ToolParamsError } from "../../src/Tools/Catalog/ToolError.js"
 
 const auditTo = (path: string) =>
   Layer.mergeAll(

@@ -4,8 +4,8 @@ import type { SvcError } from "../../src/Service/Errors.js"
 import { suggestedUrl } from "../../src/Service/Errors.js"
 import { fromResponse, INVALID_CREDENTIALS, rejected } from "../../src/Service/Response.js"
 import * as Secrets from "../../src/Shared/Secrets.js"
-import * as Render from "../../src/Tools/Render.js"
 import { ToolCallError } from "../../src/Tools/Catalog/ToolError.js"
+import * as Render from "../../src/Tools/Render.js"
 import { runs } from "../support/Runs.js"
 
 // One secret needs escaping in JSON, so scrubbing must happen after parsing too.

@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { byName } from "../../src/Tools/Catalog/Definitions.js"
-import * as Glance from "../../src/Tools/Lists/Glance.js"
-import { RECORD_VIEWS } from "../../src/Tools/Records/RecordViews.js"
 import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import * as TablesAll from "../../src/Tools/Catalog/TablesAll.js"
+import * as Glance from "../../src/Tools/Lists/Glance.js"
+import { RECORD_VIEWS } from "../../src/Tools/Records/RecordViews.js"
 import { document } from "../support/Definitions.js"
 import { answerSchema, type Schema, schemaAt } from "../support/SchemaValues.js"
 

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it, vi } from "@effect/vitest"
 import { svc_list } from "../../src/Tools/Catalog/Definitions.js"
-import * as Glance from "../../src/Tools/Lists/Glance.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
+import * as Glance from "../../src/Tools/Lists/Glance.js"
 import { PROJECTIONS } from "../../src/Tools/Lists/Projections.js"
 import * as Render from "../../src/Tools/Render.js"
 import { readAt } from "../support/SchemaValues.js"

@@ -5,9 +5,9 @@
  */
 import { randomBytes } from "node:crypto"
 import type * as Http from "node:http"
-import type { RateLimiter } from "./RateLimiter.js"
 import type { ServiceSchema } from "../World/Schema.js"
 import { type Caller, ServiceFailure } from "../World/Store.js"
+import type { RateLimiter } from "./RateLimiter.js"
 
 export interface Credentials {
   readonly apiKey: { readonly key: string; readonly secret: string }

@@ -5,10 +5,10 @@
  * What is given here is what the permission rules (Permissions.ts) then apply.
  */
 import { randomBytes } from "node:crypto"
-import { kindOfTarget, levelOn } from "../World/Permissions.js"
-import type { Handler } from "../Resources/Resources.js"
-import { isRecord } from "../World/Schema.js"
 import { sandboxUser } from "../Estates/Seed.js"
+import type { Handler } from "../Resources/Resources.js"
+import { kindOfTarget, levelOn } from "../World/Permissions.js"
+import { isRecord } from "../World/Schema.js"
 import { adminOnly, type Caller, type Params, ref, ServiceFailure } from "../World/Store.js"
 import type { SandboxUser, World } from "../World/World.js"
 

@@ -3,13 +3,14 @@
  * containers, images, swarm objects...) and the other detail lists, under the
  * service's endpoint names, in the shapes of its definitions.
  */
+
+import { type Handler, page } from "../Resources/Resources.js"
 import { inspected, listed } from "../World/Containers.js"
 import { servicesOf, stackServices } from "../World/Lifecycle.js"
-import { VOLUME_SIZE } from "./Prune.js"
-import { type Handler, page } from "../Resources/Resources.js"
 import { adminOnly, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
-import { createdAt, inspectService, onSwarm, swarmOf, swarmOne, swarmParam } from "./Swarm.js"
 import type { Container, World } from "../World/World.js"
+import { VOLUME_SIZE } from "./Prune.js"
+import { createdAt, inspectService, onSwarm, swarmOf, swarmOne, swarmParam } from "./Swarm.js"
 
 const named = <A extends { name: string }>(items: ReadonlyArray<A> | undefined, name: string, what: string): A => {
   const found = items?.find((i) => i.name === name)

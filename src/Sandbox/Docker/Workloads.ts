@@ -5,7 +5,6 @@
  * last deployed. A stage that fails leaves everything as it was.
  */
 import * as Alerts from "../Monitoring/Alerts.js"
-import { type DeploymentRun, deploymentStage, record, requested, type StackRun, stackStages } from "./Compose.js"
 import { kinds } from "../World/Kinds.js"
 import {
   crashOf,
@@ -21,6 +20,7 @@ import {
 } from "../World/Lifecycle.js"
 import type { Params, Resource } from "../World/Store.js"
 import type { Container, UpdateRecord, World } from "../World/World.js"
+import { type DeploymentRun, deploymentStage, record, requested, type StackRun, stackStages } from "./Compose.js"
 
 /** What each of a stack's executions leaves it as; a pull leaves it as it was. */
 export const STACK_STATES: Record<string, RunState | undefined> = {

@@ -8,8 +8,8 @@
  */
 import { DAY, HOUR } from "../World/Clock.js"
 import { place, type RunState } from "../World/Lifecycle.js"
-import { sandboxUser, seed, stage, stats, thresholds } from "./Seed.js"
 import type { SandboxUser, World } from "../World/World.js"
+import { sandboxUser, seed, stage, stats, thresholds } from "./Seed.js"
 
 export type Estate = "small" | "large"
 

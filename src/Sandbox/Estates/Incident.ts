@@ -6,9 +6,10 @@
  * link; the `monitoring` stack's registry holds a newer grafana (as on a calm
  * day). Each can be mended through the API, as on the service.
  */
+
+import { deploymentStage, type Stage } from "../Docker/Compose.js"
 import * as Alerts from "../Monitoring/Alerts.js"
 import { type Clock, DAY, MINUTE as MIN, START } from "../World/Clock.js"
-import { deploymentStage, type Stage } from "../Docker/Compose.js"
 import { crashed, logKey, place } from "../World/Lifecycle.js"
 import type { Resource } from "../World/Store.js"
 import type { World } from "../World/World.js"

@@ -6,9 +6,10 @@
  * sandbox does; the others' at a fixed moment, so that their ids, times and
  * logs are the same two runs in a row.
  */
+
+import type { World } from "../World/World.js"
 import * as Drift from "./Drift.js"
 import * as Incident from "./Incident.js"
-import type { World } from "../World/World.js"
 
 export type Scenario = "calm" | "incident" | "drift"
 

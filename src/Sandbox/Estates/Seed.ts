@@ -4,11 +4,12 @@
  * logs, a commit message and an image label, hostile text (Hostile.ts).
  * The large estate (Estate.ts) is this one and more.
  */
-import { DAY, HOUR } from "../World/Clock.js"
-import * as Hostile from "./Hostile.js"
-import { logKey, place, type RunState } from "../World/Lifecycle.js"
+
 import { pendingInfo } from "../Sync/SyncPending.js"
+import { DAY, HOUR } from "../World/Clock.js"
+import { logKey, place, type RunState } from "../World/Lifecycle.js"
 import type { RepoCommit, SandboxUser, World } from "../World/World.js"
+import * as Hostile from "./Hostile.js"
 
 /** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
 const USERS = ["admin", "viewer", "alice", "bob"] as const

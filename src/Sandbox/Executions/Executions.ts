@@ -6,18 +6,18 @@
  */
 
 import * as NamePattern from "../../Shared/NamePattern.js"
-import { unreachable } from "./Agents.js"
-import { buildSteps } from "./Builds.js"
 import { composeRun, record } from "../Docker/Compose.js"
+import { PRUNES } from "../Docker/Prune.js"
+import { DEPLOYMENT_STATES, deployed, lifecycle, STACK_STATES } from "../Docker/Workloads.js"
+import type { Handler } from "../Resources/Resources.js"
+import * as Sync from "../Sync/SyncPending.js"
 import { type Kind, kinds } from "../World/Kinds.js"
 import { removed, setContainer, snapshotOf } from "../World/Lifecycle.js"
 import { may, requireLevel } from "../World/Permissions.js"
-import { PRUNES } from "../Docker/Prune.js"
-import type { Handler } from "../Resources/Resources.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
-import * as Sync from "../Sync/SyncPending.js"
-import { DEPLOYMENT_STATES, deployed, lifecycle, STACK_STATES } from "../Docker/Workloads.js"
 import type { Container, UpdateRecord, World } from "../World/World.js"
+import { unreachable } from "./Agents.js"
+import { buildSteps } from "./Builds.js"
 
 export interface Timing {
   /** From the call to Complete. */

@@ -5,11 +5,12 @@
  * containers it runs and what owns them, and which of a resource's actions
  * are running now (the nine Get...ActionState, from the Updates in progress).
  */
+
+import type { Handler } from "../Resources/Resources.js"
 import { listed } from "../World/Containers.js"
 import { type Kind, kinds } from "../World/Kinds.js"
 import { stackServices } from "../World/Lifecycle.js"
 import { requireLevel } from "../World/Permissions.js"
-import type { Handler } from "../Resources/Resources.js"
 import { isRecord } from "../World/Schema.js"
 import { type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import type { Container, World } from "../World/World.js"

@@ -1,9 +1,10 @@
 /**
  * The sandbox's summaries, logs and log searches.
  */
+
+import type { Handler } from "../Resources/Resources.js"
 import { type Kind, kinds, resourceKinds } from "../World/Kinds.js"
 import { logKey } from "../World/Lifecycle.js"
-import type { Handler } from "../Resources/Resources.js"
 import { missingField, type Params, ref } from "../World/Store.js"
 import type { LogLine, World } from "../World/World.js"
 

@@ -7,11 +7,11 @@
  */
 import { type Kind, kinds, resourceKinds } from "../World/Kinds.js"
 import { kindOfTarget, may, requireLevel } from "../World/Permissions.js"
-import { defaultConfig, full, fullConfig, type Handler } from "./Resources.js"
 import { isRecord } from "../World/Schema.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
-import { leavesOf, lines } from "./SyncToml.js"
 import type { World } from "../World/World.js"
+import { defaultConfig, full, fullConfig, type Handler } from "./Resources.js"
+import { leavesOf, lines } from "./SyncToml.js"
 
 /** The resource a `{type, id}` target names (by id or name), and its kind. */
 const targetOf = (world: World, target: unknown): { kind: Kind; resource: Resource } => {

@@ -7,10 +7,10 @@
 import { randomBytes } from "node:crypto"
 import type { Kind } from "../World/Kinds.js"
 import { requireLevel } from "../World/Permissions.js"
-import type { Handler } from "./Resources.js"
 import { isRecord } from "../World/Schema.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import { BOUNDS, keep, type World } from "../World/World.js"
+import type { Handler } from "./Resources.js"
 
 type Add = (endpoint: string, handler: Handler) => void
 

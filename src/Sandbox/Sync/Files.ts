@@ -6,14 +6,14 @@
  * show and what its next deploy runs.
  */
 import * as Alerts from "../Monitoring/Alerts.js"
-import { composeOf, imagesOf, stackServices } from "../World/Lifecycle.js"
 import { exportAll } from "../Resources/Meta.js"
-import { requireLevel } from "../World/Permissions.js"
 import { full, type Handler } from "../Resources/Resources.js"
-import { type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
-import { declaredIn, headOf, pendingInfo } from "./SyncPending.js"
 import { TomlError } from "../Resources/SyncToml.js"
+import { composeOf, imagesOf, stackServices } from "../World/Lifecycle.js"
+import { requireLevel } from "../World/Permissions.js"
+import { type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import { BOUNDS, type World } from "../World/World.js"
+import { declaredIn, headOf, pendingInfo } from "./SyncPending.js"
 
 type Add = (endpoint: string, handler: Handler) => void
 

@@ -6,10 +6,11 @@
  * deploys the sync would run, the commit they come from); a run applies the
  * same diff to the estate, so that nothing is pending after it.
  */
+
+import * as Toml from "../Resources/SyncToml.js"
 import { type Kind, kinds } from "../World/Kinds.js"
 import { isRecord } from "../World/Schema.js"
 import type { Params, Resource } from "../World/Store.js"
-import * as Toml from "../Resources/SyncToml.js"
 import type { Declared, RepoCommit, UpdateRecord, World } from "../World/World.js"
 
 type Value = NonNullable<Declared["fields"]>[string]

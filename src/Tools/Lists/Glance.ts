@@ -7,10 +7,10 @@
  */
 import { isObject } from "../../Shared/JsonShape.js"
 import { REDACTED } from "../../Shared/Secrets.js"
+import type { Shows } from "../Catalog/Tool.js"
 import { KIND_OF_TYPE, type NameKind, type NameMaps } from "../Names/Names.js"
 import * as PathReader from "./PathReader.js"
 import { type Column, ID_FIELDS, PROJECTIONS, type Projection } from "./Projections.js"
-import type { Shows } from "../Catalog/Tool.js"
 
 /**
  * A projection made ready once, when this module loads: each column's paths read by a

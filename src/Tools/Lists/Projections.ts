@@ -33,9 +33,10 @@
  * item's optional info (a deployment's `status`, absent until it has a container). No column reads an untrusted field
  * (Untrusted/Fields.ts) nor a credential: a test holds the table to both.
  */
+
+import type { NameKind } from "../Names/Names.js"
 import { ACCESS_PROJECTIONS } from "./AccessRows.js"
 import { DOCKER_PROJECTIONS } from "./DockerRows.js"
-import type { NameKind } from "../Names/Names.js"
 import { REACH_PROJECTIONS } from "./ReachRows.js"
 
 export interface Column {

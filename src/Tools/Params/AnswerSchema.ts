@@ -3,8 +3,9 @@
  * service's definitions (through the params check, which has them loaded),
  * so that an assistant can choose the `fields` to keep before it calls.
  */
-import type * as ParamsCheck from "./ParamsCheck.js"
+
 import type { Tool } from "../Catalog/Tool.js"
+import type * as ParamsCheck from "./ParamsCheck.js"
 
 type Described = ParamsCheck.Described | undefined
 

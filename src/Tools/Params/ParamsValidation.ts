@@ -4,6 +4,7 @@
  * and a null that stands for an absent optional field is left out of the body.
  */
 import { Ajv, type ValidateFunction } from "ajv"
+import type { Problem } from "../Catalog/ToolError.js"
 import {
   type Document,
   definitionName,
@@ -14,7 +15,6 @@ import {
   readDocument,
 } from "./ParamsDefinitions.js"
 import { accepted, answerType, problems } from "./ParamsWording.js"
-import type { Problem } from "../Catalog/ToolError.js"
 
 export type Checked =
   /** The body to send: as given, less the nulls that stand for absent optional fields. */

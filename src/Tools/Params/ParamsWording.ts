@@ -5,8 +5,8 @@
  */
 import type { ErrorObject } from "ajv"
 import { describe } from "../../Shared/JsonShape.js"
-import { aliasesOf, definitionName, isTagged, type Json, type Node } from "./ParamsDefinitions.js"
 import type { Problem } from "../Catalog/ToolError.js"
+import { aliasesOf, definitionName, isTagged, type Json, type Node } from "./ParamsDefinitions.js"
 
 /** The definitions by name, as prepared for ajv. */
 export type Definitions = Readonly<Record<string, Node>>

@@ -12,10 +12,10 @@ import { Naming } from "../../Settings/Naming.js"
 import { type Mode, type Pattern, type Reach, ServerSettings, type ServerSettingsShape } from "../../Settings/Policy.js"
 import { ConfigError } from "../../Settings/Read.js"
 import { isObject } from "../../Shared/JsonShape.js"
-import { ACCESS_ENDPOINTS, accessWords, writtenRefusal } from "./AccessChanges.js"
 import * as Definitions from "../Catalog/Definitions.js"
 import { make as makeTool, pathOf, type Tier, type Tool } from "../Catalog/Tool.js"
 import { ToolDeniedError, UnknownToolError } from "../Catalog/ToolError.js"
+import { ACCESS_ENDPOINTS, accessWords, writtenRefusal } from "./AccessChanges.js"
 
 const TIERS: Readonly<Record<Mode, ReadonlyArray<Tier>>> = {
   "read-only": ["read"],
