@@ -30,9 +30,9 @@ interface Document {
   readonly definitions: Readonly<Record<string, JsonSchema>>
 }
 
-// The module runs as a chunk of the bundle (dist/svc-mcp/*.js), as dist/Sandbox/World/Schema.js (the
-// library) or as src/Sandbox/World/Schema.ts (tests): the file is two levels up in each.
-const CANDIDATES = ["../../spec/service-api-all.schema.json"]
+// The module runs as a chunk of the bundle (dist/svc-mcp/*.js), where the file is two levels up, or
+// as dist/Sandbox/World/Schema.js (the library) or src/Sandbox/World/Schema.ts (tests), three up.
+const CANDIDATES = ["../../spec/service-api-all.schema.json", "../../../spec/service-api-all.schema.json"]
 
 /**
  * Fields a definition holds only as other names the service reads in a request (serde's
