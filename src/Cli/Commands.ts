@@ -333,11 +333,7 @@ const checkEach = (names: ReadonlyArray<string>) =>
     if (!ok) yield* exitWith(1)
   })
 
-/**
- * The shared store beneath everything served or checked (SVC_MCP_STORE; unset,
- * each process keeps its own memory): the confirmations' single use and the
- * refused keys read it from their context.
- */
+/** The shared store beneath everything served or checked (SVC_MCP_STORE; unset, each process keeps its own memory). */
 const providingStore = <A, R>(self: Effect.Effect<A, ExitCode, R>) =>
   Effect.flatMap(Store.makeConfig, (store) => Effect.provideService(self, Store.Store, store)).pipe(
     Effect.scoped,

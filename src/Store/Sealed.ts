@@ -39,6 +39,8 @@ export const make = (stateKey: Redacted.Redacted<Uint8Array>): Sealing => {
         const ivBytes = Buffer.from(iv, "base64url")
         const bytes = Buffer.from(body, "base64url")
         if (ivBytes.length !== IV_BYTES || bytes.length < TAG_BYTES) return Option.none()
+        // One spelling: base64url that decodes the same with spare bits set or stray characters is refused.
+        if (ivBytes.toString("base64url") !== iv || bytes.toString("base64url") !== body) return Option.none()
         const decipher = Crypto().createDecipheriv("aes-256-gcm", key, ivBytes)
         decipher.setAAD(Buffer.from(label, "utf8"))
         decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES))
