@@ -31,20 +31,24 @@ export interface Document {
 }
 
 /**
- * Relative to this module, two levels up in every layout: the bundle's modules are
- * dist/svc-mcp/*.js, the library dist/Tools/*.js, the sources src/Tools/*.ts.
+ * Relative to this module: two levels up from the bundle's modules (dist/svc-mcp/*.js),
+ * three from the library's dist/Tools/Params/*.js and the sources' src/Tools/Params/*.ts.
  */
-const CANDIDATES = ["../../spec/service-api.schema.json"]
+const CANDIDATES = ["../../spec/service-api.schema.json", "../../../spec/service-api.schema.json"]
 
-/** The definitions file shipped with the package, if it is there. */
-export const locate = (): string | undefined =>
-  CANDIDATES.map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((path) => Fs.existsSync(path))
-
-/** The definitions of every endpoint of the service's client (SVC_REACH=all), shipped beside the others, if there. */
-export const locateAll = (): string | undefined => {
-  const path = fileURLToPath(new URL("../../spec/service-api-all.schema.json", import.meta.url))
+const found = (relative: string): string | undefined => {
+  const path = fileURLToPath(new URL(relative, import.meta.url))
   return Fs.existsSync(path) ? path : undefined
 }
+
+/** The definitions file shipped with the package, if it is there. */
+export const locate = (): string | undefined => CANDIDATES.map(found).find((path) => path !== undefined)
+
+/** The definitions of every endpoint of the service's client (SVC_REACH=all), shipped beside the others, if there. */
+export const locateAll = (): string | undefined =>
+  CANDIDATES.map((relative) => found(relative.replace("service-api.", "service-api-all."))).find(
+    (path) => path !== undefined,
+  )
 
 /** Where `locate` looks, in words, for the error that says they are missing. */
 export const searched = (): string => `${CANDIDATES.join(" or ")} from ${fileURLToPath(import.meta.url)}`
