@@ -197,6 +197,22 @@ describe("the drift scenario", () => {
     }),
   )
 
+  it.scopedLive("a commit's head declares what it committed: a run after a change brings the estate back to it", () =>
+    Effect.gen(function* () {
+      const { ok, run } = yield* sandboxOf("drift")
+      yield* ok("write/UpdateResourceSync", { id: "estate-sync", config: { managed: true } })
+      const image = (yield* ok("read/GetDeployment", { deployment: "api" })).config.image.params.image
+      yield* ok("write/CommitSync", { sync: "estate-sync" })
+      yield* ok("write/UpdateDeployment", {
+        id: "api",
+        config: { image: { type: "Image", params: { image: "ghcr.io/acme/api:9.9.9" } } },
+      })
+      // No refresh between: the run reads the head the commit left.
+      expect((yield* run("RunSync", { sync: "estate-sync" })).success).toBe(true)
+      expect((yield* ok("read/GetDeployment", { deployment: "api" })).config.image.params.image).toBe(image)
+    }),
+  )
+
   it.scopedLive("web and monitoring run files their repositories no longer hold; a deploy brings them in line", () =>
     Effect.gen(function* () {
       const { ok, run } = yield* sandboxOf("drift")

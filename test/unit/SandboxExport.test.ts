@@ -100,6 +100,46 @@ describe("the sandbox's exports", () => {
     }),
   )
 
+  it.scopedLive(
+    "a description or tags that differ from the file are in the plan as an update, and a run applies them",
+    () =>
+      Effect.gen(function* () {
+        const { ok, run } = Sandboxes.asAdmin(yield* Sandboxes.scoped({ timing: { completeMs: 5 } }))
+        const { toml } = yield* ok("read/ExportResourcesToToml", { targets: [{ type: "Deployment", id: "api" }] })
+        const write = (contents: string) =>
+          ok("write/WriteSyncFileContents", {
+            sync: "estate-sync",
+            resource_path: "resources",
+            file_path: "sync.toml",
+            contents,
+          })
+        const refresh = Effect.map(ok("write/RefreshResourceSyncPending", { sync: "estate-sync" }), (s) => s.info)
+        yield* write(toml)
+        expect((yield* refresh).resource_updates).toEqual([])
+
+        // The same file, but for its description and tags.
+        const edited = toml
+          .split("\n")
+          .filter((line: string) => !/^(description|tags) = /.test(line))
+          .join("\n")
+          .replace(
+            'name = "api"\n',
+            'name = "api"\ndescription = "the API, said by the file"\ntags = ["from-the-file"]\n',
+          )
+        expect(edited).toContain('tags = ["from-the-file"]')
+        yield* write(edited)
+        const plan = yield* refresh
+        expect(plan.resource_updates.map((u: Any) => `${u.target.type} ${u.data.type}`)).toEqual(["Deployment Update"])
+        expect(plan.resource_updates[0].data.data.proposed).toContain("the API, said by the file")
+        expect((yield* run("RunSync", { sync: "estate-sync" })).success).toBe(true)
+        const api = yield* ok("read/GetDeployment", { deployment: "api" })
+        expect(api.description).toBe("the API, said by the file")
+        const tags = new Map((yield* ok("read/ListTags", {})).map((t: Any) => [t._id.$oid, t.name]))
+        expect(api.tags.map((id: string) => tags.get(id))).toEqual(["from-the-file"])
+        expect((yield* refresh).resource_updates).toEqual([])
+      }),
+  )
+
   it.scopedLive("a sync's file that is not TOML is the refresh's error, and the plan stays as it was", () =>
     Effect.gen(function* () {
       const { ok } = Sandboxes.asAdmin(yield* Sandboxes.scoped({}))

@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Cli from "../../src/Cli/CommandLine.js"
 import { SCENARIOS } from "../../src/Sandbox/Estates/Scenarios.js"
+import { PRUNE_FREES } from "../support/Agreement.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
@@ -259,6 +260,25 @@ describe("the sandbox's scenarios", () => {
       expect(build.logs[1].command).toBe("docker build -t ghcr.io/acme/docs:1.4.3 -f Dockerfile .")
       expect(yield* buildState).toBe("Ok")
       expect(yield* openAlerts).toEqual(["CRITICAL ServerUnreachable staging-01"])
+    }),
+  )
+
+  it.scopedLive("incident: a system prune removes the unused volumes too, and the disk frees what it reclaims", () =>
+    Effect.gen(function* () {
+      const { ok, run } = yield* incident
+      const disk = Effect.map(ok("read/GetSystemStats", { server: "prod-02" }), (s) => s.disks[0].used_gb as number)
+      const before = yield* disk
+      const system = yield* run("PruneSystem", { server: "prod-02" })
+      const output: string = system.logs[0].stdout
+      expect(output).toContain("Deleted Volumes:")
+      expect(output).toContain("Deleted Images:")
+      const volumes = yield* ok("read/ListVolumes", { server: "prod-02" })
+      expect(volumes.filter((v: Any) => !v.in_use)).toEqual([])
+      const images = yield* ok("read/ListImages", { server: "prod-02" })
+      expect(images.filter((i: Any) => !i.in_use)).toEqual([])
+      expect(PRUNE_FREES(before, yield* disk, output)).toEqual([])
+      // The incident's full disk: the volumes hold most of it.
+      expect(before - (yield* disk)).toBeGreaterThan(80)
     }),
   )
 

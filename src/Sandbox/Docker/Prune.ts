@@ -85,5 +85,6 @@ export const PRUNES: Readonly<Record<string, (world: World, server: Resource) =>
   PruneVolumes: (world, server) => run(world, server, [volumes]),
   PruneContainers: (world, server) => run(world, server, [containers]),
   PruneNetworks: (world, server) => run(world, server, [networks]),
-  PruneSystem: (world, server) => run(world, server, [containers, networks, images]),
+  // `docker system prune -a -f --volumes`: the stopped containers go first, so what only they used goes too.
+  PruneSystem: (world, server) => run(world, server, [containers, networks, images, volumes]),
 }

@@ -162,10 +162,12 @@ const cacheRoutes = (world: World, add: Add) => {
     const file = { resource_path: path, path: "sync.toml", contents: toml }
     sync.info = { ...sync.info, remote_contents: [file] }
     const update = commit(world, caller, sync, "ResourceSync", "CommitSync", file)
-    // The repository now declares the estate as it is: nothing is pending.
-    const head = { hash: String(sync.info.latest_hash), message: String(sync.info.latest_message), declared: [] }
-    world.repositories.set(String(sync.config.repo ?? ""), head)
-    sync.info = { ...sync.info, ...pendingInfo(world, head, sync.config) }
+    // The repository's head is what was committed, read back as a refresh reads it.
+    headFromFiles(world, sync)
+    const head = headOf(world, sync)
+    if (head !== undefined && sync.info.pending_error === "") {
+      sync.info = { ...sync.info, ...pendingInfo(world, head, sync.config) }
+    }
     return update
   })
 }

@@ -112,6 +112,8 @@ interface Change {
   readonly declared: Declared
   readonly existing: Resource | undefined
   readonly data: Record<string, unknown>
+  /** Only its description or tags differ: nothing to deploy for it. */
+  readonly metaOnly?: true
 }
 
 const changeOf = (world: World, d: Declared): Change | undefined => {
@@ -121,17 +123,38 @@ const changeOf = (world: World, d: Declared): Change | undefined => {
       ? undefined
       : { declared: d, existing, data: { type: "Delete", data: { current: toml(d.kind, { name: d.name }) } } }
   }
-  const proposed = toml(d.kind, { name: d.name, ...d.fields })
+  const proposed = toml(d.kind, { name: d.name, ...metaOf(d), ...d.fields })
   if (existing === undefined)
     return { declared: d, existing, data: { type: "Create", data: { name: d.name, proposed } } }
   const current = Object.fromEntries(Object.keys(d.fields).map((k) => [k, currentOf(world, existing, k)]))
-  if (JSON.stringify(current) === JSON.stringify(d.fields)) return undefined
+  // A run applies the file's description and tags too, so a difference in them alone is an update.
+  const meta = {
+    ...(d.description === undefined ? {} : { description: existing.description }),
+    ...(d.tags === undefined ? {} : { tags: tagNames(world, existing.tags) }),
+  }
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+  const configSame = same(current, d.fields)
+  if (configSame && same(meta, metaOf(d))) return undefined
   return {
     declared: d,
     existing,
-    data: { type: "Update", data: { current: toml(d.kind, { name: d.name, ...current }), proposed } },
+    ...(configSame ? { metaOnly: true as const } : {}),
+    data: { type: "Update", data: { current: toml(d.kind, { name: d.name, ...meta, ...current }), proposed } },
   }
 }
+
+/** The description and tags a declaration gives, in the order a comparison reads them. */
+const metaOf = (d: Declared) => ({
+  ...(d.description === undefined ? {} : { description: d.description }),
+  ...(d.tags === undefined ? {} : { tags: d.tags }),
+})
+
+/** Tags by id as their names, as a sync's file writes them. */
+const tagNames = (world: World, ids: ReadonlyArray<string>) =>
+  ids.map((id) => world.store.all("tag").find((t) => t.id === id)?.name ?? id)
+
+/** Whether a change calls for its resource's deploy: made or its config changed, not deleted. */
+const deploys = (c: Change) => c.declared.fields !== undefined && c.metaOnly !== true
 
 const isSetting = (kind: Kind) => kind === "variable" || kind === "user_group"
 
@@ -178,7 +201,7 @@ export const pendingInfo = (
     variable_updates: of("variable"),
     user_group_updates: of("user_group"),
     pending_deploys: changes
-      .filter((c) => c.declared.deploy === true && c.existing !== undefined && c.declared.fields !== undefined)
+      .filter((c) => c.declared.deploy === true && c.existing !== undefined && deploys(c))
       .map((c) => ({
         target: { type: kinds[c.declared.kind].target, id: c.existing?.id ?? "" },
         reason: "config changed",
@@ -270,7 +293,7 @@ export const run = (
   )
   const deployed: Array<string> = []
   for (const c of changes) {
-    if (c.declared.deploy !== true || c.declared.fields === undefined) continue
+    if (c.declared.deploy !== true || !deploys(c)) continue
     const r = world.store.all(c.declared.kind).find((x) => x.name === c.declared.name)
     if (r !== undefined) deployed.push(...deploy(c.declared.kind, r))
   }
