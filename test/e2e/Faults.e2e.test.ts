@@ -382,11 +382,17 @@ describe("fault matrix: the client misbehaves", () => {
         const messages = finished.stdout
           .trimEnd()
           .split("\n")
-          .map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: Result })
+          .map(
+            (l) => JSON.parse(l) as { jsonrpc: string; id: number | null; result?: Result; error?: { code: number } },
+          )
         expect(messages.every((m) => m.jsonrpc === "2.0")).toBe(true)
-        expect(messages.map((m) => m.id).sort()).toEqual([0, 1, 1, 3])
+        // The line that is not JSON and the batch are answered as JSON-RPC says, with no id to answer.
+        const unanswerable = messages.filter((m) => m.id === null)
+        expect(unanswerable.map((m) => m.error?.code).sort()).toEqual([-32700, -32600])
+        const answered = messages.filter((m) => m.id !== null)
+        expect(answered.map((m) => m.id).sort()).toEqual([0, 1, 1, 3])
         expect(
-          messages.filter((m) => m.id !== 0).every((m) => m.result !== undefined && kindOf(m.result) === "ok"),
+          answered.filter((m) => m.id !== 0).every((m) => m.result !== undefined && kindOf(m.result) === "ok"),
         ).toBe(true)
         secretFree(finished.stdout + finished.stderr)
       }),
