@@ -83,9 +83,14 @@ describe("a start", () => {
  * 843 KB since the SDK's ajv (140 KB) was left out for a validator of the servers' own (Mcp/Server/SdkShims.ts)
  * and the default tools' schemas were published at build time. 751 KB since the call path (the tools'
  * programs, rendering, the confirmation) is loaded once `tools/list` is answered, or by the first call.
+ * 775 KB since a start reads what it serves with: the command line through util.parseArgs (Cli/Flags.ts),
+ * each person's tool list and minted grant (Mcp/Server/Listing.ts, Mint/Shape.ts, Settings/Mint.ts),
+ * the access changes the policy keeps away (Tools/Policy/AccessEndpoints.ts), the bounded maps the
+ * names and the guard keep (Shared/ExpiringMap.ts), log lines on one line (Shared/Controls.ts) and the
+ * client's reading of a cut answer (Service/CutJson.ts): 753 KB before them, 770.5 KB with them.
  * Raise it only with a reason.
  */
-const START_BYTES = 760_000
+const START_BYTES = 775_000
 
 /** What a start must not load: each is loaded by the command, the mode, the setting or the first call that uses it. */
 const NOT_AT_START = [

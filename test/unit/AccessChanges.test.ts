@@ -11,7 +11,8 @@ import * as Option from "effect/Option"
 import * as FastCheck from "fast-check"
 import * as Settings from "../../src/Settings/Policy.js"
 import { SvcClient } from "../../src/SvcClient.js"
-import { ACCESS_ENDPOINTS, declaredGroups, syncRefusal } from "../../src/Tools/Policy/AccessChanges.js"
+import { declaredGroups, syncRefusal } from "../../src/Tools/Policy/AccessChanges.js"
+import { ACCESS_ENDPOINTS } from "../../src/Tools/Policy/AccessEndpoints.js"
 import * as Policy from "../../src/Tools/Policy/Policy.js"
 import * as Layers from "../support/Layers.js"
 import * as Sandboxes from "../support/Sandbox.js"
@@ -52,27 +53,6 @@ describe("SVC_ACCESS_CHANGES", () => {
       expect(Either.isLeft(call) && call.left.message).toMatch(
         /svc_update "permission_on_target" is refused: it changes a permission on a resource: SVC_ACCESS_CHANGES=deny/,
       )
-    }),
-  )
-
-  it.effect("a sync's file text that declares user groups is refused, one without them goes through", () =>
-    Effect.gen(function* () {
-      const policy = yield* policyOf("full", Option.none())
-      const operate = yield* policyOf("full", Option.some("deny"))
-      const write = (contents: string) => ({
-        resource_type: "sync_resource_file",
-        params: { sync: "s", file_path: "a.toml", resource_path: "", contents },
-      })
-      const groups = '[[user_group]]\nname = "ops"\nusers = ["carol"]\n'
-      expect(Either.isRight(policy.authorize("svc_update", write(groups)))).toBe(true)
-      const refused = operate.authorize("svc_update", write(groups))
-      expect(Either.isLeft(refused) && refused.left.message).toContain('declares the user groups "ops"')
-      expect(Either.isRight(operate.authorize("svc_update", write('[[stack]]\nname = "web"\n')))).toBe(true)
-      const created = operate.authorize("svc_create", {
-        resource_type: "sync_resource",
-        params: { name: "s2", config: { file_contents: groups } },
-      })
-      expect(Either.isLeft(created)).toBe(true)
     }),
   )
 })
@@ -139,6 +119,14 @@ describe("a run refused on the sync's pending plan, against the sandbox", () => 
         expect(yield* refusal("RunSync", { sync: "estate-sync" }, "full")).toBeUndefined()
         // A sync that cannot be read is refused: whether it changes groups is unknown.
         expect(yield* refusal("CommitSync", { sync: "no-such-sync" })).toContain("could not be read first")
+        // A sync's file text that declares user groups is refused, naming them; one without them goes through.
+        const groups = '[[user_group]]\nname = "ops"\nusers = ["carol"]\n'
+        const write = (contents: string) => ({ sync: "s", file_path: "a.toml", resource_path: "", contents })
+        expect(yield* refusal("WriteSyncFileContents", write(groups))).toContain('declares the user groups "ops"')
+        expect(yield* refusal("WriteSyncFileContents", write(groups), "full")).toBeUndefined()
+        expect(yield* refusal("WriteSyncFileContents", write('[[stack]]\nname = "web"\n'))).toBeUndefined()
+        const created = { name: "s2", config: { file_contents: groups } }
+        expect(yield* refusal("CreateResourceSync", created)).toContain('declares the user groups "ops"')
       }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
     }),
   )

@@ -3,44 +3,17 @@
  * keeps it away with: the endpoints that make, change or remove users, user
  * groups, permissions and keys; a sync's file text that declares user groups
  * (and the permissions they carry); a sync's pending plan that changes them.
- * The policy refuses the endpoints and the file writes before anything is sent
- * (Policy.ts); a sync's run or commit, and a procedure's whose stages run a
- * sync, are refused on the sync's plan, read just before (Invoke.ts).
+ * The policy refuses the endpoints before anything is sent (Policy.ts, with
+ * AccessEndpoints.ts, which a start loads); a sync's file writes, its run or
+ * commit, and a procedure's whose stages run a sync, are refused by the call's
+ * program (Invoke.ts), the last on the sync's plan, read just before.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { accessDenied, type ServerSettingsShape } from "../../Settings/Policy.js"
+import type { ServerSettingsShape } from "../../Settings/Policy.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import { diff, list, record, text } from "../Sync/SyncChanges.js"
-
-/**
- * The endpoints that change who may do what, each with what it changes. A server's or the core's
- * keys (RotateServerKeys, UpdateServerPublicKey) are the machines' trust, not a person's rights,
- * and a service user's description grants nothing: they are not here.
- */
-export const ACCESS_ENDPOINTS: Readonly<Record<string, string>> = {
-  CreateUserGroup: "makes a user group",
-  UpdateUserGroup: "changes a user group",
-  RenameUserGroup: "renames a user group, which a sync's files match by name",
-  DeleteUserGroup: "removes a user group",
-  AddUserToUserGroup: "adds a user to a group",
-  RemoveUserFromUserGroup: "removes a user from a group",
-  SetUsersInUserGroup: "sets a group's members",
-  SetEveryoneUserGroup: "gives a group's rights to everyone",
-  UpdateUserAdmin: "makes or unmakes an admin",
-  UpdateUserBasePermissions: "changes a user's base permissions",
-  UpdatePermissionOnTarget: "changes a permission on a resource",
-  UpdatePermissionOnResourceType: "changes a permission on a resource type",
-  CreateLocalUser: "makes a user",
-  CreateServiceUser: "makes a service user",
-  DeleteUser: "removes a user",
-  CreateApiKeyForServiceUser: "makes an API key",
-  DeleteApiKeyForServiceUser: "removes an API key",
-  CreateOnboardingKey: "makes an onboarding key",
-  UpdateOnboardingKey: "changes an onboarding key",
-  DeleteOnboardingKey: "removes an onboarding key",
-}
+import { accessWords } from "./AccessEndpoints.js"
 
 /** The endpoints whose params carry a sync's file text, and where. */
 const SYNC_TEXTS: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>> = {
@@ -215,36 +188,12 @@ const pendingRefusal = (
   )
 }
 
-/**
- * Why changes of who may do what are refused, in the words of the setting that decides it; undefined
- * when they are allowed.
- */
-export const accessWords = (
-  settings: Pick<ServerSettingsShape, "mode"> & Partial<Pick<ServerSettingsShape, "accessChanges">>,
-  variable: (name: string) => string,
-): string | undefined => {
-  const accessChanges = settings.accessChanges ?? Option.none()
-  if (!accessDenied({ mode: settings.mode, accessChanges })) return undefined
-  return Option.isSome(accessChanges)
-    ? `${variable("SVC_ACCESS_CHANGES")}=deny keeps users, groups, permissions and keys away from the assistant`
-    : `the server runs in ${settings.mode} mode (${variable("SVC_MODE")}), which keeps users, groups, permissions and keys away from the assistant unless ${variable("SVC_ACCESS_CHANGES")}=allow`
-}
-
-/** Why a call that writes a sync's file text is refused (`words`: access changes are kept away), if it is. */
-export const writtenRefusal = (words: string | undefined, endpoint: string, args: unknown): string | undefined => {
-  if (words === undefined) return undefined
-  const groups = groupsWritten(endpoint, isObject(args) ? args.params : undefined)
-  return groups.length === 0
-    ? undefined
-    : `the sync's file text declares the user groups ${listed(groups)}, which a run would apply: ${words}`
-}
-
 /** The settings a call's program reads to keep access changes away (Invoke.ts). */
 export interface AccessSettings extends Partial<Pick<ServerSettingsShape, "mode" | "accessChanges">> {}
 
 /**
- * Why a sync's run or commit (`endpoint`, with `params`) is refused while access changes are kept
- * away, if it is: its pending plan, read just before, touches user groups. A procedure's run is
+ * Why a call is refused while access changes are kept away, if it is: a write of a sync's file text
+ * (`endpoint`, with `params`) that declares user groups, naming them; or a sync's run or commit: its pending plan, read just before, touches user groups. A procedure's run is
  * refused so for each sync its stages run (and the stages of the procedures they run). A batch of
  * procedures, and an action's script, are not read.
  */
@@ -255,9 +204,14 @@ export const syncRefusal = (
   settings: AccessSettings,
   variable: (name: string) => string,
 ): Effect.Effect<string | undefined> => {
-  if (!SYNC_RUNS.has(endpoint) && endpoint !== "RunProcedure") return Effect.succeed(undefined)
   const words = accessWords({ mode: settings.mode ?? "full", ...settings }, variable)
   if (words === undefined) return Effect.succeed(undefined)
+  const written = groupsWritten(endpoint, params)
+  if (written.length > 0)
+    return Effect.succeed(
+      `the sync's file text declares the user groups ${listed(written)}, which a run would apply: ${words}`,
+    )
+  if (!SYNC_RUNS.has(endpoint) && endpoint !== "RunProcedure") return Effect.succeed(undefined)
   if (endpoint !== "RunProcedure") return pendingRefusal(client, params, words)
   // A procedure's stages may run a sync: each is refused as its own run would be.
   return Effect.flatMap(syncsRun(client, text(params.procedure) ?? "", 0), (syncs) =>

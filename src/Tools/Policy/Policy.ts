@@ -15,7 +15,7 @@ import { isObject } from "../../Shared/JsonShape.js"
 import * as Definitions from "../Catalog/Definitions.js"
 import { make as makeTool, pathOf, type Tier, type Tool } from "../Catalog/Tool.js"
 import { ToolDeniedError, UnknownToolError } from "../Catalog/ToolError.js"
-import { ACCESS_ENDPOINTS, accessWords, writtenRefusal } from "./AccessChanges.js"
+import { ACCESS_ENDPOINTS, accessWords } from "./AccessEndpoints.js"
 
 const TIERS: Readonly<Record<Mode, ReadonlyArray<Tier>>> = {
   "read-only": ["read"],
@@ -119,7 +119,7 @@ export const make = (
       // An unknown or missing selector is left to the decoder, which lists the allowed ones.
       if (typeof selector === "string" && Object.hasOwn(tool.endpoints, selector)) {
         const endpoint = pathOf(tool, selector)
-        const reason = refusal(tool, selector) ?? writtenRefusal(access, tool.endpoints[selector] ?? "", args)
+        const reason = refusal(tool, selector)
         if (reason !== undefined) return Either.left(new ToolDeniedError({ tool: name, selector, endpoint, reason }))
       }
       return allowed === undefined

@@ -1,0 +1,50 @@
+/**
+ * The endpoints that change who may do what, and the words that keep them away while
+ * SVC_ACCESS_CHANGES (or the mode) says so: all the policy needs to publish the tools, apart from
+ * the readers of a sync's files and plans (AccessChanges.ts), which only a call loads.
+ */
+import * as Option from "effect/Option"
+import { accessDenied, type ServerSettingsShape } from "../../Settings/Policy.js"
+
+/**
+ * The endpoints that change who may do what, each with what it changes. A server's or the core's
+ * keys (RotateServerKeys, UpdateServerPublicKey) are the machines' trust, not a person's rights,
+ * and a service user's description grants nothing: they are not here.
+ */
+export const ACCESS_ENDPOINTS: Readonly<Record<string, string>> = {
+  CreateUserGroup: "makes a user group",
+  UpdateUserGroup: "changes a user group",
+  RenameUserGroup: "renames a user group, which a sync's files match by name",
+  DeleteUserGroup: "removes a user group",
+  AddUserToUserGroup: "adds a user to a group",
+  RemoveUserFromUserGroup: "removes a user from a group",
+  SetUsersInUserGroup: "sets a group's members",
+  SetEveryoneUserGroup: "gives a group's rights to everyone",
+  UpdateUserAdmin: "makes or unmakes an admin",
+  UpdateUserBasePermissions: "changes a user's base permissions",
+  UpdatePermissionOnTarget: "changes a permission on a resource",
+  UpdatePermissionOnResourceType: "changes a permission on a resource type",
+  CreateLocalUser: "makes a user",
+  CreateServiceUser: "makes a service user",
+  DeleteUser: "removes a user",
+  CreateApiKeyForServiceUser: "makes an API key",
+  DeleteApiKeyForServiceUser: "removes an API key",
+  CreateOnboardingKey: "makes an onboarding key",
+  UpdateOnboardingKey: "changes an onboarding key",
+  DeleteOnboardingKey: "removes an onboarding key",
+}
+
+/**
+ * Why changes of who may do what are refused, in the words of the setting that decides it; undefined
+ * when they are allowed.
+ */
+export const accessWords = (
+  settings: Pick<ServerSettingsShape, "mode"> & Partial<Pick<ServerSettingsShape, "accessChanges">>,
+  variable: (name: string) => string,
+): string | undefined => {
+  const accessChanges = settings.accessChanges ?? Option.none()
+  if (!accessDenied({ mode: settings.mode, accessChanges })) return undefined
+  return Option.isSome(accessChanges)
+    ? `${variable("SVC_ACCESS_CHANGES")}=deny keeps users, groups, permissions and keys away from the assistant`
+    : `the server runs in ${settings.mode} mode (${variable("SVC_MODE")}), which keeps users, groups, permissions and keys away from the assistant unless ${variable("SVC_ACCESS_CHANGES")}=allow`
+}
