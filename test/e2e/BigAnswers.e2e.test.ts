@@ -33,7 +33,7 @@ const sandboxWith = (lineLength: number) =>
     Effect.promise(async () => {
       const script = `
         import { start } from ${JSON.stringify(Path.join(DIST, "Server.js"))}
-        import { logKey } from ${JSON.stringify(Path.join(DIST, "Lifecycle.js"))}
+        import { logKey } from ${JSON.stringify(Path.join(DIST, "World/Lifecycle.js"))}
         const sandbox = await start({})
         const line = "worker | " + "x".repeat(${lineLength} - 9)
         const stack = sandbox.world.store.find("stack", "web")

@@ -13,7 +13,9 @@ let parse: Parse | undefined
 /** Loads the YAML reader, once. */
 export const load = async (): Promise<void> => {
   if (parse !== undefined) return
-  const yaml = await import("yaml")
+  const loaded = await import("yaml")
+  // The bundle takes yaml's CommonJS build (its `node` export), whose names stand on its default.
+  const yaml = (loaded as unknown as { readonly default?: typeof loaded }).default ?? loaded
   // Merge keys (`<<: *base`) as compose takes them; aliases to aliases beyond 100 refused, not expanded.
   parse = (text) => yaml.parse(text, { maxAliasCount: 100, merge: true, prettyErrors: false })
 }
