@@ -31,8 +31,9 @@ interface Document {
 }
 
 // The module runs as a chunk of the bundle (dist/svc-mcp/*.js), as dist/Sandbox/World/Schema.js (the
-// library) or as src/Sandbox/World/Schema.ts (tests): the file is two levels up in each.
-const CANDIDATES = ["../../spec/service-api-all.schema.json"]
+// library) or as src/Sandbox/World/Schema.ts (tests): the file is two levels up from a chunk, three
+// from the module in its room.
+const CANDIDATES = ["../../spec/service-api-all.schema.json", "../../../spec/service-api-all.schema.json"]
 
 /**
  * Fields a definition holds only as other names the service reads in a request (serde's
