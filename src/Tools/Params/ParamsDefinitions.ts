@@ -8,6 +8,7 @@ import * as Either from "effect/Either"
 // (node:fs's `promises` alone loads readline), which a start pays for.
 const Fs = process.getBuiltinModule("node:fs")
 const { fileURLToPath } = process.getBuiltinModule("node:url")
+const Path = process.getBuiltinModule("node:path")
 
 export type Json = Readonly<Record<string, unknown>>
 export type Node = Readonly<Record<string, unknown>> & {
@@ -31,10 +32,10 @@ export interface Document {
 }
 
 /**
- * Relative to this module, two levels up in every layout: the bundle's modules are
- * dist/svc-mcp/*.js, the library dist/Tools/*.js, the sources src/Tools/*.ts.
+ * Relative to this module: two levels up from the bundle's modules (dist/svc-mcp/*.js), three from
+ * the module in its room (the library's dist/Tools/Params/*.js, the sources' src/Tools/Params/*.ts).
  */
-const CANDIDATES = ["../../spec/service-api.schema.json"]
+const CANDIDATES = ["../../spec/service-api.schema.json", "../../../spec/service-api.schema.json"]
 
 /** The definitions file shipped with the package, if it is there. */
 export const locate = (): string | undefined =>
@@ -42,8 +43,9 @@ export const locate = (): string | undefined =>
 
 /** The definitions of every endpoint of the service's client (SVC_REACH=all), shipped beside the others, if there. */
 export const locateAll = (): string | undefined => {
-  const path = fileURLToPath(new URL("../../spec/service-api-all.schema.json", import.meta.url))
-  return Fs.existsSync(path) ? path : undefined
+  const found = locate()
+  const path = found === undefined ? undefined : Path.join(Path.dirname(found), "service-api-all.schema.json")
+  return path !== undefined && Fs.existsSync(path) ? path : undefined
 }
 
 /** Where `locate` looks, in words, for the error that says they are missing. */
