@@ -22,6 +22,7 @@ import { withPattern } from "./Params/BatchPattern.js"
 import * as ParamsCheck from "./Params/ParamsCheck.js"
 import { type AccessSettings, syncRefusal } from "./Policy/AccessChanges.js"
 import { isNothing, READ_BACKS, type ReadBack } from "./Records/ReadBack.js"
+import * as StackDrift from "./Records/StackDrift.js"
 import * as SchemaHelp from "./SchemaHelp.js"
 import * as View from "./View.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
@@ -311,7 +312,11 @@ export const runWith = (
     }
     const failed = (error: SvcError) => callError(tool, invocation, error)
     const reply = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
-    const { value: data, text } = reply
+    const { text } = reply
+    // A stack's drift asked for by `fields` is made beside its record, with the diff of its files.
+    const data = StackDrift.asks(invocation.endpoint, invocation.fields)
+      ? yield* StackDrift.withDiff(reply.value)
+      : reply.value
     // The server's own change of a name is shown by the next answer, not 30 s later.
     if (CHANGES.has(tool.name) && Option.isSome(names)) yield* names.value.renew(kindsChangedBy(invocation.selector))
     // A change answered with nothing says what now holds, read back once.
