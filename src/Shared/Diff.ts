@@ -28,7 +28,7 @@ export type FileDiff =
   | { readonly _tag: "TooLong"; readonly bound: number }
 
 /** The most lines a diff compares on either side, and the most lines removed and added it looks for: past either, it says so. */
-export const DIFF_BOUNDS = { lines: 10_000, edits: 200 } as const
+const DIFF_BOUNDS = { lines: 10_000, edits: 200 } as const
 
 /** A text's lines, without the empty one after its last line break. */
 export const linesOf = (text: string): ReadonlyArray<string> =>
@@ -64,7 +64,7 @@ export const diffOf = (now: ReadonlyArray<string>, next: ReadonlyArray<string>):
   })
 
 /** A hunk's head as unified diffs write it: a side of no lines starts at the line before. */
-export const head = (hunk: Hunk): string => {
+const head = (hunk: Hunk): string => {
   const at = (start: number, count: number) => `${count === 0 ? start - 1 : start},${count}`
   return `@@ -${at(hunk.oldStart, hunk.oldLines)} +${at(hunk.newStart, hunk.newLines)} @@`
 }

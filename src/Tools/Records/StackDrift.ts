@@ -33,10 +33,10 @@ export const UNTRUSTED_ASKED: ReadonlyArray<Pattern> = [
 ]
 
 /** The endpoint whose `fields` may ask for the drift. */
-export const ENDPOINT = "read/GetStack"
+const ENDPOINT = "read/GetStack"
 
 /** The `fields` path that shows the diff, as the glance says. */
-export const DIFF_PATH = "drift.diff"
+const DIFF_PATH = "drift.diff"
 
 /** Whether `fields` asks for the drift (and so its diff is made). */
 export const asks = (endpoint: string, fields: ReadonlyArray<string> | undefined): boolean =>
