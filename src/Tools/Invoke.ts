@@ -33,6 +33,8 @@ export interface Invocation {
   readonly wait: boolean
   /** Answer the selector's params schema instead of calling. */
   readonly schema: boolean
+  /** `schema: "Name"`: the shape a schema answer named, answered in place of the selector's. */
+  readonly shape?: string
   readonly selectorKey: string
   readonly selector: string
   /** `group/Endpoint`, e.g. `read/GetStack`. */
@@ -130,7 +132,10 @@ const withoutNulls = (args: unknown): unknown => {
  * filled for the decode only and sent nowhere.
  */
 const schemaOnly = (tool: Tool, args: unknown): unknown =>
-  tool.query !== undefined && isObject(args) && args.schema === true && !Object.hasOwn(args, "query")
+  tool.query !== undefined &&
+  isObject(args) &&
+  (args.schema === true || typeof args.schema === "string") &&
+  !Object.hasOwn(args, "query")
     ? { ...args, query: "" }
     : args
 
@@ -150,13 +155,14 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   return Either.right({
     tool: tool.name,
     wait: wait === true,
-    schema: schema === true,
+    schema: schema === true || typeof schema === "string",
+    ...(typeof schema === "string" ? { shape: schema } : {}),
     selectorKey: tool.selectorKey,
     selector,
     endpoint: pathOf(tool, selector),
     body,
     // An empty list is taken as absent, as a null is; a schema answer is never shaped.
-    ...(fields === undefined || fields.length === 0 || schema === true
+    ...(fields === undefined || fields.length === 0 || schema === true || typeof schema === "string"
       ? {}
       : fields.includes(WHOLE)
         ? { whole: true }
