@@ -30,9 +30,8 @@ interface Document {
   readonly definitions: Readonly<Record<string, JsonSchema>>
 }
 
-// The module runs as a chunk of the bundle (dist/svc-mcp/*.js), as dist/Sandbox/World/Schema.js (the
-// library) or as src/Sandbox/World/Schema.ts (tests): the file is two levels up from a chunk, three
-// from the module in its room.
+// The module runs as a chunk of the bundle (dist/svc-mcp/*.js), where the file is two levels up, or
+// as dist/Sandbox/World/Schema.js (the library) or src/Sandbox/World/Schema.ts (tests), three up.
 const CANDIDATES = ["../../spec/service-api-all.schema.json", "../../../spec/service-api-all.schema.json"]
 
 /**

@@ -8,7 +8,6 @@ import * as Either from "effect/Either"
 // (node:fs's `promises` alone loads readline), which a start pays for.
 const Fs = process.getBuiltinModule("node:fs")
 const { fileURLToPath } = process.getBuiltinModule("node:url")
-const Path = process.getBuiltinModule("node:path")
 
 export type Json = Readonly<Record<string, unknown>>
 export type Node = Readonly<Record<string, unknown>> & {
@@ -33,7 +32,7 @@ export interface Document {
 
 /**
  * Relative to this module: two levels up from the bundle's modules (dist/svc-mcp/*.js), three from
- * the module in its room (the library's dist/Tools/Params/*.js, the sources' src/Tools/Params/*.ts).
+ * the library's (dist/Tools/Params/*.js) and the sources' (src/Tools/Params/*.ts).
  */
 const CANDIDATES = ["../../spec/service-api.schema.json", "../../../spec/service-api.schema.json"]
 
@@ -42,11 +41,10 @@ export const locate = (): string | undefined =>
   CANDIDATES.map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((path) => Fs.existsSync(path))
 
 /** The definitions of every endpoint of the service's client (SVC_REACH=all), shipped beside the others, if there. */
-export const locateAll = (): string | undefined => {
-  const found = locate()
-  const path = found === undefined ? undefined : Path.join(Path.dirname(found), "service-api-all.schema.json")
-  return path !== undefined && Fs.existsSync(path) ? path : undefined
-}
+export const locateAll = (): string | undefined =>
+  CANDIDATES.map((relative) =>
+    fileURLToPath(new URL(relative.replace("service-api.schema.json", "service-api-all.schema.json"), import.meta.url)),
+  ).find((path) => Fs.existsSync(path))
 
 /** Where `locate` looks, in words, for the error that says they are missing. */
 export const searched = (): string => `${CANDIDATES.join(" or ")} from ${fileURLToPath(import.meta.url)}`
