@@ -85,18 +85,109 @@ export const REQUESTS = [
   },
 ]
 
+/**
+ * Requests that need the whole service (`SVC_REACH=all`): alerts, a resource's meta, permissions,
+ * service users, a cache's refresh, a sync's commit, an export. Replayed after the everyday ones,
+ * on a sandbox of their own, so that each finds the estate as the ones before it here left it.
+ */
+export const WHOLE_SERVICE = [
+  { request: "What is each open alert about?", calls: [{ tool: "svc_list", args: { resource_type: "alert" } }] },
+  {
+    request: "Tag the api deployment release and say what it is for.",
+    calls: [
+      { tool: "svc_create", args: { resource_type: "tag", params: { name: "release", color: "Green" } } },
+      {
+        tool: "svc_update",
+        args: {
+          resource_type: "resource_meta",
+          params: { target: { type: "Deployment", id: "api" }, tags: ["release"], description: "the public API" },
+        },
+      },
+    ],
+  },
+  {
+    request: "Which users are there, and what may I do?",
+    calls: [
+      { tool: "svc_list", args: { resource_type: "user" } },
+      { tool: "svc_list_detail", args: { list_type: "permissions" } },
+    ],
+  },
+  {
+    request: "Create a service user for CI.",
+    calls: [
+      {
+        tool: "svc_create",
+        args: { resource_type: "service_user", params: { username: "ci-bot", description: "builds and deploys" } },
+      },
+    ],
+  },
+  {
+    request: "Let ci-bot deploy the web stack.",
+    calls: [
+      {
+        tool: "svc_update",
+        args: {
+          resource_type: "permission_on_target",
+          params: {
+            user_target: { type: "User", id: "ci-bot" },
+            resource_target: { type: "Stack", id: "web" },
+            permission: "Execute",
+          },
+        },
+      },
+      {
+        tool: "svc_list_detail",
+        args: { list_type: "user_target_permissions", params: { user_target: { type: "User", id: "ci-bot" } } },
+      },
+    ],
+  },
+  {
+    request: "Is the web stack's repository ahead of what runs?",
+    calls: [
+      { tool: "svc_execute", args: { operation: "refresh_stack_cache", params: { stack: "web" } } },
+      { tool: "svc_get", args: { resource_type: "stack", params: { stack: "web" } } },
+    ],
+  },
+  {
+    request: "Which stacks have a newer image?",
+    calls: [{ tool: "svc_execute", args: { operation: "batch_check_stack_for_update", params: { pattern: "*" } } }],
+  },
+  {
+    request: "Let estate-sync write to its repository, and commit the estate to it.",
+    calls: [
+      { tool: "svc_get", args: { resource_type: "sync_resource", params: { sync: "estate-sync" } } },
+      {
+        tool: "svc_update",
+        args: { resource_type: "sync_resource", params: { id: "estate-sync", config: { managed: true } } },
+      },
+      wait("commit_sync", { sync: "estate-sync" }),
+    ],
+  },
+  {
+    request: "Export the web stack as TOML.",
+    calls: [
+      {
+        tool: "svc_get",
+        args: { resource_type: "resources_toml", params: { targets: [{ type: "Stack", id: "web" }] } },
+      },
+    ],
+  },
+  { request: "Which version is the core?", calls: [{ tool: "svc_get", args: { resource_type: "version" } }] },
+]
+
 /** The tools that take `fields`: with `["*"]`, each answers whole, as before answers came at a glance. */
 const TAKE_FIELDS = new Set(["svc_list", "svc_get", "svc_execute", "svc_summary", "svc_inspect", "svc_list_detail"])
 
 /**
- * The replay on a fresh sandbox (`connect()` gives a client of one): each call's text content,
- * by request. `whole` asks each call that takes `fields` with `fields: ["*"]`.
+ * The replay of `requests` (the everyday ones by default) on a fresh sandbox (`connect()` gives a
+ * client of one): each call's text content, by request. `whole` asks each call that takes
+ * `fields` with `fields: ["*"]`.
  */
-export const replay = async (connect, whole) => {
+export const replay = async (connect, whole, requests = REQUESTS) => {
   const client = await connect()
   const answers = []
   try {
-    for (const { request, calls } of REQUESTS) {
+    for (const { request, calls } of requests) {
       const texts = []
       for (const { tool, args } of calls) {
         const asked = whole && TAKE_FIELDS.has(tool) ? { ...args, fields: ["*"] } : args

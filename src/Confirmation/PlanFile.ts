@@ -8,9 +8,10 @@
  * fenced as untrusted text is, since either side may hold what anyone wrote.
  */
 import * as Either from "effect/Either"
+import { type Hunk, shownOf } from "../Shared/Diff.js"
 import { oneLine, quote } from "../Shared/Quote.js"
 import { fence, header, token } from "../Untrusted/Fence.js"
-import type { FilePlan, Hunk } from "./PlanShape.js"
+import type { FilePlan } from "./PlanShape.js"
 
 /** The most lines of a diff a question shows, the hunks' heads counted. */
 const DIFF_LINES = 40
@@ -21,40 +22,14 @@ const LINE_CHARS = 160
 const noun = (kind: string) => kind.replace(/_/g, " ")
 const lines = (n: number) => `${n} ${n === 1 ? "line" : "lines"}`
 const hunks = (n: number) => `${n} ${n === 1 ? "hunk" : "hunks"}`
-const isChange = (line: string) => line.startsWith("+") || line.startsWith("-")
-
-/** A hunk's head as unified diffs write it: a side of no lines starts at the line before. */
-const head = (hunk: Hunk) => {
-  const at = (start: number, count: number) => `${count === 0 ? start - 1 : start},${count}`
-  return `@@ -${at(hunk.oldStart, hunk.oldLines)} +${at(hunk.newStart, hunk.newLines)} @@`
-}
-
-/** The diff's lines, at most DIFF_LINES, each fenced with `fenceToken`; and the changed lines left out, with their hunks. */
-const shownDiff = (all: ReadonlyArray<Hunk>, fenceToken: string) => {
-  const shown: Array<string> = []
-  let left = 0
-  let leftIn = 0
-  for (const hunk of all) {
-    let out = 0
-    // A hunk's head is shown only with room for a line under it.
-    const room = DIFF_LINES - shown.length >= 2
-    if (room) shown.push(head(hunk))
-    for (const line of hunk.lines) {
-      if (room && shown.length < DIFF_LINES)
-        shown.push(`${line.slice(0, 1)}${fence(oneLine(line.slice(1), LINE_CHARS), fenceToken)}`)
-      else if (isChange(line)) out++
-    }
-    if (out > 0) {
-      left += out
-      leftIn++
-    }
-  }
-  return { shown, left, leftIn }
-}
 
 const diffText = (sizes: string, all: ReadonlyArray<Hunk>): string => {
   const fenceToken = token()
-  const { shown, left, leftIn } = shownDiff(all, fenceToken)
+  const { shown, left, leftIn } = shownOf(
+    all,
+    DIFF_LINES,
+    (sign, text) => `${sign}${fence(oneLine(text, LINE_CHARS), fenceToken)}`,
+  )
   const fences = header(fenceToken, "the lines of the file below, now (-) and after (+)").trimEnd()
   const rest =
     left === 0

@@ -4,6 +4,7 @@
  * in words.
  */
 import type * as Either from "effect/Either"
+import type { FileDiff } from "../Shared/Diff.js"
 import type { SyncChanges } from "../Tools/Sync/SyncChanges.js"
 
 export interface DeletePlan {
@@ -81,24 +82,6 @@ export interface FilePlan {
     string
   >
 }
-
-/** A run of changed lines with the lines around them, as a unified diff has it: each line `+`, `-` or ` `, then its text (masked). */
-export interface Hunk {
-  readonly oldStart: number
-  readonly oldLines: number
-  readonly newStart: number
-  readonly newLines: number
-  readonly lines: ReadonlyArray<string>
-}
-
-/**
- * The changes of a file write: its hunks; or, past the bounds of what is compared before asking,
- * more lines removed and added than `bound`, or more lines on a side than `bound`.
- */
-export type FileDiff =
-  | { readonly _tag: "Hunks"; readonly hunks: ReadonlyArray<Hunk> }
-  | { readonly _tag: "TooMany"; readonly bound: number }
-  | { readonly _tag: "TooLong"; readonly bound: number }
 
 /** SVC_REACH=all: who gets what on which target (users, groups, permissions, keys), said in words read before asking. */
 export interface AccessPlan {

@@ -6,11 +6,14 @@
  * call makes of it: tags by name, a file in lines, never its contents whole.
  */
 import * as Effect from "effect/Effect"
+import type { FileDiff, Hunk } from "../Shared/Diff.js"
+import * as Diff from "../Shared/Diff.js"
+import { linesOf } from "../Shared/Diff.js"
 import { word } from "../Shared/Quote.js"
 import type { SvcClient } from "../SvcClient.js"
 import { mask } from "../Untrusted/Mask.js"
 import { field, idOf, read, strings, text } from "./PlanRead.js"
-import type { FileDiff, FilePlan, Hunk, MetaPlan } from "./PlanShape.js"
+import type { FilePlan, MetaPlan } from "./PlanShape.js"
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -89,9 +92,6 @@ const FILES: Readonly<Record<string, { readonly get: string; readonly key: strin
 
 export const isFileWrite = (selector: string): boolean => selector in FILES
 
-const linesOf = (contents: string): ReadonlyArray<string> =>
-  contents === "" ? [] : contents.replace(/\r?\n$/, "").split(/\r?\n/)
-
 /**
  * The file's contents now, from the record: "new" where the resource's files are read and none is at
  * that path, "unread" where the service holds none of its files (its cache not yet refreshed).
@@ -123,36 +123,17 @@ const whereOf = (record: unknown): string | undefined => {
   return repo === undefined ? undefined : `committed to ${word(repo)}`
 }
 
-/** The most lines a diff compares on either side, and the most lines removed and added it looks for: past either, it says so. */
-const DIFF_BOUNDS = { lines: 10_000, edits: 200 } as const
-
 /** A hunk's line masked: it may hold a credential the infrastructure wrote. */
 const maskedHunk = (hunk: Hunk): Hunk => ({
   ...hunk,
   lines: hunk.lines.map((l) => `${l.slice(0, 1)}${mask(l.slice(1))}`),
 })
 
-/**
- * What changes from `now` to `next`, in hunks of changed lines with two lines around each
- * (`diff`'s structuredPatch, loaded with the first file write asked about); undefined where
- * nothing does. Its edit-length bound keeps a comparison of files far apart within a few
- * milliseconds: past it, or past the lines it compares, the diff is said to be too long.
- */
+/** What changes from `now` to `next` (Shared/Diff.ts), each line masked. */
 const diffOf = (now: ReadonlyArray<string>, next: ReadonlyArray<string>): Effect.Effect<FileDiff | undefined> =>
-  Effect.gen(function* () {
-    if (now.length === next.length && now.every((line, i) => line === next[i])) return undefined
-    if (now.length > DIFF_BOUNDS.lines || next.length > DIFF_BOUNDS.lines)
-      return { _tag: "TooLong", bound: DIFF_BOUNDS.lines }
-    const { structuredPatch } = yield* Effect.promise(() => import("diff"))
-    const joined = (lines: ReadonlyArray<string>) => (lines.length === 0 ? "" : `${lines.join("\n")}\n`)
-    const patch = structuredPatch("now", "after", joined(now), joined(next), undefined, undefined, {
-      context: 2,
-      maxEditLength: DIFF_BOUNDS.edits,
-    })
-    return patch === undefined
-      ? { _tag: "TooMany", bound: DIFF_BOUNDS.edits }
-      : { _tag: "Hunks", hunks: patch.hunks.map(maskedHunk) }
-  })
+  Effect.map(Diff.diffOf(now, next), (diff) =>
+    diff?._tag === "Hunks" ? { _tag: "Hunks", hunks: diff.hunks.map(maskedHunk) } : diff,
+  )
 
 export const filePlan = (selector: string, params: Params): Effect.Effect<FilePlan, never, SvcClient> =>
   Effect.gen(function* () {

@@ -22,6 +22,7 @@ import { withPattern } from "./Params/BatchPattern.js"
 import * as ParamsCheck from "./Params/ParamsCheck.js"
 import { type AccessSettings, syncRefusal } from "./Policy/AccessChanges.js"
 import { isNothing, READ_BACKS, type ReadBack } from "./Records/ReadBack.js"
+import * as StackDrift from "./Records/StackDrift.js"
 import * as SchemaHelp from "./SchemaHelp.js"
 import * as View from "./View.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
@@ -32,6 +33,8 @@ export interface Invocation {
   readonly wait: boolean
   /** Answer the selector's params schema instead of calling. */
   readonly schema: boolean
+  /** `schema: "Name"`: the shape a schema answer named, answered in place of the selector's. */
+  readonly shape?: string
   readonly selectorKey: string
   readonly selector: string
   /** `group/Endpoint`, e.g. `read/GetStack`. */
@@ -129,7 +132,10 @@ const withoutNulls = (args: unknown): unknown => {
  * filled for the decode only and sent nowhere.
  */
 const schemaOnly = (tool: Tool, args: unknown): unknown =>
-  tool.query !== undefined && isObject(args) && args.schema === true && !Object.hasOwn(args, "query")
+  tool.query !== undefined &&
+  isObject(args) &&
+  (args.schema === true || typeof args.schema === "string") &&
+  !Object.hasOwn(args, "query")
     ? { ...args, query: "" }
     : args
 
@@ -149,13 +155,14 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   return Either.right({
     tool: tool.name,
     wait: wait === true,
-    schema: schema === true,
+    schema: schema === true || typeof schema === "string",
+    ...(typeof schema === "string" ? { shape: schema } : {}),
     selectorKey: tool.selectorKey,
     selector,
     endpoint: pathOf(tool, selector),
     body,
     // An empty list is taken as absent, as a null is; a schema answer is never shaped.
-    ...(fields === undefined || fields.length === 0 || schema === true
+    ...(fields === undefined || fields.length === 0 || schema === true || typeof schema === "string"
       ? {}
       : fields.includes(WHOLE)
         ? { whole: true }
@@ -311,7 +318,11 @@ export const runWith = (
     }
     const failed = (error: SvcError) => callError(tool, invocation, error)
     const reply = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
-    const { value: data, text } = reply
+    const { text } = reply
+    // A stack's drift asked for by `fields` is made beside its record, with the diff of its files.
+    const data = StackDrift.asks(invocation.endpoint, invocation.fields)
+      ? yield* StackDrift.withDiff(reply.value)
+      : reply.value
     // The server's own change of a name is shown by the next answer, not 30 s later.
     if (CHANGES.has(tool.name) && Option.isSome(names)) yield* names.value.renew(kindsChangedBy(invocation.selector))
     // A change answered with nothing says what now holds, read back once.

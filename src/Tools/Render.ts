@@ -12,6 +12,7 @@ import * as Glance from "./Lists/Glance.js"
 import * as About from "./Records/About.js"
 import * as Execution from "./Records/Execution.js"
 import type { Glimpse } from "./Records/Records.js"
+import * as StackDrift from "./Records/StackDrift.js"
 import type { Rendered } from "./Rendered.js"
 import * as TomlSecrets from "./Sync/TomlSecrets.js"
 import * as View from "./View.js"
@@ -130,8 +131,10 @@ const whole = (outcome: ToolSuccess, { shown, asSent, cap }: Prepared): Shown =>
 const shaped = (outcome: ToolSuccess, shown: unknown, fields: ReadonlyArray<string>, cap: string): Shown => {
   const kept = shape(shown, fields)
   const data = outcome.names === undefined ? kept.value : Glance.withNames(kept.value, outcome.names)
+  // A stack's drift, made beside its record when `fields` asked for it, holds the repository's text too.
+  const also = StackDrift.asks(outcome.endpoint, fields) ? StackDrift.UNTRUSTED_ASKED : []
   const fences = Untrusted.carries(outcome.endpoint)
-    ? Untrusted.fences(outcome.endpoint, data, outcome.body)
+    ? Untrusted.fencesAlso(outcome.endpoint, also, data, outcome.body)
     : undefined
   return { data, fences, line: "", note: kept.note, cap }
 }

@@ -31,12 +31,47 @@ const removesOf = (tool: Tool, selector: string): Readonly<Record<string, string
   return removed === undefined ? {} : { removes: removed }
 }
 
-/** What `schema: true` answers: the selector's params, compact, from the service's definitions. */
-export const of = (
+/** How a schema answer writes its types. */
+const NOTATION =
+  'k?: optional; a|b: one of these keys; Name: a shape nested deeper, schema: "Name" answers it; {...}: an object nested deeper'
+
+/** The shapes a schema answer names, each answered by `schema: "Name"`. */
+const namedOf = (named: ReadonlyArray<string> | undefined): Readonly<Record<string, unknown>> =>
+  named === undefined || named.length === 0 ? {} : { shapes: named }
+
+/** What `schema: "Name"` answers: the shape of that name, as compact as the selector's params. */
+const shapeOf = (
   tool: Tool,
   invocation: { readonly selector: string; readonly endpoint: string },
+  name: string,
   described: ParamsCheck.Described | undefined,
 ) => {
+  const found = described?.shape(name)
+  return {
+    tool: tool.name,
+    [tool.selectorKey]: invocation.selector,
+    shape: name,
+    ...(described === undefined
+      ? { type: "unknown: the service's definitions are not installed" }
+      : found === undefined
+        ? {
+            type: `unknown: the service's definitions have no shape named ${JSON.stringify(name.slice(0, 60))}; the selector's names: ${described.named.join(", ") || "none"}`,
+          }
+        : { type: found.type, ...namedOf(found.named) }),
+    notation: NOTATION,
+  }
+}
+
+/**
+ * What `schema: true` answers: the selector's params, compact, from the service's definitions;
+ * `schema: "Name"`, a shape the first answer named.
+ */
+export const of = (
+  tool: Tool,
+  invocation: { readonly selector: string; readonly endpoint: string; readonly shape?: string | undefined },
+  described: ParamsCheck.Described | undefined,
+) => {
+  if (invocation.shape !== undefined) return shapeOf(tool, invocation, invocation.shape, described)
   return {
     tool: tool.name,
     [tool.selectorKey]: invocation.selector,
@@ -45,7 +80,8 @@ export const of = (
     ...AnswerSchema.of(tool, described),
     ...columnsOf(tool, invocation.endpoint),
     ...removesOf(tool, invocation.selector),
-    notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
+    ...namedOf(described?.named),
+    notation: NOTATION,
     ...(described?.checked === false
       ? { note: "not in the service's published definitions: params are sent unchecked" }
       : {}),

@@ -126,6 +126,20 @@ export interface Fenced {
 export const fences = (endpoint: string, data: unknown, body: Readonly<Record<string, unknown>>): Fenced | undefined =>
   fencesAt(find(endpoint, data), endpoint, data, body)
 
+/** The fences of an answer of `endpoint` with more of its own beside the service's, at `patterns`. */
+export const fencesAlso = (
+  endpoint: string,
+  patterns: ReadonlyArray<Pattern>,
+  data: unknown,
+  body: Readonly<Record<string, unknown>>,
+): Fenced | undefined =>
+  fencesAt(
+    patterns.length === 0 ? find(endpoint, data) : [...find(endpoint, data), ...findWith(patterns, data)],
+    endpoint,
+    data,
+    body,
+  )
+
 /** The fences of an answer at a glance, whose untrusted values are at `patterns` (its own shape's). */
 export const fencesWith = (
   patterns: ReadonlyArray<Pattern>,

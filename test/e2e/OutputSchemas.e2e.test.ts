@@ -86,7 +86,7 @@ const schemaLookups = (env: Record<string, string>) =>
       const { key, values } = selectorsOf(tool)
       for (const value of values) yield* call(tool.name, { [key]: value, schema: true })
     }
-    // Schema help stays short: deeper shapes are written {...}.
+    // Schema help stays short: deeper shapes are named, each answered by `schema: "Name"`.
     return { refused, long: sizes.filter(([, length]) => length > 4_000), count: count() }
   })
 

@@ -340,8 +340,20 @@ describe("through the protocol", () => {
         resource_type: "stack",
         endpoint: "read/GetStackLog",
         params: "{services: string[], stack|id|name: string, tail?: number, timestamps?: boolean}",
-        notation: "k?: optional; a|b: one of these keys; {...}: an object nested deeper",
+        notation:
+          'k?: optional; a|b: one of these keys; Name: a shape nested deeper, schema: "Name" answers it; {...}: an object nested deeper',
       })
+      // A shape no answer named is said to be unknown, with the names the selector has.
+      const unknown = JSON.parse(
+        Mcp.text(
+          yield* Effect.promise(() =>
+            client.callTool({ name: "svc_create", arguments: { resource_type: "procedure", schema: "NoSuch" } }),
+          ),
+        ),
+      )
+      expect(unknown.type).toMatch(
+        /^unknown: the service's definitions have no shape named "NoSuch"; the selector's names: .*EnabledExecution/,
+      )
       const unchecked = JSON.parse(
         Mcp.text(
           yield* Effect.promise(() =>
@@ -361,6 +373,7 @@ describe("through the protocol", () => {
         const double = yield* Double.scoped(API_KEY)
         const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
         expect(Definitions.all).toHaveLength(13)
+        const shapes = new Set<string>()
         // svc_search_logs' published schema still requires `query`: only `schema: true` goes without it.
         expect(Definitions.svc_search_logs.inputSchema.required).toContain("query")
         for (const { tool, selector, endpoint } of allEndpoints) {
@@ -368,13 +381,29 @@ describe("through the protocol", () => {
             client.callTool({ name: tool.name, arguments: { [tool.selectorKey]: selector, schema: true } }),
           )
           expect(result.isError, `${tool.name} ${selector}: ${Mcp.text(result)}`).toBeFalsy()
-          expect(JSON.parse(Mcp.text(result)), `${tool.name} ${selector}`).toMatchObject({
+          const text = Mcp.text(result)
+          expect(text.length, `${tool.name} ${selector}`).toBeLessThan(4_000)
+          const answer = JSON.parse(text) as { shapes?: ReadonlyArray<string> }
+          expect(answer, `${tool.name} ${selector}`).toMatchObject({
             tool: tool.name,
             [tool.selectorKey]: selector,
             endpoint:
               tool.groups?.[selector] === undefined ? endpoint : `${tool.groups[selector]}/${tool.endpoints[selector]}`,
           })
+          // Every shape it names answers by its name, as short; each asked once.
+          for (const name of answer.shapes ?? []) {
+            if (shapes.has(name)) continue
+            shapes.add(name)
+            const shape = yield* Effect.promise(() =>
+              client.callTool({ name: tool.name, arguments: { [tool.selectorKey]: selector, schema: name } }),
+            )
+            const shown = Mcp.text(shape)
+            expect(shown.length, name).toBeLessThan(4_000)
+            expect(JSON.parse(shown), name).toMatchObject({ shape: name, type: expect.stringMatching(/^[{A-Za-z"]/) })
+            expect(JSON.parse(shown).type, name).not.toMatch(/^unknown/)
+          }
         }
+        expect(shapes.size).toBeGreaterThan(20)
         // Without `schema: true` the query is still required.
         const refused = yield* Effect.promise(() =>
           client.callTool({ name: "svc_search_logs", arguments: { resource_type: "stack", params: { stack: "web" } } }),

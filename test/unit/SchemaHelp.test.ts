@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { aliasesOf, type Node, prepare } from "../../src/Tools/Params/ParamsDefinitions.js"
-import { accepted, answerType } from "../../src/Tools/Params/ParamsWording.js"
+import { accepted, answerType, namedIn, shapeType } from "../../src/Tools/Params/ParamsWording.js"
 import { document } from "../support/Definitions.js"
 
 const definitions = prepare(document.definitions) as Readonly<Record<string, Node>>
@@ -44,7 +44,7 @@ describe("schema help", () => {
 })
 
 describe("schema help stays short", () => {
-  it("every endpoint's params are written in at most 1,600 characters, its answer 3,200, deeper shapes as {...}", () => {
+  it("every endpoint's params are written in at most 1,600 characters, its answer 3,200, deeper shapes by name", () => {
     const longest: Array<readonly [string, number]> = []
     for (const [endpoint, { request, response }] of Object.entries(document.endpoints)) {
       if (request !== null) longest.push([`${endpoint} params`, accepted(definitions, request).length - 1_600])
@@ -53,7 +53,41 @@ describe("schema help stays short", () => {
       if (answer !== undefined) longest.push([`${endpoint} answer`, answer.length - 3_200])
     }
     expect(longest.filter(([, over]) => over > 0)).toEqual([])
-    // The export of resources as TOML took 18,361 characters before.
-    expect(accepted(definitions, "ExportResourcesToToml")).toContain("{...}")
+    // The export of resources as TOML took 18,361 characters before: its deeper shapes are named.
+    const toml = accepted(definitions, "ExportResourcesToToml")
+    expect(toml).toContain("procedures?: ResourceToml<_PartialProcedureConfig>[]")
+    expect(namedIn(definitions, toml)).toContain("ResourceToml<_PartialProcedureConfig>")
+  })
+})
+
+/** `{key: ...`, `, key: ...`, or within an alias group `a|key|b: ...`: named, and required (no `?`). */
+const namesRequired = (rendering: string, key: string) =>
+  new RegExp(`(?:\\{|, )(?:[A-Za-z_]+\\|)*${key.replace(/[$]/g, "\\$")}(?:\\|[A-Za-z_]+)*:`).test(rendering)
+
+describe("named shapes", () => {
+  it("every shape a schema answer names is reachable by its name, names its required keys, and is short", () => {
+    // From every endpoint's params and answer, every shape named, and those they name in turn.
+    const reached = new Set<string>()
+    const queue: Array<string> = []
+    for (const { request, response } of Object.values(document.endpoints)) {
+      const rendering = `${request === null ? "" : accepted(definitions, request)} ${answerType(definitions, response) ?? ""}`
+      queue.push(...namedIn(definitions, rendering))
+    }
+    for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+      if (reached.has(name)) continue
+      reached.add(name)
+      const rendering = shapeType(definitions, name)
+      expect(rendering, name).toBeTypeOf("string")
+      expect((rendering ?? "").length, name).toBeLessThanOrEqual(3_200)
+      const node = resolved({ $ref: `#/definitions/${name}` })
+      const aliased = aliasesOf(node ?? {}) ?? []
+      // A shape written from a deeper start names its own keys still (its first level is never cut).
+      for (const key of node?.required ?? [])
+        if (!aliased.includes(key)) expect(namesRequired(rendering ?? "", key), `${name}: ${key}`).toBe(true)
+      queue.push(...namedIn(definitions, rendering ?? ""))
+    }
+    // The procedure's stages, past the depth a schema answer spells out, among them.
+    expect(reached.size).toBeGreaterThan(20)
+    expect(shapeType(definitions, "NoSuchShape")).toBeUndefined()
   })
 })

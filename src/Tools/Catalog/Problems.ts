@@ -40,7 +40,11 @@ export const problemsOf = (tool: Tool, args: unknown, error: ParseResult.ParseEr
       )
     } else if (key === "params") {
       problems.push(`params must be a JSON object (the endpoint's body), got ${describe(given[key])}`)
-    } else if (key === "wait" || key === "schema") {
+    } else if (key === "schema") {
+      problems.push(
+        `schema must be true, false or the name of a shape a schema answer named, got ${describe(given[key])}`,
+      )
+    } else if (key === "wait") {
       problems.push(`${key} must be true or false, got ${describe(given[key])}`)
     } else if (key === "fields") {
       problems.push(Fields.problemOf(given[key]))

@@ -70,7 +70,7 @@ export type Arguments = {
   readonly params: Readonly<Record<string, unknown>>
   readonly query?: string
   readonly wait?: boolean
-  readonly schema?: boolean
+  readonly schema?: boolean | string
   readonly fields?: ReadonlyArray<string>
   readonly service?: string
 } & {
@@ -86,9 +86,9 @@ export interface Tool extends ToolSpec {
 }
 
 /** Every tool takes it: the way to learn a selector's params without sending anything. */
-export const SCHEMA_DESCRIPTION = "true: params' fields, send nothing"
+export const SCHEMA_DESCRIPTION = "true: params; no call"
 /** A tool that takes `fields` also shows its answer's, to choose from. */
-export const SCHEMA_WITH_ANSWER = "true: params and answer, send nothing"
+export const SCHEMA_WITH_ANSWER = "true: params, answer; no call"
 
 // The published schema of params is left open: each endpoint takes its own fields, which
 // `schema: true` lists. (No descriptions on params and the selector: the tool's description
@@ -109,7 +109,14 @@ const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   // No description, as for params: the tool's description says it in a few words.
   if (spec.fields === true) fields.fields = Schema.optional(Paths)
   const schema = spec.fields === true ? SCHEMA_WITH_ANSWER : SCHEMA_DESCRIPTION
-  fields.schema = Schema.optional(Schema.Boolean.annotations({ description: schema }))
+  // A shape's name: one a schema answer names in place of spelling it out (ParamsWording.ts), as
+  // its notation says. Published as one type of two, the shortest a client reads: tools/list stays small.
+  fields.schema = Schema.optional(
+    Schema.Union(Schema.Boolean, Schema.String).annotations({
+      description: schema,
+      jsonSchema: { type: ["boolean", "string"], description: schema },
+    }),
+  )
   // Published as the selectors are, a typed enum (clients that need `type` beside `enum` take it), without a description.
   const names = spec.services ?? []
   if (names.length > 0) {

@@ -33,6 +33,10 @@ export interface Described {
   readonly accepted: string
   readonly checked: boolean
   readonly answer?: string | undefined
+  /** The shapes `accepted` and `answer` name in place of spelling them out, each answered by `shape`. */
+  readonly named: ReadonlyArray<string>
+  /** A named shape, compact, and the shapes it names in turn; undefined where the definitions have none of that name. */
+  readonly shape: (name: string) => { readonly type: string; readonly named: ReadonlyArray<string> } | undefined
 }
 
 export interface ParamsCheckShape {
@@ -70,11 +74,20 @@ const checking = (
     version,
     check: (endpoint, body) => Effect.map(definitions, (d) => d.check(endpoint, body)),
     describe: (endpoint) =>
-      Effect.map(definitions, (d) => ({
-        accepted: d.accepted(endpoint),
-        checked: d.requestOf(endpoint) !== undefined,
-        answer: d.answer(endpoint),
-      })),
+      Effect.map(definitions, (d) => {
+        const accepted = d.accepted(endpoint)
+        const answer = d.answer(endpoint)
+        return {
+          accepted,
+          checked: d.requestOf(endpoint) !== undefined,
+          answer,
+          named: d.named(endpoint, `${accepted} ${answer ?? ""}`),
+          shape: (name: string) => {
+            const type = d.shape(endpoint, name)
+            return type === undefined ? undefined : { type, named: d.named(endpoint, type).filter((n) => n !== name) }
+          },
+        }
+      }),
   }
 }
 

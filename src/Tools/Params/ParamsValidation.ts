@@ -14,7 +14,7 @@ import {
   prepare,
   readDocument,
 } from "./ParamsDefinitions.js"
-import { accepted, answerType, problems } from "./ParamsWording.js"
+import { accepted, answerType, namedIn, problems, shapeType } from "./ParamsWording.js"
 
 export type Checked =
   /** The body to send: as given, less the nulls that stand for absent optional fields. */
@@ -159,10 +159,20 @@ export class RequestDefinitions {
   answer(endpoint: string): string | undefined {
     return answerType(this.definitions, this.endpoints[endpoint]?.response)
   }
+
+  /** A shape the endpoint's params or answer name, compact as they are (those of the endpoint's definitions). */
+  shape(_endpoint: string, name: string): string | undefined {
+    return shapeType(this.definitions, name)
+  }
+
+  /** The shapes `rendering` names, among the endpoint's definitions. */
+  named(_endpoint: string, rendering: string): ReadonlyArray<string> {
+    return namedIn(this.definitions, rendering)
+  }
 }
 
 /** What the params check reads of the definitions. */
-export type Reader = Pick<RequestDefinitions, "check" | "accepted" | "answer" | "requestOf">
+export type Reader = Pick<RequestDefinitions, "check" | "accepted" | "answer" | "requestOf" | "shape" | "named">
 
 /**
  * `first`, and for the endpoints it does not list, `next`, read when one is
@@ -182,6 +192,8 @@ export const beyond = (first: RequestDefinitions, next: () => RequestDefinitions
     accepted: (endpoint) => pick(endpoint).accepted(endpoint),
     answer: (endpoint) => pick(endpoint).answer(endpoint),
     requestOf: (endpoint) => pick(endpoint).requestOf(endpoint),
+    shape: (endpoint, name) => pick(endpoint).shape(endpoint, name),
+    named: (endpoint, rendering) => pick(endpoint).named(endpoint, rendering),
   }
 }
 

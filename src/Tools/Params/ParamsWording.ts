@@ -59,7 +59,10 @@ const closest = (name: string, candidates: ReadonlyArray<string>): string | unde
 
 const list = (values: ReadonlyArray<unknown>) => values.map((v) => JSON.stringify(v)).join(", ")
 
-/** Deep enough for a config's nested objects; deeper ones (a procedure's stages) show as `{...}`. */
+/**
+ * Deep enough for a config's nested objects; deeper ones (a procedure's stages) show by their
+ * definition's name, which `schema: "Name"` answers (`shapeType`), or as `{...}` where they have none.
+ */
 const MAX_DEPTH = 4
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`)
@@ -164,6 +167,23 @@ export const accepted = (definitions: Definitions, request: string | undefined):
     : shortest((start) => render(definitions, { $ref: `#/${request}` }, start, new Set()))
 }
 
+/** A named shape, compact as an endpoint's params are, or undefined where the definitions have no such name. */
+export const shapeType = (definitions: Definitions, name: string): string | undefined => {
+  const target = Object.hasOwn(definitions, name) ? definitions[name] : undefined
+  return target === undefined ? undefined : shortest((start) => render(definitions, target, start, new Set([name])))
+}
+
+/** A value written in JSON (a tag, a constant), or a name outside one, generic ones whole (`ResourceToml<_PartialStackConfig>`). */
+const TOKENS = /"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*(?:<[A-Za-z0-9_<>,]*>)?/g
+
+/** The shapes a rendering names (outside its quoted tags), each once, in order: those `shapeType` answers. */
+export const namedIn = (definitions: Definitions, rendering: string): ReadonlyArray<string> => {
+  const names = new Set<string>()
+  for (const [token] of rendering.matchAll(TOKENS))
+    if (!token.startsWith('"') && /^[A-Z]/.test(token) && Object.hasOwn(definitions, token)) names.add(token)
+  return [...names]
+}
+
 /** An endpoint's answer, compact as its params are, or undefined when the definitions do not have it. */
 export const answerType = (definitions: Definitions, response: string | null | undefined): string | undefined =>
   typeof response === "string" && definitions[response] !== undefined
@@ -207,6 +227,8 @@ const render = (
     const target = definitions[name]
     // A definition inside itself (recursive types) is shown by name.
     if (target === undefined || seen.has(name)) return name
+    // Deeper than a schema answer spells out: the shape by its name, which `schema: "Name"` answers.
+    if (depth >= MAX_DEPTH && target.properties !== undefined) return name
     return render(definitions, target, depth, new Set([...seen, name]))
   }
   if (schema.enum !== undefined) return schema.enum.map((v) => JSON.stringify(v)).join(" | ")

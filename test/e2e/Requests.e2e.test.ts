@@ -1,0 +1,56 @@
+/**
+ * The requests `npm run answer-sizes` measures (scripts/everyday-requests.mjs), replayed on the
+ * built server over the sandbox as the script replays them: the whole-service ones
+ * (`SVC_REACH=all`) each answer, and say what now holds where a change answers with nothing.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import * as Effect from "effect/Effect"
+// @ts-expect-error: a script of the project's, in JavaScript, with no types
+import { replay, WHOLE_SERVICE } from "../../scripts/everyday-requests.mjs"
+import * as Spawn from "../support/Spawn.js"
+
+interface Replayed {
+  readonly request: string
+  readonly texts: ReadonlyArray<string>
+}
+
+/** A client of the built server on the small estate with everything in reach, whose user accepts each question. */
+const connect = async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [Spawn.ENTRY, "--sandbox", "--estate", "small"],
+    env: { PATH: process.env.PATH ?? "", SVC_REACH: "all", SVC_WAIT_POLL_MS: "100" },
+    stderr: "pipe",
+  })
+  const client = new Client({ name: "svc-mcp-requests", version: "1.0.0" }, { capabilities: { elicitation: {} } })
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: {} }))
+  await client.connect(transport)
+  return client
+}
+
+describe("the whole-service requests answer-sizes measures", () => {
+  it.live(
+    "each call answers; a change says what now holds",
+    () =>
+      Effect.gen(function* () {
+        const requests = WHOLE_SERVICE as ReadonlyArray<{ request: string; calls: ReadonlyArray<unknown> }>
+        const answers = (yield* Effect.promise(() => replay(connect, false, requests))) as ReadonlyArray<Replayed>
+        expect(answers.map((a) => a.request)).toEqual(requests.map((r) => r.request))
+        for (const [i, a] of answers.entries()) expect(a.texts, a.request).toHaveLength(requests[i]?.calls.length ?? -1)
+        const text = (request: string) => answers.find((a) => a.request === request)?.texts.join("\n") ?? ""
+        expect(text("What is each open alert about?")).toMatch(/"ServerDisk"/)
+        expect(text("Tag the api deployment release and say what it is for.")).toMatch(
+          /read back\]\n\{"tags":\["release"\],"description":"the public API"/,
+        )
+        expect(text("Let ci-bot deploy the web stack.")).toContain('["User ci-bot","Stack web","Execute",[]]')
+        expect(text("Let estate-sync write to its repository, and commit the estate to it.")).toContain(
+          "CommitSync succeeded.",
+        )
+        expect(text("Which version is the core?")).toMatch(/^\{"version":"\d+\.\d+\.\d+"\}$/)
+      }),
+    120_000,
+  )
+})
