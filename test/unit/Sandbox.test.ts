@@ -383,10 +383,7 @@ describe("the sandbox's executions, as the service runs them", () => {
         expect(deployed._id.$oid).toMatch(/^[0-9a-f]{24}$/)
         const some = yield* call("execute/DeployStack", { stack: "web", services: ["worker"] })
         expect(some.operation).toBe("DeployStackService")
-        // web deploys now, and the service runs one deploy of a stack at a time: another stack's.
-        expect((yield* call("execute/DeployStack", { stack: "monitoring", services: [] })).operation).toBe(
-          "DeployStack",
-        )
+        expect((yield* call("execute/DeployStack", { stack: "web", services: [] })).operation).toBe("DeployStack")
 
         const renamed = yield* call("write/RenameServer", { id: "prod-02", name: "prod-2" })
         expect(renamed).toMatchObject({ operation: "RenameServer", target: { type: "Server" }, status: "Complete" })
@@ -395,8 +392,7 @@ describe("the sandbox's executions, as the service runs them", () => {
           name: "devs",
         })
 
-        // An execution on no resource is never busy: each is an Update of its own.
-        for (let i = 0; i < 120; i++) yield* call("execute/ClearRepoCache", {})
+        for (let i = 0; i < 120; i++) yield* call("execute/PullStack", { stack: "web" })
         const first = yield* call("read/ListUpdates", {})
         expect(first.updates).toHaveLength(100)
         expect(first.next_page).toBe(1)

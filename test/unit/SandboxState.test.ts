@@ -140,29 +140,6 @@ describe("the sandbox's monitoring", () => {
       }),
   )
 
-  it.scopedLive("a second deploy of a stack while its first runs is refused as busy; once done, one runs", () =>
-    Effect.gen(function* () {
-      const { ok, admin: call } = yield* session({ timing: { completeMs: 300 } })
-      const first = yield* ok("execute/DeployStack", { stack: "web" })
-      const [second, some] = yield* Effect.all(
-        [
-          call("execute/DeployStack", { stack: "web" }),
-          call("execute/DeployStack", { stack: "web", services: ["worker"] }),
-        ],
-        { concurrency: 2 },
-      )
-      expect(second).toEqual({ status: 409, body: { error: "Resource is busy", trace: [] } })
-      expect(some.status).toBe(409)
-      // Another action on it, and the same on another stack, run meanwhile.
-      expect((yield* call("execute/DeployStack", { stack: "monitoring" })).status).toBe(200)
-      expect((yield* call("execute/PullStack", { stack: "web" })).status).toBe(200)
-      for (let i = 0; i < 50 && (yield* ok("read/GetUpdate", { id: first._id.$oid })).status !== "Complete"; i++) {
-        yield* Effect.sleep("20 millis")
-      }
-      expect((yield* call("execute/DeployStack", { stack: "web" })).status).toBe(200)
-    }),
-  )
-
   it.scopedLive("an action state says what runs now: a deploy's while its Update is in progress", () =>
     Effect.gen(function* () {
       const { ok } = yield* session({ timing: { completeMs: 300 } })

@@ -9,7 +9,6 @@ import * as NamePattern from "../../Shared/NamePattern.js"
 import { composeRun, record } from "../Docker/Compose.js"
 import { PRUNES } from "../Docker/Prune.js"
 import { DEPLOYMENT_STATES, deployed, lifecycle, STACK_STATES } from "../Docker/Workloads.js"
-import { busyWith } from "../Monitoring/Monitoring.js"
 import type { Handler } from "../Resources/Resources.js"
 import * as Sync from "../Sync/SyncPending.js"
 import { type Kind, kinds } from "../World/Kinds.js"
@@ -254,6 +253,12 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
     id: target?.resource.id ?? "",
   }
   const command = `${operation} ${target?.resource.name ?? ""}`.trim()
+  if (operation === "DeployStackIfChanged" && target !== undefined && !changed(target.resource)) {
+    // Nothing to deploy: the service answers a finished Update it never stores, without an id.
+    const update = world.newUpdate("DeployStack", updateTarget, caller.id, false)
+    world.finish(update, "Diff compose files", "", ["Deploy cancelled after no changes detected."], true)
+    return update
+  }
   const services = Array.isArray(params.services) && params.services.length > 0
   const recorded =
     operation === "DeployStackIfChanged"
@@ -261,15 +266,6 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
       : operation === "DeployStack" && services
         ? "DeployStackService"
         : operation
-  if (target !== undefined && busyWith(world, target.kind, target.resource, recorded) !== undefined) {
-    throw new ServiceFailure(409, "Resource is busy")
-  }
-  if (operation === "DeployStackIfChanged" && target !== undefined && !changed(target.resource)) {
-    // Nothing to deploy: the service answers a finished Update it never stores, without an id.
-    const update = world.newUpdate("DeployStack", updateTarget, caller.id, false)
-    world.finish(update, "Diff compose files", "", ["Deploy cancelled after no changes detected."], true)
-    return update
-  }
   const update = world.newUpdate(recorded, updateTarget, caller.id)
   setTimeout(() => {
     let lines: ReadonlyArray<string> | undefined

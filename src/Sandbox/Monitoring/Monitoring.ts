@@ -67,23 +67,6 @@ const ACTION_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> 
   swarm: {},
 }
 
-/**
- * The action of `operation` on `r` when it runs now and the service runs one at a time (its action
- * state a flag, not a count): the service refuses another while it runs.
- */
-export const busyWith = (world: World, kind: Kind, r: Resource, operation: string): string | undefined => {
-  const fields = ACTION_FIELDS[kind] ?? {}
-  const field = fields[operation]
-  if (field === undefined) return undefined
-  const endpoint = `read/Get${kinds[kind].target}ActionState`
-  const schema = world.schema.endpointSchema(endpoint, "response")?.schema.properties?.[field]
-  if (schema === undefined || world.schema.resolve(schema).schema.type !== "boolean") return undefined
-  const running = world.history.updates.some(
-    (u) => u.status === "InProgress" && u.target.id === r.id && fields[u.operation] === field,
-  )
-  return running ? field : undefined
-}
-
 /** Whether each action runs now, or how many of it run (the definition says which it answers). */
 const actionState = (world: World, kind: Kind, r: Resource) => {
   const fields = ACTION_FIELDS[kind] ?? {}
