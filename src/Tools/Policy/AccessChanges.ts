@@ -13,6 +13,7 @@ import type { ServerSettingsShape } from "../../Settings/Policy.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import { diff, list, record, text } from "../Sync/SyncChanges.js"
+import { decodeBasic } from "../Sync/Toml.js"
 import { accessWords } from "./AccessEndpoints.js"
 
 /** The endpoints whose params carry a sync's file text, and where. */
@@ -26,40 +27,6 @@ const SYNC_TEXTS: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>>
 const SYNC_RUNS: ReadonlySet<string> = new Set(["RunSync", "CommitSync"])
 
 const KEY = /^[A-Za-z0-9_-]+/
-const ESCAPES: Readonly<Record<string, string>> = {
-  b: "\b",
-  t: "\t",
-  n: "\n",
-  f: "\f",
-  r: "\r",
-  e: "\u001b",
-  '"': '"',
-  "\\": "\\",
-}
-const HEX: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 }
-
-/** A TOML basic string's body decoded (`\uXXXX`, `\UXXXXXXXX`, `\xHH` and the short escapes). */
-const basic = (body: string): string => {
-  let out = ""
-  let i = 0
-  while (i < body.length) {
-    const at = body.indexOf("\\", i)
-    if (at < 0) return out + body.slice(i)
-    out += body.slice(i, at)
-    const mark = body[at + 1] ?? ""
-    const width = HEX[mark]
-    const code = width === undefined ? Number.NaN : Number.parseInt(body.slice(at + 2, at + 2 + width), 16)
-    if (width !== undefined && Number.isFinite(code) && code <= 0x10ffff) {
-      out += String.fromCodePoint(code)
-      i = at + 2 + width
-    } else {
-      out += ESCAPES[mark] ?? mark
-      i = at + 2
-    }
-  }
-  return out
-}
-
 /** The dotted key at the start of `text` (bare, "basic" or 'literal' parts), and what follows it. */
 const keyAt = (text: string): { readonly path: ReadonlyArray<string>; readonly rest: string } | undefined => {
   const path: Array<string> = []
@@ -71,7 +38,7 @@ const keyAt = (text: string): { readonly path: ReadonlyArray<string>; readonly r
       const end = quote === "'" ? rest.indexOf("'", 1) : /^"((?:[^"\\]|\\.)*)"/.exec(rest)?.[0].length
       if (end === undefined || end < 0) return undefined
       const body = quote === "'" ? rest.slice(1, end) : rest.slice(1, end - 1)
-      path.push(quote === "'" ? body : basic(body))
+      path.push(quote === "'" ? body : decodeBasic(body))
       rest = rest.slice(quote === "'" ? end + 1 : end).trimStart()
     } else {
       const bare = KEY.exec(rest)?.[0]
@@ -90,7 +57,7 @@ const stringAt = (text: string): string | undefined => {
   const literal = /^'([^'\n]*)'/.exec(value)
   if (literal !== null) return literal[1]
   const quoted = /^"((?:[^"\\\n]|\\.)*)"/.exec(value)
-  return quoted === null ? undefined : basic(quoted[1] ?? "")
+  return quoted === null ? undefined : decodeBasic(quoted[1] ?? "")
 }
 
 const GROUP = "user_group"

@@ -142,16 +142,44 @@ const escaped = (text: string, at: number): boolean => {
 const BASIC = /^"((?:[^"\\\n]|\\.)*)"$/s
 const LITERAL = /^'([^'\n]*)'$/
 
+const ESCAPES: Readonly<Record<string, string>> = {
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  f: "\f",
+  r: "\r",
+  e: "\u001b",
+  '"': '"',
+  "\\": "\\",
+}
+const HEX: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 }
+
+/** A TOML basic string's body decoded (`\uXXXX`, `\UXXXXXXXX`, `\xHH` and the short escapes). */
+export const decodeBasic = (body: string): string => {
+  let out = ""
+  let i = 0
+  while (i < body.length) {
+    const at = body.indexOf("\\", i)
+    if (at < 0) return out + body.slice(i)
+    out += body.slice(i, at)
+    const mark = body[at + 1] ?? ""
+    const width = HEX[mark]
+    const code = width === undefined ? Number.NaN : Number.parseInt(body.slice(at + 2, at + 2 + width), 16)
+    if (width !== undefined && Number.isFinite(code) && code <= 0x10ffff) {
+      out += String.fromCodePoint(code)
+      i = at + 2 + width
+    } else {
+      out += ESCAPES[mark] ?? mark
+      i = at + 2
+    }
+  }
+  return out
+}
+
 /** A value as it reads: a one-line string's text, anything else as the TOML writes it. */
 export const readValue = (raw: string): string => {
   const basic = BASIC.exec(raw)
-  if (basic !== null) {
-    try {
-      return JSON.parse(`"${basic[1] ?? ""}"`) as string
-    } catch {
-      return basic[1] ?? ""
-    }
-  }
+  if (basic !== null) return decodeBasic(basic[1] ?? "")
   return LITERAL.exec(raw)?.[1] ?? raw
 }
 
