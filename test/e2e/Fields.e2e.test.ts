@@ -149,7 +149,9 @@ describe("fields, end to end", () => {
         "{down: number, running: number, stopped: number, total: number, unhealthy: number, unknown: number}",
       )
       const updates = yield* schema("svc_list_detail", { list_type: "updates" })
-      expect(updates.answer).toMatch(/^\{next_page\?: number, updates: \{/)
+      // A shape nested deeper is named, and `schema: "Name"` answers it.
+      expect(updates.answer).toBe("{next_page?: number, updates: UpdateListItem[]}")
+      expect(updates.shapes).toEqual(["UpdateListItem"])
       const inspect = yield* schema("svc_inspect", { inspect_type: "container" })
       expect(inspect.answer).toMatch(/State\?: \{/)
       // A tool that does not take fields shows its params alone.
