@@ -153,7 +153,8 @@ describe("fields, end to end", () => {
       expect(updates.answer).toBe("{next_page?: number, updates: UpdateListItem[]}")
       expect(updates.shapes).toEqual(["UpdateListItem"])
       const inspect = yield* schema("svc_inspect", { inspect_type: "container" })
-      expect(inspect.answer).toMatch(/State\?: \{/)
+      expect(inspect.answer).toMatch(/State\?: ContainerState[,}]/)
+      expect(inspect.shapes).toContain("ContainerState")
       // A tool that does not take fields shows its params alone.
       const logs = yield* schema("svc_logs", { resource_type: "stack" })
       expect(logs.answer).toBeUndefined()
