@@ -49,7 +49,7 @@ export const svc_get = make({
   selectorKey: "resource_type",
   endpoints: Tables.get,
   description:
-    "Get one resource's main fields. params: id or name under the type's key, e.g. stack {stack}, sync_resource {sync}; variable {name}; user_group {user_group}; *_account {id}. fields: paths to keep.",
+    "Get one resource's main fields. params: id or name under the type's key, e.g. stack {stack}, sync_resource {sync}; variable {name}; user_group {user_group}; *_account {id}.",
 })
 
 export const svc_create = make({
@@ -62,7 +62,7 @@ export const svc_create = make({
   selectorKey: "resource_type",
   endpoints: Tables.create,
   description:
-    "Create a resource. params: {name, config} (config: partial, may be empty); tag {name, color?}; variable {name, value?}; user_group {name}; *_account {account}.",
+    "Create a resource. params: {name, config} (config partial, may be {}); tag {name, color?}; variable {name, value?}; user_group {name}; *_account {account}.",
 })
 
 export const svc_update = make({
@@ -76,7 +76,7 @@ export const svc_update = make({
   endpoints: Tables.update,
   shows: { changed: true },
   description:
-    "Change a resource. params: {id, config}: id or name, and a partial config to merge; tag {tag, color}; variable {name, value}; *_account {id, account}.",
+    "Change a resource. params: {id, config}: id or name, a partial config to merge; tag {tag, color}; variable {name, value}; *_account {id, account}.",
 })
 
 export const svc_delete = make({
@@ -144,7 +144,7 @@ export const svc_summary = make({
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.summary,
-  description: "Count resources of one type by state. params: {}. fields: paths to keep.",
+  description: "Count resources of one type by state. params: {}.",
 })
 
 export const svc_inspect = make({
@@ -174,7 +174,7 @@ export const svc_list_detail = make({
   selectorKey: "list_type",
   endpoints: Tables.list_detail,
   description:
-    "Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}. full_* as rows, and fields, as svc_list.",
+    "Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}. full_* as rows, fields as svc_list.",
   outputSchema: ROWS,
 })
 
@@ -187,7 +187,7 @@ export const svc_copy = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.copy,
-  description: "Copy a resource. params: {name, id}: the new name, and the source's id or name.",
+  description: "Copy a resource. params: {name, id}: the new name, the source's id or name.",
 })
 
 export const svc_rename = make({
@@ -200,7 +200,7 @@ export const svc_rename = make({
   selectorKey: "resource_type",
   endpoints: Tables.rename,
   description:
-    "Rename a resource. params: {id, name}: its id or current name, and the new name. Answers an Update (tag, user_group: the record).",
+    "Rename a resource. params: {id, name}: its id or name, and the new name. Answers an Update (tag, user_group: the record).",
 })
 
 /** In the order interface.md lists them. */
