@@ -15,11 +15,11 @@ import * as CallContext from "./Call/Context.js"
 import { guarded } from "./Callers/KeyGuard.js"
 import { RefusedKeys } from "./Callers/RefusedKeys.js"
 import { DEFAULT_MAX_ANSWER_BYTES, SvcConfig } from "./Config.js"
-import { SvcAuthError, type SvcError, type Target } from "./Service/Errors.js"
+import { SvcAuthError, type SvcError, SvcResponseError, type Target } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
 import { fromResponse, type Outcome, rejected } from "./Service/Response.js"
 import * as SvcTransport from "./Service/Transport.js"
-import { Naming } from "./Settings/Naming.js"
+import { Naming, type NamingShape } from "./Settings/Naming.js"
 
 export type Group = "read" | "write" | "execute"
 
@@ -31,15 +31,37 @@ export interface Reply {
   readonly cut?: number
 }
 
+/**
+ * How an answer is read. "shown" (the default): up to SVC_MAX_ANSWER_BYTES, cut there and marked
+ * so (the cap bounds what a result shows). "whole": an answer a check decides on, read up to
+ * WHOLE_TIMES that cap; one longer still fails (SvcResponseError), never decided on cut.
+ */
+export type Reading = "shown" | "whole"
+
+/**
+ * How many answer caps (SVC_MAX_ANSWER_BYTES) a read made to decide may take (20,000,000 bytes by
+ * default): a check needs the whole of what it reads, where a result shows only a budget of it.
+ */
+export const WHOLE_TIMES = 10
+
 export interface SvcClientShape {
   /** Calls `{group}/{endpoint}` with `params` as the body; succeeds with the answer's JSON value. */
-  readonly call: (group: Group, endpoint: string, params: object) => Effect.Effect<unknown, SvcError>
+  readonly call: (group: Group, endpoint: string, params: object, reading?: Reading) => Effect.Effect<unknown, SvcError>
   /** The same, keeping the body's text too. */
-  readonly answer: (group: Group, endpoint: string, params: object) => Effect.Effect<Reply, SvcError>
+  readonly answer: (group: Group, endpoint: string, params: object, reading?: Reading) => Effect.Effect<Reply, SvcError>
 }
 
 /** What the client calls around each request and login: nothing by default, spans and metrics with telemetry. */
 export { type ClientHooks, Hooks } from "./Service/Hooks.js"
+
+/** A read made to decide that passed its bound: what arrived of it is never decided on. */
+const notWhole = (call: Target, bytes: number, naming: NamingShape) =>
+  new SvcResponseError({
+    call,
+    status: 200,
+    reason: "NotWhole",
+    detail: `past ${bytes} bytes (${WHOLE_TIMES} times ${naming.variable("SVC_MAX_ANSWER_BYTES")}), the most read of one to decide on`,
+  })
 
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
@@ -53,10 +75,11 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
   const refusedKeys = yield* RefusedKeys
   // Among several services, messages name the service's own variables and headers.
   const naming = yield* Naming
-  const maxBytes = config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES
+  const cap = config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES
 
-  const answer = (group: Group, endpoint: string, params: object) => {
+  const answer = (group: Group, endpoint: string, params: object, reading: Reading = "shown") => {
     const target: Target = { group, endpoint }
+    const maxBytes = reading === "whole" ? WHOLE_TIMES * cap : cap
     const url = `${config.url}/${group}/${endpoint}`
     const attempt = (credentials: Readonly<Record<string, string>>) =>
       Effect.flatMap(CallContext.get, ({ address }) => {
@@ -78,7 +101,9 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
       })
     const settle = (outcome: Outcome, credential: Credential): Effect.Effect<Reply, SvcError> =>
       outcome._tag === "Ok"
-        ? Effect.succeed(outcome)
+        ? outcome.cut === undefined || reading === "shown"
+          ? Effect.succeed(outcome)
+          : Effect.fail(notWhole(target, outcome.cut, naming))
         : Effect.fail(
             outcome._tag === "Failed"
               ? outcome.error
@@ -110,8 +135,8 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
       Effect.tapError((error) => Effect.logWarning(error.message)),
     )
   }
-  const call = (group: Group, endpoint: string, params: object) =>
-    Effect.map(answer(group, endpoint, params), (a) => a.value)
+  const call = (group: Group, endpoint: string, params: object, reading?: Reading) =>
+    Effect.map(answer(group, endpoint, params, reading), (a) => a.value)
   return { call, answer } satisfies SvcClientShape
 })
 

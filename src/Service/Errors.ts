@@ -102,9 +102,13 @@ export class SvcResponseError extends Data.TaggedError("SvcResponseError")<{
   readonly call: Target
   readonly status: number
   readonly detail: string
+  /** "NotWhole": the body passed the bound of a read made to decide on it (SvcClient's "whole" reading). */
+  readonly reason?: "NotWhole"
 }> {
   override get message(): string {
-    return `${callPath(this.call)} answered ${this.status} with a body that is not JSON: ${this.detail}`
+    return this.reason === "NotWhole"
+      ? `${callPath(this.call)} answered ${this.status} with a body too long to read whole: ${this.detail}`
+      : `${callPath(this.call)} answered ${this.status} with a body that is not JSON: ${this.detail}`
   }
 }
 
