@@ -18,8 +18,12 @@ export const strings = (value: unknown): ReadonlyArray<string> =>
 export const idOf = (value: unknown): string | undefined =>
   text(field(field(value, "_id"), "$oid")) ?? text(field(value, "id"))
 
+/**
+ * A read a question decides what to say on: whole, past the answer cap (SvcClient's "whole"
+ * reading), or failed, so that a plan says it could not be read rather than summarise a part.
+ */
 export const read = (group: Group, endpoint: string, params: object) =>
-  Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params)).pipe(
+  Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params, "whole")).pipe(
     // Its message names the call and the service's words.
     Effect.mapError((error) => error.message),
   )

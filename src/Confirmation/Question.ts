@@ -106,7 +106,8 @@ const changes = (question: Question): Effect.Effect<ReadonlyArray<string>, never
     let unread = ""
     if (getEndpoint !== undefined && key !== undefined) {
       const record = yield* SvcClient.pipe(
-        Effect.flatMap((client) => client.call("read", getEndpoint, { [key]: body[key] })),
+        // Whole or not at all: a record cut short would show its later fields as not set.
+        Effect.flatMap((client) => client.call("read", getEndpoint, { [key]: body[key] }, "whole")),
         Effect.either,
       )
       if (record._tag === "Right" && isObject(record.right)) {
