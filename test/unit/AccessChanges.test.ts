@@ -118,7 +118,7 @@ describe("a run refused on the sync's pending plan, against the sandbox", () => 
         expect(yield* refusal("RunProcedure", { procedure: "backup-only" })).toBeUndefined()
         expect(yield* refusal("RunSync", { sync: "estate-sync" }, "full")).toBeUndefined()
         // A sync that cannot be read is refused: whether it changes groups is unknown.
-        expect(yield* refusal("CommitSync", { sync: "no-such-sync" })).toContain("could not be read first")
+        expect(yield* refusal("CommitSync", { sync: "no-such-sync" })).toContain("could not be read whole first")
         // A sync's file text that declares user groups is refused, naming them; one without them goes through.
         const groups = '[[user_group]]\nname = "ops"\nusers = ["carol"]\n'
         const write = (contents: string) => ({ sync: "s", file_path: "a.toml", resource_path: "", contents })

@@ -6,15 +6,15 @@
  * The policy refuses the endpoints before anything is sent (Policy.ts, with
  * AccessEndpoints.ts, which a start loads); a sync's file writes, its run or
  * commit, and a procedure's whose stages run a sync, are refused by the call's
- * program (Invoke.ts), the last on the sync's plan, read just before.
+ * program (Invoke.ts), the last on the sync's plan, read whole just before (SyncRuns.ts).
  */
 import * as Effect from "effect/Effect"
 import type { ServerSettingsShape } from "../../Settings/Policy.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
-import { diff, list, record, text } from "../Sync/SyncChanges.js"
 import { decodeBasic } from "../Sync/Toml.js"
 import { accessWords } from "./AccessEndpoints.js"
+import { runRefusal } from "./SyncRuns.js"
 
 /** The endpoints whose params carry a sync's file text, and where. */
 const SYNC_TEXTS: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>> = {
@@ -22,9 +22,6 @@ const SYNC_TEXTS: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>>
   CreateResourceSync: [["config", "file_contents"]],
   UpdateResourceSync: [["config", "file_contents"]],
 }
-
-/** The endpoints whose run applies, or whose commit writes, the sync's pending plan. */
-const SYNC_RUNS: ReadonlySet<string> = new Set(["RunSync", "CommitSync"])
 
 const KEY = /^[A-Za-z0-9_-]+/
 /** The dotted key at the start of `text` (bare, "basic" or 'literal' parts), and what follows it. */
@@ -110,59 +107,19 @@ const groupsWritten = (endpoint: string, params: unknown): ReadonlyArray<string>
     return typeof text === "string" ? declaredGroups(text).map(quoted) : []
   })
 
-/** The user groups a sync's record's pending plan creates, updates or deletes, each after its change. */
-const groupsPending = (sync: unknown): ReadonlyArray<string> =>
-  list(record(record(sync).info).user_group_updates).flatMap((update) => {
-    const d = diff(update)
-    return d === undefined ? [] : [`${d.kind.toLowerCase()} ${quoted(d.name ?? "(unnamed)")}`]
-  })
-
 /** A list of what a refusal names: the first few, and how many more. */
 const listed = (items: ReadonlyArray<string>, shown = 5): string =>
   `${items.slice(0, shown).join(", ")}${items.length > shown ? ` and ${items.length - shown} more` : ""}`
-
-/**
- * Why a sync's run or commit is refused while access changes are kept away: the user groups its
- * pending plan changes, or that the plan could not be read. The plan is computed afresh first
- * (RefreshResourceSyncPending, which changes nothing of the estate), as the run computes its own
- * from the files: a plan as of an older refresh may not show what the files declare now.
- */
-const pendingRefusal = (
-  client: SvcClientShape,
-  params: Readonly<Record<string, unknown>>,
-  words: string,
-): Effect.Effect<string | undefined> => {
-  const sync = typeof params.sync === "string" ? params.sync : ""
-  return client.call("write", "RefreshResourceSyncPending", { sync }).pipe(
-    Effect.flatMap((refreshed) =>
-      isObject(refreshed) && isObject(refreshed.info)
-        ? Effect.succeed(refreshed)
-        : client.call("read", "GetResourceSync", { sync }),
-    ),
-    Effect.map((record_) => {
-      const error = text(record(record(record_).info).pending_error)
-      if (error !== undefined)
-        return `the sync's pending changes could not be computed, so whether they change user groups is unknown: ${words}`
-      const groups = groupsPending(record_)
-      return groups.length === 0
-        ? undefined
-        : `the sync's pending changes touch user groups (${listed(groups)}): ${words}`
-    }),
-    Effect.orElseSucceed(
-      () =>
-        `the sync's pending changes could not be read first, so whether they change user groups is unknown: ${words}`,
-    ),
-  )
-}
 
 /** The settings a call's program reads to keep access changes away (Invoke.ts). */
 export interface AccessSettings extends Partial<Pick<ServerSettingsShape, "mode" | "accessChanges">> {}
 
 /**
  * Why a call is refused while access changes are kept away, if it is: a write of a sync's file text
- * (`endpoint`, with `params`) that declares user groups, naming them; or a sync's run or commit: its pending plan, read just before, touches user groups. A procedure's run is
- * refused so for each sync its stages run (and the stages of the procedures they run). A batch of
- * procedures, and an action's script, are not read.
+ * (`endpoint`, with `params`) that declares user groups, naming them; or a sync's run or commit: its
+ * pending plan, read whole just before, touches user groups. A procedure's run, or a batch's, is
+ * refused so for each sync its stages run, through the procedures they run to any depth
+ * (SyncRuns.ts), or where what they run cannot be read whole. An action's script is not read.
  */
 export const syncRefusal = (
   client: SvcClientShape,
@@ -178,46 +135,6 @@ export const syncRefusal = (
     return Effect.succeed(
       `the sync's file text declares the user groups ${listed(written)}, which a run would apply: ${words}`,
     )
-  if (!SYNC_RUNS.has(endpoint) && endpoint !== "RunProcedure") return Effect.succeed(undefined)
-  if (endpoint !== "RunProcedure") return pendingRefusal(client, params, words)
-  // A procedure's stages may run a sync: each is refused as its own run would be.
-  return Effect.flatMap(syncsRun(client, text(params.procedure) ?? "", 0), (syncs) =>
-    Effect.reduce([...new Set(syncs)], undefined as string | undefined, (found, sync) =>
-      found !== undefined
-        ? Effect.succeed(found)
-        : Effect.map(pendingRefusal(client, { sync }, words), (reason) =>
-            reason === undefined ? undefined : `a stage runs the sync ${quoted(sync)}, and ${reason}`,
-          ),
-    ),
-  )
+  // A sync's run or commit, or a procedure's (alone or in a batch) that runs one: on the plans they apply.
+  return runRefusal(client, endpoint, params, words)
 }
-
-/** How deep procedures that run procedures are followed. */
-const MAX_NESTED = 3
-
-/** The executions a procedure's enabled stages run, as the definitions give them. */
-const executionsOf = (procedure: unknown): ReadonlyArray<Record<string, unknown>> =>
-  list(record(record(procedure).config).stages)
-    .filter((stage) => record(stage).enabled !== false)
-    .flatMap((stage) => list(record(stage).executions))
-    .filter((execution) => record(execution).enabled !== false)
-    .map((execution) => record(record(execution).execution))
-
-/** The syncs a procedure's stages run, through the procedures they run in turn; none where it cannot be read. */
-const syncsRun = (client: SvcClientShape, procedure: string, depth: number): Effect.Effect<ReadonlyArray<string>> =>
-  depth > MAX_NESTED
-    ? Effect.succeed([])
-    : client.call("read", "GetProcedure", { procedure }).pipe(
-        Effect.flatMap((read) => {
-          const executions = executionsOf(read)
-          const named = (type: string, key: string) =>
-            executions
-              .flatMap((e) => (e.type === type ? [text(record(e.params)[key])] : []))
-              .filter((n) => n !== undefined)
-          return Effect.map(
-            Effect.forEach(named("RunProcedure", "procedure"), (nested) => syncsRun(client, nested, depth + 1)),
-            (deeper) => [...named("RunSync", "sync"), ...deeper.flat()],
-          )
-        }),
-        Effect.orElseSucceed(() => []),
-      )
