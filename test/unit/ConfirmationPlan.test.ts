@@ -155,6 +155,38 @@ describe("the plan of a confirmation question", () => {
     }),
   )
 
+  it.scopedLive(
+    'a sync whose changes lie past the answer cap: read whole, never "nothing pending"; past its bound, said unread',
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        // The sync's files: a group opened to everyone, after a file of 2.1 MB (past the 2,000,000 bytes cap).
+        const files = [
+          ["access.toml", '[[user_group]]\nname = "developers"\neveryone = true\n'],
+          ["padding.toml", `# ${"x".repeat(2_100_000)}\n`],
+        ]
+        for (const [file_path, contents] of files)
+          yield* Sandboxes.asAdmin(sandbox).ok("write/WriteSyncFileContents", {
+            sync: "estate-sync",
+            resource_path: "",
+            file_path,
+            contents,
+          })
+        yield* Sandboxes.asAdmin(sandbox).ok("write/RefreshResourceSyncPending", { sync: "estate-sync" })
+        const asked = (config: Record<string, unknown>) =>
+          plan("svc_execute", "run_sync", { sync: "estate-sync" }).pipe(
+            Effect.provide(Layers.client({ ...Sandboxes.apiKeyConfig(sandbox), ...config })),
+          )
+        const whole = yield* asked({})
+        expect(whole.text).toContain('- update user group "developers"')
+        expect(whole.text).not.toContain("nothing pending")
+        const unread = yield* asked({ maxAnswerBytes: 200_000 })
+        expect(unread.text).toBe(
+          'The sync "estate-sync" could not be read before asking (read/GetResourceSync answered 200 with a body too long to read whole: past 2000000 bytes (10 times SVC_MAX_ANSWER_BYTES), the most read of one to decide on), so its pending changes cannot be shown.',
+        )
+      }),
+  )
+
   it.scopedLive("other calls have no plan; an unreachable service is said", () =>
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
