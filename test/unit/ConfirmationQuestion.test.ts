@@ -125,4 +125,22 @@ describe("an update's question", () => {
         }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
       }),
   )
+
+  it.scopedLive("reads the current record whole past the answer cap; longer still, says it could not read it", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      // A first stage named with 2.1 MB: the fields after the stages lie past the 2,000,000 bytes cap.
+      const stage = { name: "x".repeat(2_100_000), enabled: true, executions: [] }
+      yield* Sandboxes.asAdmin(sandbox).ok("write/CreateProcedure", { name: "padded", config: { stages: [stage] } })
+      const webhook = update("procedure", "UpdateProcedure", { id: "padded", config: { webhook_enabled: true } })
+      const ask = (config: Record<string, unknown>) =>
+        Question.message({ invocation: webhook, revealSecrets: false }).pipe(
+          Effect.provide(Layers.client({ ...Sandboxes.apiKeyConfig(sandbox), ...config })),
+        )
+      expect(yield* ask({})).toContain("\n  config.webhook_enabled: false -> true\n")
+      expect(yield* ask({ maxAnswerBytes: 200_000 })).toContain(
+        "Changes (the current record could not be read: read/GetProcedure answered 200 with a body too long to read whole: past 2000000 bytes",
+      )
+    }),
+  )
 })
