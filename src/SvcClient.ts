@@ -63,6 +63,38 @@ const notWhole = (call: Target, bytes: number, naming: NamingShape) =>
     detail: `past ${bytes} bytes (${WHOLE_TIMES} times ${naming.variable("SVC_MAX_ANSWER_BYTES")}), the most read of one to decide on`,
   })
 
+/**
+ * What an exchange means (Service/Response.ts). A read made to decide that passed its bound is
+ * refused as it stands: what arrived of it is neither closed nor parsed.
+ */
+const outcomeOf = (
+  target: Target,
+  exchange: SvcTransport.Exchange,
+  bound: { readonly reading: Reading; readonly maxBytes: number },
+  secrets: ReadonlyArray<string>,
+  naming: NamingShape,
+): Outcome => {
+  const { status, text, cut, ...headers } = exchange
+  if (cut === true && bound.reading === "whole" && status >= 200 && status < 300)
+    return { _tag: "Failed", error: notWhole(target, bound.maxBytes, naming) }
+  const read = cut === true ? { ...headers, cutAt: bound.maxBytes } : headers
+  return fromResponse(target, status, text, secrets, read, naming)
+}
+
+/** Why an answer fails the call: the service's error, or its refusal of the credentials. */
+const failureOf = (
+  target: Target,
+  outcome: Exclude<Outcome, { readonly _tag: "Ok" }>,
+  credential: Credential,
+  method: Parameters<typeof rejected>[2],
+  naming: NamingShape,
+): SvcError =>
+  outcome._tag === "Failed"
+    ? outcome.error
+    : credential.refusal === undefined
+      ? rejected(target, outcome, method, naming)
+      : new SvcAuthError({ call: target, reason: "Rejected", status: outcome.status, detail: credential.refusal })
+
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
 type Needs = SvcConfig | Auth | HttpClient.HttpClient | RefusedKeys
@@ -89,33 +121,22 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
         const request = SvcTransport.postJson(url, params, headers)
         return SvcTransport.send(http, target, request, config.timeoutMs, maxBytes).pipe(
           hooks.serviceRequest("POST", `/${group}/${endpoint}`),
-          Effect.flatMap(({ status, text, cut, ...headers }) => {
+          Effect.flatMap((exchange) => {
             const took = Math.round(performance.now() - started)
-            const read = cut === true ? { ...headers, cutAt: maxBytes } : headers
+            const cut = exchange.cut === true ? ", cut" : ""
             return Effect.zipRight(
-              Effect.logDebug(`${group}/${endpoint} answered ${status} in ${took} ms${cut === true ? ", cut" : ""}`),
-              Effect.map(auth.secrets, (secrets) => fromResponse(target, status, text, secrets, read, naming)),
+              Effect.logDebug(`${group}/${endpoint} answered ${exchange.status} in ${took} ms${cut}`),
+              Effect.map(auth.secrets, (secrets) =>
+                outcomeOf(target, exchange, { reading, maxBytes }, secrets, naming),
+              ),
             )
           }),
         )
       })
     const settle = (outcome: Outcome, credential: Credential): Effect.Effect<Reply, SvcError> =>
       outcome._tag === "Ok"
-        ? outcome.cut === undefined || reading === "shown"
-          ? Effect.succeed(outcome)
-          : Effect.fail(notWhole(target, outcome.cut, naming))
-        : Effect.fail(
-            outcome._tag === "Failed"
-              ? outcome.error
-              : credential.refusal === undefined
-                ? rejected(target, outcome, auth.method, naming)
-                : new SvcAuthError({
-                    call: target,
-                    reason: "Rejected",
-                    status: outcome.status,
-                    detail: credential.refusal,
-                  }),
-          )
+        ? Effect.succeed(outcome)
+        : Effect.fail(failureOf(target, outcome, credential, auth.method, naming))
     const renewed = (credential: Credential) =>
       Option.isNone(auth.renew)
         ? undefined
