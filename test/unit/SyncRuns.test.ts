@@ -12,7 +12,7 @@ import type * as Sandbox from "../../src/Sandbox/Server.js"
 import type * as Settings from "../../src/Settings/Policy.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import { syncRefusal } from "../../src/Tools/Policy/AccessChanges.js"
-import { MAX_PROCEDURES } from "../../src/Tools/Policy/SyncRuns.js"
+import { MAX_PROCEDURES, MAX_SYNCS } from "../../src/Tools/Policy/SyncRuns.js"
 import * as Layers from "../support/Layers.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
@@ -134,7 +134,7 @@ describe("a procedure's run, its stages read whole to any depth", () => {
     ),
   )
 
-  it.scopedLive("one that cannot be read is refused, and so is one past MAX_PROCEDURES, saying so", () =>
+  it.scopedLive("one that cannot be read is refused, and so is one past MAX_PROCEDURES or MAX_SYNCS, saying so", () =>
     inSandbox(() =>
       Effect.gen(function* () {
         const missing = yield* refusal("RunProcedure", { procedure: "no-such-procedure" })
@@ -147,6 +147,12 @@ describe("a procedure's run, its stages read whole to any depth", () => {
         expect(yield* refusal("RunProcedure", { procedure: "chain-2" })).toBeUndefined()
         expect(yield* refusal("RunProcedure", { procedure: "chain-1" })).toContain(
           `its procedures run more than ${MAX_PROCEDURES} procedures, the most read to check them`,
+        )
+        // And one whose stages run more syncs than MAX_SYNCS: refused before any plan is read.
+        const syncs = Array.from({ length: MAX_SYNCS + 1 }, (_, n) => runSync(`sync-${n}`))
+        yield* procedure("many-syncs", stage("all", ...syncs))
+        expect(yield* refusal("RunProcedure", { procedure: "many-syncs" })).toContain(
+          `its procedures run more than ${MAX_SYNCS} syncs, the most whose plans are read to check them`,
         )
       }),
     ),

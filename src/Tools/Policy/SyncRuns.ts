@@ -18,9 +18,6 @@ const SYNC_RUNS: ReadonlySet<string> = new Set(["RunSync", "CommitSync"])
 /** The endpoints that run procedures, whose stages may run a sync. */
 const PROCEDURE_RUNS: ReadonlySet<string> = new Set(["RunProcedure", "BatchRunProcedure"])
 
-/** Whether a call of `endpoint` runs a sync's plan, directly or through procedures. */
-export const runsSyncs = (endpoint: string): boolean => SYNC_RUNS.has(endpoint) || PROCEDURE_RUNS.has(endpoint)
-
 /**
  * The most procedures one call's check reads (docs/team.md): a call whose procedures run more,
  * through their stages and batches, is refused, never sent unread.
