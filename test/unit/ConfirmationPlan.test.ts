@@ -99,7 +99,7 @@ describe("the plan of a confirmation question", () => {
         )
         // Refused before any question (Tools/Params/BatchPattern.ts); should one reach a plan, it says why.
         expect((yield* plan("svc_execute", "batch_run_procedure", { pattern: "\\(\\" })).text).toBe(
-          'What BatchRunProcedure with the pattern "\\\\(\\\\" matches could not be read before asking (the regex \\(\\: error parsing regexp: missing closing ): `(`).',
+          'What BatchRunProcedure with the pattern "\\\\(\\\\" matches could not be read before asking (the regex \\(\\ is not one the service reads (error parsing regexp: missing closing ): `(`); the service reads Rust\'s regex syntax: no look-around, no back-references).',
         )
         // The sandbox refuses it as the service does, the whole call.
         const refused = yield* Effect.flip(call("execute", "BatchRunProcedure", { pattern: "\\(\\" }))
