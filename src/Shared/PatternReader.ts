@@ -35,13 +35,15 @@ export const WORKERS = 2
 export const WAITING = 16
 /** The heap a worker may use (MB): past it, it is stopped and the call refused. */
 export const MEMORY_MB = 256
+/** The longest a worker may take to start, its engine loaded (ms), before the call waiting for it is refused. */
+const START_MS = 30_000
 
 interface Engine {
   readonly RE2JS: { compile(regex: string): { programSize(): number; test(input: string): boolean } }
 }
 interface Port {
   on(event: "message", listener: (job: Job) => void): void
-  postMessage(answer: Answer): void
+  postMessage(answer: Answer | { readonly _tag: "Ready" }): void
 }
 
 /** A worker's whole work. Run from its source text: it refers to nothing outside itself. */
@@ -71,6 +73,7 @@ const serve = (engine: Engine, port: Port, wildcard: (entry: string) => NameTest
     return { _tag: "Matched", matched }
   }
   port.on("message", (job) => port.postMessage(read(job)))
+  port.postMessage({ _tag: "Ready" })
 }
 
 const SOURCE = [
@@ -99,11 +102,29 @@ const spawn = async (): Promise<Worker> => {
   // Heard by the job it stops; one that stops an idle worker is met by the next job's budget.
   worker.on("error", () => {})
   worker.unref()
+  // Ready once its engine is loaded: a budget is the pattern's, not a worker's start on a busy machine.
+  await new Promise<void>((resolve, reject) => {
+    const settle = (error?: Error) => {
+      clearTimeout(timer)
+      worker.off("message", ready)
+      worker.off("error", settle)
+      worker.off("exit", exited)
+      if (error === undefined) return resolve()
+      void worker.terminate()
+      reject(error)
+    }
+    const ready = () => settle()
+    const exited = (code: number) => settle(new Error(`its worker exited with code ${code}`))
+    const timer = setTimeout(() => settle(new Error(`its worker did not start within ${START_MS / 1000} s`)), START_MS)
+    worker.on("message", ready)
+    worker.on("error", settle)
+    worker.on("exit", exited)
+  })
   return worker
 }
 
 const idle: Array<Worker> = []
-const waiting: Array<(worker: Worker) => void> = []
+const waiting: Array<(worker: Worker | PromiseLike<Worker>) => void> = []
 let alive = 0
 
 /** A worker for one job: an idle one, a new one, or the next one freed; undefined when too many wait. */
@@ -118,10 +139,10 @@ const acquire = (): Promise<Worker> | undefined => {
   return new Promise<Worker>((resolve) => waiting.push(resolve))
 }
 
-/** A job's worker given back: to the next waiting, else kept idle. A worker stopped is replaced for the next. */
+/** A job's worker given back: to the next waiting, else kept idle. One stopped (or never started) is replaced. */
 const release = (worker: Worker | undefined) => {
   const next = waiting.shift()
-  if (next !== undefined) void (worker === undefined ? spawn() : Promise.resolve(worker)).then(next)
+  if (next !== undefined) next(worker === undefined ? spawn() : worker)
   else if (worker !== undefined) idle.push(worker)
   else alive--
 }
@@ -130,7 +151,13 @@ const release = (worker: Worker | undefined) => {
 export const read = async (job: Job, budgetMs: number): Promise<Answer> => {
   const acquired = acquire()
   if (acquired === undefined) return { _tag: "Busy" }
-  const worker = await acquired
+  let worker: Worker
+  try {
+    worker = await acquired
+  } catch (error) {
+    release(undefined)
+    return { _tag: "Stopped", reason: error instanceof Error ? error.message : String(error) }
+  }
   return new Promise<Answer>((resolve) => {
     const done = (answer: Answer, keep: boolean) => {
       clearTimeout(timer)
