@@ -57,7 +57,7 @@ export const entries = (pattern: string): ReadonlyArray<string> =>
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "")
 
-export const isRegex = (entry: string): boolean => entry.length > 1 && entry.startsWith("\\") && entry.endsWith("\\")
+const isRegex = (entry: string): boolean => entry.length > 1 && entry.startsWith("\\") && entry.endsWith("\\")
 
 /** A wildcard as a test of a whole name. No regex is made. */
 export const wildcard: (entry: string) => NameTest = wildcards()

@@ -30,7 +30,7 @@ export type Answer =
   | { readonly _tag: "Busy" }
 
 /** Workers at once: the machine's two cores. */
-export const WORKERS = 2
+const WORKERS = 2
 /** Patterns waiting for a worker, past which one is refused at once. */
 export const WAITING = 16
 /** The heap a worker may use (MB): past it, it is stopped and the call refused. */
@@ -38,9 +38,7 @@ export const MEMORY_MB = 256
 /** The longest a worker may take to start, its engine loaded (ms), before the call waiting for it is refused. */
 const START_MS = 30_000
 
-interface Engine {
-  readonly RE2JS: { compile(regex: string): { programSize(): number; test(input: string): boolean } }
-}
+type Engine = typeof import("re2js")
 interface Port {
   on(event: "message", listener: (job: Job) => void): void
   postMessage(answer: Answer | { readonly _tag: "Ready" }): void
