@@ -104,6 +104,13 @@ describe("the plan of a confirmation question", () => {
         // The sandbox refuses it as the service does, the whole call.
         const refused = yield* Effect.flip(call("execute", "BatchRunProcedure", { pattern: "\\(\\" }))
         expect(refused.message).toContain("failed to build regex from \\(\\")
+        // So is a pattern past a limit of what it may cost, the limit named.
+        const costly = `\\${"(?i)(?:\\pL?){1000}".repeat(6)}\\`
+        expect((yield* plan("svc_execute", "batch_deploy_stack", { pattern: costly })).text).toContain(
+          "could not be read before asking (the pattern's regexes compile to 12,002 RE2 instructions",
+        )
+        const past = yield* Effect.flip(call("execute", "BatchDeployStack", { pattern: costly }))
+        expect(past.message).toContain("failed to read the pattern: the pattern's regexes compile to 12,002")
         // Many matches: the question names the first 30 and counts the rest.
         for (let i = 0; i < 40; i++) yield* call("write", "CreateStack", { name: `many-${String(i).padStart(2, "0")}` })
         const many = yield* plan("svc_execute", "batch_deploy_stack", { pattern: "many-*" })
