@@ -33,7 +33,7 @@ export const LIMITS = {
   entries: 1_000,
   /**
    * A regex entry's characters, backslashes included: RE2's program is known only once compiled,
-   * and a regex of this length compiles, at worst, in about half a second.
+   * and a regex of this length compiles, at worst, in under a second.
    */
   regexCharacters: 1_024,
   /** The instructions of RE2's programs, summed over the pattern's regexes. */
