@@ -39,7 +39,8 @@ const published = Object.fromEntries(tools.map((tool) => [publishedKey(tool), to
 Fs.rmSync(PROGRAM, { recursive: true, force: true })
 const bundled = await esbuild.build({
   ...common,
-  entryPoints: { main: "src/Main.ts" },
+  // The batch pattern's engine, on its own for the worker thread that reads a pattern (src/Shared/PatternReader.ts).
+  entryPoints: { main: "src/Main.ts", re2js: "re2js" },
   outdir: PROGRAM,
   splitting: true,
   chunkNames: "[name]-[hash]",
@@ -49,7 +50,7 @@ const bundled = await esbuild.build({
   // Telemetry's SDK is loaded only when configured, from node_modules: start-up never reads it.
   external: ["@effect/opentelemetry", "@effect/opentelemetry/*", "@opentelemetry/*"],
   metafile: true,
-  define: { SVC_MCP_PUBLISHED: JSON.stringify(published) },
+  define: { SVC_MCP_PUBLISHED: JSON.stringify(published), SVC_MCP_ENGINE: JSON.stringify("./re2js.js") },
   // The SDK's shims are src/Mcp/Server/SdkShims.ts: its own bring ajv, which the servers do not use.
   plugins: [
     {

@@ -104,14 +104,17 @@ const batchPlan = (endpoint: string, params: Params, names: Option.Option<NamesS
     const shownTags = tags.map((t) => tagNames?.get(t) ?? t)
     const matches = yield* Effect.either(
       Effect.gen(function* () {
-        // A pattern its engine refuses is refused before any question (Tools/Params/BatchPattern.ts).
-        const compiled = yield* Effect.promise(() => NamePattern.compile(pattern))
-        if (compiled._tag === "Refused") return yield* Effect.fail(`the regex ${compiled.entry}: ${compiled.reason}`)
         // The service's own tag rule (every tag, by name or id) through its list query; limit 0 is every page.
         const query = tags.length === 0 ? {} : { query: { tags } }
         const items = yield* read("read", Tables.list[kind], { ...query, limit: 0 })
-        const names = Array.isArray(items) ? items.map((i) => text(field(i, "name"))) : []
-        return names.filter((n): n is string => n !== undefined && compiled.test(n))
+        const names = (Array.isArray(items) ? items.map((i) => text(field(i, "name"))) : []).filter(
+          (n): n is string => n !== undefined,
+        )
+        // Read off the event loop, within its budget. A pattern past a limit, or one its engine refuses,
+        // was refused before any question (Tools/Params/BatchPattern.ts): what is left here is the budget.
+        const selected = yield* Effect.promise(() => NamePattern.select(pattern, names))
+        if (selected._tag === "Refused") return yield* Effect.fail(NamePattern.said(selected))
+        return selected.matched.flatMap((i) => names[i] ?? [])
       }),
     )
     // The question names a few; the rest it counts.

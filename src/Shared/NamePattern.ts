@@ -3,20 +3,52 @@
  * each trimmed; an entry between backslashes is a regex found anywhere in a name, any other a
  * wildcard (`*` any run, `?` one character) matching the whole name. Names only: ids never match.
  *
- * Both readings take time in proportion to what they read, never more: the pattern comes from the
- * assistant, and a backtracking engine (V8's RegExp) given `^(a|a)*!$` stalls the process for as
- * long as it likes. A wildcard is matched here, without any regex; a regex by RE2 (re2js, pure
- * JavaScript, loaded by the first regex that comes), which reads Rust's syntax as the service
- * does: `(?i)`, `\pL`, `\p{Greek}`, no look-around, no back-references. One difference remains:
- * Rust reads `\w`, `\d`, `\s` and `\b` as Unicode's, RE2 as ASCII's.
+ * The pattern comes from the assistant, so what reading it may cost is bounded. A backtracking
+ * engine (V8's RegExp) given `^(a|a)*!$` stalls the process for as long as it likes: a wildcard is
+ * matched here without any regex (Shared/NameWildcard.ts), a regex by RE2 (re2js, pure JavaScript),
+ * which reads Rust's syntax as the service does: `(?i)`, `\pL`, `\p{Greek}`, no look-around, no
+ * back-references (one difference remains: Rust reads `\w`, `\d`, `\s` and `\b` as Unicode's, RE2 as
+ * ASCII's). RE2 is linear in the name, but its program grows with the pattern: `(?i)(?:\pL?){1000}`
+ * is 2,000 instructions, and 9 KB of it took seconds to compile and seconds a name. So a pattern is
+ * refused past LIMITS, each named; and its regexes are compiled and matched in a worker thread
+ * within a time budget (Shared/PatternReader.ts), where a single long call cannot hold the server.
+ * Wildcards alone over few names, where the work is small whatever they hold, are read here.
  */
 
-export type NameTest = (name: string) => boolean
+import { type NameTest, wildcards } from "./NameWildcard.js"
+import * as Reader from "./PatternReader.js"
 
-/** The test of a pattern, or the entry its engine refuses and why, in the engine's words. */
-export type Compiled =
-  | { readonly _tag: "Test"; readonly test: NameTest }
-  | { readonly _tag: "Refused"; readonly entry: string; readonly reason: string }
+export type { NameTest } from "./NameWildcard.js"
+
+/**
+ * What a pattern may cost; past each, it is refused with the limit named. Far above what a pattern
+ * written for names takes: the largest of the realistic regexes measured compile to about 200
+ * instructions (`^.{0,100}$`; `(?i)^(prod|staging|dev)-[a-z0-9-]{1,40}-(web|worker)$` 114), and a
+ * list of every stack of a 300-stack estate by name is about 12,000 characters.
+ */
+export const LIMITS = {
+  /** A pattern's characters, separators included. */
+  characters: 16_384,
+  /** Its entries, separated by commas and newlines. */
+  entries: 1_000,
+  /**
+   * A regex entry's characters, backslashes included: RE2's program is known only once compiled,
+   * and a regex of this length compiles, at worst, in under a second.
+   */
+  regexCharacters: 1_024,
+  /** The instructions of RE2's programs, summed over the pattern's regexes. */
+  program: 10_000,
+  /** Compiling and matching a pattern, in its worker (ms). */
+  budgetMs: 2_000,
+} as const
+
+/** Why a pattern is not read: a regex the engine refuses, in its words, or a bound, said whole. */
+export type Refused =
+  | { readonly _tag: "Refused"; readonly cause: "Engine"; readonly entry: string; readonly reason: string }
+  | { readonly _tag: "Refused"; readonly cause: "Bound"; readonly reason: string }
+
+/** The indexes of the names a pattern matches, or why it was not read. */
+export type Selected = { readonly _tag: "Selected"; readonly matched: ReadonlyArray<number> } | Refused
 
 /** The entries of a pattern. */
 export const entries = (pattern: string): ReadonlyArray<string> =>
@@ -25,113 +57,94 @@ export const entries = (pattern: string): ReadonlyArray<string> =>
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "")
 
-export const isRegex = (entry: string): boolean => entry.length > 1 && entry.startsWith("\\") && entry.endsWith("\\")
+const isRegex = (entry: string): boolean => entry.length > 1 && entry.startsWith("\\") && entry.endsWith("\\")
 
-const ANY = 0x3f // ?
+/** A wildcard as a test of a whole name. No regex is made. */
+export const wildcard: (entry: string) => NameTest = wildcards()
 
-/** How many code units the character at `at` takes: two for a surrogate pair, as `?` is one character. */
-const width = (text: string, at: number) => {
-  const c = text.charCodeAt(at)
-  return c >= 0xd800 && c <= 0xdbff && at + 1 < text.length ? 2 : 1
+const count = (n: number) => n.toLocaleString("en-US")
+
+/** An entry in a refusal: whole where short, else its start. */
+const shown = (entry: string) => (entry.length <= 60 ? entry : `${entry.slice(0, 59)}…`)
+
+const bound = (reason: string): Refused => ({ _tag: "Refused", cause: "Bound", reason })
+
+/** The limit `pattern` is past before anything is compiled, if any. */
+const overLimit = (pattern: string, list: ReadonlyArray<string>): Refused | undefined => {
+  if (pattern.length > LIMITS.characters) {
+    return bound(
+      `the pattern has ${count(pattern.length)} characters; a pattern may have at most ${count(LIMITS.characters)}`,
+    )
+  }
+  if (list.length > LIMITS.entries) {
+    return bound(
+      `the pattern has ${count(list.length)} entries (separated by commas and newlines); a pattern may have at most ${count(LIMITS.entries)}`,
+    )
+  }
+  const long = list.find((entry) => isRegex(entry) && entry.length > LIMITS.regexCharacters)
+  if (long === undefined) return undefined
+  return bound(
+    `the regex ${shown(long)} has ${count(long.length)} characters; a regex may have at most ${count(LIMITS.regexCharacters)}`,
+  )
 }
 
-/** The characters of a wildcard's segment, `?` one each. */
-const characters = (segment: string) => {
-  let count = 0
-  for (let at = 0; at < segment.length; at += width(segment, at)) count++
-  return count
-}
+/** Characters and names (or entries) of some text, as a measure of the work of laying one on the other. */
+const size = (texts: ReadonlyArray<string>) => texts.reduce((sum, text) => sum + text.length + 1, 0)
 
-/** Where `segment` ends when laid on `name` from `at`, or -1 where it does not fit. */
-const fitAt = (name: string, at: number, segment: string): number => {
-  let i = at
-  for (let j = 0; j < segment.length; j++) {
-    if (i >= name.length) return -1
-    const c = segment.charCodeAt(j)
-    if (c === ANY) i += width(name, i)
-    else if (name.charCodeAt(i) === c) i++
-    else return -1
-  }
-  return i
-}
+/** Wildcards laid on names: read here up to this much work (each entry's size times the names'), else in a worker. */
+const HERE = 1_000_000
 
-/** Where the leftmost fit of `segment` in `name` at or after `from` ends, or -1. */
-const findFrom = (name: string, from: number, segment: string): number => {
-  if (!segment.includes("?")) {
-    const found = name.indexOf(segment, from)
-    return found < 0 ? -1 : found + segment.length
+const answered = (answer: Reader.Answer, names: number, budgetMs: number): Selected => {
+  switch (answer._tag) {
+    case "Matched":
+      return { _tag: "Selected", matched: answer.matched }
+    case "Engine":
+      return { _tag: "Refused", cause: "Engine", entry: answer.entry, reason: answer.reason }
+    case "Program":
+      return bound(
+        `the pattern's regexes compile to ${count(answer.program)} RE2 instructions, up to ${shown(answer.entry)}; a pattern's regexes may compile to at most ${count(LIMITS.program)}`,
+      )
+    case "Budget":
+      return bound(
+        `reading the pattern${names === 0 ? "" : ` over ${count(names)} names`} took longer than its budget of ${count(budgetMs)} ms, and was stopped`,
+      )
+    case "Stopped":
+      return bound(`reading the pattern was stopped (${answer.reason}); it may use at most ${Reader.MEMORY_MB} MB`)
+    case "Busy":
+      return bound(`${Reader.WAITING} patterns are already waiting to be read; try again shortly`)
   }
-  for (let at = from; at <= name.length; at += width(name, at)) {
-    const end = fitAt(name, at, segment)
-    if (end >= 0) return end
-    if (at === name.length) break
-  }
-  return -1
-}
-
-/** The start of the last `count` characters of `name`, or -1 where it has fewer. */
-const lastCharacters = (name: string, count: number): number => {
-  let at = name.length
-  for (let n = 0; n < count; n++) {
-    if (at === 0) return -1
-    const low = name.charCodeAt(at - 1)
-    const pair = low >= 0xdc00 && low <= 0xdfff && at >= 2 && width(name, at - 2) === 2
-    at -= pair ? 2 : 1
-  }
-  return at
 }
 
 /**
- * A wildcard as a test of a whole name. The text between stars is laid on the name once each, at
- * its leftmost fit after the one before (the first at the start, the last at the end): where a
- * leftmost fit leaves no room, no other fit would, so nothing is tried again. No regex is made.
+ * The names `pattern` matches, as indexes into `names`, or why it is not read. With no names, it
+ * checks the pattern alone: its limits, and that RE2 reads its regexes. `budgetMs` is
+ * LIMITS.budgetMs but where a test gives less.
  */
-export const wildcard = (entry: string): NameTest => {
-  const segments = entry.split("*")
-  const first = segments[0] ?? ""
-  if (segments.length === 1) return (name) => fitAt(name, 0, first) === name.length
-  const last = segments[segments.length - 1] ?? ""
-  const middle = segments.slice(1, -1).filter((segment) => segment !== "")
-  const lastLength = characters(last)
-  return (name) => {
-    let at = fitAt(name, 0, first)
-    if (at < 0) return false
-    const lastStart = lastCharacters(name, lastLength)
-    if (lastStart < at || fitAt(name, lastStart, last) !== name.length) return false
-    for (const segment of middle) {
-      at = findFrom(name, at, segment)
-      if (at < 0 || at > lastStart) return false
-    }
-    return true
+export const select = async (
+  pattern: string,
+  names: ReadonlyArray<string>,
+  budgetMs: number = LIMITS.budgetMs,
+): Promise<Selected> => {
+  const list = entries(pattern)
+  const over = overLimit(pattern, list)
+  if (over !== undefined) return over
+  if (!list.some(isRegex) && size(list) * size(names) <= HERE) {
+    const tests = list.map(wildcard)
+    const matched: Array<number> = []
+    names.forEach((name, i) => {
+      if (tests.some((test) => test(name))) matched.push(i)
+    })
+    return { _tag: "Selected", matched }
   }
+  const job = { entries: list.map((text) => ({ text, regex: isRegex(text) })), names, program: LIMITS.program }
+  return answered(await Reader.read(job, budgetMs), names.length, budgetMs)
 }
 
-type Engine = typeof import("re2js")
-let loading: Promise<Engine> | undefined
-
-/** A regex entry's test, or the engine's reason to refuse it. */
-const regex = (engine: Engine, entry: string): Compiled => {
-  try {
-    const compiled = engine.RE2JS.compile(entry.slice(1, -1))
-    return { _tag: "Test", test: (name) => compiled.test(name) }
-  } catch (error) {
-    return { _tag: "Refused", entry, reason: error instanceof Error ? error.message : String(error) }
-  }
-}
-
-/** The test a whole pattern makes of a name: any entry's match is a match. */
-export const compile = async (pattern: string): Promise<Compiled> => {
-  const tests: Array<NameTest> = []
-  for (const entry of entries(pattern)) {
-    if (!isRegex(entry)) {
-      tests.push(wildcard(entry))
-      continue
-    }
-    loading ??= import("re2js")
-    const compiled = regex(await loading, entry)
-    if (compiled._tag === "Refused") return compiled
-    tests.push(compiled.test)
-  }
-  const [only] = tests
-  return { _tag: "Test", test: tests.length === 1 && only !== undefined ? only : (name) => tests.some((t) => t(name)) }
-}
+/**
+ * A refusal in words for the one who wrote the pattern. A regex the engine refuses says what the
+ * service reads instead.
+ */
+export const said = (refused: Refused): string =>
+  refused.cause === "Engine"
+    ? `the regex ${refused.entry} is not one the service reads (${refused.reason}); the service reads Rust's regex syntax: no look-around, no back-references`
+    : refused.reason

@@ -99,11 +99,18 @@ describe("the plan of a confirmation question", () => {
         )
         // Refused before any question (Tools/Params/BatchPattern.ts); should one reach a plan, it says why.
         expect((yield* plan("svc_execute", "batch_run_procedure", { pattern: "\\(\\" })).text).toBe(
-          'What BatchRunProcedure with the pattern "\\\\(\\\\" matches could not be read before asking (the regex \\(\\: error parsing regexp: missing closing ): `(`).',
+          'What BatchRunProcedure with the pattern "\\\\(\\\\" matches could not be read before asking (the regex \\(\\ is not one the service reads (error parsing regexp: missing closing ): `(`); the service reads Rust\'s regex syntax: no look-around, no back-references).',
         )
         // The sandbox refuses it as the service does, the whole call.
         const refused = yield* Effect.flip(call("execute", "BatchRunProcedure", { pattern: "\\(\\" }))
         expect(refused.message).toContain("failed to build regex from \\(\\")
+        // So is a pattern past a limit of what it may cost, the limit named.
+        const costly = `\\${"(?i)(?:\\pL?){1000}".repeat(6)}\\`
+        expect((yield* plan("svc_execute", "batch_deploy_stack", { pattern: costly })).text).toContain(
+          "could not be read before asking (the pattern's regexes compile to 12,002 RE2 instructions",
+        )
+        const past = yield* Effect.flip(call("execute", "BatchDeployStack", { pattern: costly }))
+        expect(past.message).toContain("failed to read the pattern: the pattern's regexes compile to 12,002")
         // Many matches: the question names the first 30 and counts the rest.
         for (let i = 0; i < 40; i++) yield* call("write", "CreateStack", { name: `many-${String(i).padStart(2, "0")}` })
         const many = yield* plan("svc_execute", "batch_deploy_stack", { pattern: "many-*" })

@@ -188,15 +188,21 @@ for (const op of ["RotateAllServerKeys", "BackupCoreDatabase", "RotateCoreKeys",
 }
 
 /**
- * `pattern` as the service reads it (Shared/NamePattern.ts): a regex its engine refuses fails the
- * whole call, as the service's does, before anything runs.
+ * The resources of `all` whose names `pattern` matches, as the service reads it
+ * (Shared/NamePattern.ts): a regex its engine refuses fails the whole call, as the service's does,
+ * before anything runs; so does a pattern past the limits of what reading it may cost here.
  */
-const matcher = async (pattern: string): Promise<(r: Resource) => boolean> => {
-  const compiled = await NamePattern.compile(pattern)
-  if (compiled._tag === "Refused") {
-    throw new ServiceFailure(500, `failed to build regex from ${compiled.entry}`, [compiled.reason])
+const matching = async (pattern: string, all: ReadonlyArray<Resource>): Promise<ReadonlyArray<Resource>> => {
+  const selected = await NamePattern.select(
+    pattern,
+    all.map((r) => r.name),
+  )
+  if (selected._tag === "Refused") {
+    throw selected.cause === "Engine"
+      ? new ServiceFailure(500, `failed to build regex from ${selected.entry}`, [selected.reason])
+      : new ServiceFailure(500, `failed to read the pattern: ${selected.reason}`)
   }
-  return (r) => compiled.test(r.name)
+  return selected.matched.flatMap((i) => all[i] ?? [])
 }
 
 /** Whether `r` carries every tag in `tags` (each a tag's name or id). */
@@ -292,12 +298,8 @@ export const selected = async (
   params: Params,
   caller: Caller,
 ): Promise<ReadonlyArray<Resource>> => {
-  const matches = await matcher(ref(params, "pattern"))
-  return world.store
-    .all(kind)
-    .filter(matches)
-    .filter(tagged(world, params.tags))
-    .filter((r) => may(world, caller, kind, r, "Execute"))
+  const matches = await matching(ref(params, "pattern"), world.store.all(kind))
+  return matches.filter(tagged(world, params.tags)).filter((r) => may(world, caller, kind, r, "Execute"))
 }
 
 export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<string, Handler> => {

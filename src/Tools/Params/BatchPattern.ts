@@ -1,8 +1,10 @@
 /**
  * A batch's `pattern` read before anything is sent. A regex entry its engine refuses
- * (Shared/NamePattern.ts: RE2, as the service reads Rust's regex) is refused as a param the
- * endpoint's definition refuses is: with the engine's reason, before any question, and nothing
- * reaches the service. Patterns of wildcards alone are never refused, and load no engine.
+ * (Shared/NamePattern.ts: RE2, as the service reads Rust's regex), and a pattern past a limit of
+ * what it may cost (its size, its entries, its regexes' program, its time), are refused as a param
+ * the endpoint's definition refuses is: with the reason, the limit named, before any question, and
+ * nothing reaches the service. Patterns of wildcards within the limits are never refused, and load
+ * no engine.
  */
 import * as Effect from "effect/Effect"
 import { isObject } from "../../Shared/JsonShape.js"
@@ -23,22 +25,15 @@ export const withPattern = (
 ): Effect.Effect<Checked> => {
   if (checked._tag === "Invalid" || !isBatch(endpoint)) return Effect.succeed(checked)
   const pattern = isObject(checked.body) ? checked.body.pattern : undefined
-  if (typeof pattern !== "string" || !NamePattern.entries(pattern).some(NamePattern.isRegex)) {
-    return Effect.succeed(checked)
-  }
+  if (typeof pattern !== "string") return Effect.succeed(checked)
   return Effect.flatMap(
-    Effect.promise(() => NamePattern.compile(pattern)),
-    (compiled): Effect.Effect<Checked> =>
-      compiled._tag === "Test"
+    Effect.promise(() => NamePattern.select(pattern, [])),
+    (selected): Effect.Effect<Checked> =>
+      selected._tag === "Selected"
         ? Effect.succeed(checked)
         : Effect.map(check.describe(endpoint), (described) => ({
             _tag: "Invalid",
-            problems: [
-              {
-                path: "params.pattern",
-                message: `the regex ${compiled.entry} is not one the service reads (${compiled.reason}); the service reads Rust's regex syntax: no look-around, no back-references`,
-              },
-            ],
+            problems: [{ path: "params.pattern", message: NamePattern.said(selected) }],
             accepted: described?.accepted ?? BATCH_PARAMS,
           })),
   )
