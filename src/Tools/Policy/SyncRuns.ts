@@ -96,22 +96,25 @@ const matchesOf = (client: SvcClientShape, params: unknown): Effect.Effect<Reado
   const p = record(params)
   const pattern = typeof p.pattern === "string" ? p.pattern : ""
   const tags = list(p.tags).filter((t): t is string => typeof t === "string")
-  return Effect.promise(() => NamePattern.compile(pattern)).pipe(
-    Effect.flatMap((compiled) =>
-      compiled._tag === "Refused"
-        ? Effect.fail(`the batch's regex ${quoted(compiled.entry)} is refused (${compiled.reason})`)
-        : client
-            .call("read", "ListProcedures", { ...(tags.length === 0 ? {} : { query: { tags } }), limit: 0 }, "whole")
-            .pipe(
-              Effect.mapError((error) => `the procedures a batch matches could not be read whole (${error.message})`),
-              Effect.map((items) =>
-                list(items)
-                  .map((item) => text(record(item).name))
-                  .filter((name): name is string => name !== undefined && compiled.test(name)),
-              ),
-            ),
-    ),
-  )
+  return client
+    .call("read", "ListProcedures", { ...(tags.length === 0 ? {} : { query: { tags } }), limit: 0 }, "whole")
+    .pipe(
+      Effect.mapError((error) => `the procedures a batch matches could not be read whole (${error.message})`),
+      Effect.map((items) =>
+        list(items)
+          .map((item) => text(record(item).name))
+          .filter((name): name is string => name !== undefined),
+      ),
+      Effect.flatMap((names) =>
+        Effect.promise(() => NamePattern.select(pattern, names)).pipe(
+          Effect.flatMap((selected) =>
+            selected._tag === "Refused"
+              ? Effect.fail(`the batch's pattern is refused (${NamePattern.said(selected)})`)
+              : Effect.succeed(selected.matched.flatMap((i) => names[i] ?? [])),
+          ),
+        ),
+      ),
+    )
 }
 
 /** What one execution of a stage leads to: a sync it runs, or the procedures it runs in turn. */
