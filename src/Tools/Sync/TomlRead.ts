@@ -66,7 +66,7 @@ export const fieldsOf = (table: Table, prefix = ""): ReadonlyMap<string, string>
     for (const [key, field] of Object.entries(value)) {
       if (isTable(field)) walk(field, `${at}${key}.`)
       else if (Array.isArray(field) && field.length > 0 && field.every(isTable))
-        field.forEach((item, index) => walk(item, `${at}${key}[${index}].`))
+        for (const [index, item] of field.entries()) walk(item, `${at}${key}[${index}].`)
       else fields.set(`${at}${key}`, shown(field))
     }
   }
