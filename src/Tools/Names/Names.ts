@@ -144,7 +144,7 @@ export const kindsChangedBy = (selector: string): ReadonlyArray<NameKind> => {
   if (selector === "sync_resource") return ["sync"]
   if (selector.startsWith("user_group")) return ["user_group"]
   if (selector === "user" || selector === "local_user" || selector === "service_user") return ["user"]
-  return Object.hasOwn(READS, selector) ? [selector as NameKind] : []
+  return Object.hasOwn(READS, selector) && !UNKEPT.has(selector as NameKind) ? [selector as NameKind] : []
 }
 
 /**
