@@ -25,7 +25,7 @@ import { list, record } from "./SyncChanges.js"
 import * as TomlRead from "./TomlRead.js"
 
 /** What a plan's new text shows for a secret value the current text does not hold: that it changes, not what to. */
-export const REDACTED_NEW = "[redacted: a new value]"
+const REDACTED_NEW = "[redacted: a new value]"
 
 /** What stands for a text that holds a variable and could not be read as TOML (no key of TOML in it). */
 export const HIDDEN_WHOLE = "[redacted: this text could not be read as TOML, so all of it is hidden]"
