@@ -14,7 +14,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import { parse } from "smol-toml"
 import { declaredGroups } from "../../src/Tools/Policy/AccessChanges.js"
-import { hidden, hideSecrets } from "../../src/Tools/Sync/TomlSecrets.js"
+import { HIDDEN_REST, HIDDEN_WHOLE, hidden, hideSecrets } from "../../src/Tools/Sync/TomlSecrets.js"
 import { runs } from "../support/Runs.js"
 
 type Form = "basic" | "escaped" | "literal" | "multiline" | "multiline-literal"
@@ -212,5 +212,26 @@ describe("a sync's TOML in every form TOML allows", () => {
     expect(declaredGroups('[[user_group]]\nname = "a"\n[[user_group')).toEqual({ unread: expect.any(String) })
     // A text that cannot hold a variable's key is shown as it is, read or not.
     expect(hideSecrets("[[stack]]\nname = ")).toBe("[[stack]]\nname = ")
+  })
+})
+
+describe("a TOML text cut short", () => {
+  it("is shown up to the last table's header before the cut, its secrets hidden; the rest is hidden", () => {
+    const whole = [
+      '[[variable]]\nname = "A"\nvalue = "S3CR3T-a"',
+      '[[variable]]\nname = "B"\nvalue = "plain-b"\nis_secret = false',
+      '[[variable]]\nname = "C"\nvalue = "S3CR3T-c-cut-here"',
+    ].join("\n\n")
+    const cut = whole.slice(0, whole.indexOf("-cut-here"))
+    const out = hideSecrets(cut)
+    expect(out).toBe(
+      '[[variable]]\nname = "A"\nvalue = "[redacted]"\n\n[[variable]]\nname = "B"\nvalue = "plain-b"\nis_secret = false\n\n' +
+        HIDDEN_REST,
+    )
+    // Read again (as a plan's texts are), it stays as it is.
+    expect(hideSecrets(out)).toBe(out)
+    // A cut inside a multi-line string whose lines look like headers: nothing reads whole before it.
+    const inString = '[[variable]]\nname = "A"\nvalue = """\n[[x]]\nS3CR3T-in'
+    expect(hideSecrets(inString)).toBe(HIDDEN_WHOLE)
   })
 })

@@ -16,7 +16,7 @@ export type Table = Readonly<Record<string, unknown>>
 /** A text read whole, or why it could not be. */
 export type Read =
   | { readonly _tag: "Read"; readonly table: Table }
-  | { readonly _tag: "Unread"; readonly reason: string }
+  | { readonly _tag: "Unread"; readonly reason: string; readonly line?: number }
 
 /**
  * The parser's inline nesting bound: a text nested deeper is refused, not read on a deep stack.
@@ -32,7 +32,8 @@ export const read = (text: string): Read => {
     // The parser's message quotes the text's lines after its first: its first line and the place are kept.
     const said = error instanceof Error ? (error.message.split("\n")[0] ?? "") : ""
     const at = error instanceof TomlError ? ` (line ${error.line}, column ${error.column})` : ""
-    return { _tag: "Unread", reason: `${said.replace(/^Invalid TOML document: /, "").slice(0, 120)}${at}` }
+    const reason = `${said.replace(/^Invalid TOML document: /, "").slice(0, 120)}${at}`
+    return error instanceof TomlError ? { _tag: "Unread", reason, line: error.line } : { _tag: "Unread", reason }
   }
 }
 

@@ -78,8 +78,38 @@ const secretValues = (table: TomlRead.Table, hiding: Hiding): ReadonlySet<string
 export const hideSecrets = (toml: string, hiding: Hiding = CAUTIOUS): string => {
   if (!mayHoldVariables(toml)) return toml
   const read = TomlRead.read(toml)
+  if (read._tag === "Unread") return readablePart(toml, read, hiding)
+  return hideRead(toml, read.table, hiding)
+}
+
+/** What follows the part of a text read whole, where the rest could not be: a comment, so that the part still reads. */
+export const HIDDEN_REST = "\n# [redacted: the rest of this text could not be read as TOML, so it is hidden]\n"
+
+/**
+ * A text the parser cannot read (one cut short, by the answer's cap among them), shown up to the
+ * last table's header before the place the parser stopped, where that part reads whole: a table
+ * above it is whole there, and nothing below a header changes how a table above it reads. The rest
+ * is hidden; where no such part reads, all of it.
+ */
+const readablePart = (toml: string, unread: TomlRead.Read & { _tag: "Unread" }, hiding: Hiding): string => {
+  if (unread.line === undefined) return HIDDEN_WHOLE
+  let end = -1
+  let at = 0
+  for (let line = 1; line < unread.line && at >= 0; line++) {
+    if (/^[ \t]*\[/.test(toml.slice(at, at + 64))) end = at
+    at = toml.indexOf("\n", at) + 1 || -1
+  }
+  if (end <= 0) return HIDDEN_WHOLE
+  const part = toml.slice(0, end)
+  const read = TomlRead.read(part)
   if (read._tag === "Unread") return HIDDEN_WHOLE
-  const values = secretValues(read.table, hiding)
+  const shown = hideRead(part, read.table, hiding)
+  return shown === HIDDEN_WHOLE ? shown : `${shown}${HIDDEN_REST}`
+}
+
+/** A text read whole with each secret value replaced where it is written, or HIDDEN_WHOLE. */
+const hideRead = (toml: string, table: TomlRead.Table, hiding: Hiding): string => {
+  const values = secretValues(table, hiding)
   if (values === undefined) return HIDDEN_WHOLE
   if (values.size === 0) return toml
   const mark = (value: string) => (hiding.current === undefined || hiding.current.has(value) ? REDACTED : REDACTED_NEW)
@@ -159,13 +189,16 @@ const stringEnd = (text: string, from: number): number => {
 
 /**
  * Where an untrusted string is TOML that may hold variables, by the definition it is found under and
- * its path's last keys: `TomlResponse`'s `toml`, the answer of both exports; a `DiffData`'s
- * `current` and `proposed`, a plan's changes; `ResourceSyncInfo`'s `remote_contents[].contents`, a
+ * its path's keys: `TomlResponse`'s `toml`, the answer of both exports; a variable's `DiffData`'s
+ * `current` and `proposed`, a plan's changes (a resource's or a user group's text holds no variable); `ResourceSyncInfo`'s `remote_contents[].contents`, a
  * sync's files. Its messages, a change's name and a file's errors are no TOML, and are left as they are.
  */
 const TOML_TEXTS: Readonly<Record<string, readonly [(path: ReadonlyArray<string | number>) => boolean, Hiding]>> = {
   TomlResponse: [(path) => path.at(-1) === "toml", CAUTIOUS],
-  DiffData: [(path) => path.at(-1) === "current" || path.at(-1) === "proposed", MARKED],
+  DiffData: [
+    (path) => path.includes("variable_updates") && (path.at(-1) === "current" || path.at(-1) === "proposed"),
+    MARKED,
+  ],
   ResourceSyncInfo: [(path) => path.at(-1) === "contents" && path.at(-3) === "remote_contents", MARKED],
 }
 
