@@ -56,7 +56,10 @@ const prepare = (outcome: ToolSuccess, settings: OutputSettings): Prepared => {
     : undefined
   const kept = bounded === undefined ? redacted : bounded.data
   return {
-    shown: untrusted && !settings.revealSecrets ? Untrusted.masked(endpoint, kept, TomlSecrets.hidden) : kept,
+    shown:
+      untrusted && !settings.revealSecrets
+        ? Untrusted.masked(endpoint, TomlSecrets.hidePlans(kept, outcome.names?.variable), TomlSecrets.hidden)
+        : kept,
     asSent: asSent ? text : undefined,
     cap: capNote(bounded),
   }

@@ -13,6 +13,7 @@ import type { NameKind } from "./Names/Names.js"
 import * as RecordGlance from "./RecordGlance.js"
 import * as About from "./Records/About.js"
 import * as Execution from "./Records/Execution.js"
+import * as TomlSecrets from "./Sync/TomlSecrets.js"
 
 export type View = Data.TaggedEnum<{
   /** A list at a glance: each item a row of the projection's columns. */
@@ -58,8 +59,18 @@ export const choose = (tool: Tool, asked: Asked, data: unknown, text?: string): 
   return View.Whole()
 }
 
-/** The kinds of names `view` shows of `data`, an answer to a call with `body`: read before it is written. */
-export const kindsOf = (view: View, data: unknown, body: Readonly<Record<string, unknown>>): ReadonlyArray<NameKind> =>
+/**
+ * The kinds of names `view` shows of `data`, an answer to a call with `body`: read before it is
+ * written. Whatever the view, a sync's plan or files that may hold variables asks which the service
+ * holds secret (TomlSecrets.ts).
+ */
+export const kindsOf = (
+  view: View,
+  data: unknown,
+  body: Readonly<Record<string, unknown>>,
+): ReadonlyArray<NameKind> => [...kindsShown(view, data, body), ...TomlSecrets.kindsFor(data)]
+
+const kindsShown = (view: View, data: unknown, body: Readonly<Record<string, unknown>>): ReadonlyArray<NameKind> =>
   View.$match(view, {
     Rows: ({ projection }) => Glance.kindsFor(projection, Glance.itemsOf(projection, data) ?? []),
     Record: ({ glance }) => (isObject(data) ? glance.kinds(data, body) : []),

@@ -21,13 +21,13 @@ export const TRUST_ANNOTATIONS_KEY = "io.modelcontextprotocol/trust-annotations"
 
 /**
  * `data` with the credentials in its untrusted values masked; `first` reads each value before,
- * by the definition it was found under (a TOML export's secret variables, Tools/Sync/TomlSecrets.ts).
+ * by the definition it was found under and its path (a TOML text's secret variables, Tools/Sync/TomlSecrets.ts).
  */
 export const masked = (
   endpoint: string,
   data: unknown,
-  first: (text: string, definition: string) => string = (text) => text,
-): unknown => replaceAt(data, find(endpoint, data), (text, at) => mask(first(text, at.definition)))
+  first: (text: string, definition: string, path: ReadonlyArray<string | number>) => string = (text) => text,
+): unknown => replaceAt(data, find(endpoint, data), (text, at) => mask(first(text, at.definition, at.path)))
 
 /**
  * How many times the output budget an answer's untrusted text may hold before it is cut: what

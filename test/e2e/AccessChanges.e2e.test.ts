@@ -105,6 +105,57 @@ describe("SVC_ACCESS_CHANGES=deny, over HTTP on the drift scenario", () => {
       }),
   )
 
+  it.scopedLive(
+    'full mode with deny: a user group after a multi-line array\'s `["x"],` line is read as TOML reads it, and the write refused',
+    () =>
+      Effect.gen(function* () {
+        // A line of an array that looks like a table's header is none: the user group after it is at the root.
+        const contents = [
+          "tags = [",
+          '  ["x"],',
+          "]",
+          'user_group = [{ name = "writers", users = ["viewer"], everyone = false, permissions = [',
+          '  { target = { type = "Server", id = "prod-01" }, level = "Write" },',
+          "] }]",
+          "",
+          "[[stack]]",
+          'name = "cache"',
+          "",
+        ].join("\n")
+        const denied = yield* connect({ SVC_MODE: "full", SVC_REACH: "all", SVC_ACCESS_CHANGES: "deny" })
+        const written = yield* denied.call("svc_update", {
+          resource_type: "sync_resource_file",
+          params: { ...SYNC_FILE, contents },
+        })
+        refused(written, 'declares the user groups "writers"', "SVC_ACCESS_CHANGES=deny")
+        // A text that is no TOML cannot be read for its user groups: refused, saying so.
+        const broken = yield* denied.call("svc_update", {
+          resource_type: "sync_resource_file",
+          params: { ...SYNC_FILE, contents: `${contents}user_group = [` },
+        })
+        refused(broken, "could not be read as TOML", "whether it declares user groups is unknown")
+        const file = yield* denied.call("svc_get", {
+          resource_type: "sync_resource",
+          params: { sync: "estate-sync" },
+          fields: ["*"],
+        })
+        expect(textOf(file)).not.toContain("access.toml")
+
+        // The service reads the same text as a user group: allowed, the sync's plan creates it.
+        const allowed = yield* connect({ SVC_MODE: "full", SVC_REACH: "all", SVC_ACCESS_CHANGES: "allow" })
+        const sent = yield* allowed.call("svc_update", {
+          resource_type: "sync_resource_file",
+          params: { ...SYNC_FILE, contents },
+        })
+        expect(sent.isError, textOf(sent)).toBeFalsy()
+        const plan = yield* allowed.call("svc_execute", {
+          operation: "refresh_sync_pending",
+          params: { sync: "estate-sync" },
+        })
+        expect(textOf(plan)).toMatch(/"change":"create","type":"UserGroup","name":"<u:[0-9a-f]{16}>writers<\/u>"/)
+      }),
+  )
+
   it.scopedLive("operate mode keeps access changes away unless SVC_ACCESS_CHANGES=allow", () =>
     Effect.gen(function* () {
       const { call, operators } = yield* connect({ SVC_MODE: "operate" })

@@ -10,7 +10,7 @@ import * as FastCheck from "fast-check"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import { all as reachAll } from "../../src/Tools/Policy/Reach.js"
 import { success } from "../../src/Tools/Render.js"
-import { hideSecrets } from "../../src/Tools/Sync/TomlSecrets.js"
+import { HIDDEN_WHOLE, hidden, hideSecrets } from "../../src/Tools/Sync/TomlSecrets.js"
 import { runs } from "../support/Runs.js"
 
 type Form = "basic" | "escaped" | "literal" | "multiline" | "multiline-literal"
@@ -135,13 +135,11 @@ describe("a TOML export's secret variables", () => {
     { fastCheck: { numRuns: runs(300) } },
   )
 
-  it("a value cut short (an unterminated string) is hidden to the end; a text of no variable is the same string", () => {
-    expect(hideSecrets('[[variable]]\nname = "A"\nvalue = """abc\nS3CR3T')).toBe(
-      '[[variable]]\nname = "A"\nvalue = "[redacted]"',
-    )
+  it("a value cut short (an unterminated string) hides the text whole; a text of no variable is the same string", () => {
+    expect(hideSecrets('[[variable]]\nname = "A"\nvalue = """abc\nS3CR3T')).toBe(HIDDEN_WHOLE)
     const none = '[[stack]]\nname = "web"\ndescription = "no variables here"'
     expect(hideSecrets(none)).toBe(none)
-    // Quoted keys are keys; a `[variable]` table (not an array of them) is not what the export writes.
+    // Quoted keys are keys.
     expect(hideSecrets("[[variable]]\n\"value\" = 'x-secret'\n'is_secret' = true")).not.toContain("x-secret")
   })
 
@@ -151,12 +149,15 @@ describe("a TOML export's secret variables", () => {
       '[[variable]]\nname = "B"\nvalue = """secret-b"""\nis_secret = true',
       "[[variable]]\nname = \"C\"\nis_secret = false\nvalue = 'plain-c'",
     ].join("\n\n")
-    const out = hideSecrets(file, "marked")
+    const out = hidden(file, "ResourceSyncInfo", ["info", "remote_contents", 0, "contents"])
     expect(out).toContain('value = "plain-a"')
     expect(out).not.toContain("secret-b")
     expect(out).toContain("value = 'plain-c'")
     // An export's table that says nothing is taken for secret.
     expect(hideSecrets(file)).not.toContain("plain-a")
+    // A sync's messages are no TOML: left as they are, whatever words they hold.
+    const message = "Rotate the variable DB_PASSWORD: value = [oops"
+    expect(hidden(message, "ResourceSyncInfo", ["info", "pending_message"])).toBe(message)
   })
 
   it("reads a long export in time linear in it", () => {
@@ -167,9 +168,9 @@ describe("a TOML export's secret variables", () => {
       hideSecrets(text)
       return performance.now() - start
     }
-    time(2_000)
-    const small = time(10_000)
-    const large = time(80_000)
+    time(500)
+    const small = time(2_000)
+    const large = time(16_000)
     // Eight times the text; a quadratic reader would take sixty-four times as long.
     expect(large).toBeLessThan(Math.max(small, 5) * 24)
   })
@@ -198,5 +199,92 @@ describe("svc_get's TOML exports, rendered", () => {
     expect((hidden.structuredData as { toml: string }).toml).toContain('name = "DB_PASSWORD"\nvalue = "[redacted]"\n')
     const shown = success(svcGet, answer(toml), { maxOutputChars: 50_000, revealSecrets: true })
     expect(shown.structuredData).toEqual({ toml })
+  })
+})
+
+describe("a sync's plan, rendered", () => {
+  const svcGet = reachAll.find((tool) => tool.name === "svc_get")
+  const SECRET_NOW = "s3cr3t-db-passw0rd"
+  const SECRET_NEXT = "n3xt-s3cr3t-value"
+  const file = `[[variable]]\nname = "DB_PASSWORD"\nvalue = "${SECRET_NEXT}"\nis_secret = false\n\n[[variable]]\nname = "LOG_LEVEL"\nvalue = "debug"\n`
+  const sync = {
+    name: "estate-sync",
+    info: {
+      remote_contents: [{ resource_path: "", path: "vars.toml", contents: file }],
+      variable_updates: [
+        {
+          type: "Update",
+          data: {
+            current: `[[variable]]\nname = "DB_PASSWORD"\nvalue = "${SECRET_NOW}"\n`,
+            proposed: `variable = [{ name = "DB_PASSWORD", "v\\u0061lue" = "${SECRET_NEXT}", is_secret = false }]`,
+          },
+        },
+        {
+          type: "Update",
+          data: {
+            current: '[[variable]]\nname = "LOG_LEVEL"\nvalue = "info"\n',
+            proposed: '[[variable]]\nname = "LOG_LEVEL"\nvalue = "debug"\n',
+          },
+        },
+        {
+          type: "Create",
+          data: { name: "NEW_KEY", proposed: '[[variable]]\nname = "NEW_KEY"\nvalue = "k3y"\nis_secret = true' },
+        },
+      ],
+    },
+  }
+  const answer = (fields: ReadonlyArray<string> | undefined, atService?: ReadonlyMap<string, string>): ToolSuccess => ({
+    tool: "svc_get",
+    wait: false,
+    schema: false,
+    selectorKey: "resource_type",
+    selector: "sync_resource",
+    endpoint: "read/GetResourceSync",
+    body: { sync: "estate-sync" },
+    data: sync,
+    text: JSON.stringify(sync),
+    ...(fields === undefined ? {} : { fields }),
+    ...(atService === undefined ? {} : { names: { variable: atService } }),
+  })
+  const AT_SERVICE = new Map([
+    ["DB_PASSWORD", "secret"],
+    ["LOG_LEVEL", "plain"],
+  ])
+  const render = (
+    fields: ReadonlyArray<string> | undefined,
+    atService?: ReadonlyMap<string, string>,
+    reveal = false,
+  ) => {
+    if (svcGet === undefined) throw new Error("svc_get is not among SVC_REACH=all's tools")
+    const rendered = success(svcGet, answer(fields, atService), { maxOutputChars: 50_000, revealSecrets: reveal })
+    return `${rendered.text}\n${JSON.stringify(rendered.structuredData)}`
+  }
+
+  it("hides a variable the service holds secret in both texts of its change and in the files, whatever the files say", () => {
+    for (const fields of [undefined, ["info.variable_updates"], ["*"], ["info"]]) {
+      const shown = render(fields, AT_SERVICE)
+      expect(shown, String(fields)).not.toContain(SECRET_NOW)
+      expect(shown, String(fields)).not.toContain(SECRET_NEXT)
+      expect(shown, String(fields)).not.toContain("k3y")
+    }
+    const texts = render(["info.variable_updates", "info.remote_contents"], AT_SERVICE)
+    // The texts are kept as they were written, the values alone replaced; a new value says it is new.
+    expect(texts).toContain('value = \\"[redacted]\\"')
+    expect(texts).toContain('\\"v\\\\u0061lue\\" = \\"[redacted: a new value]\\"')
+    // A variable the service holds plain shows its values, in the plan and the files.
+    expect(texts).toContain('value = \\"info\\"')
+    expect(texts).toContain('value = \\"debug\\"')
+    // The plan at a glance says the secret's value changes, not from what or to what.
+    const glance = render(undefined, AT_SERVICE)
+    expect(glance).toContain('["value","[redacted]","[redacted: a new value]"]')
+    expect(glance).toContain('["value","info","debug"]')
+  })
+
+  it("where the service could not be asked, every variable it may hold is secret; SVC_REVEAL_SECRETS shows them", () => {
+    const unasked = render(["info"])
+    for (const value of [SECRET_NOW, SECRET_NEXT, '\\"info\\"', '\\"debug\\"']) expect(unasked).not.toContain(value)
+    const revealed = render(["info"], undefined, true)
+    expect(revealed).toContain(SECRET_NOW)
+    expect(revealed).toContain(SECRET_NEXT)
   })
 })

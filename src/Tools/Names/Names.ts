@@ -35,6 +35,8 @@ export type NameKind =
   | "swarm"
   | "user"
   | "user_group"
+  /** Not names: each variable's name to `secret` or `plain`, as the service marks it (a sync's plan hides the secret ones). */
+  | "variable"
 
 /**
  * How long names are kept: 30 s (docs/tools.md says why). A rename shows
@@ -59,6 +61,7 @@ const READS: Readonly<Record<NameKind, { readonly endpoint: string; readonly bod
   // Admins only: another caller's read fails, and ids are shown.
   user: { endpoint: "ListUsers", body: {} },
   user_group: { endpoint: "ListUserGroups", body: {} },
+  variable: { endpoint: "ListVariables", body: {} },
 }
 
 /** The kind of names of a ResourceTarget's or UserTarget's type (`Stack`, `User`...), where the service lists them. */
@@ -85,6 +88,16 @@ export type NameMaps = Readonly<Partial<Record<NameKind, NameMap>>>
 /** A list item's id: `id` (resources) or `_id.$oid` (tags, users, user groups). */
 const idOf = (item: Readonly<Record<string, unknown>>): unknown =>
   typeof item.id === "string" ? item.id : isObject(item._id) ? item._id.$oid : undefined
+
+/** Each variable by name, `secret` unless the service says `is_secret: false`. */
+const secrecyOf = (answer: unknown): NameMap =>
+  new Map(
+    (Array.isArray(answer) ? answer : []).flatMap((item) =>
+      isObject(item) && typeof item.name === "string"
+        ? [[item.name, item.is_secret === false ? "plain" : "secret"] as const]
+        : [],
+    ),
+  )
 
 const namesOf = (answer: unknown): NameMap => {
   const names = new Map<string, string>()
@@ -131,7 +144,7 @@ export const kindsChangedBy = (selector: string): ReadonlyArray<NameKind> => {
   if (selector === "sync_resource") return ["sync"]
   if (selector.startsWith("user_group")) return ["user_group"]
   if (selector === "user" || selector === "local_user" || selector === "service_user") return ["user"]
-  return Object.hasOwn(READS, selector) ? [selector as NameKind] : []
+  return Object.hasOwn(READS, selector) && !UNKEPT.has(selector as NameKind) ? [selector as NameKind] : []
 }
 
 /**
@@ -139,6 +152,9 @@ export const kindsChangedBy = (selector: string): ReadonlyArray<NameKind> => {
  * client's bundle provides (`layer`); None (`layerOff`) shows ids.
  */
 export class Names extends Context.Tag("svc-mcp/Names")<Names, Option.Option<NamesShape>>() {}
+
+/** Read anew for each answer, never kept: which variables are secret decides what a plan hides. */
+const UNKEPT: ReadonlySet<NameKind> = new Set(["variable"])
 
 /** The most entries (a caller's names of a kind) held: beyond it the oldest is forgotten first. */
 const MOST_ENTRIES = 4096
@@ -153,7 +169,7 @@ const read = (client: SvcClientShape, kind: NameKind): Effect.Effect<NameMap> =>
   client.call("read", READS[kind].endpoint, READS[kind].body).pipe(
     // A read the user did not ask for: its failure shows as ids, not as a warning.
     Logger.withMinimumLogLevel(LogLevel.Error),
-    Effect.map(namesOf),
+    Effect.map(kind === "variable" ? secrecyOf : namesOf),
     Effect.catchAll((error) =>
       Effect.as(Effect.logDebug(`${kind} names could not be read (${error.message}); ids shown`), new Map()),
     ),
@@ -200,7 +216,7 @@ export const make = (ttlMs: number = TTL_MS): Effect.Effect<NamesShape, never, S
             const maps: Partial<Record<NameKind, NameMap>> = {}
             const missing: Array<NameKind> = []
             for (const kind of kinds) {
-              const found = fresh(`${caller} ${kind}`, now)?.read
+              const found = UNKEPT.has(kind) ? undefined : fresh(`${caller} ${kind}`, now)?.read
               if (found === undefined) missing.push(kind)
               else maps[kind] = found
             }
@@ -208,7 +224,11 @@ export const make = (ttlMs: number = TTL_MS): Effect.Effect<NamesShape, never, S
             return Effect.map(
               Effect.forEach(
                 missing,
-                (kind) => Effect.map(miss(`${caller} ${kind}`, kind, now), (map) => [kind, map] as const),
+                (kind) =>
+                  Effect.map(UNKEPT.has(kind) ? read(client, kind) : miss(`${caller} ${kind}`, kind, now), (map) => [
+                    kind,
+                    map,
+                  ]),
                 { concurrency: "unbounded" },
               ),
               (read) => ({ ...maps, ...Object.fromEntries(read) }) as NameMaps,

@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import type { ServerSettingsShape } from "../../Settings/Policy.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
-import { decodeBasic } from "../Sync/Toml.js"
+import * as TomlRead from "../Sync/TomlRead.js"
 import { accessWords } from "./AccessEndpoints.js"
 import { runRefusal } from "./SyncRuns.js"
 
@@ -23,75 +23,20 @@ const SYNC_TEXTS: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>>
   UpdateResourceSync: [["config", "file_contents"]],
 }
 
-const KEY = /^[A-Za-z0-9_-]+/
-/** The dotted key at the start of `text` (bare, "basic" or 'literal' parts), and what follows it. */
-const keyAt = (text: string): { readonly path: ReadonlyArray<string>; readonly rest: string } | undefined => {
-  const path: Array<string> = []
-  let rest = text.trimStart()
-  for (;;) {
-    const quote = rest[0]
-    if (quote === '"' || quote === "'") {
-      // A basic string's body ends at the first quote no backslash escapes.
-      const end = quote === "'" ? rest.indexOf("'", 1) : /^"((?:[^"\\]|\\.)*)"/.exec(rest)?.[0].length
-      if (end === undefined || end < 0) return undefined
-      const body = quote === "'" ? rest.slice(1, end) : rest.slice(1, end - 1)
-      path.push(quote === "'" ? body : decodeBasic(body))
-      rest = rest.slice(quote === "'" ? end + 1 : end).trimStart()
-    } else {
-      const bare = KEY.exec(rest)?.[0]
-      if (bare === undefined) return undefined
-      path.push(bare)
-      rest = rest.slice(bare.length).trimStart()
-    }
-    if (rest[0] !== ".") return { path, rest }
-    rest = rest.slice(1).trimStart()
-  }
-}
-
-/** A string value at the start of `text`, basic or literal, on its line. */
-const stringAt = (text: string): string | undefined => {
-  const value = text.trimStart()
-  const literal = /^'([^'\n]*)'/.exec(value)
-  if (literal !== null) return literal[1]
-  const quoted = /^"((?:[^"\\\n]|\\.)*)"/.exec(value)
-  return quoted === null ? undefined : decodeBasic(quoted[1] ?? "")
-}
-
 const GROUP = "user_group"
 
 /**
- * The user groups a sync's file text declares, by name (`(unnamed)` where it names none), or
- * none. Read line by line in one pass, every line as TOML would read it outside a string: a line
- * inside a multi-line string that reads as a table of user groups counts too, which refuses more
- * and never less. Keys are compared decoded, so `["user\u005fgroup"]` is a user group as well.
+ * The user groups a sync's file text declares, by name (`(unnamed)` where it names none), as a
+ * TOML 1.0 parser reads the text: in every form TOML allows (`[[user_group]]`, a quoted or escaped
+ * key, an inline array on one line or several), and nowhere else (a line of a string or of an
+ * array that looks like a header is no header). A text the parser cannot read is `Unread`.
  */
-export const declaredGroups = (text: string): ReadonlyArray<string> => {
-  const groups: Array<string> = []
-  let table: ReadonlyArray<string> = []
-  let start = 0
-  while (start <= text.length) {
-    const newline = text.indexOf("\n", start)
-    const end = newline < 0 ? text.length : newline
-    const line = text.slice(start, end).trim()
-    start = end + 1
-    if (line.startsWith("[")) {
-      const array = line.startsWith("[[")
-      const key = keyAt(line.slice(array ? 2 : 1))
-      if (key === undefined) continue
-      table = key.path
-      if (table[0] === GROUP && table.length === 1 && array) groups.push("(unnamed)")
-      else if (table[0] === GROUP && groups.length === 0) groups.push("(unnamed)")
-      continue
-    }
-    const key = keyAt(line)
-    if (key === undefined || !key.rest.startsWith("=")) continue
-    const path = [...table, ...key.path]
-    if (path[0] !== GROUP) continue
-    if (groups.length === 0) groups.push("(unnamed)")
-    const name = path.length === 2 && path[1] === "name" ? stringAt(key.rest.slice(1)) : undefined
-    if (name !== undefined && groups[groups.length - 1] === "(unnamed)") groups[groups.length - 1] = name
-  }
-  return groups
+export const declaredGroups = (text: string): ReadonlyArray<string> | { readonly unread: string } => {
+  const read = TomlRead.read(text)
+  if (read._tag === "Unread") return { unread: read.reason }
+  return TomlRead.tablesAt(read.table, GROUP).map((group) =>
+    typeof group.name === "string" && group.name !== "" ? group.name : "(unnamed)",
+  )
 }
 
 const at = (value: unknown, path: ReadonlyArray<string>): unknown =>
@@ -100,12 +45,25 @@ const at = (value: unknown, path: ReadonlyArray<string>): unknown =>
 /** A name from a sync's files or record as a refusal shows it: on one line, quoted, cut to a length. */
 const quoted = (name: string): string => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)
 
-/** The user groups the sync's file text in a call's params declares (quoted), where the endpoint writes such a text. */
-const groupsWritten = (endpoint: string, params: unknown): ReadonlyArray<string> =>
-  (SYNC_TEXTS[endpoint] ?? []).flatMap((path) => {
+/**
+ * Why a write of a sync's file text (`endpoint`, with `params`) is refused while access changes are
+ * kept away: the user groups the text declares, named (quoted); or that it could not be read as TOML,
+ * so what it declares is unknown.
+ */
+const writtenRefusal = (endpoint: string, params: unknown, words: string): string | undefined => {
+  const groups: Array<string> = []
+  for (const path of SYNC_TEXTS[endpoint] ?? []) {
     const text = at(params, path)
-    return typeof text === "string" ? declaredGroups(text).map(quoted) : []
-  })
+    if (typeof text !== "string") continue
+    const declared = declaredGroups(text)
+    if ("unread" in declared)
+      return `the sync's file text could not be read as TOML (${declared.unread}), so whether it declares user groups is unknown: ${words}`
+    groups.push(...declared.map(quoted))
+  }
+  return groups.length === 0
+    ? undefined
+    : `the sync's file text declares the user groups ${listed(groups)}, which a run would apply: ${words}`
+}
 
 /** A list of what a refusal names: the first few, and how many more. */
 const listed = (items: ReadonlyArray<string>, shown = 5): string =>
@@ -130,11 +88,8 @@ export const syncRefusal = (
 ): Effect.Effect<string | undefined> => {
   const words = accessWords({ mode: settings.mode ?? "full", ...settings }, variable)
   if (words === undefined) return Effect.succeed(undefined)
-  const written = groupsWritten(endpoint, params)
-  if (written.length > 0)
-    return Effect.succeed(
-      `the sync's file text declares the user groups ${listed(written)}, which a run would apply: ${words}`,
-    )
+  const written = writtenRefusal(endpoint, params, words)
+  if (written !== undefined) return Effect.succeed(written)
   // A sync's run or commit, or a procedure's (alone or in a batch) that runs one: on the plans they apply.
   return runRefusal(client, endpoint, params, words)
 }

@@ -55,11 +55,9 @@ export const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(v
 export const text = (value: unknown): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined
 
-/** The resource's `name` in a TOML text, as Toml.ts reads its fields. */
-export const tomlName = (toml: unknown): string | undefined => {
-  const raw = typeof toml === "string" ? Toml.fieldsOf(toml).get("name") : undefined
-  return raw === undefined ? undefined : Toml.readValue(raw)
-}
+/** The resource's `name` in a TOML text, as the TOML parser reads it (Toml.ts). */
+export const tomlName = (toml: unknown): string | undefined =>
+  typeof toml === "string" ? Toml.nameIn(toml) : undefined
 
 type Kind = "Create" | "Update" | "Delete"
 

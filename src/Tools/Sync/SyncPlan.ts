@@ -20,7 +20,7 @@ import { CREDENTIAL } from "../Bounds/AnswerBounds.js"
 import { KIND_OF_TYPE, type NameKind, type NameMaps } from "../Names/Names.js"
 import type { Glimpse } from "../Records/Records.js"
 import { type Diff, diff, list, record, resourceDiffs, text } from "./SyncChanges.js"
-import { type Changed, changed } from "./Toml.js"
+import { type Changed, changed, resourceOf } from "./Toml.js"
 
 /** Where a plan holds text from the sync's files and commits. */
 const UNTRUSTED: ReadonlyArray<Pattern> = [
@@ -48,16 +48,27 @@ const shownField = ([field, before, after]: Changed, secret: boolean): ReadonlyA
   return long(before) || long(after) ? [field] : [field, before, after]
 }
 
-/** Whether either text of a change marks a variable secret (`is_secret = true`). */
-const SECRET = /^\s*is_secret\s*=\s*true\b/m
+/** What an update's fields show where either text cannot be read as TOML. */
+const UNREAD: ReadonlyArray<ReadonlyArray<string>> = [["(its text could not be read as TOML)"]]
 
-/** One change as shown: its kind, its type and name, and what an update changes. */
+/**
+ * One change as shown: its kind, its type and name, and what an update changes. A `value` is secret
+ * where either text says `is_secret = true`; a variable the service holds secret was hidden in both
+ * texts already, unless SVC_REVEAL_SECRETS (TomlSecrets.ts).
+ */
 const changeOf = (type: string, name: string, d: Diff): Json => {
   const change = d.kind.toLowerCase()
   if (d.kind !== "Update") return { change, type, name }
-  const secret = SECRET.test(d.current ?? "") || SECRET.test(d.proposed ?? "")
-  const fields = changed(d.current ?? "", d.proposed ?? "").map((c) => shownField(c, secret))
+  const secret = secretIn(d.current) || secretIn(d.proposed)
+  const fields = changed(d.current ?? "", d.proposed ?? "")?.map((c) => shownField(c, secret)) ?? UNREAD
   return { change, type, name, fields }
+}
+
+/** Whether a change's text says its value is secret (`is_secret = true`), or cannot be read to say. */
+const secretIn = (toml: string | undefined): boolean => {
+  if (toml === undefined) return false
+  const table = resourceOf(toml)
+  return table === undefined || table.is_secret === true
 }
 
 const nameIn = (names: NameMaps, type: string, id: string): string | undefined => {
