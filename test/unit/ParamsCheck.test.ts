@@ -15,6 +15,7 @@ import { RequestDefinitions } from "../../src/Tools/Params/ParamsValidation.js"
 import * as Examples from "../support/Examples.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
+import { property } from "../support/Property.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spec from "../support/Spec.js"
 
@@ -215,7 +216,7 @@ describe("the check, against the definitions", () => {
     })
   })
 
-  it.prop(
+  property(
     "a field the endpoint does not have is refused by name, for every endpoint with a definition",
     [
       FastCheck.constantFrom(...allEndpoints.filter((e) => Examples.requestOf(e.endpoint) !== undefined)),
