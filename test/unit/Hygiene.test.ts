@@ -6,7 +6,7 @@ import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
-import ts from "typescript"
+import ts from "typescript-5"
 import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
