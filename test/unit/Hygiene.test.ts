@@ -120,6 +120,11 @@ describe("design rules", () => {
     expect(provider?.text).toMatch(/export const provider: ConfigProvider\.ConfigProvider/)
   })
 
+  it("effect/Runtime, which Effect 4 drops, is held by Shared/Runner.ts alone, the one place to move", () => {
+    expect(offenders(/from "effect\/Runtime"/)).toEqual(["Shared/Runner.ts"])
+    expect(offenders(/Effect\.runtime</, ["Shared/Runner.ts"])).toEqual([])
+  })
+
   it("only the settings modules describe variables: nothing else imports effect/Config", () => {
     const settings = ["Config.ts", "Cli/Setup/Environment.ts"]
     const described = offenders(/from "effect\/Config"/)
