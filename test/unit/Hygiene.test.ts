@@ -362,11 +362,18 @@ describe("design rules", () => {
     expect(declared.zod).toBeUndefined()
   })
 
-  it("effect and every @effect package are pinned to exact versions", () => {
+  it("effect and every @effect package are pinned to exact versions; the embedder's are peers, from the version tested", () => {
     const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
     const declared: Record<string, string> = { ...pkg.dependencies, ...pkg.devDependencies }
     const effects = Object.entries(declared).filter(([name]) => name === "effect" || name.startsWith("@effect/"))
     expect(effects.length).toBeGreaterThan(3)
     for (const [, version] of effects) expect(version).toMatch(/^\d+\.\d+\.\d+$/)
+    // One copy of each in an embedder's program: its own, within the range; ours only to develop with.
+    const peers: Record<string, string> = pkg.peerDependencies
+    expect(Object.keys(peers).sort()).toEqual(["@effect/platform", "@effect/platform-node", "effect"])
+    for (const [name, range] of Object.entries(peers)) {
+      expect(pkg.dependencies[name], name).toBeUndefined()
+      expect(range, name).toBe(`^${pkg.devDependencies[name]}`)
+    }
   })
 })
