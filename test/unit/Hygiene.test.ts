@@ -87,6 +87,11 @@ describe("test files", () => {
     expect(files.filter((file) => lane(file) === "e2e" && !file.endsWith(".e2e.test.ts"))).toEqual([])
   })
 
+  it("no test writes a tracked file: the docs' pictures are taken by npm run pictures, the test's in a directory of its own", () => {
+    const writesTracked = /(?:writeFileSync|path:)\s*\(?\s*Path\.join\(\s*ROOT\b/
+    expect([...testModules].filter(([, text]) => writesTracked.test(text)).map(([file]) => file)).toEqual([])
+  })
+
   it("property tests import fast-check itself, never through effect, whose 4.x drops that module", () => {
     const through = /from\s+["']effect\/FastCheck["']/
     expect([...testModules].filter(([, text]) => through.test(text)).map(([file]) => file)).toEqual([])
