@@ -3,7 +3,7 @@
  * @effect/vitest's `it`. Arbitraries given as a record reach the body as one object, given
  * as a list as one array. The count is the one given (`runs(n)`, test/support/Runs.ts),
  * else fast-check's global one, which Runs.ts scales.
- * - `property`: the body returns nothing, or false where the property fails;
+ * - `property`: the body throws, or returns false, where the property fails;
  * - `liveProperty`: the body is an Effect, run on the live clock.
  */
 import { it } from "@effect/vitest"
@@ -30,14 +30,14 @@ const together = <A extends Arbitraries>(arbitraries: A): FastCheck.Arbitrary<Va
 export const property = <const A extends Arbitraries>(
   name: string,
   arbitraries: A,
-  body: (values: Values<A>) => boolean | undefined | void,
+  body: (values: Values<A>) => unknown,
   options?: Options,
 ) =>
   it(
     name,
     () => {
       FastCheck.assert(
-        FastCheck.property(together(arbitraries), (values) => body(values)),
+        FastCheck.property(together(arbitraries), (values) => body(values) !== false),
         options?.fastCheck as FastCheck.Parameters<[Values<A>]>,
       )
     },
