@@ -19,10 +19,14 @@ export interface Runner {
 }
 
 /** A runner with the current fiber's services, loggers and settings. */
-export const current: Effect.Effect<Runner> = Effect.map(Effect.runtime<never>(), (runtime) => ({
-  fork: (effect) => {
-    Runtime.runFork(runtime)(effect)
-  },
-  promise: (effect) => Runtime.runPromise(runtime)(effect),
-  promiseExit: (effect) => Runtime.runPromiseExit(runtime)(effect),
-}))
+export const current: Effect.Effect<Runner> = Effect.map(Effect.runtime<never>(), (runtime) => {
+  // Each made once per runner, as the callers made them before: a call through it costs no more.
+  const fork = Runtime.runFork(runtime)
+  return {
+    fork: (effect) => {
+      fork(effect)
+    },
+    promise: Runtime.runPromise(runtime),
+    promiseExit: Runtime.runPromiseExit(runtime),
+  }
+})
