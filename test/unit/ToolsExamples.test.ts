@@ -40,22 +40,50 @@ const expectShown = (answer: string, shown: ReadonlyArray<string>) => {
   }
 }
 
-const EXAMPLES: ReadonlyArray<readonly [string, string, Record<string, unknown>]> = [
-  ["[svc-mcp: 3 stacks as rows of", "svc_list", { resource_type: "stack" }],
-  ["[svc-mcp: stack web at a glance", "svc_get", { resource_type: "stack", params: { stack: "web" } }],
-  [
-    "[svc-mcp: untrusted text at message, changes[].name",
-    "svc_get",
-    { resource_type: "sync_resource", params: { sync: "estate-sync" } },
-  ],
+interface Example {
+  readonly start: string
+  readonly name: string
+  readonly args: Record<string, unknown>
+  /** The sandbox's own pace (1 s an execution), where the page shows how long one took. */
+  readonly ownPace?: true
+  readonly reach?: "all"
+}
+
+const EXAMPLES: ReadonlyArray<Example> = [
+  { start: "[svc-mcp: 3 stacks as rows of", name: "svc_list", args: { resource_type: "stack" } },
+  {
+    start: "[svc-mcp: the meta of the deployment docs is now as follows, read back]",
+    name: "svc_update",
+    args: {
+      resource_type: "resource_meta",
+      params: { target: { type: "Deployment", id: "docs" }, tags: ["canary", "production"], description: "the docs" },
+    },
+    reach: "all",
+  },
+  {
+    start: "DeployStack succeeded.",
+    name: "svc_execute",
+    args: { operation: "deploy_stack", params: { stack: "staging-web" }, wait: true },
+    ownPace: true,
+  },
+  {
+    start: "[svc-mcp: stack web at a glance",
+    name: "svc_get",
+    args: { resource_type: "stack", params: { stack: "web" } },
+  },
+  {
+    start: "[svc-mcp: untrusted text at message, changes[].name",
+    name: "svc_get",
+    args: { resource_type: "sync_resource", params: { sync: "estate-sync" } },
+  },
 ]
 
 describe("docs/tools.md's answers", () => {
-  for (const [start, name, args] of EXAMPLES) {
+  for (const { start, name, args, ownPace, reach } of EXAMPLES) {
     it.scopedLive(`${name} ${JSON.stringify(args)} answers as the page shows: ${start}`, () =>
       Effect.gen(function* () {
-        const sandbox = yield* Sandboxes.scoped()
-        const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+        const sandbox = yield* Sandboxes.scoped(ownPace === true ? { timing: { completeMs: 1000 } } : {})
+        const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox), reach === undefined ? {} : { reach })
         const result = yield* Effect.promise(() => client.callTool({ name, arguments: args }))
         expectShown(Mcp.text(result), example(start))
       }),
