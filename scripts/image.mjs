@@ -205,7 +205,16 @@ for (const base of [NODE, DEBIAN]) hash.update(exists(base) ?? base)
  */
 const servingManifest = (file) => {
   const manifest = JSON.parse(Fs.readFileSync(file, "utf8"))
-  const kept = ["name", "version", "type", "license", "dependencies", "devDependencies", "optionalDependencies"]
+  const kept = [
+    "name",
+    "version",
+    "type",
+    "license",
+    "dependencies",
+    "peerDependencies",
+    "devDependencies",
+    "optionalDependencies",
+  ]
   return `${JSON.stringify(Object.fromEntries(kept.filter((key) => key in manifest).map((key) => [key, manifest[key]])), null, 2)}\n`
 }
 

@@ -1,8 +1,8 @@
 /**
  * Every environment variable the server reads, in the groups `--help` and the
  * configuration table (docs/configuration.md) show them. This is the one list to extend when a
- * setting is added: the help is rendered from it, and tests hold that
- * table, server.json and the names read in src/ to it.
+ * setting is added: the help is rendered from it, server.json's variables are written from it
+ * (`npm run variables`), and tests hold that table, server.json and the names read in src/ to it.
  */
 import { DEFAULT_TIMEOUT_MS } from "../Config.js"
 import { DEFAULT_HOST } from "../Settings/Http.js"
@@ -18,6 +18,8 @@ export interface Variable {
   readonly required?: boolean
   /** Meaningful only when serving over HTTP: a stdio client sets none of these. */
   readonly httpOnly?: boolean
+  /** Its value is a file's path (as every X_FILE's is). */
+  readonly path?: boolean
 }
 
 export interface Group {
@@ -108,6 +110,7 @@ export const GROUPS: ReadonlyArray<Group> = [
         // Among several services SVC_<N>_CHECK_PARAMS and SVC_<N>_DEFINITIONS, each defaulting to these.
         name: "SVC_DEFINITIONS",
         meaning: "definitions for the service's version (default: the shipped ones)",
+        path: true,
       },
     ],
   },
@@ -247,7 +250,11 @@ export const GROUPS: ReadonlyArray<Group> = [
   {
     title: "Operations",
     variables: [
-      { name: "SVC_AUDIT_LOG", meaning: "a file to append one JSON line per audited call to, or - for stderr" },
+      {
+        name: "SVC_AUDIT_LOG",
+        meaning: "a file to append one JSON line per audited call to, or - for stderr",
+        path: true,
+      },
       {
         name: "SVC_AUDIT_KEY",
         meaning: "the key (32+ bytes) the audit log's checkpoints are signed with",
@@ -269,6 +276,18 @@ export const GROUPS: ReadonlyArray<Group> = [
 ]
 
 export const ALL: ReadonlyArray<Variable> = GROUPS.flatMap((group) => group.variables)
+
+/** A variable as the MCP Registry's entry (server.json) gives it to a client that starts the server. */
+const registryEntry = (variable: Variable) => ({
+  name: variable.name,
+  description: variable.meaning,
+  ...(variable.required === true ? { isRequired: true } : {}),
+  ...(variable.secret === true ? { isSecret: true } : {}),
+  ...(variable.path === true || variable.name.endsWith("_FILE") ? { format: "filepath" } : {}),
+})
+
+/** The variables a client that starts the server over stdio may set, as server.json's packages list them. */
+export const registryEntries = () => ALL.filter((variable) => variable.httpOnly !== true).map(registryEntry)
 
 /** The help's section: a title per group, then a name and its meaning per line. */
 export const help = (): string => {

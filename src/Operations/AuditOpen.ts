@@ -7,11 +7,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { STREAM_KEY, Writer } from "../Audit/Writer.js"
 import type * as Settings from "../Settings/Audit.js"
 import { ConfigError } from "../Settings/Read.js"
+import * as Runner from "../Shared/Runner.js"
 import { Store, type StoreShape } from "../Store/Store.js"
 import { Audit, AuditError, type AuditLog, type OpenOptions, STREAM_CAP } from "./AuditLog.js"
 
@@ -114,10 +114,7 @@ export const open = (
   options: OpenOptions = {},
 ): Effect.Effect<AuditLog, AuditError, Scope.Scope> =>
   Effect.gen(function* () {
-    const runtime = yield* Effect.runtime<never>()
-    const log = (effect: Effect.Effect<void>) => {
-      Runtime.runFork(runtime)(effect)
-    }
+    const log = (yield* Runner.current).fork
     const shown = shownOf(destination)
     const health: Health = { broken: undefined }
     const stream = Option.map(options.store ?? Option.none(), (shape) => streamTo(shape, log))

@@ -14,7 +14,6 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import * as Runtime from "effect/Runtime"
 import { Minting, type MintShape } from "../Mint/Shape.js"
 import { Services } from "../Registry/Registry.js"
 import * as Identities from "../Settings/Identities.js"
@@ -22,6 +21,7 @@ import type { ConfigError } from "../Settings/Read.js"
 import type { SignInSettingsShape } from "../Settings/SignIn.js"
 import * as SignInSettings from "../Settings/SignIn.js"
 import { isObject } from "../Shared/JsonShape.js"
+import * as Runner from "../Shared/Runner.js"
 import * as Definitions from "../Tools/Catalog/Definitions.js"
 import type { Tier } from "../Tools/Catalog/Tool.js"
 import type { Identity } from "./Identity.js"
@@ -259,11 +259,11 @@ const mintersIn = Effect.gen(function* () {
 const reloadOnHangUp = (signIn: SignInShape) =>
   Effect.gen(function* () {
     if (Option.isNone(signIn.settings.identitiesPath)) return
-    const runtime = yield* Effect.runtime<never>()
+    const runner = yield* Runner.current
     const path = signIn.settings.identitiesPath.value
     const minters = yield* mintersIn
     const onHangUp = () =>
-      Runtime.runFork(runtime)(
+      runner.fork(
         Effect.gen(function* () {
           const before = yield* signIn.mapping
           const fault = yield* signIn.reload

@@ -6,9 +6,9 @@
  * says the primary is back.
  */
 import * as Effect from "effect/Effect"
-import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import type * as Settings from "../Settings/Store.js"
+import * as Runner from "../Shared/Runner.js"
 import * as Clients from "./Clients.js"
 import { backoff, type Client, type Cluster, CONNECT_TIMEOUT_MS, type Single, START_WAIT_MS } from "./Clients.js"
 
@@ -143,9 +143,9 @@ export const open = (
   settings: Settings.StoreSettings,
 ): Effect.Effect<Connection, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const runtime = yield* Effect.runtime<never>()
+    const runner = yield* Runner.current
     const clients = Clients.make(redis, settings)
-    const connection = new Connection(clients, settings.where, (effect) => Runtime.runFork(runtime)(effect))
+    const connection = new Connection(clients, settings.where, runner.fork)
     watch(connection)
     const connecting =
       clients.cluster === undefined && clients.sentinel === undefined

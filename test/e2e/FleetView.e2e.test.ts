@@ -9,6 +9,7 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as esbuild from "esbuild"
@@ -18,6 +19,11 @@ import * as Png from "../support/Png.js"
 import { ENTRY } from "../support/Spawn.js"
 
 const ROOT = Path.resolve(Path.dirname(import.meta.dirname), "..")
+
+// Where the screenshots go: a directory of this run's own, gone after it; the docs' pictures
+// (docs/fleet-*.png) are taken by `npm run pictures` (scripts/pictures.mjs), which names docs/ here.
+const ASKED = process.env.SVC_MCP_PICTURES_DIR
+const PICTURES = ASKED ?? Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-fleet-"))
 
 // The sandbox's estate (src/Sandbox/Estates/Seed.ts).
 const SEEDED = {
@@ -126,6 +132,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
   await browser?.close()
+  if (ASKED === undefined) Fs.rmSync(PICTURES, { recursive: true, force: true })
 })
 
 const open = async (served: Served, theme: "light" | "dark" = "light") => {
@@ -149,7 +156,7 @@ const shoot = async (page: Page, file: string) => {
   await page.waitForTimeout(300)
   const box = await page.locator("iframe").boundingBox()
   if (box === null) throw new Error("the view's frame is not shown")
-  await page.screenshot({ path: Path.join(ROOT, file), clip: box })
+  await page.screenshot({ path: Path.join(PICTURES, file), clip: box })
 }
 
 const row = (view: FrameLocator, kind: string, name: string) =>
@@ -249,10 +256,10 @@ describe("the fleet view in chromium", () => {
 
     // The host's theme, light and then dark.
     await expect(view.locator("html").getAttribute("data-theme")).resolves.toBe("light")
-    await shoot(page, "docs/fleet-light.png")
+    await shoot(page, "fleet-light.png")
     await page.evaluate(() => (globalThis as unknown as { setTheme: (t: string) => void }).setTheme("dark"))
     await view.locator('html[data-theme="dark"]').waitFor()
-    await shoot(page, "docs/fleet-dark.png")
+    await shoot(page, "fleet-dark.png")
     const background = await view
       .locator("body")
       .evaluate(
@@ -399,7 +406,7 @@ describe("the fleet view on the incident scenario", () => {
     const box = await page.locator("iframe").boundingBox()
     if (box === null) throw new Error("the view's frame is not shown")
     const shot = await page.screenshot({ clip: box })
-    Fs.writeFileSync(Path.join(ROOT, "docs/fleet-incident.png"), shot)
+    Fs.writeFileSync(Path.join(PICTURES, "fleet-incident.png"), shot)
     const image = Png.decode(shot)
     expect(image.width).toBe(Math.round(box.width))
     const red = bands(rowsOf(image, BAD_BG), image.width * 0.5)

@@ -183,6 +183,7 @@ describe("the package from a registry, as npx runs it", () => {
     version: pkg.version,
     bin: pkg.bin,
     dependencies: pkg.dependencies,
+    peerDependencies: pkg.peerDependencies,
     engines: pkg.engines,
   }
   const cache = npmEnv.npm_config_cache ?? Path.join(Os.homedir(), ".npm")

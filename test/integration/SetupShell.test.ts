@@ -11,6 +11,7 @@ import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import * as Setup from "../../src/Cli/Setup.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 import { FILES, FILES_ENV, INSTALLED, options, SCRIPT } from "../support/SetupCases.js"
 
@@ -220,7 +221,7 @@ describe("setup's shell quoting", () => {
   ).filter((text) => !text.includes("\0"))
 
   // Many commands to one shell: a shell started per command would be most of this lane's waiting.
-  it.prop(
+  property(
     "every word reads back unchanged in a POSIX shell",
     {
       commands: FastCheck.array(FastCheck.array(word, { minLength: 1, maxLength: 20 }), {

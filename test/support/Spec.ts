@@ -11,6 +11,15 @@ export const root = Path.resolve(import.meta.dirname, "../..")
 
 export const text = Fs.readFileSync(Path.join(root, "spec/interface.md"), "utf8")
 
+/**
+ * The shared specification the in-repo copies (spec/) are held to, beside the clone (../shared/spec),
+ * as the project's own checkouts and CI have it; a clone of the public repository has none, and the
+ * tests that compare the copies with it skip there, their names saying why.
+ */
+export const sharedDir = Path.resolve(root, "../shared/spec")
+export const sharedAbsent = !Fs.existsSync(sharedDir)
+export const SKIPPED_WITHOUT_SHARED = "(skipped where no ../shared/spec is beside the clone)"
+
 export interface Row {
   readonly tool: string
   readonly group: string

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import { mayHoldSecrets, redact, withinBudget } from "../../src/Tools/Bounds/AnswerBounds.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 /** JSON values whose keys are often credential-like. */
@@ -33,7 +34,7 @@ const value = FastCheck.letrec((tie) => ({
 })).json
 
 describe("output", () => {
-  it.prop(
+  property(
     "the quick scan never lets through what redaction would change",
     { v: value },
     ({ v }) => {
@@ -94,7 +95,7 @@ describe("output", () => {
     })
   })
 
-  it.prop(
+  property(
     "a cut list is valid JSON of a prefix of the items, within the budget",
     {
       items: FastCheck.array(FastCheck.jsonValue(), { maxLength: 200 }),
@@ -115,7 +116,7 @@ describe("output", () => {
     },
   )
 
-  it.prop(
+  property(
     "a cut text never splits a character and stays within the budget",
     {
       s: FastCheck.string({ unit: "grapheme", maxLength: 3000 }),

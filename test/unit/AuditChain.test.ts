@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import * as Chain from "../../src/Audit/Chain.js"
 import * as Verify from "../../src/Audit/Verify.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 const KEY = new Uint8Array(Buffer.from("an audit key of at least thirty-two bytes!"))
@@ -130,7 +131,7 @@ const arbitraryLog = FastCheck.integer({ min: 3, max: 24 }).chain((n) =>
 )
 
 describe("a log changed after it was written", () => {
-  it.prop(
+  property(
     "any one-byte change fails verify at the line it is in",
     {
       log: arbitraryLog.chain(({ lines }) => {
@@ -154,7 +155,7 @@ describe("a log changed after it was written", () => {
     { fastCheck: { numRuns: runs(375) } },
   )
 
-  it.prop(
+  property(
     "any removed line fails verify at the line after it; the last removed leaves the chain open",
     {
       log: arbitraryLog.chain(({ n, lines }) =>
@@ -176,7 +177,7 @@ describe("a log changed after it was written", () => {
     { fastCheck: { numRuns: runs(125) } },
   )
 
-  it.prop(
+  property(
     "any swap of two lines fails verify at the first of them",
     {
       log: arbitraryLog.chain(({ n, lines }) =>

@@ -18,6 +18,7 @@ import * as RefusedKeys from "../../src/Callers/RefusedKeys.js"
 import * as Team from "../../src/Settings/Team.js"
 import * as Cidr from "../../src/Shared/Cidr.js"
 import * as Store from "../../src/Store/Store.js"
+import { property } from "../support/Property.js"
 
 const cidr = (text: string) => Either.getOrThrow(Cidr.parse(text))
 const ipv4 = FastCheck.ipV4()
@@ -68,7 +69,7 @@ const inProxies = (address: string) => {
 }
 
 describe("CIDR ranges", () => {
-  it.prop(
+  property(
     "an IPv4 /n holds exactly the addresses that share its first n bits",
     { a: ipv4, b: ipv4, n: FastCheck.integer({ min: 0, max: 32 }) },
     ({ a, b, n }) => {
@@ -78,7 +79,7 @@ describe("CIDR ranges", () => {
     },
   )
 
-  it.prop(
+  property(
     "an IPv6 /n holds exactly the addresses that share its first n bits",
     { a: ipv6, b: ip, n: FastCheck.integer({ min: 0, max: 128 }) },
     ({ a, b, n }) => {
@@ -86,7 +87,7 @@ describe("CIDR ranges", () => {
     },
   )
 
-  it.prop("a bare address holds itself only; formatting keeps the address", { a: ip, b: ip }, ({ a, b }) => {
+  property("a bare address holds itself only; formatting keeps the address", { a: ip, b: ip }, ({ a, b }) => {
     expect(Cidr.contains(cidr(a), a)).toBe(true)
     expect(Cidr.contains(cidr(a), b)).toBe(toBigInt(a) === toBigInt(b))
     const formatted = Option.getOrThrow(Cidr.normalize(a))
@@ -114,7 +115,7 @@ describe("CIDR ranges", () => {
 describe("the caller's address", () => {
   const proxies = [cidr("10.0.0.0/8"), cidr("fd00::/8")]
 
-  it.prop(
+  property(
     "an untrusted peer is its own address, whatever it sends",
     { peer: ip.filter((a) => !inProxies(a)), claimed: FastCheck.array(ip), realIp: ip },
     ({ peer, claimed, realIp }) => {
@@ -124,7 +125,7 @@ describe("the caller's address", () => {
     },
   )
 
-  it.prop(
+  property(
     "behind trusted proxies, the rightmost untrusted entry of the chain; what the client put left of it is ignored",
     {
       forged: FastCheck.array(ip, { maxLength: 3 }),
@@ -212,7 +213,7 @@ describe("refused keys", () => {
     }).pipe(Effect.provide(Store.layerOff)),
   )
 
-  it.prop(
+  property(
     "a fingerprint names the pair and holds neither part",
     {
       key: FastCheck.string({ minLength: 4 }),

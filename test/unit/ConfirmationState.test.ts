@@ -16,6 +16,7 @@ import { canonicalJson } from "../../src/Confirmation/Canonical.js"
 import * as State from "../../src/Confirmation/State.js"
 import * as Team from "../../src/Settings/Team.js"
 import * as Store from "../../src/Store/Store.js"
+import { liveProperty, property } from "../support/Property.js"
 
 const json: FastCheck.Arbitrary<unknown> = FastCheck.jsonValue({ maxDepth: 3 })
 const args = FastCheck.dictionary(FastCheck.string({ maxLength: 8 }), json, { maxKeys: 5 })
@@ -61,12 +62,12 @@ const sortedKeys = (value: unknown): unknown =>
       : value
 
 describe("canonical JSON", () => {
-  it.prop("key order never matters", { v: json }, ({ v }) => {
+  property("key order never matters", { v: json }, ({ v }) => {
     expect(canonicalJson(reversed(v))).toBe(canonicalJson(v))
     expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v)))
   })
 
-  it.prop("any other difference does", { a: json, b: json }, ({ a, b }) => {
+  property("any other difference does", { a: json, b: json }, ({ a, b }) => {
     // Told apart by the test's own reading: each object's keys sorted, then compared as JSON.
     const same = JSON.stringify(sortedKeys(a)) === JSON.stringify(sortedKeys(b))
     expect(canonicalJson(a) === canonicalJson(b)).toBe(same)
@@ -82,7 +83,7 @@ describe("canonical JSON", () => {
 // The properties run each case on the live runtime: it.effect would build a test
 // environment (TestClock and the rest) per case, most of a case's time; none reads the clock.
 describe("a sealed confirmation state", () => {
-  it.live.prop("is honoured once for its own call, with the arguments in any key order", { b: binding }, ({ b }) =>
+  liveProperty("is honoured once for its own call, with the arguments in any key order", { b: binding }, ({ b }) =>
     Effect.gen(function* () {
       const states = yield* State.make(key(1))
       const state = yield* states.seal(b)
@@ -91,7 +92,7 @@ describe("a sealed confirmation state", () => {
     }).pipe(Effect.provide(Store.layerOff)),
   )
 
-  it.live.prop(
+  liveProperty(
     "fails for any change of tool, selector, arguments, principal or service",
     {
       b: binding,
@@ -110,7 +111,7 @@ describe("a sealed confirmation state", () => {
       }).pipe(Effect.provide(Store.layerOff)),
   )
 
-  it.live.prop(
+  liveProperty(
     "fails when any character is changed, dropped or added",
     { b: binding, at: FastCheck.nat(), with: FastCheck.constantFrom(..."AZaz09-_.=+/ ") },
     ({ b, at, with: char }) =>
@@ -148,7 +149,7 @@ describe("a sealed confirmation state", () => {
       }).pipe(Effect.provide(Store.layerOff)),
   )
 
-  it.live.prop("sealed under one key fails under another", { b: binding }, ({ b }) =>
+  liveProperty("sealed under one key fails under another", { b: binding }, ({ b }) =>
     Effect.gen(function* () {
       const state = yield* Effect.flatMap(State.make(key(4)), (s) => s.seal(b))
       const other = yield* State.make(key(5))

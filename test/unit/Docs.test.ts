@@ -34,6 +34,22 @@ const anchor = (heading: string) =>
 const anchors = (text: string) =>
   new Set([...prose(text).matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1] as string)))
 
+describe("the maintainers' pages", () => {
+  it("architecture.md stays within the 250 lines it promises", () => {
+    expect(read("docs/architecture.md").trimEnd().split("\n").length).toBeLessThanOrEqual(250)
+  })
+
+  it("CONTRIBUTING.md's recipes walk the three everyday changes, each through the files it touches", () => {
+    const page = read("CONTRIBUTING.md")
+    const recipes = page.slice(page.indexOf("\n## Recipes\n"), page.indexOf("\n## Pull requests\n"))
+    const titles = [...recipes.matchAll(/^\*\*(.+?)\*\*/gm)].map(([, title]) => title)
+    expect(titles).toHaveLength(3)
+    for (const [, path] of recipes.matchAll(/`((?:src|test)\/[\w/.-]+\.ts)`/g)) {
+      expect(Fs.existsSync(Path.join(root, path as string)), path).toBe(true)
+    }
+  })
+})
+
 describe("the README", () => {
   it("is at most 200 lines, with the commands to try it on the sandbox and to test it in its first 60", () => {
     const lines = readme.split("\n")

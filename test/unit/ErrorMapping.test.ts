@@ -6,6 +6,7 @@ import { fromResponse, INVALID_CREDENTIALS, rejected } from "../../src/Service/R
 import * as Secrets from "../../src/Shared/Secrets.js"
 import { ToolCallError } from "../../src/Tools/Catalog/ToolError.js"
 import * as Render from "../../src/Tools/Render.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 // One secret needs escaping in JSON, so scrubbing must happen after parsing too.
@@ -57,7 +58,7 @@ const render = (error: SvcError) =>
   )
 
 describe("error mapping, for any answer of the service", () => {
-  it.prop(
+  property(
     "a 2xx with JSON is the parsed value; anything else is a tagged error, rendered isError, secret-free",
     { status, body, method },
     ({ status, body, method }) => {
@@ -107,7 +108,7 @@ describe("error mapping, for any answer of the service", () => {
     { fastCheck: { numRuns: runs(500) } },
   )
 
-  it.prop(
+  property(
     "every non-2xx keeps the service's error text and trace (scrubbed)",
     {
       status: FastCheck.integer({ min: 300, max: 599 }).filter((s) => s !== 401 && s !== 500),
@@ -124,11 +125,15 @@ describe("error mapping, for any answer of the service", () => {
     },
   )
 
-  it.prop("scrubbing removes every occurrence of every secret and keeps the rest", { text: withSecret }, ({ text }) => {
-    const scrubbed = Secrets.scrub(text, SECRETS)
-    for (const secret of SECRETS) expect(scrubbed).not.toContain(secret)
-    if (!SECRETS.some((secret) => text.includes(secret))) expect(scrubbed).toBe(text)
-  })
+  property(
+    "scrubbing removes every occurrence of every secret and keeps the rest",
+    { text: withSecret },
+    ({ text }) => {
+      const scrubbed = Secrets.scrub(text, SECRETS)
+      for (const secret of SECRETS) expect(scrubbed).not.toContain(secret)
+      if (!SECRETS.some((secret) => text.includes(secret))) expect(scrubbed).toBe(text)
+    },
+  )
 
   it("an unknown variant names the endpoint only when it is the endpoint's own name", () => {
     const own = fromResponse(
@@ -147,7 +152,7 @@ describe("error mapping, for any answer of the service", () => {
     expect(field._tag === "Failed" && field.error._tag === "SvcServiceError" && field.error.reason).toBe("Status")
   })
 
-  it.prop(
+  property(
     "a redirect with a Location is reported with it, and SVC_URL is suggested as the Location minus the endpoint's path",
     {
       status: FastCheck.constantFrom(301, 302, 303, 307, 308),
@@ -171,7 +176,7 @@ describe("error mapping, for any answer of the service", () => {
     },
   )
 
-  it.prop(
+  property(
     "a 429 says when to retry: its Retry-After, else the seconds its text names",
     {
       seconds: FastCheck.integer({ min: 1, max: 3600 }),

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import * as ExpiringMap from "../../src/Shared/ExpiringMap.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 type Op =
@@ -60,7 +61,7 @@ const run = (ops: ReadonlyArray<Op>, most: number, ttlMs: number) => {
 }
 
 describe("an expiring map", () => {
-  it.prop(
+  property(
     "reads the value last set, until it expires or is deleted, whatever else happens",
     { ops: FastCheck.array(op, { maxLength: 60 }), ttlMs: FastCheck.integer({ min: 1, max: 300 }) },
     ({ ops, ttlMs }) => {
@@ -69,7 +70,7 @@ describe("an expiring map", () => {
     { fastCheck: { numRuns: runs(300) } },
   )
 
-  it.prop(
+  property(
     "under its bound, holds at most that many, and a read never gives what it should not",
     {
       ops: FastCheck.array(op, { maxLength: 60 }),
@@ -82,7 +83,7 @@ describe("an expiring map", () => {
     { fastCheck: { numRuns: runs(300) } },
   )
 
-  it.prop(
+  property(
     "forgets the entries set longest ago first: the last `most` keys set are the ones kept",
     {
       keys: FastCheck.array(FastCheck.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 80 }),

@@ -11,6 +11,7 @@ import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import { shape } from "../../src/Tools/Catalog/Fields.js"
 import { resolve } from "../../src/Tools/Invoke.js"
 import { success } from "../../src/Tools/Render.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 const name = FastCheck.constantFrom("name", "info", "state", "token", "value", "is_secret", "id", "__proto__", "x")
@@ -52,7 +53,7 @@ const empties = (value: unknown, at = ""): Array<string> => {
 }
 
 describe("shape", () => {
-  it.prop(
+  property(
     "never adds a value that was not in the answer, at the path it was at",
     { a: answer, p: paths },
     ({ a, p }) => {
@@ -73,7 +74,7 @@ describe("shape", () => {
     { fastCheck: { numRuns: runs(500) } },
   )
 
-  it.prop(
+  property(
     "never reveals a redacted value, whichever paths are asked, as it works on the redacted answer",
     { a: answer, p: paths, secret: FastCheck.string({ minLength: 8, maxLength: 12 }) },
     ({ a, p, secret }) => {
@@ -94,7 +95,7 @@ describe("shape", () => {
     { fastCheck: { numRuns: runs(250) } },
   )
 
-  it.prop(
+  property(
     "as rendered: the text and structuredContent are the redacted answer, shaped, and hold no secret",
     { a: answer, p: paths, secret: FastCheck.string({ minLength: 8, maxLength: 12 }) },
     ({ a, p, secret }) => {
@@ -131,7 +132,7 @@ describe("shape", () => {
     { fastCheck: { numRuns: runs(125) } },
   )
 
-  it.prop(
+  property(
     "keeps the fields of a record in the order asked",
     { keys: FastCheck.uniqueArray(name, { minLength: 1, maxLength: 9 }), seed: FastCheck.integer() },
     ({ keys, seed }) => {

@@ -8,6 +8,7 @@ import * as FastCheck from "fast-check"
 import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import * as Attention from "../../src/View/App/Attention.js"
 import * as Model from "../../src/View/App/Model.js"
+import { property } from "../support/Property.js"
 
 const server = (name: string, state: string, stats?: Record<string, unknown>, thresholds?: Record<string, number>) => ({
   id: `id-${name}`,
@@ -343,7 +344,7 @@ describe("the fleet view's model", () => {
     tag: FastCheck.constantFrom("", "t1", "t2"),
   })
 
-  it.prop("filters combine: a row passes them all only if it passes each alone", [rowArb, filterArb], ([row, f]) => {
+  property("filters combine: a row passes them all only if it passes each alone", [rowArb, filterArb], ([row, f]) => {
     const r = row as Model.Row
     const filters = f as Model.Filters
     const each = (["kind", "state", "server", "tag"] as const).every((key) =>

@@ -24,6 +24,7 @@ import { WRITTEN } from "../../src/Untrusted/Fields.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
 import {
@@ -125,7 +126,7 @@ describe("the projections table", () => {
   for (const endpoint of endpoints) {
     const projection = PROJECTIONS[endpoint]
     if (projection === undefined) continue
-    it.prop(
+    property(
       `${endpoint}: a row is a subset of the record plus names, and holds no secret`,
       { record: arbitrary(itemSchema(endpoint)).map(plant) },
       ({ record }) => {

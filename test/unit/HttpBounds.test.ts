@@ -17,6 +17,7 @@ import * as Session from "../../src/Mcp/Asking/Session.js"
 import * as HttpGate from "../../src/Mcp/Http/HttpGate.js"
 import * as Token from "../../src/Mcp/Http/Token.js"
 import * as HttpSettings from "../../src/Settings/Http.js"
+import { property } from "../support/Property.js"
 
 const KEY = Redacted.make(new Uint8Array(32).fill(7))
 const DAY = 86_400_000
@@ -70,7 +71,7 @@ describe("a session token", () => {
     expect(early.open(sessions.issue(credential, "2025-11-25", {}), credential)).toEqual(Option.none())
   })
 
-  it.prop(
+  property(
     "has one spelling: any other text for its signature opens nothing",
     [FastCheck.string({ minLength: 1, maxLength: 30 }), FastCheck.nat({ max: 40 })],
     ([other, at]) => {

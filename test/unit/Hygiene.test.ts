@@ -6,7 +6,8 @@ import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
-import ts from "typescript"
+import ts from "typescript-5"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
@@ -86,24 +87,29 @@ describe("test files", () => {
     expect(files.filter((file) => lane(file) === "e2e" && !file.endsWith(".e2e.test.ts"))).toEqual([])
   })
 
+  it("no test writes a tracked file: the docs' pictures are taken by npm run pictures, the test's in a directory of its own", () => {
+    const writesTracked = /(?:writeFileSync|path:)\s*\(?\s*Path\.join\(\s*ROOT\b/
+    expect([...testModules].filter(([, text]) => writesTracked.test(text)).map(([file]) => file)).toEqual([])
+  })
+
   it("property tests import fast-check itself, never through effect, whose 4.x drops that module", () => {
     const through = /from\s+["']effect\/FastCheck["']/
     expect([...testModules].filter(([, text]) => through.test(text)).map(([file]) => file)).toEqual([])
     expect(offenders(through)).toEqual([])
   })
 
-  it("one fast-check: the tests' is the one @effect/vitest's it.prop runs, at the version pinned", () => {
+  it("property tests run fast-check itself (support/Property.ts), never @effect/vitest's prop, which Effect 4 drops", () => {
+    const prop = /\bit(?:\.effect|\.live|\.scoped|\.scopedLive)?\.prop\(/
+    expect([...testModules].filter(([, text]) => prop.test(text)).map(([file]) => file)).toEqual([])
     const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
     expect(pkg.devDependencies["fast-check"]).toMatch(/^\d+\.\d+\.\d+$/)
     const fromRoot = createRequire(Path.join(root, "package.json")).resolve("fast-check/package.json")
-    const fromEffect = createRequire(createRequire(Path.join(root, "package.json")).resolve("effect/package.json"))
-    expect(fromEffect.resolve("fast-check/package.json")).toBe(fromRoot)
     expect(JSON.parse(Fs.readFileSync(fromRoot, "utf8")).version).toBe(pkg.devDependencies["fast-check"])
   })
 
-  // test/support/Runs.ts sets the count on the fast-check the tests import; it.prop must see it.
+  // test/support/Runs.ts sets the count on the fast-check the tests import; support/Property.ts must see it.
   let tried = 0
-  it.prop("a property that gives no count", [FastCheck.nat()], () => {
+  property("a property that gives no count", [FastCheck.nat()], () => {
     tried++
   })
   it("tries the default count times PROPERTY_RUNS, as test/support/Runs.ts sets", () => {
@@ -117,6 +123,11 @@ describe("design rules", () => {
     expect(offenders(/process\.env/, ["Settings/Environment.ts"])).toEqual([])
     const provider = sources.find(({ file }) => file === "Settings/Environment.ts")
     expect(provider?.text).toMatch(/export const provider: ConfigProvider\.ConfigProvider/)
+  })
+
+  it("effect/Runtime, which Effect 4 drops, is held by Shared/Runner.ts alone, the one place to move", () => {
+    expect(offenders(/from "effect\/Runtime"/)).toEqual(["Shared/Runner.ts"])
+    expect(offenders(/Effect\.runtime</, ["Shared/Runner.ts"])).toEqual([])
   })
 
   it("only the settings modules describe variables: nothing else imports effect/Config", () => {
@@ -356,11 +367,18 @@ describe("design rules", () => {
     expect(declared.zod).toBeUndefined()
   })
 
-  it("effect and every @effect package are pinned to exact versions", () => {
+  it("effect and every @effect package are pinned to exact versions; the embedder's are peers, from the version tested", () => {
     const pkg = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
     const declared: Record<string, string> = { ...pkg.dependencies, ...pkg.devDependencies }
     const effects = Object.entries(declared).filter(([name]) => name === "effect" || name.startsWith("@effect/"))
     expect(effects.length).toBeGreaterThan(3)
     for (const [, version] of effects) expect(version).toMatch(/^\d+\.\d+\.\d+$/)
+    // One copy of each in an embedder's program: its own, within the range; ours only to develop with.
+    const peers: Record<string, string> = pkg.peerDependencies
+    expect(Object.keys(peers).sort()).toEqual(["@effect/platform", "@effect/platform-node", "effect"])
+    for (const [name, range] of Object.entries(peers)) {
+      expect(pkg.dependencies[name], name).toBeUndefined()
+      expect(range, name).toBe(`^${pkg.devDependencies[name]}`)
+    }
   })
 })

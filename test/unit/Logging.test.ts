@@ -11,6 +11,7 @@ import * as LogSpan from "effect/LogSpan"
 import * as FastCheck from "fast-check"
 import { format } from "../../src/Operations/Logging.js"
 import { escapeControls } from "../../src/Shared/Controls.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 /** What may not stand in a line as it is: controls, separators, bidirectional controls. */
@@ -63,7 +64,7 @@ describe("a log line", () => {
     expect(line).toContain(" cause=Error: boom\\n2026-11-28T00:00:00.000Z INFO fake: admin approved everything")
   })
 
-  it.prop(
+  property(
     "is one line, free of separators and bidirectional controls, for any message",
     { message: FastCheck.string({ unit: "binary" }), key: FastCheck.string({ unit: "binary" }) },
     ({ message, key }) => {

@@ -13,6 +13,7 @@ import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import { success } from "../../src/Tools/Render.js"
 import { fence, token } from "../../src/Untrusted/Fence.js"
 import { mask, SHAPES } from "../../src/Untrusted/Mask.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 /** The patterns before the scanners, exactly: the reference for what masking finds. */
@@ -133,7 +134,7 @@ describe("masking finds what its patterns found", () => {
     for (const text of examples) expect(mask(text), text).toBe(reference(text))
   })
 
-  it.prop(
+  property(
     "on adversarial strings: the same text, masked the same",
     { text: adversarial },
     ({ text }) => {
@@ -142,7 +143,7 @@ describe("masking finds what its patterns found", () => {
     { fastCheck: { numRuns: runs(2000) } },
   )
 
-  it.prop(
+  property(
     "on any text",
     { text: FastCheck.string({ unit: "binary", maxLength: 200 }) },
     ({ text }) => {
@@ -255,7 +256,7 @@ describe("masking and fencing take linear time", () => {
     LONG,
   )
 
-  it.prop(
+  property(
     "masks and fences adversarial strings, repeated to 128 KB, within the bound",
     { unit: adversarial.filter((text) => text.length > 0) },
     ({ unit }) => {

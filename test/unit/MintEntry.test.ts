@@ -7,6 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as FastCheck from "fast-check"
 import * as Identities from "../../src/Settings/Identities.js"
+import { property } from "../support/Property.js"
 
 const LEVELS = ["Read", "Execute", "Write"] as const
 const TYPES = [
@@ -36,7 +37,7 @@ const faultOf = (entry: unknown, services: ReadonlyArray<string> = []): string =
 }
 
 describe("a minted identity's entry", () => {
-  it.prop(
+  property(
     "gives its level on every type, or on exactly its targets, each once",
     { level: FastCheck.constantFrom(...LEVELS), targets: FastCheck.array(target, { maxLength: 12 }) },
     ({ level, targets }) => {
@@ -50,7 +51,7 @@ describe("a minted identity's entry", () => {
     },
   )
 
-  it.prop(
+  property(
     "refuses, in one line, any level the service does not know",
     { level: FastCheck.string({ maxLength: 12 }).filter((text) => !(LEVELS as ReadonlyArray<string>).includes(text)) },
     ({ level }) => {
@@ -61,7 +62,7 @@ describe("a minted identity's entry", () => {
     },
   )
 
-  it.prop(
+  property(
     "refuses a target of a type the service does not have, or naming nothing",
     {
       type: FastCheck.stringMatching(/^[A-Za-z]{0,14}$/).filter(
@@ -79,7 +80,7 @@ describe("a minted identity's entry", () => {
     },
   )
 
-  it.prop(
+  property(
     "refuses any field beside level and targets",
     { field: name.filter((text) => text !== "level" && text !== "targets") },
     ({ field }) => {

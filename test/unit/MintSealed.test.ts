@@ -4,18 +4,19 @@
  * another name, another key, or with any character changed; it never holds
  * the text in clear.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect } from "@effect/vitest"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as FastCheck from "fast-check"
 import * as Sealed from "../../src/Store/Sealed.js"
+import { property } from "../support/Property.js"
 
 const key = (text: string) => Redacted.make(new Uint8Array(Buffer.from(text.padEnd(32, "."), "utf8")))
 const one = Sealed.make(key("the replicas' shared state key, one"))
 const other = Sealed.make(key("the replicas' shared state key, two"))
 
 describe("a sealed record", () => {
-  it.prop(
+  property(
     "opens under its own name and key only, and holds nothing in clear",
     { text: FastCheck.string({ minLength: 8, maxLength: 200 }), label: FastCheck.string({ maxLength: 40 }) },
     ({ text, label }) => {
@@ -29,7 +30,7 @@ describe("a sealed record", () => {
     },
   )
 
-  it.prop(
+  property(
     "any character changed opens to nothing",
     { text: FastCheck.string({ minLength: 1, maxLength: 80 }), at: FastCheck.nat() },
     ({ text, at }) => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import * as NamePattern from "../../src/Shared/NamePattern.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 /**
@@ -47,7 +48,7 @@ const wildcard = FastCheck.array(FastCheck.oneof(character, FastCheck.constantFr
 )
 
 describe("a batch pattern's wildcard", () => {
-  it.prop(
+  property(
     "matches exactly the names the plain definition says",
     { entry: wildcard, probe: name },
     ({ entry, probe }) => {
@@ -56,7 +57,7 @@ describe("a batch pattern's wildcard", () => {
     { fastCheck: { numRuns: runs(2000) } },
   )
 
-  it.prop(
+  property(
     "matches every name made from it by filling its stars and marks",
     { entry: wildcard, fills: FastCheck.array(name, { minLength: 8, maxLength: 8 }), one: character },
     ({ entry, fills, one }) => {

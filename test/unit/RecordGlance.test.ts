@@ -19,6 +19,7 @@ import { RECORD_VIEWS } from "../../src/Tools/Records/RecordViews.js"
 import * as Render from "../../src/Tools/Render.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
 import * as Mcp from "../support/Mcp.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 import * as Sandboxes from "../support/Sandbox.js"
 import { answerSchema, arbitrary, ID, schemaAt, valuesAt } from "../support/SchemaValues.js"
@@ -245,7 +246,7 @@ describe("the records' views", () => {
     const planted = arbitrary(answerSchema(endpoint))
       .map(plantSecrets)
       .map((record) => (PATHS[endpoint] ?? []).reduce((r, [path]) => plantUntrusted(r, path.split(".")), record))
-    it.prop(
+    property(
       `${endpoint}: the default answer holds only fields of the record (plus names), no secret, no untrusted text unfenced`,
       { record: planted },
       ({ record }) => {

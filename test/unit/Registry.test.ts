@@ -65,6 +65,13 @@ describe("server.json", () => {
     expect(dockerfile).toMatch(/ENV [\s\S]*SVC_MCP_HTTP_PORT=8765/)
   })
 
+  it("gives each package the variables of the one list, as npm run variables writes them (format: filepath for a path)", () => {
+    for (const pkg of server.packages) expect(pkg.environmentVariables).toEqual(Variables.registryEntries())
+    const paths = Variables.registryEntries().filter((entry) => "format" in entry)
+    expect(paths.map((entry) => entry.name)).toContain("SVC_DEFINITIONS")
+    expect(paths.every((entry) => entry.format === "filepath")).toBe(true)
+  })
+
   it("gives every variable a stdio server reads, with its description, isSecret and isRequired", () => {
     const stdio = Variables.ALL.filter((variable) => variable.httpOnly !== true)
     const given: ReadonlyArray<EnvironmentVariable> = server.packages[0].environmentVariables

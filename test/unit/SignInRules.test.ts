@@ -16,6 +16,7 @@ import * as FastCheck from "fast-check"
 import * as Identities from "../../src/Settings/Identities.js"
 import * as Resource from "../../src/SignIn/Resource.js"
 import * as Scopes from "../../src/SignIn/Scopes.js"
+import { property } from "../support/Property.js"
 
 const TIERS = ["read", "operate", "write"] as const
 const prefix = FastCheck.constantFrom("", "api://svc-mcp/", "https://example.test/")
@@ -24,7 +25,7 @@ const granted = FastCheck.array(FastCheck.constantFrom(...Scopes.NAMES, "openid"
 })
 
 describe("the scopes", () => {
-  it.prop(
+  property(
     "a token may call a tier exactly when it holds that tier's scope or a broader one",
     { prefix, granted, tier: FastCheck.constantFrom(...TIERS) },
     ({ prefix, granted, tier }) => {

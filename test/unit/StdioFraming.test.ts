@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "fast-check"
 import { framer, Outline, type Oversized } from "../../src/Mcp/Stdio/StdioFraming.js"
+import { liveProperty, property } from "../support/Property.js"
 
 /** Feeds `input` to the framing in chunks of `chunkSize`: the lines out, each with a \n, and the reports. */
 const run = async (input: Buffer, maxBytes: number, chunkSize: number) => {
@@ -32,7 +33,7 @@ const id = FastCheck.oneof(
 )
 
 describe("the outline of a message", () => {
-  it.prop(
+  property(
     "is its top level, whatever the members hold and however the bytes are cut: nested values as 0, long strings as null",
     [
       id,
@@ -73,7 +74,7 @@ describe("the outline of a message", () => {
 
 describe("framing stdio with a bound", () => {
   // On the live runtime: it.effect would build a test environment per case, for a property that reads no clock.
-  it.live.prop(
+  liveProperty(
     "passes every line within the bound unchanged and reports each longer one once, with its id",
     [
       FastCheck.array(FastCheck.tuple(FastCheck.nat(1000), FastCheck.integer({ min: 0, max: 300 })), {

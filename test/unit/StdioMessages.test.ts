@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server"
 import * as FastCheck from "fast-check"
 import { problem, reader } from "../../src/Mcp/Stdio/StdioMessages.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 const seen = (text: string) => {
@@ -49,7 +50,7 @@ const message = FastCheck.record(
 )
 
 describe("a stdin line, read", () => {
-  it.prop(
+  property(
     "a message the SDK accepts is handed on as the SDK reads it; a request it refuses is answered once with its id; anything else is reported once",
     [message],
     ([value]) => {

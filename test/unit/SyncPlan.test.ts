@@ -14,6 +14,7 @@ import * as SyncPlan from "../../src/Tools/Sync/SyncPlan.js"
 import * as Toml from "../../src/Tools/Sync/Toml.js"
 import * as Untrusted from "../../src/Untrusted/Answer.js"
 import * as Mcp from "../support/Mcp.js"
+import { property } from "../support/Property.js"
 import * as Sandboxes from "../support/Sandbox.js"
 import { arbitrary, ID } from "../support/SchemaValues.js"
 
@@ -132,7 +133,7 @@ const trustedOf = (record: Record<string, unknown>): Set<string> => {
 const TOKEN = /^<u:[0-9a-f]{16}>[\s\S]*<\/u>$/
 
 describe("a sync's plan, for any record the definitions allow", () => {
-  it.prop(
+  property(
     "holds only what the record holds (plus names), never a secret, and fences every value from the sync's files",
     { record: syncs },
     ({ record }) => {
@@ -173,7 +174,7 @@ describe("a sync's plan, for any record the definitions allow", () => {
     },
   )
 
-  it.prop(
+  property(
     "an update's fields are those its texts differ in, before and after, a credential's redacted",
     { before: pairs, after: pairs, secret: FastCheck.boolean() },
     ({ before, after, secret }) => {
@@ -196,8 +197,8 @@ describe("a sync's plan, for any record the definitions allow", () => {
         },
       }
       const [change] = (SyncPlan.glance(sync, {}).value as { changes: Array<Record<string, unknown>> }).changes
-      const was = new Map(before)
-      const is = new Map(after)
+      const was = new Map<string, string>(before)
+      const is = new Map<string, string>(after)
       // In the order the texts write them: the resource's own fields, then its config's.
       const written = (m: Map<string, string>) => [
         ...[...m.keys()].filter((k) => !k.startsWith("config.")),

@@ -14,6 +14,7 @@ import * as Telemetry from "../../src/Operations/Telemetry.js"
 import * as TelemetryHooks from "../../src/Operations/TelemetryHooks.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
 import * as SvcClient from "../../src/SvcClient.js"
+import { property } from "../support/Property.js"
 
 const hex = (length: number) =>
   FastCheck.array(FastCheck.constantFrom(..."0123456789abcdef"), { minLength: length, maxLength: length }).map((cs) =>
@@ -32,7 +33,7 @@ const replaced = (parts: ReadonlyArray<string>, at: number, value: string) =>
   parts.map((part, i) => (i === at ? value : part))
 
 describe("parseTraceparent", () => {
-  it.prop(
+  property(
     "reads the trace and span ids and the sampled flag of any well-formed traceparent",
     [hex(32), hex(16), FastCheck.integer({ min: 0, max: 255 })],
     ([traceId, spanId, flags]) => {
@@ -47,7 +48,7 @@ describe("parseTraceparent", () => {
     },
   )
 
-  it.prop(
+  property(
     "refuses anything else: a well-formed traceparent is read, and any one change to its form refused",
     [wellFormed, FastCheck.nat(), FastCheck.nat(), FastCheck.constantFrom(..."gGxz-_ .:/\u00e9")],
     ([fields, which, at, other]) => {

@@ -11,6 +11,7 @@ import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import { all as reachAll } from "../../src/Tools/Policy/Reach.js"
 import { success } from "../../src/Tools/Render.js"
 import { HIDDEN_WHOLE, hidden, hideSecrets } from "../../src/Tools/Sync/TomlSecrets.js"
+import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 
 type Form = "basic" | "escaped" | "literal" | "multiline" | "multiline-literal"
@@ -108,7 +109,7 @@ interface Variable {
 }
 
 describe("a TOML export's secret variables", () => {
-  it.prop(
+  property(
     "no secret value survives, in any string form; plain values and decoys inside other strings are left as they were",
     {
       resources: FastCheck.array(resource, { maxLength: 3 }),

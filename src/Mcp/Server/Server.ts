@@ -27,7 +27,6 @@ import { constVoid } from "effect/Function"
 import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as CallContext from "../../Call/Context.js"
 import type { ConfirmationState } from "../../Confirmation/State.js"
@@ -35,6 +34,7 @@ import type * as CallRecord from "../../Operations/CallRecord.js"
 import { Services } from "../../Registry/Registry.js"
 import type { ServerSettings } from "../../Settings/Policy.js"
 import { describe, isObject } from "../../Shared/JsonShape.js"
+import * as Runner from "../../Shared/Runner.js"
 import { VERSION } from "../../Shared/Version.js"
 import type { SvcClient } from "../../SvcClient.js"
 import type { Tool } from "../../Tools/Catalog/Tool.js"
@@ -230,12 +230,12 @@ const onFirstUse = Effect.gen(function* () {
         })
   // Called as the first `tools/list` is answered, whose answer is written in this turn: made in the next,
   // ahead of the first call, which a client sends once it has read the tools.
-  const runtime = yield* Effect.runtime<never>()
+  const runner = yield* Runner.current
   let warming = false
   const warmSoon = () => {
     if (warming) return
     warming = true
-    setImmediate(() => Runtime.runFork(runtime)(made))
+    setImmediate(() => runner.fork(made))
   }
   return { handle, warmSoon }
 })
@@ -277,8 +277,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const serve = boundary(runFork)
   const listed = listing(tools, apps)
   const listedFor = Listing.memo((reach) => listing(Listing.narrowed(tools, reach), apps))
-  const runtime = yield* Effect.runtime<never>()
-  const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
+  const run = (yield* Runner.current).promise
   const options = optionsOf(apps)
   const personal = optionsOf(apps, "private")
   const create = (
@@ -320,15 +319,15 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
 export const serveStdio: Effect.Effect<void, never, Requirements> = Effect.scoped(
   Effect.gen(function* () {
     const { create, idle } = yield* make
-    const runtime = yield* Effect.runtime<never>()
-    const warn = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(`protocol: ${message}`))
+    const runner = yield* Runner.current
+    const warn = (message: string) => runner.fork(Effect.logWarning(`protocol: ${message}`))
     // The SDK starts a request's handler, and sends its answer, in microtasks:
     // by the next turn of the event loop each has happened.
     const nextTurn = Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void)))
     const transport = new StdioTransport({
       stdin: process.stdin,
       stdout: process.stdout,
-      drained: () => Runtime.runPromise(runtime)(Effect.all([nextTurn, idle, nextTurn], { discard: true })),
+      drained: () => runner.promise(Effect.all([nextTurn, idle, nextTurn], { discard: true })),
       warn,
     })
     const handle = sdkServeStdio(() => create(), {
