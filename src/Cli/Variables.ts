@@ -242,6 +242,11 @@ export const GROUPS: ReadonlyArray<Group> = [
         meaning: "how long a key minted for a person lives (default 168h)",
         httpOnly: true,
       },
+      {
+        name: "SVC_MCP_MINT_NEW_PER_MINUTE",
+        meaning: "people new to the service minted for per minute, per process (default 30)",
+        httpOnly: true,
+      },
     ],
   },
   {
