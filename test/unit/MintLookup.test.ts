@@ -57,27 +57,29 @@ const withMint = <A, E>(
   })
 
 describe("minting finds service users by name", () => {
-  it.scopedLive("past the answer cap: revoke finds the person, deletes the key and disables; a new process is refused, 403", () =>
-    withMint((mint, sandbox) =>
-      Effect.gen(function* () {
-        crowd(sandbox, 2_000)
-        yield* mint.credential(ALICE, WRITE)
-        expect(keysOf(sandbox, ALICE)).toHaveLength(1)
-        // The service's list is cut before her user: she is found all the same.
-        const revoked = yield* mint.revoke(ALICE, true)
-        expect(revoked).toEqual({ username: `svc-mcp:${ALICE}`, found: true, keys: 1, disabled: true })
-        expect(keysOf(sandbox, ALICE)).toHaveLength(0)
-        expect(userOf(sandbox, ALICE)?.enabled).toBe(false)
-        // Her next call: no second user made ("Username already taken"), but a refusal that says why.
-        const again = yield* Effect.flip(mint.credential(ALICE, WRITE))
-        expect(again.refused).toBe(true)
-        expect(again.message).toContain("is disabled (revoked)")
-        expect(sandbox.world.users.filter((u) => u.username === `svc-mcp:${ALICE}`)).toHaveLength(1)
-        // The listing says its list was cut, and still shows what it read.
-        const listed = yield* mint.holders
-        expect(listed.cut).toBe(true)
-      }),
-    ),
+  it.scopedLive(
+    "past the answer cap: revoke finds the person, deletes the key and disables; a new process is refused, 403",
+    () =>
+      withMint((mint, sandbox) =>
+        Effect.gen(function* () {
+          crowd(sandbox, 2_000)
+          yield* mint.credential(ALICE, WRITE)
+          expect(keysOf(sandbox, ALICE)).toHaveLength(1)
+          // The service's list is cut before her user: she is found all the same.
+          const revoked = yield* mint.revoke(ALICE, true)
+          expect(revoked).toEqual({ username: `svc-mcp:${ALICE}`, found: true, keys: 1, disabled: true })
+          expect(keysOf(sandbox, ALICE)).toHaveLength(0)
+          expect(userOf(sandbox, ALICE)?.enabled).toBe(false)
+          // Her next call: no second user made ("Username already taken"), but a refusal that says why.
+          const again = yield* Effect.flip(mint.credential(ALICE, WRITE))
+          expect(again.refused).toBe(true)
+          expect(again.message).toContain("is disabled (revoked)")
+          expect(sandbox.world.users.filter((u) => u.username === `svc-mcp:${ALICE}`)).toHaveLength(1)
+          // The listing says its list was cut, and still shows what it read.
+          const listed = yield* mint.holders
+          expect(listed.cut).toBe(true)
+        }),
+      ),
   )
 
   it.scopedLive("a name the service has no user for: found false, nothing made or deleted", () =>

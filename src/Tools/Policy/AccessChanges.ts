@@ -14,7 +14,7 @@ import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import { diff, list, record, text } from "../Sync/SyncChanges.js"
 import { decodeBasic } from "../Sync/Toml.js"
-import { accessWords } from "./AccessEndpoints.js"
+import { accessWords, type CallerAccess } from "./AccessEndpoints.js"
 
 /** The endpoints whose params carry a sync's file text, and where. */
 const SYNC_TEXTS: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>> = {
@@ -156,7 +156,7 @@ const pendingRefusal = (
 }
 
 /** The settings a call's program reads to keep access changes away (Invoke.ts). */
-export interface AccessSettings extends Partial<Pick<ServerSettingsShape, "mode" | "accessChanges">> {}
+export interface AccessSettings extends Partial<Pick<ServerSettingsShape, "mode" | "accessChanges">>, CallerAccess {}
 
 /**
  * Why a call is refused while access changes are kept away, if it is: a write of a sync's file text
