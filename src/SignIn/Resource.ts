@@ -121,7 +121,8 @@ const admitWith = (
       const who = `oauth:${JSON.stringify([verified.issuer, verified.subject])}`
       return yield* Effect.fail<Refusal>({ _tag: "Forbidden", reason: NOT_NAMED(mapping.claim), who })
     }
-    const name = String(named)
+    // An identity is its issuer and its claim: among several issuers, its name says which.
+    const name = Identities.nameOf(mapping, verified.issuer, String(named))
     const entry = Identities.entryFor(mapping, name)
     if (entry === undefined) {
       return yield* Effect.fail<Refusal>({
@@ -177,7 +178,7 @@ const reloadInto = (
 ): Effect.Effect<Option.Option<string>> =>
   Effect.gen(function* () {
     if (Option.isNone(settings.identitiesPath)) return Option.none<string>()
-    const loaded = Identities.load(settings.identitiesPath.value, services)
+    const loaded = Identities.load(settings.identitiesPath.value, services, settings.issuers)
     if (Either.isLeft(loaded)) return Option.some(loaded.left)
     yield* Ref.set(identities, loaded.right)
     return Option.none<string>()
