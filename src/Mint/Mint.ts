@@ -349,8 +349,12 @@ class Minter {
       for (const [person, { held }] of [...this.memory.entries()]) {
         if (changed(person, held.description)) this.memory.delete(person)
       }
-      const listed = yield* this.holders
-      const gone = listed.holders.filter((h) => h.enabled && changed(h.person, h.description)).map((h) => h.person)
+      // Only the users whose grant went or changed are asked about: the list's description says which.
+      const listed = yield* Effect.mapError(this.service.users, failure("*"))
+      const gone = listed.users
+        .map((user) => ({ ...user, person: user.username.slice(MintService.USER_PREFIX.length) }))
+        .filter((user) => user.enabled && changed(user.person, user.description))
+        .map((user) => user.person)
       // Those whose own entry went are looked up by name, whether the service's list showed them or not.
       const people = [...new Set([...gone, ...named.filter((person) => grantOf(person) === undefined)])]
       const revoked = yield* Effect.forEach(people, (person) =>
