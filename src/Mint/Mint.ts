@@ -322,7 +322,8 @@ class Minter {
       const holders = yield* Effect.forEach(
         listed.users,
         (user): Effect.Effect<Holder, SvcError> =>
-          Effect.map(service.keys(user.id), (keys) => ({
+          // A disabled user's keys authenticate no one: not asked for.
+          Effect.map(user.enabled ? service.keys(user.id) : Effect.succeed([]), (keys) => ({
             person: user.username.slice(MintService.USER_PREFIX.length),
             username: user.username,
             created: keys.map((k) => k.created).sort((a, b) => b - a),
