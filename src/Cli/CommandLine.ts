@@ -210,7 +210,7 @@ const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ["svc-mcp people [revoke NAME]", "list who holds a minted key, with its age; revoke one"],
   ["svc-mcp audit verify FILE...", "verify audit logs are whole (--store URL: its stream too)"],
   ["svc-mcp setup <client>", "print what to add this server to a client with (svc-mcp help setup)"],
-  ["svc-mcp help [setup | people]", "print this help, or a command's"],
+  ["svc-mcp help [COMMAND]", "print this help, or setup's or people's"],
   ["svc-mcp --version", "print the version"],
 ]
 

@@ -24,7 +24,6 @@ import * as Config from "../Config.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as McpServer from "../Mcp/Server/Server.js"
 import * as Audit from "../Operations/Audit.js"
-import * as AuditPeople from "../Operations/AuditPeople.js"
 import * as Telemetry from "../Operations/Telemetry.js"
 import * as Registry from "../Registry/Registry.js"
 import type { Estate } from "../Sandbox/Estates/Estate.js"
@@ -174,11 +173,8 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
     const signIn = yield* SignInSettings.load(names)
     if (SignInSettings.mints(signIn)) yield* Effect.forkScoped(Effect.flatMap(loadPeople, (People) => People.warn))
     const readiness = several.length > 0 ? Readiness.layerServices(several) : Readiness.layer
-    const signInLayer = Option.isSome(signIn)
-      ? (yield* loadSignIn).layer(signIn.value, names, (revoked) =>
-          AuditPeople.revocation({ ...revoked, by: "SVC_MCP_IDENTITIES reload" }),
-        )
-      : Layer.empty
+    const onReload = Audit.revokedOnReload
+    const signInLayer = Option.isSome(signIn) ? (yield* loadSignIn).layer(signIn.value, names, onReload) : Layer.empty
     const ready = yield* Layer.buildWithScope(Layer.merge(readiness, signInLayer), yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(signIn)

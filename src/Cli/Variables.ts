@@ -244,7 +244,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_MCP_MINT_NEW_PER_MINUTE",
-        meaning: "people new to the service minted for per minute, per process (default 30)",
+        meaning: "new people minted for a minute, per process (default 30)",
         httpOnly: true,
       },
     ],

@@ -67,3 +67,7 @@ export const revocation = (revoked: Revocation): Effect.Effect<void> =>
     reason: `revoked ${revoked.keys} minted key(s)${revoked.disabled ? "; the service user is disabled" : ""}`,
     durationMs: 0,
   })
+
+/** A revocation a reload of SVC_MCP_IDENTITIES made. */
+export const onReload = (revoked: Omit<Revocation, "by">): Effect.Effect<void> =>
+  revocation({ ...revoked, by: "SVC_MCP_IDENTITIES reload" })

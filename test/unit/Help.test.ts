@@ -83,7 +83,7 @@ describe("the command line's help", () => {
     expect(Cli.parse(["help"])).toEqual({ _tag: "Help", topic: "all" })
     expect(Cli.parse(["help", "setup"])).toEqual({ _tag: "Help", topic: "setup" })
     expect(Cli.parse(["setup", "--help"])).toEqual({ _tag: "Help", topic: "setup" })
-    expect(Cli.parse(["help", "check"])).toMatchObject({ _tag: "Invalid", message: "usage: svc-mcp help [setup]" })
+    expect(Cli.parse(["help", "check"])).toMatchObject({ _tag: "Invalid", message: "usage: svc-mcp help [setup | people]" })
     expect(Cli.parse(["--help", "x"])).toMatchObject({ _tag: "Invalid" })
   })
 
