@@ -118,7 +118,7 @@ const mintingWith = (
     const settings = yield* MintSettings.MintSettings
     const config = Context.get(beneath, Config.SvcConfig)
     const { make } = yield* Effect.promise(() => import("../Mint/Mint.js"))
-    return Option.some(yield* make(admin, store, { lifetimeMs: settings.lifetimeMs, scope: config.url }))
+    return Option.some(yield* make(admin, store, { ...settings, scope: config.url }))
   })
 
 /** The client as the ConfigProvider says. */

@@ -14,7 +14,7 @@ import * as Flags from "./Flags.js"
 import * as Setup from "./Setup/Options.js"
 import * as Variables from "./Variables.js"
 
-export type HelpTopic = "all" | "setup"
+export type HelpTopic = "all" | "setup" | "people"
 
 export type Command =
   | {
@@ -167,8 +167,10 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
     case "help": {
       const [topic, ...more] = rest
       if (topic === undefined) return { _tag: "Help", topic: "all" }
-      if (topic !== "setup" || more.length > 0) return invalid("usage: svc-mcp help [setup]")
-      return { _tag: "Help", topic: "setup" }
+      if ((topic !== "setup" && topic !== "people") || more.length > 0) {
+        return invalid("usage: svc-mcp help [setup | people]")
+      }
+      return { _tag: "Help", topic }
     }
     case "--version":
     case "-v":
@@ -179,6 +181,7 @@ export const parse = (argv: ReadonlyArray<string>): Command => {
     case "audit":
       return parseAudit(rest)
     case "people":
+      if (rest[0] === "--help" || rest[0] === "-h") return { _tag: "Help", topic: "people" }
       if (rest.length === 0) return { _tag: "People" }
       if (rest[0] === "revoke" && rest.length === 2 && rest[1] !== "")
         return { _tag: "People", revoke: rest[1] as string }
@@ -207,7 +210,7 @@ const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ["svc-mcp people [revoke NAME]", "list who holds a minted key, with its age; revoke one"],
   ["svc-mcp audit verify FILE...", "verify audit logs are whole (--store URL: its stream too)"],
   ["svc-mcp setup <client>", "print what to add this server to a client with (svc-mcp help setup)"],
-  ["svc-mcp help [setup]", "print this help, or setup's"],
+  ["svc-mcp help [COMMAND]", "print this help, or setup's or people's"],
   ["svc-mcp --version", "print the version"],
 ]
 
@@ -225,7 +228,29 @@ ${Variables.help()}
 
 Everything but the MCP protocol is written to stderr, except what setup prints to be run or pasted.`
 
+/** `svc-mcp people --help`. */
+export const PEOPLE_HELP = `usage: svc-mcp people [revoke NAME]
+
+  svc-mcp people               list on stdout the service users keys are minted
+                               for: each person, their service user, their newest
+                               key's age; those revoked (disabled) too
+  svc-mcp people revoke NAME   delete NAME's minted keys and disable their service
+                               user: no key is minted for them again until an
+                               admin enables it at the service. Exits 1 when the
+                               service has no user for NAME, or it held no key
+
+NAME is the identity as SVC_MCP_IDENTITIES names it: the value of the file's
+claim ("sub" unless it says otherwise; e.g. an email), and with several issuers
+in SVC_MCP_OAUTH_ISSUER, "<issuer>#<value>". \`svc-mcp people\` lists it so.
+
+It needs what the server needs to reach the service as an admin: SVC_URL, and
+SVC_API_KEY with SVC_API_SECRET (or their _FILE forms, or SVC_INIT_ADMIN_USERNAME
+with SVC_INIT_ADMIN_PASSWORD); where the replicas share a store, SVC_MCP_STORE
+and SVC_MCP_STATE_KEY, so that the key they hold is forgotten there too. With
+SVC_AUDIT_LOG (and SVC_AUDIT_KEY), a revocation is written to the audit log.`
+
 /** The help of a topic: the whole, or a command's. */
-export const help = (topic: HelpTopic): string => (topic === "setup" ? Setup.HELP : HELP)
+export const help = (topic: HelpTopic): string =>
+  topic === "setup" ? Setup.HELP : topic === "people" ? PEOPLE_HELP : HELP
 
 export { VERSION }

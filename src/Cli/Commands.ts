@@ -173,7 +173,8 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
     const signIn = yield* SignInSettings.load(names)
     if (SignInSettings.mints(signIn)) yield* Effect.forkScoped(Effect.flatMap(loadPeople, (People) => People.warn))
     const readiness = several.length > 0 ? Readiness.layerServices(several) : Readiness.layer
-    const signInLayer = Option.isSome(signIn) ? (yield* loadSignIn).layer(signIn.value, names) : Layer.empty
+    const onReload = Audit.revokedOnReload
+    const signInLayer = Option.isSome(signIn) ? (yield* loadSignIn).layer(signIn.value, names, onReload) : Layer.empty
     const ready = yield* Layer.buildWithScope(Layer.merge(readiness, signInLayer), yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(signIn)

@@ -245,6 +245,11 @@ export const GROUPS: ReadonlyArray<Group> = [
         meaning: "how long a key minted for a person lives (default 168h)",
         httpOnly: true,
       },
+      {
+        name: "SVC_MCP_MINT_NEW_PER_MINUTE",
+        meaning: "new people minted for a minute, per process (default 30)",
+        httpOnly: true,
+      },
     ],
   },
   {

@@ -15,19 +15,29 @@
  * new one is minted and used, and the old one deleted a little later, so that
  * calls already sent with it finish. A key the service refuses is minted again
  * once (SvcClient's one retry after `renew`); a person whose entry went or
- * changed has their keys deleted (`reconcile`, on SIGHUP), as `revoke` does.
+ * changed has their keys deleted (`reconcile`, on SIGHUP), as `revoke` does,
+ * and one whose entry went has their service user disabled.
+ *
+ * A grant is checked against the identities in force (the last `reconcile`'s)
+ * before the service user is touched and again just before the key is made, so
+ * a reload while a call waits mints nothing for a person it removed. People
+ * new to the service (no service user yet) are minted for at most
+ * SVC_MCP_MINT_NEW_PER_MINUTE a minute, per process.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type * as CallContext from "../Call/Context.js"
+import type { SvcError } from "../Service/Errors.js"
 import type { StoreShape } from "../Store/Shape.js"
 import type { SvcClientShape } from "../SvcClient.js"
 import * as Locks from "./Locks.js"
+import * as Newcomers from "./Newcomers.js"
 import * as MintService from "./Service.js"
-import { type Held, type Holder, MintError, type MintShape } from "./Shape.js"
+import { type Held, type Holder, type Holders, MintError, type MintShape, type Revoked } from "./Shape.js"
 
 /** How long a process keeps waiting for another replica's minting, polling the store. */
 const WAIT_MS = 20_000
@@ -41,7 +51,14 @@ export interface MintOptions {
   readonly lifetimeMs: number
   /** Where the service is: the store's records of two services never mix. */
   readonly scope: string
+  /** The most people new to the service minted for in a minute (SVC_MCP_MINT_NEW_PER_MINUTE). */
+  readonly newPerMinute?: number
 }
+
+/** The bound on new people a minute when none is given. */
+const NEW_PER_MINUTE = 30
+
+type GrantOf = (person: string) => CallContext.Grant | undefined
 
 /** The record kept in the store, sealed. */
 const recordOf = (held: Held) => JSON.stringify({ ...held, secret: Redacted.value(held.secret) })
@@ -65,6 +82,10 @@ class Minter {
   readonly memory: Memory = new Map()
   readonly locks = Locks.make()
   readonly graceMs: number
+  /** Refuses a person new to the service past the minute's bound. */
+  readonly newcomer: ReturnType<typeof Newcomers.make>
+  /** The identities in force since the last reload; none before any (the grant admitted is then current). */
+  current: GrantOf | undefined = undefined
 
   constructor(
     client: SvcClientShape,
@@ -74,6 +95,7 @@ class Minter {
   ) {
     this.service = MintService.make(client)
     this.graceMs = Math.min(60_000, Math.floor(options.lifetimeMs / 4))
+    this.newcomer = Newcomers.make(options.newPerMinute ?? NEW_PER_MINUTE)
   }
 
   fresh(held: Held, description: string, now: number): boolean {
@@ -152,31 +174,59 @@ class Minter {
     })
   }
 
-  /** A new key for the person, replacing `previous`. */
-  mint(person: string, grant: CallContext.Grant, previous: Option.Option<Held>): Effect.Effect<Held, MintError> {
+  /** Whether `grant` is still the person's, as the identities in force say: else they get no key. */
+  entitled(person: string, grant: CallContext.Grant): Effect.Effect<void, MintError> {
+    return Effect.suspend(() => {
+      if (this.current === undefined) return Effect.void
+      const now = this.current(person)
+      if (now !== undefined && MintService.describe(person, now) === MintService.describe(person, grant)) {
+        return Effect.void
+      }
+      return Effect.fail(
+        now === undefined
+          ? new MintError({ person, reason: "their entry in SVC_MCP_IDENTITIES was removed", refused: true })
+          : new MintError({ person, reason: "their entry in SVC_MCP_IDENTITIES changed while the call waited" }),
+      )
+    })
+  }
+
+  /** The person's service user, enabled, with exactly the grant's permissions. */
+  user(person: string, grant: CallContext.Grant, description: string) {
     const { service } = this
     return Effect.gen(this, function* () {
-      const description = MintService.describe(person, grant)
-      const user = yield* service.ensureUser(person, description)
+      const user = yield* service.ensureUser(person, description, this.newcomer(person))
       if (!user.enabled) {
         return yield* Effect.fail(
           new MintError({
             person,
             reason: `the service user ${user.username} is disabled (revoked); an admin enables it again at the service`,
+            refused: true,
           }),
         )
       }
       yield* service.grant(user.id, grant)
+      return user
+    })
+  }
+
+  /** A new key for the person, replacing `previous`. */
+  mint(person: string, grant: CallContext.Grant, previous: Option.Option<Held>): Effect.Effect<Held, MintError> {
+    const { service } = this
+    return Effect.gen(this, function* () {
+      yield* this.entitled(person, grant)
+      const description = MintService.describe(person, grant)
+      const user = yield* this.user(person, grant, description)
+      // Again just before the key is made: the identities may have been read again meanwhile.
+      yield* this.entitled(person, grant)
       const created = Date.now()
       const expires = created + this.options.lifetimeMs
       const made = yield* service.createKey(user.id, expires)
       if (made.key === "" || made.secret === "") {
         return yield* Effect.fail(new MintError({ person, reason: "the service answered no key and secret" }))
       }
-      const secret = Redacted.make(made.secret)
       const held: Held = {
         key: made.key,
-        secret,
+        secret: Redacted.make(made.secret),
         userId: user.id,
         username: user.username,
         created,
@@ -184,6 +234,13 @@ class Minter {
         description,
       }
       yield* this.keep(person, held)
+      // A reload while the key was made: it is deleted now, not at the next reload.
+      const still = yield* Effect.either(this.entitled(person, grant))
+      if (Either.isLeft(still)) {
+        yield* this.forget(person)
+        yield* Effect.ignore(service.deleteKey(made.key))
+        return yield* Effect.fail(still.left)
+      }
       yield* this.clearOthers(held, previous)
       yield* Effect.logInfo(`minted a key for ${JSON.stringify(person)} as ${JSON.stringify(user.username)}`)
       return held
@@ -239,56 +296,79 @@ class Minter {
     )
   }
 
-  revoke(person: string, disable = false): Effect.Effect<number, MintError> {
+  revoke(person: string, disable = false): Effect.Effect<Revoked, MintError> {
     const { service } = this
+    const username = MintService.usernameOf(person)
     return this.locks.one(
       person,
       Effect.gen(this, function* () {
         yield* this.forget(person)
-        const user = (yield* service.users).find((u) => u.username === MintService.usernameOf(person))
-        if (user === undefined) return 0
-        if (disable) yield* service.disable(user.id)
+        const found = yield* service.find(username)
+        if (Option.isNone(found)) return { username, found: false, keys: 0, disabled: false }
+        const user = found.value
+        if (disable && user.enabled) yield* service.disable(user.id)
         const keys = yield* service.keys(user.id)
         yield* Effect.forEach(keys, (k) => service.deleteKey(k.key), { discard: true })
         yield* Effect.logInfo(`revoked ${keys.length} minted key(s) of ${JSON.stringify(person)}`)
-        return keys.length
+        return { username, found: true, keys: keys.length, disabled: disable || !user.enabled }
       }).pipe(Effect.mapError(failure(person))),
     )
   }
 
-  get holders(): Effect.Effect<ReadonlyArray<Holder>, MintError> {
+  get holders(): Effect.Effect<Holders, MintError> {
     const { service } = this
     return Effect.gen(function* () {
-      const listed = yield* Effect.forEach(
-        yield* service.users,
-        (user) =>
-          Effect.map(service.keys(user.id), (keys) => ({
+      const listed = yield* service.users
+      const holders = yield* Effect.forEach(
+        listed.users,
+        (user): Effect.Effect<Holder, SvcError> =>
+          // A disabled user's keys authenticate no one: not asked for.
+          Effect.map(user.enabled ? service.keys(user.id) : Effect.succeed([]), (keys) => ({
             person: user.username.slice(MintService.USER_PREFIX.length),
             username: user.username,
             created: keys.map((k) => k.created).sort((a, b) => b - a),
             description: user.description,
+            enabled: user.enabled,
           })),
         { concurrency: 4 },
       )
-      return listed.filter((holder) => holder.created.length > 0)
+      return { holders: holders.filter((h) => h.created.length > 0 || !h.enabled), cut: listed.cut }
     }).pipe(Effect.mapError(failure("*")))
   }
 
   reconcile(
-    grantOf: (person: string) => CallContext.Grant | undefined,
-  ): Effect.Effect<ReadonlyArray<string>, MintError> {
+    grantOf: GrantOf,
+    named: ReadonlyArray<string> = [],
+  ): Effect.Effect<ReadonlyArray<Revoked & { readonly person: string }>, MintError> {
+    this.current = grantOf
     const changed = (person: string, description: string) => {
       const grant = grantOf(person)
       return grant === undefined || MintService.describe(person, grant) !== description
     }
     return Effect.gen(this, function* () {
-      const gone = (yield* this.holders).filter((holder) => changed(holder.person, holder.description))
       // Held here but not listed (the service user's description changed by hand): forgotten too.
       for (const [person, { held }] of [...this.memory.entries()]) {
         if (changed(person, held.description)) this.memory.delete(person)
       }
-      yield* Effect.forEach(gone, (holder) => this.revoke(holder.person), { discard: true })
-      return gone.map((holder) => holder.person)
+      // Only the users whose grant went or changed are asked about: the list's description says which.
+      const listed = yield* Effect.mapError(this.service.users, failure("*"))
+      const gone = listed.users
+        .map((user) => ({ ...user, person: user.username.slice(MintService.USER_PREFIX.length) }))
+        .filter((user) => user.enabled && changed(user.person, user.description))
+        .map((user) => user.person)
+      // Those whose own entry went are looked up by name, whether the service's list showed them or not.
+      const people = [...new Set([...gone, ...named.filter((person) => grantOf(person) === undefined)])]
+      const revoked = yield* Effect.forEach(people, (person) =>
+        Effect.map(this.revoke(person, grantOf(person) === undefined), (r) =>
+          r.found && (r.keys > 0 || r.disabled) ? [{ ...r, person }] : [],
+        ),
+      )
+      if (listed.cut) {
+        yield* Effect.logWarning(
+          "the service's list of users passed SVC_MAX_ANSWER_BYTES: service users past it were not checked; those whose own entry went were, by name",
+        )
+      }
+      return revoked.flat()
     })
   }
 }
@@ -308,7 +388,7 @@ export const make = (
       refused: (person, grant, stale) => minter.refused(person, grant, stale),
       revoke: (person, disable) => minter.revoke(person, disable),
       holders: Effect.suspend(() => minter.holders),
-      reconcile: (grantOf) => minter.reconcile(grantOf),
+      reconcile: (grantOf, named) => minter.reconcile(grantOf, named),
       usernameOf: MintService.usernameOf,
       held: (person) => Option.fromNullable(minter.memory.get(person)?.held),
     } satisfies MintShape

@@ -2,14 +2,19 @@
  * What minting asks of the service, with the server's own (admin)
  * credentials: the service users it made, one named for each person; their
  * permissions set to exactly a grant; their API keys made, listed and deleted.
- * Each is one endpoint the service's definitions name (CreateServiceUser,
- * UpdatePermissionOnResourceType, UpdatePermissionOnTarget,
+ * Each is one endpoint the service's definitions name (FindUser,
+ * CreateServiceUser, UpdatePermissionOnResourceType, UpdatePermissionOnTarget,
  * ListUserTargetPermissions, CreateApiKeyForServiceUser,
  * ListApiKeysForServiceUser, DeleteApiKeyForServiceUser).
+ *
+ * A person's service user is looked up by its name (FindUser), never found in
+ * a list: the service's list of users grows with every person ever minted for,
+ * and an answer past SVC_MAX_ANSWER_BYTES is cut.
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
-import type { SvcError } from "../Service/Errors.js"
+import { type SvcError, SvcServiceError } from "../Service/Errors.js"
 import { RESOURCE_TYPES } from "../Settings/Identities.js"
 import { isObject } from "../Shared/JsonShape.js"
 import type { Group, SvcClientShape } from "../SvcClient.js"
@@ -65,11 +70,26 @@ const keyOf = (value: unknown): KeyInfo | undefined =>
 const list = <A>(value: unknown, of: (item: unknown) => A | undefined): ReadonlyArray<A> =>
   Array.isArray(value) ? value.flatMap((item) => of(item) ?? []) : []
 
+/** The service users minting made, as far as the service's list was read: `cut` when it passed the answer cap. */
+export interface Listed {
+  readonly users: ReadonlyArray<ServiceUser>
+  readonly cut: boolean
+}
+
 export interface MintService {
-  /** The service users minting made (named `svc-mcp:`...). */
-  readonly users: Effect.Effect<ReadonlyArray<ServiceUser>, SvcError>
-  /** The person's service user, made if there is none, its description set to `description`. */
-  readonly ensureUser: (person: string, description: string) => Effect.Effect<ServiceUser, SvcError>
+  /** The service users minting made (named `svc-mcp:`...), as far as the list was read. */
+  readonly users: Effect.Effect<Listed, SvcError>
+  /** The service user of this name, by name; none when the service has none. */
+  readonly find: (username: string) => Effect.Effect<Option.Option<ServiceUser>, SvcError>
+  /**
+   * The person's service user, found by its name, made if there is none (after `onNew`, which may
+   * refuse), its description set to `description`.
+   */
+  readonly ensureUser: <E>(
+    person: string,
+    description: string,
+    onNew: Effect.Effect<void, E>,
+  ) => Effect.Effect<ServiceUser, SvcError | E>
   /** The user's permissions made exactly the grant's: its level on every type, or on its targets alone. */
   readonly grant: (userId: string, grant: CallContext.Grant) => Effect.Effect<void, SvcError>
   readonly createKey: (userId: string, expires: number) => Effect.Effect<NewKey, SvcError>
@@ -138,20 +158,50 @@ const adminWith = (call: Call) => (login: string | undefined) =>
     ),
   )
 
+/**
+ * The service's answer to a FindUser that names no user: an error (500, as its not-found errors
+ * are) whose text says it did not find one. Any other failure is a failure.
+ */
+export const isNotFound = (error: SvcError): boolean =>
+  error instanceof SvcServiceError &&
+  error.reason === "Status" &&
+  (error.status === 404 || error.status === 500) &&
+  /did not find|not found|no user/i.test(error.error)
+
+/** Two replicas made the same user at once: the second is told its name is taken. */
+const isTaken = (error: SvcError): boolean =>
+  error instanceof SvcServiceError && error.reason === "Status" && /already (taken|exists)/i.test(error.error)
+
 /** Minting's calls through `client`, whose Auth sends the server's own credentials, outside any person's call. */
 export const make = (client: SvcClientShape): MintService => {
   const call: Call = (group, endpoint, params) =>
     CallContext.within(CallContext.empty)(client.call(group, endpoint, params))
-  const users = Effect.map(call("read", "ListUsers", { service_users: "Only" }), (value) =>
-    list(value, userOf).filter((user) => user.username.startsWith(USER_PREFIX)),
+  const users = Effect.map(
+    CallContext.within(CallContext.empty)(client.answer("read", "ListUsers", { service_users: "Only" })),
+    (reply): Listed => ({
+      users: list(reply.value, userOf).filter((user) => user.username.startsWith(USER_PREFIX)),
+      cut: reply.cut !== undefined,
+    }),
   )
-  const ensureUser = (person: string, description: string) =>
+  const find = (username: string) =>
+    call("read", "FindUser", { username }).pipe(
+      Effect.map((value) => Option.filter(Option.fromNullable(userOf(value)), (u) => u.username === username)),
+      Effect.catchIf(isNotFound, () => Effect.succeedNone),
+    )
+  const create = (username: string, description: string) =>
+    call("write", "CreateServiceUser", { username, description }).pipe(
+      Effect.map((made) => Option.fromNullable(userOf(made))),
+      // Made by another replica since it was looked up: the one it made.
+      Effect.catchIf(isTaken, () => find(username)),
+    )
+  const ensureUser = <E>(person: string, description: string, onNew: Effect.Effect<void, E>) =>
     Effect.gen(function* () {
       const username = usernameOf(person)
-      const found = (yield* users).find((user) => user.username === username)
+      const found = Option.getOrUndefined(yield* find(username))
       if (found === undefined) {
-        const made = userOf(yield* call("write", "CreateServiceUser", { username, description }))
-        return made ?? { id: "", username, enabled: true, description }
+        yield* onNew
+        const made = yield* create(username, description)
+        return Option.getOrElse(made, () => ({ id: "", username, enabled: true, description }))
       }
       if (found.description !== description) {
         yield* call("write", "UpdateServiceUserDescription", { username, description })
@@ -161,6 +211,7 @@ export const make = (client: SvcClientShape): MintService => {
   return {
     admin: adminWith(call),
     users,
+    find,
     ensureUser,
     grant: grantWith(call),
     createKey: (userId, expires) =>

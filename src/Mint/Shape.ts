@@ -13,6 +13,13 @@ import type * as CallContext from "../Call/Context.js"
 export class MintError extends Data.TaggedError("MintError")<{
   readonly person: string
   readonly reason: string
+  /**
+   * The person may have no key at all (their service user is disabled, or their entry went): a
+   * 403, not a failure to try again.
+   */
+  readonly refused?: boolean
+  /** Seconds until trying again may succeed (the bound on new people a minute). */
+  readonly retryAfter?: number
 }> {
   override get message(): string {
     return `no service key could be minted for ${JSON.stringify(this.person)}: ${this.reason}`
@@ -38,6 +45,25 @@ export interface Holder {
   /** When each of their live keys was made (ms since the epoch), newest first. */
   readonly created: ReadonlyArray<number>
   readonly description: string
+  /** False once revoked (or disabled at the service): no key is minted for them. */
+  readonly enabled: boolean
+}
+
+/** The service users minting made, as far as the service's list could be read whole. */
+export interface Holders {
+  readonly holders: ReadonlyArray<Holder>
+  /** The service's list of users passed the answer cap (SVC_MAX_ANSWER_BYTES): some may be missing. */
+  readonly cut: boolean
+}
+
+/** What a revocation found and did. */
+export interface Revoked {
+  readonly username: string
+  /** Whether the service has a user of that name. */
+  readonly found: boolean
+  /** How many of its keys were deleted. */
+  readonly keys: number
+  readonly disabled: boolean
 }
 
 export interface MintShape {
@@ -50,13 +76,19 @@ export interface MintShape {
    * `disable`, their service user is disabled too, so that no key is minted for them again until
    * an admin enables it at the service.
    */
-  readonly revoke: (person: string, disable?: boolean) => Effect.Effect<number, MintError>
-  /** Who holds minted keys at the service. */
-  readonly holders: Effect.Effect<ReadonlyArray<Holder>, MintError>
-  /** Revokes each holder whose grant `grantOf` no longer gives (their entry went or changed); whom it revoked. */
+  readonly revoke: (person: string, disable?: boolean) => Effect.Effect<Revoked, MintError>
+  /** The service users minting made: those who hold keys, and those disabled. */
+  readonly holders: Effect.Effect<Holders, MintError>
+  /**
+   * The identities now in force (`grantOf`, after a reload): from now on no key is minted but for
+   * the grant it gives. Each holder whose grant it no longer gives has their keys deleted; one
+   * who has no entry any more has their service user disabled too. `named` are people whose own
+   * entry went, looked up by name whatever the service's list shows. Whom it revoked, and what it did.
+   */
   readonly reconcile: (
     grantOf: (person: string) => CallContext.Grant | undefined,
-  ) => Effect.Effect<ReadonlyArray<string>, MintError>
+    named?: ReadonlyArray<string>,
+  ) => Effect.Effect<ReadonlyArray<Revoked & { readonly person: string }>, MintError>
   /** The service user a person's calls are sent as. */
   readonly usernameOf: (person: string) => string
   /** The key this process holds for the person, if any (its secret is scrubbed from failures). */

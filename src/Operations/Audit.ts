@@ -33,6 +33,8 @@ export {
   type OpenOptions,
   STREAM_CAP,
 } from "./AuditLog.js"
+/** The audit line of each revocation a reload of SVC_MCP_IDENTITIES makes. */
+export { onReload as revokedOnReload } from "./AuditPeople.js"
 
 /** The writer, imported when a log is kept. */
 const loadOpen = Effect.promise(() => import("./AuditOpen.js"))

@@ -9,6 +9,13 @@
  * several services (SVC_SERVICES) an entry may instead map each service name to
  * a credential set. `*` matches any identity without an entry of its own.
  *
+ * An identity is its issuer and its claim's value. With one issuer
+ * (SVC_MCP_OAUTH_ISSUER) an entry is named by the value alone, as it always
+ * was. With several, each entry names its issuer: `"<issuer>#<value>"` (an
+ * issuer's URL has no `#`), or `"<issuer>#*"` for anyone of that issuer; `*`
+ * alone stands for anyone of any of them. A person is then named so wherever
+ * they are named: their minted key's record, their service user, the audit.
+ *
  * Parsed whole before it is used: a file with any fault is refused with one
  * line naming where, at start (exit 2) and on SIGHUP (the previous mapping
  * stays in force).
@@ -40,6 +47,8 @@ export interface Identities {
   /** The token claim whose value names a person. */
   readonly claim: string
   readonly entries: ReadonlyMap<string, Entry>
+  /** The issuers (SVC_MCP_OAUTH_ISSUER) when there are several: names then carry theirs. */
+  readonly issuers?: ReadonlyArray<string>
 }
 
 const DEFAULT_CLAIM = "sub"
@@ -172,8 +181,29 @@ const entryOf = (value: unknown, where: string, services: ReadonlyArray<string>)
   return Either.right({ _tag: "PerService", services: map })
 }
 
-/** The mapping a file's text gives, or the first fault in it. `services` are SVC_SERVICES' names (none: one service). */
-export const parse = (text: string, services: ReadonlyArray<string> = []): Either.Either<Identities, string> => {
+/** The issuer an entry's name (or a person's) starts with, `<issuer>#`, among several. */
+const issuerOf = (name: string, issuers: ReadonlyArray<string>): string | undefined =>
+  issuers.find((issuer) => name.startsWith(`${issuer}#`))
+
+/** An entry's name as people are named: with one issuer, an `<issuer>#` before it is dropped; with several, it is needed. */
+const keyOf = (name: string, issuers: ReadonlyArray<string>): Either.Either<string, string> => {
+  const issuer = issuerOf(name, issuers)
+  if (issuers.length <= 1) return Either.right(issuer === undefined ? name : name.slice(issuer.length + 1))
+  if (issuer !== undefined || name === "*") return Either.right(name)
+  return Either.left(
+    `identities[${JSON.stringify(name)}] names no issuer: with several issuers (SVC_MCP_OAUTH_ISSUER) each entry is "<issuer>#<claim value>", e.g. ${JSON.stringify(`${issuers[0]}#${name}`)}, or "*" for anyone`,
+  )
+}
+
+/**
+ * The mapping a file's text gives, or the first fault in it. `services` are SVC_SERVICES' names
+ * (none: one service); `issuers` SVC_MCP_OAUTH_ISSUER's.
+ */
+export const parse = (
+  text: string,
+  services: ReadonlyArray<string> = [],
+  issuers: ReadonlyArray<string> = [],
+): Either.Either<Identities, string> => {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -188,24 +218,40 @@ export const parse = (text: string, services: ReadonlyArray<string> = []): Eithe
   if (!isRecord(json.identities)) return Either.left('has no "identities" object')
   const entries = new Map<string, Entry>()
   for (const [name, value] of Object.entries(json.identities)) {
+    const key = keyOf(name, issuers)
+    if (Either.isLeft(key)) return Either.left(key.left)
     const entry = entryOf(value, `identities[${JSON.stringify(name)}]`, services)
     if (Either.isLeft(entry)) return Either.left(entry.left)
-    entries.set(name, entry.right)
+    entries.set(key.right, entry.right)
   }
-  return Either.right({ claim: claim.trim(), entries })
+  return Either.right({ claim: claim.trim(), entries, ...(issuers.length > 1 ? { issuers } : {}) })
 }
 
 /** Reads and parses the file at `path`. */
-export const load = (path: string, services: ReadonlyArray<string> = []): Either.Either<Identities, string> => {
+export const load = (
+  path: string,
+  services: ReadonlyArray<string> = [],
+  issuers: ReadonlyArray<string> = [],
+): Either.Either<Identities, string> => {
   let text: string
   try {
     text = Fs.readFileSync(path, "utf8")
   } catch (error) {
     return Either.left(`names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
   }
-  return parse(text, services)
+  return parse(text, services, issuers)
 }
 
-/** The entry an identity named `name` has: its own, else `*`'s, else none. */
-export const entryFor = (identities: Identities, name: string): Entry | undefined =>
-  identities.entries.get(name) ?? identities.entries.get("*")
+/** How a person is named: their claim's value, after their issuer's URL and `#` when there are several issuers. */
+export const nameOf = (identities: Identities, issuer: string, value: string): string =>
+  (identities.issuers?.length ?? 0) > 1 ? `${issuer}#${value}` : value
+
+/** The entry a person named `name` (`nameOf`) has: their own, else their issuer's `*`, else `*`'s, else none. */
+export const entryFor = (identities: Identities, name: string): Entry | undefined => {
+  const issuer = issuerOf(name, identities.issuers ?? [])
+  return (
+    identities.entries.get(name) ??
+    (issuer === undefined ? undefined : identities.entries.get(`${issuer}#*`)) ??
+    identities.entries.get("*")
+  )
+}

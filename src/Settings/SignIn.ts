@@ -144,9 +144,12 @@ const prefixOf = (given: Option.Option<string>): Either.Either<string, Refused> 
 const identitiesOf = (
   path: Option.Option<string>,
   services: ReadonlyArray<string>,
+  issuers: ReadonlyArray<string>,
 ): Either.Either<Identities.Identities, Refused> => {
-  if (Option.isNone(path)) return Either.right(Identities.everyoneAsServer)
-  return Either.mapLeft(Identities.load(path.value, services), (fault) =>
+  if (Option.isNone(path)) {
+    return Either.right(issuers.length > 1 ? { ...Identities.everyoneAsServer, issuers } : Identities.everyoneAsServer)
+  }
+  return Either.mapLeft(Identities.load(path.value, services, issuers), (fault) =>
     refuse(
       "SVC_MCP_IDENTITIES",
       `(${JSON.stringify(path.value)}) ${fault}`,
@@ -163,7 +166,7 @@ const on = (given: Given, issuer: string, services: ReadonlyArray<string>) =>
     const resource = `${base}/mcp`
     const scopePrefix = yield* prefixOf(given.prefix)
     const identitiesPath = Option.map(given.identities, (text) => text.trim())
-    const identities = yield* identitiesOf(identitiesPath, services)
+    const identities = yield* identitiesOf(identitiesPath, services, issuers)
     return Option.some<SignInSettingsShape>({
       issuers,
       publicUrl: base,

@@ -14,7 +14,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { Minting, type MintShape } from "../Mint/Shape.js"
+import { Minting, type MintShape, type Revoked } from "../Mint/Shape.js"
 import { Services } from "../Registry/Registry.js"
 import * as Identities from "../Settings/Identities.js"
 import type { ConfigError } from "../Settings/Read.js"
@@ -41,7 +41,12 @@ export interface Admitted {
 export type Refusal =
   | { readonly _tag: "Unauthorized"; readonly reason: Option.Option<string> }
   | { readonly _tag: "Unavailable"; readonly reason: string }
-  | { readonly _tag: "Forbidden"; readonly reason: string }
+  | {
+      readonly _tag: "Forbidden"
+      readonly reason: string
+      /** Whom a verified token names, for the audit: `oauth:<name>`, or its issuer and subject. */
+      readonly who?: string
+    }
   | { readonly _tag: "InsufficientScope"; readonly scope: string; readonly reason: string }
 
 export interface SignInShape {
@@ -113,14 +118,17 @@ const admitWith = (
     const mapping = yield* Ref.get(identities)
     const named = verified.claims[mapping.claim]
     if (typeof named !== "string" && typeof named !== "number") {
-      return yield* Effect.fail<Refusal>({ _tag: "Forbidden", reason: NOT_NAMED(mapping.claim) })
+      const who = `oauth:${JSON.stringify([verified.issuer, verified.subject])}`
+      return yield* Effect.fail<Refusal>({ _tag: "Forbidden", reason: NOT_NAMED(mapping.claim), who })
     }
-    const name = String(named)
+    // An identity is its issuer and its claim: among several issuers, its name says which.
+    const name = Identities.nameOf(mapping, verified.issuer, String(named))
     const entry = Identities.entryFor(mapping, name)
     if (entry === undefined) {
       return yield* Effect.fail<Refusal>({
         _tag: "Forbidden",
         reason: `the identity ${JSON.stringify(name)} has no entry in SVC_MCP_IDENTITIES, so it may not call the service; ask the server's operator to add it`,
+        who: `oauth:${name}`,
       })
     }
     return {
@@ -170,7 +178,7 @@ const reloadInto = (
 ): Effect.Effect<Option.Option<string>> =>
   Effect.gen(function* () {
     if (Option.isNone(settings.identitiesPath)) return Option.none<string>()
-    const loaded = Identities.load(settings.identitiesPath.value, services)
+    const loaded = Identities.load(settings.identitiesPath.value, services, settings.issuers)
     if (Either.isLeft(loaded)) return Option.some(loaded.left)
     yield* Ref.set(identities, loaded.right)
     return Option.none<string>()
@@ -229,16 +237,39 @@ const grantIn = (mapping: Identities.Identities) => (person: string) => {
 const mintsAny = (mapping: Identities.Identities) =>
   [...mapping.entries.values()].some((e) => e._tag === "All" && e.credentials._tag === "Mint")
 
-/** Each service's minting: the keys of people whose entry went or changed are deleted at the service. */
-const revokeGone = (signIn: SignInShape, minters: ReadonlyArray<MintShape>) =>
+/** A person's keys revoked on reload, and what it did: for the audit log. */
+export type OnRevoked = (revoked: Revoked & { readonly person: string }) => Effect.Effect<void>
+
+/** The people with an entry of their own that mints in `before` and none in `after`. */
+const removed = (before: Identities.Identities, after: Identities.Identities): ReadonlyArray<string> => {
+  const now = grantIn(after)
+  return [...before.entries.keys()].filter(
+    (name) => name !== "*" && !name.endsWith("#*") && grantIn(before)(name) !== undefined && now(name) === undefined,
+  )
+}
+
+/**
+ * Each service's minting: no key is minted any more but for the identities now in force; the keys
+ * of people whose entry went or changed are deleted at the service, and the service users of
+ * those whose entry went are disabled.
+ */
+const revokeGone = (
+  signIn: SignInShape,
+  minters: ReadonlyArray<MintShape>,
+  before: Identities.Identities,
+  onRevoked: OnRevoked,
+) =>
   Effect.gen(function* () {
-    const grantOf = grantIn(yield* signIn.mapping)
+    const after = yield* signIn.mapping
+    const grantOf = grantIn(after)
+    const named = removed(before, after)
     for (const minter of minters) {
-      yield* minter.reconcile(grantOf).pipe(
+      yield* minter.reconcile(grantOf, named).pipe(
+        Effect.tap((gone) => Effect.forEach(gone, onRevoked, { discard: true })),
         Effect.flatMap((gone) =>
           gone.length === 0
             ? Effect.void
-            : Effect.logInfo(`revoked the minted keys of ${gone.map((name) => JSON.stringify(name)).join(", ")}`),
+            : Effect.logInfo(`revoked the minted keys of ${gone.map((r) => JSON.stringify(r.person)).join(", ")}`),
         ),
         Effect.catchAll((error) => Effect.logWarning(`${error.message}; the keys are revoked at the next SIGHUP`)),
       )
@@ -256,7 +287,7 @@ const mintersIn = Effect.gen(function* () {
  * SIGHUP reads SVC_MCP_IDENTITIES again for the life of the scope; a bad file leaves the mapping in
  * force. A good one ends the minted keys of those whose entry went or changed.
  */
-const reloadOnHangUp = (signIn: SignInShape) =>
+const reloadOnHangUp = (signIn: SignInShape, onRevoked: OnRevoked) =>
   Effect.gen(function* () {
     if (Option.isNone(signIn.settings.identitiesPath)) return
     const runner = yield* Runner.current
@@ -274,7 +305,7 @@ const reloadOnHangUp = (signIn: SignInShape) =>
           }
           yield* Effect.logInfo(`SVC_MCP_IDENTITIES read again (${JSON.stringify(path)})`)
           // Only where some entry mints, or did: a server of mapped keys asks the service nothing.
-          if (mintsAny(before) || mintsAny(yield* signIn.mapping)) yield* revokeGone(signIn, minters)
+          if (mintsAny(before) || mintsAny(yield* signIn.mapping)) yield* revokeGone(signIn, minters, before, onRevoked)
         }),
       )
     yield* Effect.acquireRelease(
@@ -295,6 +326,16 @@ export const layerConfig = (services: ReadonlyArray<string> = []): Layer.Layer<n
     ),
   )
 
-/** Sign-in on, with these settings, for the life of the layer. */
-export const layer = (settings: SignInSettingsShape, services: ReadonlyArray<string> = []): Layer.Layer<SignIn> =>
-  Layer.scoped(SignIn, make(settings, services).pipe(Effect.tap(reloadOnHangUp), Effect.map(Option.some)))
+/** Sign-in on, with these settings, for the life of the layer; `onRevoked` hears of each revocation a reload makes. */
+export const layer = (
+  settings: SignInSettingsShape,
+  services: ReadonlyArray<string> = [],
+  onRevoked: OnRevoked = () => Effect.void,
+): Layer.Layer<SignIn> =>
+  Layer.scoped(
+    SignIn,
+    make(settings, services).pipe(
+      Effect.tap((signIn) => reloadOnHangUp(signIn, onRevoked)),
+      Effect.map(Option.some),
+    ),
+  )

@@ -20,7 +20,8 @@ import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Lists/Pages.js"
 import { kindsChangedBy, type NameMaps, Names } from "./Names/Names.js"
 import { withPattern } from "./Params/BatchPattern.js"
 import * as ParamsCheck from "./Params/ParamsCheck.js"
-import { type AccessSettings, syncRefusal } from "./Policy/AccessChanges.js"
+import type { AccessSettings } from "./Policy/AccessChanges.js"
+import * as CallerAccess from "./Policy/CallerAccess.js"
 import { isNothing, READ_BACKS, type ReadBack } from "./Records/ReadBack.js"
 import * as StackDrift from "./Records/StackDrift.js"
 import * as SchemaHelp from "./SchemaHelp.js"
@@ -310,8 +311,8 @@ export const runWith = (
     const told = toldWith(checked._tag === "Valid" ? checked.respelled : undefined)
     const client = yield* SvcClient
     const { group, endpoint } = targetOf(tool, invocation.selector)
-    // A sync's run or commit is refused on its pending plan while access changes are kept away.
-    const refused = yield* syncRefusal(client, endpoint, invocation.body, pace, (yield* Naming).variable)
+    // A sync's run or commit is refused on its pending plan while access changes are kept away (always, for a minted person).
+    const refused = yield* CallerAccess.refusal(client, endpoint, invocation.body, pace, (yield* Naming).variable)
     if (refused !== undefined) {
       const { selector } = invocation
       return yield* new ToolDeniedError({ tool: tool.name, selector, endpoint: invocation.endpoint, reason: refused })

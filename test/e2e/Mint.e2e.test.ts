@@ -216,6 +216,16 @@ describe("keys minted for each person, two replicas sharing a store", () => {
         const gone = yield* call(b.url, carol, "svc_list", { resource_type: "stack" })
         expect(gone.status).toBe(403)
         expect(yield* keysOf("carol")).toHaveLength(0)
+        // Carol's service user is disabled; the audit has her revocation and the refusal of her call.
+        expect((yield* user("carol")).enabled).toBe(false)
+        const audits = () =>
+          ["a", "b"].map((r) => Fs.readFileSync(Path.join(folder, `audit-${r}.log`), "utf8")).join("\n")
+        expect(audits()).toMatch(
+          new RegExp(`"who":"oauth:${email("carol")}".*"tool":"SVC_MCP_IDENTITIES reload".*"outcome":"ok"`),
+        )
+        expect(Fs.readFileSync(Path.join(folder, "audit-b.log"), "utf8")).toMatch(
+          new RegExp(`"who":"oauth:${email("carol")}".*"outcome":"refused".*"status":403.*has no entry`),
+        )
         // Bob's next call mints anew with his new grant: every stack.
         const stacks = json(yield* call(b.url, bobToken, "svc_list", { resource_type: "stack", fields: ["name"] }))
         expect(stacks.result.length).toBeGreaterThan(1)
@@ -227,7 +237,7 @@ describe("keys minted for each person, two replicas sharing a store", () => {
     "the tool list is each person's: their scopes and level, in both eras, cached per person",
     () =>
       Effect.gen(function* () {
-        const { a, token } = yield* setUp
+        const { a, token, folder } = yield* setUp
         const names = (result: Any) => result.tools.map((tool: Any) => tool.name as string).sort()
         const readers = [
           "svc_get",
@@ -260,6 +270,12 @@ describe("keys minted for each person, two replicas sharing a store", () => {
           params: { id: "x" },
         })
         expect(denied.status).toBe(403)
+        // The audit has the refusal, with whom and why.
+        expect(Fs.readFileSync(Path.join(folder, "audit-a.log"), "utf8")).toMatch(
+          new RegExp(
+            `"who":"oauth:${email("alice")}","tool":"svc_delete","outcome":"refused","sent":false,"kind":"InsufficientScope","status":403`,
+          ),
+        )
       }),
     60_000,
   )
@@ -282,6 +298,7 @@ describe("keys minted for each person, two replicas sharing a store", () => {
           SVC_MCP_PUBLIC_URL: PUBLIC,
           SVC_MCP_IDENTITIES: identities,
           SVC_GUARD: "off",
+          SVC_AUDIT_LOG: Path.join(folder, "audit.log"),
         })
         const alice = yield* Effect.promise(() => as.clientToken(ALICE, "svc.write"))
         const keys = Effect.flatMap(admin.ok("read/FindUser", { username: userOf("alice") }), (u) =>
@@ -305,10 +322,14 @@ describe("keys minted for each person, two replicas sharing a store", () => {
         expect(again).toHaveLength(1)
         expect(again[0].key).not.toBe(after[0].key)
 
-        // people: who holds a key, and its age; revoke: deleted, the service user disabled.
+        // people: who holds a key, and its age, on stdout; revoke: deleted, the service user disabled.
         const listedPeople = yield* Spawn.run(env(sandbox.apiKey), ["people"])
         expect(listedPeople.code).toBe(0)
-        expect(listedPeople.stderr).toMatch(new RegExp(`"${email("alice")}"  as "${userOf("alice")}"  key \\d+s old`))
+        expect(listedPeople.stdout).toMatch(new RegExp(`"${email("alice")}"  as "${userOf("alice")}"  key \\d+s old`))
+        // A name the service has no user for: nothing revoked, exit 1, and it says so.
+        const unknown = yield* Spawn.run(env(sandbox.apiKey), ["people", "revoke", "carol"])
+        expect(unknown.code).toBe(1)
+        expect(unknown.stderr).toContain('the service has no user "svc-mcp:carol"')
         const revoked = yield* Spawn.run(env(sandbox.apiKey), ["people", "revoke", email("alice")])
         expect(revoked.code, revoked.stderr).toBe(0)
         expect(revoked.stderr).toContain(`revoked 1 key(s) of "${email("alice")}"`)
@@ -318,6 +339,20 @@ describe("keys minted for each person, two replicas sharing a store", () => {
         expect(refused.body.result.isError).toBe(true)
         expect(JSON.stringify(refused.body.result)).toContain("is disabled (revoked)")
         expect(yield* keys).toHaveLength(0)
+        // And the one after: 403, not a 503 to try again forever.
+        const forbidden = yield* call(server.url, alice, "svc_list", { resource_type: "tag" })
+        expect(forbidden.status).toBe(403)
+        expect(forbidden.body.error.message).toContain("is disabled (revoked)")
+        // A second revoke finds no key: exit 1, saying so. The listing shows her revoked.
+        const twice = yield* Spawn.run(env(sandbox.apiKey), ["people", "revoke", email("alice")])
+        expect(twice.code).toBe(1)
+        expect(twice.stderr).toContain("held no minted key")
+        const afterwards = yield* Spawn.run(env(sandbox.apiKey), ["people"])
+        expect(afterwards.stdout).toContain(`"${email("alice")}"  as "${userOf("alice")}"  no key  disabled (revoked)`)
+        // The audit has the revocation (the command's) and the refusal (the server's).
+        const audit = Fs.readFileSync(Path.join(folder, "audit.log"), "utf8")
+        expect(audit).toMatch(new RegExp(`"who":"oauth:${email("alice")}".*"tool":"svc-mcp people revoke".*revoked 1`))
+        expect(audit).toMatch(new RegExp(`"who":"oauth:${email("alice")}".*"outcome":"refused".*"status":403.*revoked`))
 
         // An admin enables her service user again at the service.
         const user = yield* admin.ok("read/FindUser", { username: userOf("alice") })
@@ -341,7 +376,8 @@ describe("keys minted for each person, two replicas sharing a store", () => {
         expect(checkedAdmin.stderr).toContain("[ok  ] mint     the server's credentials are an admin's")
         // A level the service does not know: the start refuses it in one line, exit 2.
         writeIdentities(identities, { [email("alice")]: { mint: { level: "Admin" } } })
-        const bad = yield* Spawn.run(env(sandbox.apiKey), ["--http-port", "0"])
+        const { SVC_AUDIT_LOG: _kept, ...unaudited } = env(sandbox.apiKey)
+        const bad = yield* Spawn.run(unaudited, ["--http-port", "0"])
         expect(bad.code).toBe(2)
         expect(bad.stderr.trim().split("\n")).toHaveLength(1)
         expect(bad.stderr).toContain('mint.level is "Admin", a level the service does not know')

@@ -83,8 +83,17 @@ describe("the command line's help", () => {
     expect(Cli.parse(["help"])).toEqual({ _tag: "Help", topic: "all" })
     expect(Cli.parse(["help", "setup"])).toEqual({ _tag: "Help", topic: "setup" })
     expect(Cli.parse(["setup", "--help"])).toEqual({ _tag: "Help", topic: "setup" })
-    expect(Cli.parse(["help", "check"])).toMatchObject({ _tag: "Invalid", message: "usage: svc-mcp help [setup]" })
+    expect(Cli.parse(["help", "check"])).toMatchObject({
+      _tag: "Invalid",
+      message: "usage: svc-mcp help [setup | people]",
+    })
     expect(Cli.parse(["--help", "x"])).toMatchObject({ _tag: "Invalid" })
+    // people's: what it needs, and that NAME is the claim's value.
+    expect(Cli.parse(["people", "--help"])).toEqual({ _tag: "Help", topic: "people" })
+    expect(Cli.parse(["help", "people"])).toEqual({ _tag: "Help", topic: "people" })
+    expect(Cli.help("people")).toContain("NAME is the identity as SVC_MCP_IDENTITIES names it: the value of the file's")
+    expect(Cli.help("people")).toContain("SVC_URL")
+    expect(Cli.help("people")).toContain("list on stdout")
   })
 
   it("says what each command does in one line, and setup's what each client gets in one line", () => {

@@ -36,6 +36,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as CallContext from "../../Call/Context.js"
+import * as AuditPeople from "../../Operations/AuditPeople.js"
 import { Readiness, type ReadinessShape, type ReadyState } from "../../Operations/Readiness.js"
 import * as RequestContext from "../../Operations/RequestContext.js"
 import { DEFAULT_LIMITS, type HttpLimits, type HttpSettingsShape, isLoopback } from "../../Settings/Http.js"
@@ -352,17 +353,18 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
       Option.isSome(signIn) ? SignInHttp.reachOf(signIn.value, admitted) : undefined,
     )
     const premint = SignInHttp.premintWith(yield* SignInHttp.mintersOf, run)
+    const audited: SignInHttp.Audited = (refusal) => run(AuditPeople.refusal(refusal))
     const serveMcp = gated(
       handler,
       Token.bindingOf(Option.map(settings.token, Redacted.value)),
-      Option.map(signIn, (s) => SignInHttp.gate(s, MAX_BODY_BYTES, premint)),
+      Option.map(signIn, (s) => SignInHttp.gate(s, MAX_BODY_BYTES, premint, audited)),
       requests,
       asked,
       log,
     )
     const shutdown: Shutdown = { draining: false }
     const probe = (ready: ReadinessShape) => run(ready.probe)
-    const verify = Option.map(signIn, (s) => SignInHttp.verify(s, runner))
+    const verify = Option.map(signIn, (s) => SignInHttp.verify(s, runner, audited))
     const handle = routes({ settings, readiness, probe, signIn, verify, context, requests, serveMcp, shutdown })
     const server = yield* nodeServer(handle, limits, log)
     yield* listening(settings, server, handler, shutdown)

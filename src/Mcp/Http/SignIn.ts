@@ -26,6 +26,7 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type * as CallContext from "../../Call/Context.js"
 import { Minting, type MintShape } from "../../Mint/Shape.js"
+import type * as AuditPeople from "../../Operations/AuditPeople.js"
 import { Services } from "../../Registry/Registry.js"
 import type * as Runner from "../../Shared/Runner.js"
 import * as Identity from "../../SignIn/Identity.js"
@@ -122,7 +123,7 @@ const idOf = (body: unknown): unknown =>
  * is logged.
  */
 export const verify =
-  (signIn: SignInShape, runner: Runner.Runner) =>
+  (signIn: SignInShape, runner: Runner.Runner, audit: Audited = () => Promise.resolve()) =>
   async (header: string | undefined): Promise<Response | Admitted> => {
     let admitted: Admitted | undefined
     try {
@@ -150,7 +151,13 @@ export const verify =
         },
       })
     } catch (error) {
-      if (error instanceof Refused) return refusalResponse(signIn, error.refusal)
+      if (error instanceof Refused) {
+        const { refusal } = error
+        if (refusal._tag === "Forbidden" && refusal.who !== undefined) {
+          await audit({ who: refusal.who, status: 403, kind: "Forbidden", reason: refusal.reason })
+        }
+        return refusalResponse(signIn, refusal)
+      }
       if (error instanceof OAuthError) {
         return refusalResponse(signIn, { _tag: "Unauthorized", reason: Option.some(error.message) })
       }
@@ -176,7 +183,17 @@ export const reachOf = (signIn: SignInShape, admitted: Admitted): Listing.Reach 
  * Makes sure the key minted for the person is at hand before a tool call goes on (the service's
  * key for the call, `service` among several): the reason it cannot be, or none.
  */
-export type Premint = (admitted: Admitted, service: string | undefined) => Promise<Option.Option<string>>
+export type Premint = (admitted: Admitted, service: string | undefined) => Promise<Option.Option<Unminted>>
+
+/** Why no key is at hand: the person may have none (403), or not now (503, try again after `retryAfter` s). */
+export interface Unminted {
+  readonly reason: string
+  readonly refused: boolean
+  readonly retryAfter: number
+}
+
+/** Writes a refusal of a signed-in person to the audit log (AuditPeople.ts), when one is kept. */
+export type Audited = (refusal: AuditPeople.GateRefusal) => Promise<void>
 
 const callsIn = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
   (Array.isArray(body) ? body : [body]).filter(
@@ -189,16 +206,45 @@ const serviceOf = (call: Record<string, unknown>): string | undefined => {
   return typeof params?.arguments?.service === "string" ? params.arguments.service : undefined
 }
 
-/** Minting that fails before a call is sent: 503, with the reason; nothing reaches the service. */
-const unminted = (reason: string, id: unknown): Response =>
-  Response.json(
-    { jsonrpc: "2.0", error: { code: -32001, message: `Service Unavailable: ${reason}` }, id },
-    { status: 503, headers: { "retry-after": "5" } },
-  )
+/**
+ * Minting that fails before a call is sent, with the reason; nothing reaches the service: 403 for
+ * a person who may have no key (revoked, or their entry removed), else 503 with when to try again.
+ */
+const unminted = (fault: Unminted, id: unknown): Response =>
+  fault.refused
+    ? Response.json(
+        { jsonrpc: "2.0", error: { code: -32001, message: `Forbidden: ${fault.reason}` }, id },
+        { status: 403 },
+      )
+    : Response.json(
+        { jsonrpc: "2.0", error: { code: -32001, message: `Service Unavailable: ${fault.reason}` }, id },
+        { status: 503, headers: { "retry-after": String(fault.retryAfter) } },
+      )
 
-const screened = (signIn: SignInShape, admitted: Admitted, body: unknown): Response | undefined => {
+/** The tool a request's first call names, for the audit. */
+const toolOf = (body: unknown): string | undefined => {
+  const params = callsIn(body)[0]?.params as { name?: unknown } | undefined
+  return typeof params?.name === "string" ? params.name : undefined
+}
+
+const screened = async (
+  signIn: SignInShape,
+  admitted: Admitted,
+  body: unknown,
+  audit: Audited,
+): Promise<Response | undefined> => {
   const refusal = signIn.screen(admitted, body)
-  return Option.isSome(refusal) ? refusalResponse(signIn, refusal.value, idOf(body)) : undefined
+  if (Option.isNone(refusal)) return undefined
+  const tool = toolOf(body)
+  await audit({
+    who: `oauth:${admitted.identity.name}`,
+    status: 403,
+    kind: refusal.value._tag,
+    reason:
+      refusal.value._tag === "Forbidden" || refusal.value._tag === "InsufficientScope" ? refusal.value.reason : "",
+    ...(tool === undefined ? {} : { tool }),
+  })
+  return refusalResponse(signIn, refusal.value, idOf(body))
 }
 
 /** The request's body as JSON, when the SDK has not parsed it; undefined when too large or not JSON (the handler answers it). */
@@ -219,7 +265,7 @@ const bodyOf = async (request: Request, parsedBody: unknown, maxBodyBytes: numbe
  * otherwise, how to run the request's calls as the person it comes from.
  */
 export const gate =
-  (signIn: SignInShape, maxBodyBytes: number, premint?: Premint) =>
+  (signIn: SignInShape, maxBodyBytes: number, premint?: Premint, audit: Audited = () => Promise.resolve()) =>
   async (
     admitted: Admitted,
     request: Request,
@@ -227,12 +273,24 @@ export const gate =
   ): Promise<Response | ((context: CallContext.CallContext) => CallContext.CallContext)> => {
     if (request.method === "POST") {
       const body = await bodyOf(request, parsedBody, maxBodyBytes)
-      const refused = screened(signIn, admitted, body)
+      const refused = await screened(signIn, admitted, body, audit)
       if (refused !== undefined) return refused
       const minted = admitted.entry._tag === "All" && admitted.entry.credentials._tag === "Mint"
       for (const call of minted && premint !== undefined ? callsIn(body) : []) {
         const fault = await premint?.(admitted, serviceOf(call))
-        if (fault !== undefined && Option.isSome(fault)) return unminted(fault.value, idOf(body))
+        if (fault === undefined || Option.isNone(fault)) continue
+        const { reason, refused } = fault.value
+        const status = refused ? 403 : 503
+        const kind = refused ? "Forbidden" : "Unavailable"
+        const tool = toolOf([call])
+        await audit({
+          who: `oauth:${admitted.identity.name}`,
+          status,
+          kind,
+          reason,
+          ...(tool === undefined ? {} : { tool }),
+        })
+        return unminted(fault.value, idOf(body))
       }
     }
     return Identity.signedIn(admitted.identity, admitted.entry)
@@ -258,8 +316,12 @@ export const premintWith =
     }
     return run(
       minter.credential(admitted.identity.name, entry.credentials.grant).pipe(
-        Effect.as(Option.none<string>()),
-        Effect.catchAll((error) => Effect.succeed(Option.some(error.message))),
+        Effect.as(Option.none<Unminted>()),
+        Effect.catchAll((error) =>
+          Effect.succeed(
+            Option.some({ reason: error.message, refused: error.refused === true, retryAfter: error.retryAfter ?? 5 }),
+          ),
+        ),
       ),
     )
   }

@@ -13,7 +13,7 @@ import type { ServerSettingsShape } from "../../Settings/Policy.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import * as TomlRead from "../Sync/TomlRead.js"
-import { accessWords } from "./AccessEndpoints.js"
+import { accessWords, type CallerAccess } from "./AccessEndpoints.js"
 import { runRefusal } from "./SyncRuns.js"
 
 /** The endpoints whose params carry a sync's file text, and where. */
@@ -70,7 +70,7 @@ const listed = (items: ReadonlyArray<string>, shown = 5): string =>
   `${items.slice(0, shown).join(", ")}${items.length > shown ? ` and ${items.length - shown} more` : ""}`
 
 /** The settings a call's program reads to keep access changes away (Invoke.ts). */
-export interface AccessSettings extends Partial<Pick<ServerSettingsShape, "mode" | "accessChanges">> {}
+export interface AccessSettings extends Partial<Pick<ServerSettingsShape, "mode" | "accessChanges">>, CallerAccess {}
 
 /**
  * Why a call is refused while access changes are kept away, if it is: a write of a sync's file text

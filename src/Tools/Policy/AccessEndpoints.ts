@@ -35,13 +35,27 @@ export const ACCESS_ENDPOINTS: Readonly<Record<string, string>> = {
 }
 
 /**
+ * Whose call it is, as far as access changes go: `minted` when the signed-in person's calls are
+ * sent with a key minted for them, whose grant is the most they may do. For them access changes
+ * are kept away whatever the mode and SVC_ACCESS_CHANGES say.
+ */
+export interface CallerAccess {
+  readonly minted?: boolean
+}
+
+/** What a minted person is told, in place of the setting's words. */
+export const MINTED_WORDS =
+  "this person's calls are sent with a key minted for them, and its grant is the most they may do: none of their calls changes who may do what, whatever the mode and SVC_ACCESS_CHANGES say"
+
+/**
  * Why changes of who may do what are refused, in the words of the setting that decides it; undefined
  * when they are allowed.
  */
 export const accessWords = (
-  settings: Pick<ServerSettingsShape, "mode"> & Partial<Pick<ServerSettingsShape, "accessChanges">>,
+  settings: Pick<ServerSettingsShape, "mode"> & Partial<Pick<ServerSettingsShape, "accessChanges">> & CallerAccess,
   variable: (name: string) => string,
 ): string | undefined => {
+  if (settings.minted === true) return MINTED_WORDS
   const accessChanges = settings.accessChanges ?? Option.none()
   if (!accessDenied({ mode: settings.mode, accessChanges })) return undefined
   return Option.isSome(accessChanges)

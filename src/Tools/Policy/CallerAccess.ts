@@ -1,0 +1,40 @@
+/**
+ * SVC_ACCESS_CHANGES's effective value for the caller of this call. The
+ * server's policy (Policy.ts) is made once from the settings; a signed-in
+ * person whose calls are sent with a key minted for them holds a grant that is
+ * the most they may do, so for them access changes are kept away through
+ * every path, in every mode: the endpoints that change users, groups,
+ * permissions and keys; a sync's file text that declares user groups; a sync's
+ * run or commit, or a procedure's, whose plan touches them; and a batch of
+ * procedures, whose matches are not read one by one.
+ */
+import * as Effect from "effect/Effect"
+import * as CallContext from "../../Call/Context.js"
+import type { SvcClientShape } from "../../SvcClient.js"
+import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
+import { ACCESS_ENDPOINTS, MINTED_WORDS } from "./AccessEndpoints.js"
+
+/** The endpoints that run what cannot be read first, refused to a minted person. */
+const UNREAD_RUNS: Readonly<Record<string, string>> = {
+  BatchRunProcedure: "runs every procedure its pattern matches, whose stages may run a sync",
+}
+
+/** The settings as they hold for this call's caller. */
+export const forCaller = (settings: AccessSettings): Effect.Effect<AccessSettings> =>
+  Effect.map(CallContext.get, (context) =>
+    context.credentials._tag === "Minted" ? { ...settings, minted: true } : settings,
+  )
+
+/** Why the call is refused as an access change for its caller, if it is. */
+export const refusal = (
+  client: SvcClientShape,
+  endpoint: string,
+  params: Readonly<Record<string, unknown>>,
+  settings: AccessSettings,
+  variable: (name: string) => string,
+): Effect.Effect<string | undefined> =>
+  Effect.flatMap(forCaller(settings), (own) => {
+    const changes = own.minted === true ? (ACCESS_ENDPOINTS[endpoint] ?? UNREAD_RUNS[endpoint]) : undefined
+    if (changes !== undefined) return Effect.succeed(`it ${changes}: ${MINTED_WORDS}`)
+    return syncRefusal(client, endpoint, params, own, variable)
+  })
