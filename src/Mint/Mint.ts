@@ -9,7 +9,9 @@
  * person; across replicas, a lock in the shared store, and the key kept there
  * sealed with the state key (Store/Sealed.ts), never in clear. Without a
  * store the key lives in this process's memory; after a restart the person's
- * first call mints again and deletes the keys left at the service.
+ * first call mints again and deletes the keys left at the service. While the
+ * store does not answer, nothing is minted and the keys already opened here
+ * are used while they live (Outage.ts).
  *
  * A key is replaced once half its lifetime (SVC_MCP_MINT_LIFETIME) is past: a
  * new one is minted and used, and the old one deleted a little later, so that
@@ -19,13 +21,15 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type * as CallContext from "../Call/Context.js"
-import type { StoreShape } from "../Store/Shape.js"
+import type { StoreError, StoreShape } from "../Store/Shape.js"
 import type { SvcClientShape } from "../SvcClient.js"
 import * as Locks from "./Locks.js"
+import * as Outage from "./Outage.js"
 import * as MintService from "./Service.js"
 import { type Held, type Holder, MintError, type MintShape } from "./Shape.js"
 
@@ -76,6 +80,11 @@ class Minter {
     this.graceMs = Math.min(60_000, Math.floor(options.lifetimeMs / 4))
   }
 
+  /** Where the store is, for the words of a refusal while it does not answer. */
+  get where(): string {
+    return Option.match(this.store, { onNone: () => "", onSome: (s) => s.where })
+  }
+
   fresh(held: Held, description: string, now: number): boolean {
     return held.description === description && now < held.created + this.options.lifetimeMs / 2 && now < held.expires
   }
@@ -102,12 +111,11 @@ class Minter {
   }
 
   /** The key the store holds for the person, opened (this process's copy while the sealed text is the same). */
-  stored(person: string): Effect.Effect<Option.Option<Held>> {
+  stored(person: string): Effect.Effect<Option.Option<Held>, StoreError> {
     if (Option.isNone(this.store)) return Effect.succeed(Option.fromNullable(this.memory.get(person)?.held))
     const s = this.store.value
     const { record } = this.names(person)
-    return Effect.map(Effect.option(s.get(record)), (got) => {
-      const sealed = Option.flatten(got)
+    return Effect.map(s.get(record), (sealed) => {
       if (Option.isNone(sealed)) return Option.none()
       const mine = this.memory.get(person)
       if (mine?.sealed === sealed.value) return Option.some(mine.held)
@@ -201,9 +209,9 @@ class Minter {
       const { lock } = this.names(person)
       const deadline = Date.now() + WAIT_MS
       while (Date.now() < deadline) {
-        const found = yield* this.stored(person)
+        const found = yield* Effect.mapError(this.stored(person), Outage.refusal(person, s.where))
         if (Option.isSome(found) && usable(found.value)) return found.value
-        const taken = yield* Effect.mapError(s.setIfAbsent(lock, "minting", LOCK_MS), failure(person))
+        const taken = yield* Effect.mapError(s.setIfAbsent(lock, "minting", LOCK_MS), Outage.refusal(person, s.where))
         if (taken) return yield* Effect.ensuring(this.mint(person, grant, found), Effect.ignore(s.remove(lock)))
         yield* Effect.sleep(Duration.millis(POLL_MS))
       }
@@ -216,7 +224,12 @@ class Minter {
   credential(person: string, grant: CallContext.Grant): Effect.Effect<Held, MintError> {
     return Effect.gen(this, function* () {
       const description = MintService.describe(person, grant)
-      const held = yield* this.stored(person)
+      const stored = yield* Effect.either(this.stored(person))
+      // The store does not answer: the key this process holds, while it lives; no minting.
+      if (Either.isLeft(stored)) {
+        return yield* Outage.held(this.memory.get(person)?.held, person, description, this.where, stored.left)
+      }
+      const held = stored.right
       if (Option.isSome(held) && this.fresh(held.value, description, Date.now())) return held.value
       return yield* this.locks.one(
         person,
@@ -231,7 +244,7 @@ class Minter {
     return this.locks.one(
       person,
       Effect.gen(this, function* () {
-        const held = yield* this.stored(person)
+        const held = yield* Effect.mapError(this.stored(person), Outage.refusal(person, this.where))
         if (Option.isSome(held) && usable(held.value)) return held.value
         yield* this.forget(person)
         return yield* this.shared(person, grant, usable)
