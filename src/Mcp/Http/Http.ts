@@ -37,6 +37,7 @@ import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as CallContext from "../../Call/Context.js"
+import { Audit } from "../../Operations/AuditLog.js"
 import { Readiness, type ReadinessShape, type ReadyState } from "../../Operations/Readiness.js"
 import * as RequestContext from "../../Operations/RequestContext.js"
 import { DEFAULT_LIMITS, type HttpLimits, type HttpSettingsShape, isLoopback } from "../../Settings/Http.js"
@@ -351,7 +352,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const handler = mcpHandler(mcp, requests, asked, log, (admitted) =>
       Option.isSome(signIn) ? SignInHttp.reachOf(signIn.value, admitted) : undefined,
     )
-    const premint = SignInHttp.premintWith(yield* SignInHttp.mintersOf, run)
+    const premint = SignInHttp.premintWith(yield* SignInHttp.mintersOf, run, yield* Audit)
     const serveMcp = gated(
       handler,
       Token.bindingOf(Option.map(settings.token, Redacted.value)),

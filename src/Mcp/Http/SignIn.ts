@@ -27,6 +27,7 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type * as CallContext from "../../Call/Context.js"
 import { Minting, type MintShape } from "../../Mint/Shape.js"
+import type { AuditLog } from "../../Operations/AuditLog.js"
 import { Services } from "../../Registry/Registry.js"
 import * as Identity from "../../SignIn/Identity.js"
 import type { Admitted, Refusal, SignInShape } from "../../SignIn/Resource.js"
@@ -176,7 +177,11 @@ export const reachOf = (signIn: SignInShape, admitted: Admitted): Listing.Reach 
  * Makes sure the key minted for the person is at hand before a tool call goes on (the service's
  * key for the call, `service` among several): the reason it cannot be, or none.
  */
-export type Premint = (admitted: Admitted, service: string | undefined) => Promise<Option.Option<string>>
+export type Premint = (
+  admitted: Admitted,
+  service: string | undefined,
+  tool: string | undefined,
+) => Promise<Option.Option<string>>
 
 const callsIn = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
   (Array.isArray(body) ? body : [body]).filter(
@@ -187,6 +192,11 @@ const callsIn = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
 const serviceOf = (call: Record<string, unknown>): string | undefined => {
   const params = call.params as { arguments?: { service?: unknown } } | undefined
   return typeof params?.arguments?.service === "string" ? params.arguments.service : undefined
+}
+
+const toolOf = (call: Record<string, unknown>): string | undefined => {
+  const params = call.params as { name?: unknown } | undefined
+  return typeof params?.name === "string" ? params.name : undefined
 }
 
 /** Minting that fails before a call is sent: 503, with the reason; nothing reaches the service. */
@@ -231,7 +241,7 @@ export const gate =
       if (refused !== undefined) return refused
       const minted = admitted.entry._tag === "All" && admitted.entry.credentials._tag === "Mint"
       for (const call of minted && premint !== undefined ? callsIn(body) : []) {
-        const fault = await premint?.(admitted, serviceOf(call))
+        const fault = await premint?.(admitted, serviceOf(call), toolOf(call))
         if (fault !== undefined && Option.isSome(fault)) return unminted(fault.value, idOf(body))
       }
     }
@@ -247,19 +257,72 @@ export const mintersOf = Effect.gen(function* () {
   )
 })
 
+/**
+ * A call refused for want of its person's key, in the audit log: nothing was sent, and the line
+ * says why (the shared store not answering, the service refusing to mint). A line that cannot be
+ * written changes nothing: the call is refused all the same.
+ */
+const audited = (
+  audit: Option.Option<AuditLog>,
+  refused: { readonly person: string; readonly acting: string; readonly service?: string; readonly tool?: string },
+  reason: string,
+  started: number,
+): Effect.Effect<void> =>
+  Option.match(audit, {
+    onNone: () => Effect.void,
+    onSome: (log) =>
+      Effect.ignore(
+        log.write({
+          time: new Date().toISOString(),
+          ...(refused.service === undefined ? {} : { service: refused.service }),
+          caller: `oauth:${refused.person}`,
+          who: `oauth:${refused.person}`,
+          acting: refused.acting,
+          tool: refused.tool ?? "(unnamed)",
+          outcome: "refused",
+          sent: false,
+          kind: "unavailable",
+          status: 503,
+          reason,
+          durationMs: Math.round(performance.now() - started),
+        }),
+      ),
+  })
+
 /** The key minted for the person at the call's service (the first, when it names none), or why there is none. */
 export const premintWith =
-  (minters: ReadonlyMap<string, MintShape>, run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>): Premint =>
-  (admitted, service) => {
+  (
+    minters: ReadonlyMap<string, MintShape>,
+    run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>,
+    audit: Option.Option<AuditLog> = Option.none(),
+  ): Premint =>
+  (admitted, service, tool) => {
     const minter = minters.get(service ?? "") ?? minters.values().next().value
     const { entry } = admitted
     if (minter === undefined || entry._tag !== "All" || entry.credentials._tag !== "Mint") {
       return Promise.resolve(Option.none())
     }
+    const person = admitted.identity.name
+    const started = performance.now()
     return run(
-      minter.credential(admitted.identity.name, entry.credentials.grant).pipe(
+      minter.credential(person, entry.credentials.grant).pipe(
         Effect.as(Option.none<string>()),
-        Effect.catchAll((error) => Effect.succeed(Option.some(error.message))),
+        Effect.catchAll((error) =>
+          Effect.as(
+            audited(
+              audit,
+              {
+                person,
+                acting: minter.usernameOf(person),
+                ...(service === undefined ? {} : { service }),
+                ...(tool === undefined ? {} : { tool }),
+              },
+              error.message,
+              started,
+            ),
+            Option.some(error.message),
+          ),
+        ),
       ),
     )
   }
