@@ -57,7 +57,9 @@ const waitUp = async (port: number, child: ChildProcess.ChildProcess, log: () =>
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${log()}`)
     try {
-      if ((await send(port, ["PING"])) === "PONG") return
+      // A store with a password (--requirepass) answers NOAUTH: it is up all the same.
+      const reply = await send(port, ["PING"])
+      if (reply === "PONG" || reply.startsWith("NOAUTH")) return
     } catch {
       // not listening yet
     }
