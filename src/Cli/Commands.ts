@@ -174,7 +174,8 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
     if (SignInSettings.mints(signIn)) yield* Effect.forkScoped(Effect.flatMap(loadPeople, (People) => People.warn))
     const readiness = several.length > 0 ? Readiness.layerServices(several) : Readiness.layer
     const signInLayer = Option.isSome(signIn) ? (yield* loadSignIn).layer(signIn.value, names) : Layer.empty
-    const ready = yield* Layer.buildWithScope(Layer.merge(readiness, signInLayer), yield* Effect.scope)
+    // Readiness judges sign-in's issuer and, with minted keys, the store (Operations/ReadinessSignIn.ts).
+    const ready = yield* Layer.buildWithScope(readiness.pipe(Layer.provideMerge(signInLayer)), yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(signIn)
       ? `sign-in with ${signIn.value.issuers.join(", ")} for ${signIn.value.resource}`
