@@ -295,23 +295,13 @@ const check = Effect.gen(function* () {
   const Check = yield* loadCheck
   const report = yield* Check.run
   const signIn = yield* SignInSettings.load()
-  // Whose window a change falls in, as a server of these settings would key it: over HTTP when a
-  // port is set (sign-in serves HTTP only), else over stdio.
+  // Whose window a change falls in, as these settings serve: over HTTP with a port (or sign-in), else stdio.
   const http = Option.isSome(signIn) || (yield* HttpSettings.portSet)
-  const guard = Guard.whoseWindow(yield* GuardSettings.load, {
-    http,
-    signIn: Option.isSome(signIn),
-    perRequest: (yield* Config.loadCredentialsMode) === "per-request",
-  })
-  yield* Console.error(
-    [
-      Check.formatSteps(report),
-      `  [${guard.shared ? "warn" : "ok  "}] guard    over ${http ? "HTTP" : "stdio"}, ${guard.words}`,
-    ].join("\n"),
-  )
+  const perRequest = (yield* Config.loadCredentialsMode) === "per-request"
+  const guard = Guard.whoseWindow(yield* GuardSettings.load, { http, signIn: Option.isSome(signIn), perRequest })
+  yield* Console.error(`${Check.formatSteps(report)}\n${Check.guardLine(guard, http)}`)
   // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
   const signInOk = Option.isNone(signIn) ? true : yield* checkSignIn(signIn.value)
-  // The verdict last, of every step above it.
   yield* Console.error(Check.verdict(report.ok && signInOk))
   if (!report.ok || !signInOk) yield* exitWith(1)
 }).pipe(Effect.provide(checkingClient(Config.layer)))

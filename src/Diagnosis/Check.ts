@@ -253,6 +253,10 @@ export const run: Effect.Effect<Report, never, Needs> = runWith(ParamsSettings.l
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 
+/** The guard's line: whose window a change falls in, as the transport these settings serve on keys it. */
+export const guardLine = (guard: { readonly words: string; readonly shared: boolean }, http: boolean): string =>
+  `  [${guard.shared ? "warn" : "ok  "}] guard    over ${http ? "HTTP" : "stdio"}, ${guard.words}`
+
 /** The last line: all good, or not, of every step printed above it. */
 export const verdict = (ok: boolean): string => (ok ? "All good." : "Not ready: see the failed step above.")
 

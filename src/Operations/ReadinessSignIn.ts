@@ -14,7 +14,13 @@ import * as Option from "effect/Option"
 import type { Step } from "../Diagnosis/Check.js"
 import * as SignInCheck from "../Diagnosis/SignIn.js"
 import { SignIn, type SignInShape } from "../SignIn/Resource.js"
-import type { ReadyState } from "./Readiness.js"
+
+/** What this judges of readiness's finding (Readiness.ts' ReadyState, which imports this). */
+interface ReadyState {
+  readonly ready: boolean
+  readonly reason?: string
+  readonly store?: { readonly status: "up" | "down"; readonly where: string; readonly detail?: string }
+}
 
 /** Whether the identities mapping in force gives some person a minted key. */
 const mints = (signIn: SignInShape): Effect.Effect<boolean> =>
@@ -23,7 +29,7 @@ const mints = (signIn: SignInShape): Effect.Effect<boolean> =>
   )
 
 /** Not ready: the issuer's, or the store's, when minting needs it and it does not answer. */
-const judged = (state: ReadyState, issuers: ReadonlyArray<Step>, minted: boolean): ReadyState => {
+const judged = <S extends ReadyState>(state: S, issuers: ReadonlyArray<Step>, minted: boolean): S => {
   if (!state.ready) return state
   const failed = issuers.find((step) => step.status === "fail")
   if (failed !== undefined) {
@@ -47,10 +53,10 @@ const judged = (state: ReadyState, issuers: ReadonlyArray<Step>, minted: boolean
  * The check, judged with sign-in when it is on (the SignIn provided) and `minting` is set up (the
  * server's own credentials mint keys); as it is otherwise.
  */
-export const withSignIn = (
-  check: Effect.Effect<ReadyState>,
+export const withSignIn = <S extends ReadyState>(
+  check: Effect.Effect<S>,
   minting: boolean,
-): Effect.Effect<Effect.Effect<ReadyState>> =>
+): Effect.Effect<Effect.Effect<S>> =>
   Effect.map(
     SignIn,
     Option.match({
