@@ -29,19 +29,16 @@ const BOB = client("bob")
 const CAROL = client("carol")
 const PUBLIC = "http://svc-mcp.outage.test"
 const STATE_KEY = "the-replicas-share-this-state-key-of-44-bytes"
-const META = HttpMcp.modernMeta("outage-test")
+const META = HttpMcp.modernMeta("outage-test", { elicitation: {} })
 const email = AuthServer.emailOf
 
 /** Far beyond the store's 500 ms, far within a client's 60 s: a refusal that comes at all comes fast. */
 const PROMPT_MS = 15_000
 
-const call = (url: string, token: string) =>
-  HttpMcp.modern(
-    url,
-    "tools/call",
-    { name: "svc_list", arguments: { resource_type: "tag" } },
-    { meta: META, headers: { authorization: `Bearer ${token}` } },
-  )
+const LIST = { name: "svc_list", arguments: { resource_type: "tag" } }
+
+const call = (url: string, token: string, params: Record<string, unknown> = LIST) =>
+  HttpMcp.modern(url, "tools/call", params, { meta: META, headers: { authorization: `Bearer ${token}` } })
 
 const served = (answer: { status: number; body: Any }) => {
   expect(answer.status, JSON.stringify(answer.body)).toBe(200)
@@ -135,6 +132,7 @@ describe("the shared store's outage, two replicas minting keys", () => {
           SVC_MCP_STORE: redis.url,
           SVC_MCP_STATE_KEY: STATE_KEY,
           SVC_GUARD: "off",
+          SVC_CONFIRM: "svc_delete:*",
           SVC_AUDIT_LOG: audit(name),
         })
         const [a, b] = yield* Effect.all([Spawn.serveHttp(env("a")), Spawn.serveHttp(env("b"))], {
@@ -207,6 +205,19 @@ describe("the shared store's outage, two replicas minting keys", () => {
           served(yield* call(replica.url, bob))
         }
         yield* refusedPromptly(b.url, carol, email("carol"), /does not answer \(get: no answer within 500 ms\)/)
+        // A change to be confirmed: its question cannot be recorded, so it is refused, promptly, nothing sent.
+        const started = Date.now()
+        const deleting = yield* call(a.url, alice, {
+          name: "svc_delete",
+          arguments: { resource_type: "tag", params: { id: "no-such-tag" } },
+        })
+        expect(Date.now() - started).toBeLessThan(PROMPT_MS)
+        expect(deleting.body.result?.resultType).toBe("complete")
+        expect(deleting.body.result?.isError).toBe(true)
+        expect(JSON.stringify(deleting.body.result)).toContain("the confirmation could not be recorded")
+        const deleteRefused = auditLines(audit("a")).filter((line) => line.tool === "svc_delete")
+        expect(deleteRefused).toHaveLength(1)
+        expect(deleteRefused[0]).toMatchObject({ who: `oauth:${email("alice")}`, outcome: "refused", sent: false })
         const stalled = yield* eventually(readyz(b.url, alice), (r) => r.status === 503)
         expect(stalled.status).toBe(503)
         expect(stalled.body.reason).toContain("does not answer (no answer within 500 ms)")
