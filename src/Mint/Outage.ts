@@ -24,7 +24,7 @@ export const refusal =
     })
 
 /** Whether a key held in memory may be used for a call now: minted for this grant, and not yet expired. */
-export const usable = (held: Held | undefined, description: string, now: number): held is Held =>
+const usable = (held: Held | undefined, description: string, now: number): held is Held =>
   held !== undefined && held.description === description && now < held.expires
 
 /** The key this process holds for the person, while the store does not answer; else the refusal. */
