@@ -1,6 +1,7 @@
 /**
  * `svc-mcp audit verify [--store URL [--prefix P]] FILE...`: reads the files
- * (and the shared store's audit stream), verifies them together
+ * (and the shared store's audit stream, with the password the server reads,
+ * SVC_MCP_STORE_PASSWORD or its _FILE), verifies them together
  * (Audit/Verify.ts) with SVC_AUDIT_KEY when it is given, and says what it
  * found on stderr. Loaded only when the command runs.
  */
@@ -10,6 +11,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Settings from "../Settings/Audit.js"
 import type { ConfigError } from "../Settings/Read.js"
+import * as StoreSettings from "../Settings/Store.js"
 import { DEFAULT_PREFIX } from "../Settings/Store.js"
 import * as Verify from "./Verify.js"
 import { STREAM_KEY } from "./Writer.js"
@@ -46,13 +48,32 @@ const readFile = (path: string) =>
 
 type StreamReply = ReadonlyArray<readonly [string, ReadonlyArray<string>]>
 
+/** What to do when the store refuses for want of the right password: the settings the server reads it from. */
+const PASSWORD_HINT =
+  "give the store's password as the server has it, in SVC_MCP_STORE_PASSWORD or the file SVC_MCP_STORE_PASSWORD_FILE names, rather than in the URL, where ps shows it"
+
+/** node-redis's words, with what to do where the store asked for a password (NOAUTH) or refused the one given (WRONGPASS). */
+const streamFailure = (error: unknown, password: boolean): string => {
+  const text = error instanceof Error ? error.message : String(error)
+  const hint = text.startsWith("NOAUTH")
+    ? `: the store asks for a password; ${PASSWORD_HINT}`
+    : text.startsWith("WRONGPASS")
+      ? `: the store refused the password${password ? "" : " in the URL"}; ${PASSWORD_HINT}`
+      : ""
+  return `the store's audit stream cannot be read (${text})${hint}`
+}
+
 /** Every line of the store's audit stream, oldest first, a page at a time. */
-const readStream = (url: string, prefix: string) =>
+const readStream = (url: string, prefix: string, password: Option.Option<Redacted.Redacted<string>>) =>
   Effect.tryPromise({
     try: async (): Promise<Verify.Source> => {
       const loaded = await import("redis")
       const redis = "createClient" in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default
-      const client = redis.createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 5_000 } })
+      const client = redis.createClient({
+        url,
+        ...(Option.isSome(password) ? { password: Redacted.value(password.value) } : {}),
+        socket: { reconnectStrategy: false, connectTimeout: 5_000 },
+      })
       client.on("error", () => undefined)
       await client.connect()
       try {
@@ -73,8 +94,7 @@ const readStream = (url: string, prefix: string) =>
       }
     },
     // node-redis's messages name the command, never the URL's password.
-    catch: (error) =>
-      `the store's audit stream cannot be read (${error instanceof Error ? error.message : String(error)})`,
+    catch: (error) => streamFailure(error, Option.isSome(password)),
   })
 
 /** The report's exit code (0, 1 or 3), or 2 with a line on stderr when a source cannot be read. */
@@ -91,7 +111,8 @@ export const run = (options: Options): Effect.Effect<number, ConfigError> =>
       sources.push(source.right)
     }
     if (options.store !== undefined) {
-      const stream = yield* Effect.either(readStream(options.store, options.prefix ?? DEFAULT_PREFIX))
+      const password = yield* StoreSettings.loadPassword
+      const stream = yield* Effect.either(readStream(options.store, options.prefix ?? DEFAULT_PREFIX, password))
       if (stream._tag === "Left") {
         yield* Console.error(`svc-mcp: audit verify: ${stream.left}`)
         return 2

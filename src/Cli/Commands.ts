@@ -175,7 +175,8 @@ const serve = (httpPort: number | undefined, severalServices = false) =>
     const readiness = several.length > 0 ? Readiness.layerServices(several) : Readiness.layer
     const onReload = Audit.revokedOnReload
     const signInLayer = Option.isSome(signIn) ? (yield* loadSignIn).layer(signIn.value, names, onReload) : Layer.empty
-    const ready = yield* Layer.buildWithScope(Layer.merge(readiness, signInLayer), yield* Effect.scope)
+    // Readiness judges sign-in's issuer and, with minted keys, the store (Operations/ReadinessSignIn.ts).
+    const ready = yield* Layer.buildWithScope(readiness.pipe(Layer.provideMerge(signInLayer)), yield* Effect.scope)
     const { url } = yield* McpHttp.listen(http.value).pipe(Effect.provide(ready))
     const guarded = Option.isSome(signIn)
       ? `sign-in with ${signIn.value.issuers.join(", ")} for ${signIn.value.resource}`
@@ -295,17 +296,14 @@ const check = Effect.gen(function* () {
   const Check = yield* loadCheck
   const report = yield* Check.run
   const signIn = yield* SignInSettings.load()
-  // Whose window a change falls in, as a server of these settings serving over HTTP would key it.
-  const guard = Guard.whoseWindow(yield* GuardSettings.load, {
-    http: true,
-    signIn: Option.isSome(signIn),
-    perRequest: (yield* Config.loadCredentialsMode) === "per-request",
-  })
-  const lines = Check.format(report).split("\n")
-  lines.splice(-1, 0, `  [${guard.shared ? "warn" : "ok  "}] guard    over HTTP, ${guard.words}`)
-  yield* Console.error(lines.join("\n"))
+  // Whose window a change falls in, as these settings serve: over HTTP with a port (or sign-in), else stdio.
+  const http = Option.isSome(signIn) || (yield* HttpSettings.portSet)
+  const perRequest = (yield* Config.loadCredentialsMode) === "per-request"
+  const guard = Guard.whoseWindow(yield* GuardSettings.load, { http, signIn: Option.isSome(signIn), perRequest })
+  yield* Console.error(`${Check.formatSteps(report)}\n${Check.guardLine(guard, http)}`)
   // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
   const signInOk = Option.isNone(signIn) ? true : yield* checkSignIn(signIn.value)
+  yield* Console.error(Check.verdict(report.ok && signInOk))
   if (!report.ok || !signInOk) yield* exitWith(1)
 }).pipe(Effect.provide(checkingClient(Config.layer)))
 

@@ -253,8 +253,18 @@ export const run: Effect.Effect<Report, never, Needs> = runWith(ParamsSettings.l
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 
-/** The report as lines for a person; it holds no secret, as the steps hold none. */
-export const format = (report: Report): string => {
+/** The guard's line: whose window a change falls in, as the transport these settings serve on keys it. */
+export const guardLine = (guard: { readonly words: string; readonly shared: boolean }, http: boolean): string =>
+  `  [${guard.shared ? "warn" : "ok  "}] guard    over ${http ? "HTTP" : "stdio"}, ${guard.words}`
+
+/** The last line: all good, or not, of every step printed above it. */
+export const verdict = (ok: boolean): string => (ok ? "All good." : "Not ready: see the failed step above.")
+
+/** The report as lines for a person, its verdict last; it holds no secret, as the steps hold none. */
+export const format = (report: Report): string => `${formatSteps(report)}\n${verdict(report.ok)}`
+
+/** The report's lines without the verdict, for a check that has more steps to print after them. */
+export const formatSteps = (report: Report): string => {
   const lines = [
     report.service === undefined ? "svc-mcp check" : `svc-mcp check: ${report.service}`,
     `  service   ${report.url}`,
@@ -264,6 +274,5 @@ export const format = (report: Report): string => {
     lines.push(`  [${mark[step.status]}] ${step.name.padEnd(8)} ${step.detail}`)
     if (step.hint !== undefined) lines.push(`           ${"".padEnd(8)} -> ${step.hint}`)
   }
-  lines.push(report.ok ? "All good." : "Not ready: see the failed step above.")
   return lines.join("\n")
 }

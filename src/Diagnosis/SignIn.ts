@@ -12,34 +12,40 @@ import type { Step } from "./Check.js"
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 
-export const run = (settings: SignInSettingsShape, fetcher: typeof fetch = fetch): Effect.Effect<ReadonlyArray<Step>> =>
-  Effect.gen(function* () {
-    const steps: Array<Step> = []
-    for (const issuer of settings.issuers) {
-      const found = yield* Effect.either(Verifier.fetchJwks(fetcher, issuer))
+/** Each issuer's metadata and JWKS, fetched as the server fetches them: a step for each. */
+export const issuerSteps = (
+  issuers: ReadonlyArray<string>,
+  fetcher: typeof fetch = fetch,
+): Effect.Effect<ReadonlyArray<Step>> =>
+  Effect.forEach(issuers, (issuer) =>
+    Effect.map(Effect.either(Verifier.fetchJwks(fetcher, issuer)), (found): Step => {
       if (found._tag === "Left") {
-        steps.push({
+        return {
           name: "issuer",
           status: "fail",
           detail: found.left,
           hint: "check SVC_MCP_OAUTH_ISSUER: it must be the issuer exactly as the provider's metadata names it, reachable from here",
-        })
-        continue
+        }
       }
       const keys = found.right.jwks.keys
       const usable = keys.filter(
         (key) => key.use !== "enc" && (key.alg === undefined || Verifier.ALGORITHMS.includes(key.alg)),
       )
       const algorithms = [...new Set(usable.map((key) => key.alg ?? key.kty ?? "?"))].join(", ")
-      steps.push({
+      return {
         name: "issuer",
         status: usable.length > 0 ? "ok" : "fail",
         detail: `${issuer}: ${usable.length} signing key(s) (${algorithms || "none"}) at ${found.right.uri}`,
         ...(usable.length > 0
           ? {}
           : { hint: "the JWKS holds no asymmetric signing key; tokens signed with HMAC or none are refused" }),
-      })
-    }
+      }
+    }),
+  )
+
+export const run = (settings: SignInSettingsShape, fetcher: typeof fetch = fetch): Effect.Effect<ReadonlyArray<Step>> =>
+  Effect.gen(function* () {
+    const steps: Array<Step> = [...(yield* issuerSteps(settings.issuers, fetcher))]
     steps.push({
       name: "resource",
       status: "ok",

@@ -9,7 +9,9 @@
  * person; across replicas, a lock in the shared store, and the key kept there
  * sealed with the state key (Store/Sealed.ts), never in clear. Without a
  * store the key lives in this process's memory; after a restart the person's
- * first call mints again and deletes the keys left at the service.
+ * first call mints again and deletes the keys left at the service. While the
+ * store does not answer, nothing is minted and the keys already opened here
+ * are used while they live (Outage.ts).
  *
  * A key is replaced once half its lifetime (SVC_MCP_MINT_LIFETIME) is past: a
  * new one is minted and used, and the old one deleted a little later, so that
@@ -31,13 +33,14 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type * as CallContext from "../Call/Context.js"
-import type { SvcError } from "../Service/Errors.js"
-import type { StoreShape } from "../Store/Shape.js"
+import type { StoreError, StoreShape } from "../Store/Shape.js"
 import type { SvcClientShape } from "../SvcClient.js"
+import { holdersOf } from "./Holders.js"
 import * as Locks from "./Locks.js"
 import * as Newcomers from "./Newcomers.js"
+import * as Outage from "./Outage.js"
 import * as MintService from "./Service.js"
-import { type Held, type Holder, type Holders, MintError, type MintShape, type Revoked } from "./Shape.js"
+import { type Held, type Holders, MintError, type MintShape, type Revoked } from "./Shape.js"
 
 /** How long a process keeps waiting for another replica's minting, polling the store. */
 const WAIT_MS = 20_000
@@ -98,6 +101,11 @@ class Minter {
     this.newcomer = Newcomers.make(options.newPerMinute ?? NEW_PER_MINUTE)
   }
 
+  /** Where the store is, for the words of a refusal while it does not answer. */
+  get where(): string {
+    return Option.match(this.store, { onNone: () => "", onSome: (s) => s.where })
+  }
+
   fresh(held: Held, description: string, now: number): boolean {
     return held.description === description && now < held.created + this.options.lifetimeMs / 2 && now < held.expires
   }
@@ -124,12 +132,11 @@ class Minter {
   }
 
   /** The key the store holds for the person, opened (this process's copy while the sealed text is the same). */
-  stored(person: string): Effect.Effect<Option.Option<Held>> {
+  stored(person: string): Effect.Effect<Option.Option<Held>, StoreError> {
     if (Option.isNone(this.store)) return Effect.succeed(Option.fromNullable(this.memory.get(person)?.held))
     const s = this.store.value
     const { record } = this.names(person)
-    return Effect.map(Effect.option(s.get(record)), (got) => {
-      const sealed = Option.flatten(got)
+    return Effect.map(s.get(record), (sealed) => {
       if (Option.isNone(sealed)) return Option.none()
       const mine = this.memory.get(person)
       if (mine?.sealed === sealed.value) return Option.some(mine.held)
@@ -258,9 +265,9 @@ class Minter {
       const { lock } = this.names(person)
       const deadline = Date.now() + WAIT_MS
       while (Date.now() < deadline) {
-        const found = yield* this.stored(person)
+        const found = yield* Effect.mapError(this.stored(person), Outage.refusal(person, s.where))
         if (Option.isSome(found) && usable(found.value)) return found.value
-        const taken = yield* Effect.mapError(s.setIfAbsent(lock, "minting", LOCK_MS), failure(person))
+        const taken = yield* Effect.mapError(s.setIfAbsent(lock, "minting", LOCK_MS), Outage.refusal(person, s.where))
         if (taken) return yield* Effect.ensuring(this.mint(person, grant, found), Effect.ignore(s.remove(lock)))
         yield* Effect.sleep(Duration.millis(POLL_MS))
       }
@@ -273,7 +280,12 @@ class Minter {
   credential(person: string, grant: CallContext.Grant): Effect.Effect<Held, MintError> {
     return Effect.gen(this, function* () {
       const description = MintService.describe(person, grant)
-      const held = yield* this.stored(person)
+      const stored = yield* Effect.either(this.stored(person))
+      // The store does not answer: the key this process holds, while it lives; no minting.
+      if (Either.isLeft(stored)) {
+        return yield* Outage.held(this.memory.get(person)?.held, person, description, this.where, stored.left)
+      }
+      const held = stored.right
       if (Option.isSome(held) && this.fresh(held.value, description, Date.now())) return held.value
       return yield* this.locks.one(
         person,
@@ -288,7 +300,7 @@ class Minter {
     return this.locks.one(
       person,
       Effect.gen(this, function* () {
-        const held = yield* this.stored(person)
+        const held = yield* Effect.mapError(this.stored(person), Outage.refusal(person, this.where))
         if (Option.isSome(held) && usable(held.value)) return held.value
         yield* this.forget(person)
         return yield* this.shared(person, grant, usable)
@@ -316,24 +328,7 @@ class Minter {
   }
 
   get holders(): Effect.Effect<Holders, MintError> {
-    const { service } = this
-    return Effect.gen(function* () {
-      const listed = yield* service.users
-      const holders = yield* Effect.forEach(
-        listed.users,
-        (user): Effect.Effect<Holder, SvcError> =>
-          // A disabled user's keys authenticate no one: not asked for.
-          Effect.map(user.enabled ? service.keys(user.id) : Effect.succeed([]), (keys) => ({
-            person: user.username.slice(MintService.USER_PREFIX.length),
-            username: user.username,
-            created: keys.map((k) => k.created).sort((a, b) => b - a),
-            description: user.description,
-            enabled: user.enabled,
-          })),
-        { concurrency: 4 },
-      )
-      return { holders: holders.filter((h) => h.created.length > 0 || !h.enabled), cut: listed.cut }
-    }).pipe(Effect.mapError(failure("*")))
+    return Effect.mapError(holdersOf(this.service), failure("*"))
   }
 
   reconcile(

@@ -31,6 +31,8 @@ export interface GateRefusal {
   readonly reason: string
   /** The tool the request called, when it called one. */
   readonly tool?: string
+  /** The service user the person's calls act as, where one is minted for them. */
+  readonly acting?: string
 }
 
 export const refusal = (refused: GateRefusal): Effect.Effect<void> =>
@@ -38,6 +40,7 @@ export const refusal = (refused: GateRefusal): Effect.Effect<void> =>
     time: new Date().toISOString(),
     caller: "server",
     who: refused.who,
+    ...(refused.acting === undefined ? {} : { acting: refused.acting }),
     tool: refused.tool ?? "sign-in",
     outcome: "refused",
     sent: false,

@@ -9,6 +9,10 @@
  * probe does not have: the server's own credentials are checked when they are
  * given (SVC_API_KEY or a login); without them, ready means the service is
  * reachable and answers as the service.
+ *
+ * With sign-in, ready also means that signed-in people can be served: the
+ * issuer's keys can be had, and, where keys are minted, the store answers
+ * (ReadinessSignIn.ts).
  */
 
 import type * as HttpClient from "@effect/platform/HttpClient"
@@ -25,10 +29,12 @@ import * as Auth from "../Auth.js"
 import * as RefusedKeys from "../Callers/RefusedKeys.js"
 import { SvcConfig } from "../Config.js"
 import * as Check from "../Diagnosis/Check.js"
+import { Minting } from "../Mint/Shape.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
 import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import { Store } from "../Store/Store.js"
 import * as SvcClient from "../SvcClient.js"
+import { withSignIn } from "./ReadinessSignIn.js"
 
 export const READY_INTERVAL_MS = 5_000
 
@@ -38,8 +44,10 @@ export interface ReadyState {
   readonly reason?: string
   /**
    * The shared store, when one is configured. Its being down does not make the
-   * server unready: reads and unconfirmed calls go on, and one store's outage
-   * must not take every replica out of the balancer.
+   * server unready by itself: reads and unconfirmed calls with the server's own
+   * or mapped keys go on, and one store's outage must not take every replica
+   * out of the balancer. With sign-in and minted keys it does, as no key can be
+   * minted then (ReadinessSignIn.ts).
    */
   readonly store?: { readonly status: "up" | "down"; readonly where: string; readonly detail?: string }
 }
@@ -156,7 +164,11 @@ export const layer: Layer.Layer<
   SvcConfig | Auth.Auth | SvcClient.SvcClient | HttpClient.HttpClient | Store
 > = Layer.scoped(
   Readiness,
-  checkOf.pipe(Effect.flatMap(withStoreStatus), Effect.flatMap(make), Effect.map(Option.some)),
+  Effect.gen(function* () {
+    const minting = Option.isSome(yield* Minting)
+    const check = yield* Effect.flatMap(checkOf, withStoreStatus)
+    return Option.some(yield* make(yield* withSignIn(check, minting)))
+  }),
 )
 
 /** No readiness probe: `/readyz` is not served. */
@@ -191,6 +203,7 @@ export const layerServices = (
           },
         ),
       )
-      return yield* make(checked).pipe(Effect.map(Option.some))
+      const minting = services.some((service) => Option.isSome(Context.get(service.context, Minting)))
+      return yield* make(yield* withSignIn(checked, minting)).pipe(Effect.map(Option.some))
     }),
   )

@@ -142,6 +142,9 @@ const endpoint = Config.mapOrFail(
   },
 )
 
+/** Whether SVC_MCP_HTTP_PORT is set: a server of these settings serves over HTTP, else over stdio. */
+export const portSet: Effect.Effect<boolean, ConfigError> = Effect.map(read(port), Option.isSome)
+
 /**
  * The HTTP settings, or None to serve on stdio. `portOverride` is `--http-port`,
  * which wins over SVC_MCP_HTTP_PORT.

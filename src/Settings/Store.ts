@@ -278,3 +278,11 @@ const config: Config.Config<Option.Option<StoreSettings>> = Config.mapOrFail(
 )
 
 export const load: Effect.Effect<Option.Option<StoreSettings>, ConfigError> = read(config)
+
+/**
+ * The store's password alone (SVC_MCP_STORE_PASSWORD, or the file SVC_MCP_STORE_PASSWORD_FILE
+ * names), for a command given the store's URL on its command line (`audit verify --store`).
+ */
+export const loadPassword: Effect.Effect<Option.Option<Redacted.Redacted<string>>, ConfigError> = read(
+  secret("SVC_MCP_STORE_PASSWORD"),
+)

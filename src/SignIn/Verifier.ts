@@ -89,7 +89,13 @@ const metadataUrls = (issuer: string): ReadonlyArray<string> => {
   ]
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+/** An error's words, with its cause's: a failed fetch says "fetch failed" and puts why (refused, no such host, a certificate) in its cause. */
+const messageOf = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause as { message?: unknown; code?: unknown } | undefined
+  const why = typeof cause?.message === "string" && cause.message !== "" ? cause.message : cause?.code
+  return typeof why === "string" && why !== error.message ? `${error.message} (${why})` : error.message
+}
 
 const getJson = (fetcher: typeof globalThis.fetch, url: string) =>
   Effect.tryPromise({
@@ -126,7 +132,8 @@ export const discoverJwksUri = (fetcher: typeof globalThis.fetch, issuer: string
       }
       return metadata.jwks_uri
     }
-    return yield* Effect.fail(`no metadata for ${issuer}: ${problems.join("; ")}`)
+    // Both documents are at the same host: a failure to reach it is said once.
+    return yield* Effect.fail(`no metadata for ${issuer}: ${[...new Set(problems)].join("; ")}`)
   })
 
 /** The JWKS of an issuer, through its metadata. */

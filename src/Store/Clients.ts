@@ -34,7 +34,7 @@ export interface Client {
 }
 export interface Single extends Client {
   get(key: string): Promise<unknown>
-  sendCommand(args: ReadonlyArray<string>): Promise<unknown>
+  sendCommand(args: ReadonlyArray<string>, options?: { readonly abortSignal?: AbortSignal }): Promise<unknown>
 }
 export interface Sentinel extends Client {
   readonly isOpen: boolean

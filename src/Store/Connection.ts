@@ -48,7 +48,7 @@ export class Connection {
           sentinel.isOpen
           ? sentinel.sendCommand(false, args, { abortSignal: signal })
           : Promise.reject(new Error(`no Sentinel answers (${this.lastError})`))
-        : (this.single as Single).sendCommand(args)
+        : (this.single as Single).sendCommand(args, { abortSignal: signal })
   }
 
   /** Through the typed command, the one the client's copy of read keys answers. */
@@ -66,6 +66,19 @@ export class Connection {
       this.log(
         Effect.logWarning(
           `the shared store at ${this.where} is unreachable (${this.lastError}): confirmations are refused and refused keys are remembered per process until it answers; reconnecting`,
+        ),
+      )
+    }
+  }
+
+  /** A command had no answer within its time-out while the connection stays open: the store has stalled. */
+  stalled(detail: string): void {
+    this.lastError = detail
+    if (this.up === true) {
+      this.up = false
+      this.log(
+        Effect.logWarning(
+          `the shared store at ${this.where} does not answer (${detail}): it has stalled; confirmations are refused, refused keys are remembered per process and only keys already held are used until it answers`,
         ),
       )
     }

@@ -4,7 +4,6 @@
  * loads none of it.
  */
 import * as Effect from "effect/Effect"
-import { identity } from "effect/Function"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as Option from "effect/Option"
@@ -67,22 +66,28 @@ const commands = (connection: Connection.Connection) => {
         try: run,
         catch: (error) => new StoreError({ operation, detail: detailOf(error) }),
       }).pipe(
-        // Through Sentinel a command waits for a rediscovery under way (a fail-over) before it is
-        // sent, which its own time-out does not cover: it is bounded here, and aborted unsent.
-        sentinel
-          ? Effect.timeoutFail({
-              duration: COMMAND_TIMEOUT_MS,
-              onTimeout: () =>
-                new StoreError({
-                  operation,
-                  detail: `no answer within ${COMMAND_TIMEOUT_MS} ms (${connection.lastError})`,
-                }),
+        // node-redis's own time-out covers a command's wait to be written, not its wait for the
+        // answer: a store that stalls (a paused process, a full disk, a dead link with no reset)
+        // would hold the caller for as long as the socket lives. Bounded here, every command the
+        // same; through Sentinel this bounds a rediscovery under way too. Aborted when it can be.
+        Effect.timeoutFail({
+          duration: COMMAND_TIMEOUT_MS,
+          onTimeout: () => {
+            const detail = `no answer within ${COMMAND_TIMEOUT_MS} ms`
+            const error = new StoreError({
+              operation,
+              detail: sentinel ? `${detail} (${connection.lastError})` : detail,
             })
-          : identity,
-        // A Sentinel client says it is ready again only when the primary changed, not when the
-        // same primary came back: an answer says so too.
+            // Through Sentinel a time-out is most often a fail-over under way, which the primary's
+            // connection reports itself (Connection.ts).
+            if (!sentinel) connection.stalled(detail)
+            return error
+          },
+        }),
+        // An answer says the store is back: after a stall, which no event of the client's tells, and
+        // through Sentinel, whose client says it is ready again only when the primary changed.
         Effect.tap(() => {
-          if (sentinel && connection.up === false) connection.answers()
+          if (connection.up === false) connection.answers()
         }),
         Effect.map(reply),
         Effect.tap(() => Metric.update(measured.duration, performance.now() - started)),

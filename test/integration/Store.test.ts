@@ -203,6 +203,46 @@ describe("Store over redis-server", () => {
     ),
   )
 
+  it.live("stalled (SIGSTOP): every command fails at its time-out, the status says down; SIGCONT: answers again", () =>
+    Effect.gen(function* () {
+      const stalling = yield* Effect.promise(() => Redis.start())
+      yield* usingStore(
+        stalling.url,
+        (store) =>
+          Effect.gen(function* () {
+            yield* store.set("k", "v", 60_000)
+            stalling.pause()
+            // The connection stays open and says nothing: each command ends at the store's own time-out,
+            // well within the generous bound put around it here, rather than waiting on the socket.
+            const bounded = <A>(effect: Effect.Effect<A, Store.StoreError>) =>
+              Effect.flip(Effect.timeoutFail(effect, { duration: "5 seconds", onTimeout: () => "hung" as const }))
+            for (const command of [
+              store.get("absent"),
+              store.set("k", "w", 60_000),
+              store.setIfAbsent("lock", "1", 60_000),
+              store.replaceIfPresent("k", "w", 60_000),
+              store.remove("k"),
+            ] as ReadonlyArray<Effect.Effect<unknown, Store.StoreError>>) {
+              const error = yield* bounded(command)
+              expect(error).not.toBe("hung")
+              expect((error as Store.StoreError).detail).toBe(`no answer within ${Store.COMMAND_TIMEOUT_MS} ms`)
+            }
+            expect(yield* store.status).toMatchObject({
+              up: false,
+              detail: `no answer within ${Store.COMMAND_TIMEOUT_MS} ms`,
+            })
+            stalling.resume()
+            yield* Effect.promise(() => until(async () => (await Effect.runPromise(store.status)).up))
+            // A command that timed out may still be done once the store wakes: its outcome is unknown,
+            // which is why each caller takes the failure as the outcome that risks nothing.
+            yield* store.set("after", "1", 60_000)
+            expect(yield* store.get("after")).toEqual(Option.some("1"))
+          }),
+        "stall:",
+      ).pipe(Effect.ensuring(Effect.promise(() => stalling.stop())))
+    }),
+  )
+
   it.live("unreachable at start: made all the same, and it connects once the store answers", () =>
     Effect.gen(function* () {
       const later = yield* Effect.promise(() => Redis.start())

@@ -18,6 +18,10 @@ export interface RedisServer {
   /** Started again on the same port, empty. */
   readonly restart: () => Promise<void>
   readonly stop: () => Promise<void>
+  /** SIGSTOP: the store stalls, its connections open and answering nothing, until `resume`. */
+  readonly pause: () => void
+  /** SIGCONT: a paused store answers again, with everything it held. */
+  readonly resume: () => void
   /** Runs redis-cli-like single commands through a raw connection (for the tests' own look at the store). */
   readonly command: (...args: ReadonlyArray<string>) => Promise<string>
 }
@@ -53,7 +57,9 @@ const waitUp = async (port: number, child: ChildProcess.ChildProcess, log: () =>
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${log()}`)
     try {
-      if ((await send(port, ["PING"])) === "PONG") return
+      // A store with a password (--requirepass) answers NOAUTH: it is up all the same.
+      const reply = await send(port, ["PING"])
+      if (reply === "PONG" || reply.startsWith("NOAUTH")) return
     } catch {
       // not listening yet
     }
@@ -97,7 +103,12 @@ export const start = async (extra: ReadonlyArray<string> = []): Promise<RedisSer
     url: `redis://127.0.0.1:${port}`,
     kill,
     restart: launch,
-    stop: kill,
+    stop: async () => {
+      child?.kill("SIGCONT")
+      await kill()
+    },
+    pause: () => void child?.kill("SIGSTOP"),
+    resume: () => void child?.kill("SIGCONT"),
     command: (...args) => send(port, args),
   }
 }

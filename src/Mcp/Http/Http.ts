@@ -219,14 +219,22 @@ interface Routes {
 const BAD_HOST = { error: "the Host header names no host (a name or an address, and a port)" }
 
 /**
- * Whether `/readyz` may name the service's and the store's addresses: to a request carrying
- * SVC_MCP_TOKEN; without a token, on the loopback-only server that has no sign-in either.
+ * Whether `/readyz` may name the service's and the store's addresses, and say why it is not ready:
+ * to a request carrying SVC_MCP_TOKEN; with sign-in (which has no such token), to one carrying an
+ * access token checked as /mcp checks it, of a person with an entry, that holds the broadest
+ * scope (svc.write, prefixed): whoever may change everything may read where it is; without
+ * either, on the loopback-only server.
  */
-const showsAddresses = (settings: HttpSettingsShape, signIn: boolean, authorization: string | undefined) =>
-  Option.match(settings.token, {
-    onNone: () => !signIn,
-    onSome: (token) => Token.carries(Redacted.value(token), authorization),
-  })
+const showsAddresses = async (
+  { settings, signIn, verify }: Pick<Routes, "settings" | "signIn" | "verify">,
+  authorization: string | undefined,
+): Promise<boolean> => {
+  if (Option.isSome(settings.token)) return Token.carries(Redacted.value(settings.token.value), authorization)
+  if (Option.isNone(signIn) || Option.isNone(verify)) return true
+  if (authorization === undefined) return false
+  const checked = await verify.value(authorization)
+  return !(checked instanceof Response) && signIn.value.scopes.allows(checked.identity.scopes, "write")
+}
 
 /**
  * The routes: /healthz, /readyz (when readiness is provided), sign-in's metadata, and /mcp, which
@@ -250,10 +258,10 @@ const routes = (given: Routes) => {
     }
     if (path === "/readyz" && Option.isSome(readiness) && (req.method === "GET" || req.method === "HEAD")) {
       const state = draining ? { ready: false, reason: "draining" } : await probe(readiness.value)
-      const shown = showsAddresses(settings, Option.isSome(signIn), req.headers.authorization)
+      const shown = await showsAddresses(given, req.headers.authorization)
       return sendJson(res, state.ready ? 200 : 503, {
         status: state.ready ? "ready" : "not ready",
-        ...(shown ? state : HttpGate.withoutAddresses(state)),
+        ...(shown ? state : HttpGate.withoutAddresses(state, Option.isSome(signIn))),
       })
     }
     if (Option.isSome(signIn) && Option.isSome(signInDocument)) {

@@ -46,12 +46,15 @@ export const respondNow = async (res: NodeHttp.ServerResponse, response: Respons
 
 /**
  * `/readyz` without the token: whether it is ready, and which step is not, but no address of the
- * service or of the store (a probe needs the status alone; `svc-mcp check` and the token show the rest).
+ * service or of the store (a probe needs the status alone; `svc-mcp check` and the token show the
+ * rest: with sign-in, an access token with the broadest scope).
  */
-export const withoutAddresses = (state: ReadyState): Record<string, unknown> => ({
+export const withoutAddresses = (state: ReadyState, signIn = false): Record<string, unknown> => ({
   ready: state.ready,
   ...(state.reason === undefined
     ? {}
-    : { reason: `${state.reason.split(":")[0]}: not ready (the details are shown with the token)` }),
+    : {
+        reason: `${state.reason.split(":")[0]}: not ready (the details are shown ${signIn ? "to an access token with svc.write" : "with the token"})`,
+      }),
   ...(state.store === undefined ? {} : { store: { status: state.store.status } }),
 })

@@ -190,6 +190,8 @@ export interface Unminted {
   readonly reason: string
   readonly refused: boolean
   readonly retryAfter: number
+  /** The service user the person's calls act as. */
+  readonly acting: string
 }
 
 /** Writes a refusal of a signed-in person to the audit log (AuditPeople.ts), when one is kept. */
@@ -279,7 +281,7 @@ export const gate =
       for (const call of minted && premint !== undefined ? callsIn(body) : []) {
         const fault = await premint?.(admitted, serviceOf(call))
         if (fault === undefined || Option.isNone(fault)) continue
-        const { reason, refused } = fault.value
+        const { reason, refused, acting } = fault.value
         const status = refused ? 403 : 503
         const kind = refused ? "Forbidden" : "Unavailable"
         const tool = toolOf([call])
@@ -288,6 +290,7 @@ export const gate =
           status,
           kind,
           reason,
+          acting,
           ...(tool === undefined ? {} : { tool }),
         })
         return unminted(fault.value, idOf(body))
@@ -314,12 +317,18 @@ export const premintWith =
     if (minter === undefined || entry._tag !== "All" || entry.credentials._tag !== "Mint") {
       return Promise.resolve(Option.none())
     }
+    const person = admitted.identity.name
     return run(
-      minter.credential(admitted.identity.name, entry.credentials.grant).pipe(
+      minter.credential(person, entry.credentials.grant).pipe(
         Effect.as(Option.none<Unminted>()),
         Effect.catchAll((error) =>
           Effect.succeed(
-            Option.some({ reason: error.message, refused: error.refused === true, retryAfter: error.retryAfter ?? 5 }),
+            Option.some({
+              reason: error.message,
+              refused: error.refused === true,
+              retryAfter: error.retryAfter ?? 5,
+              acting: minter.usernameOf(person),
+            }),
           ),
         ),
       ),
