@@ -12,7 +12,9 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type * as Asked from "../../Call/Asked.js"
 import * as CallContext from "../../Call/Context.js"
+import * as Asking from "../../Confirmation/Asking.js"
 import * as Flow from "../../Confirmation/Flow.js"
 import * as ConfirmationState from "../../Confirmation/State.js"
 import * as CallRecord from "../../Operations/CallRecord.js"
@@ -102,17 +104,15 @@ const notSent = (call: Call, invocation: Invocation, reason: string) =>
 
 /** The confirmation's request for this call, from what the client sent with it. */
 const requestOf = (
-  prepared: Prepared,
   call: Call,
   invocation: Invocation,
-  hold: Flow.GuardHold | undefined,
+  asked: Asked.Asked | undefined,
   { ctx, server }: Incoming,
 ): Flow.Request => ({
   tool: call.tool.name,
   args: call.args,
   invocation,
-  pattern: prepared.policy.confirmation(call.tool, invocation.selector),
-  hold,
+  asked,
   reply: Confirm.answerOf(ctx),
   echoedState: Confirm.stateOf(ctx),
   canAsk: Confirm.canAsk(ctx, server.getClientCapabilities()),
@@ -143,17 +143,24 @@ const carryOut = (prepared: Prepared, call: Call, invocation: Invocation, verdic
   }
 }
 
-/** SVC_CONFIRM and the guard on a call that would be sent: asked, honoured or refused (Confirmation/Flow.ts). */
-const confirmed = (prepared: Prepared, call: Call, incoming: Incoming, hold: Flow.GuardHold | undefined) => {
+/**
+ * SVC_CONFIRM and the guard on a call that would be sent: why it is asked resolved once (Asking.ts)
+ * and carried in its context, where its question, its record and telemetry read it; then asked,
+ * honoured or refused (Confirmation/Flow.ts).
+ */
+const confirmed = (prepared: Prepared, call: Call, incoming: Incoming, hold: Asking.GuardHold | undefined) => {
   if (Either.isLeft(call.invocation)) return perform(prepared, call)
   const invocation = call.invocation.right
-  return Flow.decide(prepared.confirmation, requestOf(prepared, call, invocation, hold, incoming)).pipe(
+  const pattern = prepared.policy.confirmation(call.tool, invocation.selector)
+  const asked = Asking.resolve(prepared.confirmation, invocation, pattern, hold)
+  return Flow.decide(prepared.confirmation, requestOf(call, invocation, asked, incoming)).pipe(
     Effect.catchTag("QuestionUnprepared", () =>
       Effect.fail(new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" })),
     ),
     Effect.flatMap(
       (verdict): Effect.Effect<Answer, ProtocolFailure, SvcClient> => carryOut(prepared, call, invocation, verdict),
     ),
+    CallContext.locallyWith((context) => ({ ...context, asked: Option.fromNullable(asked) })),
   )
 }
 
