@@ -37,7 +37,7 @@ const serve = (settings: Partial<Settings.ServerSettingsShape>, answer: "accept"
     const config = Sandboxes.apiKeyConfig(sandbox)
     const service = Layer.mergeAll(
       Layers.client(config),
-      Layer.scoped(Audit.Audit, Effect.map(Audit.open(path), Option.some)),
+      Layer.orDie(Layer.scoped(Audit.Audit, Effect.map(Audit.open(path), Option.some))),
       guard ? Guard.layer({ mode: "ask", windowMs: 60_000, hold: [] }) : Guard.layerOff,
     )
     const { client, asked } = yield* Mcp.connectV2(config, settings, { elicit: () => answer, service })
