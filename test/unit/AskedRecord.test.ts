@@ -9,9 +9,11 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Audit from "../../src/Operations/Audit.js"
+import * as GuardSettings from "../../src/Settings/Guard.js"
 import type * as Settings from "../../src/Settings/Policy.js"
 import * as Guard from "../../src/Untrusted/Guard.js"
 import * as Layers from "../support/Layers.js"
@@ -30,7 +32,12 @@ const linesOf = (path: string): Array<Line> =>
     : []
 
 /** The server over the sandbox, its audit log at a temporary path, the guard on (or not), answering each question with `answer`. */
-const serve = (settings: Partial<Settings.ServerSettingsShape>, answer: "accept" | "decline", guard = false) =>
+const serve = (
+  settings: Partial<Settings.ServerSettingsShape>,
+  answer: "accept" | "decline",
+  guard = false,
+  hold: GuardSettings.GuardSettings["hold"] = [],
+) =>
   Effect.gen(function* () {
     const sandbox = yield* Sandboxes.scoped()
     const path = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-asked-")), "audit.log")
@@ -38,7 +45,7 @@ const serve = (settings: Partial<Settings.ServerSettingsShape>, answer: "accept"
     const service = Layer.mergeAll(
       Layers.client(config),
       Layer.orDie(Layer.scoped(Audit.Audit, Effect.map(Audit.open(path), Option.some))),
-      guard ? Guard.layer({ mode: "ask", windowMs: 60_000, hold: [] }) : Guard.layerOff,
+      guard ? Guard.layer({ mode: "ask", windowMs: 60_000, hold }) : Guard.layerOff,
     )
     const { client, asked } = yield* Mcp.connectV2(config, settings, { elicit: () => answer, service })
     const call = (name: string, args: Record<string, unknown>) =>
@@ -100,5 +107,27 @@ describe("the audit line of every asked call says why", () => {
       expect(lines.map(([phase]) => phase)).toEqual(["asked", "intent", "ok"])
       for (const [, why] of lines) expect(why).toMatch(/^SVC_GUARD \(.+\)$/)
     }),
+  )
+
+  it.scopedLive(
+    "SVC_GUARD_HOLD with @: a restart of a stack tagged production is held, saying why; another's is not",
+    () =>
+      Effect.gen(function* () {
+        const hold = Either.getOrThrow(GuardSettings.parseHold("svc_execute:restart_stack@tag:production"))
+        const server = yield* serve({}, "accept", true, hold)
+        yield* server.call("svc_logs", { resource_type: "stack", params: { stack: "web", services: ["worker"] } })
+        yield* server.call("svc_execute", { operation: "restart_stack", params: { stack: "staging-web" } })
+        expect(server.asked).toEqual([])
+        const restarted = yield* server.call("svc_execute", { operation: "restart_stack", params: { stack: "web" } })
+        expect(restarted.isError).toBeFalsy()
+        expect(server.asked).toEqual([expect.stringMatching(/this follows reading the logs of stack web/)])
+        const why =
+          'SVC_GUARD_HOLD (svc_execute:restart_stack@tag:production: stack "web" carries the tag "production")'
+        expect(whys(server.lines(), "svc_execute").filter(([, confirmation]) => confirmation !== undefined)).toEqual([
+          ["asked", why],
+          ["intent", why],
+          ["ok", why],
+        ])
+      }),
   )
 })

@@ -246,7 +246,7 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
     }
     const call = resolveCall(authorized.right, incoming.args)
     const touches = Either.isRight(call.invocation) ? touchesOf(call.invocation.right) : Effect.succeed(NONE)
-    const checked = Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call), (readBefore) => {
+    const checked = Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call, touches), (readBefore) => {
       if (Option.isNone(readBefore) && !confirms(prepared, call)) return perform(prepared, call)
       // Every change after an untrusted read is recorded as guarded; only one the guard holds is asked (or refused).
       const guarded = Option.map(readBefore, (read) => read.window.source)
