@@ -216,27 +216,32 @@ export const resolve = (invocation: Invocation): Effect.Effect<Resolved, never, 
 /** How many of what a pattern matched its words name. */
 const SAID = 5
 
+/** What `target` is that `touch` names, in words; undefined: nothing it names. */
+const saying = (touch: Touch, target: Target): string | undefined => {
+  const named = `${target.type} ${quote(target.name)}`
+  if (touch._tag === "Tag") {
+    const tag = target.tags.find((t) => touch.name.test(t))
+    return tag === undefined ? undefined : `${named} carries the tag ${quote(tag)}`
+  }
+  if (touch._tag === "Resource") {
+    return target.type === touch.type && touch.name.test(target.name) ? `it acts on the ${named}` : undefined
+  }
+  if (target.type === "server") {
+    return touch.name.test(target.name) ? `it acts on the server ${quote(target.name)}` : undefined
+  }
+  return target.server !== undefined && touch.name.test(target.server)
+    ? `${named} is on the server ${quote(target.server)}`
+    : undefined
+}
+
 /**
  * What of `resolved` the `@` part `touch` names, in words (`"web" carries the tag "production"`);
  * what could not be read counts as matching, and says so. Empty: the call touches nothing it names.
  */
 export const touched = (touch: Touch, resolved: Resolved): ReadonlyArray<string> => {
-  const words = resolved.targets.flatMap((target): Array<string> => {
-    const named = `${target.type} ${quote(target.name)}`
-    switch (touch._tag) {
-      case "Tag": {
-        const tag = target.tags.find((t) => touch.name.test(t))
-        return tag === undefined ? [] : [`${named} carries the tag ${quote(tag)}`]
-      }
-      case "Server":
-        if (target.type === "server")
-          return touch.name.test(target.name) ? [`it acts on the server ${quote(target.name)}`] : []
-        return target.server !== undefined && touch.name.test(target.server)
-          ? [`${named} is on the server ${quote(target.server)}`]
-          : []
-      case "Resource":
-        return target.type === touch.type && touch.name.test(target.name) ? [`it acts on the ${named}`] : []
-    }
+  const words = resolved.targets.flatMap((target) => {
+    const said = saying(touch, target)
+    return said === undefined ? [] : [said]
   })
   const all = [...words, ...resolved.unread.map((why) => `${why}: counted as matching`)]
   // A batch of hundreds: a few named, the rest counted.
