@@ -6,6 +6,7 @@
  * The part before `@` is the pattern's own (Policy.ts); this module parses only what follows it.
  */
 import * as Either from "effect/Either"
+import { glob } from "../Shared/Wildcard.js"
 
 /** The resource types a pattern may name after `@`, as the tools' `resource_type` spells them. */
 export const TYPES = [
@@ -31,8 +32,7 @@ export type Touch =
 const MOST = 200
 
 /** `*` any run of characters, every other character itself: a whole name, matched in linear time. */
-export const namePattern = (text: string): RegExp =>
-  new RegExp(`^${text.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*+/g, ".*")}$`)
+export const namePattern = glob
 
 /** Why an `@` part is refused, or what it names. */
 export const parse = (text: string): Either.Either<Touch, string> => {

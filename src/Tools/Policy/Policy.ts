@@ -92,6 +92,30 @@ const typoError = (typo: Pattern, all: ReadonlyArray<Tool>, variable: (name: str
     hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
   })
 
+/** The patterns that ask or refuse by what a call touches (`@`): which name a call, decided once it is read. */
+const targeted = (
+  settings: Pick<ServerSettingsShape, "allow" | "deny"> &
+    Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets">>,
+): Pick<PolicyShape, "confirming" | "atCall"> => {
+  const confirm = settings.confirm ?? []
+  const allow = Option.getOrElse(settings.allow, (): ReadonlyArray<Pattern> => [])
+  const any = [...settings.deny, ...allow].some((p) => p.touches !== undefined)
+  return {
+    confirming: (tool, selector) => {
+      const named = confirm.filter((p) => matches(p, tool, selector))
+      const secret = settings.revealSecrets === true ? undefined : shownOnce(tool, selector)
+      return secret === undefined ? named : [...named, secret]
+    },
+    atCall: (tool, selector) => {
+      if (!any) return NOTHING_AT_CALL
+      const deny = settings.deny.filter((p) => p.touches !== undefined && matches(p, tool, selector))
+      const admitting = allow.filter((p) => matches(p, tool, selector))
+      const allowOnly = admitting.length > 0 && admitting.every((p) => p.touches !== undefined) ? admitting : undefined
+      return deny.length === 0 && allowOnly === undefined ? NOTHING_AT_CALL : { deny, allowOnly }
+    },
+  }
+}
+
 export const make = (
   settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> &
     Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets" | "accessChanges">>,
@@ -155,20 +179,7 @@ export const make = (
     const confirmation = (tool: Tool, selector: string) =>
       confirm.find((p) => matches(p, tool, selector)) ??
       (settings.revealSecrets === true ? undefined : shownOnce(tool, selector))
-    const confirming = (tool: Tool, selector: string) => {
-      const named = confirm.filter((p) => matches(p, tool, selector))
-      const secret = settings.revealSecrets === true ? undefined : shownOnce(tool, selector)
-      return secret === undefined ? named : [...named, secret]
-    }
-    const targeted = [...settings.deny, ...Option.getOrElse(settings.allow, () => [])].some((p) => p.touches)
-    const atCall = (tool: Tool, selector: string): AtCall => {
-      if (!targeted) return NOTHING_AT_CALL
-      const deny = settings.deny.filter((p) => p.touches !== undefined && matches(p, tool, selector))
-      const admitting = Option.getOrElse(settings.allow, () => []).filter((p) => matches(p, tool, selector))
-      const allowOnly = admitting.length > 0 && admitting.every((p) => p.touches !== undefined) ? admitting : undefined
-      return deny.length === 0 && allowOnly === undefined ? NOTHING_AT_CALL : { deny, allowOnly }
-    }
-    return { tools: [...published.values()], authorize, confirmation, confirming, atCall, summary }
+    return { tools: [...published.values()], authorize, confirmation, ...targeted(settings), summary }
   })
 
 /**

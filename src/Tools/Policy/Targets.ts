@@ -12,7 +12,13 @@ import * as NamePattern from "../../Shared/NamePattern.js"
 import { quote } from "../../Shared/Quote.js"
 import { SvcClient } from "../../SvcClient.js"
 import * as Tables from "../Catalog/Tables.js"
-import type { Invocation } from "../Invoke.js"
+
+/** What of a call its targets are resolved from: its selector, its endpoint (`group/Endpoint`) and its params. */
+export interface Named {
+  readonly selector: string
+  readonly endpoint: string
+  readonly body: Readonly<Record<string, unknown>>
+}
 
 /** A resource the call touches: its type (as `resource_type` spells it), name, tags' names, and the server it is on. */
 export interface Target {
@@ -169,7 +175,7 @@ const matchesOf = (kind: string, body: Readonly<Record<string, unknown>>, lookup
   }).pipe(Effect.mapError((why) => `the matches of the batch could not be read (${why})`))
 
 /** What `invocation` touches: read now, bounded; the caller caches it for the call. */
-export const resolve = (invocation: Invocation): Effect.Effect<Resolved, never, SvcClient> =>
+export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcClient> =>
   Effect.gen(function* () {
     const lookups: Lookups = {
       tags: yield* Effect.cached(byId("ListTags")),
