@@ -21,6 +21,7 @@ import type { Invocation } from "../Tools/Invoke.js"
 import type { NameKind, NameMaps, NamesShape } from "../Tools/Names/Names.js"
 import { SHOWN_ONCE } from "../Tools/Policy/Policy.js"
 import * as Plan from "./Plan.js"
+import * as PrunePlan from "./PrunePlan.js"
 
 export interface Question {
   readonly invocation: Invocation
@@ -173,11 +174,14 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
     const head = `${on}${invocation.tool} ${invocation.selectorKey} ${quote(invocation.selector)} will call ${invocation.endpoint}${target(invocation, question.revealSecrets)}.`
     // An update without a plan of its own shows each changed field.
     const planned = yield* Plan.make(invocation.tool, invocation.selector, invocation.body, question.names)
+    const pruned = Option.isSome(planned) ? Option.none() : yield* PrunePlan.make(invocation.endpoint, invocation.body)
     const detail = Option.isSome(planned)
       ? [planned.value.text]
-      : invocation.tool === "svc_update"
-        ? yield* changes(question)
-        : []
+      : Option.isSome(pruned)
+        ? pruned.value
+        : invocation.tool === "svc_update"
+          ? yield* changes(question)
+          : []
     const { asked, told } = askedWords(question.asked, invocation.endpoint)
     return [head, ...detail, ...told, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
   })

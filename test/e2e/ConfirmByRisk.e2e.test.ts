@@ -3,13 +3,15 @@
  * name what a call touches after `@`. A deploy and a restart of a stack tagged production are
  * asked, saying why; the same on a stack not so tagged is not; each match of a batch is resolved;
  * and the audit line of each asked call says why. SVC_DENY with `@` leaves the selector listed and
- * refuses the call that touches what it names.
+ * refuses the call that touches what it names. A prune's question lists what the sandbox then
+ * removes, and the total its sizes sum to is what the sandbox says it reclaimed.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Clients from "../support/Clients.js"
+import * as Mcp from "../support/Mcp.js"
 import * as Spawn from "../support/Spawn.js"
 import * as TempDir from "../support/TempDir.js"
 
@@ -104,6 +106,50 @@ describe("SVC_DENY=svc_execute:*@server:prod-01 over HTTP", () => {
         client.callTool(execute("restart_stack", { stack: "staging-web" })),
       )) as Any
       expect(other.isError, textOf(other)).toBeFalsy()
+    }),
+  )
+})
+
+describe("a prune's question over HTTP", () => {
+  it.scopedLive("lists what the sandbox then removes, each with its size, the total that it reports", () =>
+    Effect.gen(function* () {
+      const server = yield* Spawn.serveHttp({ SVC_CONFIRM: "svc_execute:run_server_prune_images" }, ["--sandbox"])
+      const { client, asked } = yield* Clients.overHttp(server.url, { name: NAME, era: "modern", answering: "accept" })
+      const images = Effect.promise(async () => {
+        const listed = (await client.callTool({
+          name: "svc_list_detail",
+          arguments: { list_type: "images", params: { server: "prod-02" }, fields: ["*"] },
+        })) as Any
+        return new Map<string, number>(
+          (JSON.parse(Mcp.unfenced(textOf(listed))) as Array<Any>).map((i) => [i.name as string, i.size as number]),
+        )
+      })
+      const before = yield* images
+      const pruned = (yield* Effect.promise(() =>
+        client.callTool({
+          name: "svc_execute",
+          arguments: { operation: "run_server_prune_images", params: { server: "prod-02" }, wait: true },
+        }),
+      )) as Any
+      expect(pruned.isError, textOf(pruned)).toBeFalsy()
+      const after = yield* images
+      const removed = [...before.keys()].filter((name) => !after.has(name))
+      expect(removed.length).toBeGreaterThan(0)
+
+      expect(asked).toHaveLength(1)
+      const question = asked[0] as string
+      const head =
+        /This removes (\d+) images on the server "prod-02", none of them in use, [^(]+ in all \((\d+) bytes\):/.exec(
+          question,
+        )
+      expect(head, question).not.toBeNull()
+      const named = [...question.matchAll(/^ {2}"([^"]+)" [\d.]+ [kMG]?B$/gm)].map((m) => m[1])
+      expect([...named].sort()).toEqual([...removed].sort())
+      // The sizes of what went, summed, are the question's total, and what the sandbox says it reclaimed.
+      const total = removed.reduce((sum, name) => sum + (before.get(name) ?? 0), 0)
+      expect(Number(head?.[2])).toBe(total)
+      const docker = total >= 1e9 ? `${Math.round(total / 1e8) / 10}GB` : `${Math.round(total / 1e6)}MB`
+      expect(textOf(pruned)).toContain(`Total reclaimed space: ${docker}`)
     }),
   )
 })
