@@ -39,7 +39,8 @@ const said = (items: string, server: string, listed: ReadonlyArray<unknown>, kep
   const sized = goes.some((i) => typeof i.size === "number")
   const total = goes.reduce((sum, i) => sum + (typeof i.size === "number" ? i.size : 0), 0)
   const inUse = all.length - goes.length
-  if (goes.length === 0) return [`This removes no ${items} on the server ${quote(server)}: all ${all.length} are in use.`]
+  if (goes.length === 0)
+    return [`This removes no ${items} on the server ${quote(server)}: all ${all.length} are in use.`]
   return [
     `This removes ${goes.length} ${items} on the server ${quote(server)}, none of them in use${sized ? `, ${bytes(total)} in all (${total} bytes)` : ""}:`,
     ...goes

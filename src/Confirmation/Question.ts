@@ -22,6 +22,7 @@ import type { NameKind, NameMaps, NamesShape } from "../Tools/Names/Names.js"
 import { SHOWN_ONCE } from "../Tools/Policy/Policy.js"
 import * as Plan from "./Plan.js"
 import * as PrunePlan from "./PrunePlan.js"
+import * as References from "./References.js"
 
 export interface Question {
   readonly invocation: Invocation
@@ -182,6 +183,8 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
         : invocation.tool === "svc_update"
           ? yield* changes(question)
           : []
+    const referring =
+      invocation.tool === "svc_delete" ? yield* References.make(invocation.selector, invocation.body) : []
     const { asked, told } = askedWords(question.asked, invocation.endpoint)
-    return [head, ...detail, ...told, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
+    return [head, ...detail, ...referring, ...told, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
   })

@@ -153,3 +153,23 @@ describe("a prune's question over HTTP", () => {
     }),
   )
 })
+
+describe("a delete's question over HTTP", () => {
+  it.scopedLive("names the procedure whose stage refers to what it deletes", () =>
+    Effect.gen(function* () {
+      const server = yield* Spawn.serveHttp({ SVC_CONFIRM: "svc_delete:*" }, ["--sandbox"])
+      const { client, asked } = yield* Clients.overHttp(server.url, { name: NAME, era: "modern", answering: "decline" })
+      yield* Effect.promise(() =>
+        client.callTool({ name: "svc_delete", arguments: { resource_type: "deployment", params: { id: "api" } } }),
+      )
+      expect(asked).toHaveLength(1)
+      expect(asked[0]).toContain(
+        'Referring to it, which would fail once it is gone: the procedure "release" (its stage "deploy").',
+      )
+      yield* Effect.promise(() =>
+        client.callTool({ name: "svc_delete", arguments: { resource_type: "deployment", params: { id: "docs" } } }),
+      )
+      expect(asked[1]).toContain("No procedure's stage refers to it.")
+    }),
+  )
+})
