@@ -16,6 +16,7 @@ import * as FiberRef from "effect/FiberRef"
 import type * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import type { Asked } from "./Asked.js"
 
 /** A caller's own service credentials (SVC_MCP_CREDENTIALS=per-request). */
 export interface Caller {
@@ -113,6 +114,11 @@ export interface CallContext {
    * `guarded`. None for reads and for changes outside a window.
    */
   readonly guarded: Option.Option<string>
+  /**
+   * Why the call is asked before it is sent (Asked.ts), resolved once; the question, the audit
+   * line's `confirmation` and telemetry read it. None for a call nothing asks about.
+   */
+  readonly asked: Option.Option<Asked>
 }
 
 /** A call that brought nothing: it runs as the server, untraced, unlogged. */
@@ -127,6 +133,7 @@ export const empty: CallContext = {
   identity: Option.none(),
   session: Option.none(),
   guarded: Option.none(),
+  asked: Option.none(),
 }
 
 /** The context of the call the current fiber serves (`empty` outside a call). */

@@ -15,33 +15,24 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Asked from "../Call/Asked.js"
 import * as CallContext from "../Call/Context.js"
-import type { Pattern } from "../Settings/Policy.js"
 import type { SvcClient } from "../SvcClient.js"
 import type { Invocation } from "../Tools/Invoke.js"
 import type { NamesShape } from "../Tools/Names/Names.js"
-import type * as Guard from "../Untrusted/Guard.js"
 import * as Question from "./Question.js"
 import type * as ConfirmationState from "./State.js"
 
 /** What the user replied to the question, as the call's retry says; `unasked` on the first try. */
 type Reply = "accept" | "decline" | "cancel" | "unasked"
 
-/** A change the guard holds: what the caller read before it, within its window, and why it is held. */
-export interface GuardHold {
-  readonly window: Guard.Window
-  readonly decision: Guard.Decision
-}
-
 /** One call, as its confirmation reads it. */
 export interface Request {
   readonly tool: string
   readonly args: unknown
   readonly invocation: Invocation
-  /** The SVC_CONFIRM pattern that names the call, if one does. */
-  readonly pattern: Pattern | undefined
-  /** The guard's hold on the call, where it holds it. */
-  readonly hold: GuardHold | undefined
+  /** Why the call is asked (Confirmation/Asking.ts resolves it once); undefined when nothing asks. */
+  readonly asked: Asked.Asked | undefined
   readonly reply: Reply
   /** The state the client echoed with its reply: the attacker's to choose until it is verified. */
   readonly echoedState: string | undefined
@@ -91,16 +82,17 @@ const SENT_ALREADY =
  * and the ways forward. No time to wait for: the text stays in the conversation, so waiting would
  * change nothing but the guard's mind.
  */
-export const holdRefusal = ({ window, decision }: GuardHold): string =>
-  `this change ${decision.why.startsWith("SVC_GUARD") ? `is held by ${decision.why}` : `${decision.why}, so it is held`} because it follows reading ${window.source}, which may carry instructions (SVC_GUARD); this client can answer neither input_required nor elicitation requests. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD`
+export const holdRefusal = ({ read, why }: { readonly read: string; readonly why: string }): string =>
+  `this change ${why.startsWith("SVC_GUARD") ? `is held by ${why}` : `${why}, so it is held`} because it follows reading ${read}, which may carry instructions (SVC_GUARD); this client can answer neither input_required nor elicitation requests. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD`
 
 /** The verdict on one call that would be sent. */
 export const decide = (settings: Settings, request: Request): Effect.Effect<Verdict, QuestionUnprepared, SvcClient> => {
-  const { invocation, pattern, hold, reply } = request
+  const { invocation, asked, reply } = request
   // `schema: true` sends nothing: there is nothing to confirm.
-  if (invocation.schema || (pattern === undefined && hold === undefined)) return sendNow
-  // What asks: SVC_CONFIRM's pattern, else the guard.
-  const setting = pattern === undefined ? "SVC_GUARD" : settings.variable(pattern.variable)
+  if (invocation.schema || asked === undefined) return sendNow
+  // What asks: the operator's setting, else the guard.
+  const first = Asked.first(asked)
+  const setting = Asked.settingOf(first)
   if (reply === "decline" || reply === "cancel") {
     const recorded = `the user ${reply === "decline" ? "declined" : "cancelled"} the confirmation (${setting})`
     return Effect.succeed(Verdict.Decline({ answer: reply, setting, recorded }))
@@ -114,12 +106,12 @@ export const decide = (settings: Settings, request: Request): Effect.Effect<Verd
     if (!request.canAsk) {
       return Verdict.Refuse({
         reason:
-          pattern === undefined && hold !== undefined
-            ? holdRefusal(hold)
-            : `${setting} (${pattern?.text}) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
+          first._tag === "Held"
+            ? holdRefusal(first)
+            : `${Asked.wordsOf(first)} requires the user's confirmation, and this client can answer neither input_required nor elicitation requests`,
       })
     }
-    return yield* ask(settings, request, binding, setting)
+    return yield* ask(settings, request, asked, binding)
   })
 }
 
@@ -168,17 +160,16 @@ const honour = (
 }
 
 /** The question, with a state sealed for this call; nothing is sent. */
-const ask = (settings: Settings, request: Request, binding: ConfirmationState.Binding, setting: string) =>
+const ask = (settings: Settings, request: Request, asked: Asked.Asked, binding: ConfirmationState.Binding) =>
   Effect.gen(function* () {
-    const { invocation, pattern } = request
+    const { invocation } = request
     // The question (which may read the target) and its record in the shared store, side by side: neither waits
     // for the other's round trip. A question that fails leaves a record unanswered, which expires with its state.
     const [question, state] = yield* Effect.all(
       [
         Question.message({
           invocation,
-          pattern,
-          guarded: request.hold?.window.source,
+          asked,
           revealSecrets: settings.revealSecrets,
           names: settings.names,
         }).pipe(Effect.catchAllDefect(() => new QuestionUnprepared())),
@@ -187,6 +178,7 @@ const ask = (settings: Settings, request: Request, binding: ConfirmationState.Bi
       { concurrency: 2 },
     )
     if (Either.isLeft(state)) return Verdict.Refuse({ reason: storeDidNotAnswer(state.left) })
-    const asker = pattern === undefined ? setting : `${setting} ${pattern.text}`
+    const first = Asked.first(asked)
+    const asker = first._tag === "Held" ? Asked.settingOf(first) : `${first.setting} ${first.pattern}`
     return Verdict.Ask({ question, state: state.right, recorded: `awaiting the user's confirmation (${asker})` })
   })

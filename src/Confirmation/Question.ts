@@ -8,9 +8,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Asked from "../Call/Asked.js"
 import * as CallContext from "../Call/Context.js"
-import * as Naming from "../Settings/Naming.js"
-import type { Pattern } from "../Settings/Policy.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { oneLine, quote, word } from "../Shared/Quote.js"
 import { REDACTED } from "../Shared/Secrets.js"
@@ -22,13 +21,16 @@ import type { Invocation } from "../Tools/Invoke.js"
 import type { NameKind, NameMaps, NamesShape } from "../Tools/Names/Names.js"
 import { SHOWN_ONCE } from "../Tools/Policy/Policy.js"
 import * as Plan from "./Plan.js"
+import * as PrunePlan from "./PrunePlan.js"
+import * as References from "./References.js"
 
 export interface Question {
   readonly invocation: Invocation
-  /** The SVC_CONFIRM pattern that asks, if one does. */
-  readonly pattern?: Pattern | undefined
-  /** SVC_GUARD: what the caller read before this call (Untrusted/Guard.ts), when that asks too. */
-  readonly guarded?: string | undefined
+  /**
+   * Why the call is asked (Call/Asked.ts, resolved once): the setting and its pattern, what the call
+   * touches that the pattern names, and the guard's hold (what the caller read before this call).
+   */
+  readonly asked?: Asked.Asked | undefined
   readonly revealSecrets: boolean
   /** The names of ids (Tools/Names/Names.ts), shown for the ids on both sides of a change; None shows ids. */
   readonly names?: Option.Option<NamesShape> | undefined
@@ -146,35 +148,44 @@ const shownOnce = (endpoint: string) => {
   }
 }
 
+/** Why the question is asked, in the words its last line gives. */
+const askedWords = (asked: Asked.Asked | undefined, endpoint: string) => {
+  const held = asked === undefined ? undefined : Asked.heldOf(asked)
+  // What was read names what it was read from: a name of the service's, kept on this line.
+  const because =
+    held === undefined ? undefined : `this follows reading ${oneLine(held.read)}, which may carry instructions`
+  const and = because === undefined ? "" : `, and ${because}`
+  const first = asked === undefined ? undefined : Asked.first(asked)
+  if (first === undefined || first._tag === "Held") return { asked: `asked because ${because} (SVC_GUARD)`, told: [] }
+  if (first._tag === "ShownOnce") {
+    const secret = shownOnce(endpoint)
+    if (secret !== undefined) return { asked: `asked because ${secret.variable} is off${and}`, told: [secret.text] }
+  }
+  // What the pattern's `@` part matched names resources of the service's: each quoted where it is made.
+  const touched = first._tag === "Pattern" && first.touched.length > 0 ? `: ${first.touched.join("; ")}` : ""
+  return { asked: `asked because of ${first.setting} ${first.pattern}${touched}${and}`, told: [] }
+}
+
 /** The question shown to the user. */
 export const message = (question: Question): Effect.Effect<string, never, SvcClient> =>
   Effect.gen(function* () {
-    const { invocation, pattern, guarded } = question
-    // Among several services the user must know which one the call is for, and which setting asked.
+    const { invocation } = question
+    // Among several services the user must know which one the call is for; the setting that asked is named as it.
     const { service } = yield* CallContext.get
     const on = Option.match(service, { onNone: () => "", onSome: (name) => `${name}: ` })
-    const setting = Option.match(service, {
-      onNone: () => "SVC_CONFIRM",
-      onSome: (name) => Naming.variable(name, "SVC_CONFIRM"),
-    })
     const head = `${on}${invocation.tool} ${invocation.selectorKey} ${quote(invocation.selector)} will call ${invocation.endpoint}${target(invocation, question.revealSecrets)}.`
     // An update without a plan of its own shows each changed field.
     const planned = yield* Plan.make(invocation.tool, invocation.selector, invocation.body, question.names)
+    const pruned = Option.isSome(planned) ? Option.none() : yield* PrunePlan.make(invocation.endpoint, invocation.body)
     const detail = Option.isSome(planned)
       ? [planned.value.text]
-      : invocation.tool === "svc_update"
-        ? yield* changes(question)
-        : []
-    // What was read names what it was read from: a name of the service's, kept on this line.
-    const because =
-      guarded === undefined ? undefined : `this follows reading ${oneLine(guarded)}, which may carry instructions`
-    const secret = pattern?.variable === "SVC_REVEAL_SECRETS" ? shownOnce(invocation.endpoint) : undefined
-    const asked =
-      pattern === undefined
-        ? `asked because ${because} (SVC_GUARD)`
-        : secret !== undefined
-          ? `asked because ${secret.variable} is off${because === undefined ? "" : `, and ${because}`}`
-          : `asked because of ${setting} ${pattern.text}${because === undefined ? "" : `, and ${because}`}`
-    const told = secret === undefined ? [] : [secret.text]
-    return [head, ...detail, ...told, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
+      : Option.isSome(pruned)
+        ? pruned.value
+        : invocation.tool === "svc_update"
+          ? yield* changes(question)
+          : []
+    const referring =
+      invocation.tool === "svc_delete" ? yield* References.make(invocation.selector, invocation.body) : []
+    const { asked, told } = askedWords(question.asked, invocation.endpoint)
+    return [head, ...detail, ...referring, ...told, `Send it? (${asked}; nothing is sent unless you accept)`].join("\n")
   })

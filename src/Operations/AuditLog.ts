@@ -38,6 +38,8 @@ export interface AuditEntry {
   readonly reason?: string
   /** SVC_GUARD: what untrusted text the caller read just before this change, which is why it was confirmed. */
   readonly guarded?: string
+  /** Why the call was asked (Call/Asked.ts): the setting, its pattern and what it matched, or the guard's rule. */
+  readonly confirmation?: string
   /** The Update ids an execution started. */
   readonly update?: string | ReadonlyArray<string>
   readonly durationMs: number
@@ -57,7 +59,7 @@ export interface IntentEntry {
   readonly params?: unknown
   /** A digest of the params as sent, before redaction: keyed (HMAC) with SVC_AUDIT_KEY, else of the redacted params. */
   readonly paramsDigest?: string
-  /** The confirmation the call went through: the setting and the pattern that asked. */
+  /** The confirmation the call went through: the setting, the pattern and what it matched, or the guard's rule. */
   readonly confirmation?: string
   readonly guarded?: string
 }

@@ -13,10 +13,10 @@ import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { Auth, type AuthShape } from "../Auth.js"
+import * as Asked from "../Call/Asked.js"
 import * as CallContext from "../Call/Context.js"
 import { canonicalJson } from "../Confirmation/Canonical.js"
 import { usernameOf } from "../Mint/Service.js"
-import { Naming, type NamingShape } from "../Settings/Naming.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
 import {
@@ -29,7 +29,6 @@ import {
 } from "../Tools/Catalog/ToolError.js"
 import type { Call, Invocation, ToolSuccess } from "../Tools/Invoke.js"
 import type { ParamsCheckShape } from "../Tools/Params/ParamsCheck.js"
-import { Policy, type PolicyShape } from "../Tools/Policy/Policy.js"
 import { Audit, type AuditEntry, type AuditError, type AuditLog } from "./Audit.js"
 import { recorded } from "./AuditParams.js"
 import { targetOf } from "./AuditTarget.js"
@@ -120,10 +119,10 @@ const digestOf = (log: AuditLog, sent: unknown, logged: unknown): string =>
   })
 
 /**
- * What the record depends on: the credentials in force (whose secrets it scrubs), the policy
- * (which confirmation a change went through); the audit log and telemetry when provided.
+ * What the record depends on: the credentials in force (whose secrets it scrubs); the audit log
+ * and telemetry when provided. Why a call was asked it reads from the call's context (Call/Asked.ts).
  */
-export type Requirements = Auth | Policy
+export type Requirements = Auth
 
 /** What the records are made with, gathered once; its methods are the steps of a record. */
 class Recorder {
@@ -136,22 +135,25 @@ class Recorder {
     readonly audit: Option.Option<AuditLog>,
     hooks: Option.Option<Telemetry.Hooks>,
     readonly secrets: AuthShape["secrets"],
-    // The confirmation a change went through, for its intent: a call that reached its program
-    // through SVC_CONFIRM's pattern was accepted by the user.
-    readonly policy: PolicyShape,
-    readonly naming: NamingShape,
   ) {
     this.traced = Option.isSome(hooks)
     this.telemetry = Option.getOrElse(hooks, () => Telemetry.off)
   }
 
-  /** What every line says: when, who, which tool, and what the guard says was read. */
+  /**
+   * What every line says: when, who, which tool, what the guard says was read, and, for a call
+   * that is asked, why (the call's one value of it): on the line that says it is asked, the one
+   * that says it was declined, and the intent and outcome of one accepted.
+   */
   base(tool: string, selector: string | undefined) {
     return Effect.flatMap(CallContext.get, (context) =>
       // What the guard says was read names what the earlier call's params named: scrubbed as they are.
       Effect.map(
-        Option.isSome(context.guarded) ? this.scrubbed(context.guarded.value) : Effect.succeed(undefined),
-        (read) => ({
+        Effect.all([
+          Option.isSome(context.guarded) ? this.scrubbed(context.guarded.value) : Effect.succeed(undefined),
+          Option.isSome(context.asked) ? this.scrubbed(Asked.recorded(context.asked.value)) : Effect.succeed(undefined),
+        ]),
+        ([read, confirmation]) => ({
           time: new Date().toISOString(),
           ...(Option.isSome(context.service) ? { service: context.service.value } : {}),
           caller: auditCaller(context),
@@ -161,6 +163,7 @@ class Recorder {
           tool,
           ...(selector === undefined ? {} : { selector }),
           ...(read === undefined ? {} : { guarded: read }),
+          ...(confirmation === undefined ? {} : { confirmation }),
         }),
       ),
     )
@@ -245,19 +248,15 @@ class Recorder {
     return Effect.uninterruptibleMask((restore) =>
       Effect.gen(function* () {
         const params = yield* recorder.paramsOf(resolved.body, resolved.endpoint)
-        const pattern = recorder.policy.confirmation(tool, resolved.selector)
+        // The confirmation the change went through, as its context carries it, after what it is.
+        const { confirmation, ...base } = yield* recorder.base(tool.name, selector)
         const intent = yield* log.intent({
-          ...(yield* recorder.base(tool.name, selector)),
+          ...base,
           endpoint: resolved.endpoint,
           ...(target === undefined ? {} : { target: yield* recorder.scrubbed(target) }),
           params,
           paramsDigest: digestOf(log, resolved.body, params),
-          ...(pattern === undefined
-            ? {}
-            : // The setting that asked: SVC_CONFIRM's pattern, or SVC_REVEAL_SECRETS off before a secret shown once.
-              {
-                confirmation: `${recorder.naming.variable(pattern.variable === "SVC_REVEAL_SECRETS" ? pattern.variable : "SVC_CONFIRM")} (${pattern.text})`,
-              }),
+          ...(confirmation === undefined ? {} : { confirmation }),
         })
         const exit = yield* Effect.exit(restore(program))
         // The change was made or not: its answer is the caller's, whether its outcome is written or not.
@@ -355,13 +354,7 @@ class Recorder {
 
 /** The recorder as the audit log, telemetry and the credentials (whose secrets are scrubbed) in force say. */
 export const make: Effect.Effect<CallRecorder, never, Requirements> = Effect.gen(function* () {
-  const recorder = new Recorder(
-    yield* Audit,
-    yield* Telemetry.Telemetry,
-    (yield* Auth).secrets,
-    yield* Policy,
-    yield* Naming,
-  )
+  const recorder = new Recorder(yield* Audit, yield* Telemetry.Telemetry, (yield* Auth).secrets)
   return {
     call: (call, check) => recorder.call(call, check),
     refused: (error, args, outcome = "refused") => recorder.refused(error, args, outcome),

@@ -10,6 +10,7 @@ import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
+import * as Asked from "../Call/Asked.js"
 import * as CallContext from "../Call/Context.js"
 import type * as SvcHooks from "../Service/Hooks.js"
 
@@ -64,9 +65,11 @@ export const makeHooks = (): Hooks & SvcHooks.ClientHooks => {
       const attributes: Record<string, unknown> = { "mcp.method.name": "tools/call", "gen_ai.tool.name": tool }
       if (selector !== undefined) attributes["svc.selector"] = selector
       if (endpoint !== undefined) attributes["svc.endpoint"] = endpoint
-      return Effect.flatMap(CallContext.get, ({ trace, traceparent, identity }) => {
+      return Effect.flatMap(CallContext.get, ({ trace, traceparent, identity, asked }) => {
         // A signed-in person, by the claim that names them (never the token).
         if (Option.isSome(identity)) attributes["enduser.id"] = identity.value.name
+        // Why the call was asked: the settings and their patterns, no name of a resource.
+        if (Option.isSome(asked)) attributes["svc.confirmation"] = Asked.attribute(asked.value)
         // The call's `_meta` trace context wins over its HTTP request's header.
         const parent = parseTraceparent(trace.traceparent)
         const resolved = Option.isSome(parent) ? parent : parseTraceparent(Option.getOrUndefined(traceparent))

@@ -12,6 +12,7 @@ import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { type ConfigError, commaList, optional, optionalWith, pickOne, read, refuse } from "./Read.js"
+import * as Touches from "./Touches.js"
 
 export type GuardMode = "ask" | "ask-all" | "off"
 
@@ -21,6 +22,8 @@ export interface HoldPattern {
   readonly held: boolean
   readonly tool: string
   readonly selector: string
+  /** What the change must touch, after `@` (Touches.ts): decided once what it touches is read. */
+  readonly touches?: Touches.Touch
 }
 
 export interface GuardSettings {
@@ -48,7 +51,9 @@ export const parseWindow = (text: string): Either.Either<number, string> => {
 export const parseHold = (text: string): Either.Either<ReadonlyArray<HoldPattern>, string> =>
   Either.all(
     commaList(text).map((item) => {
-      const match = /^(-?)([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
+      const split = Touches.split(item)
+      if (Either.isLeft(split)) return Either.left(`has the pattern ${JSON.stringify(item)}, which ${split.left}`)
+      const match = /^(-?)([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(split.right.head)
       return match === null
         ? Either.left(`has the pattern ${JSON.stringify(item)}, which is not tool:selector or -tool:selector`)
         : Either.right<HoldPattern>({
@@ -56,6 +61,7 @@ export const parseHold = (text: string): Either.Either<ReadonlyArray<HoldPattern
             held: match[1] !== "-",
             tool: match[2] as string,
             selector: match[3] as string,
+            ...(split.right.touch === undefined ? {} : { touches: split.right.touch }),
           })
     }),
   )
@@ -82,7 +88,7 @@ const settings: Config.Config<GuardSettings> = Config.all({
       refuse(
         "SVC_GUARD_HOLD",
         problem,
-        "write comma-separated tool:selector patterns with * as a wildcard, a leading - to let a change through, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag",
+        "write comma-separated tool:selector patterns with * as a wildcard, a leading - to let a change through, and what it touches after @ if you like, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag,svc_execute:*@tag:production",
       ),
     ),
   ).pipe(Config.map(Option.getOrElse((): ReadonlyArray<HoldPattern> => []))),

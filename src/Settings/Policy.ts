@@ -11,6 +11,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { wildcard } from "../Shared/Wildcard.js"
 import { type ConfigError, commaList, optional, optionalWith, pickOne, positive, read, refuse } from "./Read.js"
+import * as Touches from "./Touches.js"
 
 /** Which tools an assistant may use: `read-only` (the reading tools), `operate` (and svc_execute), `full` (all). */
 export type Mode = "read-only" | "operate" | "full"
@@ -43,6 +44,10 @@ export interface Pattern {
   readonly text: string
   readonly tool: RegExp
   readonly selector: RegExp
+  /** `*` alone before any `@`: every change (no read). */
+  readonly changes?: boolean
+  /** What the call must touch, after `@` (Touches.ts): a tag, a resource by type and name, a server. */
+  readonly touches?: Touches.Touch
 }
 
 export interface ServerSettingsShape {
@@ -95,20 +100,27 @@ const patterns = (variable: Pattern["variable"]) =>
   optionalWith(variable, (text) =>
     Either.all(
       commaList(text).map((item) => {
-        const match = /^([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
-        return match === null
+        const split = Touches.split(item)
+        const head = Either.isRight(split) ? split.right.head : ""
+        const match = /^([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(head)
+        const every = head === "*"
+        return Either.isLeft(split) || (match === null && !every)
           ? Either.left(
               refuse(
                 variable,
-                `has the pattern ${JSON.stringify(item)}, which is not tool:selector`,
-                "write comma-separated tool:selector patterns with * as a wildcard, e.g. svc_execute:prune_*,svc_delete:*",
+                Either.isLeft(split)
+                  ? `has the pattern ${JSON.stringify(item)}, which ${split.left}`
+                  : `has the pattern ${JSON.stringify(item)}, which is not tool:selector`,
+                "write comma-separated tool:selector patterns with * as a wildcard (* alone: every change), each with what it touches after @ if you like, e.g. svc_delete:*,*@tag:production,svc_execute:*@server:prod-*",
               ),
             )
           : Either.right<Pattern>({
               variable,
               text: item,
-              tool: wildcard(match[1] as string),
-              selector: wildcard(match[2] as string),
+              tool: wildcard(every ? "*" : (match?.[1] as string)),
+              selector: wildcard(every ? "*" : (match?.[2] as string)),
+              ...(every ? { changes: true } : {}),
+              ...(split.right.touch === undefined ? {} : { touches: split.right.touch }),
             })
       }),
     ),

@@ -65,6 +65,11 @@ export interface GuardShape {
   readonly store: WindowStore
   /** Whether a change (`tool`, its selector, the endpoint it calls) made in a window is held. */
   readonly decide: (tool: string, selector: string, endpoint: string) => Decision
+  /**
+   * The SVC_GUARD_HOLD patterns with `@` that name the change, in order, before the first without
+   * `@` that does: the first of them the change touches decides it (read by the caller), else `decide`.
+   */
+  readonly touching: (tool: string, selector: string) => ReadonlyArray<GuardSettings.HoldPattern>
 }
 
 /**
@@ -72,8 +77,23 @@ export interface GuardShape {
  * SVC_GUARD_HOLD pattern that matches; else the table. A change the table does
  * not know (none today; test/unit/Hold.test.ts) is held, the cautious side.
  */
+const compiled = (settings: GuardSettings.GuardSettings) =>
+  settings.hold.map((p) => ({ ...p, source: p, tool: wildcard(p.tool), selector: wildcard(p.selector) }))
+
+/** The SVC_GUARD_HOLD patterns with `@` that name a change before the first without `@` does (none with ask-all). */
+export const toucher = (settings: GuardSettings.GuardSettings) => {
+  const patterns = compiled(settings)
+  return (tool: string, selector: string): ReadonlyArray<GuardSettings.HoldPattern> => {
+    if (settings.mode === "ask-all") return []
+    const named = patterns.filter((p) => p.tool.test(tool) && p.selector.test(selector))
+    const plain = named.findIndex((p) => p.touches === undefined)
+    return (plain < 0 ? named : named.slice(0, plain)).filter((p) => p.touches !== undefined).map((p) => p.source)
+  }
+}
+
 export const decider = (settings: GuardSettings.GuardSettings) => {
-  const patterns = settings.hold.map((p) => ({ ...p, tool: wildcard(p.tool), selector: wildcard(p.selector) }))
+  // A pattern with `@` decides only once what the change touches is read (`toucher`).
+  const patterns = compiled(settings).filter((p) => p.touches === undefined)
   return (tool: string, selector: string, endpoint: string): Decision => {
     if (settings.mode === "ask-all") return { held: true, why: "SVC_GUARD=ask-all" }
     const pattern = patterns.find((p) => p.tool.test(tool) && p.selector.test(selector))
@@ -167,6 +187,7 @@ const makeWith = (settings: GuardSettings.GuardSettings, store: Effect.Effect<Wi
           conversationMs: CONVERSATION_MS,
           store: windows,
           decide: decider(settings),
+          touching: toucher(settings),
         }),
       )
 

@@ -9,6 +9,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Asked from "../../src/Call/Asked.js"
+import * as Asking from "../../src/Confirmation/Asking.js"
 import * as Flow from "../../src/Confirmation/Flow.js"
 import * as State from "../../src/Confirmation/State.js"
 import type { Pattern } from "../../src/Settings/Policy.js"
@@ -27,17 +29,20 @@ const invocationOf = (args: Record<string, unknown>): Invocation => {
 
 const ARGS = { resource_type: "stack", params: { id: "web" } }
 const PATTERN: Pattern = { variable: "SVC_CONFIRM", text: "svc_delete:*", tool: /^svc_delete$/, selector: /^.*$/ }
-const HOLD: Flow.GuardHold = {
+const HOLD: Asking.GuardHold = {
   window: { source: "the logs of stack web", at: 0, until: 1 },
   decision: { held: true, why: "it cannot be undone" },
 }
+const SETTINGS: Asking.Settings = { variable: (single) => single }
+/** Asked by SVC_CONFIRM's pattern, or by the guard alone. */
+const BY_PATTERN = Asked.of([Asking.reasonOf(SETTINGS, PATTERN)])
+const BY_GUARD = Asked.of([Asking.heldReason(HOLD)])
 
 const request = (more: Partial<Flow.Request>): Flow.Request => ({
   tool: "svc_delete",
   args: ARGS,
   invocation: invocationOf(ARGS),
-  pattern: PATTERN,
-  hold: undefined,
+  asked: BY_PATTERN,
   reply: "unasked",
   echoedState: undefined,
   canAsk: true,
@@ -62,9 +67,9 @@ describe("the confirmation's verdict", () => {
   it.scopedLive("nothing asks: sent; a schema call: sent, whatever asks", () =>
     onSandbox((settings) =>
       Effect.gen(function* () {
-        expect((yield* Flow.decide(settings, request({ pattern: undefined })))._tag).toBe("Send")
+        expect((yield* Flow.decide(settings, request({ asked: undefined })))._tag).toBe("Send")
         const schema = { resource_type: "stack", schema: true }
-        const asked = request({ invocation: invocationOf(schema), args: schema, hold: HOLD })
+        const asked = request({ invocation: invocationOf(schema), args: schema, asked: BY_GUARD })
         expect((yield* Flow.decide(settings, asked))._tag).toBe("Send")
       }),
     ),
@@ -109,7 +114,7 @@ describe("the confirmation's verdict", () => {
             recorded: "the user declined the confirmation (SVC_CONFIRM)",
           }),
         )
-        expect(yield* Flow.decide(settings, request({ reply: "cancel", pattern: undefined, hold: HOLD }))).toEqual(
+        expect(yield* Flow.decide(settings, request({ reply: "cancel", asked: BY_GUARD }))).toEqual(
           Flow.Verdict.Decline({
             answer: "cancel",
             setting: "SVC_GUARD",
@@ -129,9 +134,11 @@ describe("the confirmation's verdict", () => {
               "SVC_CONFIRM (svc_delete:*) requires the user's confirmation, and this client can answer neither input_required nor elicitation requests",
           }),
         )
-        const held = yield* Flow.decide(settings, request({ canAsk: false, pattern: undefined, hold: HOLD }))
-        expect(held).toEqual(Flow.Verdict.Refuse({ reason: Flow.holdRefusal(HOLD) }))
-        expect(Flow.holdRefusal(HOLD)).toMatch(
+        const held = yield* Flow.decide(settings, request({ canAsk: false, asked: BY_GUARD }))
+        expect(held).toEqual(
+          Flow.Verdict.Refuse({ reason: Flow.holdRefusal({ read: HOLD.window.source, why: HOLD.decision.why }) }),
+        )
+        expect(Flow.holdRefusal({ read: HOLD.window.source, why: HOLD.decision.why })).toMatch(
           /^this change it cannot be undone, so it is held because it follows reading the logs of stack web, /,
         )
       }),

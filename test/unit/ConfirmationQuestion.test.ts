@@ -6,12 +6,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Asked from "../../src/Call/Asked.js"
 import * as Question from "../../src/Confirmation/Question.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import type { Invocation } from "../../src/Tools/Invoke.js"
 import * as Names from "../../src/Tools/Names/Names.js"
 import * as Layers from "../support/Layers.js"
 import * as Sandboxes from "../support/Sandbox.js"
+
+/** Asked as the guard asks: it holds a change after the logs of a stack were read. */
+const HELD = Asked.of([Asked.Reason.Held({ read: "the logs of stack web", why: "it cannot be undone" })])
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read the service's JSON answers field by field
 type Any = any
@@ -47,7 +51,7 @@ describe("an update's question", () => {
           yield* call("write", "UpdateResourceSync", { id: "estate-sync", config: { match_tags: [production] } })
           const names = Option.some(yield* Names.make())
           const ask = (invocation: Invocation, named: typeof names) =>
-            Question.message({ invocation, guarded: "the logs of stack web", revealSecrets: false, names: named })
+            Question.message({ invocation, asked: HELD, revealSecrets: false, names: named })
 
           const retag = update("sync_resource", "UpdateResourceSync", {
             id: "estate-sync",
@@ -98,7 +102,7 @@ describe("an update's question", () => {
               file_path: "compose.yaml",
               contents,
             }),
-            guarded: "the logs of stack web",
+            asked: HELD,
             revealSecrets: false,
           })
           const lines = asked.split("\n")

@@ -10,6 +10,8 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as FastCheck from "fast-check"
 import * as Auth from "../../src/Auth.js"
+import * as Asked from "../../src/Call/Asked.js"
+import * as CallContext from "../../src/Call/Context.js"
 import * as Telemetry from "../../src/Operations/Telemetry.js"
 import * as TelemetryHooks from "../../src/Operations/TelemetryHooks.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
@@ -112,6 +114,37 @@ describe("parseTraceparent", () => {
       expect(wrapped).not.toBe(program)
       expect(yield* wrapped).toEqual({ status: 200 })
       expect(yield* hooks.login(Effect.succeed("token"))).toBe("token")
+    }),
+  )
+
+  it.effect("a tool call's span says why it was asked, as its context carries it, and no resource's name", () =>
+    Effect.gen(function* () {
+      const hooks = TelemetryHooks.makeHooks()
+      const attributesOf = Effect.map(Effect.currentSpan, (span) => Object.fromEntries(span.attributes))
+      const asked = Asked.of([
+        Asked.Reason.Pattern({
+          setting: "SVC_CONFIRM",
+          pattern: "*@tag:production",
+          touched: ['"web" carries the tag "production"'],
+        }),
+        Asked.Reason.Held({ read: "the logs of stack web", why: "it cannot be undone" }),
+      ])
+      const span = yield* hooks
+        .toolCall(
+          "svc_execute",
+          "deploy_stack",
+          "execute/DeployStack",
+        )(attributesOf, () => ({ outcome: "ok" }))
+        .pipe(CallContext.within({ ...CallContext.empty, asked: Option.fromNullable(asked) }))
+      expect(span["svc.confirmation"]).toBe("SVC_CONFIRM (*@tag:production), SVC_GUARD (it cannot be undone)")
+      const unasked = yield* hooks.toolCall(
+        "svc_list",
+        "stack",
+        "read/ListStacks",
+      )(attributesOf, () => ({
+        outcome: "ok",
+      }))
+      expect(unasked["svc.confirmation"]).toBeUndefined()
     }),
   )
 })

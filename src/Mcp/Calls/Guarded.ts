@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { Call } from "../../Tools/Invoke.js"
+import * as Targets from "../../Tools/Policy/Targets.js"
 import { callersOf } from "../../Untrusted/Caller.js"
 import type * as Guard from "../../Untrusted/Guard.js"
 
@@ -54,20 +55,47 @@ const latest = (store: Guard.WindowStore): Effect.Effect<Option.Option<Guard.Win
  * What the caller read within its window, and the guard's decision, when this
  * call changes something (a schema-only call sends nothing, and is not guarded).
  */
-export const afterUntrustedRead = (
+export const afterUntrustedRead = <R = never>(
   guard: Option.Option<Guard.GuardShape>,
   call: Call,
-): Effect.Effect<Option.Option<ReadBefore>> => {
+  touches: Effect.Effect<Targets.Resolved, never, R> = NOTHING,
+): Effect.Effect<Option.Option<ReadBefore>, never, R> => {
   if (Option.isNone(guard) || call.tool.group === "read" || Either.isLeft(call.invocation)) {
     return Effect.succeed(Option.none())
   }
   const invocation = call.invocation.right
   if (invocation.schema) return Effect.succeed(Option.none())
   const endpoint = invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1)
-  return Effect.map(latest(guard.value.store), (window) =>
-    Option.map(window, (w) => ({
-      window: w,
-      decision: guard.value.decide(call.tool.name, invocation.selector, endpoint),
-    })),
+  return Effect.flatMap(latest(guard.value.store), (window) =>
+    Option.isNone(window)
+      ? Effect.succeed(Option.none())
+      : Effect.map(decision(guard.value, call.tool.name, invocation.selector, endpoint, touches), (decided) =>
+          Option.some({ window: window.value, decision: decided }),
+        ),
   )
+}
+
+/** Without a read of what the call touches, it touches nothing a pattern names. */
+const NOTHING = Effect.succeed<Targets.Resolved>({ targets: [], unread: [] })
+
+/**
+ * The guard's decision on a change in a window: the first SVC_GUARD_HOLD pattern with `@` that
+ * names it and that it touches (what it touches read once for the call), else the settings' own.
+ */
+const decision = <R>(
+  guard: Guard.GuardShape,
+  tool: string,
+  selector: string,
+  endpoint: string,
+  touches: Effect.Effect<Targets.Resolved, never, R>,
+): Effect.Effect<Guard.Decision, never, R> => {
+  const touching = guard.touching(tool, selector)
+  if (touching.length === 0) return Effect.succeed(guard.decide(tool, selector, endpoint))
+  return Effect.map(touches, (resolved) => {
+    for (const pattern of touching) {
+      const words = pattern.touches === undefined ? [] : Targets.touched(pattern.touches, resolved)
+      if (words.length > 0) return { held: pattern.held, why: `SVC_GUARD_HOLD (${pattern.text}: ${words.join("; ")})` }
+    }
+    return guard.decide(tool, selector, endpoint)
+  })
 }

@@ -59,6 +59,7 @@ const contextOf = ({ ctx, server, sessionLevel, meta, request }: Incoming): Call
     progress: progressToken === undefined ? Option.none() : Option.some(progressTo(ctx, progressToken)),
     // A read, or a change outside the guard's window; ToolCall.ts sets it for a change within one.
     guarded: Option.none(),
+    asked: Option.none(),
   }
 }
 

@@ -12,19 +12,24 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type * as Asked from "../../Call/Asked.js"
 import * as CallContext from "../../Call/Context.js"
+import * as Asking from "../../Confirmation/Asking.js"
 import * as Flow from "../../Confirmation/Flow.js"
 import * as ConfirmationState from "../../Confirmation/State.js"
 import * as CallRecord from "../../Operations/CallRecord.js"
 import { Naming } from "../../Settings/Naming.js"
 import { ServerSettings, type ServerSettingsShape } from "../../Settings/Policy.js"
+import * as Once from "../../Shared/Once.js"
 import type { SvcClient } from "../../SvcClient.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../../Tools/Catalog/ToolError.js"
 import { type Call, type Invocation, type Readers, resolveCall, runWith, wouldSend } from "../../Tools/Invoke.js"
 import * as Pages from "../../Tools/Lists/Pages.js"
 import { Names } from "../../Tools/Names/Names.js"
 import * as ParamsCheck from "../../Tools/Params/ParamsCheck.js"
+import * as AtCall from "../../Tools/Policy/AtCall.js"
 import { Policy, type PolicyShape } from "../../Tools/Policy/Policy.js"
+import * as Targets from "../../Tools/Policy/Targets.js"
 import { failure, type Rendered, success, unrecorded } from "../../Tools/Render.js"
 import * as Guard from "../../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
@@ -102,17 +107,15 @@ const notSent = (call: Call, invocation: Invocation, reason: string) =>
 
 /** The confirmation's request for this call, from what the client sent with it. */
 const requestOf = (
-  prepared: Prepared,
   call: Call,
   invocation: Invocation,
-  hold: Flow.GuardHold | undefined,
+  asked: Asked.Asked | undefined,
   { ctx, server }: Incoming,
 ): Flow.Request => ({
   tool: call.tool.name,
   args: call.args,
   invocation,
-  pattern: prepared.policy.confirmation(call.tool, invocation.selector),
-  hold,
+  asked,
   reply: Confirm.answerOf(ctx),
   echoedState: Confirm.stateOf(ctx),
   canAsk: Confirm.canAsk(ctx, server.getClientCapabilities()),
@@ -143,19 +146,60 @@ const carryOut = (prepared: Prepared, call: Call, invocation: Invocation, verdic
   }
 }
 
-/** SVC_CONFIRM and the guard on a call that would be sent: asked, honoured or refused (Confirmation/Flow.ts). */
-const confirmed = (prepared: Prepared, call: Call, incoming: Incoming, hold: Flow.GuardHold | undefined) => {
+/**
+ * SVC_CONFIRM and the guard on a call that would be sent: why it is asked resolved once (Asking.ts)
+ * and carried in its context, where its question, its record and telemetry read it; then asked,
+ * honoured or refused (Confirmation/Flow.ts).
+ */
+const confirmed = (
+  prepared: Prepared,
+  call: Call,
+  incoming: Incoming,
+  hold: Asking.GuardHold | undefined,
+  touches: Touches,
+) => {
   if (Either.isLeft(call.invocation)) return perform(prepared, call)
   const invocation = call.invocation.right
-  return Flow.decide(prepared.confirmation, requestOf(prepared, call, invocation, hold, incoming)).pipe(
-    Effect.catchTag("QuestionUnprepared", () =>
-      Effect.fail(new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" })),
-    ),
-    Effect.flatMap(
-      (verdict): Effect.Effect<Answer, ProtocolFailure, SvcClient> => carryOut(prepared, call, invocation, verdict),
+  const patterns = prepared.policy.confirming(call.tool, invocation.selector)
+  return Effect.flatMap(Asking.resolve(prepared.confirmation, invocation, patterns, hold, touches), (asked) =>
+    Flow.decide(prepared.confirmation, requestOf(call, invocation, asked, incoming)).pipe(
+      Effect.catchTag("QuestionUnprepared", () =>
+        Effect.fail(new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" })),
+      ),
+      Effect.flatMap(
+        (verdict): Effect.Effect<Answer, ProtocolFailure, SvcClient> => carryOut(prepared, call, invocation, verdict),
+      ),
+      CallContext.locallyWith((context) => ({ ...context, asked: Option.fromNullable(asked) })),
     ),
   )
 }
+
+/** What a call touches (Tools/Policy/Targets.ts): read once for the call, when a pattern with `@` first needs it. */
+type Touches = Effect.Effect<Targets.Resolved, never, SvcClient>
+
+const touchesOf = (invocation: Invocation): Touches =>
+  Once.remembered(Effect.suspend(() => Targets.resolve(invocation)))
+
+/**
+ * SVC_DENY and SVC_ALLOW patterns with `@` (Tools/Policy/AtCall.ts): decided once what the call
+ * touches is read; a call refused is recorded as the policy's refusals are.
+ */
+const admitted = (
+  prepared: Prepared,
+  call: Call,
+  touches: Touches,
+  then: Effect.Effect<Answer, ProtocolFailure, SvcClient>,
+) => {
+  if (Either.isLeft(call.invocation) || call.invocation.right.schema) return then
+  const invocation = call.invocation.right
+  const atCall = prepared.policy.atCall(call.tool, invocation.selector)
+  if (atCall.deny.length === 0 && atCall.allowOnly === undefined) return then
+  return Effect.flatMap(AtCall.refusal(atCall, touches, prepared.confirmation.variable), (reason) =>
+    reason === undefined ? then : recordRefusal(prepared, notSent(call, invocation, reason), call.args),
+  )
+}
+
+const NONE: Targets.Resolved = { targets: [], unread: [] }
 
 /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
 const perform = (prepared: Prepared, call: Call) =>
@@ -180,9 +224,12 @@ const perform = (prepared: Prepared, call: Call) =>
     ),
   )
 
-/** Whether SVC_CONFIRM asks before this call: its pattern names it (the guard's own questions aside). */
+/**
+ * Whether SVC_CONFIRM may ask before this call: a pattern names it (the guard's own questions
+ * aside); one with `@` asks only if the call touches what it names, which `confirmed` reads.
+ */
 const confirms = ({ policy }: Prepared, call: Call) =>
-  Either.isRight(call.invocation) && policy.confirmation(call.tool, call.invocation.right.selector) !== undefined
+  Either.isRight(call.invocation) && policy.confirming(call.tool, call.invocation.right.selector).length > 0
 
 /**
  * One call: resolved once, then the policy, the confirmation (of a call that would be sent: checked,
@@ -198,15 +245,17 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
         : recordRefusal(prepared, refusal, incoming.args)
     }
     const call = resolveCall(authorized.right, incoming.args)
-    return Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call), (readBefore) => {
+    const touches = Either.isRight(call.invocation) ? touchesOf(call.invocation.right) : Effect.succeed(NONE)
+    const checked = Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call, touches), (readBefore) => {
       if (Option.isNone(readBefore) && !confirms(prepared, call)) return perform(prepared, call)
       // Every change after an untrusted read is recorded as guarded; only one the guard holds is asked (or refused).
       const guarded = Option.map(readBefore, (read) => read.window.source)
       const hold = Option.getOrUndefined(Option.filter(readBefore, (read) => read.decision.held))
       return Effect.flatMap(wouldSend(call, prepared.readers.check), (sends) =>
-        sends ? confirmed(prepared, call, incoming, hold) : perform(prepared, call),
+        sends ? confirmed(prepared, call, incoming, hold, touches) : perform(prepared, call),
       ).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
     })
+    return admitted(prepared, call, touches, checked)
   }).pipe(withinCallContext(incoming))
 
 /** Prepares the handler of every call, with what does not change between calls. */

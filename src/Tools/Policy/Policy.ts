@@ -30,9 +30,29 @@ export interface PolicyShape {
   readonly authorize: (name: string, args: unknown) => Either.Either<Tool, UnknownToolError | ToolDeniedError>
   /** The SVC_CONFIRM pattern that makes this call need the user's confirmation, if any. */
   readonly confirmation: (tool: Tool, selector: string) => Pattern | undefined
+  /**
+   * Every SVC_CONFIRM pattern whose part before `@` names this call, in order (and SVC_REVEAL_SECRETS'
+   * own): one without `@` asks as it is; one with it asks when the call touches what it names.
+   */
+  readonly confirming: (tool: Tool, selector: string) => ReadonlyArray<Pattern>
+  /**
+   * What is decided at call time, from what the call touches (tools/list cannot depend on it): the
+   * SVC_DENY patterns with `@` that name the call, and, where only SVC_ALLOW patterns with `@` admit
+   * it, those (the call is admitted when it touches what one names).
+   */
+  readonly atCall: (tool: Tool, selector: string) => AtCall
   /** One line for the log: the mode and what the patterns left. */
   readonly summary: string
 }
+
+/** The patterns a call is checked against once what it touches is read. */
+export interface AtCall {
+  readonly deny: ReadonlyArray<Pattern>
+  /** Undefined: admitted whatever it touches. */
+  readonly allowOnly: ReadonlyArray<Pattern> | undefined
+}
+
+const NOTHING_AT_CALL: AtCall = { deny: [], allowOnly: undefined }
 
 export class Policy extends Context.Tag("svc-mcp/Policy")<Policy, PolicyShape>() {}
 
@@ -57,8 +77,9 @@ const shownOnce = (tool: Tool, selector: string): Pattern | undefined => {
   }
 }
 
+/** Whether the part of `pattern` before any `@` names the call (`*` alone: any change). */
 const matches = (pattern: Pattern, tool: Tool, selector: string) =>
-  pattern.tool.test(tool.name) && pattern.selector.test(selector)
+  pattern.tool.test(tool.name) && pattern.selector.test(selector) && (pattern.changes !== true || tool.group !== "read")
 
 /** A pattern that matches nothing: a typo that would silently allow or deny nothing. */
 const matchless = (patterns: ReadonlyArray<Pattern>, all: ReadonlyArray<Tool>) =>
@@ -70,6 +91,30 @@ const typoError = (typo: Pattern, all: ReadonlyArray<Tool>, variable: (name: str
     problem: `has the pattern ${JSON.stringify(typo.text)}, which matches no tool:selector`,
     hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
   })
+
+/** The patterns that ask or refuse by what a call touches (`@`): which name a call, decided once it is read. */
+const targeted = (
+  settings: Pick<ServerSettingsShape, "allow" | "deny"> &
+    Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets">>,
+): Pick<PolicyShape, "confirming" | "atCall"> => {
+  const confirm = settings.confirm ?? []
+  const allow = Option.getOrElse(settings.allow, (): ReadonlyArray<Pattern> => [])
+  const any = [...settings.deny, ...allow].some((p) => p.touches !== undefined)
+  return {
+    confirming: (tool, selector) => {
+      const named = confirm.filter((p) => matches(p, tool, selector))
+      const secret = settings.revealSecrets === true ? undefined : shownOnce(tool, selector)
+      return secret === undefined ? named : [...named, secret]
+    },
+    atCall: (tool, selector) => {
+      if (!any) return NOTHING_AT_CALL
+      const deny = settings.deny.filter((p) => p.touches !== undefined && matches(p, tool, selector))
+      const admitting = allow.filter((p) => matches(p, tool, selector))
+      const allowOnly = admitting.length > 0 && admitting.every((p) => p.touches !== undefined) ? admitting : undefined
+      return deny.length === 0 && allowOnly === undefined ? NOTHING_AT_CALL : { deny, allowOnly }
+    },
+  }
+}
 
 export const make = (
   settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> &
@@ -91,7 +136,8 @@ export const make = (
       }
       const changes = access === undefined ? undefined : ACCESS_ENDPOINTS[tool.endpoints[selector] ?? ""]
       if (changes !== undefined) return `it ${changes}: ${access}`
-      const denied = settings.deny.find((p) => matches(p, tool, selector))
+      // A pattern with `@` needs what the call touches: it is decided at call time (`atCall`).
+      const denied = settings.deny.find((p) => p.touches === undefined && matches(p, tool, selector))
       if (denied !== undefined) return `denied by ${variable("SVC_DENY")} (${denied.text})`
       if (Option.isSome(settings.allow) && !settings.allow.value.some((p) => matches(p, tool, selector))) {
         return `not admitted by ${variable("SVC_ALLOW")}`
@@ -133,7 +179,7 @@ export const make = (
     const confirmation = (tool: Tool, selector: string) =>
       confirm.find((p) => matches(p, tool, selector)) ??
       (settings.revealSecrets === true ? undefined : shownOnce(tool, selector))
-    return { tools: [...published.values()], authorize, confirmation, summary }
+    return { tools: [...published.values()], authorize, confirmation, ...targeted(settings), summary }
   })
 
 /**
