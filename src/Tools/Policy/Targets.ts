@@ -164,12 +164,14 @@ const stagesOf = (record: unknown): Array<Ref> =>
 const matchesOf = (kind: string, body: Readonly<Record<string, unknown>>, lookups: Lookups) =>
   Effect.gen(function* () {
     const pattern = text(body.pattern) ?? ""
-    const compiled = yield* Effect.promise(() => NamePattern.compile(pattern))
-    if (compiled._tag === "Refused") return yield* Effect.fail(`the pattern ${quote(pattern)} is refused`)
     const tags = strings(body.tags)
     const list = Tables.list[tableKey(kind) as keyof typeof Tables.list] as string
     const items = yield* call(list, { ...(tags.length === 0 ? {} : { query: { tags } }), limit: 0 })
-    const matched = (Array.isArray(items) ? items : []).filter((i) => compiled.test(text(field(i, "name")) ?? ""))
+    const listed = Array.isArray(items) ? (items as Array<unknown>) : []
+    const names = listed.map((i) => text(field(i, "name")) ?? "")
+    const selected = yield* Effect.promise(() => NamePattern.select(pattern, names))
+    if (selected._tag === "Refused") return yield* Effect.fail(`the pattern ${quote(pattern)} is refused`)
+    const matched = selected.matched.flatMap((i) => (listed[i] === undefined ? [] : [listed[i]]))
     if (matched.length > MOST) return yield* Effect.fail(`${matched.length} ${kind}s match, more than ${MOST}`)
     return yield* Effect.forEach(matched, (item) => targetOf(kind, item, lookups, ""))
   }).pipe(Effect.mapError((why) => `the matches of the batch could not be read (${why})`))
