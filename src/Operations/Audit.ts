@@ -33,8 +33,15 @@ export {
   type OpenOptions,
   STREAM_CAP,
 } from "./AuditLog.js"
-/** The audit line of each revocation a reload of SVC_MCP_IDENTITIES makes. */
-export { onReload as revokedOnReload } from "./AuditPeople.js"
+/**
+ * The audit line of each revocation a reload of SVC_MCP_IDENTITIES makes; its writer imported by the
+ * first, so that a start does not load it.
+ */
+export const revokedOnReload = (revoked: Parameters<typeof import("./AuditPeople.js").onReload>[0]) =>
+  Effect.flatMap(
+    Effect.promise(() => import("./AuditPeople.js")),
+    (people) => people.onReload(revoked),
+  )
 
 /** The writer, imported when a log is kept. */
 const loadOpen = Effect.promise(() => import("./AuditOpen.js"))
