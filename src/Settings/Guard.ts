@@ -11,16 +11,22 @@ import * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import { type PatternClass, parseItem } from "./Policy.js"
 import { type ConfigError, commaList, optional, optionalWith, pickOne, read, refuse } from "./Read.js"
 
 export type GuardMode = "ask" | "ask-all" | "off"
 
-/** An operator's SVC_GUARD_HOLD pattern: its matches are held, or with `-` let through; `*` any run. */
+/**
+ * An operator's SVC_GUARD_HOLD pattern: its matches are held, or with `-` let through; `*` any
+ * run. A class (`destructive`) in place of `tool:selector` matches its members, and `tool` and
+ * `selector` are then empty.
+ */
 export interface HoldPattern {
   readonly text: string
   readonly held: boolean
   readonly tool: string
   readonly selector: string
+  readonly class?: PatternClass
 }
 
 export interface GuardSettings {
@@ -48,15 +54,14 @@ export const parseWindow = (text: string): Either.Either<number, string> => {
 export const parseHold = (text: string): Either.Either<ReadonlyArray<HoldPattern>, string> =>
   Either.all(
     commaList(text).map((item) => {
-      const match = /^(-?)([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
-      return match === null
-        ? Either.left(`has the pattern ${JSON.stringify(item)}, which is not tool:selector or -tool:selector`)
-        : Either.right<HoldPattern>({
-            text: item,
-            held: match[1] !== "-",
-            tool: match[2] as string,
-            selector: match[3] as string,
-          })
+      const held = !item.startsWith("-")
+      return Either.map(
+        parseItem(held ? item : item.slice(1)),
+        (read): HoldPattern =>
+          read.class !== undefined
+            ? { text: item, held, tool: "", selector: "", class: read.class }
+            : { text: item, held, tool: read.tool, selector: read.selector },
+      )
     }),
   )
 
@@ -82,7 +87,7 @@ const settings: Config.Config<GuardSettings> = Config.all({
       refuse(
         "SVC_GUARD_HOLD",
         problem,
-        "write comma-separated tool:selector patterns with * as a wildcard, a leading - to let a change through, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag",
+        "write comma-separated tool:selector patterns with * as a wildcard anywhere, or the class destructive, a leading - to let a change through, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag",
       ),
     ),
   ).pipe(Config.map(Option.getOrElse((): ReadonlyArray<HoldPattern> => []))),

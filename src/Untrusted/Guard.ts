@@ -21,6 +21,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as GuardSettings from "../Settings/Guard.js"
+import type { PatternClass } from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as ExpiringMap from "../Shared/ExpiringMap.js"
 import { wildcard } from "../Shared/Wildcard.js"
@@ -63,8 +64,11 @@ export interface GuardShape {
   /** How long it lasts in a session: its life (CONVERSATION_MS). */
   readonly conversationMs: number
   readonly store: WindowStore
-  /** Whether a change (`tool`, its selector, the endpoint it calls) made in a window is held. */
-  readonly decide: (tool: string, selector: string, endpoint: string) => Decision
+  /**
+   * Whether a change (`tool`, its selector, the endpoint it calls, the classes it is of, as
+   * Tools/Catalog/Classes.ts says) made in a window is held.
+   */
+  readonly decide: (tool: string, selector: string, endpoint: string, classes?: ReadonlyArray<PatternClass>) => Decision
 }
 
 /**
@@ -74,9 +78,11 @@ export interface GuardShape {
  */
 export const decider = (settings: GuardSettings.GuardSettings) => {
   const patterns = settings.hold.map((p) => ({ ...p, tool: wildcard(p.tool), selector: wildcard(p.selector) }))
-  return (tool: string, selector: string, endpoint: string): Decision => {
+  return (tool: string, selector: string, endpoint: string, classes: ReadonlyArray<PatternClass> = []): Decision => {
     if (settings.mode === "ask-all") return { held: true, why: "SVC_GUARD=ask-all" }
-    const pattern = patterns.find((p) => p.tool.test(tool) && p.selector.test(selector))
+    const pattern = patterns.find((p) =>
+      p.class !== undefined ? classes.includes(p.class) : p.tool.test(tool) && p.selector.test(selector),
+    )
     if (pattern !== undefined) return { held: pattern.held, why: `SVC_GUARD_HOLD (${pattern.text})` }
     const rule = ruleOf(tool, endpoint)
     return rule === undefined ? { held: true, why: "changes something" } : { held: rule.held, why: rule.reason }

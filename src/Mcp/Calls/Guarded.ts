@@ -7,6 +7,8 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import { CLASSES } from "../../Settings/Policy.js"
+import { holds } from "../../Tools/Catalog/Classes.js"
 import type { Call } from "../../Tools/Invoke.js"
 import { callersOf } from "../../Untrusted/Caller.js"
 import type * as Guard from "../../Untrusted/Guard.js"
@@ -54,6 +56,9 @@ const latest = (store: Guard.WindowStore): Effect.Effect<Option.Option<Guard.Win
  * What the caller read within its window, and the guard's decision, when this
  * call changes something (a schema-only call sends nothing, and is not guarded).
  */
+/** The classes (SVC_GUARD_HOLD=destructive) a call is of. */
+const classesOf = (tool: string, selector: string) => CLASSES.filter((name) => holds(name, tool, selector))
+
 export const afterUntrustedRead = (
   guard: Option.Option<Guard.GuardShape>,
   call: Call,
@@ -67,7 +72,12 @@ export const afterUntrustedRead = (
   return Effect.map(latest(guard.value.store), (window) =>
     Option.map(window, (w) => ({
       window: w,
-      decision: guard.value.decide(call.tool.name, invocation.selector, endpoint),
+      decision: guard.value.decide(
+        call.tool.name,
+        invocation.selector,
+        endpoint,
+        classesOf(call.tool.name, invocation.selector),
+      ),
     })),
   )
 }
