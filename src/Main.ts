@@ -6,12 +6,15 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Effect from "effect/Effect"
 import * as Cli from "./Cli/CommandLine.js"
 import * as Commands from "./Cli/Commands.js"
+import * as Unknown from "./Cli/Unknown.js"
 import * as Logging from "./Operations/Logging.js"
 import * as Environment from "./Settings/Environment.js"
 
 // Failures are reported by Commands (an ExitCode's message is on stderr already); the exit code is set by its teardown.
+const command = Cli.parse(process.argv.slice(2))
+
 NodeRuntime.runMain(
-  Commands.run(Cli.parse(process.argv.slice(2))).pipe(
+  Effect.zipRight(Unknown.atStart(command), Commands.run(command)).pipe(
     Commands.reportUnexpected,
     Logging.toStderrOnly,
     Effect.withConfigProvider(Environment.provider),

@@ -47,6 +47,7 @@ import * as Policy from "../Tools/Policy/Policy.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as FleetView from "../View/Fleet.js"
 import * as Cli from "./CommandLine.js"
+import * as Unknown from "./Unknown.js"
 
 // What serving over stdio never uses (HTTP, the sandbox, check, setup) is imported when its
 // command runs: start-up neither loads nor runs it.
@@ -301,7 +302,8 @@ const check = Effect.gen(function* () {
     perRequest: (yield* Config.loadCredentialsMode) === "per-request",
   })
   const lines = Check.format(report).split("\n")
-  lines.splice(-1, 0, `  [${guard.shared ? "warn" : "ok  "}] guard    over HTTP, ${guard.words}`)
+  const settings = [...(yield* Unknown.checkLines), ...Check.formatStep(yield* Check.losingStep)]
+  lines.splice(-1, 0, `  [${guard.shared ? "warn" : "ok  "}] guard    over HTTP, ${guard.words}`, ...settings)
   yield* Console.error(lines.join("\n"))
   // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
   const signInOk = Option.isNone(signIn) ? true : yield* checkSignIn(signIn.value)

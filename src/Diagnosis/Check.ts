@@ -253,6 +253,15 @@ export const run: Effect.Effect<Report, never, Needs> = runWith(ParamsSettings.l
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 
+/** What `check` says of the calls that lose data, loaded with it (Destructive.ts). */
+export { step as losingStep } from "./Destructive.js"
+
+/** One step as its lines: its mark, name and detail, then its hint. */
+export const formatStep = (step: Step): ReadonlyArray<string> => [
+  `  [${mark[step.status]}] ${step.name.padEnd(8)} ${step.detail}`,
+  ...(step.hint === undefined ? [] : [`           ${"".padEnd(8)} -> ${step.hint}`]),
+]
+
 /** The report as lines for a person; it holds no secret, as the steps hold none. */
 export const format = (report: Report): string => {
   const lines = [
@@ -260,10 +269,7 @@ export const format = (report: Report): string => {
     `  service   ${report.url}`,
     `  auth      ${report.credentials}`,
   ]
-  for (const step of report.steps) {
-    lines.push(`  [${mark[step.status]}] ${step.name.padEnd(8)} ${step.detail}`)
-    if (step.hint !== undefined) lines.push(`           ${"".padEnd(8)} -> ${step.hint}`)
-  }
+  for (const step of report.steps) lines.push(...formatStep(step))
   lines.push(report.ok ? "All good." : "Not ready: see the failed step above.")
   return lines.join("\n")
 }
