@@ -4,10 +4,10 @@
  * destructive or by patterns). A warning, as each of them would run unasked.
  */
 import * as Effect from "effect/Effect"
-import * as Policy from "../Tools/Policy/Policy.js"
 import * as PolicySettings from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as Classes from "../Tools/Catalog/Classes.js"
+import * as Policy from "../Tools/Policy/Policy.js"
 
 /** A step of `check` (Check.ts's own shape; named here so that Check.ts can offer this one). */
 interface Step {
