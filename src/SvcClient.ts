@@ -83,7 +83,13 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
             outcome._tag === "Failed"
               ? outcome.error
               : credential.refusal === undefined
-                ? rejected(target, outcome, auth.method, naming)
+                ? rejected(
+                    target,
+                    outcome,
+                    auth.method,
+                    naming,
+                    config.credentials._tag === "ApiKey" ? config.credentials.from : undefined,
+                  )
                 : new SvcAuthError({
                     call: target,
                     reason: "Rejected",

@@ -43,7 +43,12 @@ type Named = (single: string) => string
 const redirectHint = (v: Named) =>
   `set ${v("SVC_URL")} as the detail says: redirects are not followed, so that the credentials go only to ${v("SVC_URL")}`
 
-const hintFor = (error: SvcError, method: Report["method"], v: Named): string => {
+const hintFor = (
+  error: SvcError,
+  method: Report["method"],
+  v: Named,
+  from: readonly [key: string, secret: string] = ["SVC_API_KEY", "SVC_API_SECRET"],
+): string => {
   switch (error._tag) {
     case "SvcTimeoutError":
       return `the service did not answer in time: is ${v("SVC_URL")} right, and is the service up? Raise ${v("SVC_TIMEOUT_MS")} if it is just slow`
@@ -68,7 +73,7 @@ const hintFor = (error: SvcError, method: Report["method"], v: Named): string =>
           return `this account needs a second factor: create an API key and set ${v("SVC_API_KEY")} and ${v("SVC_API_SECRET")}`
         case "Rejected":
           return method !== "jwt"
-            ? `check ${v("SVC_API_KEY")} and ${v("SVC_API_SECRET")}; the key may have expired or been deleted${lockout(error.detail)}`
+            ? `check ${v(from[0])} and ${v(from[1])}; the key may have expired or been deleted${lockout(error.detail)}`
             : "the service refused a fresh token: check the user is enabled"
         case "Redirected":
           return redirectHint(v)
@@ -126,7 +131,11 @@ export const authStep: Effect.Effect<Step, never, Auth | SvcClient> = Effect.gen
   const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
   if (authed._tag === "Left") {
     const error = authed.left
-    return { name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method, v) }
+    // The variables the key was read from, as set: SVC_API_SECRET_FILE names the file to look at.
+    const config = yield* Effect.serviceOption(SvcConfig)
+    const credentials = config._tag === "Some" ? config.value.credentials : undefined
+    const from = credentials?._tag === "ApiKey" ? credentials.from : undefined
+    return { name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method, v, from) }
   }
   return {
     name: "auth",
