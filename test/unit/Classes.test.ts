@@ -6,6 +6,8 @@
  * replace a group's members, not read from the class's table; the tools' annotations must say
  * destructive of every member.
  */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
@@ -122,6 +124,17 @@ describe("the class destructive", () => {
     expect(hold("-destructive")("svc_execute", "deploy_stack", "DeployStack", []).why).toBe(
       "runs again what is configured",
     )
+  })
+
+  it("is listed whole by docs/configuration.md", () => {
+    const docs = Fs.readFileSync(Path.join(import.meta.dirname, "../../docs/configuration.md"), "utf8")
+    const section = docs.slice(docs.indexOf("## The class destructive"))
+    for (const [tool, selectors] of Classes.destructiveByTool()) {
+      const name = tool.split(" ")[0] ?? tool
+      expect(section).toContain(`\`${name}\``)
+      if (selectors !== "every selector")
+        for (const selector of selectors.split(", ")) expect(section).toContain(`\`${selector}\``)
+    }
   })
 
   it("a pattern that names no selector says the selector meant", () => {
