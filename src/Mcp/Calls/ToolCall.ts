@@ -198,6 +198,13 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
         : recordRefusal(prepared, refusal, incoming.args)
     }
     const call = resolveCall(authorized.right, incoming.args)
+    // What the service would refuse this person is refused here, before a question is asked of it.
+    const beyond = Either.isRight(call.invocation)
+      ? incoming.beyond?.(call.tool.name, call.invocation.right.selector)
+      : undefined
+    if (beyond !== undefined && Either.isRight(call.invocation)) {
+      return recordRefusal(prepared, notSent(call, call.invocation.right, beyond), incoming.args)
+    }
     return Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call), (readBefore) => {
       if (Option.isNone(readBefore) && !confirms(prepared, call)) return perform(prepared, call)
       // Every change after an untrusted read is recorded as guarded; only one the guard holds is asked (or refused).

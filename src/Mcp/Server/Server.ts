@@ -277,6 +277,11 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const serve = boundary(runFork)
   const listed = listing(tools, apps)
   const listedFor = Listing.memo((reach) => listing(Listing.narrowed(tools, reach), apps))
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  const beyondFor = (reach: Listing.Reach) => (name: string, selector: string) => {
+    const tool = byName.get(name)
+    return tool === undefined ? undefined : Listing.beyondOf(tool, selector, reach)
+  }
   const runtime = yield* Effect.runtime<never>()
   const run = <A, E>(effect: Effect.Effect<A, E>) => Runtime.runPromise(runtime)(effect)
   const options = optionsOf(apps)
@@ -304,6 +309,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
           server,
           sessionLevel,
           request: requestContext,
+          ...(reach === undefined ? {} : { beyond: beyondFor(reach) }),
         }),
         ctx.mcpReq.signal,
       ),
