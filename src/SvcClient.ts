@@ -14,7 +14,7 @@ import { Auth, type Credential } from "./Auth.js"
 import * as CallContext from "./Call/Context.js"
 import { guarded } from "./Callers/KeyGuard.js"
 import { RefusedKeys } from "./Callers/RefusedKeys.js"
-import { DEFAULT_MAX_ANSWER_BYTES, SvcConfig } from "./Config.js"
+import { DEFAULT_MAX_ANSWER_BYTES, SvcConfig, type SvcConfigShape } from "./Config.js"
 import { SvcAuthError, type SvcError, type Target } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
 import { fromResponse, type Outcome, rejected } from "./Service/Response.js"
@@ -44,6 +44,9 @@ export { type ClientHooks, Hooks } from "./Service/Hooks.js"
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
 type Needs = SvcConfig | Auth | HttpClient.HttpClient | RefusedKeys
+
+/** The variables the server's API key was read from, for a refusal to name them (SVC_API_SECRET_FILE...). */
+const keyFrom = (config: SvcConfigShape) => (config.credentials._tag === "ApiKey" ? config.credentials.from : undefined)
 
 export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(function* () {
   const config = yield* SvcConfig
@@ -83,13 +86,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
             outcome._tag === "Failed"
               ? outcome.error
               : credential.refusal === undefined
-                ? rejected(
-                    target,
-                    outcome,
-                    auth.method,
-                    naming,
-                    config.credentials._tag === "ApiKey" ? config.credentials.from : undefined,
-                  )
+                ? rejected(target, outcome, auth.method, naming, keyFrom(config))
                 : new SvcAuthError({
                     call: target,
                     reason: "Rejected",

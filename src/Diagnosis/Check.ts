@@ -124,25 +124,28 @@ const reach = Effect.gen(function* () {
  * logs in first). Readiness without credentials of the server's own asks
  * nothing of them, and so takes no such step.
  */
-export const authStep: Effect.Effect<Step, never, Auth | SvcClient> = Effect.gen(function* () {
-  const auth = yield* Auth
-  const client = yield* SvcClient
-  const v = (yield* Naming).variable
-  const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
-  if (authed._tag === "Left") {
-    const error = authed.left
-    // The variables the key was read from, as set: SVC_API_SECRET_FILE names the file to look at.
-    const config = yield* Effect.serviceOption(SvcConfig)
-    const credentials = config._tag === "Some" ? config.value.credentials : undefined
-    const from = credentials?._tag === "ApiKey" ? credentials.from : undefined
-    return { name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method, v, from) }
-  }
-  return {
-    name: "auth",
-    status: "ok",
-    detail: auth.method !== "jwt" ? "the API key was accepted" : "logged in, and the token was accepted",
-  }
-})
+export const authStepWith = (
+  from?: readonly [key: string, secret: string],
+): Effect.Effect<Step, never, Auth | SvcClient> =>
+  Effect.gen(function* () {
+    const auth = yield* Auth
+    const client = yield* SvcClient
+    const v = (yield* Naming).variable
+    const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
+    if (authed._tag === "Left") {
+      const error = authed.left
+      // The variables the key was read from, as set: SVC_API_SECRET_FILE names the file to look at.
+      return { name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method, v, from) }
+    }
+    return {
+      name: "auth",
+      status: "ok",
+      detail: auth.method !== "jwt" ? "the API key was accepted" : "logged in, and the token was accepted",
+    }
+  })
+
+/** The step with the plain variables' names in its hint: as readiness takes it. */
+export const authStep: Effect.Effect<Step, never, Auth | SvcClient> = authStepWith()
 
 /**
  * The steps, in order: the service reached at its URL, its version, then
@@ -223,7 +226,9 @@ export const runWith = (
     const auth = yield* Auth
     const naming = yield* Naming
     const v = naming.variable
-    const all = yield* steps(params, authStep)
+    // The variables the key was read from, for the hint of a refused one (SVC_API_SECRET_FILE...).
+    const from = config.credentials._tag === "ApiKey" ? config.credentials.from : undefined
+    const all = yield* steps(params, authStepWith(from))
     return {
       ...(naming.service._tag === "Some" ? { service: naming.service.value } : {}),
       credentials:
