@@ -6,15 +6,23 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Effect from "effect/Effect"
 import * as Cli from "./Cli/CommandLine.js"
 import * as Commands from "./Cli/Commands.js"
-import * as Unknown from "./Cli/Unknown.js"
 import * as Logging from "./Operations/Logging.js"
 import * as Environment from "./Settings/Environment.js"
 
 // Failures are reported by Commands (an ExitCode's message is on stderr already); the exit code is set by its teardown.
 const command = Cli.parse(process.argv.slice(2))
 
+// The variables set that no setting reads, named as a server starts: loaded then, beside the start's own modules.
+const unknownSettings =
+  command._tag === "Serve"
+    ? Effect.flatMap(
+        Effect.promise(() => import("./Cli/Unknown.js")),
+        (Unknown) => Unknown.atStart(command),
+      )
+    : Effect.void
+
 NodeRuntime.runMain(
-  Effect.zipRight(Unknown.atStart(command), Commands.run(command)).pipe(
+  Effect.zipRight(unknownSettings, Commands.run(command)).pipe(
     Commands.reportUnexpected,
     Logging.toStderrOnly,
     Effect.withConfigProvider(Environment.provider),

@@ -47,7 +47,6 @@ import * as Policy from "../Tools/Policy/Policy.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as FleetView from "../View/Fleet.js"
 import * as Cli from "./CommandLine.js"
-import * as Unknown from "./Unknown.js"
 
 // What serving over stdio never uses (HTTP, the sandbox, check, setup) is imported when its
 // command runs: start-up neither loads nor runs it.
@@ -60,6 +59,7 @@ const loadSetup = Effect.promise(() => import("./Setup.js"))
 const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
 const loadAuditVerify = Effect.promise(() => import("../Audit/VerifyCommand.js"))
 const loadPeople = Effect.promise(() => import("./People.js"))
+const loadUnknown = Effect.promise(() => import("./Unknown.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
@@ -302,7 +302,7 @@ const check = Effect.gen(function* () {
     perRequest: (yield* Config.loadCredentialsMode) === "per-request",
   })
   const lines = Check.format(report).split("\n")
-  const settings = [...(yield* Unknown.checkLines), ...Check.formatStep(yield* Check.losingStep)]
+  const settings = yield* Effect.flatMap(loadUnknown, (Unknown) => Unknown.checkLines)
   lines.splice(-1, 0, `  [${guard.shared ? "warn" : "ok  "}] guard    over HTTP, ${guard.words}`, ...settings)
   yield* Console.error(lines.join("\n"))
   // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.

@@ -267,9 +267,6 @@ export const run: Effect.Effect<Report, never, Needs> = runWith(ParamsSettings.l
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 
-/** What `check` says of the calls that lose data, loaded with it (Destructive.ts). */
-export { step as losingStep } from "./Destructive.js"
-
 /** One step as its lines: its mark, name and detail, then its hint. */
 export const formatStep = (step: Step): ReadonlyArray<string> => [
   `  [${mark[step.status]}] ${step.name.padEnd(8)} ${step.detail}`,
