@@ -22,6 +22,11 @@ export type Credentials =
       readonly _tag: "ApiKey"
       readonly key: Redacted.Redacted<string>
       readonly secret: Redacted.Redacted<string>
+      /**
+       * The variables the key and secret were read from (SVC_API_KEY or SVC_API_KEY_FILE, ...), for a
+       * refusal to name those set; unset, the plain ones.
+       */
+      readonly from?: readonly [key: string, secret: string]
     }
   | {
       readonly _tag: "Login"
@@ -121,9 +126,15 @@ export const loadCredentialsMode: Effect.Effect<CredentialsMode, ConfigError> = 
   Config.mapOrFail(optional("SVC_MCP_CREDENTIALS"), pickCredentialsMode),
 )
 
+/** Whether `name` is read from its file (`name`_FILE): the name a refusal gives the operator. */
+const source = (name: string) =>
+  Config.map(optional(`${name}_FILE`), (file) => (Option.isSome(file) ? `${name}_FILE` : name))
+
 const secrets = Config.all({
   apiKey: secret("SVC_API_KEY"),
   apiSecret: secret("SVC_API_SECRET"),
+  keyFrom: source("SVC_API_KEY"),
+  secretFrom: source("SVC_API_SECRET"),
   username: secret("SVC_INIT_ADMIN_USERNAME"),
   password: secret("SVC_INIT_ADMIN_PASSWORD"),
 })
@@ -131,6 +142,8 @@ const secrets = Config.all({
 const ownCredentials = ({
   apiKey,
   apiSecret,
+  keyFrom,
+  secretFrom,
   username,
   password,
 }: Config.Config.Success<typeof secrets>): Either.Either<Credentials, EffectConfigError.ConfigError> => {
@@ -145,7 +158,7 @@ const ownCredentials = ({
         refuse("SVC_API_KEY", (v) => `is not set but ${v("SVC_API_SECRET")} is`, "set both, or neither"),
       )
     }
-    return Either.right({ _tag: "ApiKey", key: apiKey.value, secret: apiSecret.value })
+    return Either.right({ _tag: "ApiKey", key: apiKey.value, secret: apiSecret.value, from: [keyFrom, secretFrom] })
   }
   if (Option.isSome(username) && Option.isSome(password)) {
     return Either.right({ _tag: "Login", username: Redacted.value(username.value), password: password.value })
@@ -181,7 +194,7 @@ const ownCredentials = ({
 /** The credentials as set; in per-request mode the server's own are optional (check and /readyz use them when given). */
 const credentials = (mode: CredentialsMode): Config.Config<Credentials> =>
   Config.mapOrFail(secrets, (own) =>
-    mode === "per-request" && Object.values(own).every(Option.isNone)
+    mode === "per-request" && [own.apiKey, own.apiSecret, own.username, own.password].every(Option.isNone)
       ? Either.right<Credentials>({ _tag: "None" })
       : ownCredentials(own),
   )

@@ -10,8 +10,19 @@ import * as Logging from "./Operations/Logging.js"
 import * as Environment from "./Settings/Environment.js"
 
 // Failures are reported by Commands (an ExitCode's message is on stderr already); the exit code is set by its teardown.
+const command = Cli.parse(process.argv.slice(2))
+
+// The variables set that no setting reads, named as a server starts: loaded then, beside the start's own modules.
+const unknownSettings =
+  command._tag === "Serve"
+    ? Effect.flatMap(
+        Effect.promise(() => import("./Cli/Unknown.js")),
+        (Unknown) => Unknown.atStart(command),
+      )
+    : Effect.void
+
 NodeRuntime.runMain(
-  Commands.run(Cli.parse(process.argv.slice(2))).pipe(
+  Effect.zipRight(unknownSettings, Commands.run(command)).pipe(
     Commands.reportUnexpected,
     Logging.toStderrOnly,
     Effect.withConfigProvider(Environment.provider),

@@ -14,7 +14,7 @@ import { Auth, type Credential } from "./Auth.js"
 import * as CallContext from "./Call/Context.js"
 import { guarded } from "./Callers/KeyGuard.js"
 import { RefusedKeys } from "./Callers/RefusedKeys.js"
-import { DEFAULT_MAX_ANSWER_BYTES, SvcConfig } from "./Config.js"
+import { DEFAULT_MAX_ANSWER_BYTES, SvcConfig, type SvcConfigShape } from "./Config.js"
 import { SvcAuthError, type SvcError, SvcResponseError, type Target } from "./Service/Errors.js"
 import { Hooks } from "./Service/Hooks.js"
 import { fromResponse, type Outcome, rejected } from "./Service/Response.js"
@@ -88,16 +88,20 @@ const failureOf = (
   credential: Credential,
   method: Parameters<typeof rejected>[2],
   naming: NamingShape,
+  from: Parameters<typeof rejected>[4],
 ): SvcError =>
   outcome._tag === "Failed"
     ? outcome.error
     : credential.refusal === undefined
-      ? rejected(target, outcome, method, naming)
+      ? rejected(target, outcome, method, naming, from)
       : new SvcAuthError({ call: target, reason: "Rejected", status: outcome.status, detail: credential.refusal })
 
 export class SvcClient extends Context.Tag("svc-mcp/SvcClient")<SvcClient, SvcClientShape>() {}
 
 type Needs = SvcConfig | Auth | HttpClient.HttpClient | RefusedKeys
+
+/** The variables the server's API key was read from, for a refusal to name them (SVC_API_SECRET_FILE...). */
+const keyFrom = (config: SvcConfigShape) => (config.credentials._tag === "ApiKey" ? config.credentials.from : undefined)
 
 export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(function* () {
   const config = yield* SvcConfig
@@ -136,7 +140,7 @@ export const make: Effect.Effect<SvcClientShape, never, Needs> = Effect.gen(func
     const settle = (outcome: Outcome, credential: Credential): Effect.Effect<Reply, SvcError> =>
       outcome._tag === "Ok"
         ? Effect.succeed(outcome)
-        : Effect.fail(failureOf(target, outcome, credential, auth.method, naming))
+        : Effect.fail(failureOf(target, outcome, credential, auth.method, naming, keyFrom(config)))
     const renewed = (credential: Credential) =>
       Option.isNone(auth.renew)
         ? undefined

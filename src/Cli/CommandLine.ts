@@ -9,6 +9,7 @@ import type { Scenario } from "../Sandbox/Estates/Scenarios.js"
 import { DEFAULT_HOST } from "../Settings/Http.js"
 import { parsePort as parsePortText } from "../Settings/Read.js"
 import { VERSION } from "../Shared/Version.js"
+import { destructiveByTool } from "../Tools/Catalog/Classes.js"
 import * as Flags from "./Flags.js"
 // Its command line alone: the rest of setup is loaded by its command.
 import * as Setup from "./Setup/Options.js"
@@ -216,6 +217,30 @@ const COMMANDS: ReadonlyArray<readonly [string, string]> = [
 
 const width = Math.max(...COMMANDS.map(([usage]) => usage.length)) + 2
 
+/** Words wrapped to lines of at most `width` characters, each line indented by `indent`. */
+const wrap = (text: string, indent: string, width = 100): string => {
+  const lines: Array<string> = []
+  let line = indent
+  for (const word of text.split(" ")) {
+    if (line.length + word.length + 1 > width && line.trim() !== "") {
+      lines.push(line.trimEnd())
+      line = indent
+    }
+    line += `${word} `
+  }
+  return [...lines, line.trimEnd()].join("\n")
+}
+
+/** How SVC_ALLOW, SVC_DENY, SVC_CONFIRM and SVC_GUARD_HOLD are written, and the class destructive's members. */
+const patternsHelp = (): string =>
+  [
+    "Patterns (SVC_ALLOW, SVC_DENY, SVC_CONFIRM, SVC_GUARD_HOLD), comma separated: tool:selector, where",
+    "* matches any run of characters anywhere (svc_execute:*prune* takes run_server_prune_images too),",
+    "or the class destructive: every call that removes or stops something, at every reach.",
+    "SVC_CONFIRM=destructive asks before each of them:",
+    ...destructiveByTool().map(([tool, selectors]) => wrap(`${tool}: ${selectors}`, "    ").replace(/^ {4}/, "  ")),
+  ].join("\n")
+
 /** `svc-mcp --help`: every command and every variable read. Printed with a newline after it. */
 export const HELP = `svc-mcp ${VERSION}: an MCP server for the infrastructure-management service.
 
@@ -225,6 +250,8 @@ Configuration comes from the environment, read once at start; an empty value cou
 and a malformed one stops the server with one line naming it (exit code 2).
 
 ${Variables.help()}
+
+${patternsHelp()}
 
 Everything but the MCP protocol is written to stderr, except what setup prints to be run or pasted.`
 

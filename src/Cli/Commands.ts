@@ -59,6 +59,7 @@ const loadSetup = Effect.promise(() => import("./Setup.js"))
 const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
 const loadAuditVerify = Effect.promise(() => import("../Audit/VerifyCommand.js"))
 const loadPeople = Effect.promise(() => import("./People.js"))
+const loadUnknown = Effect.promise(() => import("./Unknown.js"))
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
@@ -300,7 +301,8 @@ const check = Effect.gen(function* () {
   const http = Option.isSome(signIn) || (yield* HttpSettings.portSet)
   const perRequest = (yield* Config.loadCredentialsMode) === "per-request"
   const guard = Guard.whoseWindow(yield* GuardSettings.load, { http, signIn: Option.isSome(signIn), perRequest })
-  yield* Console.error(`${Check.formatSteps(report)}\n${Check.guardLine(guard, http)}`)
+  const settings = yield* Effect.flatMap(loadUnknown, (Unknown) => Unknown.checkLines)
+  yield* Console.error([Check.formatSteps(report), Check.guardLine(guard, http), ...settings].join("\n"))
   // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
   const signInOk = Option.isNone(signIn) ? true : yield* checkSignIn(signIn.value)
   yield* Console.error(Check.verdict(report.ok && signInOk))

@@ -43,7 +43,12 @@ type Named = (single: string) => string
 const redirectHint = (v: Named) =>
   `set ${v("SVC_URL")} as the detail says: redirects are not followed, so that the credentials go only to ${v("SVC_URL")}`
 
-const hintFor = (error: SvcError, method: Report["method"], v: Named): string => {
+const hintFor = (
+  error: SvcError,
+  method: Report["method"],
+  v: Named,
+  from: readonly [key: string, secret: string] = ["SVC_API_KEY", "SVC_API_SECRET"],
+): string => {
   switch (error._tag) {
     case "SvcTimeoutError":
       return `the service did not answer in time: is ${v("SVC_URL")} right, and is the service up? Raise ${v("SVC_TIMEOUT_MS")} if it is just slow`
@@ -68,7 +73,7 @@ const hintFor = (error: SvcError, method: Report["method"], v: Named): string =>
           return `this account needs a second factor: create an API key and set ${v("SVC_API_KEY")} and ${v("SVC_API_SECRET")}`
         case "Rejected":
           return method !== "jwt"
-            ? `check ${v("SVC_API_KEY")} and ${v("SVC_API_SECRET")}; the key may have expired or been deleted${lockout(error.detail)}`
+            ? `check ${v(from[0])} and ${v(from[1])}; the key may have expired or been deleted${lockout(error.detail)}`
             : "the service refused a fresh token: check the user is enabled"
         case "Redirected":
           return redirectHint(v)
@@ -119,21 +124,28 @@ const reach = Effect.gen(function* () {
  * logs in first). Readiness without credentials of the server's own asks
  * nothing of them, and so takes no such step.
  */
-export const authStep: Effect.Effect<Step, never, Auth | SvcClient> = Effect.gen(function* () {
-  const auth = yield* Auth
-  const client = yield* SvcClient
-  const v = (yield* Naming).variable
-  const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
-  if (authed._tag === "Left") {
-    const error = authed.left
-    return { name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method, v) }
-  }
-  return {
-    name: "auth",
-    status: "ok",
-    detail: auth.method !== "jwt" ? "the API key was accepted" : "logged in, and the token was accepted",
-  }
-})
+export const authStepWith = (
+  from?: readonly [key: string, secret: string],
+): Effect.Effect<Step, never, Auth | SvcClient> =>
+  Effect.gen(function* () {
+    const auth = yield* Auth
+    const client = yield* SvcClient
+    const v = (yield* Naming).variable
+    const authed = yield* Effect.either(client.call("read", "GetVersion", {}))
+    if (authed._tag === "Left") {
+      const error = authed.left
+      // The variables the key was read from, as set: SVC_API_SECRET_FILE names the file to look at.
+      return { name: "auth", status: "fail", detail: error.message, hint: hintFor(error, auth.method, v, from) }
+    }
+    return {
+      name: "auth",
+      status: "ok",
+      detail: auth.method !== "jwt" ? "the API key was accepted" : "logged in, and the token was accepted",
+    }
+  })
+
+/** The step with the plain variables' names in its hint: as readiness takes it. */
+export const authStep: Effect.Effect<Step, never, Auth | SvcClient> = authStepWith()
 
 /**
  * The steps, in order: the service reached at its URL, its version, then
@@ -214,7 +226,9 @@ export const runWith = (
     const auth = yield* Auth
     const naming = yield* Naming
     const v = naming.variable
-    const all = yield* steps(params, authStep)
+    // The variables the key was read from, for the hint of a refused one (SVC_API_SECRET_FILE...).
+    const from = config.credentials._tag === "ApiKey" ? config.credentials.from : undefined
+    const all = yield* steps(params, authStepWith(from))
     return {
       ...(naming.service._tag === "Some" ? { service: naming.service.value } : {}),
       credentials:
@@ -253,6 +267,12 @@ export const run: Effect.Effect<Report, never, Needs> = runWith(ParamsSettings.l
 
 const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const
 
+/** One step as its lines: its mark, name and detail, then its hint. */
+export const formatStep = (step: Step): ReadonlyArray<string> => [
+  `  [${mark[step.status]}] ${step.name.padEnd(8)} ${step.detail}`,
+  ...(step.hint === undefined ? [] : [`           ${"".padEnd(8)} -> ${step.hint}`]),
+]
+
 /** The guard's line: whose window a change falls in, as the transport these settings serve on keys it. */
 export const guardLine = (guard: { readonly words: string; readonly shared: boolean }, http: boolean): string =>
   `  [${guard.shared ? "warn" : "ok  "}] guard    over ${http ? "HTTP" : "stdio"}, ${guard.words}`
@@ -270,9 +290,6 @@ export const formatSteps = (report: Report): string => {
     `  service   ${report.url}`,
     `  auth      ${report.credentials}`,
   ]
-  for (const step of report.steps) {
-    lines.push(`  [${mark[step.status]}] ${step.name.padEnd(8)} ${step.detail}`)
-    if (step.hint !== undefined) lines.push(`           ${"".padEnd(8)} -> ${step.hint}`)
-  }
+  for (const step of report.steps) lines.push(...formatStep(step))
   return lines.join("\n")
 }

@@ -209,6 +209,7 @@ export const rejected = (
   outcome: { readonly status: number; readonly error: string },
   method: "api-key" | "caller-key" | "jwt",
   naming: NamingShape = single,
+  from: readonly [key: string, secret: string] = ["SVC_API_KEY", "SVC_API_SECRET"],
 ): SvcAuthError =>
   new SvcAuthError({
     call,
@@ -216,7 +217,7 @@ export const rejected = (
     status: outcome.status,
     detail:
       method === "api-key"
-        ? `the service refused the API key (${outcome.error}); check ${naming.variable("SVC_API_KEY")} and ${naming.variable("SVC_API_SECRET")}, and whether the key has expired`
+        ? `the service refused the API key (${outcome.error}); check ${naming.variable(from[0])} and ${naming.variable(from[1])}, and whether the key has expired`
         : method === "caller-key"
           ? `the service refused the caller's API key (${outcome.error}); check the ${naming.header("Key")} and ${naming.header("Secret")} the client sends, and whether the key has expired`
           : `the service refused a fresh login token (${outcome.error})`,

@@ -145,3 +145,10 @@ export const provider: ConfigProvider.ConfigProvider = (() => {
     flattened: fromEnv.flattened,
   })
 })()
+
+/**
+ * The names set in this process's environment that begin with `prefix`, for the warning about a
+ * variable no setting reads (Settings/Unknown.ts): names only, never a value.
+ */
+export const namesSet = (prefix: string): ReadonlyArray<string> =>
+  Object.keys(process.env).filter((name) => name.startsWith(prefix))

@@ -11,12 +11,17 @@ import * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import { type PatternClass, parseItem } from "./Policy.js"
 import { type ConfigError, commaList, optional, optionalWith, pickOne, read, refuse } from "./Read.js"
 import * as Touches from "./Touches.js"
 
 export type GuardMode = "ask" | "ask-all" | "off"
 
-/** An operator's SVC_GUARD_HOLD pattern: its matches are held, or with `-` let through; `*` any run. */
+/**
+ * An operator's SVC_GUARD_HOLD pattern: its matches are held, or with `-` let through; `*` any
+ * run. A class (`destructive`) in place of `tool:selector` matches its members, and `tool` and
+ * `selector` are then empty.
+ */
 export interface HoldPattern {
   readonly text: string
   readonly held: boolean
@@ -24,6 +29,7 @@ export interface HoldPattern {
   readonly selector: string
   /** What the change must touch, after `@` (Touches.ts): decided once what it touches is read. */
   readonly touches?: Touches.Touch
+  readonly class?: PatternClass
 }
 
 export interface GuardSettings {
@@ -53,16 +59,16 @@ export const parseHold = (text: string): Either.Either<ReadonlyArray<HoldPattern
     commaList(text).map((item) => {
       const split = Touches.split(item)
       if (Either.isLeft(split)) return Either.left(`has the pattern ${JSON.stringify(item)}, which ${split.left}`)
-      const match = /^(-?)([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(split.right.head)
-      return match === null
-        ? Either.left(`has the pattern ${JSON.stringify(item)}, which is not tool:selector or -tool:selector`)
-        : Either.right<HoldPattern>({
-            text: item,
-            held: match[1] !== "-",
-            tool: match[2] as string,
-            selector: match[3] as string,
-            ...(split.right.touch === undefined ? {} : { touches: split.right.touch }),
-          })
+      const head = split.right.head
+      const held = !head.startsWith("-")
+      const touches = split.right.touch === undefined ? {} : { touches: split.right.touch }
+      return Either.map(
+        parseItem(held ? head : head.slice(1), item),
+        (read): HoldPattern =>
+          read.class !== undefined
+            ? { text: item, held, tool: "", selector: "", class: read.class, ...touches }
+            : { text: item, held, tool: read.tool, selector: read.selector, ...touches },
+      )
     }),
   )
 
@@ -88,7 +94,7 @@ const settings: Config.Config<GuardSettings> = Config.all({
       refuse(
         "SVC_GUARD_HOLD",
         problem,
-        "write comma-separated tool:selector patterns with * as a wildcard, a leading - to let a change through, and what it touches after @ if you like, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag,svc_execute:*@tag:production",
+        "write comma-separated tool:selector patterns with * as a wildcard anywhere, or the class destructive, a leading - to let a change through, and what it touches after @ if you like, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag,svc_execute:*@tag:production",
       ),
     ),
   ).pipe(Config.map(Option.getOrElse((): ReadonlyArray<HoldPattern> => []))),

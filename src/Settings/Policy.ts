@@ -9,6 +9,7 @@ import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { closest } from "../Shared/Closest.js"
 import { wildcard } from "../Shared/Wildcard.js"
 import { type ConfigError, commaList, optional, optionalWith, pickOne, positive, read, refuse } from "./Read.js"
 import * as Touches from "./Touches.js"
@@ -36,8 +37,43 @@ export type AccessChanges = "deny" | "allow"
 const ACCESS_CHANGES: ReadonlyArray<AccessChanges> = ["deny", "allow"]
 
 /**
- * A `tool:selector` pattern of SVC_ALLOW, SVC_DENY or SVC_CONFIRM; `*` matches any run of characters.
- * (SVC_REVEAL_SECRETS: the policy's own, asking before a secret the service shows once is made.)
+ * The named classes a pattern setting may give in place of `tool:selector`: `destructive`, every
+ * call that removes or stops something (Tools/Catalog/Classes.ts says which).
+ */
+export const CLASSES = ["destructive"] as const
+
+export type PatternClass = (typeof CLASSES)[number]
+
+/** One item of a pattern setting, read: a class, or a `tool:selector` whose `*` matches any run. */
+export type PatternItem =
+  | { readonly class: PatternClass }
+  | { readonly class?: undefined; readonly tool: string; readonly selector: string }
+
+/** How a pattern setting is written, for its refusals. */
+export const PATTERN_HINT =
+  "write comma-separated tool:selector patterns, * matching any run of characters anywhere in either part, or the class destructive, e.g. destructive,svc_execute:deploy_*"
+
+/**
+ * One item of SVC_ALLOW, SVC_DENY, SVC_CONFIRM or SVC_GUARD_HOLD: a word alone is a class, a
+ * `:` makes it `tool:selector`. (A part naming what is touched, after an `@`, belongs to the item
+ * as a whole; the class or `tool:selector` is what stands before it.)
+ */
+export const parseItem = (item: string, shown: string = item): Either.Either<PatternItem, string> => {
+  const pair = /^([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(item)
+  if (pair !== null) return Either.right({ tool: pair[1] as string, selector: pair[2] as string })
+  if ((CLASSES as ReadonlyArray<string>).includes(item)) return Either.right({ class: item as PatternClass })
+  const guess = item.includes(":") ? undefined : closest(item, CLASSES)
+  return Either.left(
+    `has the pattern ${JSON.stringify(shown.slice(0, 80))}, which is neither tool:selector nor a class (${CLASSES.join(", ")})${
+      guess === undefined ? "" : `; did you mean ${guess}?`
+    }`,
+  )
+}
+
+/**
+ * A pattern of SVC_ALLOW, SVC_DENY or SVC_CONFIRM: a class, or `tool:selector` where `*` matches
+ * any run of characters. (SVC_REVEAL_SECRETS: the policy's own, asking before a secret the service
+ * shows once is made.) A class's `tool` and `selector` match nothing: its members are the class's.
  */
 export interface Pattern {
   readonly variable: "SVC_ALLOW" | "SVC_DENY" | "SVC_CONFIRM" | "SVC_REVEAL_SECRETS"
@@ -48,7 +84,10 @@ export interface Pattern {
   readonly changes?: boolean
   /** What the call must touch, after `@` (Touches.ts): a tag, a resource by type and name, a server. */
   readonly touches?: Touches.Touch
+  readonly class?: PatternClass
 }
+
+const NOTHING = /(?!)/
 
 export interface ServerSettingsShape {
   readonly mode: Mode
@@ -101,27 +140,33 @@ const patterns = (variable: Pattern["variable"]) =>
     Either.all(
       commaList(text).map((item) => {
         const split = Touches.split(item)
-        const head = Either.isRight(split) ? split.right.head : ""
-        const match = /^([A-Za-z0-9_*]+):([A-Za-z0-9_*]+)$/.exec(head)
-        const every = head === "*"
-        return Either.isLeft(split) || (match === null && !every)
-          ? Either.left(
-              refuse(
-                variable,
-                Either.isLeft(split)
-                  ? `has the pattern ${JSON.stringify(item)}, which ${split.left}`
-                  : `has the pattern ${JSON.stringify(item)}, which is not tool:selector`,
-                "write comma-separated tool:selector patterns with * as a wildcard (* alone: every change), each with what it touches after @ if you like, e.g. svc_delete:*,*@tag:production,svc_execute:*@server:prod-*",
-              ),
-            )
-          : Either.right<Pattern>({
-              variable,
-              text: item,
-              tool: wildcard(every ? "*" : (match?.[1] as string)),
-              selector: wildcard(every ? "*" : (match?.[2] as string)),
-              ...(every ? { changes: true } : {}),
-              ...(split.right.touch === undefined ? {} : { touches: split.right.touch }),
-            })
+        if (Either.isLeft(split)) {
+          return Either.left(
+            refuse(variable, `has the pattern ${JSON.stringify(item.slice(0, 80))}, which ${split.left}`, PATTERN_HINT),
+          )
+        }
+        const { head, touch } = split.right
+        const touches = touch === undefined ? {} : { touches: touch }
+        // `*` alone: every change, whatever its tool (no read).
+        if (head === "*") {
+          return Either.right<Pattern>({
+            variable,
+            text: item,
+            tool: wildcard("*"),
+            selector: wildcard("*"),
+            changes: true,
+            ...touches,
+          })
+        }
+        return Either.match(parseItem(head, item), {
+          onLeft: (problem) => Either.left(refuse(variable, problem, PATTERN_HINT)),
+          onRight: (read) =>
+            Either.right<Pattern>(
+              read.class !== undefined
+                ? { variable, text: item, tool: NOTHING, selector: NOTHING, class: read.class, ...touches }
+                : { variable, text: item, tool: wildcard(read.tool), selector: wildcard(read.selector), ...touches },
+            ),
+        })
       }),
     ),
   )

@@ -140,6 +140,20 @@ const schemaOnly = (tool: Tool, args: unknown): unknown =>
     ? { ...args, query: "" }
     : args
 
+/**
+ * Params the service requires that a call may leave out, and what is sent for them: a stack's
+ * logs (GetStackLog, SearchStackLog) take `services`, where `[]` means every service.
+ */
+const FILLED: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  GetStackLog: { services: [] },
+  SearchStackLog: { services: [] },
+}
+
+const filledIn = (endpoint: string, params: Readonly<Record<string, unknown>>) => {
+  const missing = Object.entries(FILLED[endpoint] ?? {}).filter(([key]) => params[key] === undefined)
+  return missing.length === 0 ? params : { ...Object.fromEntries(missing), ...params }
+}
+
 /** Decodes and resolves a call without sending it. */
 export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, ToolInputError> => {
   // A client may send no arguments at all; that is the same as an empty object.
@@ -152,7 +166,8 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   const { params, wait, schema, fields } = decoded.right
   const query = filled === args ? decoded.right.query : undefined
   const selector = decoded.right[tool.selectorKey] as string
-  const body = query !== undefined && params.terms === undefined ? { ...params, terms: [query] } : params
+  const sent = filledIn(tool.endpoints[selector] ?? "", params)
+  const body = query !== undefined && sent.terms === undefined ? { ...sent, terms: [query] } : sent
   return Either.right({
     tool: tool.name,
     wait: wait === true,

@@ -22,12 +22,10 @@ const columnsOf = (tool: Tool, endpoint: string): Readonly<Record<string, unknow
   return { columns: [...byLabel.keys()], ...(paths.length === 0 ? {} : { paths: Object.fromEntries(paths) }) }
 }
 
-/** What an execution that loses data removes (Tables.ts), for `schema: true`. */
+/** What a call that loses data removes, or stops (Tables.ts), for `schema: true`. */
 const removesOf = (tool: Tool, selector: string): Readonly<Record<string, string>> => {
-  const removed =
-    tool.name === "svc_execute" && Object.hasOwn(Tables.removes, selector)
-      ? (Tables.removes as Record<string, string>)[selector]
-      : undefined
+  const table = Tables.removes[tool.name] ?? {}
+  const removed = Object.hasOwn(table, selector) ? table[selector] : undefined
   return removed === undefined ? {} : { removes: removed }
 }
 

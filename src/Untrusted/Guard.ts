@@ -21,6 +21,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as GuardSettings from "../Settings/Guard.js"
+import type { PatternClass } from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as ExpiringMap from "../Shared/ExpiringMap.js"
 import { wildcard } from "../Shared/Wildcard.js"
@@ -63,13 +64,20 @@ export interface GuardShape {
   /** How long it lasts in a session: its life (CONVERSATION_MS). */
   readonly conversationMs: number
   readonly store: WindowStore
-  /** Whether a change (`tool`, its selector, the endpoint it calls) made in a window is held. */
-  readonly decide: (tool: string, selector: string, endpoint: string) => Decision
+  /**
+   * Whether a change (`tool`, its selector, the endpoint it calls, the classes it is of, as
+   * Tools/Catalog/Classes.ts says) made in a window is held.
+   */
+  readonly decide: (tool: string, selector: string, endpoint: string, classes?: ReadonlyArray<PatternClass>) => Decision
   /**
    * The SVC_GUARD_HOLD patterns with `@` that name the change, in order, before the first without
    * `@` that does: the first of them the change touches decides it (read by the caller), else `decide`.
    */
-  readonly touching: (tool: string, selector: string) => ReadonlyArray<GuardSettings.HoldPattern>
+  readonly touching: (
+    tool: string,
+    selector: string,
+    classes?: ReadonlyArray<PatternClass>,
+  ) => ReadonlyArray<GuardSettings.HoldPattern>
 }
 
 /**
@@ -83,9 +91,15 @@ const compiled = (settings: GuardSettings.GuardSettings) =>
 /** The SVC_GUARD_HOLD patterns with `@` that name a change before the first without `@` does (none with ask-all). */
 export const toucher = (settings: GuardSettings.GuardSettings) => {
   const patterns = compiled(settings)
-  return (tool: string, selector: string): ReadonlyArray<GuardSettings.HoldPattern> => {
+  return (
+    tool: string,
+    selector: string,
+    classes: ReadonlyArray<PatternClass> = [],
+  ): ReadonlyArray<GuardSettings.HoldPattern> => {
     if (settings.mode === "ask-all") return []
-    const named = patterns.filter((p) => p.tool.test(tool) && p.selector.test(selector))
+    const named = patterns.filter((p) =>
+      p.class !== undefined ? classes.includes(p.class) : p.tool.test(tool) && p.selector.test(selector),
+    )
     const plain = named.findIndex((p) => p.touches === undefined)
     return (plain < 0 ? named : named.slice(0, plain)).filter((p) => p.touches !== undefined).map((p) => p.source)
   }
@@ -94,9 +108,11 @@ export const toucher = (settings: GuardSettings.GuardSettings) => {
 export const decider = (settings: GuardSettings.GuardSettings) => {
   // A pattern with `@` decides only once what the change touches is read (`toucher`).
   const patterns = compiled(settings).filter((p) => p.touches === undefined)
-  return (tool: string, selector: string, endpoint: string): Decision => {
+  return (tool: string, selector: string, endpoint: string, classes: ReadonlyArray<PatternClass> = []): Decision => {
     if (settings.mode === "ask-all") return { held: true, why: "SVC_GUARD=ask-all" }
-    const pattern = patterns.find((p) => p.tool.test(tool) && p.selector.test(selector))
+    const pattern = patterns.find((p) =>
+      p.class !== undefined ? classes.includes(p.class) : p.tool.test(tool) && p.selector.test(selector),
+    )
     if (pattern !== undefined) return { held: pattern.held, why: `SVC_GUARD_HOLD (${pattern.text})` }
     const rule = ruleOf(tool, endpoint)
     return rule === undefined ? { held: true, why: "changes something" } : { held: rule.held, why: rule.reason }

@@ -258,8 +258,32 @@ describe("keys minted for each person, two replicas sharing a store", () => {
         // Bob reads at the service whatever his token: the reading tools.
         const bob = yield* token(BOB, "svc.write")
         expect(names(yield* listed(a.url, bob))).toEqual(readers)
-        // Alice with every scope: all thirteen.
-        expect(names(yield* listed(a.url, yield* token(ALICE, "svc.write")))).toHaveLength(13)
+        // Alice with every scope: all thirteen, without the creations the service reserves to its admins
+        // (her service user is none): a stack is hers to create, a variable, a server or a group is not.
+        const aliceAll = yield* listed(a.url, yield* token(ALICE, "svc.write"))
+        expect(names(aliceAll)).toHaveLength(13)
+        const typesOf = (tool: string) =>
+          aliceAll.tools.find((t: Any) => t.name === tool).inputSchema.properties.resource_type.enum as Array<string>
+        expect(typesOf("svc_create")).toContain("stack")
+        for (const reserved of [
+          "variable",
+          "user_group",
+          "server",
+          "build",
+          "git_provider_account",
+          "image_registry_account",
+        ]) {
+          expect(typesOf("svc_create")).not.toContain(reserved)
+        }
+        expect(typesOf("svc_copy")).toContain("stack")
+        expect(typesOf("svc_copy")).not.toContain("server")
+        // Bob reads at the service: his delete, which the service would refuse, is refused here, nothing asked or sent.
+        const bobDeletes = yield* call(a.url, bob, "svc_delete", { resource_type: "tag", params: { id: "x" } })
+        expect(bobDeletes.status).toBe(200)
+        expect(bobDeletes.body.result.isError).toBe(true)
+        expect(JSON.stringify(bobDeletes.body.result)).toMatch(
+          /has the level Read, which does not reach write\/DeleteTag/,
+        )
         // The 2025 era, after initialize: the same lists.
         const legacy = yield* HttpMcp.connect(a.url, { authorization: `Bearer ${carol}` })
         const tools = yield* Effect.promise(() => legacy.listTools())

@@ -156,6 +156,91 @@ describe("the README's first 60 lines", () => {
   })
 })
 
+/** The commands of the README's safe first run, as written: its `export` line, then each command. */
+const safeFirstRun = (): { readonly exported: ReadonlyArray<string>; readonly commands: ReadonlyArray<string> } => {
+  const lines = Fs.readFileSync(Path.join(ROOT, "README.md"), "utf8").split("\n")
+  const from = lines.indexOf("### A safe first run")
+  const open = lines.indexOf("```sh", from)
+  const close = lines.indexOf("```", open + 1)
+  const block = lines.slice(open + 1, close).map((line) => line.replace(/\s+#.*$/, "").trim())
+  const [exportLine = "", ...commands] = block
+  return {
+    exported: exportLine
+      .replace(/^export /, "")
+      .split(" ")
+      .map((pair) => pair.slice(0, pair.indexOf("="))),
+    commands,
+  }
+}
+
+/** A README command line, `NAME=value ... svc-mcp args...`, run with the built server standing in for svc-mcp. */
+const runAsWritten = (command: string, env: Record<string, string>) => {
+  const words = command.split(/\s+/)
+  const at = words.indexOf("svc-mcp")
+  const set = Object.fromEntries(
+    words.slice(0, at).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  )
+  return run(process.execPath, [Spawn.ENTRY, ...words.slice(at + 1)], {
+    env: { PATH: process.env.PATH ?? "", HOME: Os.tmpdir(), ...env, ...set },
+  })
+}
+
+describe("the README's safe first run", () => {
+  it("run as written against the sandbox: check warns of what runs unasked, SVC_CONFIRM=destructive asks it all, setup carries it", async () => {
+    const { exported, commands } = safeFirstRun()
+    expect(exported).toEqual(["SVC_URL", "SVC_API_KEY_FILE", "SVC_API_SECRET_FILE"])
+    expect(commands).toEqual([
+      "svc-mcp check",
+      "SVC_CONFIRM=destructive svc-mcp check",
+      "SVC_CONFIRM=destructive svc-mcp setup claude-code",
+    ])
+    const child = ChildProcess.spawn(process.execPath, [Spawn.ENTRY, "sandbox", "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-first-run-"))
+    try {
+      let out = ""
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on("data", (chunk: Buffer) => {
+          out += chunk.toString("utf8")
+          const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+          if (found?.[1] !== undefined && out.includes("viewer-secret")) resolve(found[1])
+        })
+        child.on("exit", () => reject(new Error(`the sandbox exited: ${out}`)))
+      })
+      Fs.writeFileSync(Path.join(dir, "key"), "sandbox-key\n", { mode: 0o600 })
+      Fs.writeFileSync(Path.join(dir, "secret"), "sandbox-secret\n", { mode: 0o600 })
+      // The export line's values, for the sandbox's: its URL, and files holding its key.
+      const env = {
+        SVC_URL: url,
+        SVC_API_KEY_FILE: Path.join(dir, "key"),
+        SVC_API_SECRET_FILE: Path.join(dir, "secret"),
+      }
+      const [plain = "", confirmed = "", setup = ""] = commands
+      const first = runAsWritten(plain, env)
+      expect(first.status, first.stderr).toBe(0)
+      expect(first.stderr).toMatch(/^ {2}\[ok {2}\] auth /m)
+      expect(first.stderr).toMatch(/^ {2}\[warn\] losing {3}\d+ calls that remove or stop something are offered/m)
+      for (const unasked of ["run_server_prune_images", "delete_volume", "stop_stack"])
+        expect(first.stderr).toContain(unasked)
+      const second = runAsWritten(confirmed, env)
+      expect(second.status, second.stderr).toBe(0)
+      expect(second.stderr).toMatch(
+        /^ {2}\[ok {2}\] losing {3}every call offered that removes or stops something is asked first/m,
+      )
+      const printed = runAsWritten(setup, env)
+      expect(printed.status, printed.stderr).toBe(0)
+      expect(printed.stdout).toMatch(/^claude mcp add --scope user svc/)
+      expect(printed.stdout).toContain("-e SVC_CONFIRM=destructive")
+      expect(printed.stdout).toContain(`-e SVC_API_KEY_FILE=${Path.join(dir, "key")}`)
+      expect(printed.stdout).not.toContain("sandbox-secret")
+    } finally {
+      child.kill("SIGTERM")
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe("docs/embedding.md", () => {
   it("npx vite-node examples/embed.ts runs the example as a program (vite-node, which vitest brings)", () => {
     const example = run(

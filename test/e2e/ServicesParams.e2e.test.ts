@@ -80,7 +80,7 @@ describe("each service's params, against the definitions of its own version", ()
       // The start-up line says which definitions each service is checked against.
       const [prodPart, stagingPart] = stderr().split("; staging at ")
       expect(prodPart).toMatch(
-        /serving prod at \S+ \(api-key auth; [^;]+; params checked against the service's definitions 2\.3\.2\)$/,
+        /serving prod at \S+ \(api-key auth; [^;]+; params checked against definitions 2\.3\.2, the newest the service publishes \(the tools speak API 2\.3\.3\)\)$/,
       )
       expect(stagingPart).toMatch(
         /^\S+ \(api-key auth; [^;]+; params checked against the definitions 2\.4\.0 in (\S+) \(SVC_STAGING_DEFINITIONS\)\) over stdio\n/,
@@ -106,7 +106,9 @@ describe("each service's params, against the definitions of its own version", ()
         }
         expect(prod.calls()).toEqual([])
         expect(staging.calls().map((r) => r.body)).toEqual([{ name: "web", nonsense: 1 }])
-        expect(stderr()).toMatch(/prod at [^;]+; [^;]+; params checked against the service's definitions 2\.3\.2\);/)
+        expect(stderr()).toMatch(
+          /prod at [^;]+; [^;]+; params checked against definitions 2\.3\.2, the newest the service publishes \(the tools speak API 2\.3\.3\)\);/,
+        )
         expect(stderr()).toMatch(/staging at [^;]+; [^;]+; params sent unchecked \(SVC_CHECK_PARAMS=off\)\) over stdio/)
       }),
   )
@@ -191,7 +193,9 @@ describe("each service's params, against the definitions of its own version", ()
       expect(checked.code).toBe(0)
       const [prodReport, stagingReport] = checked.stderr.split(/(?=svc-mcp check: staging\n)/)
       expect(prodReport).toMatch(/^svc-mcp check: prod\n/)
-      expect(prodReport).toMatch(/\[ok {2}\] params {3}checked against the service's definitions 2\.3\.2\n/)
+      expect(prodReport).toMatch(
+        /\[ok {2}\] params {3}checked against definitions 2\.3\.2, the newest the service publishes \(the tools speak API 2\.3\.3\)\n/,
+      )
       // prod runs 2.4.1 against the 2.3.2 definitions: the hint names prod's own variables.
       expect(prodReport).toMatch(
         /-> the service \(2\.4\.1\) is newer than these definitions: .* give its definitions in SVC_PROD_DEFINITIONS, or set SVC_PROD_CHECK_PARAMS=off\n/,

@@ -71,3 +71,23 @@ describe("a malformed setting", () => {
     }),
   )
 })
+
+describe("a variable that no setting reads", () => {
+  it.live("gets a warning at start naming the setting meant, and check a [warn] line", () =>
+    Effect.gen(function* () {
+      const served = yield* Spawn.run({ ...keyEnv, SVC_MDOE: "read-only" })
+      expect(served.code).toBe(0)
+      expect(served.stderr).toContain("SVC_MDOE is no setting; did you mean SVC_MODE?")
+      const checked = yield* Spawn.run({ ...keyEnv, SVC_MDOE: "read-only" }, ["check"])
+      expect(checked.stderr).toMatch(/^ {2}\[warn\] settings SVC_MDOE is no setting; did you mean SVC_MODE\?$/m)
+      // And the calls that lose data full mode offers unasked, with the setting that asks before them.
+      expect(checked.stderr).toMatch(/^ {2}\[warn\] losing {3}\d+ calls that remove or stop something are offered/m)
+      expect(checked.stderr).toMatch(/-> set SVC_CONFIRM=destructive/)
+      const asked = yield* Spawn.run({ ...keyEnv, SVC_CONFIRM: "destructive" }, ["check"])
+      expect(asked.stderr).not.toMatch(/is no setting/)
+      expect(asked.stderr).toMatch(
+        /^ {2}\[ok {2}\] losing {3}every call offered that removes or stops something is asked first/m,
+      )
+    }),
+  )
+})

@@ -146,6 +146,20 @@ describe("svc-mcp check and the service's rules", () => {
       }),
   )
 
+  it.scopedLive("a wrong key read from files names the files' variables, SVC_API_SECRET_FILE among them", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: "another-secret" } })
+      const config = Layers.apiKey(double.url)
+      const fromFiles = {
+        ...config,
+        credentials: { ...config.credentials, from: ["SVC_API_KEY_FILE", "SVC_API_SECRET_FILE"] as const },
+      }
+      const auth = stepOf(yield* check(fromFiles), "auth")
+      expect(auth?.detail).toMatch(/check SVC_API_KEY_FILE and SVC_API_SECRET_FILE, and whether the key has expired/)
+      expect(auth?.hint).toMatch(/^check SVC_API_KEY_FILE and SVC_API_SECRET_FILE; the key may have expired/)
+    }),
+  )
+
   it.scopedLive("once the service rate-limits this address (429), the hint says how long to wait", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped({ apiKey: { key: Layers.KEY, secret: Layers.SECRET } })

@@ -129,6 +129,8 @@ describe("Config from files (_FILE), as container secrets are mounted", () => {
       if (config.credentials._tag === "ApiKey") {
         expect(Redacted.value(config.credentials.key)).toBe("key-from-file")
         expect(Redacted.value(config.credentials.secret)).toBe("secret-from-file")
+        // A refusal of the key names the variables it was read from.
+        expect(config.credentials.from).toEqual(["SVC_API_KEY_FILE", "SVC_API_SECRET_FILE"])
       }
       const login = yield* load({
         SVC_URL: "https://svc",

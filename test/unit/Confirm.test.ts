@@ -129,9 +129,14 @@ describe("SVC_CONFIRM", () => {
   it.effect("takes SVC_DENY's patterns; one that matches no tool:selector stops the start", () =>
     Effect.gen(function* () {
       const bad = yield* Effect.flip(settingsFrom({ SVC_CONFIRM: "svc_delete" }))
-      expect(bad.message).toMatch(/SVC_CONFIRM has the pattern "svc_delete", which is not tool:selector/)
+      expect(bad.message).toMatch(
+        /SVC_CONFIRM has the pattern "svc_delete", which is neither tool:selector nor a class \(destructive\)/,
+      )
       const typo = yield* Effect.flip(Effect.flatMap(settingsFrom({ SVC_CONFIRM: "svc_delet:*" }), Policy.make))
-      expect(typo.message).toMatch(/SVC_CONFIRM has the pattern "svc_delet:\*", which matches no tool:selector/)
+      expect(typo.message).toMatch(
+        /SVC_CONFIRM has the pattern "svc_delet:\*", which matches no tool:selector; did you mean svc_delete:\*\?/,
+      )
+      expect(typo.message).not.toMatch(/tools\/list/)
       const policy = yield* Effect.flatMap(settingsFrom({ SVC_CONFIRM: "svc_execute:destroy_*" }), Policy.make)
       expect(policy.summary).toMatch(/SVC_CONFIRM=svc_execute:destroy_\*/)
     }),

@@ -116,6 +116,24 @@ describe("the command line's help", () => {
     }
   })
 
+  it("says how patterns are written, that * matches anywhere, and lists the class destructive", () => {
+    const section = Cli.HELP.split("\n\n").find((text) => text.startsWith("Patterns ")) ?? ""
+    expect(section).toMatch(/\* matches any run of characters anywhere/)
+    expect(section).toMatch(/^ {2}svc_delete: every selector$/m)
+    const execute = section.slice(section.indexOf("svc_execute:")).replace(/\s+/g, " ")
+    for (const selector of [
+      "run_server_prune_images",
+      "delete_volume",
+      "batch_destroy_stack",
+      "remove_swarm_stacks",
+      "stop_stack",
+    ]) {
+      expect(execute).toContain(selector)
+    }
+    expect(section).toMatch(/^ {2}svc_update \(SVC_REACH=all\): user_group_remove_user/m)
+    for (const line of section.split("\n")) expect(line.length).toBeLessThanOrEqual(100)
+  })
+
   it("takes audit verify with files, the store's stream, or both", () => {
     expect(Cli.parse(["audit", "verify", "a.log", "b.log"])).toEqual({ _tag: "AuditVerify", files: ["a.log", "b.log"] })
     expect(Cli.parse(["audit", "verify", "--store", "redis://r:6379", "--prefix", "t:", "a.log"])).toEqual({

@@ -76,7 +76,9 @@ describe("the check, against the definitions", () => {
     Effect.gen(function* () {
       expect(ParamsCheck.locate()).toMatch(/spec\/service-api\.schema\.json$/)
       const on = yield* loadWith({})
-      expect(on.inForce).toBe(`params checked against the service's definitions ${Examples.DOCUMENT.serviceVersion}`)
+      expect(on.inForce).toBe(
+        `params checked against definitions ${Examples.DOCUMENT.serviceVersion}, the newest the service publishes (the tools speak API 2.3.3)`,
+      )
       const off = yield* loadWith({ SVC_CHECK_PARAMS: "off" })
       expect(off.inForce).toMatch(/unchecked \(SVC_CHECK_PARAMS=off\)/)
       expect(Effect.runSync(off.check("read/GetStack", { nonsense: 1 }))).toEqual({
@@ -94,7 +96,7 @@ describe("the check, against the definitions", () => {
       expect(samePatch).toEqual({
         name: "params",
         status: "ok",
-        detail: "checked against the service's definitions 2.3.2",
+        detail: "checked against definitions 2.3.2, the newest the service publishes (the tools speak API 2.3.3)",
       })
       const newer = yield* ParamsCheck.step("v2.4.0").pipe(provider)
       expect(newer.hint).toMatch(

@@ -76,7 +76,7 @@ describe("several services' start-up refusals", () => {
           /put the value of SVC_STAGING_API_SECRET in it/,
         ],
         [{ ...STAGING, SVC_STAGING_MODE: "all" }, "SVC_STAGING_MODE", /is "all"/],
-        [{ ...STAGING, SVC_STAGING_CONFIRM: "nothing" }, "SVC_STAGING_CONFIRM", /not tool:selector/],
+        [{ ...STAGING, SVC_STAGING_CONFIRM: "nothing" }, "SVC_STAGING_CONFIRM", /neither tool:selector nor a class/],
         [{ ...STAGING, SVC_STAGING_DENY: "svc_nothing:*" }, "SVC_STAGING_DENY", /matches no tool:selector/],
       ]
       for (const [env, variable, message] of cases) {

@@ -13,15 +13,15 @@ import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 
 const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-const REMOVES: Readonly<Record<string, string>> = Tables.removes
+const REMOVES: Readonly<Record<string, string>> = Tables.removes.svc_execute ?? {}
 
-/** svc_execute's operations that lose data, as the guard's table says. */
+/** svc_execute's operations that lose data, as the guard's table says, and its stops. */
 const losing = Object.entries(Tables.execute).filter(
-  ([, endpoint]) => Hold.ruleOf("svc_execute", endpoint)?.reason === "loses data",
+  ([, endpoint]) => Hold.ruleOf("svc_execute", endpoint)?.reason === "loses data" || /^Stop/.test(endpoint),
 )
 
 describe("what a destructive execution removes", () => {
-  it("is said for every operation that loses data, and for none other", () => {
+  it("is said for every operation that loses data or stops something, and for none other", () => {
     expect(losing.length).toBeGreaterThanOrEqual(20)
     expect(Object.keys(REMOVES).sort()).toEqual(losing.map(([selector]) => selector).sort())
     for (const [selector, words] of Object.entries(REMOVES)) expect(words.length, selector).toBeGreaterThan(10)
@@ -52,6 +52,8 @@ describe("what a destructive execution removes", () => {
       const images = yield* schema("run_server_prune_images")
       expect(images.removes).toBe("every image no container uses, tagged or not (docker image prune -a)")
       expect((yield* schema("prune_system")).removes).toMatch(/volumes with their data/)
+      // A stop removes nothing, and says so.
+      expect((yield* schema("stop_stack")).removes).toMatch(/^nothing: it stops the stack's containers/)
       // An operation that removes nothing says nothing of it.
       expect(yield* schema("deploy_stack")).not.toHaveProperty("removes")
       expect(double.requests).toHaveLength(0)

@@ -163,7 +163,7 @@ describe("access modes and patterns", () => {
         expect(mode).toMatchObject({ variable: "SVC_MODE" })
         const malformed = yield* Effect.flip(settingsFrom({ SVC_DENY: "svc_delete" }))
         expect(malformed).toMatchObject({ variable: "SVC_DENY" })
-        expect(malformed.message).toMatch(/not tool:selector/)
+        expect(malformed.message).toMatch(/neither tool:selector nor a class \(destructive\)/)
         const typo = yield* Effect.flip(
           Effect.flatMap(settingsFrom({ SVC_ALLOW: "svc_execute:prun_*" }), (settings) => Policy.make(settings)),
         )

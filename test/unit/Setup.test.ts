@@ -153,6 +153,56 @@ describe("setup, whatever the client", () => {
     }),
   )
 
+  it.effect("carries every setting set into the configuration, or names on stderr what it left out and why", () =>
+    Effect.gen(function* () {
+      const env = yield* environment({
+        SVC_URL: "https://svc.example.org",
+        SVC_API_KEY_FILE: "/run/secrets/key",
+        SVC_API_SECRET_FILE: "/run/secrets/secret",
+        SVC_CONFIRM: "destructive",
+        SVC_GUARD: "ask-all",
+        SVC_AUDIT_LOG: "logs/audit.log",
+        SVC_REACH: "all",
+        SVC_ACCESS_CHANGES: "deny",
+        SVC_TIMEOUT_MS: "5000",
+        SVC_AUDIT_KEY: "audit-key-value-0c1d",
+        SVC_MCP_HTTP_PORT: "8080",
+      })
+      const carried = {
+        SVC_CONFIRM: "destructive",
+        SVC_GUARD: "ask-all",
+        SVC_AUDIT_LOG: Path.resolve("logs/audit.log"),
+        SVC_REACH: "all",
+        SVC_ACCESS_CHANGES: "deny",
+        SVC_TIMEOUT_MS: "5000",
+      }
+      const cursor = JSON.parse(Setup.make(options("cursor"), INSTALLED, env).stdout)
+      expect(cursor.mcpServers.svc.env).toEqual({
+        SVC_URL: "https://svc.example.org",
+        SVC_API_KEY_FILE: "/run/secrets/key",
+        SVC_API_SECRET_FILE: "/run/secrets/secret",
+        ...carried,
+      })
+      for (const client of Setup.CLIENTS) {
+        const { stdout, notes } = Setup.make(options(client), INSTALLED, env)
+        for (const name of Object.keys(carried)) expect(stdout, client).toContain(name)
+        expect(stdout, client).toContain("destructive")
+        expect(stdout, client).not.toContain("audit-key-value-0c1d")
+        expect(stdout, client).not.toContain("SVC_MCP_HTTP_PORT")
+        const said = notes.join("\n")
+        expect(said, client).toContain("SVC_AUDIT_KEY is set in this shell; its value is not copied")
+        expect(said, client).toMatch(/Left out: SVC_MCP_HTTP_PORT, which only a server serving over HTTP reads/)
+      }
+      // The sandbox takes the same settings; a server reached by its URL takes none, and says so.
+      const sandbox = JSON.parse(Setup.make(options("cursor", { sandbox: true }), INSTALLED, env).stdout)
+      expect(sandbox.mcpServers["svc-sandbox"].env).toEqual(carried)
+      const remote = Setup.make(options("cursor", { http: "https://mcp.example.com/mcp" }), INSTALLED, env)
+      expect(remote.notes.join("\n")).toMatch(
+        /Left out: .*SVC_CONFIRM, .*SVC_AUDIT_KEY, set in this shell: they are the server's settings/,
+      )
+    }),
+  )
+
   it.effect("makes a relative _FILE path absolute, and uses the login's files without an API key", () =>
     Effect.gen(function* () {
       const env = yield* environment({
@@ -289,7 +339,8 @@ describe("setup names the command by where it came from", () => {
       const entry = JSON.parse(Setup.make(options(client, { sandbox: true }), npx, FILES).stdout).mcpServers[
         "svc-sandbox"
       ]
-      expect(entry).toEqual({ command: "npx", args: ["-y", "svc-mcp", "--sandbox"] })
+      // The sandbox is given the settings set, as the service would be.
+      expect(entry).toEqual({ command: "npx", args: ["-y", "svc-mcp", "--sandbox"], env: { SVC_MODE: "read-only" } })
     }
     const { notes } = Setup.make(options("cursor"), npx, FILES)
     expect(notes.join("\n")).toContain(`svc-mcp@${VERSION}`)

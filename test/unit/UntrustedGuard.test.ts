@@ -57,7 +57,7 @@ describe("the guard's settings", () => {
       )
       const hold = yield* Effect.flip(load({ SVC_GUARD_HOLD: "svc_delete" }))
       expect(hold.message).toBe(
-        'SVC_GUARD_HOLD has the pattern "svc_delete", which is not tool:selector or -tool:selector: write comma-separated tool:selector patterns with * as a wildcard, a leading - to let a change through, and what it touches after @ if you like, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag,svc_execute:*@tag:production',
+        'SVC_GUARD_HOLD has the pattern "svc_delete", which is neither tool:selector nor a class (destructive): write comma-separated tool:selector patterns with * as a wildcard anywhere, or the class destructive, a leading - to let a change through, and what it touches after @ if you like, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag,svc_execute:*@tag:production',
       )
       for (const bad of ["0", "ten", "-5m", "25h", "5d"]) {
         const window = yield* Effect.flip(load({ SVC_GUARD_WINDOW: bad }))

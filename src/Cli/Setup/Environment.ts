@@ -5,6 +5,7 @@
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Variables from "../Variables.js"
 
 // The built-in as a CommonJS object: an ES import of it evaluates every lazy export
 // (node:fs's `promises` alone loads readline), which a start pays for.
@@ -81,10 +82,15 @@ export interface Environment {
   readonly username: string | undefined
   readonly usernameFile: string | undefined
   readonly passwordFile: string | undefined
-  /** Policy settings carried into the configuration as they are. */
+  /**
+   * The settings set here beyond the service's URL and credentials, carried into the
+   * configuration as they are (a path made absolute; a secret only by its `_FILE`).
+   */
   readonly policy: ReadonlyArray<readonly [string, string]>
   /** Credentials set as values in this environment, which setup leaves out. */
   readonly secretsSet: ReadonlyArray<string>
+  /** Of `policy`, those that only a server over HTTP reads: a client that starts it over stdio leaves them out. */
+  readonly httpOnly?: ReadonlyArray<string>
 }
 
 export const emptyEnvironment: Environment = {
@@ -109,17 +115,47 @@ const optional = (name: string) =>
 const optionalPath = (name: string) =>
   optional(name).pipe(Effect.map((value) => (value === undefined ? undefined : Path.resolve(value.trim()))))
 
-const POLICY = ["SVC_MODE", "SVC_ALLOW", "SVC_DENY"] as const
-const SECRETS = ["SVC_API_KEY", "SVC_API_SECRET", "SVC_INIT_ADMIN_PASSWORD"] as const
+/** The service's URL and credentials: setup writes them by its own rule (Target.ts), not as set. */
+const CREDENTIALS = new Set([
+  "SVC_URL",
+  "SVC_API_KEY",
+  "SVC_API_SECRET",
+  "SVC_INIT_ADMIN_USERNAME",
+  "SVC_INIT_ADMIN_PASSWORD",
+  "SVC_API_KEY_FILE",
+  "SVC_API_SECRET_FILE",
+  "SVC_INIT_ADMIN_USERNAME_FILE",
+  "SVC_INIT_ADMIN_PASSWORD_FILE",
+])
+
+/** The settings whose value is a path, made absolute: the client starts the server from a directory of its own. */
+const isPath = (name: string, value: string) =>
+  name.endsWith("_FILE") ||
+  name === "SVC_DEFINITIONS" ||
+  name === "SVC_MCP_IDENTITIES" ||
+  (name === "SVC_AUDIT_LOG" && value !== "-")
+
+/** Every other setting set here, as it is carried; a secret set by its value is left out, and named. */
+const readSettings = Effect.gen(function* () {
+  const policy: Array<readonly [string, string]> = []
+  const secretsSet: Array<string> = []
+  const httpOnly: Array<string> = []
+  for (const variable of Variables.ALL) {
+    const value = yield* optional(variable.name)
+    if (value === undefined) continue
+    if (variable.secret === true) {
+      secretsSet.push(variable.name)
+      continue
+    }
+    if (CREDENTIALS.has(variable.name)) continue
+    policy.push([variable.name, isPath(variable.name, value) ? Path.resolve(value.trim()) : value])
+    if (variable.httpOnly === true) httpOnly.push(variable.name)
+  }
+  return { policy, secretsSet, httpOnly }
+})
 
 export const readEnvironment: Effect.Effect<Environment> = Effect.gen(function* () {
-  const policy: Array<readonly [string, string]> = []
-  for (const name of POLICY) {
-    const value = yield* optional(name)
-    if (value !== undefined) policy.push([name, value])
-  }
-  const secretsSet: Array<string> = []
-  for (const name of SECRETS) if ((yield* optional(name)) !== undefined) secretsSet.push(name)
+  const { policy, secretsSet, httpOnly } = yield* readSettings
   return {
     url: (yield* optional("SVC_URL"))?.trim(),
     apiKeyFile: yield* optionalPath("SVC_API_KEY_FILE"),
@@ -129,6 +165,7 @@ export const readEnvironment: Effect.Effect<Environment> = Effect.gen(function* 
     passwordFile: yield* optionalPath("SVC_INIT_ADMIN_PASSWORD_FILE"),
     policy,
     secretsSet,
+    httpOnly,
   }
 })
 

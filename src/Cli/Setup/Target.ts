@@ -80,8 +80,23 @@ const serverEnv = (client: Client, env: Environment, notes: Array<string>) => {
   for (const name of env.secretsSet) {
     notes.push(`${name} is set in this shell; its value is not copied: put it in a file and name it with ${name}_FILE.`)
   }
-  vars.push(...env.policy)
+  vars.push(...carried(env, notes))
   return { vars, inputs }
+}
+
+/**
+ * The settings set here that a server started over stdio reads, carried as they are; those only a
+ * server over HTTP reads are left out, and named.
+ */
+const carried = (env: Environment, notes: Array<string>): ReadonlyArray<readonly [string, string]> => {
+  const httpOnly = new Set(env.httpOnly ?? [])
+  const left = env.policy.filter(([name]) => httpOnly.has(name)).map(([name]) => name)
+  if (left.length > 0) {
+    notes.push(
+      `Left out: ${left.join(", ")}, which only a server serving over HTTP reads; this client starts svc-mcp over stdio.`,
+    )
+  }
+  return env.policy.filter(([name]) => !httpOnly.has(name))
 }
 
 export const server = (
@@ -90,11 +105,19 @@ export const server = (
   env: Environment,
   notes: Array<string>,
 ): Stdio | Http => {
-  if (options.http !== undefined) return { _tag: "Http", url: options.http }
+  if (options.http !== undefined) {
+    const set = [...env.policy.map(([name]) => name), ...env.secretsSet]
+    if (set.length > 0) {
+      notes.push(
+        `Left out: ${set.join(", ")}, set in this shell: they are the server's settings, read where the server at ${options.http} runs; the client needs its URL alone.`,
+      )
+    }
+    return { _tag: "Http", url: options.http }
+  }
   const args = [...invocation.args, ...(options.sandbox ? ["--sandbox"] : [])]
   if (options.sandbox) {
     notes.push("It runs the in-memory sandbox: no service, no credentials, nothing real touched.")
-    return { _tag: "Stdio", command: invocation.command, args, env: [], inputs: [] }
+    return { _tag: "Stdio", command: invocation.command, args, env: carried(env, notes), inputs: [] }
   }
   const { vars, inputs } = serverEnv(options.client, env, notes)
   return { _tag: "Stdio", command: invocation.command, args, env: vars, inputs }

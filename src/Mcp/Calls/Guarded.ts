@@ -7,6 +7,8 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import { CLASSES } from "../../Settings/Policy.js"
+import { holds } from "../../Tools/Catalog/Classes.js"
 import type { Call } from "../../Tools/Invoke.js"
 import * as Targets from "../../Tools/Policy/Targets.js"
 import { callersOf } from "../../Untrusted/Caller.js"
@@ -55,6 +57,9 @@ const latest = (store: Guard.WindowStore): Effect.Effect<Option.Option<Guard.Win
  * What the caller read within its window, and the guard's decision, when this
  * call changes something (a schema-only call sends nothing, and is not guarded).
  */
+/** The classes (SVC_GUARD_HOLD=destructive) a call is of. */
+const classesOf = (tool: string, selector: string) => CLASSES.filter((name) => holds(name, tool, selector))
+
 export const afterUntrustedRead = <R = never>(
   guard: Option.Option<Guard.GuardShape>,
   call: Call,
@@ -89,13 +94,14 @@ const decision = <R>(
   endpoint: string,
   touches: Effect.Effect<Targets.Resolved, never, R>,
 ): Effect.Effect<Guard.Decision, never, R> => {
-  const touching = guard.touching(tool, selector)
-  if (touching.length === 0) return Effect.succeed(guard.decide(tool, selector, endpoint))
+  const classes = classesOf(tool, selector)
+  const touching = guard.touching(tool, selector, classes)
+  if (touching.length === 0) return Effect.succeed(guard.decide(tool, selector, endpoint, classes))
   return Effect.map(touches, (resolved) => {
     for (const pattern of touching) {
       const words = pattern.touches === undefined ? [] : Targets.touched(pattern.touches, resolved)
       if (words.length > 0) return { held: pattern.held, why: `SVC_GUARD_HOLD (${pattern.text}: ${words.join("; ")})` }
     }
-    return guard.decide(tool, selector, endpoint)
+    return guard.decide(tool, selector, endpoint, classes)
   })
 }

@@ -31,6 +31,11 @@ export interface Incoming {
    * over stdio), and among several services the service it is for.
    */
   readonly request: CallContext.CallContext
+  /**
+   * Why the service would refuse this person the call (their level, or a creation reserved to
+   * admins, Server/Listing.ts), when it would: refused before anything is asked or sent.
+   */
+  readonly beyond?: (tool: string, selector: string) => string | undefined
 }
 
 const isModern = (version: string | undefined) => version !== undefined && version >= "2026-07-28"

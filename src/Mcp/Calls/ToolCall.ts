@@ -245,6 +245,13 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
         : recordRefusal(prepared, refusal, incoming.args)
     }
     const call = resolveCall(authorized.right, incoming.args)
+    // What the service would refuse this person is refused here, before a question is asked of it.
+    const beyond = Either.isRight(call.invocation)
+      ? incoming.beyond?.(call.tool.name, call.invocation.right.selector)
+      : undefined
+    if (beyond !== undefined && Either.isRight(call.invocation)) {
+      return recordRefusal(prepared, notSent(call, call.invocation.right, beyond), incoming.args)
+    }
     const touches = Either.isRight(call.invocation) ? touchesOf(call.invocation.right) : Effect.succeed(NONE)
     const checked = Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call, touches), (readBefore) => {
       if (Option.isNone(readBefore) && !confirms(prepared, call)) return perform(prepared, call)

@@ -245,6 +245,16 @@ const onFirstUse = Effect.gen(function* () {
  * lives as long as the scope: `idle` waits for the set to empty, and closing
  * the scope interrupts what is left.
  */
+
+/** For a person of a reach: why the service would refuse them a call of these tools, when it would (Listing.ts). */
+const beyondIn = (tools: ReadonlyArray<Tool>) => {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  return (reach: Listing.Reach) => (name: string, selector: string) => {
+    const tool = byName.get(name)
+    return tool === undefined ? undefined : Listing.beyondOf(tool, selector, reach)
+  }
+}
+
 export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> = Effect.gen(function* () {
   const policy = yield* Policy
   // Several services (SVC_SERVICES): the router publishes their tools and hands each call to its service.
@@ -277,6 +287,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
   const serve = boundary(runFork)
   const listed = listing(tools, apps)
   const listedFor = Listing.memo((reach) => listing(Listing.narrowed(tools, reach), apps))
+  const beyondFor = beyondIn(tools)
   const run = (yield* Runner.current).promise
   const options = optionsOf(apps)
   const personal = optionsOf(apps, "private")
@@ -303,6 +314,7 @@ export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> =
           server,
           sessionLevel,
           request: requestContext,
+          ...(reach === undefined ? {} : { beyond: beyondFor(reach) }),
         }),
         ctx.mcpReq.signal,
       ),

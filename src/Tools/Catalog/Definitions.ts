@@ -117,7 +117,7 @@ export const svc_logs = make({
   selectorKey: "resource_type",
   endpoints: Tables.logs,
   description:
-    "Recent log lines. params: stack {stack, services: []} ([] = all); deployment {deployment}; container {server, container}; swarm_service {swarm, service}; tail? (default 50).",
+    "Recent log lines. params: stack {stack, services?} (default all); deployment {deployment}; container {server, container}; swarm_service {swarm, service}; tail? (default 50).",
 })
 
 export const svc_search_logs = make({

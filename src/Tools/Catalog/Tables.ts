@@ -185,33 +185,48 @@ export const execute = {
 } as const
 
 /**
- * What each execution that loses data removes, as the service runs it (the command it runs on the
- * server): `schema: true` on the operation says it, and docs/tools.md lists it. A prune removes
- * everything unused of its kind, not only what is dangling; a destroy leaves the volumes.
+ * What each call that loses data removes, or stops, as the service runs it (the command it runs on
+ * the server), by tool and selector: the one table of what the `destructive` class holds beside
+ * svc_delete's every selector (Classes.ts), and what `schema: true` on the operation says
+ * (docs/tools.md lists it). A prune removes everything unused of its kind, not only what is
+ * dangling; a destroy leaves the volumes; a stop removes nothing, but what it stops serves no one
+ * until it is started again.
  */
-export const removes: Readonly<Partial<Record<keyof typeof execute, string>>> = {
-  destroy_stack: "the stack's containers and networks (docker compose down); its volumes stay",
-  batch_destroy_stack: "of each stack matched, its containers and networks (docker compose down); volumes stay",
-  destroy_deployment: "the deployment's container, stopped then removed; its volumes stay",
-  batch_destroy_deployment: "of each deployment matched, its container, stopped then removed; volumes stay",
-  destroy_container: "the container, stopped then removed; its volumes stay",
-  clear_repo_cache: "every repository the service cloned for itself, cloned again when next needed",
-  run_server_prune_images: "every image no container uses, tagged or not (docker image prune -a)",
-  run_server_prune_containers: "every stopped container (docker container prune)",
-  run_server_prune_networks: "every network no container uses (docker network prune)",
-  prune_volumes: "every volume no container uses, named ones too, with their data (docker volume prune -a)",
-  prune_system:
-    "every stopped container, unused network and unused image (tagged or not), the build cache, and unused volumes with their data (docker system prune -a --volumes)",
-  prune_buildx: "the whole buildx cache (docker buildx prune -a)",
-  prune_docker_builders: "the whole build cache (docker builder prune -a)",
-  delete_image: "the one image named (docker image rm)",
-  delete_network: "the one network named (docker network rm)",
-  delete_volume: "the one volume named, with its data (docker volume rm)",
-  remove_swarm_nodes: "the nodes named, from the swarm",
-  remove_swarm_services: "the swarm services named, with their tasks",
-  remove_swarm_configs: "the swarm configs named",
-  remove_swarm_secrets: "the swarm secrets named",
-  remove_swarm_stacks: "the swarm stacks named, with their services",
+export const removes: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  svc_execute: {
+    destroy_stack: "the stack's containers and networks (docker compose down); its volumes stay",
+    batch_destroy_stack: "of each stack matched, its containers and networks (docker compose down); volumes stay",
+    destroy_deployment: "the deployment's container, stopped then removed; its volumes stay",
+    batch_destroy_deployment: "of each deployment matched, its container, stopped then removed; volumes stay",
+    destroy_container: "the container, stopped then removed; its volumes stay",
+    clear_repo_cache: "every repository the service cloned for itself, cloned again when next needed",
+    run_server_prune_images: "every image no container uses, tagged or not (docker image prune -a)",
+    run_server_prune_containers: "every stopped container (docker container prune)",
+    run_server_prune_networks: "every network no container uses (docker network prune)",
+    prune_volumes: "every volume no container uses, named ones too, with their data (docker volume prune -a)",
+    prune_system:
+      "every stopped container, unused network and unused image (tagged or not), the build cache, and unused volumes with their data (docker system prune -a --volumes)",
+    prune_buildx: "the whole buildx cache (docker buildx prune -a)",
+    prune_docker_builders: "the whole build cache (docker builder prune -a)",
+    delete_image: "the one image named (docker image rm)",
+    delete_network: "the one network named (docker network rm)",
+    delete_volume: "the one volume named, with its data (docker volume rm)",
+    remove_swarm_nodes: "the nodes named, from the swarm",
+    remove_swarm_services: "the swarm services named, with their tasks",
+    remove_swarm_configs: "the swarm configs named",
+    remove_swarm_secrets: "the swarm secrets named",
+    remove_swarm_stacks: "the swarm stacks named, with their services",
+    stop_stack: "nothing: it stops the stack's containers, which keep their data, until started again",
+    stop_deployment: "nothing: it stops the deployment's container, which keeps its data, until started again",
+    stop_container: "nothing: it stops the container, which keeps its data, until started again",
+    stop_all_containers: "nothing: it stops every container on the server, which keep their data, until started again",
+  } satisfies Partial<Record<keyof typeof execute, string>>,
+  // SVC_REACH=all: who belongs to a group, and whether a user may sign in at all.
+  svc_update: {
+    user_group_remove_user: "the user named, from the group, with the rights it gave them",
+    user_group_users: "every member not named, from the group: the list given replaces the group's",
+    user_base_permissions: "with enabled: false, the user's access: they are disabled, and no key of theirs works",
+  },
 }
 
 export const logs = {

@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { compare } from "../../Service/Versions.js"
+import { compare, SPEC_VERSION } from "../../Service/Versions.js"
 import * as Settings from "../../Settings/ParamsCheck.js"
 import { ConfigError } from "../../Settings/Read.js"
 import { type Document, inspect, type Json, locate, locateAll, searched, versionOf } from "./ParamsDefinitions.js"
@@ -102,7 +102,9 @@ export const fromFile = (path: string, version: string, rest?: string): ParamsCh
       return rest === undefined ? first : validation.beyond(first, () => validation.RequestDefinitions.read(rest))
     },
     version,
-    `params checked against the service's definitions ${version}`,
+    // The shipped definitions are the newest the service publishes (its client package), older than the API
+    // the tools speak: said as such, so that a 2.3.3 service is not taken for one of the definitions' version.
+    `params checked against definitions ${version}, the newest the service publishes (the tools speak API ${SPEC_VERSION})`,
   )
 
 /** The check against definitions read already (a file given at start, inspected whole there). */

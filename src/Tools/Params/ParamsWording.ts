@@ -4,6 +4,7 @@
  * misspelt field), and the endpoint's params as a compact type.
  */
 import type { ErrorObject } from "ajv"
+import { closest } from "../../Shared/Closest.js"
 import { describe } from "../../Shared/JsonShape.js"
 import type { Problem } from "../Catalog/ToolError.js"
 import { aliasesOf, definitionName, isTagged, type Json, type Node } from "./ParamsDefinitions.js"
@@ -26,35 +27,6 @@ const pathOf = (pointer: string, extra?: string): string => {
     path += /^\d+$/.test(part) ? `[${part}]` : IDENTIFIER.test(part) ? `.${part}` : `[${JSON.stringify(part)}]`
   }
   return path
-}
-
-/** Edit distance, for "did you mean": only between short field names. */
-const distance = (a: string, b: string): number => {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0] as number
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j] as number
-      row[j] = Math.min(current + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
-      previous = current
-    }
-  }
-  return row[b.length] as number
-}
-
-const closest = (name: string, candidates: ReadonlyArray<string>): string | undefined => {
-  const lower = name.toLowerCase()
-  let best: string | undefined
-  let bestScore = Number.POSITIVE_INFINITY
-  for (const candidate of candidates) {
-    const score = candidate.toLowerCase() === lower ? 0 : distance(lower, candidate.toLowerCase())
-    if (score < bestScore) {
-      best = candidate
-      bestScore = score
-    }
-  }
-  return best !== undefined && bestScore <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined
 }
 
 const list = (values: ReadonlyArray<unknown>) => values.map((v) => JSON.stringify(v)).join(", ")

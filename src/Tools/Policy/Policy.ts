@@ -11,7 +11,10 @@ import * as Option from "effect/Option"
 import { Naming } from "../../Settings/Naming.js"
 import { type Mode, type Pattern, type Reach, ServerSettings, type ServerSettingsShape } from "../../Settings/Policy.js"
 import { ConfigError } from "../../Settings/Read.js"
+import { closest } from "../../Shared/Closest.js"
 import { isObject } from "../../Shared/JsonShape.js"
+import { wildcard } from "../../Shared/Wildcard.js"
+import * as Classes from "../Catalog/Classes.js"
 import * as Definitions from "../Catalog/Definitions.js"
 import { make as makeTool, pathOf, type Tier, type Tool } from "../Catalog/Tool.js"
 import { ToolDeniedError, UnknownToolError } from "../Catalog/ToolError.js"
@@ -77,19 +80,54 @@ const shownOnce = (tool: Tool, selector: string): Pattern | undefined => {
   }
 }
 
-/** Whether the part of `pattern` before any `@` names the call (`*` alone: any change). */
-const matches = (pattern: Pattern, tool: Tool, selector: string) =>
-  pattern.tool.test(tool.name) && pattern.selector.test(selector) && (pattern.changes !== true || tool.group !== "read")
+/**
+ * Whether the part of `pattern` before any `@` takes this call: a class by its members,
+ * `tool:selector` by its wildcards, `*` alone any change.
+ */
+export const matches = (pattern: Pattern, tool: Tool, selector: string): boolean =>
+  pattern.class !== undefined
+    ? Classes.holds(pattern.class, tool.name, selector)
+    : pattern.tool.test(tool.name) &&
+      pattern.selector.test(selector) &&
+      (pattern.changes !== true || tool.group !== "read")
 
 /** A pattern that matches nothing: a typo that would silently allow or deny nothing. */
 const matchless = (patterns: ReadonlyArray<Pattern>, all: ReadonlyArray<Tool>) =>
-  patterns.find((pattern) => !all.some((tool) => tool.selectors.some((selector) => matches(pattern, tool, selector))))
+  patterns.find(
+    (pattern) =>
+      pattern.class === undefined &&
+      !all.some((tool) => tool.selectors.some((selector) => matches(pattern, tool, selector))),
+  )
+
+/** What a pattern that matches nothing was likely meant to be: the nearest tool, or selector of the tools it names. */
+export const guessOf = (text: string, all: ReadonlyArray<Tool>): string => {
+  const [toolPart = "", selectorPart = ""] = text.split(":")
+  const named = all.filter((tool) => wildcard(toolPart).test(tool.name))
+  if (named.length === 0) {
+    const tool = closest(
+      toolPart,
+      all.map((t) => t.name),
+    )
+    return tool === undefined
+      ? `no tool is named so; the tools are ${all.map((t) => t.name).join(", ")}`
+      : `did you mean ${tool}:${selectorPart}?`
+  }
+  const selectors = named.flatMap((tool) => tool.selectors.map((selector) => `${tool.name}:${selector}`))
+  const guess = closest(
+    selectorPart,
+    named.flatMap((tool) => tool.selectors),
+  )
+  const owner = named.find((tool) => guess !== undefined && tool.selectors.includes(guess))
+  return owner !== undefined && guess !== undefined
+    ? `did you mean ${owner.name}:${guess}?`
+    : `${toolPart}'s selectors are ${selectors.map((s) => s.slice(s.indexOf(":") + 1)).join(", ")}`
+}
 
 const typoError = (typo: Pattern, all: ReadonlyArray<Tool>, variable: (name: string) => string) =>
   new ConfigError({
     variable: variable(typo.variable),
-    problem: `has the pattern ${JSON.stringify(typo.text)}, which matches no tool:selector`,
-    hint: `check its spelling; the tools are ${all.map((t) => t.name).join(", ")}, and their selectors are listed by --help's tools/list`,
+    problem: `has the pattern ${JSON.stringify(typo.text)}, which matches no tool:selector; ${guessOf(typo.text, all)}`,
+    hint: "check its spelling: * matches any run of characters, anywhere; the class destructive takes every call that removes or stops something",
   })
 
 /** The patterns that ask or refuse by what a call touches (`@`): which name a call, decided once it is read. */
