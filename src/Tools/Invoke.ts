@@ -99,7 +99,7 @@ const readBackOf = (
     if (read === undefined) return { data: {}, view: View.View.Whole() }
     const [group, endpoint] = read.endpoint.split("/") as [Group, string]
     const answer = yield* Effect.either(client.call(group, endpoint, read.body))
-    if (Either.isLeft(answer) || !isObject(answer.right)) {
+    if (Either.isLeft(answer) || !(isObject(answer.right) || Array.isArray(answer.right))) {
       const why = Either.isLeft(answer) ? `: ${answer.left.message}` : ""
       return {
         data: {},
@@ -107,7 +107,7 @@ const readBackOf = (
         view: View.View.Whole(),
       }
     }
-    const kinds = back.kinds(answer.right)
+    const kinds = back.kinds(answer.right, body)
     const maps = kinds.length === 0 || Option.isNone(names) ? {} : yield* names.value.lookup(kinds)
     const said = back.said(answer.right, body, maps)
     return { data: said.value, summary: said.line, view: View.View.Whole() }
