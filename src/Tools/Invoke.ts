@@ -21,6 +21,7 @@ import { kindsChangedBy, type NameMaps, Names } from "./Names/Names.js"
 import { withPattern } from "./Params/BatchPattern.js"
 import * as ParamsCheck from "./Params/ParamsCheck.js"
 import { type AccessSettings, syncRefusal } from "./Policy/AccessChanges.js"
+import { executedLine } from "./Records/Executed.js"
 import { isNothing, READ_BACKS, type ReadBack } from "./Records/ReadBack.js"
 import * as StackDrift from "./Records/StackDrift.js"
 import * as SchemaHelp from "./SchemaHelp.js"
@@ -345,7 +346,9 @@ export const runWith = (
         const page = yield* pages.size
         return told({ ...invocation, data, text, page, ...named })
       }
-      return told({ ...invocation, data, text, ...named })
+      // An execution answered at once with what now holds says what it did and found.
+      const done = invocation.fields === undefined ? executedLine(invocation.endpoint, data, shown) : undefined
+      return told({ ...invocation, data, text, ...named, ...(done === undefined ? {} : { summary: done }) })
     }
     // An execution's result at a glance shows the Update's id; the whole Update, and a rename's, are named by it.
     const glance = View.glancesAtExecution(tool, invocation)
@@ -355,7 +358,7 @@ export const runWith = (
     return told({
       ...invocation,
       data: waited.data,
-      summary: waited.summary,
+      summary: executedLine(invocation.endpoint, waited.data, shown) ?? waited.summary,
       view,
       ...(shown === undefined ? {} : { names: shown }),
     })
