@@ -21,6 +21,7 @@ import { kindsChangedBy, type NameMaps, Names } from "./Names/Names.js"
 import { withPattern } from "./Params/BatchPattern.js"
 import * as ParamsCheck from "./Params/ParamsCheck.js"
 import { type AccessSettings, syncRefusal } from "./Policy/AccessChanges.js"
+import { EMPTY_LOGS, isEmptyLog } from "./Records/EmptyLog.js"
 import { executedLine } from "./Records/Executed.js"
 import { isNothing, READ_BACKS, type ReadBack } from "./Records/ReadBack.js"
 import * as StackDrift from "./Records/StackDrift.js"
@@ -346,8 +347,13 @@ export const runWith = (
         const page = yield* pages.size
         return told({ ...invocation, data, text, page, ...named })
       }
-      // An execution answered at once with what now holds says what it did and found.
-      const done = invocation.fields === undefined ? executedLine(invocation.endpoint, data, shown) : undefined
+      // An execution answered at once with what now holds says what it did and found; an empty log, why.
+      const empty = invocation.fields === undefined && isEmptyLog(data) ? EMPTY_LOGS[invocation.endpoint] : undefined
+      const why = empty === undefined ? undefined : yield* readBackOf(empty, invocation.body, client, names)
+      const done =
+        invocation.fields === undefined
+          ? (executedLine(invocation.endpoint, data, shown) ?? (isNothing(why?.data) ? undefined : why?.summary))
+          : undefined
       return told({ ...invocation, data, text, ...named, ...(done === undefined ? {} : { summary: done }) })
     }
     // An execution's result at a glance shows the Update's id; the whole Update, and a rename's, are named by it.
