@@ -25,6 +25,7 @@ import { EMPTY_LOGS, isEmptyLog } from "./Records/EmptyLog.js"
 import { executedLine } from "./Records/Executed.js"
 import { isNothing, READ_BACKS, type ReadBack } from "./Records/ReadBack.js"
 import * as StackDrift from "./Records/StackDrift.js"
+import * as Stale from "./Records/Stale.js"
 import * as SchemaHelp from "./SchemaHelp.js"
 import * as View from "./View.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
@@ -88,6 +89,26 @@ const namesFor = (
   const kinds = View.kindsOf(view, data, invocation.body)
   return kinds.length === 0 ? NO_NAMES : names.value.lookup(kinds)
 }
+
+/**
+ * The first line an answer's own findings make: an execution answered at once says what it did and
+ * found (Executed.ts); an empty log, why (EmptyLog.ts); resources on a server that cannot be reached, since when.
+ */
+const firstLine = (
+  invocation: Invocation,
+  data: unknown,
+  shown: NameMaps | undefined,
+  client: SvcClientShape,
+  names: Context.Tag.Service<Names>,
+): Effect.Effect<string | undefined> =>
+  Effect.gen(function* () {
+    const done = executedLine(invocation.endpoint, data, shown)
+    if (done !== undefined) return done
+    const empty = isEmptyLog(data) ? EMPTY_LOGS[invocation.endpoint] : undefined
+    const why = empty === undefined ? undefined : yield* readBackOf(empty, invocation.body, client, names)
+    if (why !== undefined && !isNothing(why.data)) return why.summary
+    return yield* Stale.noteOf(invocation.endpoint, data, (endpoint, body) => client.call("read", endpoint, body))
+  })
 
 /** What a change answered with nothing now holds, read back (ReadBack.ts); said so where the read fails. */
 const readBackOf = (
@@ -342,19 +363,15 @@ export const runWith = (
         ...(shown === undefined ? {} : { names: shown }),
         ...(reply.cut === undefined ? {} : { cut: reply.cut }),
       }
+      const said =
+        invocation.fields === undefined ? yield* firstLine(invocation, data, shown, client, names) : undefined
+      const lead = said === undefined ? {} : { summary: said }
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
         const page = yield* pages.size
-        return told({ ...invocation, data, text, page, ...named })
+        return told({ ...invocation, data, text, page, ...named, ...lead })
       }
-      // An execution answered at once with what now holds says what it did and found; an empty log, why.
-      const empty = invocation.fields === undefined && isEmptyLog(data) ? EMPTY_LOGS[invocation.endpoint] : undefined
-      const why = empty === undefined ? undefined : yield* readBackOf(empty, invocation.body, client, names)
-      const done =
-        invocation.fields === undefined
-          ? (executedLine(invocation.endpoint, data, shown) ?? (isNothing(why?.data) ? undefined : why?.summary))
-          : undefined
-      return told({ ...invocation, data, text, ...named, ...(done === undefined ? {} : { summary: done }) })
+      return told({ ...invocation, data, text, ...named, ...lead })
     }
     // An execution's result at a glance shows the Update's id; the whole Update, and a rename's, are named by it.
     const glance = View.glancesAtExecution(tool, invocation)

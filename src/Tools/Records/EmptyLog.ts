@@ -9,9 +9,7 @@ import { type Json, named, type ReadBack } from "./ReadBackParts.js"
 
 /** Whether a log (the service's `Log`) holds no line, out or err. */
 export const isEmptyLog = (data: unknown): boolean =>
-  isObject(data) &&
-  (data.stdout === undefined || data.stdout === "") &&
-  (data.stderr === undefined || data.stderr === "")
+  isObject(data) && data.stdout === "" && data.stderr === "" && typeof data.stage === "string"
 
 const STATUS = /^[A-Z][a-z]+( \(-?\d{1,4}\))?( [\w ]{1,40})?$/
 
