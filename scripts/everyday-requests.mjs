@@ -139,9 +139,7 @@ export const WHOLE_SERVICE = [
   },
   {
     request: "Is the web stack's repository ahead of what runs?",
-    calls: [
-      { tool: "svc_execute", args: { operation: "refresh_stack_cache", params: { stack: "web" } } },
-    ],
+    calls: [{ tool: "svc_execute", args: { operation: "refresh_stack_cache", params: { stack: "web" } } }],
   },
   {
     request: "Which stacks have a newer image?",
