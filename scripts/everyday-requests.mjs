@@ -135,18 +135,11 @@ export const WHOLE_SERVICE = [
           },
         },
       },
-      {
-        tool: "svc_list_detail",
-        args: { list_type: "user_target_permissions", params: { user_target: { type: "User", id: "ci-bot" } } },
-      },
     ],
   },
   {
     request: "Is the web stack's repository ahead of what runs?",
-    calls: [
-      { tool: "svc_execute", args: { operation: "refresh_stack_cache", params: { stack: "web" } } },
-      { tool: "svc_get", args: { resource_type: "stack", params: { stack: "web" } } },
-    ],
+    calls: [{ tool: "svc_execute", args: { operation: "refresh_stack_cache", params: { stack: "web" } } }],
   },
   {
     request: "Which stacks have a newer image?",

@@ -11,108 +11,33 @@ import type { SvcError } from "../Service/Errors.js"
 import { Naming } from "../Settings/Naming.js"
 import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { isObject } from "../Shared/JsonShape.js"
-import { type Group, SvcClient, type SvcClientShape } from "../SvcClient.js"
+import { SvcClient } from "../SvcClient.js"
+import { firstLine, namesFor, readBackOf } from "./Beside.js"
 import { problemsOf } from "./Catalog/Problems.js"
 import { pathOf, type Tool, targetOf } from "./Catalog/Tool.js"
 import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./Catalog/ToolError.js"
 import { fieldsOf } from "./FieldPaths.js"
+import type { Invocation, ToolSuccess } from "./Invocation.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Lists/Pages.js"
-import { kindsChangedBy, type NameMaps, Names } from "./Names/Names.js"
+import { kindsChangedBy, Names } from "./Names/Names.js"
 import { withPattern } from "./Params/BatchPattern.js"
 import * as ParamsCheck from "./Params/ParamsCheck.js"
 import type { AccessSettings } from "./Policy/AccessChanges.js"
 import * as CallerAccess from "./Policy/CallerAccess.js"
-import { isNothing, READ_BACKS, type ReadBack } from "./Records/ReadBack.js"
+import { executedLine } from "./Records/Executed.js"
+import { isNothing, READ_BACKS } from "./Records/ReadBack.js"
 import * as StackDrift from "./Records/StackDrift.js"
 import * as SchemaHelp from "./SchemaHelp.js"
 import * as View from "./View.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
 
-export interface Invocation {
-  readonly tool: string
-  /** svc_execute: follow the execution to its end. */
-  readonly wait: boolean
-  /** Answer the selector's params schema instead of calling. */
-  readonly schema: boolean
-  /** `schema: "Name"`: the shape a schema answer named, answered in place of the selector's. */
-  readonly shape?: string
-  readonly selectorKey: string
-  readonly selector: string
-  /** `group/Endpoint`, e.g. `read/GetStack`. */
-  readonly endpoint: string
-  readonly body: Readonly<Record<string, unknown>>
-  /** The dotted paths of the answer to keep, applied when it is rendered. */
-  readonly fields?: ReadonlyArray<string>
-  /** `fields: ["*"]`: the service's whole answer, as it came. */
-  readonly whole?: boolean
-}
-
-export interface ToolSuccess extends Invocation {
-  readonly data: unknown
-  /** The service's body as sent, when `data` is exactly its JSON. */
-  readonly text?: string
-  /** For a call that waited: whether the execution succeeded, in a sentence. */
-  readonly summary?: string
-  /** A paginated list asked without `limit`: the service's default page, which the answer may have filled. */
-  readonly page?: number
-  /** The names of the ids the rendered answer shows, as this caller may see them (Names.ts). */
-  readonly names?: NameMaps
-  /** The byte cap the service's answer was cut at (SVC_MAX_ANSWER_BYTES): `data` is what arrived of it. */
-  readonly cut?: number
-  /** How the answer is shown, chosen once (View.ts); chosen when it is rendered where not given. */
-  readonly view?: View.View
-}
+export type { Invocation, ToolSuccess } from "./Invocation.js"
 
 /** The tools that change resources, whose names the names' cache may hold. */
 const CHANGES: ReadonlySet<string> = new Set(["svc_create", "svc_update", "svc_delete", "svc_rename", "svc_copy"])
 
 /** The `fields` path that keeps the whole answer, as the service gave it. */
 export const WHOLE = "*"
-
-const NO_NAMES: Effect.Effect<NameMaps | undefined> = Effect.succeed(undefined)
-
-/**
- * The names the rendered answer will show, as its view needs them: a list's rows those its name
- * columns lack, a record's or an execution's glance those of its ids, `fields` those of the
- * resources' ids kept. None for a whole answer, or where names are off (`Names.layerOff`); most
- * answers show no ids to name, and read nothing.
- */
-const namesFor = (
-  view: View.View,
-  invocation: Invocation,
-  data: unknown,
-  names: Context.Tag.Service<Names>,
-): Effect.Effect<NameMaps | undefined> => {
-  if (Option.isNone(names)) return NO_NAMES
-  const kinds = View.kindsOf(view, data, invocation.body)
-  return kinds.length === 0 ? NO_NAMES : names.value.lookup(kinds)
-}
-
-/** What a change answered with nothing now holds, read back (ReadBack.ts); said so where the read fails. */
-const readBackOf = (
-  back: ReadBack,
-  body: Readonly<Record<string, unknown>>,
-  client: SvcClientShape,
-  names: Context.Tag.Service<Names>,
-): Effect.Effect<Pick<ToolSuccess, "data" | "summary" | "view">> =>
-  Effect.gen(function* () {
-    const read = back.read(body)
-    if (read === undefined) return { data: {}, view: View.View.Whole() }
-    const [group, endpoint] = read.endpoint.split("/") as [Group, string]
-    const answer = yield* Effect.either(client.call(group, endpoint, read.body))
-    if (Either.isLeft(answer) || !isObject(answer.right)) {
-      const why = Either.isLeft(answer) ? `: ${answer.left.message}` : ""
-      return {
-        data: {},
-        summary: `[svc-mcp: the service answered nothing; reading back ${read.endpoint} failed${why}]`,
-        view: View.View.Whole(),
-      }
-    }
-    const kinds = back.kinds(answer.right)
-    const maps = kinds.length === 0 || Option.isNone(names) ? {} : yield* names.value.lookup(kinds)
-    const said = back.said(answer.right, body, maps)
-    return { data: said.value, summary: said.line, view: View.View.Whole() }
-  })
 
 /**
  * A JSON null for an argument counts as absent: clients that make every field
@@ -356,12 +281,15 @@ export const runWith = (
         ...(shown === undefined ? {} : { names: shown }),
         ...(reply.cut === undefined ? {} : { cut: reply.cut }),
       }
+      const said =
+        invocation.fields === undefined ? yield* firstLine(invocation, data, shown, client, names) : undefined
+      const lead = said === undefined ? {} : { summary: said }
       // A default page has at least one item: an empty list needs no note, nor the read of the page.
       if (paged && Array.isArray(data) && data.length > 0) {
         const page = yield* pages.size
-        return told({ ...invocation, data, text, page, ...named })
+        return told({ ...invocation, data, text, page, ...named, ...lead })
       }
-      return told({ ...invocation, data, text, ...named })
+      return told({ ...invocation, data, text, ...named, ...lead })
     }
     // An execution's result at a glance shows the Update's id; the whole Update, and a rename's, are named by it.
     const glance = View.glancesAtExecution(tool, invocation)
@@ -371,7 +299,7 @@ export const runWith = (
     return told({
       ...invocation,
       data: waited.data,
-      summary: waited.summary,
+      summary: executedLine(invocation.endpoint, waited.data, shown) ?? waited.summary,
       view,
       ...(shown === undefined ? {} : { names: shown }),
     })

@@ -2,11 +2,13 @@
  * How a tool's outcome is shown: text for the assistant, and for failures the
  * same facts as a structured object a program can read.
  */
+
 import { isObject } from "../Shared/JsonShape.js"
 import * as Untrusted from "../Untrusted/Answer.js"
 import { type Fitted, fitInBudget, mayHoldSecrets, note, pageNote, redact } from "./Bounds/AnswerBounds.js"
 import { shape } from "./Catalog/Fields.js"
 import type { Tool } from "./Catalog/Tool.js"
+import * as Hints from "./Hints.js"
 import type { ToolSuccess } from "./Invoke.js"
 import * as Glance from "./Lists/Glance.js"
 import * as About from "./Records/About.js"
@@ -30,7 +32,7 @@ const shownOf = (data: unknown, fitted: Fitted): Readonly<Record<string, unknown
 /** The note a non-list cut ends with, after which nothing of the answer follows. */
 const CUT_NOTE = "\n[svc-mcp: output cut"
 
-export interface OutputSettings {
+export interface OutputSettings extends Hints.Offering {
   readonly maxOutputChars: number
   readonly revealSecrets: boolean
 }
@@ -109,7 +111,14 @@ const successOf = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings): 
       if (record === undefined) return written(tool, outcome, settings, whole(outcome, prepared))
       const fences = Untrusted.fencesWith(record.untrusted, record.value, outcome.body, outcome.endpoint)
       const sent = fences === undefined ? record.json : undefined
-      return written(tool, outcome, settings, { data: record.value, fences, line: record.line ?? "", sent, cap })
+      // A step the record points to, unless this call is it: as this caller is offered it.
+      const { next } = record
+      const step =
+        next === undefined || (next.tool === tool.name && next.selector === outcome.selector)
+          ? ""
+          : Hints.stepLine(next, settings)
+      const line = `${record.line ?? ""}${step}`
+      return written(tool, outcome, settings, { data: record.value, fences, line, sent, cap })
     }
     case "Shaped":
       return written(tool, outcome, settings, shaped(outcome, shown, view.fields, cap))

@@ -16,6 +16,7 @@ import * as Schedule from "effect/Schedule"
 import type { SvcError } from "../Service/Errors.js"
 import { SvcClient } from "../SvcClient.js"
 import * as Progress from "./Catalog/Progress.js"
+import { DONE } from "./Records/Executed.js"
 
 /** How a wait goes: how long it lasts, and how long between two rounds of reads. */
 export interface Pace {
@@ -199,7 +200,7 @@ export const follow = (
       started.length === 1 && failed.length === 0
         ? single(latest[0] as Update, endpoint, timeoutMs, withId)
         : started.length === 0 && failed.length === 0
-          ? "The answer holds no Update to follow."
+          ? DONE
           : several(latest, failed, endpoint, timeoutMs)
     return { data: updated, summary }
   })

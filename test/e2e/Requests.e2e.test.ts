@@ -45,7 +45,14 @@ describe("the whole-service requests answer-sizes measures", () => {
         expect(text("Tag the api deployment release and say what it is for.")).toMatch(
           /read back\]\n\{"tags":\["release"\],"description":"the public API"/,
         )
-        expect(text("Let ci-bot deploy the web stack.")).toContain('["User ci-bot","Stack web","Execute",[]]')
+        // One call each: the change says what now holds, the refresh what it computed.
+        expect(text("Let ci-bot deploy the web stack.")).toContain(
+          '[svc-mcp: the permission of User ci-bot on Stack web is now Execute, read back]\n{"user_target":"User ci-bot","resource_target":"Stack web","level":"Execute","specific":[]}',
+        )
+        expect(text("Is the web stack's repository ahead of what runs?")).toMatch(
+          /^\[svc-mcp: the cache of the stack web is refreshed; (its commits now|whether its deployed commit is the repository's is not known)/,
+        )
+        expect(text("Which stacks have a newer image?")).toMatch(/^\[svc-mcp: checked \d+ stacks for newer images: /)
         expect(text("Let estate-sync write to its repository, and commit the estate to it.")).toContain(
           "CommitSync succeeded.",
         )

@@ -38,13 +38,15 @@ describe.each(ERAS)("a sync's plan, the %s era", (era) => {
       const plan = yield* call("svc_get", get)
       const text = plan.content[0]?.text ?? ""
       expect(text.length).toBeLessThan(2500)
-      const [fences, line, json] = text.split("\n")
+      const [fences, line, step, json] = text.split("\n")
       expect(fences).toMatch(
         /^\[svc-mcp: untrusted text at message, changes\[\]\.name, changes\[\]\.fields \(sync estate-sync\)/,
       )
       expect(line).toMatch(
         /^\[svc-mcp: the sync's pending changes as a plan, .*fields: \["\*"\] gives the whole record\]$/,
       )
+      // SVC_REACH=all offers the refresh: the step is named as the call.
+      expect(step).toBe("[svc-mcp: svc_execute refresh_sync_pending computes the plan anew from the sync's repository]")
       const shown = JSON.parse((json ?? "").replace(/<u:[0-9a-f]{16}>|<\/u>/g, "")) as Record<string, unknown>
       expect(shown).toEqual(plan.structuredContent)
       expect(shown).toMatchObject({

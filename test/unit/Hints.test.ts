@@ -6,12 +6,20 @@
  * suggestion never answers "no item has field ...".
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Settings from "../../src/Settings/Policy.js"
 import { byName } from "../../src/Tools/Catalog/Definitions.js"
 import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import * as TablesAll from "../../src/Tools/Catalog/TablesAll.js"
+import * as Hints from "../../src/Tools/Hints.js"
 import * as Glance from "../../src/Tools/Lists/Glance.js"
+import * as Policy from "../../src/Tools/Policy/Policy.js"
+import type { Step } from "../../src/Tools/Records/Records.js"
 import { RECORD_VIEWS } from "../../src/Tools/Records/RecordViews.js"
 import { document } from "../support/Definitions.js"
+import * as Mcp from "../support/Mcp.js"
+import * as Sandboxes from "../support/Sandbox.js"
 import { answerSchema, type Schema, schemaAt } from "../support/SchemaValues.js"
 
 const definitions = document.definitions as unknown as Readonly<Record<string, Schema>>
@@ -80,4 +88,64 @@ describe("the paths a first line suggests", () => {
       expect(optionalOnWay(answerSchema(endpoint), names), `${endpoint} ${view.more}`).toEqual([])
     }
   })
+})
+
+describe("a step an answer points to, over every mode and reach", () => {
+  const modes: ReadonlyArray<Settings.Mode> = ["read-only", "operate", "full"]
+  const reaches: ReadonlyArray<Settings.Reach> = ["interface", "all"]
+  /** Whether the policy of `mode` and `reach` publishes the step's selector: the policy's own word, not the hint's. */
+  const offered = (step: Step, mode: Settings.Mode, reach: Settings.Reach) =>
+    Effect.map(
+      Effect.flatMap(Policy.toolsOf(reach), (tools) =>
+        Policy.make({ mode, allow: Option.none(), deny: [], confirm: [], accessChanges: Option.none() }, tools),
+      ),
+      (policy) => policy.tools.some((t) => t.name === step.tool && t.selectors.includes(step.selector)),
+    )
+
+  it.effect("is a call where offered; elsewhere the settings that would offer it, and never the call", () =>
+    Effect.gen(function* () {
+      expect(Hints.STEPS.length).toBeGreaterThan(0)
+      for (const step of Hints.STEPS)
+        for (const mode of modes)
+          for (const reach of reaches) {
+            const line = Hints.stepLine(step, { mode, reach })
+            const where = `${step.selector} ${mode} ${reach}`
+            if (yield* offered(step, mode, reach)) {
+              expect(line, where).toBe(`[svc-mcp: ${step.tool} ${step.selector} ${step.does}]\n`)
+              continue
+            }
+            expect(line, where).not.toContain(step.selector)
+            expect(line, where).not.toContain(step.tool)
+            // The settings it names are the ones that offer it.
+            const settings = /start this server with (.*); it is not offered here/.exec(line)?.[1]?.split(" and ") ?? []
+            expect(settings.length, where).toBeGreaterThan(0)
+            const set = Object.fromEntries(settings.map((s) => s.split("=") as [string, string]))
+            const nextMode = (set.SVC_MODE as Settings.Mode | undefined) ?? mode
+            const nextReach = (set.SVC_REACH as Settings.Reach | undefined) ?? reach
+            expect(yield* offered(step, nextMode, nextReach), `${where}: ${line}`).toBe(true)
+          }
+    }),
+  )
+
+  it.scopedLive(
+    "a sync's plan at the default reach names SVC_REACH=all, not refresh_sync_pending; at all, the call",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped({})
+        for (const reach of reaches) {
+          const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox), { reach, mode: "full" })
+          const result = yield* Effect.promise(() =>
+            client.callTool({
+              name: "svc_get",
+              arguments: { resource_type: "sync_resource", params: { sync: "estate-sync" } },
+            }),
+          )
+          const text = Mcp.text(result)
+          if (reach === "interface") {
+            expect(text).not.toContain("refresh_sync_pending")
+            expect(text).toContain("the operator would start this server with SVC_REACH=all")
+          } else expect(text).toContain("[svc-mcp: svc_execute refresh_sync_pending computes the plan anew")
+        }
+      }),
+  )
 })

@@ -294,12 +294,16 @@ describe("estate-sync on the sandbox", () => {
         const answer = yield* call("svc_get", get)
         const text = Mcp.text(answer)
         expect(text.length).toBeLessThan(2500)
-        const [fences, line, json] = text.split("\n")
+        const [fences, line, step, json] = text.split("\n")
         expect(fences).toMatch(
           /^\[svc-mcp: untrusted text at message, changes\[\]\.name, changes\[\]\.fields \(sync estate-sync\), which anyone may have written, stands between <u:[0-9a-f]{16}> and <\/u>/,
         )
         expect(line).toBe(
-          "[svc-mcp: the sync's pending changes as a plan, computed from its repository at `commit` when it was last refreshed; svc_execute refresh_sync_pending computes it anew (SVC_REACH=all) (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]",
+          "[svc-mcp: the sync's pending changes as a plan, computed from its repository at `commit` when it was last refreshed (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]",
+        )
+        // SVC_REACH=all offers the refresh: the step is named as the call (Hints.test.ts walks the others).
+        expect(step).toBe(
+          "[svc-mcp: svc_execute refresh_sync_pending computes the plan anew from the sync's repository]",
         )
         const token = /<u:([0-9a-f]{16})>/.exec(fences ?? "")?.[1]
         const u = (s: string) => `<u:${token}>${s}</u>`
@@ -361,12 +365,15 @@ describe("estate-sync on the sandbox", () => {
         const [, record] = whole.split("\n")
         expect((record ?? "").replace(/<u:[0-9a-f]{16}>|<\/u>/g, "")).toBe(JSON.stringify(sent.body))
 
-        // A refresh (SVC_REACH=all) answers the same plan.
+        // A refresh (SVC_REACH=all) answers the same plan, saying it is computed anew, and points to no refresh.
         const refreshed = Mcp.text(
           yield* call("svc_execute", { operation: "refresh_sync_pending", params: { sync: "estate-sync" } }),
+        ).split("\n")
+        expect(refreshed[1]).toBe(line)
+        expect(refreshed[2]).toBe(
+          "[svc-mcp: the sync estate-sync's plan is computed anew from its repository: 7 changes and 1 deploy pending now]",
         )
-        expect(refreshed.split("\n")[1]).toBe(line)
-        expect(JSON.parse(refreshed.split("\n")[2] ?? "").changes).toHaveLength(7)
+        expect(JSON.parse(refreshed[3] ?? "").changes).toHaveLength(7)
       }),
   )
 })

@@ -20,7 +20,7 @@ import { make as makeTool, pathOf, type Tier, type Tool } from "../Catalog/Tool.
 import { ToolDeniedError, UnknownToolError } from "../Catalog/ToolError.js"
 import { ACCESS_ENDPOINTS, accessWords } from "./AccessEndpoints.js"
 
-const TIERS: Readonly<Record<Mode, ReadonlyArray<Tier>>> = {
+export const TIERS: Readonly<Record<Mode, ReadonlyArray<Tier>>> = {
   "read-only": ["read"],
   operate: ["read", "operate"],
   full: ["read", "operate", "write"],

@@ -1,22 +1,17 @@
 /**
  * A change the service answers with nothing (`{}`) says what now holds, read back with one read:
  * a resource's tags and description after its meta is set, the alert closed (its kind and its
- * target), a stack's deployed and repository commits after its cache is refreshed. By endpoint,
- * as data: the read, and what of its answer is said. The ids shown are named (Names.ts).
+ * target), the commits of a stack, build or repo after its cache is refreshed, the terminals left,
+ * a server's containers; and the changes to access (ReadBackAccess.ts). By endpoint, as data: the
+ * read, and what of its answer is said. The ids shown are named (Names.ts). A change that answers
+ * with nothing and is not read back says why in NOT_READ_BACK: a test holds every such write of the
+ * definitions that has a tool to one of the two.
  */
 import { isObject } from "../../Shared/JsonShape.js"
-import { KIND_OF_TYPE, type NameKind, type NameMaps } from "../Names/Names.js"
+import { ACCESS_READ_BACKS } from "./ReadBackAccess.js"
+import { commits, type Json, kindOfTarget, named, nameOf, type ReadBack, targetWords } from "./ReadBackParts.js"
 
-type Json = Readonly<Record<string, unknown>>
-
-export interface ReadBack {
-  /** The read that says what holds, from the change's params; undefined where they do not name it. */
-  readonly read: (body: Json) => { readonly endpoint: string; readonly body: Json } | undefined
-  /** The kinds of names what is said shows. */
-  readonly kinds: (answer: Json) => ReadonlyArray<NameKind>
-  /** What holds, as a first line and a value. */
-  readonly said: (answer: Json, body: Json, names: NameMaps) => { readonly line: string; readonly value: Json }
-}
+export type { ReadBack } from "./ReadBackParts.js"
 
 /** The read of one resource by its type (a ResourceTarget's), and the key its params name it by. */
 const GETS: Readonly<Record<string, readonly [endpoint: string, key: string]>> = {
@@ -33,15 +28,7 @@ const GETS: Readonly<Record<string, readonly [endpoint: string, key: string]>> =
   Swarm: ["GetSwarm", "swarm"],
 }
 
-const nameOf = (names: NameMaps, kind: NameKind | undefined, id: unknown): unknown =>
-  typeof id === "string" && kind !== undefined ? (names[kind]?.get(id) ?? id) : id
-
-/** A ResourceTarget in words: `Server prod-02`, `System`. */
-const targetWords = (target: unknown, names: NameMaps): string => {
-  if (!isObject(target) || typeof target.type !== "string") return "unknown"
-  if (typeof target.id !== "string" || target.id === "") return target.type
-  return `${target.type} ${String(nameOf(names, KIND_OF_TYPE[target.type], target.id))}`
-}
+const record = (answer: unknown): Json => (isObject(answer) ? answer : {})
 
 const RESOURCE_META: ReadBack = {
   read: (body) => {
@@ -51,8 +38,12 @@ const RESOURCE_META: ReadBack = {
       ? undefined
       : { endpoint: `read/${get[0]}`, body: { [get[1]]: target.id } }
   },
-  kinds: (answer) => (Array.isArray(answer.tags) && answer.tags.length > 0 ? ["tag"] : []),
-  said: (answer, body, names) => {
+  kinds: (answer) => {
+    const { tags } = record(answer)
+    return Array.isArray(tags) && tags.length > 0 ? ["tag"] : []
+  },
+  said: (json, body, names) => {
+    const answer = record(json)
     const type = isObject(body.target) ? String(body.target.type) : "resource"
     const tags = Array.isArray(answer.tags) ? answer.tags.map((id) => nameOf(names, "tag", id)) : []
     return {
@@ -64,45 +55,160 @@ const RESOURCE_META: ReadBack = {
 
 const CLOSE_ALERT: ReadBack = {
   read: (body) => (typeof body.id === "string" ? { endpoint: "read/GetAlert", body: { id: body.id } } : undefined),
-  kinds: (answer) => {
-    const type = isObject(answer.target) ? answer.target.type : undefined
-    const kind = typeof type === "string" ? KIND_OF_TYPE[type] : undefined
-    return kind === undefined ? [] : [kind]
-  },
-  said: (answer, body, names) => ({
-    line: `[svc-mcp: the alert ${String(body.id)} is ${answer.resolved === true ? "closed" : "still open"}, read back]`,
-    value: {
-      alert: body.id,
-      resolved: answer.resolved === true,
-      // The variant's tag: the service's own word, as the alerts' rows show it.
-      what: isObject(answer.data) && typeof answer.data.type === "string" ? answer.data.type : null,
-      target: targetWords(answer.target, names),
-      level: answer.level ?? null,
-    },
-  }),
-}
-
-const REFRESH_STACK: ReadBack = {
-  read: (body) =>
-    typeof body.stack === "string" ? { endpoint: "read/GetStack", body: { stack: body.stack } } : undefined,
-  kinds: () => [],
-  said: (answer) => {
-    const info = isObject(answer.info) ? answer.info : {}
-    const deployed = typeof info.deployed_hash === "string" ? info.deployed_hash : null
-    const latest = typeof info.latest_hash === "string" ? info.latest_hash : null
-    const differs = deployed !== null && latest !== null && deployed !== latest
+  kinds: (answer) => kindOfTarget(record(answer).target),
+  said: (json, body, names) => {
+    const answer = record(json)
     return {
-      line: `[svc-mcp: the cache of the stack ${String(answer.name ?? "")} is refreshed; its commits now, read back${differs ? ": the deployed commit is not the repository's" : ""}]`,
-      value: { deployed_commit: deployed, repository_commit: latest, differs },
+      line: `[svc-mcp: the alert ${String(body.id)} is ${answer.resolved === true ? "closed" : "still open"}, read back]`,
+      value: {
+        alert: body.id,
+        resolved: answer.resolved === true,
+        // The variant's tag: the service's own word, as the alerts' rows show it.
+        what: isObject(answer.data) && typeof answer.data.type === "string" ? answer.data.type : null,
+        target: targetWords(answer.target, names),
+        level: answer.level ?? null,
+      },
     }
   },
 }
 
-/** By endpoint: the changes the service answers with nothing. */
+/** Why a stack's deployed commit is not known: never deployed, or deployed from files without a commit. */
+const deployedUnknown = (info: Json): string =>
+  [info.deployed_contents, info.deployed_services].some((v) => Array.isArray(v) && v.length > 0) ||
+  (typeof info.deployed_config === "string" && info.deployed_config !== "")
+    ? "deployed from files without a commit"
+    : "never deployed"
+
+/** Why a stack's repository commit is not known: no repository, or the repository not read. */
+const repositoryUnknown = (answer: Json): string => {
+  const config = record(answer.config)
+  if (typeof config.repo !== "string" || config.repo === "") return "no repository: its files are not in git"
+  const errors = record(answer.info).remote_errors
+  const first = Array.isArray(errors) && isObject(errors[0]) ? errors[0].contents : undefined
+  return typeof first === "string" && first !== "" ? `not read: ${first.slice(0, 200)}` : "not read"
+}
+
+const REFRESH_STACK: ReadBack = {
+  read: (body) => {
+    const stack = named(body, "stack")
+    return stack === undefined ? undefined : { endpoint: "read/GetStack", body: { stack } }
+  },
+  kinds: () => [],
+  said: (json) => {
+    const answer = record(json)
+    const { ran, latest, differs } = commits(answer, "deployed_hash")
+    const name = String(answer.name ?? "")
+    if (ran !== null && latest !== null)
+      return {
+        line: `[svc-mcp: the cache of the stack ${name} is refreshed; its commits now, read back${differs ? ": the deployed commit is not the repository's" : ""}]`,
+        value: { deployed_commit: ran, repository_commit: latest, differs },
+      }
+    // A commit not known is said so, and whether they differ is not known: never "in sync".
+    const deployed = ran ?? deployedUnknown(record(answer.info))
+    const repository = latest ?? repositoryUnknown(answer)
+    return {
+      line: `[svc-mcp: the cache of the stack ${name} is refreshed; whether its deployed commit is the repository's is not known (deployed: ${ran === null ? deployed : ran}; repository: ${latest === null ? repository : latest}), read back]`,
+      value: { deployed_commit: deployed, repository_commit: repository, differs: "unknown" },
+    }
+  },
+}
+
+/** A build's or repo's commits after its cache is refreshed: the one last built, and the repository's. */
+const refreshed = (kind: "build" | "repo", get: string): ReadBack => ({
+  read: (body) => {
+    const id = named(body, kind)
+    return id === undefined ? undefined : { endpoint: `read/${get}`, body: { [kind]: id } }
+  },
+  kinds: () => [],
+  said: (json) => {
+    const answer = record(json)
+    const { ran, latest, differs } = commits(answer, "built_hash")
+    const known = ran !== null && latest !== null
+    return {
+      line: `[svc-mcp: the cache of the ${kind} ${String(answer.name ?? "")} is refreshed; its commits now, read back${differs ? ": the last built commit is not the repository's" : ""}]`,
+      value: {
+        built_commit: ran ?? "never built",
+        repository_commit: latest ?? "not read",
+        differs: known ? differs : "unknown",
+      },
+    }
+  },
+})
+
+/** The terminals left where some were deleted: on the target, on the server, or everywhere. */
+const terminalsLeft = (read: (body: Json) => Json | undefined, where: (body: Json) => string): ReadBack => ({
+  read: (body) => {
+    const target = read(body)
+    return target === undefined ? undefined : { endpoint: "read/ListTerminals", body: target }
+  },
+  kinds: () => [],
+  said: (answer, body) => {
+    const left = Array.isArray(answer) ? answer.map((t) => (isObject(t) ? t.name : t)) : []
+    return {
+      line: `[svc-mcp: ${left.length} terminal${left.length === 1 ? "" : "s"} left ${where(body)}, read back]`,
+      value: { terminals: left },
+    }
+  },
+})
+
+const server = (body: Json) => (typeof body.server === "string" ? body.server : undefined)
+
+const REFRESH_CONTAINERS: ReadBack = {
+  read: (body) => {
+    const on = server(body)
+    return on === undefined ? undefined : { endpoint: "read/ListContainers", body: { server: on } }
+  },
+  kinds: () => [],
+  said: (answer, body) => {
+    const states: Record<string, number> = {}
+    for (const c of Array.isArray(answer) ? answer : []) {
+      const state = isObject(c) && typeof c.state === "string" ? c.state : "unknown"
+      states[state] = (states[state] ?? 0) + 1
+    }
+    const count = Object.values(states).reduce((a, b) => a + b, 0)
+    return {
+      line: `[svc-mcp: the containers of the server ${String(body.server)} are refreshed: ${count} now, read back]`,
+      value: { containers: count, by_state: states },
+    }
+  },
+}
+
+/** By endpoint: the changes the service answers with nothing, and the read that says what now holds. */
 export const READ_BACKS: Readonly<Record<string, ReadBack>> = {
   "write/UpdateResourceMeta": RESOURCE_META,
   "write/CloseAlert": CLOSE_ALERT,
   "write/RefreshStackCache": REFRESH_STACK,
+  "write/RefreshBuildCache": refreshed("build", "GetBuild"),
+  "write/RefreshRepoCache": refreshed("repo", "GetRepo"),
+  "write/DeleteTerminal": terminalsLeft(
+    (body) => (isObject(body.target) ? { target: body.target } : undefined),
+    (body) => `on ${targetWords(body.target, {})}`,
+  ),
+  "write/DeleteAllTerminals": terminalsLeft(
+    (body) =>
+      server(body) === undefined ? undefined : { target: { type: "Server", params: { server: body.server } } },
+    (body) => `on the server ${String(body.server)}`,
+  ),
+  "write/BatchDeleteAllTerminals": terminalsLeft(
+    () => ({}),
+    () => "on all servers",
+  ),
+  "execute/RunServerRefreshContainers": REFRESH_CONTAINERS,
+  ...ACCESS_READ_BACKS,
+}
+
+/**
+ * The changes the service answers with nothing that are not read back, and why: nothing a read
+ * offers says what they changed, or what they did is the Update an execution answers.
+ */
+export const NOT_READ_BACK: Readonly<Record<string, string>> = {
+  "write/DeleteApiKeyForServiceUser": "the key alone names no user whose keys a read would list; the key named is gone",
+  "write/PushRecentlyViewed": "the caller's own list of recently viewed resources, a mark of the service's web UI",
+  "write/SetLastSeenUpdate": "the caller's own mark of the last update seen, a mark of the service's web UI",
+  "execute/RunServerRunCommand": "what a command did is its output, which no read offers afterwards",
+  "execute/RunServerScripts": "what scripts did is their output, which no read offers afterwards",
+  "execute/RunServerCopy": "an execution: what it did is the Update it answers (service-notes.md, Executions)",
+  "execute/RunServerMove": "an execution: what it did is the Update it answers (service-notes.md, Executions)",
 }
 
 /** Whether `data` is the service's answer of nothing. */

@@ -18,7 +18,7 @@ import { REDACTED } from "../../Shared/Secrets.js"
 import type { Pattern } from "../../Untrusted/Derive.js"
 import { CREDENTIAL } from "../Bounds/AnswerBounds.js"
 import { KIND_OF_TYPE, type NameKind, type NameMaps } from "../Names/Names.js"
-import type { Glimpse } from "../Records/Records.js"
+import type { Glimpse, Step } from "../Records/Records.js"
 import { type Diff, diff, list, record, resourceDiffs, text } from "./SyncChanges.js"
 import { type Changed, changed, resourceOf } from "./Toml.js"
 
@@ -32,7 +32,15 @@ const UNTRUSTED: ReadonlyArray<Pattern> = [
 ]
 
 const LINE =
-  "[svc-mcp: the sync's pending changes as a plan, computed from its repository at `commit` when it was last refreshed; svc_execute refresh_sync_pending computes it anew (SVC_REACH=all) (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]\n"
+  "[svc-mcp: the sync's pending changes as a plan, computed from its repository at `commit` when it was last refreshed (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]\n"
+
+/** The step that computes the plan anew: named as a call only where it is offered (Hints.ts). */
+export const REFRESH: Step = {
+  tool: "svc_execute",
+  selector: "refresh_sync_pending",
+  does: "computes the plan anew from the sync's repository",
+  want: "to compute the plan anew from the sync's repository",
+}
 
 /** A value longer than this, or of several lines, is left out of a change: the field's name says it changes. */
 const SHORT = 80
@@ -134,7 +142,7 @@ export const glance = (data: unknown, names: NameMaps): Glimpse => {
     ...optional("deploy_error", text(info.pending_deploy_error)),
     ...(files.length === 0 ? {} : { file_errors: files }),
   }
-  return { value, untrusted: UNTRUSTED, line: LINE }
+  return { value, untrusted: UNTRUSTED, line: LINE, next: REFRESH }
 }
 
 /**

@@ -1,0 +1,83 @@
+/**
+ * The reads made beside an answer, each once: the names its view shows, the first line its own
+ * findings make (an execution answered at once, an empty log, a server that cannot be reached),
+ * and what a change answered with nothing now holds (read back).
+ */
+import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { isObject } from "../Shared/JsonShape.js"
+import type { Group, SvcClientShape } from "../SvcClient.js"
+import type { Invocation, ToolSuccess } from "./Invocation.js"
+import type { NameMaps, Names } from "./Names/Names.js"
+import { EMPTY_LOGS, isEmptyLog } from "./Records/EmptyLog.js"
+import { executedLine } from "./Records/Executed.js"
+import { isNothing, type ReadBack } from "./Records/ReadBack.js"
+import * as Stale from "./Records/Stale.js"
+import * as View from "./View.js"
+
+const NO_NAMES: Effect.Effect<NameMaps | undefined> = Effect.succeed(undefined)
+
+/**
+ * The names the rendered answer will show, as its view needs them: a list's rows those its name
+ * columns lack, a record's or an execution's glance those of its ids, `fields` those of the
+ * resources' ids kept. None for a whole answer, or where names are off (`Names.layerOff`); most
+ * answers show no ids to name, and read nothing.
+ */
+export const namesFor = (
+  view: View.View,
+  invocation: Invocation,
+  data: unknown,
+  names: Context.Tag.Service<Names>,
+): Effect.Effect<NameMaps | undefined> => {
+  if (Option.isNone(names)) return NO_NAMES
+  const kinds = View.kindsOf(view, data, invocation.body)
+  return kinds.length === 0 ? NO_NAMES : names.value.lookup(kinds)
+}
+
+/**
+ * The first line an answer's own findings make: an execution answered at once says what it did and
+ * found (Executed.ts); an empty log, why (EmptyLog.ts); resources on a server that cannot be reached, since when.
+ */
+export const firstLine = (
+  invocation: Invocation,
+  data: unknown,
+  shown: NameMaps | undefined,
+  client: SvcClientShape,
+  names: Context.Tag.Service<Names>,
+): Effect.Effect<string | undefined> =>
+  Effect.gen(function* () {
+    const done = executedLine(invocation.endpoint, data, shown)
+    if (done !== undefined) return done
+    const empty = isEmptyLog(data) ? EMPTY_LOGS[invocation.endpoint] : undefined
+    const why = empty === undefined ? undefined : yield* readBackOf(empty, invocation.body, client, names)
+    if (why !== undefined && !isNothing(why.data)) return why.summary
+    return yield* Stale.noteOf(invocation.endpoint, data, (endpoint, body) => client.call("read", endpoint, body))
+  })
+
+/** What a change answered with nothing now holds, read back (ReadBack.ts); said so where the read fails. */
+export const readBackOf = (
+  back: ReadBack,
+  body: Readonly<Record<string, unknown>>,
+  client: SvcClientShape,
+  names: Context.Tag.Service<Names>,
+): Effect.Effect<Pick<ToolSuccess, "data" | "summary" | "view">> =>
+  Effect.gen(function* () {
+    const read = back.read(body)
+    if (read === undefined) return { data: {}, view: View.View.Whole() }
+    const [group, endpoint] = read.endpoint.split("/") as [Group, string]
+    const answer = yield* Effect.either(client.call(group, endpoint, read.body))
+    if (Either.isLeft(answer) || !(isObject(answer.right) || Array.isArray(answer.right))) {
+      const why = Either.isLeft(answer) ? `: ${answer.left.message}` : ""
+      return {
+        data: {},
+        summary: `[svc-mcp: the service answered nothing; reading back ${read.endpoint} failed${why}]`,
+        view: View.View.Whole(),
+      }
+    }
+    const kinds = back.kinds(answer.right, body)
+    const maps = kinds.length === 0 || Option.isNone(names) ? {} : yield* names.value.lookup(kinds)
+    const said = back.said(answer.right, body, maps)
+    return { data: said.value, summary: said.line, view: View.View.Whole() }
+  })

@@ -1,0 +1,41 @@
+/**
+ * What a tool call resolves to (its endpoint, body and how it is answered) and what it answers with:
+ * the types the tools' program, the rendering and the adapter share.
+ */
+import type { NameMaps } from "./Names/Names.js"
+import type * as View from "./View.js"
+
+export interface Invocation {
+  readonly tool: string
+  /** svc_execute: follow the execution to its end. */
+  readonly wait: boolean
+  /** Answer the selector's params schema instead of calling. */
+  readonly schema: boolean
+  /** `schema: "Name"`: the shape a schema answer named, answered in place of the selector's. */
+  readonly shape?: string
+  readonly selectorKey: string
+  readonly selector: string
+  /** `group/Endpoint`, e.g. `read/GetStack`. */
+  readonly endpoint: string
+  readonly body: Readonly<Record<string, unknown>>
+  /** The dotted paths of the answer to keep, applied when it is rendered. */
+  readonly fields?: ReadonlyArray<string>
+  /** `fields: ["*"]`: the service's whole answer, as it came. */
+  readonly whole?: boolean
+}
+
+export interface ToolSuccess extends Invocation {
+  readonly data: unknown
+  /** The service's body as sent, when `data` is exactly its JSON. */
+  readonly text?: string
+  /** For a call that waited: whether the execution succeeded, in a sentence. */
+  readonly summary?: string
+  /** A paginated list asked without `limit`: the service's default page, which the answer may have filled. */
+  readonly page?: number
+  /** The names of the ids the rendered answer shows, as this caller may see them (Names.ts). */
+  readonly names?: NameMaps
+  /** The byte cap the service's answer was cut at (SVC_MAX_ANSWER_BYTES): `data` is what arrived of it. */
+  readonly cut?: number
+  /** How the answer is shown, chosen once (View.ts); chosen when it is rendered where not given. */
+  readonly view?: View.View
+}
