@@ -2,9 +2,13 @@
  * The pages a secret is handed to the person on: one-time, expiring, unguessable and bound to the
  * caller and session that asked; what a page shows, escaped.
  */
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import { describe, expect, it } from "vitest"
 import { render } from "../../src/Confirmation/SecretPageServer.js"
 import { ID, makeStore, type Page } from "../../src/Confirmation/SecretPages.js"
+import * as Settings from "../../src/Settings/Policy.js"
 
 const MINUTE = 60_000
 const PAGE: Page = { title: "The secret of the API key", fields: [{ label: "secret", value: "S-1234" }] }
@@ -69,5 +73,24 @@ describe("the secret pages", () => {
     expect(shown.body).not.toContain("<script>")
     const gone = render({ _tag: "Nothing" })
     expect(gone.status).toBe(404)
+  })
+})
+
+describe("SVC_MCP_SECRET_PAGE_LIFETIME", () => {
+  const load = (env: Record<string, string>) =>
+    Effect.runSyncExit(
+      Settings.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))),
+    )
+
+  it("is ten minutes unset, a duration from 30s to 1h when set, and refused outside it", () => {
+    const unset = load({})
+    expect(Exit.isSuccess(unset) && unset.value.secretPageMs).toBe(600_000)
+    const set = load({ SVC_MCP_SECRET_PAGE_LIFETIME: "2m" })
+    expect(Exit.isSuccess(set) && set.value.secretPageMs).toBe(120_000)
+    for (const wrong of ["5s", "2h", "soon"]) {
+      const refused = load({ SVC_MCP_SECRET_PAGE_LIFETIME: wrong })
+      expect(Exit.isFailure(refused)).toBe(true)
+      expect(String(Exit.isFailure(refused) ? refused.cause : "")).toMatch(/SVC_MCP_SECRET_PAGE_LIFETIME/)
+    }
   })
 })
