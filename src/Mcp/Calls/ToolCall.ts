@@ -250,7 +250,10 @@ const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incomi
           Effect.ignore(
             prepared.record.refused(notSent(call, invocation, "asked to open a secret's page"), call.args, "asked"),
           ),
-          Effect.promise(() => Handover.ask(pages, invocation, binding, Date.now())),
+          // A page that cannot be served (no loopback port) leaves the secret withheld, as before.
+          Effect.tryPromise(() => Handover.ask(pages, invocation, binding, Date.now())).pipe(
+            Effect.catchAll(() => withheld(prepared, call, incoming)),
+          ),
         )
       case "Stale":
         return Effect.succeed(Handover.stale)
