@@ -13,6 +13,8 @@
  *   (TeamSettings) or one of the process's, its used answers in the shared
  *   store when one is provided beneath (Store), else its own;
  * - the guard (Guard): off;
+ * - the pages a secret is handed to the person on (SecretPages): this process's own, in memory,
+ *   served on loopback from the first one made;
  * - the shared store (Store) itself, so that serving over HTTP hands a 2025-era
  *   client's answers to the replica holding the call: none.
  */
@@ -21,6 +23,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
+import * as SecretPageServer from "../Confirmation/SecretPageServer.js"
+import * as SecretPages from "../Confirmation/SecretPages.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as PolicySettings from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
@@ -38,6 +42,7 @@ export type Tools =
   | ConfirmationState.ConfirmationState
   | Guard.Guard
   | Store.Store
+  | SecretPages.SecretPages
 
 /**
  * The tools over the settings `settings` gives (a value: `PolicySettings.layerValue(...)`),
@@ -82,12 +87,20 @@ export const contextWith = (
       Effect.provideService(ConfirmationState.ofTeam, Store.Store, store),
     )
     const guard = yield* Parts.beneath(Guard.Guard, Option.none())
+    const pages = yield* Parts.beneathOr(
+      SecretPages.SecretPages,
+      SecretPageServer.make(
+        SecretPages.makeStore(Context.get(settled, PolicySettings.ServerSettings).secretPageMs),
+        Date.now,
+      ),
+    )
     return settled.pipe(
       Context.add(Policy.Policy, policy),
       Context.add(ParamsCheck.ParamsCheck, check),
       Context.add(ConfirmationState.ConfirmationState, confirmations),
       Context.add(Guard.Guard, guard),
       Context.add(Store.Store, store),
+      Context.add(SecretPages.SecretPages, pages),
     )
   })
 

@@ -91,6 +91,10 @@ export const GROUPS: ReadonlyArray<Group> = [
         meaning: `true to show credentials in answers (default ${DEFAULT_SETTINGS.revealSecrets})`,
       },
       {
+        name: "SVC_MCP_SECRET_PAGE_LIFETIME",
+        meaning: "how long a page handing a secret to the person is open: 30s to 1h (default 10m)",
+      },
+      {
         name: "SVC_GUARD",
         meaning: "ask (default): asks held changes after untrusted text; ask-all; off",
       },

@@ -11,7 +11,17 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { closest } from "../Shared/Closest.js"
 import { wildcard } from "../Shared/Wildcard.js"
-import { type ConfigError, commaList, optional, optionalWith, pickOne, positive, read, refuse } from "./Read.js"
+import {
+  type ConfigError,
+  commaList,
+  duration,
+  optional,
+  optionalWith,
+  pickOne,
+  positive,
+  read,
+  refuse,
+} from "./Read.js"
 import * as Touches from "./Touches.js"
 
 /** Which tools an assistant may use: `read-only` (the reading tools), `operate` (and svc_execute), `full` (all). */
@@ -107,6 +117,11 @@ export interface ServerSettingsShape {
   readonly maxOutputChars: number
   /** Show credential fields and secret variables' values as the service sent them. */
   readonly revealSecrets: boolean
+  /**
+   * SVC_MCP_SECRET_PAGE_LIFETIME: how long a page that hands a secret to the person stays open, in
+   * ms (Confirmation/SecretPages.ts).
+   */
+  readonly secretPageMs: number
   /** SVC_REACH: the interface's selectors, or every endpoint of the service's client. */
   readonly reach: Reach
   /** SVC_ACCESS_CHANGES as set; none: the mode's default (`accessDenied`). */
@@ -124,6 +139,7 @@ export const DEFAULT_SETTINGS: ServerSettingsShape = {
   waitPollMs: 1_000,
   maxOutputChars: 50_000,
   revealSecrets: false,
+  secretPageMs: 600_000,
   reach: "interface",
   accessChanges: Option.none(),
 }
@@ -194,6 +210,7 @@ const settings: Config.Config<ServerSettingsShape> = Config.all({
   waitPollMs: Config.succeed(DEFAULT_SETTINGS.waitPollMs),
   maxOutputChars: positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000),
   revealSecrets: boolean("SVC_REVEAL_SECRETS"),
+  secretPageMs: duration("SVC_MCP_SECRET_PAGE_LIFETIME", DEFAULT_SETTINGS.secretPageMs, 30_000, 3_600_000),
   reach: Config.mapOrFail(
     optional("SVC_REACH"),
     pickOne(

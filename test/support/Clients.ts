@@ -14,13 +14,19 @@ import * as Effect from "effect/Effect"
 /** `modern`: 2026-07-28, negotiated with `server/discover`; `legacy`: 2025-11-25 after `initialize`. */
 export type Era = "modern" | "legacy"
 
-/** How the user answers each question; undefined: the client declares no elicitation, so it cannot be asked. */
-export type Answering = "accept" | "decline" | undefined
+/**
+ * How the user answers each question; undefined: the client declares no elicitation, so it cannot be asked.
+ * `open` and `refuse-page`: the client declares URL-mode elicitation too, and accepts every question but a
+ * page's, which it accepts (`open`) or declines (`refuse-page`); the pages' addresses are kept in `pages`.
+ */
+export type Answering = "accept" | "decline" | "open" | "refuse-page" | undefined
 
 export interface V2 {
   readonly client: Client
   /** The questions the server asked, in order. */
   readonly asked: Array<string>
+  /** The pages the server asked the user to open (URL mode), in order. */
+  readonly pages: Array<string>
 }
 
 /** A client not yet connected. */
@@ -28,18 +34,29 @@ const v2 = (name: string, era: Era, answering: Answering = undefined): V2 => {
   const client = new Client(
     { name, version: "1.0.0" },
     {
-      ...(answering === undefined ? {} : { capabilities: { elicitation: { form: {} } } }),
+      ...(answering === undefined
+        ? {}
+        : {
+            capabilities: {
+              elicitation: answering === "open" || answering === "refuse-page" ? { form: {}, url: {} } : { form: {} },
+            },
+          }),
       ...(era === "modern" ? { versionNegotiation: { mode: "auto" as const } } : {}),
     },
   )
   const asked: Array<string> = []
+  const pages: Array<string> = []
   if (answering !== undefined) {
     client.setRequestHandler("elicitation/create", (request) => {
       asked.push(request.params.message)
-      return answering === "accept" ? { action: answering, content: {} } : { action: answering }
+      if (request.params.mode === "url") {
+        pages.push(request.params.url)
+        return { action: answering === "open" ? "accept" : "decline" }
+      }
+      return answering === "decline" ? { action: answering } : { action: "accept", content: {} }
     })
   }
-  return { client, asked }
+  return { client, asked, pages }
 }
 
 /** `made` connected over `transport` for the length of a scope. */

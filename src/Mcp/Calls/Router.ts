@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Auth, type AuthShape } from "../../Auth.js"
 import * as CallContext from "../../Call/Context.js"
+import type { SecretPages } from "../../Confirmation/SecretPages.js"
 import type { ConfirmationState } from "../../Confirmation/State.js"
 import * as CallRecord from "../../Operations/CallRecord.js"
 import { authOf, policyOf, type Service, Services, settingsOf } from "../../Registry/Registry.js"
@@ -119,70 +120,72 @@ const everySecret = (services: ReadonlyArray<Service>): AuthShape["secrets"] =>
   )
 
 /** Each service's context brings its own client and policy; the call's record (audit, telemetry) and the state key are shared. */
-export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard> = Effect.gen(function* () {
-  const services = yield* Services
-  const names = services.map((s) => s.name)
-  // SVC_REACH is the server's, one for every service.
-  const all = yield* toolsOf(settingsOf(services[0] as Service).reach)
-  const byName = new Map(all.map((tool) => [tool.name, tool]))
-  const handlers = new Map<string, { readonly service: Service; readonly handle: Handler }>()
-  for (const service of services) {
-    const handle = yield* Effect.provide(ToolCall.make, service.context)
-    handlers.set(service.name, { service, handle })
-  }
-  const first = handlers.get(names[0] as string) as { readonly service: Service; readonly handle: Handler }
-  // A refusal that is no one service's is recorded with the first service's record, scrubbed of every service's secrets.
-  const record = yield* CallRecord.make.pipe(
-    Effect.provideService(Auth, { ...authOf(first.service), secrets: everySecret(services) }),
-    Effect.provideService(Policy, policyOf(first.service)),
-  )
-
-  /**
-   * A call naming a service that is not configured (a client that ignores the
-   * schema's enum): refused before anything is sent, and recorded as any
-   * refused call is. The name is the client's, so it names no audit line's
-   * service nor any metric's: it is said in the reason alone.
-   */
-  const unknown = (incoming: Incoming, given: unknown) => {
-    const args = incoming.args
-    const tool = byName.get(incoming.name)
-    const asked = tool !== undefined && isObject(args) ? args[tool.selectorKey] : undefined
-    // Only a selector the tool has is named, as the policy names one: it labels spans and metrics.
-    const selector =
-      typeof asked === "string" && tool !== undefined && Object.hasOwn(tool.endpoints, asked) ? asked : undefined
-    const denied = new ToolDeniedError({
-      tool: incoming.name,
-      ...(selector === undefined || tool === undefined ? {} : { selector, endpoint: pathOf(tool, selector) }),
-      reason: `the service ${shownName(given)} is not one of the configured services (${names.join(", ")})`,
-    })
-    return record.refused(denied, args).pipe(
-      Effect.as(refusal(denied, names)),
-      Effect.catchTag("AuditError", (error) =>
-        Effect.succeed<Answer>({ content: [{ type: "text", text: unrecorded(error).text }], isError: true }),
-      ),
-      CallContext.within(incoming.request),
+export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard | SecretPages> = Effect.gen(
+  function* () {
+    const services = yield* Services
+    const names = services.map((s) => s.name)
+    // SVC_REACH is the server's, one for every service.
+    const all = yield* toolsOf(settingsOf(services[0] as Service).reach)
+    const byName = new Map(all.map((tool) => [tool.name, tool]))
+    const handlers = new Map<string, { readonly service: Service; readonly handle: Handler }>()
+    for (const service of services) {
+      const handle = yield* Effect.provide(ToolCall.make, service.context)
+      handlers.set(service.name, { service, handle })
+    }
+    const first = handlers.get(names[0] as string) as { readonly service: Service; readonly handle: Handler }
+    // A refusal that is no one service's is recorded with the first service's record, scrubbed of every service's secrets.
+    const record = yield* CallRecord.make.pipe(
+      Effect.provideService(Auth, { ...authOf(first.service), secrets: everySecret(services) }),
+      Effect.provideService(Policy, policyOf(first.service)),
     )
-  }
 
-  const handle: Handler = (incoming) => {
-    const args = incoming.args
-    const given = isObject(args) ? args.service : undefined
-    const chosen =
-      given === undefined || given === null ? first : typeof given === "string" ? handlers.get(given) : undefined
-    // A tool the server does not have is refused as ever (a protocol error), whatever the service.
-    if (chosen === undefined && !byName.has(incoming.name)) return first.handle(incoming)
-    if (chosen === undefined) return unknown(incoming, given)
-    const { service: _, ...rest } = isObject(args) ? args : { service: undefined }
-    const name = chosen.service.name
-    // The call runs as this service's: with its request's caller for this service alone.
-    const request = { ...incoming.request, service: Option.some(name) }
-    return chosen.handle({ ...incoming, args: isObject(args) ? rest : args, request }).pipe(
-      Effect.map((answer) => named(name, answer)),
-      Effect.provide(chosen.service.context),
-      Effect.annotateLogs("service", name),
-      Effect.annotateSpans("svc.service", name),
-      Effect.tagMetrics("service", name),
-    )
-  }
-  return { tools: publish(services, all), handle }
-})
+    /**
+     * A call naming a service that is not configured (a client that ignores the
+     * schema's enum): refused before anything is sent, and recorded as any
+     * refused call is. The name is the client's, so it names no audit line's
+     * service nor any metric's: it is said in the reason alone.
+     */
+    const unknown = (incoming: Incoming, given: unknown) => {
+      const args = incoming.args
+      const tool = byName.get(incoming.name)
+      const asked = tool !== undefined && isObject(args) ? args[tool.selectorKey] : undefined
+      // Only a selector the tool has is named, as the policy names one: it labels spans and metrics.
+      const selector =
+        typeof asked === "string" && tool !== undefined && Object.hasOwn(tool.endpoints, asked) ? asked : undefined
+      const denied = new ToolDeniedError({
+        tool: incoming.name,
+        ...(selector === undefined || tool === undefined ? {} : { selector, endpoint: pathOf(tool, selector) }),
+        reason: `the service ${shownName(given)} is not one of the configured services (${names.join(", ")})`,
+      })
+      return record.refused(denied, args).pipe(
+        Effect.as(refusal(denied, names)),
+        Effect.catchTag("AuditError", (error) =>
+          Effect.succeed<Answer>({ content: [{ type: "text", text: unrecorded(error).text }], isError: true }),
+        ),
+        CallContext.within(incoming.request),
+      )
+    }
+
+    const handle: Handler = (incoming) => {
+      const args = incoming.args
+      const given = isObject(args) ? args.service : undefined
+      const chosen =
+        given === undefined || given === null ? first : typeof given === "string" ? handlers.get(given) : undefined
+      // A tool the server does not have is refused as ever (a protocol error), whatever the service.
+      if (chosen === undefined && !byName.has(incoming.name)) return first.handle(incoming)
+      if (chosen === undefined) return unknown(incoming, given)
+      const { service: _, ...rest } = isObject(args) ? args : { service: undefined }
+      const name = chosen.service.name
+      // The call runs as this service's: with its request's caller for this service alone.
+      const request = { ...incoming.request, service: Option.some(name) }
+      return chosen.handle({ ...incoming, args: isObject(args) ? rest : args, request }).pipe(
+        Effect.map((answer) => named(name, answer)),
+        Effect.provide(chosen.service.context),
+        Effect.annotateLogs("service", name),
+        Effect.annotateSpans("svc.service", name),
+        Effect.tagMetrics("service", name),
+      )
+    }
+    return { tools: publish(services, all), handle }
+  },
+)

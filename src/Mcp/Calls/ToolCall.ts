@@ -6,7 +6,7 @@
  * this Effect once per call (Server.ts); nothing here returns to it before the end.
  */
 
-import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/server"
+import { type CallToolResult, type InputRequiredResult, isInputRequiredResult } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -16,6 +16,7 @@ import type * as Asked from "../../Call/Asked.js"
 import * as CallContext from "../../Call/Context.js"
 import * as Asking from "../../Confirmation/Asking.js"
 import * as Flow from "../../Confirmation/Flow.js"
+import { SecretPages, type SecretPagesShape } from "../../Confirmation/SecretPages.js"
 import * as ConfirmationState from "../../Confirmation/State.js"
 import * as CallRecord from "../../Operations/CallRecord.js"
 import { Naming } from "../../Settings/Naming.js"
@@ -23,7 +24,15 @@ import { ServerSettings, type ServerSettingsShape } from "../../Settings/Policy.
 import * as Once from "../../Shared/Once.js"
 import type { SvcClient } from "../../SvcClient.js"
 import { ToolDeniedError, ToolNotConfirmedError } from "../../Tools/Catalog/ToolError.js"
-import { type Call, type Invocation, type Readers, resolveCall, runWith, wouldSend } from "../../Tools/Invoke.js"
+import {
+  type Call,
+  type Invocation,
+  type Readers,
+  resolveCall,
+  runWith,
+  type ToolSuccess,
+  wouldSend,
+} from "../../Tools/Invoke.js"
 import * as Pages from "../../Tools/Lists/Pages.js"
 import { Names } from "../../Tools/Names/Names.js"
 import * as ParamsCheck from "../../Tools/Params/ParamsCheck.js"
@@ -34,6 +43,7 @@ import { failure, type Rendered, success, unrecorded } from "../../Tools/Render.
 import * as Guard from "../../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
 import * as Guarded from "./Guarded.js"
+import * as Handover from "./Handover.js"
 import { INVALID_PARAMS, type Incoming, withinCallContext } from "./Incoming.js"
 
 /** A call the SDK answers with a JSON-RPC error instead of a result. */
@@ -74,6 +84,7 @@ type Needs =
   | ConfirmationState.ConfirmationState
   | Guard.Guard
   | Names
+  | SecretPages
 
 /** What does not change between calls, read once by `make`; each step of a call reads it. */
 interface Prepared {
@@ -91,6 +102,8 @@ interface Prepared {
    * Given to the program as they are, not provided: a service provided is a step of every call.
    */
   readonly readers: Readers
+  /** The pages a secret is handed to the person on (Handover.ts). */
+  readonly pages: SecretPagesShape
 }
 
 /** A call refused before anything is sent: the refusal recorded, then answered. */
@@ -202,8 +215,10 @@ const admitted = (
 const NONE: Targets.Resolved = { targets: [], unread: [] }
 
 /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
-const perform = (prepared: Prepared, call: Call) =>
+const perform = (prepared: Prepared, call: Call, take: (outcome: ToolSuccess) => ToolSuccess = (outcome) => outcome) =>
   runWith(call, prepared.settings, prepared.readers).pipe(
+    // A secret handed to the person leaves the outcome before it is recorded or rendered.
+    Effect.map(take),
     prepared.record.call(call, prepared.readers.check),
     Effect.match({
       onSuccess: (outcome) => success(call.tool, outcome, prepared.settings),
@@ -252,18 +267,81 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
     if (beyond !== undefined && Either.isRight(call.invocation)) {
       return recordRefusal(prepared, notSent(call, call.invocation.right, beyond), incoming.args)
     }
-    const touches = Either.isRight(call.invocation) ? touchesOf(call.invocation.right) : Effect.succeed(NONE)
-    const checked = Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call, touches), (readBefore) => {
-      if (Option.isNone(readBefore) && !confirms(prepared, call)) return perform(prepared, call)
-      // Every change after an untrusted read is recorded as guarded; only one the guard holds is asked (or refused).
-      const guarded = Option.map(readBefore, (read) => read.window.source)
-      const hold = Option.getOrUndefined(Option.filter(readBefore, (read) => read.decision.held))
-      return Effect.flatMap(wouldSend(call, prepared.readers.check), (sends) =>
-        sends ? confirmed(prepared, call, incoming, hold, touches) : perform(prepared, call),
-      ).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
-    })
-    return admitted(prepared, call, touches, checked)
+    const invocation = Either.getOrUndefined(call.invocation)
+    const makesSecret =
+      invocation !== undefined &&
+      !invocation.schema &&
+      !prepared.settings.revealSecrets &&
+      Handover.secretOf(invocation)
+    return makesSecret ? handOver(prepared, call, invocation, incoming) : unheld(prepared, call, incoming)
   }).pipe(withinCallContext(incoming))
+
+/** The guard and SVC_CONFIRM on a resolved call, then its program. */
+const unheld = (prepared: Prepared, call: Call, incoming: Incoming) => {
+  const touches = Either.isRight(call.invocation) ? touchesOf(call.invocation.right) : Effect.succeed(NONE)
+  const checked = Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call, touches), (readBefore) => {
+    if (Option.isNone(readBefore) && !confirms(prepared, call)) return perform(prepared, call)
+    // Every change after an untrusted read is recorded as guarded; only one the guard holds is asked (or refused).
+    const guarded = Option.map(readBefore, (read) => read.window.source)
+    const hold = Option.getOrUndefined(Option.filter(readBefore, (read) => read.decision.held))
+    return Effect.flatMap(wouldSend(call, prepared.readers.check), (sends) =>
+      sends ? confirmed(prepared, call, incoming, hold, touches) : perform(prepared, call),
+    ).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
+  })
+  return admitted(prepared, call, touches, checked)
+}
+
+/**
+ * A call that makes a secret, where the client opens pages and none is signed in: the person is
+ * asked to open its page; accepted, it is sent and its secret goes to the page (Handover.ts).
+ */
+const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incoming: Incoming) =>
+  Effect.flatMap(CallContext.get, (context): Effect.Effect<Answer, ProtocolFailure, SvcClient> => {
+    const { pages } = prepared
+    if (!Handover.applies(incoming, invocation, context)) return withheld(prepared, call, incoming)
+    const binding = Handover.bindingOf(context)
+    const step = Handover.stepOf(pages, incoming, binding, Date.now())
+    switch (step._tag) {
+      case "Ask":
+        return Effect.zipRight(
+          Effect.ignore(
+            prepared.record.refused(notSent(call, invocation, "asked to open a secret's page"), call.args, "asked"),
+          ),
+          // A page that cannot be served (no loopback port) leaves the secret withheld, as before.
+          Effect.tryPromise(() => Handover.ask(pages, invocation, binding, Date.now())).pipe(
+            Effect.catchAll(() => withheld(prepared, call, incoming)),
+          ),
+        )
+      case "Stale":
+        return Effect.succeed(Handover.stale)
+      case "Declined":
+        pages.store.drop(step.id, binding)
+        return Effect.as(
+          Effect.ignore(
+            prepared.record.refused(
+              notSent(call, invocation, "the person declined the secret's page"),
+              call.args,
+              "declined",
+            ),
+          ),
+          Handover.declined(invocation),
+        )
+      case "Send": {
+        return Effect.map(
+          perform(prepared, call, Handover.take(pages, invocation, step.id, binding, Date.now)),
+          (result) => Handover.told(result as CallToolResult, step.until),
+        )
+      }
+    }
+  })
+
+/** A call that makes a secret the answer withholds: as before, its answer says how the person can make it themselves. */
+const withheld = (prepared: Prepared, call: Call, incoming: Incoming) =>
+  Effect.map(unheld(prepared, call, incoming), (answer) => {
+    const note = Either.isRight(call.invocation) ? Handover.themselves(call.invocation.right) : undefined
+    if (note === undefined || isInputRequiredResult(answer)) return answer
+    return Handover.appended(answer as CallToolResult, note)
+  })
 
 /** Prepares the handler of every call, with what does not change between calls. */
 export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* () {
@@ -275,6 +353,7 @@ export const make: Effect.Effect<Handler, never, Needs> = Effect.gen(function* (
     record: yield* CallRecord.make,
     guard: yield* Guard.Guard,
     readers: { pages: yield* Pages.make, names, check: yield* ParamsCheck.ParamsCheck },
+    pages: yield* SecretPages,
     confirmation: {
       states: yield* ConfirmationState.ConfirmationState,
       revealSecrets: settings.revealSecrets,

@@ -29,6 +29,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as CallContext from "../../Call/Context.js"
+import type { SecretPages } from "../../Confirmation/SecretPages.js"
 import type { ConfirmationState } from "../../Confirmation/State.js"
 import type * as CallRecord from "../../Operations/CallRecord.js"
 import { Services } from "../../Registry/Registry.js"
@@ -146,6 +147,7 @@ export type Requirements =
   | ConfirmationState
   | Guard
   | Names
+  | SecretPages
 
 /** Runs one call's Effect as a fiber of the server's set of calls. */
 type RunCall = (

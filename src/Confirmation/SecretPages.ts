@@ -1,0 +1,109 @@
+/**
+ * The pages a secret is handed to the person on, out of the model's sight (MCP's URL-mode
+ * elicitation). A page is made pending when the person is asked to open it, filled once the call
+ * that makes the secret has answered, and shown once: opened a second time, after its lifetime
+ * (SVC_MCP_SECRET_PAGE_LIFETIME), or never made, it shows nothing. Its id is 128 random bits, the
+ * URL's only secret; it is bound to the caller and session that asked (`binding`), and only they
+ * may fill or drop it. The values live in this process's memory alone, never in the store.
+ *
+ * The pages are served on loopback (SecretPageServer.ts): they serve one person and their own
+ * client, who already holds the server's key; a team signs its people in instead.
+ */
+import { randomBytes } from "node:crypto"
+import * as Context from "effect/Context"
+import * as ExpiringMap from "../Shared/ExpiringMap.js"
+
+/** What a page shows: a title, then each value under its label. */
+export interface Page {
+  readonly title: string
+  readonly fields: ReadonlyArray<{ readonly label: string; readonly value: string }>
+}
+
+/** What opening a page finds: the page (now gone), a page still waiting for its secret, or nothing. */
+export type Opened =
+  | { readonly _tag: "Shown"; readonly page: Page }
+  | { readonly _tag: "Pending" }
+  | { readonly _tag: "Nothing" }
+
+interface Entry {
+  readonly binding: string
+  readonly until: number
+  readonly page: Page | undefined
+}
+
+export interface Made {
+  readonly id: string
+  /** When the page closes, in ms since the epoch. */
+  readonly until: number
+}
+
+export interface PageStore {
+  /** A pending page for `binding`, open for the store's lifetime from `now`. */
+  readonly make: (binding: string, now: number) => Made
+  /** When `binding`'s page `id` closes, while it is pending; undefined when there is no such page. */
+  readonly pending: (id: string, binding: string, now: number) => number | undefined
+  /** Fills `binding`'s pending page `id`; false when there is no such page. */
+  readonly fill: (id: string, binding: string, page: Page, now: number) => boolean
+  /** Drops `binding`'s page `id` (the person declined). */
+  readonly drop: (id: string, binding: string) => void
+  /** Opens `id`: a filled page is shown this once, then forgotten. */
+  readonly open: (id: string, now: number) => Opened
+  readonly lifetimeMs: number
+}
+
+/** Pages held at once: past it the oldest is forgotten. */
+export const MOST = 256
+
+/** An id of 128 random bits, base64url. */
+const newId = () => randomBytes(16).toString("base64url")
+
+/** Ids as made: 22 base64url characters. */
+export const ID = /^[A-Za-z0-9_-]{22}$/
+
+export const makeStore = (lifetimeMs: number, most = MOST): PageStore => {
+  const entries = ExpiringMap.make<string, Entry>({ ttlMs: lifetimeMs, most })
+  const mine = (id: string, binding: string, now: number) => {
+    const entry = entries.get(id, now)
+    return entry !== undefined && entry.binding === binding ? entry : undefined
+  }
+  return {
+    lifetimeMs,
+    make: (binding, now) => {
+      const id = newId()
+      const until = now + lifetimeMs
+      entries.set(id, { binding, until, page: undefined }, now)
+      return { id, until }
+    },
+    pending: (id, binding, now) => {
+      const entry = mine(id, binding, now)
+      return entry !== undefined && entry.page === undefined ? entry.until : undefined
+    },
+    fill: (id, binding, page, now) => {
+      const entry = mine(id, binding, now)
+      if (entry === undefined || entry.page !== undefined) return false
+      // Its lifetime runs from when it was made, not from now.
+      entries.set(id, { ...entry, page }, now, Math.max(1, entry.until - now))
+      return true
+    },
+    drop: (id, binding) => {
+      if (mine(id, binding, Number.NEGATIVE_INFINITY) !== undefined) entries.delete(id)
+    },
+    open: (id, now) => {
+      if (!ID.test(id)) return { _tag: "Nothing" }
+      const entry = entries.get(id, now)
+      if (entry === undefined) return { _tag: "Nothing" }
+      if (entry.page === undefined) return { _tag: "Pending" }
+      entries.delete(id)
+      return { _tag: "Shown", page: entry.page }
+    },
+  }
+}
+
+export interface SecretPagesShape {
+  readonly store: PageStore
+  /** The page's address for `id`, its server started on first use. */
+  readonly urlOf: (id: string) => Promise<string>
+}
+
+/** The secret pages, where provided (Bundle/Tools.ts); without them, secrets stay withheld as before. */
+export class SecretPages extends Context.Tag("svc-mcp/SecretPages")<SecretPages, SecretPagesShape>() {}
