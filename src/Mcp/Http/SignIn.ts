@@ -172,11 +172,12 @@ export const reachOf = (signIn: SignInShape, admitted: Admitted): Listing.Reach 
   const granted = admitted.identity.scopes
   const tier = (["write", "operate", "read"] as const).find((t) => signIn.scopes.allows(granted, t))
   const { entry } = admitted
+  const minted = entry._tag === "All" && entry.credentials._tag === "Mint"
   const level =
     entry._tag === "All" && entry.credentials._tag === "Mint"
       ? (Listing.LEVEL_RANK[entry.credentials.grant.level] ?? 0)
       : Listing.FULL.level
-  return { tier: tier === undefined ? -1 : Listing.TIER_RANK[tier], level }
+  return { tier: tier === undefined ? -1 : Listing.TIER_RANK[tier], level, ...(minted ? { minted } : {}) }
 }
 
 /**

@@ -2,16 +2,24 @@
  * The tool list a signed-in person sees: the tools their token's scopes reach
  * (a tool's tier, as the gate screens calls), and of those the selectors whose
  * endpoint their minted level reaches at the service (a `read/` endpoint needs
- * Read, `execute/` Execute, `write/` Write). What is left out is what would be
- * refused: by the gate (403, step-up) or by the service.
+ * Read, `execute/` Execute, `write/` Write); a person whose calls carry a
+ * minted key sees none of the selectors refused to them whatever their level
+ * (AccessEndpoints.ts: those that change who may do what, and the runs that
+ * cannot be read first). What is left out is what would be refused: by the
+ * gate (403, step-up), by the policy or by the service.
  */
 import type { Group } from "../../SvcClient.js"
 import { make as makeTool, type Tier, type Tool } from "../../Tools/Catalog/Tool.js"
+import { refusedToMinted } from "../../Tools/Policy/AccessEndpoints.js"
 
-/** How far a person reaches: the highest tool tier their scopes allow (-1: none), the highest endpoint group their level allows. */
+/**
+ * How far a person reaches: the highest tool tier their scopes allow (-1: none), the highest
+ * endpoint group their level allows, and whether their calls carry a minted key.
+ */
 export interface Reach {
   readonly tier: number
   readonly level: number
+  readonly minted?: boolean
 }
 
 export const TIER_RANK: Readonly<Record<Tier, number>> = { read: 0, operate: 1, write: 2 }
@@ -28,7 +36,9 @@ export const narrowed = (tools: ReadonlyArray<Tool>, reach: Reach): ReadonlyArra
     if (TIER_RANK[tool.tier] > reach.tier) return []
     const endpoints = Object.fromEntries(
       Object.entries(tool.endpoints).filter(
-        ([selector]) => GROUP_RANK[tool.groups?.[selector] ?? tool.group] <= reach.level,
+        ([selector, endpoint]) =>
+          GROUP_RANK[tool.groups?.[selector] ?? tool.group] <= reach.level &&
+          !(reach.minted === true && refusedToMinted(endpoint)),
       ),
     )
     const kept = Object.keys(endpoints).length
@@ -36,11 +46,11 @@ export const narrowed = (tools: ReadonlyArray<Tool>, reach: Reach): ReadonlyArra
     return kept === tool.selectors.length ? [tool] : [makeTool({ ...tool, endpoints })]
   })
 
-/** `make`'s answer for each reach, made when first asked for: one per reach, at most twelve. */
+/** `make`'s answer for each reach, made when first asked for: one per reach, at most twenty-four. */
 export const memo = <A>(make: (reach: Reach) => A): ((reach: Reach) => A) => {
   const made = new Map<string, A>()
   return (reach) => {
-    const key = `${reach.tier}.${reach.level}`
+    const key = `${reach.tier}.${reach.level}.${reach.minted === true}`
     let found = made.get(key)
     if (found === undefined) {
       found = make(reach)
