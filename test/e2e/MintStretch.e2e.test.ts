@@ -4,9 +4,12 @@
  * A person at a second issuer whose email is alice's does not get alice's entry
  * (an identity is its issuer and its claim); bob, whose grant is Write on one
  * sync, cannot change who may do what through the sync's files and its run, in
- * full mode with every endpoint in reach, and so gains nothing beyond his grant.
+ * full mode with every endpoint in reach, and so gains nothing beyond his grant;
+ * a call in flight when SIGHUP removes the person mints them no key.
  */
 import * as Fs from "node:fs"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -26,14 +29,88 @@ const PUBLIC = "http://svc-mcp.stretch.test"
 const META = HttpMcp.modernMeta("mint-stretch-test")
 const email = AuthServer.emailOf
 
-const serve = (sandbox: Sandbox.Sandbox, issuers: ReadonlyArray<string>, identities: Record<string, unknown>) =>
+/**
+ * A proxy in front of the sandbox that holds the first request `held` names until one `releases`
+ * names arrives: a call kept in flight until something else reaches the service.
+ */
+const holdingProxy = (
+  target: string,
+  held: (path: string, body: string) => boolean,
+  releases: (path: string) => boolean,
+) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      let release: (() => void) | undefined
+      let holding = false
+      let onHeld: () => void = () => {}
+      const held$ = new Promise<void>((resolve) => {
+        onHeld = resolve
+      })
+      let released = false
+      const server = Http.createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (chunk: Buffer) => chunks.push(chunk))
+        req.on("end", () => {
+          const body = Buffer.concat(chunks)
+          const forward = () =>
+            fetch(`${target}${req.url}`, {
+              method: req.method ?? "POST",
+              headers: Object.fromEntries(
+                Object.entries(req.headers).flatMap(([k, v]) =>
+                  typeof v === "string" && k !== "host" && k !== "content-length" ? [[k, v]] : [],
+                ),
+              ),
+              ...(req.method === "GET" ? {} : { body }),
+            }).then(async (answer) => {
+              res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" })
+              res.end(Buffer.from(await answer.arrayBuffer()))
+            })
+          if (!holding && held(req.url ?? "", body.toString("utf8"))) {
+            holding = true
+            release = () => void forward()
+            onHeld()
+            return
+          }
+          if (holding && !released && releases(req.url ?? "")) {
+            released = true
+            release?.()
+          }
+          void forward()
+        })
+      })
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      return {
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        /** Settles once the first request is held. */
+        held: held$,
+        /** Whether the held request was released by the next. */
+        released: () => released,
+      }
+    }),
+    ({ server }) =>
+      Effect.promise(
+        () =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections()
+            server.close(() => resolve())
+          }),
+      ),
+  )
+
+const serve = (
+  sandbox: Sandbox.Sandbox,
+  issuers: ReadonlyArray<string>,
+  identities: Record<string, unknown>,
+  url = sandbox.url,
+) =>
   Effect.gen(function* () {
     const folder = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-mint-stretch-"))
     const file = Path.join(folder, "identities.json")
     Fs.writeFileSync(file, JSON.stringify({ claim: "email", identities }))
     const audit = Path.join(folder, "audit.log")
     const server = yield* Spawn.serveHttp({
-      SVC_URL: sandbox.url,
+      SVC_URL: url,
       SVC_API_KEY: sandbox.apiKey.key,
       SVC_API_SECRET: sandbox.apiKey.secret,
       SVC_MCP_OAUTH_ISSUER: issuers.join(","),
@@ -51,7 +128,7 @@ const serve = (sandbox: Sandbox.Sandbox, issuers: ReadonlyArray<string>, identit
         { name, arguments: args },
         { meta: META, headers: { authorization: `Bearer ${token}` } },
       )
-    return { server, call, audit }
+    return { server, call, audit, file }
   })
 
 describe("minted identities that cannot be stretched, over HTTP", () => {
@@ -140,6 +217,46 @@ describe("minted identities that cannot be stretched, over HTTP", () => {
         expect(all.map((g: Any) => g.name)).not.toContain("mine")
         const deploy = yield* call(bob, "svc_execute", { operation: "deploy_stack", params: { stack: "web" } })
         expect(deploy.body.result?.isError, said(deploy)).toBe(true)
+      }),
+    90_000,
+  )
+
+  it.scopedLive(
+    "a call in flight when SIGHUP removes the person mints no key: 403, no key at the service",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandbox.scoped()
+        const as = yield* AuthServer.scoped({ resource: `${PUBLIC}/mcp`, clients: [ALICE] })
+        const username = `svc-mcp:${email("alice")}`
+        // Alice's first call is held where minting looks up her service user; the reload's list of users releases it.
+        const proxy = yield* holdingProxy(
+          sandbox.url,
+          (path, body) => path === "/read/FindUser" && body.includes(username),
+          (path) => path === "/read/ListUsers",
+        )
+        const { server, call, file } = yield* serve(
+          sandbox,
+          [as.issuer],
+          { [email("alice")]: { mint: { level: "Write" } } },
+          proxy.url,
+        )
+        const token = yield* Effect.promise(() => as.clientToken(ALICE, "svc.write"))
+        const keys = sandbox.world.apiKeys.length
+        const inFlight = yield* Effect.fork(call(token, "svc_list", { resource_type: "tag" }))
+        // Her entry goes while the call waits; SIGHUP.
+        yield* Effect.promise(() => proxy.held)
+        Fs.writeFileSync(file, JSON.stringify({ claim: "email", identities: {} }))
+        server.child.kill("SIGHUP")
+        const answer = yield* inFlight.await.pipe(Effect.flatten)
+        expect(proxy.released()).toBe(true)
+        expect(answer.status, JSON.stringify(answer.body)).toBe(403)
+        expect(JSON.stringify(answer.body)).toContain("removed")
+        // No key made for her at the service; the service user her call made meanwhile, the reload disables.
+        expect(sandbox.world.apiKeys).toHaveLength(keys)
+        const disabled = () => sandbox.world.users.find((u) => u.username === username)?.enabled !== true
+        for (let tries = 0; tries < 100 && !disabled(); tries++) yield* Effect.sleep("100 millis")
+        expect(disabled()).toBe(true)
+        expect(sandbox.world.apiKeys).toHaveLength(keys)
       }),
     90_000,
   )
