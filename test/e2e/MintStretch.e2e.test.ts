@@ -14,6 +14,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import type * as SandboxServer from "../../src/Sandbox/Server.js"
 import * as AuthServer from "../support/AuthServer.js"
 import * as HttpMcp from "../support/HttpMcp.js"
 import * as Sandbox from "../support/Sandbox.js"
@@ -99,7 +100,7 @@ const holdingProxy = (
   )
 
 const serve = (
-  sandbox: Sandbox.Sandbox,
+  sandbox: SandboxServer.Sandbox,
   issuers: ReadonlyArray<string>,
   identities: Record<string, unknown>,
   url = sandbox.url,
