@@ -18,7 +18,7 @@ import * as AuditPeople from "../Operations/AuditPeople.js"
 import * as MintSettings from "../Settings/Mint.js"
 import * as SignInSettings from "../Settings/SignIn.js"
 import { Store } from "../Store/Store.js"
-import { SvcClient } from "../SvcClient.js"
+import { SvcClient, WHOLE_TIMES } from "../SvcClient.js"
 
 /** An age in its two largest units: `3d 4h`, `12m 5s`. */
 export const ageOf = (ms: number): string => {
@@ -102,7 +102,7 @@ const listAll = (mint: MintShape) =>
     )
     if (!cut) return 0
     yield* Console.error(
-      "svc-mcp: the service's list of users passed SVC_MAX_ANSWER_BYTES and was cut: the list above may miss people (revoke by name still finds them)",
+      `svc-mcp: the service's list of users could not be read whole (past ${WHOLE_TIMES} times SVC_MAX_ANSWER_BYTES) and was cut at the cap: the list above may miss people (revoke by name still finds them)`,
     )
     return 1
   })

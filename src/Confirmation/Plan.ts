@@ -153,12 +153,13 @@ export const make = (
   selector: string,
   params: Params,
   names: Option.Option<NamesShape> = Option.none(),
+  revealSecrets = false,
 ): Effect.Effect<Option.Option<Planned>, never, SvcClient> => {
   const planned = (plan: Effect.Effect<Plan, never, SvcClient>) =>
     Effect.map(plan, (p) => Option.some({ plan: p, text: render(p) }))
   if (hasAccessPlan(tool, selector)) return planned(accessPlan(tool, selector, params))
   if (tool === "svc_update" && selector === "resource_meta") return planned(metaPlan(params))
-  if (tool === "svc_update" && isFileWrite(selector)) return planned(filePlan(selector, params))
+  if (tool === "svc_update" && isFileWrite(selector)) return planned(filePlan(selector, params, revealSecrets))
   if (tool === "svc_delete") return planned(deletePlan(selector, params))
   if (tool === "svc_execute") {
     const endpoint = Tables.execute[selector as keyof typeof Tables.execute] as string | undefined

@@ -175,7 +175,13 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
     const on = Option.match(service, { onNone: () => "", onSome: (name) => `${name}: ` })
     const head = `${on}${invocation.tool} ${invocation.selectorKey} ${quote(invocation.selector)} will call ${invocation.endpoint}${target(invocation, question.revealSecrets)}.`
     // An update without a plan of its own shows each changed field.
-    const planned = yield* Plan.make(invocation.tool, invocation.selector, invocation.body, question.names)
+    const planned = yield* Plan.make(
+      invocation.tool,
+      invocation.selector,
+      invocation.body,
+      question.names,
+      question.revealSecrets,
+    )
     const pruned = Option.isSome(planned) ? Option.none() : yield* PrunePlan.make(invocation.endpoint, invocation.body)
     const detail = Option.isSome(planned)
       ? [planned.value.text]

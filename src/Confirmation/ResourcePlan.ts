@@ -11,6 +11,7 @@ import * as Diff from "../Shared/Diff.js"
 import { linesOf } from "../Shared/Diff.js"
 import { word } from "../Shared/Quote.js"
 import type { SvcClient } from "../SvcClient.js"
+import * as TomlSecrets from "../Tools/Sync/TomlSecrets.js"
 import { mask } from "../Untrusted/Mask.js"
 import { field, idOf, read, strings, text } from "./PlanRead.js"
 import type { FilePlan, MetaPlan } from "./PlanShape.js"
@@ -135,7 +136,39 @@ const diffOf = (now: ReadonlyArray<string>, next: ReadonlyArray<string>): Effect
     diff?._tag === "Hunks" ? { _tag: "Hunks", hunks: diff.hunks.map(maskedHunk) } : diff,
   )
 
-export const filePlan = (selector: string, params: Params): Effect.Effect<FilePlan, never, SvcClient> =>
+/** Each variable by name as the service holds it, `secret` or `plain`; undefined where it could not be asked. */
+const variablesAtService: Effect.Effect<TomlSecrets.AtService, never, SvcClient> = Effect.map(
+  Effect.either(read("read", "ListVariables", {})),
+  (listed) =>
+    listed._tag === "Left" || !Array.isArray(listed.right)
+      ? undefined
+      : new Map(
+          listed.right.flatMap((v) => {
+            const name = text(field(v, "name"))
+            return name === undefined ? [] : [[name, field(v, "is_secret") === false ? "plain" : "secret"] as const]
+          }),
+        ),
+)
+
+/**
+ * A sync's file now and after, each secret variable's value hidden in both (TomlSecrets.ts) unless
+ * SVC_REVEAL_SECRETS: the file is in the repository, where anyone who writes it may have put a value.
+ */
+const sidesOf = (
+  selector: string,
+  now: string | undefined,
+  after: string,
+  revealSecrets: boolean,
+): Effect.Effect<{ readonly now: string | undefined; readonly after: string }, never, SvcClient> =>
+  selector !== "sync_resource_file" || revealSecrets
+    ? Effect.succeed({ now, after })
+    : Effect.map(variablesAtService, (atService) => TomlSecrets.hideFileSides(now, after, atService))
+
+export const filePlan = (
+  selector: string,
+  params: Params,
+  revealSecrets = false,
+): Effect.Effect<FilePlan, never, SvcClient> =>
   Effect.gen(function* () {
     const { get, key } = FILES[selector] ?? { get: "", key: "" }
     const target = text(params[key]) ?? text(params.id) ?? text(params.name) ?? ""
@@ -143,18 +176,21 @@ export const filePlan = (selector: string, params: Params): Effect.Effect<FilePl
       selector === "sync_resource_file"
         ? [text(params.resource_path), text(params.file_path)].filter((p) => p !== undefined).join("/")
         : (text(params.file_path) ?? "Dockerfile")
-    const after = linesOf(typeof params.contents === "string" ? params.contents : "")
+    const written = typeof params.contents === "string" ? params.contents : ""
+    const after = linesOf(written)
     const record = yield* Effect.either(
       Effect.flatMap(read("read", get, { [key]: target }), (found) =>
         Effect.gen(function* () {
           const contents = contentsNow(selector, found, params)
-          const now = contents === "new" || contents === "unread" ? undefined : linesOf(contents)
+          const known = contents === "new" || contents === "unread" ? undefined : contents
+          const sides = yield* sidesOf(selector, known, written, revealSecrets)
+          const now = sides.now === undefined ? undefined : linesOf(sides.now)
           return {
             name: text(field(found, "name")) ?? target,
             where: whereOf(found),
             now: now === undefined ? (contents as "new" | "unread") : now.length,
             // A new file's every line is a change too.
-            diff: contents === "unread" ? undefined : yield* diffOf(now ?? [], after),
+            diff: contents === "unread" ? undefined : yield* diffOf(now ?? [], linesOf(sides.after)),
           }
         }),
       ),

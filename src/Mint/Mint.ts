@@ -34,7 +34,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type * as CallContext from "../Call/Context.js"
 import type { StoreError, StoreShape } from "../Store/Shape.js"
-import type { SvcClientShape } from "../SvcClient.js"
+import { type SvcClientShape, WHOLE_TIMES } from "../SvcClient.js"
 import { holdersOf } from "./Holders.js"
 import * as Locks from "./Locks.js"
 import * as Newcomers from "./Newcomers.js"
@@ -360,7 +360,7 @@ class Minter {
       )
       if (listed.cut) {
         yield* Effect.logWarning(
-          "the service's list of users passed SVC_MAX_ANSWER_BYTES: service users past it were not checked; those whose own entry went were, by name",
+          `the service's list of users could not be read whole (past ${WHOLE_TIMES} times SVC_MAX_ANSWER_BYTES): service users past the cap were not checked; those whose own entry went were, by name`,
         )
       }
       return revoked.flat()

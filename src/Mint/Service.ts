@@ -8,13 +8,15 @@
  * ListApiKeysForServiceUser, DeleteApiKeyForServiceUser).
  *
  * A person's service user is looked up by its name (FindUser), never found in
- * a list: the service's list of users grows with every person ever minted for,
- * and an answer past SVC_MAX_ANSWER_BYTES is cut.
+ * a list: the service's list of users grows with every person ever minted for.
+ * The list itself (`svc-mcp people`, a reload's check) is read whole, past
+ * SVC_MAX_ANSWER_BYTES up to SvcClient's WHOLE_TIMES that cap; longer still, it
+ * is read as far as the cap and said to be cut.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
-import { type SvcError, SvcServiceError } from "../Service/Errors.js"
+import { type SvcError, SvcResponseError, SvcServiceError } from "../Service/Errors.js"
 import { RESOURCE_TYPES } from "../Settings/Identities.js"
 import { isObject } from "../Shared/JsonShape.js"
 import type { Group, SvcClientShape } from "../SvcClient.js"
@@ -70,7 +72,7 @@ const keyOf = (value: unknown): KeyInfo | undefined =>
 const list = <A>(value: unknown, of: (item: unknown) => A | undefined): ReadonlyArray<A> =>
   Array.isArray(value) ? value.flatMap((item) => of(item) ?? []) : []
 
-/** The service users minting made, as far as the service's list was read: `cut` when it passed the answer cap. */
+/** The service users minting made, as far as the service's list was read: `cut` when it could not be read whole. */
 export interface Listed {
   readonly users: ReadonlyArray<ServiceUser>
   readonly cut: boolean
@@ -176,8 +178,17 @@ const isTaken = (error: SvcError): boolean =>
 export const make = (client: SvcClientShape): MintService => {
   const call: Call = (group, endpoint, params) =>
     CallContext.within(CallContext.empty)(client.call(group, endpoint, params))
+  // Read whole (up to WHOLE_TIMES the answer cap), so that no one past the cap is missed; a list
+  // longer still is read as far as the cap, and said to be cut.
+  const listUsers = (reading: "shown" | "whole") =>
+    CallContext.within(CallContext.empty)(client.answer("read", "ListUsers", { service_users: "Only" }, reading))
   const users = Effect.map(
-    CallContext.within(CallContext.empty)(client.answer("read", "ListUsers", { service_users: "Only" })),
+    listUsers("whole").pipe(
+      Effect.catchIf(
+        (error) => error instanceof SvcResponseError && error.reason === "NotWhole",
+        () => listUsers("shown"),
+      ),
+    ),
     (reply): Listed => ({
       users: list(reply.value, userOf).filter((user) => user.username.startsWith(USER_PREFIX)),
       cut: reply.cut !== undefined,

@@ -52,7 +52,7 @@ export interface Holder {
 /** The service users minting made, as far as the service's list could be read whole. */
 export interface Holders {
   readonly holders: ReadonlyArray<Holder>
-  /** The service's list of users passed the answer cap (SVC_MAX_ANSWER_BYTES): some may be missing. */
+  /** The service's list of users could not be read whole (past WHOLE_TIMES SVC_MAX_ANSWER_BYTES): some may be missing. */
   readonly cut: boolean
 }
 

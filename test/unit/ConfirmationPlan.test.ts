@@ -337,6 +337,52 @@ describe("the plan of SVC_REACH=all's changes", () => {
   )
 
   it.scopedLive(
+    "a sync's file write: a secret variable's value hidden on both sides of the diff, unless SVC_REVEAL_SECRETS",
+    () =>
+      inSandbox(() =>
+        Effect.gen(function* () {
+          // DB_PASSWORD is secret at the service, not in the file; API_TOKEN is marked in the file now only.
+          const now = [
+            "[[variable]]",
+            'name = "DB_PASSWORD"',
+            'value = "s3cr3t-db-passw0rd"',
+            "",
+            '[["v\\u0061riable"]]',
+            'name = "API_TOKEN"',
+            "value = 'tok-old-123456'",
+            "is_secret = true",
+            "",
+            "[[variable]]",
+            'name = "LOG_LEVEL"',
+            'value = "info"',
+            "",
+          ].join("\n")
+          const file = { sync: "estate-sync", file_path: "vars.toml", resource_path: "" }
+          yield* call("write", "WriteSyncFileContents", { ...file, contents: now })
+          const after = now
+            .replace("s3cr3t-db-passw0rd", "new-db-pass-999")
+            .replace("'tok-old-123456'\nis_secret = true", '"""tok-new-654321"""')
+            .replace('"info"', '"debug"')
+          const params = { ...file, contents: after }
+          const hidden = (yield* plan("svc_update", "sync_resource_file", params)).text
+          for (const secret of ["s3cr3t-db-passw0rd", "new-db-pass-999", "tok-old-123456", "tok-new-654321"])
+            expect(hidden).not.toContain(secret)
+          expect(hidden).toMatch(/-<u:[0-9a-f]{16}>value = "\[redacted\]"<\/u>/)
+          expect(hidden).toMatch(/\+<u:[0-9a-f]{16}>value = "\[redacted: a new value\]"<\/u>/)
+          // A plain variable's change is shown.
+          expect(hidden).toContain('value = "info"')
+          expect(hidden).toContain('value = "debug"')
+          // With secrets revealed, the values are shown.
+          const shown = Option.getOrThrow(
+            yield* Plan.make("svc_update", "sync_resource_file", params, Option.none(), true),
+          ).text
+          expect(shown).toContain("s3cr3t-db-passw0rd")
+          expect(shown).toContain("tok-new-654321")
+        }),
+      ),
+  )
+
+  it.scopedLive(
     "a file write's diff is bounded: the changes past 40 lines are counted, and files far apart said so",
     () =>
       inSandbox(() =>

@@ -75,11 +75,28 @@ describe("minting finds service users by name", () => {
           expect(again.refused).toBe(true)
           expect(again.message).toContain("is disabled (revoked)")
           expect(sandbox.world.users.filter((u) => u.username === `svc-mcp:${ALICE}`)).toHaveLength(1)
-          // The listing says its list was cut, and still shows what it read.
+          // The listing reads the list whole, past the cap: alice, beyond it, is listed, nothing cut.
           const listed = yield* mint.holders
-          expect(listed.cut).toBe(true)
+          expect(listed.cut).toBe(false)
+          expect(listed.holders.map((h) => h.person)).toEqual([ALICE])
         }),
       ),
+  )
+
+  it.scopedLive("a list past even the whole read's bound: what arrived within the cap, said to be cut", () =>
+    withMint(
+      (mint, sandbox) =>
+        Effect.gen(function* () {
+          crowd(sandbox, 2_000)
+          yield* mint.credential(ALICE, WRITE)
+          const listed = yield* mint.holders
+          // Alice's user stands past the cap: not listed, and the listing says it was cut.
+          expect(listed.cut).toBe(true)
+          expect(listed.holders.map((h) => h.person)).not.toContain(ALICE)
+        }),
+      // 20 KB a cap, 200 KB read whole: 2,000 users pass both.
+      { maxAnswerBytes: 20_000 },
+    ),
   )
 
   it.scopedLive("a name the service has no user for: found false, nothing made or deleted", () =>

@@ -64,6 +64,26 @@ describe("a minted person's calls, in full mode with access changes allowed", ()
           "a key minted for them",
         )
         expect(yield* bob("BatchRunProcedure", { pattern: "*" })).toContain("runs every procedure")
+        // An action's script acts with the service's own credentials: its run, a batch's, a procedure's stage.
+        expect(yield* bob("RunAction", { action: "nightly" })).toContain("with the service's own credentials")
+        expect(yield* bob("BatchRunAction", { pattern: "*" })).toContain("with the service's own credentials")
+        yield* client.call("write", "CreateProcedure", {
+          name: "scripted",
+          config: {
+            stages: [
+              {
+                name: "one",
+                enabled: true,
+                executions: [{ enabled: true, execution: { type: "RunAction", params: { action: "nightly" } } }],
+              },
+            ],
+          },
+        })
+        expect(yield* bob("RunProcedure", { procedure: "scripted" })).toContain(
+          'a stage runs the action "nightly", whose script acts with the service\'s own credentials',
+        )
+        expect(yield* server("RunProcedure", { procedure: "scripted" })).toBeUndefined()
+        expect(yield* server("RunAction", { action: "nightly" })).toBeUndefined()
         // What changes no one's rights is not refused.
         expect(yield* bob("WriteSyncFileContents", { ...write, contents: '[[stack]]\nname = "web"\n' })).toBeUndefined()
         expect(yield* bob("DeployStack", { stack: "web" })).toBeUndefined()

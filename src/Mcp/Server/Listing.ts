@@ -2,11 +2,15 @@
  * The tool list a signed-in person sees: the tools their token's scopes reach
  * (a tool's tier, as the gate screens calls), and of those the selectors whose
  * endpoint their minted level reaches at the service (a `read/` endpoint needs
- * Read, `execute/` Execute, `write/` Write). What is left out is what would be
- * refused: by the gate (403, step-up) or by the service.
+ * Read, `execute/` Execute, `write/` Write); a person whose calls carry a
+ * minted key sees none of the selectors refused to them whatever their level
+ * (AccessEndpoints.ts: those that change who may do what, and the runs that
+ * cannot be read first). What is left out is what would be refused: by the
+ * gate (403, step-up), by the policy or by the service.
  */
 import type { Group } from "../../SvcClient.js"
 import { make as makeTool, type Tier, type Tool } from "../../Tools/Catalog/Tool.js"
+import { refusedToMinted } from "../../Tools/Policy/AccessEndpoints.js"
 
 /**
  * How far a person reaches: the highest tool tier their scopes allow (-1: none), the highest
@@ -55,7 +59,10 @@ export const narrowed = (tools: ReadonlyArray<Tool>, reach: Reach): ReadonlyArra
   tools.flatMap((tool) => {
     if (TIER_RANK[tool.tier] > reach.tier) return []
     const endpoints = Object.fromEntries(
-      Object.entries(tool.endpoints).filter(([selector]) => beyondOf(tool, selector, reach) === undefined),
+      Object.entries(tool.endpoints).filter(
+        ([selector, endpoint]) =>
+          beyondOf(tool, selector, reach) === undefined && !(reach.minted === true && refusedToMinted(endpoint)),
+      ),
     )
     const kept = Object.keys(endpoints).length
     if (kept === 0) return []

@@ -77,7 +77,8 @@ export interface AccessSettings extends Partial<Pick<ServerSettingsShape, "mode"
  * (`endpoint`, with `params`) that declares user groups, naming them; or a sync's run or commit: its
  * pending plan, read whole just before, touches user groups. A procedure's run, or a batch's, is
  * refused so for each sync its stages run, through the procedures they run to any depth
- * (SyncRuns.ts), or where what they run cannot be read whole. An action's script is not read.
+ * (SyncRuns.ts), or where what they run cannot be read whole. An action's script is not read: for
+ * a minted person, a procedure whose stages run one is refused.
  */
 export const syncRefusal = (
   client: SvcClientShape,
@@ -91,5 +92,5 @@ export const syncRefusal = (
   const written = writtenRefusal(endpoint, params, words)
   if (written !== undefined) return Effect.succeed(written)
   // A sync's run or commit, or a procedure's (alone or in a batch) that runs one: on the plans they apply.
-  return runRefusal(client, endpoint, params, words)
+  return runRefusal(client, endpoint, params, words, settings.minted === true)
 }

@@ -43,6 +43,22 @@ export interface CallerAccess {
   readonly minted?: boolean
 }
 
+/**
+ * The endpoints refused to a minted person beside ACCESS_ENDPOINTS: those that run what cannot be
+ * read first. An action's script runs at the service with the service's own credentials, not the
+ * caller's key, and may call any endpoint, those that change who may do what among them.
+ */
+export const UNREAD_RUNS: Readonly<Record<string, string>> = {
+  BatchRunProcedure: "runs every procedure its pattern matches, whose stages may run a sync",
+  RunAction: "runs an action's script, which acts with the service's own credentials and may change who may do what",
+  BatchRunAction:
+    "runs the scripts of every action its pattern matches, which act with the service's own credentials and may change who may do what",
+}
+
+/** Whether a minted person is refused `endpoint` (and so does not see it in tools/list). */
+export const refusedToMinted = (endpoint: string): boolean =>
+  Object.hasOwn(ACCESS_ENDPOINTS, endpoint) || Object.hasOwn(UNREAD_RUNS, endpoint)
+
 /** What a minted person is told, in place of the setting's words. */
 export const MINTED_WORDS =
   "this person's calls are sent with a key minted for them, and its grant is the most they may do: none of their calls changes who may do what, whatever the mode and SVC_ACCESS_CHANGES say"

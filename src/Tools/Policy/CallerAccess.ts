@@ -5,19 +5,16 @@
  * the most they may do, so for them access changes are kept away through
  * every path, in every mode: the endpoints that change users, groups,
  * permissions and keys; a sync's file text that declares user groups; a sync's
- * run or commit, or a procedure's, whose plan touches them; and a batch of
- * procedures, whose matches are not read one by one.
+ * run or commit, or a procedure's, whose plan touches them; a batch of
+ * procedures, whose matches are not read one by one; and an action's run, alone,
+ * in a batch or as a procedure's stage, whose script acts with the service's own
+ * credentials.
  */
 import * as Effect from "effect/Effect"
 import * as CallContext from "../../Call/Context.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
-import { ACCESS_ENDPOINTS, MINTED_WORDS } from "./AccessEndpoints.js"
-
-/** The endpoints that run what cannot be read first, refused to a minted person. */
-const UNREAD_RUNS: Readonly<Record<string, string>> = {
-  BatchRunProcedure: "runs every procedure its pattern matches, whose stages may run a sync",
-}
+import { ACCESS_ENDPOINTS, MINTED_WORDS, UNREAD_RUNS } from "./AccessEndpoints.js"
 
 /** The settings as they hold for this call's caller. */
 export const forCaller = (settings: AccessSettings): Effect.Effect<AccessSettings> =>

@@ -88,6 +88,8 @@ const executionsOf = (procedure: unknown): ReadonlyArray<Record<string, unknown>
 interface Walk {
   readonly seen: Set<string>
   readonly syncs: Set<string>
+  /** The actions a stage runs (a batch's by its pattern), whose scripts act with the service's credentials. */
+  readonly actions: Set<string>
   reads: number
 }
 
@@ -131,6 +133,11 @@ const follow = (
       ? Effect.fail(`its procedures run more than ${MAX_SYNCS} syncs, the most whose plans are read to check them`)
       : Effect.void
   }
+  if (type === "RunAction" || type === "BatchRunAction") {
+    const p = record(params)
+    walk.actions.add(quoted(text(p.action) ?? `matching ${text(p.pattern) ?? ""}`))
+    return Effect.void
+  }
   if (type === "RunProcedure") {
     const nested = text(record(params).procedure)
     return nested === undefined ? Effect.void : walkProcedure(client, walk, nested)
@@ -167,27 +174,33 @@ const walkProcedure = (client: SvcClientShape, walk: Walk, procedure: string): E
  * Why a run is refused while access changes are kept away (`words` says by which setting), if it
  * is: a sync's run or commit, on its pending plan; a procedure's run, or a batch's, for each sync
  * its procedures' stages run; or that what it runs could not be read whole. Undefined for any
- * other endpoint.
+ * other endpoint. For a minted person (`minted`), a procedure whose stages run an action is
+ * refused too: the action's script acts with the service's own credentials.
  */
 export const runRefusal = (
   client: SvcClientShape,
   endpoint: string,
   params: Readonly<Record<string, unknown>>,
   words: string,
+  minted = false,
 ): Effect.Effect<string | undefined> => {
   if (SYNC_RUNS.has(endpoint)) return pendingRefusal(client, syncOf(params) ?? "", words)
   if (!PROCEDURE_RUNS.has(endpoint)) return Effect.succeed(undefined)
-  const walk: Walk = { seen: new Set(), syncs: new Set(), reads: 0 }
+  const walk: Walk = { seen: new Set(), syncs: new Set(), actions: new Set(), reads: 0 }
   const execution = { type: endpoint, params }
   return follow(client, walk, execution).pipe(
     Effect.flatMap(() =>
-      Effect.reduce(walk.syncs, undefined as string | undefined, (found, sync) =>
-        found !== undefined
-          ? Effect.succeed(found)
-          : Effect.map(pendingRefusal(client, sync, words), (reason) =>
-              reason === undefined ? undefined : `a stage runs the sync ${quoted(sync)}, and ${reason}`,
-            ),
-      ),
+      minted && walk.actions.size > 0
+        ? Effect.succeed(
+            `a stage runs the action ${listed([...walk.actions])}, whose script acts with the service's own credentials and may change who may do what: ${words}`,
+          )
+        : Effect.reduce(walk.syncs, undefined as string | undefined, (found, sync) =>
+            found !== undefined
+              ? Effect.succeed(found)
+              : Effect.map(pendingRefusal(client, sync, words), (reason) =>
+                  reason === undefined ? undefined : `a stage runs the sync ${quoted(sync)}, and ${reason}`,
+                ),
+          ),
     ),
     Effect.catchAll((why) => Effect.succeed(`${why}, so whether they change user groups is unknown: ${words}`)),
   )

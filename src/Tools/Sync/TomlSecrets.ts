@@ -242,6 +242,44 @@ const planSecrets = (info: Readonly<Record<string, unknown>>, atService: AtServi
   return secret
 }
 
+/**
+ * A sync's file before (`now`, none for a new file) and after a write, as its question's diff shows
+ * them: a variable's value hidden in both where either text says `is_secret = true`, where the
+ * service holds it secret, and, where the service could not be asked (`atService` undefined), every
+ * variable's. A value the file does not hold now is marked as new: the diff says it changes, not
+ * from what or to what.
+ */
+export const hideFileSides = (
+  now: string | undefined,
+  after: string,
+  atService: AtService,
+): { readonly now: string | undefined; readonly after: string } => {
+  const marked = new Set(
+    [now, after].flatMap((text) =>
+      (variablesIn(text) ?? []).flatMap((v) => (v.is_secret === true ? (nameOf(v) ?? []) : [])),
+    ),
+  )
+  const hiding: Hiding = {
+    secret: (v) => {
+      const name = nameOf(v)
+      return (
+        v.is_secret === true ||
+        name === undefined ||
+        marked.has(name) ||
+        atService === undefined ||
+        atService.get(name) === "secret"
+      )
+    },
+  }
+  const held = new Set(
+    (variablesIn(now) ?? []).flatMap((v) => (hiding.secret(v) && typeof v.value === "string" ? [v.value] : [])),
+  )
+  return {
+    now: now === undefined ? undefined : hideSecrets(now, hiding),
+    after: hideSecrets(after, { ...hiding, current: held }),
+  }
+}
+
 /** The names a sync's plan creates: the service holds none of them. */
 const planCreates = (info: Readonly<Record<string, unknown>>): ReadonlySet<string> =>
   new Set(
