@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { quote } from "../Shared/Quote.js"
+import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
 
 /** The deploys foreseen: the param naming what is deployed, and how its change is read. */
@@ -78,7 +78,7 @@ const deploymentLines = (client: SvcClientShape, name: string, record: unknown) 
   Effect.map(Effect.either(client.call("read", "GetDeploymentContainer", { deployment: name })), (got) => {
     const next = configured(field(record, "config"))
     if (got._tag === "Left")
-      return [`The image it runs now could not be read (${got.left.message}); this deploys ${next}.`]
+      return [`The image it runs now could not be read (${oneLine(got.left.message)}); this deploys ${next}.`]
     const container = field(got.right, "container")
     const image = text(field(container, "image"))
     const state = text(field(container, "state")) ?? text(field(got.right, "state"))
@@ -101,7 +101,7 @@ export const make = (
     const record = yield* client.call("read", get, { [kind]: name })
     return kind === "stack" ? stackLines(record, body) : yield* deploymentLines(client, name, record)
   }).pipe(
-    Effect.catchAll((error) => Effect.succeed([`What it changes could not be read (${error.message}).`])),
+    Effect.catchAll((error) => Effect.succeed([`What it changes could not be read (${oneLine(error.message)}).`])),
     Effect.map(Option.some),
   )
 }

@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { quote } from "../Shared/Quote.js"
+import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient } from "../SvcClient.js"
 
 type Item = Readonly<Record<string, unknown>>
@@ -134,7 +134,7 @@ export const make = (
         ? lines(server, kinds, lists)
         : [`What it removes could not be read: ${unlisted.list} answered no list.`]
     }),
-    Effect.catchAll((error) => Effect.succeed([`What it removes could not be read (${error.message}).`])),
+    Effect.catchAll((error) => Effect.succeed([`What it removes could not be read (${oneLine(error.message)}).`])),
     Effect.map(Option.some),
   )
 }

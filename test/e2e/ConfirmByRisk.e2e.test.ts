@@ -169,7 +169,7 @@ describe("a delete's question over HTTP", () => {
       yield* Effect.promise(() =>
         client.callTool({ name: "svc_delete", arguments: { resource_type: "deployment", params: { id: "docs" } } }),
       )
-      expect(asked[1]).toContain("No procedure's stage refers to it.")
+      expect(asked[1]).toContain("No procedure's stage, alerter or sync refers to it.")
     }),
   )
 })
