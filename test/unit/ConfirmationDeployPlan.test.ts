@@ -26,6 +26,17 @@ const execute = (selector: string, endpoint: string, body: Record<string, unknow
   body,
 })
 
+/** Deploys the stack and waits for the deploy to end. */
+const deployed = (stack: string) =>
+  Effect.gen(function* () {
+    const update = (yield* call("execute", "DeployStack", { stack })) as { _id: { $oid: string } }
+    for (let i = 0; i < 100; i++) {
+      const status = ((yield* call("read", "GetUpdate", { id: update._id.$oid })) as { status: string }).status
+      if (status === "Complete") break
+      yield* Effect.sleep("20 millis")
+    }
+  })
+
 const ask = (invocation: Invocation) => Question.message({ invocation, revealSecrets: false })
 
 describe("a deploy's question", () => {
@@ -66,12 +77,7 @@ describe("a deploy's question", () => {
         const lines = (yield* ask(deploy)).split("\n")
         expect(lines[1]).toBe(`Deployed now: no commit recorded; this deploys "acme/web" at ${latest}.`)
         expect(lines[2]).toBe('Only the services "worker".')
-        const update = (yield* call("execute", "DeployStack", { stack: "web" })) as { _id: { $oid: string } }
-        for (let i = 0; i < 100; i++) {
-          const status = ((yield* call("read", "GetUpdate", { id: update._id.$oid })) as { status: string }).status
-          if (status === "Complete") break
-          yield* Effect.sleep("20 millis")
-        }
+        yield* deployed("web")
         expect((yield* ask(deploy)).split("\n")[1]).toBe(
           `Deployed now: ${latest}; this deploys "acme/web" at ${latest}, the same commit.`,
         )
@@ -81,8 +87,19 @@ describe("a deploy's question", () => {
           config: { server_id: "prod-01", file_contents: "services:\n  a:\n    image: library/a:1\n" },
         })
         const kept = execute("deploy_stack", "DeployStack", { stack: "kept" })
+        const first = (yield* ask(kept)).split("\n")[1] ?? ""
+        expect(first).toMatch(/^The compose file now has the hash [0-9a-f]{12}; none was deployed\.$/)
+        const hash = /hash ([0-9a-f]{12})/.exec(first)?.[1]
+        yield* deployed("kept")
+        expect((yield* ask(kept)).split("\n")[1]).toBe(
+          `The compose file is the one deployed (hash ${hash}): nothing in it changes.`,
+        )
+        yield* write("UpdateStack", {
+          id: "kept",
+          config: { file_contents: "services:\n  a:\n    image: library/a:2\n" },
+        })
         expect((yield* ask(kept)).split("\n")[1]).toMatch(
-          /^The compose file now has the hash [0-9a-f]{12}; none was deployed\.$/,
+          new RegExp(`^The compose file changes: deployed with the hash ${hash}, now (?!${hash})[0-9a-f]{12}\\.$`),
         )
       }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
     }),
