@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
+import type { Plan } from "./PlanShape.js"
 
 /** The deploys foreseen: the param naming what is deployed, and how its change is read. */
 const DEPLOYS: Readonly<Record<string, "stack" | "deployment">> = {
@@ -103,5 +104,38 @@ export const make = (
   }).pipe(
     Effect.catchAll((error) => Effect.succeed([`What it changes could not be read (${oneLine(error.message)}).`])),
     Effect.map(Option.some),
+  )
+}
+
+/** A batch deploy's single deploy, and the param naming each match. */
+const BATCHES: Readonly<Record<string, readonly [string, "stack" | "deployment"]>> = {
+  BatchDeploy: ["Deploy", "deployment"],
+  BatchDeployStack: ["DeployStack", "stack"],
+  BatchDeployStackIfChanged: ["DeployStackIfChanged", "stack"],
+}
+
+/** How many of a batch's matches its question says the change of; the rest are counted. */
+const BATCHED = 10
+
+/** For a batch deploy, what each of its first matches changes, one a line under its name. */
+export const batch = (plan: Plan): Effect.Effect<ReadonlyArray<string>, never, SvcClient> => {
+  if (plan._tag !== "Batch" || plan.matches._tag === "Left") return Effect.succeed([])
+  const single = BATCHES[plan.endpoint.slice(plan.endpoint.indexOf("/") + 1)]
+  if (single === undefined) return Effect.succeed([])
+  const [endpoint, key] = single
+  const names = plan.matches.right
+  return Effect.forEach(
+    names.slice(0, BATCHED),
+    (name) =>
+      Effect.map(make(endpoint, { [key]: name }), (lines) =>
+        Option.getOrElse(lines, () => []).map((line) => `  ${quote(name)}: ${line}`),
+      ),
+    { concurrency: 4 },
+  ).pipe(
+    Effect.map((each) => [
+      "What each deploy changes:",
+      ...each.flat(),
+      ...(names.length + plan.more > BATCHED ? [`  … and ${names.length + plan.more - BATCHED} more, not read`] : []),
+    ]),
   )
 }

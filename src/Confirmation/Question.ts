@@ -182,7 +182,7 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
       ? Option.none()
       : yield* DeployPlan.make(invocation.endpoint, invocation.body)
     const detail = Option.isSome(planned)
-      ? [planned.value.text]
+      ? [planned.value.text, ...(yield* DeployPlan.batch(planned.value.plan))]
       : Option.isSome(pruned) || Option.isSome(deployed)
         ? [...Option.getOrElse(pruned, () => []), ...Option.getOrElse(deployed, () => [])]
         : invocation.tool === "svc_update"

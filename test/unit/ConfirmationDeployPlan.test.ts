@@ -55,6 +55,13 @@ describe("a deploy's question", () => {
         expect((yield* ask(deploy)).split("\n")[1]).toBe(
           'Runs now: "ghcr.io/acme/api:1.4.2" (running); this deploys "ghcr.io/acme/api:1.5.0".',
         )
+        // A batch says it of each match, under its name.
+        const batch = (yield* ask(execute("batch_deploy", "BatchDeploy", { pattern: "api,docs" }))).split("\n")
+        expect(batch.slice(2, 5)).toEqual([
+          "What each deploy changes:",
+          '  "api": Runs now: "ghcr.io/acme/api:1.4.2" (running); this deploys "ghcr.io/acme/api:1.5.0".',
+          '  "docs": Runs now: "ghcr.io/acme/docs:2.0.0" (running); this deploys "ghcr.io/acme/docs:2.0.0", the same image, pulled again.',
+        ])
         expect(yield* ask(execute("deploy", "Deploy", { deployment: "no-such" }))).toMatch(
           /\nWhat it changes could not be read \(.+\)\.\n/,
         )

@@ -230,9 +230,12 @@ export const previews: Readonly<Partial<Record<keyof typeof execute, string>>> =
     "the commit deployed now and the repository's latest (or the compose file's hash as deployed and now), read just before asking",
   deploy_stack_if_changed:
     "the commit deployed now and the repository's latest (or the compose file's hash as deployed and now), read just before asking",
-  batch_deploy: "the deployments the pattern matches now, read just before asking",
-  batch_deploy_stack: "the stacks the pattern matches now, read just before asking",
-  batch_deploy_stack_if_changed: "the stacks the pattern matches now, read just before asking",
+  batch_deploy:
+    "the deployments the pattern matches now and, for the first 10, each one's image now and after, read just before asking",
+  batch_deploy_stack:
+    "the stacks the pattern matches now and, for the first 10, each one's commit now and after, read just before asking",
+  batch_deploy_stack_if_changed:
+    "the stacks the pattern matches now and, for the first 10, each one's commit now and after, read just before asking",
 }
 
 /** What a delete's question shows, for `schema: true` on svc_delete. */
