@@ -1,25 +1,71 @@
 /**
  * What a prune will remove, for its question: read just before asking from the lists the service
  * answers (each item's `in_use`, as the service's own prune decides), each item with its size,
- * and the total. Bounded: the first LISTED named, the rest counted; a list that cannot be read is
- * said so, and the question is asked all the same.
+ * and the total. A container prune takes the stopped containers; a system prune (`docker system
+ * prune -a --volumes`) takes those first, then every network, image and volume no container left
+ * uses. Bounded: the first LISTED named, the rest counted; a list that cannot be read is said so,
+ * and the question is asked all the same.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { quote } from "../Shared/Quote.js"
+import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient } from "../SvcClient.js"
 
-/** The prunes foreseen: the list each reads, what it calls its items, and which of them it keeps. */
-const PRUNES: Readonly<
-  Record<string, { readonly list: string; readonly items: string; readonly kept?: ReadonlyArray<string> }>
-> = {
-  PruneImages: { list: "ListImages", items: "images" },
-  PruneVolumes: { list: "ListVolumes", items: "volumes" },
-  // Docker's own networks are never pruned.
-  PruneNetworks: { list: "ListNetworks", items: "networks", kept: ["bridge", "host", "none"] },
+type Item = Readonly<Record<string, unknown>>
+
+/** Docker's own networks are never pruned. */
+const BUILTIN = ["bridge", "host", "none"]
+
+/** A container docker counts as stopped: `docker container prune` removes it. */
+const STOPPED = ["exited", "created", "dead"]
+
+/** The lists a prune reads, what it calls their items, and which of them it keeps given the containers left. */
+interface Kind {
+  readonly list: string
+  readonly items: string
+  readonly kept: (item: Item, left: ReadonlyArray<Item>) => boolean
 }
 
-/** How many of what goes the question names. */
+const strings = (value: unknown): ReadonlyArray<string> => (Array.isArray(value) ? value.map(String) : [])
+
+const CONTAINERS: Kind = {
+  list: "ListContainers",
+  items: "containers",
+  kept: (c) => !STOPPED.includes(String(c.state)),
+}
+const IMAGES: Kind = { list: "ListImages", items: "images", kept: (i) => i.in_use === true }
+const VOLUMES: Kind = { list: "ListVolumes", items: "volumes", kept: (v) => v.in_use === true }
+const NETWORKS: Kind = {
+  list: "ListNetworks",
+  items: "networks",
+  kept: (n) => n.in_use === true || BUILTIN.includes(String(n.name)),
+}
+
+/** After the stopped containers go, what only they used is no longer in use: kept only if a container left uses it. */
+const SYSTEM: ReadonlyArray<Kind> = [
+  CONTAINERS,
+  {
+    ...NETWORKS,
+    kept: (n, left) =>
+      BUILTIN.includes(String(n.name)) || left.some((c) => strings(c.networks).includes(String(n.name))),
+  },
+  {
+    ...IMAGES,
+    kept: (i, left) => left.some((c) => c.image === i.name || (c.image_id !== undefined && c.image_id === i.id)),
+  },
+  { ...VOLUMES, kept: (v, left) => left.some((c) => strings(c.volumes).includes(String(v.name))) },
+]
+
+/** The prunes foreseen, each with the kinds it takes. */
+const PRUNES: Readonly<Record<string, ReadonlyArray<Kind>>> = {
+  PruneImages: [IMAGES],
+  PruneVolumes: [VOLUMES],
+  PruneNetworks: [NETWORKS],
+  PruneContainers: [CONTAINERS],
+  PruneSystem: SYSTEM,
+}
+
+/** How many of what goes the question names, of each kind. */
 const LISTED = 30
 
 /** Bytes in decimal units, as docker counts them: 192 MB, 1.2 GB. */
@@ -29,26 +75,46 @@ export const bytes = (n: number): string => {
   return n >= 1e3 ? `${Math.round(n / 1e3)} kB` : `${n} B`
 }
 
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {}
+const record = (value: unknown): Item => (typeof value === "object" && value !== null ? (value as Item) : {})
 
-/** The lines of a prune's question: what goes, each with its size, the total, and what stays in use. */
-const said = (items: string, server: string, listed: ReadonlyArray<unknown>, kept: ReadonlyArray<string>) => {
-  const all = listed.map(record)
-  const goes = all.filter((i) => i.in_use !== true && !kept.includes(String(i.name)))
-  const sized = goes.some((i) => typeof i.size === "number")
-  const total = goes.reduce((sum, i) => sum + (typeof i.size === "number" ? i.size : 0), 0)
+/** An item's size in bytes, as its list gives it: an image's or volume's `size`, a container's `size_rw`. */
+const sizeOf = (i: Item): number | undefined =>
+  typeof i.size === "number" ? i.size : typeof i.size_rw === "number" ? i.size_rw : undefined
+
+/** The lines of one kind: what goes, each with its size, the total, and what stays in use. */
+const said = (items: string, server: string, all: ReadonlyArray<Item>, goes: ReadonlyArray<Item>) => {
+  const sized = goes.some((i) => sizeOf(i) !== undefined)
+  const total = goes.reduce((sum, i) => sum + (sizeOf(i) ?? 0), 0)
   const inUse = all.length - goes.length
   if (goes.length === 0)
     return [`This removes no ${items} on the server ${quote(server)}: all ${all.length} are in use.`]
   return [
     `This removes ${goes.length} ${items} on the server ${quote(server)}, none of them in use${sized ? `, ${bytes(total)} in all (${total} bytes)` : ""}:`,
-    ...goes
-      .slice(0, LISTED)
-      .map((i) => `  ${quote(String(i.name ?? i.id ?? ""))}${typeof i.size === "number" ? ` ${bytes(i.size)}` : ""}`),
+    ...goes.slice(0, LISTED).map((i) => {
+      const size = sizeOf(i)
+      return `  ${quote(String(i.name ?? i.id ?? ""))}${size === undefined ? "" : ` ${bytes(size)}`}`
+    }),
     ...(goes.length > LISTED ? [`  … and ${goes.length - LISTED} more`] : []),
     `Kept, in use: ${inUse} ${items}.`,
   ]
+}
+
+/** Each kind's lines, the containers read once and kept by every kind that asks which are left. */
+const lines = (server: string, kinds: ReadonlyArray<Kind>, lists: ReadonlyArray<unknown>) => {
+  const containers = kinds.indexOf(CONTAINERS)
+  const left =
+    containers < 0
+      ? []
+      : (lists[containers] as ReadonlyArray<unknown>).map(record).filter((c) => CONTAINERS.kept(c, []))
+  return kinds.flatMap((kind, k) => {
+    const all = (lists[k] as ReadonlyArray<unknown>).map(record)
+    return said(
+      kind.items,
+      server,
+      all,
+      all.filter((i) => !kind.kept(i, left)),
+    )
+  })
 }
 
 /** The plan of a prune on a server, read now; none for a call that is no prune this foresees. */
@@ -56,16 +122,19 @@ export const make = (
   endpoint: string,
   body: Readonly<Record<string, unknown>>,
 ): Effect.Effect<Option.Option<ReadonlyArray<string>>, never, SvcClient> => {
-  const prune = PRUNES[endpoint.slice(endpoint.indexOf("/") + 1)]
+  const kinds = PRUNES[endpoint.slice(endpoint.indexOf("/") + 1)]
   const server = typeof body.server === "string" ? body.server : undefined
-  if (prune === undefined || server === undefined) return Effect.succeed(Option.none())
-  return Effect.flatMap(SvcClient, (client) => client.call("read", prune.list, { server })).pipe(
-    Effect.map((listed) =>
-      Array.isArray(listed)
-        ? said(prune.items, server, listed, prune.kept ?? [])
-        : [`What it removes could not be read: ${prune.list} answered no list.`],
-    ),
-    Effect.catchAll((error) => Effect.succeed([`What it removes could not be read (${error.message}).`])),
+  if (kinds === undefined || server === undefined) return Effect.succeed(Option.none())
+  return Effect.flatMap(SvcClient, (client) =>
+    Effect.forEach(kinds, (kind) => client.call("read", kind.list, { server })),
+  ).pipe(
+    Effect.map((lists) => {
+      const unlisted = kinds.find((_, k) => !Array.isArray(lists[k]))
+      return unlisted === undefined
+        ? lines(server, kinds, lists)
+        : [`What it removes could not be read: ${unlisted.list} answered no list.`]
+    }),
+    Effect.catchAll((error) => Effect.succeed([`What it removes could not be read (${oneLine(error.message)}).`])),
     Effect.map(Option.some),
   )
 }

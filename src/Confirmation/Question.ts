@@ -20,6 +20,7 @@ import * as Tables from "../Tools/Catalog/Tables.js"
 import type { Invocation } from "../Tools/Invoke.js"
 import type { NameKind, NameMaps, NamesShape } from "../Tools/Names/Names.js"
 import { SHOWN_ONCE } from "../Tools/Policy/Policy.js"
+import * as DeployPlan from "./DeployPlan.js"
 import * as Plan from "./Plan.js"
 import * as PrunePlan from "./PrunePlan.js"
 import * as References from "./References.js"
@@ -183,10 +184,13 @@ export const message = (question: Question): Effect.Effect<string, never, SvcCli
       question.revealSecrets,
     )
     const pruned = Option.isSome(planned) ? Option.none() : yield* PrunePlan.make(invocation.endpoint, invocation.body)
+    const deployed = Option.isSome(planned)
+      ? Option.none()
+      : yield* DeployPlan.make(invocation.endpoint, invocation.body)
     const detail = Option.isSome(planned)
-      ? [planned.value.text]
-      : Option.isSome(pruned)
-        ? pruned.value
+      ? [planned.value.text, ...(yield* DeployPlan.batch(planned.value.plan))]
+      : Option.isSome(pruned) || Option.isSome(deployed)
+        ? [...Option.getOrElse(pruned, () => []), ...Option.getOrElse(deployed, () => [])]
         : invocation.tool === "svc_update"
           ? yield* changes(question)
           : []

@@ -1,11 +1,12 @@
 /**
  * What refers to a resource a delete removes, for its question: each procedure whose stages run
- * something on it (by its id or its name), read just before asking from the procedures' full
- * records. Bounded: the first LISTED named, the rest counted; procedures that cannot be read are
- * said so, and the question is asked all the same.
+ * something on it (by its id or its name), each alerter whose targets name it, each sync whose
+ * pending changes touch it, read just before asking from their full records; and what it carries:
+ * a stack's services, their containers going with it. Bounded: the first LISTED named, the rest
+ * counted; what cannot be read is said so, and the question is asked all the same.
  */
 import * as Effect from "effect/Effect"
-import { quote } from "../Shared/Quote.js"
+import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient } from "../SvcClient.js"
 import * as Tables from "../Tools/Catalog/Tables.js"
 
@@ -31,6 +32,63 @@ const stagesNaming = (procedure: unknown, key: string, names: ReadonlySet<string
       : [],
   )
 
+/** The service's name of a kind in a ResourceTarget: `sync_resource` is `ResourceSync`. */
+const TARGETS: Readonly<Record<string, string>> = {
+  stack: "Stack",
+  deployment: "Deployment",
+  build: "Build",
+  repo: "Repo",
+  procedure: "Procedure",
+  action: "Action",
+  server: "Server",
+  sync_resource: "ResourceSync",
+}
+
+/** Whether a ResourceTarget names the resource: its type, and its id or name. */
+const targets = (target: unknown, type: string, names: ReadonlySet<string>) => {
+  const id = text(field(target, "id"))
+  return field(target, "type") === type && id !== undefined && names.has(id)
+}
+
+const named = (record: unknown) => quote(text(field(record, "name")) ?? "")
+
+/** Each alerter whose targets name it, or that names it among those it leaves out. */
+const alerters = (list: unknown, type: string, names: ReadonlySet<string>) =>
+  array(list).flatMap((alerter) => {
+    const config = field(alerter, "config")
+    if (array(field(config, "resources")).some((t) => targets(t, type, names)))
+      return [`the alerter ${named(alerter)} (its targets)`]
+    return array(field(config, "except_resources")).some((t) => targets(t, type, names))
+      ? [`the alerter ${named(alerter)} (it leaves it out)`]
+      : []
+  })
+
+/** Each sync whose pending changes, or deploys, touch it: its next run would act on it. */
+const syncs = (list: unknown, type: string, names: ReadonlySet<string>) =>
+  array(list).flatMap((sync) => {
+    const info = field(sync, "info")
+    const updates = array(field(info, "resource_updates")).filter((u) => targets(field(u, "target"), type, names))
+    const deploys = array(field(info, "pending_deploys")).some((d) => targets(field(d, "target"), type, names))
+    if (updates.length === 0 && !deploys) return []
+    const what = [
+      ...updates.map((u) => String(field(field(u, "data"), "type") ?? "a change")),
+      ...(deploys ? ["Deploy"] : []),
+    ]
+    return [`the sync ${named(sync)} (its pending ${what.map((w) => quote(w)).join(", ")})`]
+  })
+
+/** What a stack carries: its services, each with its container's state; they go with it. */
+const carried = (services: unknown): ReadonlyArray<string> => {
+  const all = array(services)
+  if (all.length === 0) return []
+  const each = all.slice(0, LISTED).map((s) => {
+    const state = text(field(field(s, "container"), "state")) ?? text(field(s, "state"))
+    return `${quote(String(field(s, "service") ?? ""))}${state === undefined ? "" : ` (${state})`}`
+  })
+  const more = all.length > LISTED ? `, and ${all.length - LISTED} more` : ""
+  return [`Its services go with it, their containers removed: ${each.join(", ")}${more}.`]
+}
+
 /** The lines a delete's question says of what refers to it; none for a kind a procedure cannot name. */
 export const make = (
   kind: string,
@@ -39,6 +97,7 @@ export const make = (
   const given = text(body.id)
   if (!KINDS.includes(kind) || given === undefined) return Effect.succeed([])
   const key = kind === "sync_resource" ? "sync" : kind
+  const type = TARGETS[kind] ?? ""
   return Effect.gen(function* () {
     const client = yield* SvcClient
     const get = Tables.get[kind as keyof typeof Tables.get]
@@ -50,17 +109,33 @@ export const make = (
       }
     }
     const procedures = yield* client.call("read", "ListFullProcedures", {})
-    const referring = array(procedures).flatMap((procedure) => {
-      const stages = stagesNaming(procedure, key, names)
-      return stages.length === 0
+    const referring = [
+      ...array(procedures).flatMap((procedure) => {
+        const stages = stagesNaming(procedure, key, names)
+        return stages.length === 0
+          ? []
+          : [`the procedure ${named(procedure)} (its stage ${stages.map((s) => quote(s)).join(", ")})`]
+      }),
+      ...alerters(yield* client.call("read", "ListFullAlerters", {}), type, names),
+      ...syncs(yield* client.call("read", "ListFullResourceSyncs", {}), type, names),
+    ]
+    // A stack that could not be read has no services to say; one whose services cannot be read says so.
+    const listed =
+      kind === "stack" && record._tag === "Right"
+        ? yield* Effect.either(client.call("read", "ListStackServices", { stack: given }))
+        : undefined
+    const services =
+      listed === undefined
         ? []
-        : [
-            `the procedure ${quote(text(field(procedure, "name")) ?? "")} (its stage ${stages.map((s) => quote(s)).join(", ")})`,
-          ]
-    })
-    if (referring.length === 0) return [`No procedure's stage refers to it.`]
+        : listed._tag === "Right"
+          ? carried(listed.right)
+          : [`Its services could not be read (${oneLine(listed.left.message)}).`]
+    if (referring.length === 0) return [`No procedure's stage, alerter or sync refers to it.`, ...services]
     return [
       `Referring to it, which would fail once it is gone: ${referring.slice(0, LISTED).join("; ")}${referring.length > LISTED ? `; and ${referring.length - LISTED} more` : ""}.`,
+      ...services,
     ]
-  }).pipe(Effect.catchAll((error) => Effect.succeed([`What refers to it could not be read (${error.message}).`])))
+  }).pipe(
+    Effect.catchAll((error) => Effect.succeed([`What refers to it could not be read (${oneLine(error.message)}).`])),
+  )
 }

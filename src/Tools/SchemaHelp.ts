@@ -29,6 +29,17 @@ const removesOf = (tool: Tool, selector: string): Readonly<Record<string, string
   return removed === undefined ? {} : { removes: removed }
 }
 
+/** What the confirmation's question shows of the call, read just before asking (Tables.ts), for `schema: true`. */
+const previewOf = (tool: Tool, selector: string): Readonly<Record<string, string>> => {
+  const shown =
+    tool.name === "svc_delete"
+      ? Tables.deletePreview
+      : tool.name === "svc_execute" && Object.hasOwn(Tables.previews, selector)
+        ? (Tables.previews as Record<string, string>)[selector]
+        : undefined
+  return shown === undefined ? {} : { preview: `if asked (SVC_CONFIRM), the question shows ${shown}` }
+}
+
 /** How a schema answer writes its types. */
 const NOTATION =
   'k?: optional; a|b: one of these keys; Name: a shape nested deeper, schema: "Name" answers it; {...}: an object nested deeper'
@@ -78,6 +89,7 @@ export const of = (
     ...AnswerSchema.of(tool, described),
     ...columnsOf(tool, invocation.endpoint),
     ...removesOf(tool, invocation.selector),
+    ...previewOf(tool, invocation.selector),
     ...namedOf(described?.named),
     notation: NOTATION,
     ...(described?.checked === false

@@ -4,7 +4,9 @@
  * asked, saying why; the same on a stack not so tagged is not; each match of a batch is resolved;
  * and the audit line of each asked call says why. SVC_DENY with `@` leaves the selector listed and
  * refuses the call that touches what it names. A prune's question lists what the sandbox then
- * removes, and the total its sizes sum to is what the sandbox says it reclaimed.
+ * removes, and the total its sizes sum to is what the sandbox says it reclaimed; a container
+ * prune's, the containers the sandbox then removes. A deploy's question says the image running now
+ * and the image it deploys, which runs once it has.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -169,7 +171,74 @@ describe("a delete's question over HTTP", () => {
       yield* Effect.promise(() =>
         client.callTool({ name: "svc_delete", arguments: { resource_type: "deployment", params: { id: "docs" } } }),
       )
-      expect(asked[1]).toContain("No procedure's stage refers to it.")
+      expect(asked[1]).toContain("No procedure's stage, alerter or sync refers to it.")
+    }),
+  )
+})
+
+describe("a deploy's question over HTTP", () => {
+  it.scopedLive("says the image the deployment runs now and the image it deploys, which it then runs", () =>
+    Effect.gen(function* () {
+      const server = yield* Spawn.serveHttp({ SVC_CONFIRM: "svc_execute:deploy" }, ["--sandbox"])
+      const { client, asked } = yield* Clients.overHttp(server.url, { name: NAME, era: "modern", answering: "accept" })
+      const call = (request: { name: string; arguments: Record<string, unknown> }) =>
+        Effect.promise(() => client.callTool(request) as Promise<Any>)
+      const image = { type: "Image", params: { image: "ghcr.io/acme/api:1.5.0" } }
+      const updated = yield* call({
+        name: "svc_update",
+        arguments: { resource_type: "deployment", params: { id: "api", config: { image } } },
+      })
+      expect(updated.isError, textOf(updated)).toBeFalsy()
+      expect(asked).toHaveLength(0)
+      const deploy = {
+        name: "svc_execute",
+        arguments: { operation: "deploy", params: { deployment: "api" }, wait: true },
+      }
+      const deployed = yield* call(deploy)
+      expect(deployed.isError, textOf(deployed)).toBeFalsy()
+      expect(asked).toHaveLength(1)
+      expect(asked[0]).toContain(
+        '\nRuns now: "ghcr.io/acme/api:1.4.2" (running); this deploys "ghcr.io/acme/api:1.5.0".\n',
+      )
+      // What it said it deploys is what runs once it has.
+      yield* call(deploy)
+      expect(asked[1]).toContain(
+        '\nRuns now: "ghcr.io/acme/api:1.5.0" (running); this deploys "ghcr.io/acme/api:1.5.0", the same image, pulled again.\n',
+      )
+    }),
+  )
+})
+
+describe("a container prune's question over HTTP", () => {
+  it.scopedLive("lists the stopped containers, exactly those the sandbox then removes", () =>
+    Effect.gen(function* () {
+      const server = yield* Spawn.serveHttp({ SVC_CONFIRM: "svc_execute:run_server_prune_containers" }, ["--sandbox"])
+      const { client, asked } = yield* Clients.overHttp(server.url, { name: NAME, era: "modern", answering: "accept" })
+      const containers = Effect.promise(async () => {
+        const listed = (await client.callTool({
+          name: "svc_list_detail",
+          arguments: { list_type: "containers", params: { server: "staging-01" }, fields: ["*"] },
+        })) as Any
+        return (JSON.parse(Mcp.unfenced(textOf(listed))) as Array<Any>).map((c) => c.name as string)
+      })
+      const before = yield* containers
+      const pruned = (yield* Effect.promise(() =>
+        client.callTool({
+          name: "svc_execute",
+          arguments: { operation: "run_server_prune_containers", params: { server: "staging-01" }, wait: true },
+        }),
+      )) as Any
+      expect(pruned.isError, textOf(pruned)).toBeFalsy()
+      const after = yield* containers
+      const removed = before.filter((name) => !after.includes(name))
+      expect(removed.length).toBeGreaterThan(0)
+      expect(asked).toHaveLength(1)
+      const question = asked[0] as string
+      expect(question).toContain(
+        `\nThis removes ${removed.length} containers on the server "staging-01", none of them in use:\n`,
+      )
+      const named = [...question.matchAll(/^ {2}"([^"]+)"$/gm)].map((m) => m[1])
+      expect([...named].sort()).toEqual([...removed].sort())
     }),
   )
 })

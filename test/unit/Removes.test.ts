@@ -56,6 +56,26 @@ describe("what a destructive execution removes", () => {
       expect((yield* schema("stop_stack")).removes).toMatch(/^nothing: it stops the stack's containers/)
       // An operation that removes nothing says nothing of it.
       expect(yield* schema("deploy_stack")).not.toHaveProperty("removes")
+      // What the question shows of it, read before asking, is said as its preview.
+      expect(images.preview).toBe(
+        "if asked (SVC_CONFIRM), the question shows the images it removes, each with its size, the total, and how many are kept in use, read just before asking",
+      )
+      expect((yield* schema("run_server_prune_containers")).preview).toMatch(/the stopped containers it removes/)
+      expect((yield* schema("deploy")).preview).toMatch(
+        /the image the deployment's container runs now and the image its config names/,
+      )
+      expect((yield* schema("deploy_stack")).preview).toMatch(/the commit deployed now and the repository's latest/)
+      expect(yield* schema("restart_stack")).not.toHaveProperty("preview")
+      const deleted = JSON.parse(
+        Mcp.text(
+          yield* Effect.promise(() =>
+            client.callTool({ name: "svc_delete", arguments: { resource_type: "stack", schema: true } }),
+          ),
+        ),
+      ) as Record<string, unknown>
+      expect(deleted.preview).toMatch(
+        /the procedures' stages, alerters and syncs that refer to it; for a stack, its services/,
+      )
       expect(double.requests).toHaveLength(0)
     }),
   )

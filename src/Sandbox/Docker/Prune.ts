@@ -55,7 +55,7 @@ const volumes = (world: World, server: Resource) => {
 }
 
 const containers = (world: World, server: Resource) => {
-  const pruned = remove(world.containersOn(server), (c) => c.state === "exited" || c.state === "created")
+  const pruned = remove(world.containersOn(server), (c) => ["exited", "created", "dead"].includes(c.state))
   removed(world, pruned)
   return { heading: "Deleted Containers:", lines: pruned.map((c) => c.id), bytes: pruned.length * 1_000_000 }
 }

@@ -128,6 +128,9 @@ const settle = (
     writeStartLogs(world, kind, r)
     r.info = { ...r.info, deployed_snapshot: snapshotOf(r) }
     if (Array.isArray(r.info.remote_contents)) r.info = { ...r.info, ...deployedFrom(r.info) }
+    // A compose file the service keeps is what it deploys, recorded as the one deployed.
+    else if (kind === "stack" && typeof r.config.file_contents === "string" && r.config.file_contents !== "")
+      r.info = { ...r.info, deployed_contents: [{ path: "compose.yaml", contents: r.config.file_contents }] }
   }
   world.log(logKey(kind, r), kind === "stack" ? "compose" : r.name, `${kind} ${r.name}: ${state}`)
 }

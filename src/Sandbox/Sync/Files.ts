@@ -127,8 +127,17 @@ const cacheRoutes = (world: World, add: Add) => {
     if (contentsOf(stack).length === 0 && String(stack.config.repo ?? "") !== "") {
       const paths = Array.isArray(stack.config.file_paths) ? stack.config.file_paths : ["compose.yaml"]
       const contents = seededCompose(stack)
+      // The repository's head is read with its files: the commit a deploy then records as deployed.
+      const head =
+        typeof stack.info.latest_hash === "string" && stack.info.latest_hash !== ""
+          ? {}
+          : {
+              latest_hash: nextHash(undefined, `${stack.name}/${String(stack.config.repo)}`),
+              latest_message: "Update compose.yaml",
+            }
       stack.info = {
         ...stack.info,
+        ...head,
         remote_contents: [{ path: String(paths[0] ?? "compose.yaml"), contents, services: composeOf(contents) }],
       }
     }
