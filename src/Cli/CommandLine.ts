@@ -256,7 +256,7 @@ ${patternsHelp()}
 Everything but the MCP protocol is written to stderr, except what setup prints to be run or pasted.`
 
 /** `svc-mcp people --help`. */
-export const PEOPLE_HELP = `usage: svc-mcp people [revoke NAME]
+const PEOPLE_HELP = `usage: svc-mcp people [revoke NAME]
 
   svc-mcp people               list on stdout the service users keys are minted
                                for: each person, their service user, their newest

@@ -69,7 +69,7 @@ const PRUNES: Readonly<Record<string, ReadonlyArray<Kind>>> = {
 const LISTED = 30
 
 /** Bytes in decimal units, as docker counts them: 192 MB, 1.2 GB. */
-export const bytes = (n: number): string => {
+const bytes = (n: number): string => {
   if (n >= 1e9) return `${Math.round(n / 1e8) / 10} GB`
   if (n >= 1e6) return `${Math.round(n / 1e6)} MB`
   return n >= 1e3 ? `${Math.round(n / 1e3)} kB` : `${n} B`

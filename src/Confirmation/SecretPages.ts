@@ -31,7 +31,7 @@ interface Entry {
   readonly page: Page | undefined
 }
 
-export interface Made {
+interface Made {
   readonly id: string
   /** When the page closes, in ms since the epoch. */
   readonly until: number
@@ -52,7 +52,7 @@ export interface PageStore {
 }
 
 /** Pages held at once: past it the oldest is forgotten. */
-export const MOST = 256
+const MOST = 256
 
 /** An id of 128 random bits, base64url. */
 const newId = () => randomBytes(16).toString("base64url")

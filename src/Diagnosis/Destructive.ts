@@ -18,7 +18,7 @@ interface Step {
 }
 
 /** The calls that remove or stop something this policy offers and does not ask before, as `tool:selector`. */
-export const unaskedOf = (policy: Policy.PolicyShape): ReadonlyArray<string> =>
+const unaskedOf = (policy: Policy.PolicyShape): ReadonlyArray<string> =>
   policy.tools.flatMap((tool) =>
     tool.selectors
       .filter(

@@ -17,7 +17,7 @@ import { type ConfigError, duration, positive, read } from "./Read.js"
 /** The default: a week. */
 const LIFETIME_MS = 7 * 24 * 3_600_000
 /** The default: new people a minute, per process. */
-export const NEW_PER_MINUTE = 30
+const NEW_PER_MINUTE = 30
 
 export interface MintSettingsShape {
   readonly lifetimeMs: number

@@ -20,7 +20,7 @@ export const TYPES = [
   "alerter",
   "sync",
 ] as const
-export type TouchType = (typeof TYPES)[number]
+type TouchType = (typeof TYPES)[number]
 
 /** What a pattern's `@` part names. */
 export type Touch =
@@ -32,7 +32,7 @@ export type Touch =
 const MOST = 200
 
 /** `*` any run of characters, every other character itself: a whole name, matched in linear time. */
-export const namePattern = glob
+const namePattern = glob
 
 /** Why an `@` part is refused, or what it names. */
 export const parse = (text: string): Either.Either<Touch, string> => {

@@ -13,7 +13,7 @@ import { namesSet } from "./Environment.js"
 import { own } from "./Naming.js"
 import * as Registry from "./Registry.js"
 
-export const PREFIX = "SVC_"
+const PREFIX = "SVC_"
 
 /** A variable set that no setting reads, and the setting it was likely meant to be. */
 export interface Unknown {

@@ -8,7 +8,7 @@
 const LONGEST = 120
 
 /** Edit distance between two short names. */
-export const distance = (a: string, b: string): number => {
+const distance = (a: string, b: string): number => {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i)
   for (let i = 1; i <= a.length; i++) {
     let previous = row[0] as number

@@ -23,7 +23,7 @@ const leastMode = (tier: string): Mode | undefined =>
   (Object.keys(TIERS) as Array<Mode>).find((mode) => (TIERS[mode] as ReadonlyArray<string>).includes(tier))
 
 /** The settings the operator would change for this caller to be offered `step`: none where it is. */
-export const heldBy = (step: Step, offering: Offering): ReadonlyArray<string> => {
+const heldBy = (step: Step, offering: Offering): ReadonlyArray<string> => {
   const tool = Definitions.byName.get(step.tool)
   if (tool === undefined) return ["(no such tool)"]
   const mode = offering.mode ?? "read-only"

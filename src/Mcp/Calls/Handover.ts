@@ -32,7 +32,7 @@ const KEY = "secret"
 const STATE = "secret-page:"
 
 /** What the page shows instead of the answer, in the answer. */
-export const HANDED = "[handed to the person]"
+const HANDED = "[handed to the person]"
 
 interface Secret {
   /** What it makes, in words, with the call's name for it. */
@@ -48,7 +48,7 @@ const named = (body: Readonly<Record<string, unknown>>, key: string) =>
   typeof body[key] === "string" ? ` ${JSON.stringify(body[key])}` : ""
 
 /** The calls that make a secret the service shows once, by endpoint. */
-export const SECRETS: Readonly<Record<string, Secret>> = {
+const SECRETS: Readonly<Record<string, Secret>> = {
   "write/CreateApiKeyForServiceUser": {
     what: (body) => `the API key${named(body, "name")} for the service user${named(body, "user_id")}`,
     shown: ["key", "secret"],
@@ -64,7 +64,7 @@ export const SECRETS: Readonly<Record<string, Secret>> = {
 }
 
 /** Whether the client declared URL-mode elicitation, in this request (2026-07-28) or at initialize. */
-export const canOpenUrl = ({ ctx, server }: Incoming): boolean => {
+const canOpenUrl = ({ ctx, server }: Incoming): boolean => {
   const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined
   const declared =
     (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities()

@@ -187,7 +187,7 @@ export const reachOf = (signIn: SignInShape, admitted: Admitted): Listing.Reach 
 export type Premint = (admitted: Admitted, service: string | undefined) => Promise<Option.Option<Unminted>>
 
 /** Why no key is at hand: the person may have none (403), or not now (503, try again after `retryAfter` s). */
-export interface Unminted {
+interface Unminted {
   readonly reason: string
   readonly refused: boolean
   readonly retryAfter: number

@@ -28,7 +28,7 @@ export interface Reach {
  * and builds, which a minted service user is never given): users, groups and their rights, the
  * variables, the accounts (service-notes-all.md), servers and builds.
  */
-export const ADMINS_ONLY: ReadonlySet<string> = new Set([
+const ADMINS_ONLY: ReadonlySet<string> = new Set([
   "CreateVariable",
   "CreateUserGroup",
   "CreateGitProviderAccount",

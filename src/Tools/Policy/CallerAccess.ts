@@ -17,7 +17,7 @@ import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
 import { ACCESS_ENDPOINTS, MINTED_WORDS, UNREAD_RUNS } from "./AccessEndpoints.js"
 
 /** The settings as they hold for this call's caller. */
-export const forCaller = (settings: AccessSettings): Effect.Effect<AccessSettings> =>
+const forCaller = (settings: AccessSettings): Effect.Effect<AccessSettings> =>
   Effect.map(CallContext.get, (context) =>
     context.credentials._tag === "Minted" ? { ...settings, minted: true } : settings,
   )

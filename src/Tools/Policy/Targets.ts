@@ -21,7 +21,7 @@ export interface Named {
 }
 
 /** A resource the call touches: its type (as `resource_type` spells it), name, tags' names, and the server it is on. */
-export interface Target {
+interface Target {
   readonly type: string
   readonly name: string
   readonly tags: ReadonlyArray<string>
@@ -91,10 +91,10 @@ export const refsOf = (selector: string, body: Readonly<Record<string, unknown>>
 }
 
 /** The most resources one call's resolution reads or lists: beyond it, the rest count as unread. */
-export const MOST = 500
+const MOST = 500
 
 /** How long one call's resolution may take, every read in it: beyond it, what is not read counts as unread. */
-export const WITHIN_MS = 10_000
+const WITHIN_MS = 10_000
 
 const call = (endpoint: string, params: object) =>
   Effect.flatMap(SvcClient, (client) => client.call("read", endpoint, params)).pipe(

@@ -9,7 +9,7 @@ import { isObject } from "../../Shared/JsonShape.js"
 type Json = Readonly<Record<string, unknown>>
 
 /** By endpoint: where an item names its server, and whether the answer is a list. */
-export const STALE_READS: Readonly<Record<string, { readonly path: "info" | "config"; readonly list: boolean }>> = {
+const STALE_READS: Readonly<Record<string, { readonly path: "info" | "config"; readonly list: boolean }>> = {
   "read/ListStacks": { path: "info", list: true },
   "read/ListDeployments": { path: "info", list: true },
   "read/GetStack": { path: "config", list: false },
@@ -17,14 +17,14 @@ export const STALE_READS: Readonly<Record<string, { readonly path: "info" | "con
 }
 
 /** The reads that say which servers cannot be reached, and since when. */
-export const SERVERS = { endpoint: "ListServers", body: { limit: 0 } } as const
-export const UNREACHABLE = {
+const SERVERS = { endpoint: "ListServers", body: { limit: 0 } } as const
+const UNREACHABLE = {
   endpoint: "ListAlerts",
   body: { query: { resolved: false, "data.type": "ServerUnreachable" } },
 } as const
 
 /** Each item of the answer with its server's id: `[name, server id]`. */
-export const itemsOf = (endpoint: string, data: unknown): ReadonlyArray<readonly [string, string]> => {
+const itemsOf = (endpoint: string, data: unknown): ReadonlyArray<readonly [string, string]> => {
   const read = STALE_READS[endpoint]
   if (read === undefined) return []
   const items = read.list ? (Array.isArray(data) ? data : []) : [data]
@@ -38,7 +38,7 @@ export const itemsOf = (endpoint: string, data: unknown): ReadonlyArray<readonly
 }
 
 /** The servers of a list that cannot be reached: id to name. */
-export const unreachable = (servers: unknown): ReadonlyMap<string, string> =>
+const unreachable = (servers: unknown): ReadonlyMap<string, string> =>
   new Map(
     (Array.isArray(servers) ? servers : []).flatMap((s) =>
       isObject(s) && isObject(s.info) && s.info.state === "NotOk" && typeof s.id === "string"
@@ -48,7 +48,7 @@ export const unreachable = (servers: unknown): ReadonlyMap<string, string> =>
   )
 
 /** Since when each server cannot be reached: its open ServerUnreachable alert's time, by server id. */
-export const sinceOf = (alerts: unknown): ReadonlyMap<string, number> => {
+const sinceOf = (alerts: unknown): ReadonlyMap<string, number> => {
   const list = isObject(alerts) && Array.isArray(alerts.alerts) ? alerts.alerts : Array.isArray(alerts) ? alerts : []
   return new Map(
     list.flatMap((a) =>
@@ -60,7 +60,7 @@ export const sinceOf = (alerts: unknown): ReadonlyMap<string, number> => {
 }
 
 /** The line: for each server that cannot be reached, since when, and the items whose state is its last known. */
-export const staleLine = (
+const staleLine = (
   items: ReadonlyArray<readonly [string, string]>,
   down: ReadonlyMap<string, string>,
   since: ReadonlyMap<string, number>,
