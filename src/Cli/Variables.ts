@@ -92,7 +92,7 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       {
         name: "SVC_MCP_SECRET_PAGE_LIFETIME",
-        meaning: "how long a page handing a secret to the person is open: 30s to 1h (default 10m)",
+        meaning: "how long a secret's page stays open: 30s to 1h (default 10m)",
       },
       {
         name: "SVC_GUARD",

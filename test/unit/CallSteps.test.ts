@@ -3,7 +3,9 @@
  * inherit (its `shouldYield` is asked once a step): a step is about a microsecond of a call's CPU,
  * and a step repeated on every call (a cache read through its lock, a context scoped around the
  * call) is how the call path slid before (docs/benchmark.md, "A tool call's steps"). Counted so,
- * a list took 151 and `svc_get` 111 before the second pass; 68 and 66 after.
+ * a list took 151 and `svc_get` 111 before the second pass; 68 and 66 after. 85 and 83 since a
+ * call also resolves why it would be asked once (Call/Asked.ts), whether it makes a secret for a
+ * page (Mcp/Calls/Handover.ts), and the first line its own findings make (Tools/Beside.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -34,19 +36,19 @@ const stepsOf = (call: { readonly name: string; readonly arguments: Record<strin
   })
 
 describe("a tool call's steps", () => {
-  it.scopedLive("a list at a glance takes at most 80", () =>
+  it.scopedLive("a list at a glance takes at most 90", () =>
     Effect.gen(function* () {
       const steps = yield* stepsOf({ name: "svc_list", arguments: { resource_type: "stack" } })
       expect(steps).toBeGreaterThan(20)
-      expect(steps).toBeLessThanOrEqual(80)
+      expect(steps).toBeLessThanOrEqual(90)
     }),
   )
 
-  it.scopedLive("a record's read takes at most 75", () =>
+  it.scopedLive("a record's read takes at most 88", () =>
     Effect.gen(function* () {
       const steps = yield* stepsOf({ name: "svc_get", arguments: { resource_type: "stack", params: { stack: "web" } } })
       expect(steps).toBeGreaterThan(20)
-      expect(steps).toBeLessThanOrEqual(75)
+      expect(steps).toBeLessThanOrEqual(88)
     }),
   )
 })
