@@ -45,14 +45,18 @@ export const words = (unknown: Unknown): string =>
     ? `${unknown.name} is no setting of svc-mcp, and is ignored (svc-mcp --help lists them)`
     : `${unknown.name} is no setting; did you mean ${unknown.guess}?`
 
-/** The variables of this environment that no setting reads (the several services' names as SVC_SERVICES gives them). */
+/**
+ * The variables of this environment that no setting reads (the several services' names as
+ * SVC_SERVICES gives them). None where the services cannot be read: the start then stops on that,
+ * with its one line, and every service's own variable would be named wrongly.
+ */
 export const found = (known: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Unknown>> =>
-  Effect.map(
-    Effect.orElseSucceed(Registry.load, () => Option.none<ReadonlyArray<string>>()),
-    (services) =>
+  Effect.match(Registry.load, {
+    onFailure: () => [],
+    onSuccess: (services) =>
       among(
         namesSet(PREFIX),
         known,
         Option.getOrElse(services, () => []),
       ),
-  )
+  })
