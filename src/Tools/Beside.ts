@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import { isObject } from "../Shared/JsonShape.js"
 import type { Group, SvcClientShape } from "../SvcClient.js"
 import type { Invocation, ToolSuccess } from "./Invocation.js"
-import type { NameMaps, Names } from "./Names/Names.js"
+import { type NameMaps, type Names, unreachableOf } from "./Names/Names.js"
 import { EMPTY_LOGS, isEmptyLog } from "./Records/EmptyLog.js"
 import { executedLine } from "./Records/Executed.js"
 import { isNothing, type ReadBack } from "./Records/ReadBack.js"
@@ -53,7 +53,14 @@ export const firstLine = (
     const empty = isEmptyLog(data) ? EMPTY_LOGS[invocation.endpoint] : undefined
     const why = empty === undefined ? undefined : yield* readBackOf(empty, invocation.body, client, names)
     if (why !== undefined && !isNothing(why.data)) return why.summary
-    return yield* Stale.noteOf(invocation.endpoint, data, (endpoint, body) => client.call("read", endpoint, body))
+    const read = (endpoint: string, body: object) => client.call("read", endpoint, body)
+    const down = Option.isSome(names)
+      ? Effect.map(names.value.lookup(["unreachable"]), (maps) => maps.unreachable ?? new Map<string, string>())
+      : Effect.map(
+          Effect.orElseSucceed(read("ListServers", { limit: 0 }), () => []),
+          unreachableOf,
+        )
+    return yield* Stale.noteOf(invocation.endpoint, data, down, read)
   })
 
 /** What a change answered with nothing now holds, read back (ReadBack.ts); said so where the read fails. */

@@ -37,6 +37,8 @@ export type NameKind =
   | "user_group"
   /** Not names: each variable's name to `secret` or `plain`, as the service marks it (a sync's plan hides the secret ones). */
   | "variable"
+  /** Not names: the servers that cannot be reached (`NotOk`), id to name, kept as names are (Records/Stale.ts). */
+  | "unreachable"
 
 /**
  * How long names are kept: 30 s (docs/tools.md says why). A rename shows
@@ -62,6 +64,7 @@ const READS: Readonly<Record<NameKind, { readonly endpoint: string; readonly bod
   user: { endpoint: "ListUsers", body: {} },
   user_group: { endpoint: "ListUserGroups", body: {} },
   variable: { endpoint: "ListVariables", body: {} },
+  unreachable: { endpoint: "ListServers", body: { limit: 0 } },
 }
 
 /** The kind of names of a ResourceTarget's or UserTarget's type (`Stack`, `User`...), where the service lists them. */
@@ -95,6 +98,16 @@ const secrecyOf = (answer: unknown): NameMap =>
     (Array.isArray(answer) ? answer : []).flatMap((item) =>
       isObject(item) && typeof item.name === "string"
         ? [[item.name, item.is_secret === false ? "plain" : "secret"] as const]
+        : [],
+    ),
+  )
+
+/** The servers of a list that cannot be reached: id to name. */
+export const unreachableOf = (servers: unknown): NameMap =>
+  new Map(
+    (Array.isArray(servers) ? servers : []).flatMap((s) =>
+      isObject(s) && isObject(s.info) && s.info.state === "NotOk" && typeof s.id === "string"
+        ? [[s.id, String(s.name ?? s.id)] as const]
         : [],
     ),
   )
@@ -169,7 +182,7 @@ const read = (client: SvcClientShape, kind: NameKind): Effect.Effect<NameMap> =>
   client.call("read", READS[kind].endpoint, READS[kind].body).pipe(
     // A read the user did not ask for: its failure shows as ids, not as a warning.
     Logger.withMinimumLogLevel(LogLevel.Error),
-    Effect.map(kind === "variable" ? secrecyOf : namesOf),
+    Effect.map(kind === "variable" ? secrecyOf : kind === "unreachable" ? unreachableOf : namesOf),
     Effect.catchAll((error) =>
       Effect.as(Effect.logDebug(`${kind} names could not be read (${error.message}); ids shown`), new Map()),
     ),

@@ -16,8 +16,7 @@ const STALE_READS: Readonly<Record<string, { readonly path: "info" | "config"; r
   "read/GetDeployment": { path: "config", list: false },
 }
 
-/** The reads that say which servers cannot be reached, and since when. */
-const SERVERS = { endpoint: "ListServers", body: { limit: 0 } } as const
+/** The read that says since when each server cannot be reached. */
 const UNREACHABLE = {
   endpoint: "ListAlerts",
   body: { query: { resolved: false, "data.type": "ServerUnreachable" } },
@@ -36,16 +35,6 @@ const itemsOf = (endpoint: string, data: unknown): ReadonlyArray<readonly [strin
       : []
   })
 }
-
-/** The servers of a list that cannot be reached: id to name. */
-const unreachable = (servers: unknown): ReadonlyMap<string, string> =>
-  new Map(
-    (Array.isArray(servers) ? servers : []).flatMap((s) =>
-      isObject(s) && isObject(s.info) && s.info.state === "NotOk" && typeof s.id === "string"
-        ? [[s.id, String(s.name ?? s.id)] as const]
-        : [],
-    ),
-  )
 
 /** Since when each server cannot be reached: its open ServerUnreachable alert's time, by server id. */
 const sinceOf = (alerts: unknown): ReadonlyMap<string, number> => {
@@ -77,18 +66,22 @@ const staleLine = (
   return notes.length === 0 ? undefined : `[svc-mcp: ${notes.join("; ")}]`
 }
 
-/** The note of an answer, from at most two reads (`read`: a read/ endpoint); a read that fails says nothing. */
+/**
+ * The note of an answer: `down`, the servers that cannot be reached (kept as names are, so that a
+ * list costs no read of its own), then since when, read only where an item is on one of them.
+ */
 export const noteOf = (
   endpoint: string,
   data: unknown,
+  down: Effect.Effect<ReadonlyMap<string, string>>,
   read: (endpoint: string, body: Json) => Effect.Effect<unknown, unknown>,
 ): Effect.Effect<string | undefined> => {
   const items = itemsOf(endpoint, data)
   if (items.length === 0) return Effect.succeed(undefined)
   return Effect.gen(function* () {
-    const down = unreachable(yield* read(SERVERS.endpoint, SERVERS.body))
-    if (!items.some(([, at]) => down.has(at))) return undefined
+    const servers = yield* down
+    if (!items.some(([, at]) => servers.has(at))) return undefined
     const since = yield* Effect.orElseSucceed(read(UNREACHABLE.endpoint, UNREACHABLE.body), () => [])
-    return staleLine(items, down, sinceOf(since))
+    return staleLine(items, servers, sinceOf(since))
   }).pipe(Effect.orElseSucceed(() => undefined))
 }
