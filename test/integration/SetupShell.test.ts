@@ -142,11 +142,11 @@ describe("setup for Claude Code", () => {
     expect(pairs(parsed.env)).toEqual(FILES_ENV)
   })
 
-  it("starts a script with node's absolute path, and the sandbox with no environment", () => {
+  it("starts a script with node's absolute path, and the sandbox with the settings set but no credentials", () => {
     const { stdout } = Setup.make(options("claude-code", { sandbox: true }), SCRIPT, FILES)
     const { positionals, options: parsed } = claude(argvOf(stdout, "claude").slice(2))
     expect(positionals).toEqual(["svc-sandbox", SCRIPT.command, SCRIPT.args[0], "--sandbox"])
-    expect(parsed.env).toBeUndefined()
+    expect(parsed.env).toEqual(["SVC_MODE=read-only"])
   })
 
   it("adds a running HTTP server with its bearer token header as a placeholder", () => {
