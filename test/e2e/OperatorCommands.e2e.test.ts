@@ -109,8 +109,9 @@ describe("check's verdict", () => {
         // Sign-in serves over HTTP: the guard's line is of HTTP, each person's window.
         expect(signIn.stderr).toMatch(/\[ok {2}\] guard {4}over HTTP, .*the window is the signed-in person's/)
 
-        // No port and no sign-in: a stdio set-up, whose window is the connection's; nothing to warn of.
-        const stdio = yield* Spawn.run(env, ["check"])
+        // No port and no sign-in: a stdio set-up, whose window is the connection's; with every call
+        // that loses data asked first, nothing to warn of.
+        const stdio = yield* Spawn.run({ ...env, SVC_CONFIRM: "destructive" }, ["check"])
         expect(stdio).toMatchObject({ code: 0, stdout: "" })
         expect(stdio.stderr).toMatch(/\[ok {2}\] guard {4}over stdio, .*the window is the stdio connection's/)
         expect(stdio.stderr).not.toContain("[warn]")
