@@ -5,7 +5,6 @@
  * and as it is now); a deployment's: the image its container runs and the image its config names.
  * A record that cannot be read is said so, and the question is asked all the same.
  */
-import { createHash } from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { oneLine, quote } from "../Shared/Quote.js"
@@ -28,7 +27,9 @@ const commit = (hash: string, message: unknown) =>
   `${quote(hash)}${text(message) === undefined ? "" : ` (${quote(String(message))})`}`
 
 /** The first 12 hex digits of a file's sha256: enough to tell two versions apart on one line. */
-const hashOf = (contents: string) => createHash("sha256").update(contents).digest("hex").slice(0, 12)
+// Loaded when a deploy is asked: tools/list loads this module, and no node:crypto (StartModules.e2e).
+const hashOf = (contents: string) =>
+  process.getBuiltinModule("node:crypto").createHash("sha256").update(contents).digest("hex").slice(0, 12)
 
 /** A compose file kept in the service: its hash as deployed and as the deploy would run it. */
 const composeLines = (config: unknown, info: unknown): ReadonlyArray<string> => {

@@ -4,7 +4,7 @@
  * its values once, a pending page that reloads itself until its secret is there, else nothing.
  * Every answer is kept from caches and referrers, runs no script and loads nothing.
  */
-import * as Http from "node:http"
+import type * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -70,7 +70,8 @@ const answer = (store: PageStore, now: () => number) => (req: Http.IncomingMessa
 export const make = (store: PageStore, now: () => number): Effect.Effect<SecretPagesShape, never, Scope.Scope> =>
   Effect.gen(function* () {
     let started: Promise<string> | undefined
-    const server = Http.createServer(answer(store, now))
+    // Loaded with the first page: node:http brings node:crypto, which a start does not load.
+    const server = process.getBuiltinModule("node:http").createServer(answer(store, now))
     yield* Effect.addFinalizer(() =>
       started === undefined
         ? Effect.void

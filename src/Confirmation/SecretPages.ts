@@ -9,7 +9,6 @@
  * The pages are served on loopback (SecretPageServer.ts): they serve one person and their own
  * client, who already holds the server's key; a team signs its people in instead.
  */
-import { randomBytes } from "node:crypto"
 import * as Context from "effect/Context"
 import * as ExpiringMap from "../Shared/ExpiringMap.js"
 
@@ -55,7 +54,8 @@ export interface PageStore {
 const MOST = 256
 
 /** An id of 128 random bits, base64url. */
-const newId = () => randomBytes(16).toString("base64url")
+// Loaded when the first page is made: a start loads no node:crypto (test/e2e/StartModules.e2e.test.ts).
+const newId = () => process.getBuiltinModule("node:crypto").randomBytes(16).toString("base64url")
 
 /** Ids as made: 22 base64url characters. */
 export const ID = /^[A-Za-z0-9_-]{22}$/
