@@ -33,7 +33,7 @@ describe("svc-mcp --help, run", () => {
     Effect.gen(function* () {
       const finished = yield* Spawn.run({}, ["help", "nope"])
       expect(finished.code).toBe(2)
-      expect(finished.stderr).toMatch(/usage: svc-mcp help \[setup\]/)
+      expect(finished.stderr).toMatch(/usage: svc-mcp help \[setup \| people\]/)
     }),
   )
 })
