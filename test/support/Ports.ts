@@ -31,11 +31,17 @@ const listenable = (port: number): Promise<boolean> =>
     probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)))
   })
 
-export const freePort = async (): Promise<number> => {
-  const span = ephemeralFloor() - FIRST
+/**
+ * `above`: a second port, that far above the first, must be free too and stay below the ephemeral
+ * range (a Redis Cluster node's bus listens on its port + 10,000).
+ */
+export const freePortWith = async (above: number): Promise<number> => {
+  const span = ephemeralFloor() - FIRST - above
   for (let tries = 0; tries < 50; tries++) {
     const port = FIRST + Math.floor(Math.random() * span)
-    if (await listenable(port)) return port
+    if ((await listenable(port)) && (above === 0 || (await listenable(port + above)))) return port
   }
   throw new Error(`no free port found below ${FIRST + span}`)
 }
+
+export const freePort = (): Promise<number> => freePortWith(0)

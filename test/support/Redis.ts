@@ -8,7 +8,7 @@ import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { ensureBinary } from "./Debian.js"
-import { freePort } from "./Ports.js"
+import { freePortWith } from "./Ports.js"
 
 export interface RedisServer {
   readonly port: number
@@ -70,7 +70,8 @@ const waitUp = async (port: number, child: ChildProcess.ChildProcess, log: () =>
 
 export const start = async (extra: ReadonlyArray<string> = []): Promise<RedisServer> => {
   const binary = ensureBinary("redis-server", "redis-server")
-  const port = await freePort()
+  // A cluster node's bus listens on its port + 10,000: both drawn below the ephemeral range.
+  const port = await freePortWith(extra.includes("--cluster-enabled") ? 10_000 : 0)
   let child: ChildProcess.ChildProcess | undefined
   let log = ""
   const launch = async () => {
