@@ -8,7 +8,12 @@
  * Its signing keys are the test's own (`keys`), so that a test can also sign
  * tokens with them that the server would not issue (wrong audience, expired),
  * and `rotate` replaces the provider with one that signs with a new key.
+ *
+ * For a server in a container, `issuerHost` names the issuer by a host the
+ * containers reach the host at (host.containers.internal): it then listens on
+ * every address, and the test itself still reaches it on 127.0.0.1 (`local`).
  */
+import * as Crypto from "node:crypto"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
@@ -55,14 +60,21 @@ export const makeKey = (kid: string, alg: "RS256" | "ES256" = "RS256"): Promise<
   return found
 }
 
-interface AuthServer {
+export interface AuthServer {
   readonly issuer: string
+  /** Where the test reaches it: the issuer's URL, or 127.0.0.1's where `issuerHost` names another host. */
+  readonly local: string
   /** The key tokens are signed with now (the first of the published ones). */
   readonly key: () => SigningKey
   /** Requests to the JWKS so far. */
   readonly jwksFetches: () => number
   /** A token by client credentials for `resource` with these scopes. */
   readonly clientToken: (client: Client, scope: string, resource?: string) => Promise<string>
+  /**
+   * A person signs in as `login` through a public client, as at a browser: the authorization code
+   * with PKCE, login and consent answered here. The access token for `resource` with `scope`.
+   */
+  readonly signIn: (client: PublicClient, login: string, scope: string, resource?: string) => Promise<string>
   /** Publishes a new key first (the old one too, or alone), and signs with it from now on. */
   readonly rotate: (options?: { readonly keepOld?: boolean }) => Promise<SigningKey>
   /** Makes the JWKS answer 500 (true) or normally (false). */
@@ -71,11 +83,18 @@ interface AuthServer {
   login: string
 }
 
+interface PublicClient {
+  readonly id: string
+  readonly redirectUri: string
+}
+
 export interface AuthServerOptions {
   readonly resource: string
   readonly clients: ReadonlyArray<Client>
   /** Public clients (PKCE) with their redirect URIs. */
-  readonly publicClients?: ReadonlyArray<{ readonly id: string; readonly redirectUri: string }>
+  readonly publicClients?: ReadonlyArray<PublicClient>
+  /** The host the issuer's URL names, reached from elsewhere: it then listens on every address. */
+  readonly issuerHost?: string
 }
 
 /** An `email` claim for each token: the account's, or the client's for client credentials. */
@@ -176,30 +195,94 @@ export const scoped = (options: AuthServerOptions) =>
     ({ close }) => Effect.promise(close),
   ).pipe(Effect.map(({ server }) => server))
 
-const start = async (options: AuthServerOptions) => {
+/** The browser: follows the authorization server's redirects, cookies kept, to the redirect URI; its query. */
+const browse = async (start: URL, redirectUri: string): Promise<URLSearchParams> => {
+  const cookies = new Map<string, string>()
+  let next = start.href
+  for (let hop = 0; hop < 12; hop++) {
+    const response = await fetch(next, {
+      redirect: "manual",
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") },
+    })
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ""] = cookie.split(";")
+      const at = pair.indexOf("=")
+      cookies.set(pair.slice(0, at), pair.slice(at + 1))
+    }
+    const location = response.headers.get("location")
+    if (location === null) throw new Error(`no redirect from ${next}: ${response.status} ${await response.text()}`)
+    const target = new URL(location, next)
+    if (target.href.startsWith(redirectUri)) return target.searchParams
+    next = target.href
+  }
+  throw new Error("too many redirects")
+}
+
+/** A token from the token endpoint at `local`, or the error it answered. */
+const tokenFrom = async (local: string, body: URLSearchParams, headers: Record<string, string> = {}) => {
+  const response = await fetch(`${local}/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body,
+  })
+  const answer = (await response.json()) as { access_token?: string; error?: string; error_description?: string }
+  if (answer.access_token === undefined) throw new Error(`no token: ${answer.error}: ${answer.error_description}`)
+  return answer.access_token
+}
+
+/** The authorization code with PKCE, as a public client and the person at its browser get it. */
+const codeFlow = async (local: string, client: PublicClient, scope: string, resource: string) => {
+  const verifier = Crypto.randomBytes(32).toString("base64url")
+  const authorize = new URL(`${local}/auth`)
+  for (const [name, value] of Object.entries({
+    client_id: client.id,
+    response_type: "code",
+    redirect_uri: client.redirectUri,
+    scope,
+    resource,
+    code_challenge: Crypto.createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+  }))
+    authorize.searchParams.set(name, value)
+  const callback = await browse(authorize, client.redirectUri)
+  const code = callback.get("code")
+  if (code === null) throw new Error(`no code: ${callback}`)
+  return tokenFrom(
+    local,
+    new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: client.redirectUri,
+      code_verifier: verifier,
+      client_id: client.id,
+      resource,
+    }),
+  )
+}
+
+export const start = async (options: AuthServerOptions) => {
   const http = Http.createServer()
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve))
-  const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  const everywhere = options.issuerHost !== undefined
+  await new Promise<void>((resolve) => http.listen(0, everywhere ? "0.0.0.0" : "127.0.0.1", resolve))
+  const port = (http.address() as AddressInfo).port
+  const local = `http://127.0.0.1:${port}`
+  const issuer = everywhere ? `http://${options.issuerHost}:${port}` : local
   let keys = [await makeKey("key-1")]
   let provider = new Provider(issuer, configuration(options, keys))
   let fetches = 0
   let failing = false
   const server: AuthServer = {
     issuer,
+    local,
     key: () => keys[0] as SigningKey,
     jwksFetches: () => fetches,
-    clientToken: async (client, scope, resource = options.resource) => {
-      const response = await fetch(`${issuer}/token`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString("base64")}`,
-        },
-        body: new URLSearchParams({ grant_type: "client_credentials", scope, resource }),
-      })
-      const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string }
-      if (body.access_token === undefined) throw new Error(`no token: ${body.error}: ${body.error_description}`)
-      return body.access_token
+    clientToken: (client, scope, resource = options.resource) =>
+      tokenFrom(local, new URLSearchParams({ grant_type: "client_credentials", scope, resource }), {
+        authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString("base64")}`,
+      }),
+    signIn: (client, login, scope, resource = options.resource) => {
+      server.login = login
+      return codeFlow(local, client, scope, resource)
     },
     rotate: async ({ keepOld = true } = {}) => {
       const next = await makeKey(`key-${++rotations}`)
