@@ -76,6 +76,8 @@ export interface AuthServerOptions {
   readonly clients: ReadonlyArray<Client>
   /** Public clients (PKCE) with their redirect URIs. */
   readonly publicClients?: ReadonlyArray<{ readonly id: string; readonly redirectUri: string }>
+  /** Confidential clients of the authorization code (PKCE too), as a web server is, e.g. the secret pages'. */
+  readonly webClients?: ReadonlyArray<Client & { readonly redirectUri: string }>
 }
 
 /** An `email` claim for each token: the account's, or the client's for client credentials. */
@@ -98,6 +100,15 @@ const settingsOf = (options: AuthServerOptions, keys: ReadonlyArray<SigningKey>)
       redirect_uris: [client.redirectUri],
       response_types: ["code" as const],
       scope: `openid ${SCOPES}`,
+    })),
+    ...(options.webClients ?? []).map((client) => ({
+      client_id: client.id,
+      client_secret: client.secret,
+      token_endpoint_auth_method: "client_secret_basic",
+      grant_types: ["authorization_code"],
+      redirect_uris: [client.redirectUri],
+      response_types: ["code" as const],
+      scope: "openid",
     })),
   ],
   jwks: { keys: keys.map((key) => key.privateJwk) },
