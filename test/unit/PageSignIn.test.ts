@@ -6,12 +6,18 @@
  */
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { makeStore, type Page } from "../../src/Confirmation/SecretPages.js"
 import * as Identities from "../../src/Settings/Identities.js"
+import * as SignInSettings from "../../src/Settings/SignIn.js"
 import * as PageSignIn from "../../src/SignIn/PageSignIn.js"
 import * as AuthServer from "../support/AuthServer.js"
 import * as Browser from "../support/Browser.js"
@@ -62,6 +68,41 @@ const setUp = Effect.gen(function* () {
       return browser.open(url)
     })
   return { as, base, clock, store, pageOf, visit }
+})
+
+describe("SVC_MCP_OAUTH_PAGE_CLIENT_ID and its secret", () => {
+  const load = (env: Record<string, string>) =>
+    Effect.runSyncExit(
+      SignInSettings.load().pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))),
+    )
+  const ON = { SVC_MCP_OAUTH_ISSUER: "https://login.example.test", SVC_MCP_PUBLIC_URL: "https://svc.example.test" }
+
+  it("name the pages' client with sign-in, its secret redacted or read from a file; alone, they are refused", () => {
+    const none = load(ON)
+    expect(Exit.isSuccess(none) && Option.flatMap(none.value, (s) => s.pageClient)).toEqual(Option.none())
+    const file = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-page-client-")), "secret")
+    Fs.writeFileSync(file, "from-a-file\n")
+    for (const [env, secret] of [
+      [{ SVC_MCP_OAUTH_PAGE_CLIENT_SECRET: "s3cret" }, "s3cret"],
+      [{ SVC_MCP_OAUTH_PAGE_CLIENT_SECRET_FILE: file }, "from-a-file"],
+    ] as const) {
+      const set = load({ ...ON, SVC_MCP_OAUTH_PAGE_CLIENT_ID: " pages ", ...env })
+      const client = Exit.isSuccess(set) ? Option.getOrThrow(Option.getOrThrow(set.value).pageClient) : undefined
+      expect(client?.id).toBe("pages")
+      expect(String(client?.secret)).not.toContain(secret)
+      expect(client && Option.map(client.secret, Redacted.value)).toEqual(Option.some(secret))
+    }
+    const refused = (env: Record<string, string>, variable: RegExp) => {
+      const exit = load(env)
+      expect(Exit.isFailure(exit)).toBe(true)
+      expect(String(Exit.isFailure(exit) ? exit.cause : "")).toMatch(variable)
+    }
+    refused(
+      { ...ON, SVC_MCP_OAUTH_PAGE_CLIENT_SECRET: "s3cret" },
+      /SVC_MCP_OAUTH_PAGE_CLIENT_SECRET.*SVC_MCP_OAUTH_PAGE_CLIENT_ID is not/,
+    )
+    refused({ SVC_MCP_OAUTH_PAGE_CLIENT_ID: "pages" }, /SVC_MCP_OAUTH_PAGE_CLIENT_ID.*SVC_MCP_OAUTH_ISSUER is not/)
+  })
 })
 
 describe("a page with an owner", () => {
