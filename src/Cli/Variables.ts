@@ -246,12 +246,12 @@ export const GROUPS: ReadonlyArray<Group> = [
       { name: "SVC_MCP_IDENTITIES", meaning: "a JSON file: each identity's service credentials", httpOnly: true },
       {
         name: "SVC_MCP_OAUTH_PAGE_CLIENT_ID",
-        meaning: "the client a secret's page signs its person in as (code with PKCE)",
+        meaning: "the client the secret pages sign people in as",
         httpOnly: true,
       },
       {
         name: "SVC_MCP_OAUTH_PAGE_CLIENT_SECRET",
-        meaning: "that client's secret (none for a public client)",
+        meaning: "its secret (none for a public client)",
         secret: true,
         httpOnly: true,
       },

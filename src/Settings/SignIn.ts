@@ -186,7 +186,7 @@ const pageClientOf = (given: Given): Either.Either<Option.Option<PageClient>, Re
           refuse(
             "SVC_MCP_OAUTH_PAGE_CLIENT_SECRET",
             "is set, but SVC_MCP_OAUTH_PAGE_CLIENT_ID is not",
-            "set SVC_MCP_OAUTH_PAGE_CLIENT_ID to the client registered at the issuer for the secret pages",
+            "set SVC_MCP_OAUTH_PAGE_CLIENT_ID too",
           ),
         )
       : Either.right(Option.none())
