@@ -3,7 +3,8 @@
  * 127.0.0.1, issuing JWT access tokens for a resource (resource indicators),
  * with client credentials for non-interactive tokens, dynamic registration and
  * the authorization code flow with PKCE, whose login and consent are answered
- * here without a browser (`/interaction/<uid>` signs in as the `login` given).
+ * here without a browser (`/interaction/<uid>` signs in as the `login` given), or
+ * by a real one at oidc-provider's own forms (`forms`).
  *
  * Its signing keys are the test's own (`keys`), so that a test can also sign
  * tokens with them that the server would not issue (wrong audience, expired),
@@ -78,6 +79,8 @@ export interface AuthServerOptions {
   readonly publicClients?: ReadonlyArray<{ readonly id: string; readonly redirectUri: string }>
   /** Confidential clients of the authorization code (PKCE too), as a web server is, e.g. the secret pages'. */
   readonly webClients?: ReadonlyArray<Client & { readonly redirectUri: string }>
+  /** oidc-provider's own login and consent forms, for a real browser to fill in, instead of answering them here. */
+  readonly forms?: boolean
 }
 
 /** An `email` claim for each token: the account's, or the client's for client credentials. */
@@ -115,7 +118,7 @@ const settingsOf = (options: AuthServerOptions, keys: ReadonlyArray<SigningKey>)
   scopes: ["openid", ...SCOPES.split(" ")],
   claims: { openid: ["sub"], email: ["email"] },
   features: {
-    devInteractions: { enabled: false },
+    devInteractions: { enabled: options.forms === true },
     clientCredentials: { enabled: true },
     registration: { enabled: true },
     resourceIndicators: {
@@ -232,7 +235,7 @@ const start = async (options: AuthServerOptions) => {
         return
       }
     }
-    if (path.startsWith("/interaction/")) {
+    if (path.startsWith("/interaction/") && options.forms !== true) {
       interact(provider, server, req, res).catch((error: unknown) => {
         res.writeHead(500, { "content-type": "text/plain" }).end(String(error))
       })

@@ -4,9 +4,9 @@
  * identity that owns it, signed in by the authorization code with PKCE, once, and not after its
  * lifetime; the sign-in's state is this browser's and is used once.
  */
+import * as Fs from "node:fs"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
