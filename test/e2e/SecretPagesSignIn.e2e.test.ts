@@ -93,7 +93,8 @@ describe("a secret's page with sign-in, over HTTP", () => {
       const text = JSON.stringify(made)
       expect(made.isError, text).toBeFalsy()
       expect(text).not.toMatch(SECRET)
-      expect(text).toMatch(/handed to the person using this client/)
+      // To whom: the person signed in, by name (their subject, with no identities file to name a claim).
+      expect(text).toContain('handed to \\"alice\\", signed in, on a page')
       expect(asked).toHaveLength(1)
       expect(asked[0]).toMatch(/sign in there as yourself first/)
       expect(pages).toHaveLength(1)

@@ -23,6 +23,7 @@ import * as Option from "effect/Option"
 import * as CallContext from "../../Call/Context.js"
 import type { Page, SecretPagesShape } from "../../Confirmation/SecretPages.js"
 import { isObject } from "../../Shared/JsonShape.js"
+import { quote } from "../../Shared/Quote.js"
 import type { Invocation, ToolSuccess } from "../../Tools/Invoke.js"
 import type { Incoming } from "./Incoming.js"
 
@@ -169,11 +170,17 @@ export const take =
 export const appended = (result: CallToolResult, text: string): CallToolResult =>
   result.isError === true ? result : { ...result, content: [...result.content, { type: "text", text }] }
 
+/** Whom the secret went to, as the model is told: the signed-in person by name, else the client's person. */
+const whom = (context?: CallContext.CallContext) =>
+  context === undefined || Option.isNone(context.identity)
+    ? "the person using this client"
+    : `${quote(context.identity.value.name)}, signed in,`
+
 /** The model's answer, with a line saying the secret was handed over, to whom, and until when. */
-export const told = (result: CallToolResult, until: number): CallToolResult =>
+export const told = (result: CallToolResult, until: number, context?: CallContext.CallContext): CallToolResult =>
   appended(
     result,
-    `Its secret was handed to the person using this client, on a page of svc-mcp's, out of your sight; the page shows it once and is open until ${untilText(until)}. It is not in this answer: do not ask for it.`,
+    `Its secret was handed to ${whom(context)} on a page of svc-mcp's, out of your sight; the page shows it once and is open until ${untilText(until)}. It is not in this answer: do not ask for it.`,
   )
 
 /** The answer to a declined page: nothing was sent. */

@@ -329,7 +329,7 @@ const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incomi
       case "Send": {
         return Effect.map(
           perform(prepared, call, Handover.take(pages, invocation, step.id, binding, Date.now)),
-          (result) => Handover.told(result as CallToolResult, step.until),
+          (result) => Handover.told(result as CallToolResult, step.until, context),
         )
       }
     }
