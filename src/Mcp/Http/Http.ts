@@ -8,7 +8,7 @@
  *
  * The SDK does the MCP side: request handling for both eras, the 4 MiB body
  * limit (413), the Host and Origin checks, the Bearer token's challenge. Ours:
- * the routes (/mcp, /healthz, /readyz, and with sign-in its protected resource
+ * the routes (/mcp, /healthz, /readyz, and with sign-in the secret pages and its protected resource
  * metadata), the token's constant-time comparison or sign-in's gate (Mcp/Http/SignIn.ts),
  * and draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
