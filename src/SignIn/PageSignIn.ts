@@ -29,7 +29,7 @@ import { ALGORITHMS, SKEW_SECONDS } from "./Verifier.js"
 
 /** Where the pages are, under the server's public URL; the issuer sends the browser back to CALLBACK. */
 export const PREFIX = "/secrets/"
-export const CALLBACK = "/secrets/callback"
+const CALLBACK = "/secrets/callback"
 
 /** How long a sign-in may take, from the page's redirect to its return. */
 const SIGN_IN_MS = 10 * 60_000
@@ -43,7 +43,7 @@ const FETCH_TIMEOUT_MS = 5_000
 const VISIT = "svc-mcp-page"
 const STARTED = "svc-mcp-signin-"
 
-export interface Answer {
+interface Answer {
   readonly status: number
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string>>>
   readonly body: string

@@ -5,7 +5,7 @@
  * (AuthServer.ts) answers its login and consent by itself.
  */
 
-export interface Visited {
+interface Visited {
   readonly status: number
   readonly body: string
   /** The URL the last answer came from. */
