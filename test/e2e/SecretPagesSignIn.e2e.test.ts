@@ -5,7 +5,7 @@
  * SDK client declaring URL mode with the person's access token. Opened without signing in (by
  * the client, which holds the URL and the token), it sends the browser to the issuer and shows
  * nothing; signed in as another person, nothing; as the person, the secret, once; after its
- * lifetime, nothing.
+ * lifetime, nothing. In both protocol eras (2026-07-28, and 2025-11-25 asked on its POST's stream).
  */
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -29,7 +29,7 @@ interface Result {
 }
 
 /** The server signing people in at the test's issuer, with the pages' client or without; alice's client connected. */
-const setUp = (env: Record<string, string> = {}, pageClient = true) =>
+const setUp = (env: Record<string, string> = {}, pageClient = true, era: Clients.Era = "modern") =>
   Effect.gen(function* () {
     const port = yield* Effect.promise(Ports.freePort)
     const base = `http://127.0.0.1:${port}`
@@ -69,7 +69,7 @@ const setUp = (env: Record<string, string> = {}, pageClient = true) =>
     const authorization = `Bearer ${token}`
     const made = yield* Clients.overHttp(served.url, {
       name: NAME,
-      era: "modern",
+      era,
       answering: "open",
       headers: { authorization },
     })
@@ -86,51 +86,53 @@ const setUp = (env: Record<string, string> = {}, pageClient = true) =>
   })
 
 describe("a secret's page with sign-in, over HTTP", () => {
-  it.scopedLive("opens for the person who asked, signed in at the issuer, once; for no one else", () =>
-    Effect.gen(function* () {
-      const { as, base, call, pages, asked, visit, authorization, stderr, auditText } = yield* setUp()
-      const made = yield* call("svc_create", makeKey)
-      const text = JSON.stringify(made)
-      expect(made.isError, text).toBeFalsy()
-      expect(text).not.toMatch(SECRET)
-      // To whom: the person signed in, by name (their subject, with no identities file to name a claim).
-      expect(text).toContain('handed to \\"alice\\", signed in, on a page')
-      expect(asked).toHaveLength(1)
-      expect(asked[0]).toMatch(/sign in there as yourself first/)
-      expect(pages).toHaveLength(1)
-      const page = pages[0] as string
-      expect(page).toMatch(new RegExp(`^${base}/secrets/[A-Za-z0-9_-]{22}$`))
-      const key = /K-[0-9a-f]{24}/.exec(text)?.[0]
-      expect(key).toBeDefined()
+  for (const era of ["modern", "legacy"] as const) {
+    it.scopedLive(`${era}: opens for the person who asked, signed in at the issuer, once; for no one else`, () =>
+      Effect.gen(function* () {
+        const { as, base, call, pages, asked, visit, authorization, stderr, auditText } = yield* setUp({}, true, era)
+        const made = yield* call("svc_create", makeKey)
+        const text = JSON.stringify(made)
+        expect(made.isError, text).toBeFalsy()
+        expect(text).not.toMatch(SECRET)
+        // To whom: the person signed in, by name (their subject, with no identities file to name a claim).
+        expect(text).toContain('handed to \\"alice\\", signed in, on a page')
+        expect(asked).toHaveLength(1)
+        expect(asked[0]).toMatch(/sign in there as yourself first/)
+        expect(pages).toHaveLength(1)
+        const page = pages[0] as string
+        expect(page).toMatch(new RegExp(`^${base}/secrets/[A-Za-z0-9_-]{22}$`))
+        const key = /K-[0-9a-f]{24}/.exec(text)?.[0]
+        expect(key).toBeDefined()
 
-      // The client holds the URL and the person's access token: it is sent to the issuer, and sees nothing.
-      for (const headers of [{}, { authorization }]) {
-        const response = yield* Effect.promise(() => fetch(page, { redirect: "manual", headers }))
-        const body = yield* Effect.promise(() => response.text())
-        expect(response.status).toBe(302)
-        expect(response.headers.get("location")).toMatch(new RegExp(`^${as.issuer}/`))
-        expect(body).not.toMatch(SECRET)
-        expect(body).not.toContain(key)
-      }
-      // Another person, signed in at the same issuer: back at the page, and nothing.
-      const bob = yield* visit("bob", page)
-      expect(bob.url).toBe(page)
-      expect(bob.status).toBe(404)
-      expect(bob.body).not.toMatch(SECRET)
-      // The person who asked: the key and its secret, once.
-      const alice = yield* visit("alice", page)
-      expect(alice.status).toBe(200)
-      expect(alice.body).toContain(key)
-      const secret = SECRET.exec(alice.body)?.[0] as string
-      expect(secret).toBeDefined()
-      const again = yield* visit("alice", page)
-      expect(again.status).toBe(404)
-      expect(again.body).not.toMatch(SECRET)
-      expect(stderr()).not.toContain(secret)
-      expect(auditText()).toMatch(/CreateApiKeyForServiceUser/)
-      expect(auditText()).not.toContain(secret)
-    }),
-  )
+        // The client holds the URL and the person's access token: it is sent to the issuer, and sees nothing.
+        for (const headers of [{}, { authorization }]) {
+          const response = yield* Effect.promise(() => fetch(page, { redirect: "manual", headers }))
+          const body = yield* Effect.promise(() => response.text())
+          expect(response.status).toBe(302)
+          expect(response.headers.get("location")).toMatch(new RegExp(`^${as.issuer}/`))
+          expect(body).not.toMatch(SECRET)
+          expect(body).not.toContain(key)
+        }
+        // Another person, signed in at the same issuer: back at the page, and nothing.
+        const bob = yield* visit("bob", page)
+        expect(bob.url).toBe(page)
+        expect(bob.status).toBe(404)
+        expect(bob.body).not.toMatch(SECRET)
+        // The person who asked: the key and its secret, once.
+        const alice = yield* visit("alice", page)
+        expect(alice.status).toBe(200)
+        expect(alice.body).toContain(key)
+        const secret = SECRET.exec(alice.body)?.[0] as string
+        expect(secret).toBeDefined()
+        const again = yield* visit("alice", page)
+        expect(again.status).toBe(404)
+        expect(again.body).not.toMatch(SECRET)
+        expect(stderr()).not.toContain(secret)
+        expect(auditText()).toMatch(/CreateApiKeyForServiceUser/)
+        expect(auditText()).not.toContain(secret)
+      }),
+    )
+  }
 
   it.scopedLive(
     "a page past its lifetime shows its person nothing",
