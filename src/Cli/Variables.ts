@@ -245,6 +245,22 @@ export const GROUPS: ReadonlyArray<Group> = [
       },
       { name: "SVC_MCP_IDENTITIES", meaning: "a JSON file: each identity's service credentials", httpOnly: true },
       {
+        name: "SVC_MCP_OAUTH_PAGE_CLIENT_ID",
+        meaning: "the client the secret pages sign people in as",
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_OAUTH_PAGE_CLIENT_SECRET",
+        meaning: "its secret (none for a public client)",
+        secret: true,
+        httpOnly: true,
+      },
+      {
+        name: "SVC_MCP_OAUTH_PAGE_CLIENT_SECRET_FILE",
+        meaning: "a file holding SVC_MCP_OAUTH_PAGE_CLIENT_SECRET",
+        httpOnly: true,
+      },
+      {
         name: "SVC_MCP_MINT_LIFETIME",
         meaning: "how long a key minted for a person lives (default 168h)",
         httpOnly: true,

@@ -1,7 +1,8 @@
 /**
  * What refers to a resource a delete removes, for its question: each procedure whose stages run
- * something on it (by its id or its name), each alerter whose targets name it, each sync whose
- * pending changes touch it, read just before asking from their full records; and what it carries:
+ * something on it (by its id or its name), each action whose script or arguments name it as a
+ * string, each alerter whose targets name it, each sync whose pending changes touch it, read just
+ * before asking from their full records; and what it carries:
  * a stack's services, their containers going with it. Bounded: the first LISTED named, the rest
  * counted; what cannot be read is said so, and the question is asked all the same.
  */
@@ -63,6 +64,24 @@ const alerters = (list: unknown, type: string, names: ReadonlySet<string>) =>
       : []
   })
 
+/** The quotes a script's string may stand in: an action's script is TypeScript. */
+const QUOTES = ["'", '"', "`"]
+
+/**
+ * Each action whose script (`file_contents`) or arguments hold its id or name as a whole string,
+ * as `{ server: 'prod-01' }` does: run, it would act on what is gone. An action's config holds no
+ * field naming a resource; its script is where it names one.
+ */
+const actions = (list: unknown, names: ReadonlySet<string>) =>
+  array(list).flatMap((action) => {
+    const config = field(action, "config")
+    const texts = [text(field(config, "file_contents")), text(field(config, "arguments"))]
+    const quoted = [...names].flatMap((name) => QUOTES.map((q) => `${q}${name}${q}`))
+    return texts.some((t) => t !== undefined && quoted.some((q) => t.includes(q)))
+      ? [`the action ${named(action)} (its script names it)`]
+      : []
+  })
+
 /** Each sync whose pending changes, or deploys, touch it: its next run would act on it. */
 const syncs = (list: unknown, type: string, names: ReadonlySet<string>) =>
   array(list).flatMap((sync) => {
@@ -116,6 +135,7 @@ export const make = (
           ? []
           : [`the procedure ${named(procedure)} (its stage ${stages.map((s) => quote(s)).join(", ")})`]
       }),
+      ...actions(yield* client.call("read", "ListFullActions", {}), names),
       ...alerters(yield* client.call("read", "ListFullAlerters", {}), type, names),
       ...syncs(yield* client.call("read", "ListFullResourceSyncs", {}), type, names),
     ]
@@ -130,7 +150,7 @@ export const make = (
         : listed._tag === "Right"
           ? carried(listed.right)
           : [`Its services could not be read (${oneLine(listed.left.message)}).`]
-    if (referring.length === 0) return [`No procedure's stage, alerter or sync refers to it.`, ...services]
+    if (referring.length === 0) return [`No procedure's stage, action, alerter or sync refers to it.`, ...services]
     return [
       `Referring to it, which would fail once it is gone: ${referring.slice(0, LISTED).join("; ")}${referring.length > LISTED ? `; and ${referring.length - LISTED} more` : ""}.`,
       ...services,

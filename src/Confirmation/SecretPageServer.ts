@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { Opened, PageStore, SecretPagesShape } from "./SecretPages.js"
 
-const HEADERS = {
+export const HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-store",
   "referrer-policy": "no-referrer",
@@ -21,7 +21,7 @@ const HEADERS = {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-const html = (title: string, body: string, head = "") =>
+export const html = (title: string, body: string, head = "") =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">${head}<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}code{display:block;padding:.5rem;background:#f4f4f4;word-break:break-all;user-select:all}</style></head><body>${body}</body></html>`
 
 /** The page's status and HTML for what opening it found. */

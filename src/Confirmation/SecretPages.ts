@@ -7,7 +7,9 @@
  * may fill or drop it. The values live in this process's memory alone, never in the store.
  *
  * The pages are served on loopback (SecretPageServer.ts): they serve one person and their own
- * client, who already holds the server's key; a team signs its people in instead.
+ * client, who already holds the server's key; a team signs its people in instead. With sign-in a
+ * page has an `owner` too (the issuer and subject of the person who asked): it is served on the
+ * HTTP server, and opens only for that person, signed in in their browser (SignIn/PageSignIn.ts).
  */
 import * as Context from "effect/Context"
 import * as ExpiringMap from "../Shared/ExpiringMap.js"
@@ -26,6 +28,8 @@ export type Opened =
 
 interface Entry {
   readonly binding: string
+  /** Whom alone it opens for, signed in (SignIn/PageSignIn.ts); none: whoever holds its URL. */
+  readonly owner?: string
   readonly until: number
   readonly page: Page | undefined
 }
@@ -37,16 +41,18 @@ interface Made {
 }
 
 export interface PageStore {
-  /** A pending page for `binding`, open for the store's lifetime from `now`. */
-  readonly make: (binding: string, now: number) => Made
+  /** A pending page for `binding`, open for the store's lifetime from `now`; with `owner`, only for them. */
+  readonly make: (binding: string, now: number, owner?: string) => Made
   /** When `binding`'s page `id` closes, while it is pending; undefined when there is no such page. */
   readonly pending: (id: string, binding: string, now: number) => number | undefined
   /** Fills `binding`'s pending page `id`; false when there is no such page. */
   readonly fill: (id: string, binding: string, page: Page, now: number) => boolean
   /** Drops `binding`'s page `id` (the person declined). */
   readonly drop: (id: string, binding: string) => void
-  /** Opens `id`: a filled page is shown this once, then forgotten. */
-  readonly open: (id: string, now: number) => Opened
+  /** Opens `id` for `owner`: a filled page is shown this once, then forgotten; another's page is nothing, and kept. */
+  readonly open: (id: string, now: number, owner?: string) => Opened
+  /** Whom page `id` opens for, while it is open; undefined for a page of no owner, or none. */
+  readonly ownerOf: (id: string, now: number) => string | undefined
   readonly lifetimeMs: number
 }
 
@@ -68,10 +74,10 @@ export const makeStore = (lifetimeMs: number, most = MOST): PageStore => {
   }
   return {
     lifetimeMs,
-    make: (binding, now) => {
+    make: (binding, now, owner) => {
       const id = newId()
       const until = now + lifetimeMs
-      entries.set(id, { binding, until, page: undefined }, now)
+      entries.set(id, { binding, until, page: undefined, ...(owner === undefined ? {} : { owner }) }, now)
       return { id, until }
     },
     pending: (id, binding, now) => {
@@ -88,14 +94,15 @@ export const makeStore = (lifetimeMs: number, most = MOST): PageStore => {
     drop: (id, binding) => {
       if (mine(id, binding, Number.NEGATIVE_INFINITY) !== undefined) entries.delete(id)
     },
-    open: (id, now) => {
+    open: (id, now, owner) => {
       if (!ID.test(id)) return { _tag: "Nothing" }
       const entry = entries.get(id, now)
-      if (entry === undefined) return { _tag: "Nothing" }
+      if (entry === undefined || entry.owner !== owner) return { _tag: "Nothing" }
       if (entry.page === undefined) return { _tag: "Pending" }
       entries.delete(id)
       return { _tag: "Shown", page: entry.page }
     },
+    ownerOf: (id, now) => (ID.test(id) ? entries.get(id, now)?.owner : undefined),
   }
 }
 
@@ -103,6 +110,8 @@ export interface SecretPagesShape {
   readonly store: PageStore
   /** The page's address for `id`, its server started on first use. */
   readonly urlOf: (id: string) => Promise<string>
+  /** With sign-in and its pages' client: the address of signed-in `id`, on the HTTP server (SignIn/PageSignIn.ts). */
+  readonly signedIn?: { readonly urlOf: (id: string) => string }
 }
 
 /** The secret pages, where provided (Bundle/Tools.ts); without them, secrets stay withheld as before. */

@@ -3,7 +3,8 @@
  * on; SVC_MCP_PUBLIC_URL names the resource (`<public>/mcp`), which is the
  * default audience; SVC_MCP_OAUTH_SCOPE_PREFIX qualifies the scope names;
  * SVC_MCP_IDENTITIES maps identities to service credentials (read and checked
- * here, so that a bad file stops the start). Sign-in excludes the shared
+ * here, so that a bad file stops the start); SVC_MCP_OAUTH_PAGE_CLIENT_ID and its secret name the
+ * client a secret's page signs its person in as (SignIn/PageSignIn.ts). Sign-in excludes the shared
  * SVC_MCP_TOKEN and SVC_MCP_CREDENTIALS=per-request: each would leave a person
  * unnamed, or a key in every client's configuration.
  */
@@ -11,6 +12,7 @@ import * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
 import * as Identities from "./Identities.js"
 import { type ConfigError, commaList, optional, read, refuse, secret } from "./Read.js"
 
@@ -29,6 +31,16 @@ export interface SignInSettingsShape {
   readonly identitiesPath: Option.Option<string>
   /** The mapping as read at start. */
   readonly identities: Identities.Identities
+  /**
+   * The client a secret's page signs its person in as, at the issuer (authorization code with
+   * PKCE); none: a signed-in caller's secret stays withheld. Its secret is none for a public client.
+   */
+  readonly pageClient: Option.Option<PageClient>
+}
+
+export interface PageClient {
+  readonly id: string
+  readonly secret: Option.Option<Redacted.Redacted<string>>
 }
 
 const httpUrl = (variable: string, text: string, example: string): Either.Either<URL, ReturnType<typeof refuse>> => {
@@ -58,6 +70,8 @@ const variables = Config.all({
   identities: optional("SVC_MCP_IDENTITIES"),
   token: secret("SVC_MCP_TOKEN"),
   credentials: optional("SVC_MCP_CREDENTIALS"),
+  pageClientId: optional("SVC_MCP_OAUTH_PAGE_CLIENT_ID"),
+  pageClientSecret: secret("SVC_MCP_OAUTH_PAGE_CLIENT_SECRET"),
 })
 type Given = Config.Config.Success<typeof variables>
 
@@ -68,6 +82,8 @@ const off = (given: Given): Either.Either<Option.Option<SignInSettingsShape>, Re
     ["SVC_MCP_OAUTH_AUDIENCE", given.audience],
     ["SVC_MCP_OAUTH_SCOPE_PREFIX", given.prefix],
     ["SVC_MCP_IDENTITIES", given.identities],
+    ["SVC_MCP_OAUTH_PAGE_CLIENT_ID", given.pageClientId],
+    ["SVC_MCP_OAUTH_PAGE_CLIENT_SECRET", Option.map(given.pageClientSecret, () => "set")],
   ] as const) {
     if (Option.isSome(value)) {
       return Either.left(
@@ -158,6 +174,26 @@ const identitiesOf = (
   )
 }
 
+/** The pages' client: its id, and its secret when it is a confidential one; a secret without an id is refused. */
+const pageClientOf = (given: Given): Either.Either<Option.Option<PageClient>, Refused> => {
+  const id = Option.filter(
+    Option.map(given.pageClientId, (text) => text.trim()),
+    (text) => text !== "",
+  )
+  if (Option.isNone(id)) {
+    return Option.isSome(given.pageClientSecret)
+      ? Either.left(
+          refuse(
+            "SVC_MCP_OAUTH_PAGE_CLIENT_SECRET",
+            "is set, but SVC_MCP_OAUTH_PAGE_CLIENT_ID is not",
+            "set SVC_MCP_OAUTH_PAGE_CLIENT_ID too",
+          ),
+        )
+      : Either.right(Option.none())
+  }
+  return Either.right(Option.some({ id: id.value, secret: given.pageClientSecret }))
+}
+
 const on = (given: Given, issuer: string, services: ReadonlyArray<string>) =>
   Either.gen(function* () {
     yield* excluded(given)
@@ -167,6 +203,7 @@ const on = (given: Given, issuer: string, services: ReadonlyArray<string>) =>
     const scopePrefix = yield* prefixOf(given.prefix)
     const identitiesPath = Option.map(given.identities, (text) => text.trim())
     const identities = yield* identitiesOf(identitiesPath, services, issuers)
+    const pageClient = yield* pageClientOf(given)
     return Option.some<SignInSettingsShape>({
       issuers,
       publicUrl: base,
@@ -175,6 +212,7 @@ const on = (given: Given, issuer: string, services: ReadonlyArray<string>) =>
       scopePrefix,
       identitiesPath,
       identities,
+      pageClient,
     })
   })
 

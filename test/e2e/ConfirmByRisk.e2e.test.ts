@@ -157,7 +157,7 @@ describe("a prune's question over HTTP", () => {
 })
 
 describe("a delete's question over HTTP", () => {
-  it.scopedLive("names the procedure whose stage refers to what it deletes", () =>
+  it.scopedLive("names the procedure whose stage, and the action whose script, refers to what it deletes", () =>
     Effect.gen(function* () {
       const server = yield* Spawn.serveHttp({ SVC_CONFIRM: "svc_delete:*" }, ["--sandbox"])
       const { client, asked } = yield* Clients.overHttp(server.url, { name: NAME, era: "modern", answering: "decline" })
@@ -171,7 +171,14 @@ describe("a delete's question over HTTP", () => {
       yield* Effect.promise(() =>
         client.callTool({ name: "svc_delete", arguments: { resource_type: "deployment", params: { id: "docs" } } }),
       )
-      expect(asked[1]).toContain("No procedure's stage, alerter or sync refers to it.")
+      expect(asked[1]).toContain("No procedure's stage, action, alerter or sync refers to it.")
+      // An action whose script names it.
+      yield* Effect.promise(() =>
+        client.callTool({ name: "svc_delete", arguments: { resource_type: "server", params: { id: "prod-01" } } }),
+      )
+      expect(asked[2]).toMatch(
+        /Referring to it, which would fail once it is gone: .*the action "rotate-logs" \(its script names it\)/,
+      )
     }),
   )
 })

@@ -3,7 +3,8 @@
  * 127.0.0.1, issuing JWT access tokens for a resource (resource indicators),
  * with client credentials for non-interactive tokens, dynamic registration and
  * the authorization code flow with PKCE, whose login and consent are answered
- * here without a browser (`/interaction/<uid>` signs in as the `login` given).
+ * here without a browser (`/interaction/<uid>` signs in as the `login` given), or
+ * by a real one at oidc-provider's own forms (`forms`).
  *
  * Its signing keys are the test's own (`keys`), so that a test can also sign
  * tokens with them that the server would not issue (wrong audience, expired),
@@ -95,6 +96,10 @@ export interface AuthServerOptions {
   readonly publicClients?: ReadonlyArray<PublicClient>
   /** The host the issuer's URL names, reached from elsewhere: it then listens on every address. */
   readonly issuerHost?: string
+  /** Confidential clients of the authorization code (PKCE too), as a web server is, e.g. the secret pages'. */
+  readonly webClients?: ReadonlyArray<Client & { readonly redirectUri: string }>
+  /** oidc-provider's own login and consent forms, for a real browser to fill in, instead of answering them here. */
+  readonly forms?: boolean
 }
 
 /** An `email` claim for each token: the account's, or the client's for client credentials. */
@@ -118,12 +123,21 @@ const settingsOf = (options: AuthServerOptions, keys: ReadonlyArray<SigningKey>)
       response_types: ["code" as const],
       scope: `openid ${SCOPES}`,
     })),
+    ...(options.webClients ?? []).map((client) => ({
+      client_id: client.id,
+      client_secret: client.secret,
+      token_endpoint_auth_method: "client_secret_basic",
+      grant_types: ["authorization_code"],
+      redirect_uris: [client.redirectUri],
+      response_types: ["code" as const],
+      scope: "openid",
+    })),
   ],
   jwks: { keys: keys.map((key) => key.privateJwk) },
   scopes: ["openid", ...SCOPES.split(" ")],
   claims: { openid: ["sub"], email: ["email"] },
   features: {
-    devInteractions: { enabled: false },
+    devInteractions: { enabled: options.forms === true },
     clientCredentials: { enabled: true },
     registration: { enabled: true },
     resourceIndicators: {
@@ -304,7 +318,7 @@ export const start = async (options: AuthServerOptions) => {
         return
       }
     }
-    if (path.startsWith("/interaction/")) {
+    if (path.startsWith("/interaction/") && options.forms !== true) {
       interact(provider, server, req, res).catch((error: unknown) => {
         res.writeHead(500, { "content-type": "text/plain" }).end(String(error))
       })

@@ -97,8 +97,20 @@ export const overStdio = (started: Started) => {
   }))
 }
 
-/** A server serving at `url`, spoken to over Streamable HTTP. */
+/** A server serving at `url`, spoken to over Streamable HTTP, with `headers` on each request (an access token). */
 export const overHttp = (
   url: string,
-  client: { readonly name: string; readonly era: Era; readonly answering?: Answering },
-) => connected(v2(client.name, client.era, client.answering), new StreamableHTTPClientTransport(new URL(url)))
+  client: {
+    readonly name: string
+    readonly era: Era
+    readonly answering?: Answering
+    readonly headers?: Record<string, string>
+  },
+) =>
+  connected(
+    v2(client.name, client.era, client.answering),
+    new StreamableHTTPClientTransport(
+      new URL(url),
+      client.headers === undefined ? undefined : { requestInit: { headers: client.headers } },
+    ),
+  )

@@ -1,6 +1,7 @@
 /**
  * A delete's question against the sandbox names what refers to what it deletes, beyond the
- * procedures' stages: an alerter whose targets name it, a sync whose pending changes touch it;
+ * procedures' stages: an action whose script names it, an alerter whose targets name it, a sync
+ * whose pending changes touch it;
  * and what a stack carries: its services, with their containers' states.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -17,7 +18,7 @@ const remove = (resource_type: string, id: string): Invocation => ({
   schema: false,
   selectorKey: "resource_type",
   selector: resource_type,
-  endpoint: `write/Delete${resource_type === "stack" ? "Stack" : "Deployment"}`,
+  endpoint: `write/Delete${{ stack: "Stack", server: "Server" }[resource_type] ?? "Deployment"}`,
   body: { id },
 })
 
@@ -53,8 +54,29 @@ describe("a delete's question", () => {
         expect(yield* ask(remove("deployment", "api"))).toContain(
           '\nReferring to it, which would fail once it is gone: the procedure "release" (its stage "deploy"); the alerter "ops-slack" (its targets).\n',
         )
+        // An action's script naming it, as a whole string, by its name or its id.
+        expect(yield* ask(remove("server", "prod-01"))).toMatch(/the action "rotate-logs" \(its script names it\)/)
+        const docs = (yield* Effect.flatMap(SvcClient, (c) =>
+          c.call("read", "GetDeployment", { deployment: "docs" }),
+        )) as { _id: { $oid: string } }
+        yield* Effect.flatMap(SvcClient, (c) =>
+          c.call("write", "UpdateAction", {
+            id: "rotate-logs",
+            config: { file_contents: `await komodo.execute("Deploy", { deployment: "${docs._id.$oid}" })` },
+          }),
+        )
         expect(yield* ask(remove("deployment", "docs"))).toContain(
-          "\nNo procedure's stage, alerter or sync refers to it.\n",
+          '\nReferring to it, which would fail once it is gone: the action "rotate-logs" (its script names it).\n',
+        )
+        // A name that is only part of a string names nothing.
+        yield* Effect.flatMap(SvcClient, (c) =>
+          c.call("write", "UpdateAction", {
+            id: "rotate-logs",
+            config: { file_contents: "await komodo.execute('Deploy', { deployment: 'docs-old' }) // docs" },
+          }),
+        )
+        expect(yield* ask(remove("deployment", "docs"))).toContain(
+          "\nNo procedure's stage, action, alerter or sync refers to it.\n",
         )
       }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
     }),

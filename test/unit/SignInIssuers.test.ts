@@ -42,6 +42,7 @@ describe("an identity among several issuers", () => {
         scopePrefix: "",
         identitiesPath: Option.none(),
         identities,
+        pageClient: Option.none(),
       })
       const admit = (as: { readonly clientToken: typeof first.clientToken }) =>
         Effect.flatMap(

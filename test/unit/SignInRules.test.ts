@@ -132,6 +132,7 @@ describe("the challenges", () => {
         scopePrefix: "",
         identitiesPath: Option.none(),
         identities: Identities.everyoneAsServer,
+        pageClient: Option.none(),
       })
       const metadata = "https://svc.example.test/.well-known/oauth-protected-resource/mcp"
       expect(signIn.metadataUrl).toBe(metadata)

@@ -6,9 +6,10 @@
  * once, and the answer says only that it was handed over, to whom, and until when the page is
  * open; declined, nothing is sent. The URL question is the consent: it stands for SVC_CONFIRM's.
  *
- * Not with sign-in: a page would have to sign its person in first, which these pages do not; a
- * signed-in caller's secret stays withheld, as it is from a client without URL mode, and the
- * answer says where the person can make it themselves.
+ * With sign-in the page is on the HTTP server and has an owner, the caller's identity: it signs
+ * its person in first and opens only for them (SignIn/PageSignIn.ts). Where the pages have no
+ * client to sign in with, a signed-in caller's secret stays withheld, as it is from a client
+ * without URL mode, and the answer says where the person can make it themselves.
  */
 import {
   type CallToolResult,
@@ -22,6 +23,7 @@ import * as Option from "effect/Option"
 import * as CallContext from "../../Call/Context.js"
 import type { Page, SecretPagesShape } from "../../Confirmation/SecretPages.js"
 import { isObject } from "../../Shared/JsonShape.js"
+import { quote } from "../../Shared/Quote.js"
 import type { Invocation, ToolSuccess } from "../../Tools/Invoke.js"
 import type { Incoming } from "./Incoming.js"
 
@@ -79,9 +81,26 @@ export const secretOf = (invocation: Invocation): Secret | undefined => SECRETS[
 export const bindingOf = (context: CallContext.CallContext): string =>
   JSON.stringify([CallContext.bindingPrincipalOf(context), Option.getOrElse(context.session, () => "")])
 
-/** Whether this call is to hand its secret over by a page: it makes one, the client can open a page, none signed in. */
-export const applies = (incoming: Incoming, invocation: Invocation, context: CallContext.CallContext): boolean =>
-  secretOf(invocation) !== undefined && Option.isNone(context.identity) && canOpenUrl(incoming)
+/** Whom a signed-in caller's page opens for: their issuer and subject; none without sign-in. */
+export const ownerOf = (context: CallContext.CallContext): string | undefined =>
+  Option.match(context.identity, {
+    onNone: () => undefined,
+    onSome: (identity) => JSON.stringify([identity.issuer, identity.subject]),
+  })
+
+/**
+ * Whether this call is to hand its secret over by a page: it makes one, the client can open a
+ * page, and none is signed in or the pages sign their person in.
+ */
+export const applies = (
+  incoming: Incoming,
+  invocation: Invocation,
+  context: CallContext.CallContext,
+  pages?: SecretPagesShape,
+): boolean =>
+  secretOf(invocation) !== undefined &&
+  (Option.isNone(context.identity) || pages?.signedIn !== undefined) &&
+  canOpenUrl(incoming)
 
 const untilText = (until: number) => new Date(until).toISOString().replace(/\.\d{3}Z$/, "Z")
 
@@ -103,20 +122,23 @@ export const stepOf = (pages: SecretPagesShape, incoming: Incoming, binding: str
   return response.action === "accept" ? { _tag: "Send", id, until } : { _tag: "Declined", id }
 }
 
-/** The question: open the page, for the call `what` names. */
+/** The question: open the page, for the call `what` names; with `owner`, a page that signs them in first. */
 export const ask = async (
   pages: SecretPagesShape,
   invocation: Invocation,
   binding: string,
   now: number,
+  owner?: string,
 ): Promise<InputRequiredResult> => {
-  const made = pages.store.make(binding, now)
-  const url = await pages.urlOf(made.id)
+  const made = pages.store.make(binding, now, owner)
+  const signedIn = owner === undefined ? undefined : pages.signedIn
+  const url = signedIn === undefined ? await pages.urlOf(made.id) : signedIn.urlOf(made.id)
   const what = (secretOf(invocation) as Secret).what(invocation.body)
+  const signIn = signedIn === undefined ? "" : " (sign in there as yourself first: it opens for you alone)"
   return inputRequired({
     inputRequests: {
       [KEY]: inputRequired.elicitUrl({
-        message: `Open this page of svc-mcp's to make ${what} and see its secret there, once; the assistant does not see it. The page closes at ${untilText(made.until)}.`,
+        message: `Open this page of svc-mcp's${signIn} to make ${what} and see its secret there, once; the assistant does not see it. The page closes at ${untilText(made.until)}.`,
         url,
       }),
     },
@@ -148,11 +170,17 @@ export const take =
 export const appended = (result: CallToolResult, text: string): CallToolResult =>
   result.isError === true ? result : { ...result, content: [...result.content, { type: "text", text }] }
 
+/** Whom the secret went to, as the model is told: the signed-in person by name, else the client's person. */
+const whom = (context?: CallContext.CallContext) =>
+  context === undefined || Option.isNone(context.identity)
+    ? "the person using this client"
+    : `${quote(context.identity.value.name)}, signed in,`
+
 /** The model's answer, with a line saying the secret was handed over, to whom, and until when. */
-export const told = (result: CallToolResult, until: number): CallToolResult =>
+export const told = (result: CallToolResult, until: number, context?: CallContext.CallContext): CallToolResult =>
   appended(
     result,
-    `Its secret was handed to the person using this client, on a page of svc-mcp's, out of your sight; the page shows it once and is open until ${untilText(until)}. It is not in this answer: do not ask for it.`,
+    `Its secret was handed to ${whom(context)} on a page of svc-mcp's, out of your sight; the page shows it once and is open until ${untilText(until)}. It is not in this answer: do not ask for it.`,
   )
 
 /** The answer to a declined page: nothing was sent. */

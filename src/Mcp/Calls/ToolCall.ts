@@ -292,13 +292,13 @@ const unheld = (prepared: Prepared, call: Call, incoming: Incoming) => {
 }
 
 /**
- * A call that makes a secret, where the client opens pages and none is signed in: the person is
+ * A call that makes a secret, where the client opens pages (and with sign-in they sign in): the person is
  * asked to open its page; accepted, it is sent and its secret goes to the page (Handover.ts).
  */
 const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incoming: Incoming) =>
   Effect.flatMap(CallContext.get, (context): Effect.Effect<Answer, ProtocolFailure, SvcClient> => {
     const { pages } = prepared
-    if (!Handover.applies(incoming, invocation, context)) return withheld(prepared, call, incoming)
+    if (!Handover.applies(incoming, invocation, context, pages)) return withheld(prepared, call, incoming)
     const binding = Handover.bindingOf(context)
     const step = Handover.stepOf(pages, incoming, binding, Date.now())
     switch (step._tag) {
@@ -308,7 +308,7 @@ const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incomi
             prepared.record.refused(notSent(call, invocation, "asked to open a secret's page"), call.args, "asked"),
           ),
           // A page that cannot be served (no loopback port) leaves the secret withheld, as before.
-          Effect.tryPromise(() => Handover.ask(pages, invocation, binding, Date.now())).pipe(
+          Effect.tryPromise(() => Handover.ask(pages, invocation, binding, Date.now(), Handover.ownerOf(context))).pipe(
             Effect.catchAll(() => withheld(prepared, call, incoming)),
           ),
         )
@@ -329,7 +329,7 @@ const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incomi
       case "Send": {
         return Effect.map(
           perform(prepared, call, Handover.take(pages, invocation, step.id, binding, Date.now)),
-          (result) => Handover.told(result as CallToolResult, step.until),
+          (result) => Handover.told(result as CallToolResult, step.until, context),
         )
       }
     }

@@ -8,7 +8,7 @@
  *
  * The SDK does the MCP side: request handling for both eras, the 4 MiB body
  * limit (413), the Host and Origin checks, the Bearer token's challenge. Ours:
- * the routes (/mcp, /healthz, /readyz, and with sign-in its protected resource
+ * the routes (/mcp, /healthz, /readyz, and with sign-in the secret pages and its protected resource
  * metadata), the token's constant-time comparison or sign-in's gate (Mcp/Http/SignIn.ts),
  * and draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
@@ -36,12 +36,14 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as CallContext from "../../Call/Context.js"
+import { SecretPages } from "../../Confirmation/SecretPages.js"
 import * as AuditPeople from "../../Operations/AuditPeople.js"
 import { Readiness, type ReadinessShape, type ReadyState } from "../../Operations/Readiness.js"
 import * as RequestContext from "../../Operations/RequestContext.js"
 import { DEFAULT_LIMITS, type HttpLimits, type HttpSettingsShape, isLoopback } from "../../Settings/Http.js"
 import { TeamSettings } from "../../Settings/Team.js"
 import * as Runner from "../../Shared/Runner.js"
+import * as PageSignIn from "../../SignIn/PageSignIn.js"
 import { type Admitted, SignIn, type SignInShape } from "../../SignIn/Resource.js"
 import { Store } from "../../Store/Store.js"
 import * as Answers from "../Asking/Answers.js"
@@ -214,6 +216,8 @@ interface Routes {
   readonly requests: Requests
   readonly serveMcp: ReturnType<typeof gated>
   readonly shutdown: Shutdown
+  /** With sign-in and its pages' client: the secrets' pages (SignIn/PageSignIn.ts). */
+  readonly pages: Option.Option<ReturnType<typeof PageSignIn.serve>>
 }
 
 const BAD_HOST = { error: "the Host header names no host (a name or an address, and a port)" }
@@ -242,7 +246,7 @@ const showsAddresses = async (
  * read from its headers and peer here, where the socket is known.
  */
 const routes = (given: Routes) => {
-  const { settings, readiness, probe, signIn, shutdown } = given
+  const { settings, readiness, probe, signIn, shutdown, pages } = given
   const signInDocument = Option.map(signIn, SignInHttp.metadataDocument)
   // DNS rebinding: a page elsewhere must not reach a loopback server through a name it controls.
   const guards = isLoopback(settings.host)
@@ -271,6 +275,7 @@ const routes = (given: Routes) => {
         return sendJson(res, answer.status, answer.body, answer.headers)
       }
     }
+    if (Option.isSome(pages) && path?.startsWith(PageSignIn.PREFIX)) return pages.value(req, res)
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
     return mcp(req, res, draining)
   }
@@ -340,14 +345,15 @@ const mcpRoute = (
  */
 export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, ListenError, Requirements | Scope.Scope> =>
   Effect.gen(function* () {
-    const mcp = yield* make
+    // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
+    const signIn = yield* SignIn
+    const { pages: served, route: pages } = yield* PageSignIn.over(Option.map(signIn, (s) => s.settings))
+    const mcp = yield* Effect.provideService(make, SecretPages, served)
     const context = yield* RequestContext.make
     const readiness = yield* Readiness
     const runner = yield* Runner.current
     const run = runner.promise
     const log = (message: string) => runner.fork(Effect.logWarning(message))
-    // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
-    const signIn = yield* SignIn
     const requests: Requests = new AsyncLocalStorage()
     // Sessions and questions are signed with the replicas' shared key, so that any replica reads them.
     const key = Option.getOrElse((yield* TeamSettings).stateKey, Session.processKey)
@@ -373,7 +379,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
     const shutdown: Shutdown = { draining: false }
     const probe = (ready: ReadinessShape) => run(ready.probe)
     const verify = Option.map(signIn, (s) => SignInHttp.verify(s, runner, audited))
-    const handle = routes({ settings, readiness, probe, signIn, verify, context, requests, serveMcp, shutdown })
+    const handle = routes({ settings, readiness, probe, signIn, verify, context, requests, serveMcp, shutdown, pages })
     const server = yield* nodeServer(handle, limits, log)
     yield* listening(settings, server, handler, shutdown)
     const { port } = server.http.address() as AddressInfo
