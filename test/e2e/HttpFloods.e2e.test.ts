@@ -18,10 +18,7 @@ type Any = any
 const STATE_KEY = "a-state-key-shared-by-the-replicas-of-these-tests-0123456789"
 const deleteMonitoring = { resource_type: "stack", params: { id: "monitoring" } }
 
-const redisServer = Effect.acquireRelease(
-  Effect.promise(() => Redis.start()),
-  (redis) => Effect.promise(() => redis.stop()),
-)
+const redisServer = Redis.scoped()
 
 /** Two replicas of the sandbox sharing `redis`, every delete confirmed. */
 const replicas = (redis: Redis.RedisServer, env: Record<string, string> = {}) => {
