@@ -73,7 +73,7 @@ describe("svc-mcp over Streamable HTTP", () => {
                 resolve({
                   status: res.statusCode ?? 0,
                   reused: req.reusedSocket,
-                  keepAlive: res.headers["keep-alive"],
+                  keepAlive: res.headers["keep-alive"]?.toString(),
                 }),
               )
             })
