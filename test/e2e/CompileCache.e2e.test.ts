@@ -57,12 +57,8 @@ const cacheFiles = (dir: string): Record<string, { ino: number; mtimeMs: number;
 const cacheBytes = (dir: string) => Object.values(cacheFiles(dir)).reduce((sum, file) => sum + file.size, 0)
 
 /** Starts the installed server on the sandbox, lists its tools, and keeps it running while `during` runs. */
-/** When the last server was started (before its spawn): its cache is written a second after that. */
-let startedAt = 0
-
 const serve = <A>(installed: Installed, node: string, during: Effect.Effect<A>) =>
   Effect.gen(function* () {
-    startedAt = Date.now()
     const { client } = yield* Spawn.connect(
       { HOME: installed.home, TMPDIR: installed.home },
       ["--sandbox"],
@@ -74,10 +70,10 @@ const serve = <A>(installed: Installed, node: string, during: Effect.Effect<A>) 
   }).pipe(Effect.scoped)
 
 /**
- * Long enough for a start that found no usable cache to have written one (it does a second after
- * starting): what is left of that once the server answers, with a margin.
+ * Long enough for a start that found no usable cache to have written one: it does a second after it
+ * turned the cache on, which was before it loaded the program that has answered by now.
  */
-const outlastWrite = Effect.suspend(() => Effect.sleep(Math.max(0, startedAt + 1_500 - Date.now())))
+const outlastWrite = Effect.sleep("1 second")
 
 /** Node 20, the machine's or fetched as the others are. */
 const NODE20 = process.versions.node.startsWith("20.") ? process.execPath : NodeRuntimes.node("20.20.2")
