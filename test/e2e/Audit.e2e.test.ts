@@ -21,7 +21,6 @@ import { until } from "../support/Wait.js"
 /** A secret value as the audit records it: its keyed digest, never the value. */
 const DIGEST = /^\[secret hmac-sha256:[\w-]{22}\]$/
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const keyEnv = (url: string) => ({ SVC_URL: url, SVC_API_KEY: Layers.KEY, SVC_API_SECRET: Layers.SECRET })
 const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-audit-"))
 const allLinesOf = (path: string): Array<Record<string, unknown>> =>
@@ -37,7 +36,7 @@ const verify = (files: ReadonlyArray<string>, env: Record<string, string> = {}) 
 describe("the audit log", () => {
   it.scopedLive("has one line per write or execute call, in the file before its result returns, secrets redacted", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const path = Path.join(tempDir(), "audit.log")
       const server = yield* Spawn.serveHttp({ ...keyEnv(double.url), SVC_AUDIT_LOG: path, SVC_DENY: "svc_delete:*" })
       const client = yield* connect(server.url)
@@ -148,7 +147,7 @@ describe("the audit log", () => {
     "reopens the file on SIGHUP, as logrotate needs, and the chain goes on across the two files",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const path = Path.join(tempDir(), "audit.log")
         const keyFile = Path.join(Path.dirname(path), "audit.key")
         Fs.writeFileSync(keyFile, "a key of at least thirty-two bytes, for tests\n")
@@ -220,7 +219,7 @@ describe("the audit log", () => {
     "a log that cannot be written stops each change unsent, in words an assistant relays; reads go on",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         // Every write to /dev/full fails with ENOSPC, as on a full disk.
         const server = yield* Spawn.serveHttp({ ...keyEnv(double.url), SVC_AUDIT_LOG: "/dev/full" })
         const client = yield* connect(server.url)
@@ -250,7 +249,7 @@ describe("the audit log", () => {
 
   it.scopedLive("a server killed while a change is sent leaves its intent, which verify lists as outcome unknown", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const path = Path.join(tempDir(), "audit.log")
       const server = yield* Spawn.serveHttp({ ...keyEnv(double.url), SVC_AUDIT_LOG: path })
       const client = yield* connect(server.url)

@@ -41,10 +41,7 @@ describe("a secret variable's new value in the audit", () => {
     () =>
       Effect.gen(function* () {
         const sandbox = yield* Sandbox.scoped()
-        const redis = yield* Effect.acquireRelease(
-          Effect.promise(() => Redis.start()),
-          (r) => Effect.promise(() => r.stop()),
-        )
+        const redis = yield* Redis.scoped()
         const dir = yield* TempDir.scoped("svc-mcp-audit-secrets-")
         const file = Path.join(dir, "audit.log")
         const server = yield* Spawn.serveHttp({

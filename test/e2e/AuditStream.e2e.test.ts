@@ -15,7 +15,6 @@ import * as Redis from "../support/Redis.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const STATE_KEY = "replicas-share-this-state-key-of-40-bytes"
 const AUDIT_KEY = "the audit key the replicas share, 32+ bytes"
 
@@ -29,11 +28,8 @@ describe("three replicas' audit logs and the store's stream", () => {
     "verify together, and the stream holds every line after one replica's file is lost",
     () =>
       Effect.gen(function* () {
-        const redis = yield* Effect.acquireRelease(
-          Effect.promise(() => Redis.start()),
-          (r) => Effect.promise(() => r.stop()),
-        )
-        const double = yield* Double.scoped(API_KEY)
+        const redis = yield* Redis.scoped()
+        const double = yield* Double.scoped(Layers.API_KEY)
         const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-audit-stream-"))
         const files = ["a", "b", "c"].map((name) => Path.join(dir, `${name}.log`))
         const env = {

@@ -69,8 +69,11 @@ const serve = <A>(installed: Installed, node: string, during: Effect.Effect<A>) 
     return yield* during
   }).pipe(Effect.scoped)
 
-/** Long enough for a start that found no usable cache to have written one (it does a second after starting). */
-const outlastWrite = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 1_500)))
+/**
+ * Long enough for a start that found no usable cache to have written one: it does a second after it
+ * turned the cache on, which was before it loaded the program that has answered by now.
+ */
+const outlastWrite = Effect.sleep("1 second")
 
 /** Node 20, the machine's or fetched as the others are. */
 const NODE20 = process.versions.node.startsWith("20.") ? process.execPath : NodeRuntimes.node("20.20.2")

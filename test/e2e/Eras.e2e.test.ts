@@ -18,7 +18,6 @@ import { until } from "../support/Wait.js"
 
 type Era = Clients.Era
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const keyEnv = (url: string) => ({ SVC_URL: url, SVC_API_KEY: Layers.KEY, SVC_API_SECRET: Layers.SECRET })
 
 const ERAS: ReadonlyArray<Era> = ["modern", "legacy"]
@@ -41,7 +40,7 @@ for (const [name, connect] of Object.entries(transports)) {
       `negotiates the era, lists the ${Spec.tools.length} tools and calls them; results carry object structuredContent`,
       () =>
         Effect.gen(function* () {
-          const double = yield* Double.scoped(API_KEY)
+          const double = yield* Double.scoped(Layers.API_KEY)
           const client = yield* connect(era, double)
           expect(client.getProtocolEra()).toBe(era)
           if (era === "modern") expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28")
@@ -70,7 +69,7 @@ for (const [name, connect] of Object.entries(transports)) {
     // the call by the client's session (Mcp/Asking/Asking.ts).
     it.scopedLive("a cancelled call aborts its request to the service, and serving goes on", () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         double.next("/read/ListServers", { hang: "before-headers" })
         const client = yield* connect(era, double)
         const controller = new AbortController()
@@ -103,7 +102,7 @@ describe("SVC_CONFIRM over HTTP", () => {
     ],
   ])("%s: %s", ([era]) =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const server = yield* Spawn.serveHttp(env(double.url))
       const { client, asked } = yield* asking(era, server.url)
       const result = yield* Effect.promise(() => client.callTool(deleteStack))
@@ -120,7 +119,7 @@ describe("SVC_CONFIRM over HTTP", () => {
     "an earlier revision's client that declares no elicitation cannot be asked: refused, nothing sent",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const server = yield* Spawn.serveHttp(env(double.url))
         const client = yield* http("legacy", server.url)
         const result = yield* Effect.promise(() => client.callTool(deleteStack))
@@ -139,7 +138,7 @@ const modern = (url: string, method: string, params: Record<string, unknown> = {
 describe("2026-07-28 on the wire", () => {
   it.scopedLive("server/discover and tools/list say resultType complete, and how long they may be cached", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const server = yield* Spawn.serveHttp(keyEnv(double.url))
       const discovered = yield* modern(server.url, "server/discover")
       expect(discovered.status).toBe(200)

@@ -11,7 +11,6 @@ import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const USERS = { users: { [Layers.USER]: Layers.PASSWORD } }
 const LOGIN = "/auth/login/LoginLocalUser"
 /** Short, so that the time-out cases are quick; the bound is the same code path as 30 s. */
@@ -222,14 +221,14 @@ describe("fault matrix: the service misbehaves", () => {
     "each fault ends in the right outcome, in time, and the server keeps serving",
     () =>
       Effect.gen(function* () {
-        yield* runCases(keyEnv, API_KEY, serviceCases)
+        yield* runCases(keyEnv, Layers.API_KEY, serviceCases)
       }),
     60_000,
   )
 
   it.scopedLive("a 429's Retry-After is passed on", () =>
     Effect.gen(function* () {
-      const { client, double } = yield* runCases(keyEnv, API_KEY, [])
+      const { client, double } = yield* runCases(keyEnv, Layers.API_KEY, [])
       double.next("/read/GetStack", {
         status: 429,
         body: { error: "slow down", trace: [] },
@@ -297,7 +296,7 @@ describe("fault matrix: the client misbehaves", () => {
     "500 calls in flight at once all end well",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const { client } = yield* Spawn.connect(keyEnv(double.url))
         const results = (yield* Effect.promise(() =>
           Promise.all(Array.from({ length: 500 }, () => client.callTool(GET_STACK))),
@@ -312,7 +311,7 @@ describe("fault matrix: the client misbehaves", () => {
     "wrong types, unknown extras, a 3.5 MB and a 5 MB argument and deeply nested params are answered, and serving goes on",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const { client, protocolErrors } = yield* Spawn.connect(keyEnv(double.url))
         const call = (args: unknown) =>
           Effect.promise(() =>
@@ -359,7 +358,7 @@ describe("fault matrix: the client misbehaves", () => {
     "stdin: a garbage line, a reused request id, a batch, an unknown notification, then a partial line and EOF",
     () =>
       Effect.gen(function* () {
-        const service = yield* Effect.promise(() => new Double.ServiceDouble(API_KEY).start())
+        const service = yield* Effect.promise(() => new Double.ServiceDouble(Layers.API_KEY).start())
         const line = (message: object) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`
         const list = (id: number) =>
           line({ id, method: "tools/call", params: { name: "svc_list", arguments: { resource_type: "tag" } } })

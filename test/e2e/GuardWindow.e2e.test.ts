@@ -16,6 +16,7 @@ import * as Sandbox from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
 import * as TempDir from "../support/TempDir.js"
 import * as TwoServices from "../support/TwoServices.js"
+import { eventually } from "../support/Wait.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
 type Any = any
@@ -134,15 +135,14 @@ describe("in a session the window lasts the session's life; SVC_GUARD_WINDOW onl
         expect(first.result.isError).toBe(true)
         expect((yield* sessionless("svc_delete", deleteTag("monitoring"))).isError).toBe(true)
 
-        yield* Effect.sleep("2500 millis")
+        // The sessionless client's window ends (refused until then, nothing sent): its delete is sent.
+        const sent = yield* eventually(sessionless("svc_delete", deleteTag("monitoring")), (r) => !r.isError, 10_000)
+        expect(sent.isError, JSON.stringify(sent)).toBeFalsy()
         const again = yield* Effect.promise(() => inSession.call(3, "svc_delete", deleteTag("staging")))
         expect(again.result.isError).toBe(true)
         const text = HttpMcp.textOf(again.result)
         expect(text).toMatch(/so it is held because it follows reading the logs of stack web/)
         expect(text).not.toMatch(/until|wait|UTC|\d\d:\d\d/)
-        // The sessionless client's window has ended: its delete is sent.
-        const sent = yield* sessionless("svc_delete", deleteTag("monitoring"))
-        expect(sent.isError, JSON.stringify(sent)).toBeFalsy()
         const tags = HttpMcp.textOf(yield* sessionless("svc_list", { resource_type: "tag" }))
         expect(tags).toContain("staging")
         expect(tags).not.toContain("monitoring")

@@ -18,6 +18,7 @@ import * as HttpMcp from "../support/HttpMcp.js"
 import * as Redis from "../support/Redis.js"
 import * as Sandbox from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
+import { eventually } from "../support/Wait.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
 type Any = any
@@ -62,16 +63,6 @@ const json = (answer: { body: Any }) => {
   return answer.body.result.structuredContent
 }
 
-const eventually = <A>(effect: Effect.Effect<A>, done: (a: A) => boolean, ms = 15_000) =>
-  Effect.gen(function* () {
-    const end = Date.now() + ms
-    for (;;) {
-      const value = yield* effect
-      if (done(value) || Date.now() > end) return value
-      yield* Effect.sleep("200 millis")
-    }
-  })
-
 /** Every string value the store holds, for a look at what is kept there. */
 const storeValues = (redis: Redis.RedisServer) =>
   Effect.promise(async () => {
@@ -95,10 +86,7 @@ const storeValues = (redis: Redis.RedisServer) =>
   })
 
 const setUp = Effect.gen(function* () {
-  const redis = yield* Effect.acquireRelease(
-    Effect.promise(() => Redis.start()),
-    (r) => Effect.promise(() => r.stop()),
-  )
+  const redis = yield* Redis.scoped()
   const sandbox = yield* Sandbox.scoped()
   const admin = Sandbox.asAdmin(sandbox)
   const as = yield* AuthServer.scoped({ resource: `${PUBLIC}/mcp`, clients: [ALICE, BOB, CAROL] })
@@ -189,11 +177,15 @@ describe("keys minted for each person, two replicas sharing a store", () => {
         }
 
         // Past half its lifetime: a new key is minted and used, and the old one deleted.
-        yield* Effect.sleep(`${LIFETIME_S / 2 + 1} seconds`)
-        json(yield* call(a.url, alice, "svc_list", { resource_type: "stack" }))
+        // Alice goes on working until it is: each call made with the key she has until then.
         const renewed = yield* eventually(
-          keysOf("alice"),
+          Effect.zipRight(
+            call(a.url, alice, "svc_list", { resource_type: "stack" }).pipe(Effect.map(json)),
+            keysOf("alice"),
+          ),
           (keys: Any) => keys.length === 1 && keys[0].key !== minted[0].key,
+          (LIFETIME_S + 5) * 1000,
+          "500 millis",
         )
         expect(renewed).toHaveLength(1)
         expect(renewed[0].key).not.toBe(minted[0].key)

@@ -9,16 +9,17 @@
  * holds each refused call. And `/readyz` checks the issuer.
  */
 import * as Fs from "node:fs"
-import * as Http from "node:http"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as AuthServer from "../support/AuthServer.js"
 import * as HttpMcp from "../support/HttpMcp.js"
+import * as Ports from "../support/Ports.js"
 import * as Redis from "../support/Redis.js"
 import * as Sandbox from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
+import { eventually } from "../support/Wait.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
 type Any = any
@@ -67,16 +68,6 @@ const readyz = (url: string, token?: string) =>
     ({ status, body }) => ({ status, body: JSON.parse(body) as Any }),
   )
 
-const eventually = <A>(effect: Effect.Effect<A>, done: (a: A) => boolean, ms = 20_000) =>
-  Effect.gen(function* () {
-    const end = Date.now() + ms
-    for (;;) {
-      const value = yield* effect
-      if (done(value) || Date.now() > end) return value
-      yield* Effect.sleep("200 millis")
-    }
-  })
-
 const auditLines = (file: string): ReadonlyArray<Any> =>
   Fs.existsSync(file)
     ? Fs.readFileSync(file, "utf8")
@@ -88,26 +79,12 @@ const auditLines = (file: string): ReadonlyArray<Any> =>
 const refusedIn = (file: string, person: string) =>
   auditLines(file).filter((line) => line.who === `oauth:${person}` && line.outcome === "refused")
 
-const closedPort = Effect.promise(
-  () =>
-    new Promise<number>((resolve) => {
-      const server = Http.createServer()
-      server.listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as { port: number }
-        server.close(() => resolve(port))
-      })
-    }),
-)
-
 describe("the shared store's outage, two replicas minting keys", () => {
   it.scopedLive(
     "killed, then stalled: those served are served, a new person is refused at once, /readyz, the log and the audit say so",
     () =>
       Effect.gen(function* () {
-        const redis = yield* Effect.acquireRelease(
-          Effect.promise(() => Redis.start()),
-          (r) => Effect.promise(() => r.stop()),
-        )
+        const redis = yield* Redis.scoped()
         const sandbox = yield* Sandbox.scoped()
         const as = yield* AuthServer.scoped({ resource: `${PUBLIC}/mcp`, clients: [ALICE, BOB, CAROL] })
         const folder = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-outage-"))
@@ -161,7 +138,7 @@ describe("the shared store's outage, two replicas minting keys", () => {
         yield* Effect.promise(() => redis.kill())
         for (const replica of [a, b]) served(yield* call(replica.url, alice))
         yield* refusedPromptly(a.url, bob, email("bob"), /does not answer \(get: [^)]+\)/)
-        const down = yield* eventually(readyz(a.url), (r) => r.status === 503)
+        const down = yield* eventually(readyz(a.url), (r) => r.status === 503, 20_000)
         expect(down.status).toBe(503)
         expect(down.body).toMatchObject({
           status: "not ready",
@@ -188,9 +165,9 @@ describe("the shared store's outage, two replicas minting keys", () => {
         // Back, empty: every replica ready again, and bob served.
         yield* Effect.promise(() => redis.restart())
         for (const replica of [a, b]) {
-          expect((yield* eventually(readyz(replica.url), (r) => r.status === 200)).status).toBe(200)
+          expect((yield* eventually(readyz(replica.url), (r) => r.status === 200, 20_000)).status).toBe(200)
         }
-        served(yield* eventually(call(b.url, bob), (answer) => answer.status === 200))
+        served(yield* eventually(call(b.url, bob), (answer) => answer.status === 200, 20_000))
         // The store came back empty: alice's key is minted anew, and the old one deleted at the
         // service. Each replica opens the new one from the store as it serves her and bob.
         for (const replica of [a, b]) {
@@ -218,7 +195,7 @@ describe("the shared store's outage, two replicas minting keys", () => {
         const deleteRefused = auditLines(audit("a")).filter((line) => line.tool === "svc_delete")
         expect(deleteRefused).toHaveLength(1)
         expect(deleteRefused[0]).toMatchObject({ who: `oauth:${email("alice")}`, outcome: "refused", sent: false })
-        const stalled = yield* eventually(readyz(b.url, alice), (r) => r.status === 503)
+        const stalled = yield* eventually(readyz(b.url, alice), (r) => r.status === 503, 20_000)
         expect(stalled.status).toBe(503)
         expect(stalled.body.reason).toContain("does not answer (no answer within 500 ms)")
         expect(b.stderr()).toMatch(
@@ -228,8 +205,8 @@ describe("the shared store's outage, two replicas minting keys", () => {
 
         // Woken: it answers again, said so; carol is served.
         redis.resume()
-        expect((yield* eventually(readyz(b.url), (r) => r.status === 200)).status).toBe(200)
-        served(yield* eventually(call(b.url, carol), (answer) => answer.status === 200))
+        expect((yield* eventually(readyz(b.url), (r) => r.status === 200, 20_000)).status).toBe(200)
+        served(yield* eventually(call(b.url, carol), (answer) => answer.status === 200, 20_000))
         expect(b.stderr()).toMatch(/the shared store at redis:\/\/127\.0\.0\.1:\d+ answers again/)
         // Nothing of a minted key's secret in any line written.
         for (const key of sandbox.world.apiKeys) {
@@ -243,7 +220,7 @@ describe("the shared store's outage, two replicas minting keys", () => {
   it.scopedLive("/readyz checks the issuer: one that does not answer leaves the server not ready", () =>
     Effect.gen(function* () {
       const sandbox = yield* Sandbox.scoped()
-      const issuer = `http://127.0.0.1:${yield* closedPort}/realms/team`
+      const issuer = `http://127.0.0.1:${yield* Ports.closedPort}/realms/team`
       const server = yield* Spawn.serveHttp({
         SVC_URL: sandbox.url,
         SVC_API_KEY: sandbox.apiKey.key,

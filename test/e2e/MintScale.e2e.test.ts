@@ -16,6 +16,7 @@ import * as AuthServer from "../support/AuthServer.js"
 import * as HttpMcp from "../support/HttpMcp.js"
 import * as Sandbox from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
+import { eventually } from "../support/Wait.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
 type Any = any
@@ -31,16 +32,6 @@ const PUBLIC = "http://svc-mcp.scale.test"
 const META = HttpMcp.modernMeta("mint-scale-test")
 const email = AuthServer.emailOf
 const userOf = (name: string) => `svc-mcp:${email(name)}`
-
-const eventually = <A>(effect: Effect.Effect<A>, done: (a: A) => boolean, ms = 30_000) =>
-  Effect.gen(function* () {
-    const end = Date.now() + ms
-    for (;;) {
-      const value = yield* effect
-      if (done(value) || Date.now() > end) return value
-      yield* Effect.sleep("300 millis")
-    }
-  })
 
 describe("minted identities among 8,600 service users", () => {
   it.scopedLive(
@@ -107,7 +98,7 @@ describe("minted identities among 8,600 service users", () => {
         // `*` goes: on SIGHUP bob, whom it admitted, has his keys deleted and his service user disabled.
         write({ [email("alice")]: { mint: { level: "Write" } } })
         server.child.kill("SIGHUP")
-        const bob = yield* eventually(found("bob"), (u: Any) => u.enabled === false)
+        const bob = yield* eventually(found("bob"), (u: Any) => u.enabled === false, 30_000, "300 millis")
         expect(bob.enabled).toBe(false)
         expect(yield* keysOf("bob")).toHaveLength(0)
         // people lists those disabled, alice past the answer cap too: the list of users read whole.

@@ -7,11 +7,11 @@
  * window of the transport the settings serve on.
  */
 import * as Fs from "node:fs"
-import * as Http from "node:http"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Ports from "../support/Ports.js"
 import * as Redis from "../support/Redis.js"
 import * as Sandboxes from "../support/Sandbox.js"
 import * as Spawn from "../support/Spawn.js"
@@ -19,26 +19,12 @@ import * as Spawn from "../support/Spawn.js"
 const STATE_KEY = "replicas-share-this-state-key-of-40-bytes"
 const PASSWORD = "the-store-password-4711"
 
-const closedPort = Effect.promise(
-  () =>
-    new Promise<number>((resolve) => {
-      const server = Http.createServer()
-      server.listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as { port: number }
-        server.close(() => resolve(port))
-      })
-    }),
-)
-
 describe("audit verify --store, against a store with a password", () => {
   it.scopedLive(
     "without the password: exit 2 and what to set; with SVC_MCP_STORE_PASSWORD_FILE: the chain holds; a wrong one: exit 2",
     () =>
       Effect.gen(function* () {
-        const redis = yield* Effect.acquireRelease(
-          Effect.promise(() => Redis.start(["--requirepass", PASSWORD])),
-          (r) => Effect.promise(() => r.stop()),
-        )
+        const redis = yield* Redis.scoped(["--requirepass", PASSWORD])
         const sandbox = yield* Sandboxes.scoped()
         const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-verify-store-"))
         const passwordFile = Path.join(dir, "store.password")
@@ -92,7 +78,7 @@ describe("check's verdict", () => {
       Effect.gen(function* () {
         const sandbox = yield* Sandboxes.scoped()
         const env = { SVC_URL: sandbox.url, SVC_API_KEY: sandbox.apiKey.key, SVC_API_SECRET: sandbox.apiKey.secret }
-        const port = yield* closedPort
+        const port = yield* Ports.closedPort
         const issuer = `http://127.0.0.1:${port}/realms/team`
         const signIn = yield* Spawn.run(
           { ...env, SVC_MCP_OAUTH_ISSUER: issuer, SVC_MCP_PUBLIC_URL: "https://svc-mcp.example.test" },

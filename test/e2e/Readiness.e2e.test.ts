@@ -11,7 +11,6 @@ import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const keyEnv = (url: string) => ({ SVC_URL: url, SVC_API_KEY: Layers.KEY, SVC_API_SECRET: Layers.SECRET })
 
 const probe = (mcpUrl: string) =>
@@ -23,7 +22,7 @@ const probe = (mcpUrl: string) =>
 describe("/readyz", () => {
   it.scopedLive("is 200 when the service answers and takes the key; many probes make one check", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const server = yield* Spawn.serveHttp(keyEnv(double.url))
       for (let i = 0; i < 20; i++) {
         expect(yield* probe(server.url)).toEqual({ status: 200, body: { status: "ready", ready: true } })
@@ -46,7 +45,7 @@ describe("/readyz", () => {
 
   it.scopedLive("turns 503 after the service stops answering, at the next check, not at every probe", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const server = yield* Spawn.serveHttp(keyEnv(double.url))
       expect((yield* probe(server.url)).status).toBe(200)
       double.next("/version", { status: 502, raw: "bad gateway" }, { sticky: true })
@@ -66,7 +65,7 @@ describe("/readyz", () => {
 
   it.scopedLive("in per-request mode: ready when the service answers, and checks the server's own key when given", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const ownless = yield* Spawn.serveHttp({ SVC_URL: double.url, SVC_MCP_CREDENTIALS: "per-request" })
       expect(yield* probe(ownless.url)).toEqual({ status: 200, body: { status: "ready", ready: true } })
       expect(double.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /version"])

@@ -14,6 +14,7 @@ import * as HttpMcp from "../support/HttpMcp.js"
 import * as Redis from "../support/Redis.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
+import { eventually } from "../support/Wait.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
 type Any = any
@@ -57,25 +58,13 @@ const readyz = (url: string) =>
   }))
 
 /** Polls `effect` until `done` holds of its value (a condition the servers reach on their own time). */
-const eventually = <A>(effect: Effect.Effect<A>, done: (a: A) => boolean, ms = 15_000) =>
-  Effect.gen(function* () {
-    const end = Date.now() + ms
-    for (;;) {
-      const value = yield* effect
-      if (done(value) || Date.now() > end) return value
-      yield* Effect.sleep("200 millis")
-    }
-  })
 
 describe("three replicas sharing a store (2026-07-28, HTTP, per-request, SVC_CONFIRM)", () => {
   it.scopedLive(
     "a confirmation is honoured once across them, a refused key is remembered by all, and killing things sends nothing twice",
     () =>
       Effect.gen(function* () {
-        const redis = yield* Effect.acquireRelease(
-          Effect.promise(() => Redis.start()),
-          (r) => Effect.promise(() => r.stop()),
-        )
+        const redis = yield* Redis.scoped()
         const double = yield* Double.scoped({ apiKeys: [ADMIN] })
         const env = {
           SVC_URL: double.url,
@@ -180,6 +169,7 @@ describe("three replicas sharing a store (2026-07-28, HTTP, per-request, SVC_CON
           (n) => n === 1,
           5_000,
         )
+        const arrived = Date.now()
         a.child.kill("SIGKILL")
         alive = [b, c]
         const lost = yield* Fiber.join(inFlight)
@@ -192,7 +182,8 @@ describe("three replicas sharing a store (2026-07-28, HTTP, per-request, SVC_CON
           const read = yield* call(balancer.url, admin, listTags)
           expect(read.body.result.isError).toBeFalsy()
         }
-        yield* Effect.sleep("1700 millis")
+        // Past the time the delayed answer would have come: nothing more reached the service.
+        yield* Effect.sleep(Math.max(0, arrived + 1_700 - Date.now()))
         expect(deletes("t5")).toHaveLength(1)
         // Every delete in this test reached the service exactly once.
         const ids = double

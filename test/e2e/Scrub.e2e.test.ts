@@ -9,7 +9,6 @@ import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spawn from "../support/Spawn.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const keyEnv = (url: string) => ({ SVC_URL: url, SVC_API_KEY: Layers.KEY, SVC_API_SECRET: Layers.SECRET })
 
 const escapeAll = (text: string) =>
@@ -24,7 +23,7 @@ const leaks = (text: string) =>
 describe("scrubbing through encodings, end to end", () => {
   it.scopedLive("the API secret echoed as \\u-escaped JSON is in neither the text nor structuredContent", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const raw = `{"name":"web","config":{"environment":"TOKEN=${escapeAll(Layers.SECRET)}","upper":"${Layers.SECRET.toUpperCase()}","b64":"${Buffer.from(`k:${Layers.SECRET}`).toString("base64")}","url":"${encodeURIComponent(`x=${Layers.SECRET}`)}"}}`
       double.next("/read/GetStack", { status: 200, raw })
       const { client } = yield* Spawn.connect(keyEnv(double.url))

@@ -13,7 +13,6 @@ import * as Spawn from "../support/Spawn.js"
 import * as Spec from "../support/Spec.js"
 import { until } from "../support/Wait.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const USERS = { users: { [Layers.USER]: Layers.PASSWORD } }
 
 const keyEnv = (url: string) => ({ SVC_URL: url, SVC_API_KEY: Layers.KEY, SVC_API_SECRET: Layers.SECRET })
@@ -43,7 +42,7 @@ describe("the stdio server", () => {
 
   it.scopedLive(`lists the ${Spec.tools.length} tools with the schemas the arguments are decoded with`, () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client, protocolErrors } = yield* Spawn.connect(keyEnv(double.url))
       expect(client.getServerVersion()).toEqual({ name: "svc-mcp", version: VERSION })
       const { tools } = yield* Effect.promise(() => client.listTools())
@@ -60,7 +59,7 @@ describe("the stdio server", () => {
 
   it.scopedLive("calls the endpoints and returns the service's JSON, with the API key", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client, protocolErrors, stderr } = yield* Spawn.connect(keyEnv(double.url))
       const listed = yield* Effect.promise(() =>
         client.callTool({ name: "svc_list", arguments: { resource_type: "stack", params: { limit: 0 } } }),
@@ -115,7 +114,7 @@ describe("the stdio server", () => {
 
   it.scopedLive("answers failures as isError results with structured content, and keeps serving", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped({ ...API_KEY, version: "2.3.2" })
+      const double = yield* Double.scoped({ ...Layers.API_KEY, version: "2.3.2" })
       const { client, protocolErrors } = yield* Spawn.connect(keyEnv(double.url))
 
       const refused = yield* Effect.promise(() =>
@@ -171,7 +170,7 @@ describe("the stdio server", () => {
 
   it.scopedLive("a cancelled call aborts its request to the service", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/read/ListServers", { hang: "before-headers" })
       const { client } = yield* Spawn.connect(keyEnv(double.url))
       const controller = new AbortController()
@@ -195,7 +194,7 @@ describe("the stdio server", () => {
     "writes only JSON-RPC on stdout, answers a line that is not JSON with a parse error and goes on, answers calls read before stdin ends (the last without its newline), then exits 0",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         double.next("/read/GetBuild", { delayMs: 200 })
         const input =
           INITIALIZE +

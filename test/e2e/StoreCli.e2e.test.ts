@@ -41,10 +41,7 @@ describe("svc-mcp with SVC_MCP_STORE", () => {
 
   it.scopedLive("starts with the store down and says so; check warns and /readyz stays 200 until it answers", () =>
     Effect.gen(function* () {
-      const redis = yield* Effect.acquireRelease(
-        Effect.promise(() => Redis.start()),
-        (r) => Effect.promise(() => r.stop()),
-      )
+      const redis = yield* Redis.scoped()
       yield* Effect.promise(() => redis.kill())
       const double = yield* Double.scoped({ apiKey: KEY })
       const env = {

@@ -19,10 +19,7 @@ const INFRA = "the commit messages of repo infra"
 describe("the guard's window in the replicas' shared store (a real redis-server)", () => {
   it.live("a read on one replica guards the changes sent to another; memory answers when the store does not", () =>
     Effect.gen(function* () {
-      const redis = yield* Effect.acquireRelease(
-        Effect.promise(() => Redis.start()),
-        (server) => Effect.promise(() => server.stop()),
-      )
+      const redis = yield* Redis.scoped()
       const settings: StoreSettings.StoreSettings = {
         url: Redacted.make(redis.url),
         where: redis.url,

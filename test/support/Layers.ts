@@ -14,6 +14,9 @@ export const SECRET = "secret-api-value-5678"
 export const USER = "admin"
 export const PASSWORD = "password-of-admin-9876"
 
+/** The double's options for a service that knows this API key (`Double.scoped(Layers.API_KEY)`), which `apiKey` configures. */
+export const API_KEY = { apiKey: { key: KEY, secret: SECRET } }
+
 export const apiKey = (url: string, timeoutMs = Config.DEFAULT_TIMEOUT_MS): Config.SvcConfigShape => ({
   url,
   timeoutMs,

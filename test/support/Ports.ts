@@ -8,7 +8,9 @@
  * connection's own end (another test's), and the server then cannot listen on it.
  */
 import * as Fs from "node:fs"
+import * as Http from "node:http"
 import * as Net from "node:net"
+import * as Effect from "effect/Effect"
 
 /** The first port of the ephemeral range (Linux says; elsewhere the IANA's). */
 const ephemeralFloor = (): number => {
@@ -45,3 +47,15 @@ export const freePortWith = async (above: number): Promise<number> => {
 }
 
 export const freePort = (): Promise<number> => freePortWith(0)
+
+/** A loopback port nothing listens on (it did a moment ago): what a service that is down answers with. */
+export const closedPort = Effect.promise(
+  () =>
+    new Promise<number>((resolve) => {
+      const server = Http.createServer()
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as { port: number }
+        server.close(() => resolve(port))
+      })
+    }),
+)

@@ -7,6 +7,7 @@ import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as Effect from "effect/Effect"
 import { ensureBinary } from "./Debian.js"
 import { freePortWith } from "./Ports.js"
 
@@ -157,3 +158,10 @@ export const startCluster = async (): Promise<RedisCluster> => {
     throw error
   }
 }
+
+/** A redis-server for the scope: started at its start, stopped at its close. */
+export const scoped = (extra: ReadonlyArray<string> = []) =>
+  Effect.acquireRelease(
+    Effect.promise(() => start(extra)),
+    (redis) => Effect.promise(() => redis.stop()),
+  )

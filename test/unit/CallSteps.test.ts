@@ -14,7 +14,6 @@ import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Steps from "../support/Steps.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const STACKS = [{ id: "s1", name: "web", info: { state: "running" } }]
 const CALLS = 20
 
@@ -22,7 +21,7 @@ const CALLS = 20
 const stepsOf = (call: { readonly name: string; readonly arguments: Record<string, unknown> }) =>
   Effect.gen(function* () {
     const counting = Steps.counter()
-    const double = yield* Double.scoped(API_KEY)
+    const double = yield* Double.scoped(Layers.API_KEY)
     double.next("/read/ListStacks", { status: 200, body: STACKS }, { sticky: true })
     const { client } = yield* Effect.withScheduler(Mcp.connectV2(Layers.apiKey(double.url)), counting.scheduler)
     const first = yield* Effect.promise(() => client.callTool(call))

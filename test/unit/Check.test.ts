@@ -1,4 +1,3 @@
-import * as Http from "node:http"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
@@ -6,6 +5,7 @@ import type * as Config from "../../src/Config.js"
 import * as Check from "../../src/Diagnosis/Check.js"
 import * as Store from "../../src/Store/Store.js"
 import * as Layers from "../support/Layers.js"
+import * as Ports from "../support/Ports.js"
 import * as Sandboxes from "../support/Sandbox.js"
 import * as Double from "../support/ServiceDouble.js"
 
@@ -13,17 +13,6 @@ const check = (config: Config.SvcConfigShape) =>
   Check.run.pipe(Effect.provide(Layers.client(config)), Effect.provide(Store.layerOff))
 
 const statuses = (report: Check.Report) => Object.fromEntries(report.steps.map((s) => [s.name, s.status]))
-
-const freePort = Effect.promise(
-  () =>
-    new Promise<number>((resolve) => {
-      const server = Http.createServer()
-      server.listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as { port: number }
-        server.close(() => resolve(port))
-      })
-    }),
-)
 
 describe("svc-mcp check", () => {
   it.scopedLive("passes against the sandbox with an API key, and with a login", () =>
@@ -85,7 +74,7 @@ describe("svc-mcp check", () => {
 
   it.scopedLive("fails at the first step for a dead port, saying nothing listens there", () =>
     Effect.gen(function* () {
-      const port = yield* freePort
+      const port = yield* Ports.closedPort
       const report = yield* check({
         url: `http://127.0.0.1:${port}`,
         timeoutMs: 30_000,

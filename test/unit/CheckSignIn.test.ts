@@ -3,26 +3,15 @@
  * that cannot be reached is one failed step whose detail says why, once,
  * rather than each metadata URL's bare "fetch failed".
  */
-import * as Http from "node:http"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as SignInCheck from "../../src/Diagnosis/SignIn.js"
-
-const closedPort = Effect.promise(
-  () =>
-    new Promise<number>((resolve) => {
-      const server = Http.createServer()
-      server.listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as { port: number }
-        server.close(() => resolve(port))
-      })
-    }),
-)
+import * as Ports from "../support/Ports.js"
 
 describe("check's issuer step", () => {
   it.live("an issuer nothing answers at: failed, with the cause said once", () =>
     Effect.gen(function* () {
-      const issuer = `http://127.0.0.1:${yield* closedPort}/realms/team`
+      const issuer = `http://127.0.0.1:${yield* Ports.closedPort}/realms/team`
       const [step] = yield* SignInCheck.issuerSteps([issuer])
       expect(step).toMatchObject({ name: "issuer", status: "fail" })
       expect(step?.detail).toBe(

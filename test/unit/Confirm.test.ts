@@ -13,7 +13,6 @@ import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const ERAS: ReadonlyArray<Mcp.Era> = ["modern", "legacy"]
 
 const settingsFrom = (env: Record<string, string>) =>
@@ -27,7 +26,7 @@ describe.each(ERAS)("confirmation in the %s era", (era) => {
 
   it.scopedLive("an accepted call is sent, after the user saw the tool, selector, endpoint and target", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const settings = yield* confirming("svc_delete:*,svc_execute:destroy_*")
       const { client, asked } = yield* Mcp.connectV2(Layers.apiKey(double.url), settings, {
         era,
@@ -54,7 +53,7 @@ describe.each(ERAS)("confirmation in the %s era", (era) => {
   for (const answer of ["decline", "cancel"] as const) {
     it.scopedLive(`a call the user answers ${answer} to is not sent, and the result says so`, () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const settings = yield* confirming("svc_delete:*")
         const { client, asked } = yield* Mcp.connectV2(Layers.apiKey(double.url), settings, {
           era,
@@ -78,7 +77,7 @@ describe.each(ERAS)("confirmation in the %s era", (era) => {
 
   it.scopedLive("an update shows each changed field's current and new value, secrets hidden", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const settings = yield* confirming("svc_update:*")
       double.next("/read/GetStack", {
         status: 200,
@@ -113,7 +112,7 @@ describe.each(ERAS)("confirmation in the %s era", (era) => {
 
   it.scopedLive("a client that can be asked nothing is refused, naming SVC_CONFIRM; nothing is sent", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const settings = yield* confirming("svc_delete:*")
       const { client } = yield* Mcp.connectV2(Layers.apiKey(double.url), settings, { era })
       const result = yield* Effect.promise(() => client.callTool(deleteStack))

@@ -32,8 +32,6 @@ import * as Clients from "../support/Clients.js"
 import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 const settings = (entries: Record<string, string>) => ConfigProvider.fromMap(new Map(Object.entries(entries)))
 
 /** The tools served over HTTP through the bundles, over our HttpClient, with `parts` beneath. */
@@ -57,7 +55,7 @@ const createTag = Effect.gen(function* () {
 describe("embedding through the bundles", () => {
   it.scopedLive("turns the audit log on by providing its layer alone, reading SVC_AUDIT_LOG; off without it", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-embedding-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
       const log = Path.join(dir, "audit.log")
@@ -98,7 +96,7 @@ describe("embedding through the bundles", () => {
 
   it.scopedLive("an embedding program's own HttpClient wrapper is still bounded by SVC_TIMEOUT_MS", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("*", { hang: "before-headers" })
       // The program's wrapper: every request carries its header.
       const wrapped = Layer.effect(

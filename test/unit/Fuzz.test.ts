@@ -12,7 +12,6 @@ import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200)
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 
 interface Result {
   readonly isError?: boolean
@@ -70,7 +69,7 @@ describe("fuzzing", () => {
     `any JSON as any tool's arguments is answered: ${RUNS} cases`,
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         // Executions answer like the service, so that `wait` ends at once.
         double.next(
           "*",
@@ -118,7 +117,7 @@ describe("fuzzing", () => {
     "any status, headers and body the service may send end in a well-formed, secret-free result",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
         const withSecret = FastCheck.oneof(
           FastCheck.string(),

@@ -14,8 +14,6 @@ import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `${i}`, type: "Stack", name: `s${i}` }))
 
 const NOTE =
@@ -37,7 +35,7 @@ describe("pages", () => {
     "a paginated list that fills the service's own default page says more may exist; GetCoreInfo is read once",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         double.next("/read/GetCoreInfo", { status: 200, body: coreInfo(20) })
         double.next("/read/ListStacks", { status: 200, body: items(20) })
         double.next("/read/ListFullStacks", { status: 200, body: items(20) })
@@ -57,7 +55,7 @@ describe("pages", () => {
 
   it.scoped("50 when GetCoreInfo fails; no note for a list that is not paginated, or when a limit was given", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/read/GetCoreInfo", { status: 500, body: { error: "nope", trace: [] } })
       double.next("/read/ListBuilds", { status: 200, body: items(50) })
       double.next("/read/ListTags", { status: 200, body: items(50) })

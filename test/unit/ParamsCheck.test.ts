@@ -19,8 +19,6 @@ import { property } from "../support/Property.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spec from "../support/Spec.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 const definitions = RequestDefinitions.read(ParamsCheck.locate() as string)
 
 const loadWith = (env: Record<string, string>) =>
@@ -277,7 +275,7 @@ describe("through the protocol", () => {
     "bad params are refused with kind invalid_params, every problem with its path, the accepted fields; nothing is sent",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
         const result = (yield* Effect.promise(() =>
           client.callTool({
@@ -307,7 +305,7 @@ describe("through the protocol", () => {
 
   it.scoped("null for params, wait and optional fields counts as absent; the body leaves them out", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
       const listed = yield* Effect.promise(() =>
         client.callTool({ name: "svc_list", arguments: { resource_type: "variable", params: null, schema: null } }),
@@ -331,7 +329,7 @@ describe("through the protocol", () => {
 
   it.scoped("schema: true answers the selector's params from the definitions, and sends nothing", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
       const answer = JSON.parse(
         Mcp.text(
@@ -375,7 +373,7 @@ describe("through the protocol", () => {
     "schema: true with the selector alone answers the schema on every tool and selector, and sends nothing",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
         expect(Definitions.all).toHaveLength(13)
         const shapes = new Set<string>()
@@ -421,7 +419,7 @@ describe("through the protocol", () => {
 
   it.scoped("an endpoint with no published definition is sent unchecked", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const result = yield* invoke(Definitions.svc_execute, {
         operation: "run_server_run_command",
         params: { server: "a", anything: [1] },
@@ -433,7 +431,7 @@ describe("through the protocol", () => {
 
   it.scoped("with SVC_CHECK_PARAMS=off params are sent as given", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       yield* invoke(Definitions.svc_get, { resource_type: "stack", params: { stak: "web" } }).pipe(
         Effect.provide(Layers.client(Layers.apiKey(double.url))),
         Effect.provide(ParamsCheck.layerOff),

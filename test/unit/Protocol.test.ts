@@ -14,7 +14,6 @@ import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 import { until } from "../support/Wait.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const ERAS: ReadonlyArray<Mcp.Era> = ["modern", "legacy"]
 const LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
@@ -22,7 +21,7 @@ const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 describe.each(ERAS)("the %s era", (era) => {
   it.scopedLive("lists the tools in their fixed order, and every result has an object structuredContent", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connectV2(Layers.apiKey(double.url), {}, { era })
       expect(client.getProtocolEra()).toBe(era)
       const first = yield* Effect.promise(() => client.listTools(undefined, { cacheMode: "bypass" }))
@@ -50,7 +49,7 @@ describe.each(ERAS)("the %s era", (era) => {
 
   it.scopedLive("refuses an unknown tool, and arguments that are not an object, with invalid params", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connectV2(Layers.apiKey(double.url), {}, { era })
       const unknown = yield* Effect.flip(Effect.tryPromise(() => client.callTool({ name: "svc_nope", arguments: {} })))
       expect(unknown.cause).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool "svc_nope"/) })
@@ -71,7 +70,7 @@ describe.each(ERAS)("the %s era", (era) => {
 
   it.scopedLive("a cancelled call aborts its request to the service", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/read/ListServers", { hang: "before-headers" })
       const { client } = yield* Mcp.connectV2(Layers.apiKey(double.url), {}, { era })
       const controller = new AbortController()
@@ -110,7 +109,7 @@ describe.each(ERAS)("the %s era", (era) => {
 describe("log notifications", () => {
   it.scopedLive("on 2026-07-28 follow the level in the request's _meta, and none without one", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client, logs } = yield* Mcp.connectV2(Layers.apiKey(double.url), {}, { era: "modern" })
       const call = (_meta?: Record<string, unknown>) =>
         client.callTool({ name: "svc_list", arguments: { resource_type: "server" }, ...(_meta ? { _meta } : {}) })
@@ -128,7 +127,7 @@ describe("log notifications", () => {
 
   it.scopedLive("on 2025-11-25 follow logging/setLevel, info by default", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client, logs } = yield* Mcp.connectV2(Layers.apiKey(double.url), {}, { era: "legacy" })
       const call = () => client.callTool({ name: "svc_list", arguments: { resource_type: "server" } })
       yield* Effect.promise(() => call())

@@ -20,8 +20,6 @@ import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spec from "../support/Spec.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 interface Document {
   readonly withoutTool: ReadonlyArray<string>
   readonly endpoints: Readonly<Record<string, { readonly request: string | null }>>
@@ -162,7 +160,7 @@ describe("SVC_REACH", () => {
 describe("SVC_REACH=all, served", () => {
   it.scoped("tools/list stays under 16,000 bytes, and resource meta is told apart from a resource's config", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { reach: "all" })
       const listed = yield* Effect.promise(() => client.listTools())
       expect(JSON.stringify(listed).length).toBeLessThan(16_000)
@@ -184,7 +182,7 @@ describe("SVC_REACH=all, served", () => {
     "schema: true names each new selector's endpoint and its params, from the definitions of every endpoint",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { reach: "all" })
         const tools = yield* Policy.toolsOf("all")
         const added = new Set(ALL.withoutTool)
@@ -205,7 +203,7 @@ describe("SVC_REACH=all, served", () => {
 
   it.scoped("a new selector calls its endpoint, in its own group, with its params checked first", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { reach: "all" })
       const ok = yield* Effect.promise(() =>
         client.callTool({
@@ -229,7 +227,7 @@ describe("SVC_REACH=all, served", () => {
 
   it.scoped("the default reach refuses a new selector, naming the interface's and saying SVC_REACH=all offers it", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
       const call = (name: string, args: Record<string, unknown>) =>
         Effect.promise(() => client.callTool({ name, arguments: args }))

@@ -12,7 +12,6 @@ import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
 const REMOVES: Readonly<Record<string, string>> = Tables.removes.svc_execute ?? {}
 
 /** svc_execute's operations that lose data, as the guard's table says, and its stops. */
@@ -42,7 +41,7 @@ describe("what a destructive execution removes", () => {
 
   it.scoped("is answered by schema: true on the operation, with nothing sent", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
       const schema = (operation: string) =>
         Effect.map(

@@ -14,8 +14,6 @@ import * as Double from "../support/ServiceDouble.js"
 import * as Spec from "../support/Spec.js"
 import { until } from "../support/Wait.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 const settingsFrom = (env: Record<string, string>) =>
   Settings.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
 
@@ -36,7 +34,7 @@ const enumOf = (tools: ReadonlyArray<{ name: string; inputSchema: unknown }>, na
 describe("tool annotations", () => {
   it.scoped("every tool has a title and the MCP hints the issue sets, and tools/list is pinned", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
       const listed = yield* Effect.promise(() => client.listTools())
       const hints = Object.fromEntries(listed.tools.map((t) => [t.name, t.annotations]))
@@ -73,7 +71,7 @@ describe("access modes and patterns", () => {
     "read-only lists the 7 reading tools; operate adds svc_execute; a hidden tool is refused, nothing sent",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const readOnly = yield* Mcp.connect(Layers.apiKey(double.url), { mode: "read-only" })
         const listed = (yield* Effect.promise(() => readOnly.client.listTools())).tools.map((t) => t.name)
         expect(listed).toEqual([
@@ -110,7 +108,7 @@ describe("access modes and patterns", () => {
     "SVC_DENY removes selectors from the enums and tools left empty; a denied call is refused, nothing sent",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const settings = yield* settingsFrom({ SVC_DENY: "svc_execute:prune_*,svc_execute:destroy_*, svc_delete:*" })
         const { client } = yield* Mcp.connect(Layers.apiKey(double.url), settings)
         const { tools } = yield* Effect.promise(() => client.listTools())
@@ -135,7 +133,7 @@ describe("access modes and patterns", () => {
 
   it.scoped("SVC_ALLOW admits only what it matches", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const settings = yield* settingsFrom({ SVC_ALLOW: "svc_list:*,svc_get:stack,svc_get:server" })
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url), settings)
       const { tools } = yield* Effect.promise(() => client.listTools())
@@ -235,7 +233,7 @@ describe("svc_execute with wait", () => {
 
   it.scopedLive("a failed execution is said to have failed", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/execute/DeployStack", { status: 200, body: update("u1", "Queued") })
       double.next("/read/GetUpdate", { status: 200, body: update("u1", "Complete", false) })
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
@@ -251,7 +249,7 @@ describe("svc_execute with wait", () => {
 
   it.scopedLive("stops polling at once when the call is cancelled", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/execute/DeployStack", { status: 200, body: update("u2", "Queued") })
       double.next("/read/GetUpdate", { status: 200, body: update("u2", "InProgress") }, { sticky: true })
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
@@ -278,7 +276,7 @@ describe("svc_execute with wait", () => {
 
   it.scopedLive("gives up after SVC_WAIT_TIMEOUT_MS and says the operation is still running and how to follow it", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/execute/DeployStack", { status: 200, body: update("u3", "Queued") })
       double.next("/read/GetUpdate", { status: 200, body: update("u3", "InProgress") }, { sticky: true })
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { waitTimeoutMs: 300 })
@@ -299,7 +297,7 @@ describe("svc_execute with wait", () => {
 describe("output budget", () => {
   it.scoped("a long list is cut to whole items that fit, as valid JSON, with a note on what was left out", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const items = Array.from({ length: 500 }, (_, i) => ({
         id: `${i}`,
         name: `stack-${i}`,
@@ -327,7 +325,7 @@ describe("output budget", () => {
 
   it.scoped("a long list at a glance is cut to whole rows, its first line saying how many of how many", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const items = Array.from({ length: 864 }, (_, i) => ({
         id: `${i}`,
         type: "Stack",
@@ -357,7 +355,7 @@ describe("output budget", () => {
 
   it.scoped("a long answer that is not a list is cut, with a note", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/read/GetStackLog", { status: 200, body: { stdout: "line\n".repeat(10_000), success: true } })
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { maxOutputChars: 3_000 })
       const result = yield* Effect.promise(() =>

@@ -8,12 +8,10 @@ import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 describe("a stack's logs", () => {
   it.scoped("without services are every service's: services [] is sent; a list given is sent as it is", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connect(Layers.apiKey(double.url))
       const call = (name: string, params: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
         Effect.promise(() => client.callTool({ name, arguments: { resource_type: "stack", params, ...extra } }))

@@ -14,8 +14,6 @@ import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
 import { until } from "../support/Wait.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 const call = (group: "read" | "write" | "execute", endpoint: string, params: object = {}) =>
   Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params))
 
@@ -25,7 +23,7 @@ const withKey = (double: Double.ServiceDouble, timeoutMs?: number) =>
 describe("SvcClient with an API key", () => {
   it.scoped("POSTs the params as JSON to {url}/{group}/{Endpoint} with the key headers only", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const answer = yield* call("read", "GetStack", { stack: "web" }).pipe(withKey(double))
       expect(answer).toEqual({ endpoint: "read/GetStack", params: { stack: "web" } })
       const [request] = double.requests
@@ -41,7 +39,7 @@ describe("SvcClient with an API key", () => {
 
   it.scoped("sends {} when there are no params, and works under a base path", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/svc/read/ListStacks", { status: 200, body: [] })
       const answer = yield* call("read", "ListStacks").pipe(
         Effect.provide(Layers.client(Layers.apiKey(`${double.url}/svc`))),
@@ -65,7 +63,7 @@ describe("SvcClient with an API key", () => {
 
   it.scoped("a service error carries status, error and trace", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/read/GetStack", { status: 500, body: { error: "no stack named web", trace: ["a", "b"] } })
       const error = yield* Effect.flip(call("read", "GetStack", { stack: "web" }).pipe(withKey(double)))
       expect(error).toMatchObject({
@@ -80,7 +78,7 @@ describe("SvcClient with an API key", () => {
 
   it.scoped("an endpoint an older service lacks is said to be missing from its version", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped({ ...API_KEY, version: "2.3.2" })
+      const double = yield* Double.scoped({ ...Layers.API_KEY, version: "2.3.2" })
       const error = yield* Effect.flip(call("write", "UpdateUserGroup", {}).pipe(withKey(double)))
       expect(error).toMatchObject({ _tag: "SvcServiceError", reason: "UnknownEndpoint", status: 500 })
       expect(error.message).toMatch(/not offered by this version of the service/)
@@ -89,7 +87,7 @@ describe("SvcClient with an API key", () => {
 
   it.scoped("a 200 that is not JSON is an undecodable response", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("*", { status: 200, raw: "<html>proxy login</html>" })
       double.next("*", { status: 200, raw: '{"truncated": ' })
       double.next("*", { status: 200, raw: "" })
@@ -124,7 +122,7 @@ describe("SvcClient with an API key", () => {
 
   it.scoped("a connection dropped before or during the answer is unreachable (Reset)", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("*", { destroy: "before-headers" })
       double.next("*", { destroy: "mid-body" })
       for (let i = 0; i < 2; i++) {
@@ -137,7 +135,7 @@ describe("SvcClient with an API key", () => {
   for (const hang of ["before-headers", "mid-body"] as const) {
     it.scopedLive(`times out after the configured time when the service hangs ${hang}, and aborts the request`, () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         double.next("*", { hang })
         const started = performance.now()
         const error = yield* Effect.flip(call("read", "ListStacks").pipe(withKey(double, 300)))
@@ -164,7 +162,7 @@ describe("SvcClient with an API key", () => {
   for (const [name, http] of Object.entries(others)) {
     it.scoped(`through ${name}, times out after exactly the configured 30 s on the Effect clock, and aborts`, () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         double.next("*", { hang: "before-headers" })
         const fiber = yield* Effect.fork(
           call("read", "ListStacks").pipe(Effect.provide(Layers.client(Layers.apiKey(double.url), http))),
@@ -183,7 +181,7 @@ describe("SvcClient with an API key", () => {
 
   it.scoped("interrupting a call aborts its HTTP request", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("*", { hang: "before-headers" })
       const fiber = yield* Effect.fork(call("read", "ListStacks").pipe(withKey(double)))
       yield* until(() => double.requests.length === 1)
@@ -222,7 +220,7 @@ describe("SvcClient under the service's rate limiter", () => {
 
   it.scoped("a 429's Retry-After header wins over the wait its text names", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("*", {
         status: 429,
         body: { error: "Too many attempts | Try again in 12s", trace: [] },
@@ -247,8 +245,8 @@ describe("SvcClient and redirects", () => {
   for (const status of [301, 302, 303, 307, 308]) {
     it.scoped(`a ${status} is not followed, and says where it points and what to set SVC_URL to`, () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
-        const target = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
+        const target = yield* Double.scoped(Layers.API_KEY)
         double.next("*", { status, headers: { location: `${target.url}/api/read/GetStack` } })
         const error = yield* Effect.flip(call("read", "GetStack", { stack: "web" }).pipe(withKey(double)))
         expect(error).toMatchObject({
@@ -269,7 +267,7 @@ describe("SvcClient and redirects", () => {
 
   it.scoped("a relative Location is made absolute; one that is not the endpoint elsewhere says to check SVC_URL", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("*", { status: 308, headers: { location: "/v2/read/ListStacks" } })
       double.next("*", { status: 302, headers: { location: "https://sso.example.com/login?next=%2F" } })
       const [relative, elsewhere] = yield* Effect.forEach([1, 2], () => Effect.flip(call("read", "ListStacks"))).pipe(

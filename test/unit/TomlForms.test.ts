@@ -16,37 +16,7 @@ import { parse } from "smol-toml"
 import { declaredGroups } from "../../src/Tools/Policy/AccessChanges.js"
 import { HIDDEN_REST, HIDDEN_WHOLE, hidden, hideSecrets } from "../../src/Tools/Sync/TomlSecrets.js"
 import { runs } from "../support/Runs.js"
-
-type Form = "basic" | "escaped" | "literal" | "multiline" | "multiline-literal"
-const FORMS: ReadonlyArray<Form> = ["basic", "escaped", "literal", "multiline", "multiline-literal"]
-
-/** `value` written as a TOML string of `form`, or as a basic one where that form cannot hold it. */
-const str = (value: string, form: Form): string => {
-  const basic = (escapeAll: boolean) =>
-    [...value]
-      .map((c) => {
-        if (escapeAll && /[A-Za-z0-9]/.test(c)) return `\\u${c.codePointAt(0)?.toString(16).padStart(4, "0")}`
-        if (c === "\\") return "\\\\"
-        if (c === '"') return '\\"'
-        if (c === "\n") return "\\n"
-        if (c === "\t") return "\\t"
-        return c
-      })
-      .join("")
-  switch (form) {
-    case "escaped":
-      return `"${basic(true)}"`
-    case "literal":
-      if (!/['\n]/.test(value)) return `'${value}'`
-      break
-    case "multiline":
-      return `"""\n${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"""`
-    case "multiline-literal":
-      if (!value.includes("'")) return `'''\n${value}'''`
-      break
-  }
-  return `"${basic(false)}"`
-}
+import { FORMS, type Form, str } from "../support/TomlText.js"
 
 /** How a key is spelled: bare, quoted, or quoted with an escape. */
 type Spelling = "bare" | "quoted" | "escaped"

@@ -13,38 +13,7 @@ import { success } from "../../src/Tools/Render.js"
 import { HIDDEN_WHOLE, hidden, hideSecrets } from "../../src/Tools/Sync/TomlSecrets.js"
 import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
-
-type Form = "basic" | "escaped" | "literal" | "multiline" | "multiline-literal"
-
-/** `value` written as a TOML string of `form`; undefined where that form cannot hold it. */
-const written = (value: string, form: Form): string | undefined => {
-  const basic = (text: string, escapeAll: boolean) =>
-    [...text]
-      .map((c) => {
-        if (escapeAll && /[A-Za-z0-9]/.test(c)) return `\\u${c.codePointAt(0)?.toString(16).padStart(4, "0")}`
-        if (c === "\\") return "\\\\"
-        if (c === '"') return '\\"'
-        if (c === "\n") return "\\n"
-        if (c === "\t") return "\\t"
-        return c
-      })
-      .join("")
-  switch (form) {
-    case "basic":
-      return `"${basic(value, false)}"`
-    case "escaped":
-      return `"${basic(value, true)}"`
-    case "literal":
-      return /['\n]/.test(value) ? undefined : `'${value}'`
-    case "multiline":
-      // A newline right after the opening quotes is not part of the string.
-      return `"""\n${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"""`
-    case "multiline-literal":
-      return value.includes("'") ? undefined : `'''\n${value}'''`
-  }
-}
-
-const FORMS: ReadonlyArray<Form> = ["basic", "escaped", "literal", "multiline", "multiline-literal"]
+import { FORMS, type Form, written } from "../support/TomlText.js"
 
 /** A secret: a distinctive core, with characters around it that need escaping in some forms. */
 const secret = FastCheck.tuple(

@@ -12,8 +12,6 @@ import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 const confirming = (patterns: string) =>
   Settings.loadSettings.pipe(
     Effect.map(({ confirm }) => ({ confirm })),
@@ -24,7 +22,7 @@ describe("a tools/call", () => {
   // The SDK asks the question as the call's first round and runs the call again with the answer.
   it.scopedLive("is decoded once a round, though it is confirmed, sent and rendered", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const settings = yield* confirming("svc_delete:*")
       const { client, asked } = yield* Mcp.connectV2(Layers.apiKey(double.url), settings, {
         era: "legacy",
@@ -48,7 +46,7 @@ describe("a tools/call", () => {
 
   it.scopedLive("whose arguments do not decode is refused by the decoder's one reading, nothing sent", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const { client } = yield* Mcp.connectV2(Layers.apiKey(double.url), yield* confirming("svc_delete:*"))
       const decode = vi.spyOn(Definitions.svc_delete, "decode")
       yield* Effect.addFinalizer(() => Effect.sync(() => decode.mockRestore()))
@@ -65,7 +63,7 @@ describe("a tools/call", () => {
   // The call path is made on first use (Server.ts): calls that come before it is made wait for the one making.
   it.scopedLive("among the first, all at once before the tools are listed, waits for the call path made once", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const stacks = [{ id: "s1", name: "web", info: { state: "running" } }]
       double.next("/read/ListStacks", { status: 200, body: stacks }, { sticky: true })
       const { client } = yield* Mcp.connectV2(Layers.apiKey(double.url), yield* confirming(""))

@@ -10,8 +10,6 @@ import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
 import * as Spec from "../support/Spec.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 const refused = (tool: (typeof Definitions.all)[number], args: unknown) => {
   const result = resolve(tool, args)
   if (Either.isRight(result)) throw new Error(`expected ${JSON.stringify(args)} to be refused`)
@@ -109,7 +107,7 @@ describe("tool programs against the service", () => {
     `every one of the ${Spec.rows.length} selectors calls its endpoint, once, with the params as the body`,
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         let count = 0
         yield* Effect.gen(function* () {
           for (const tool of Definitions.all) {
@@ -139,7 +137,7 @@ describe("tool programs against the service", () => {
     "params reach the service exactly as given with the check off, a key named __proto__ included; checked, it is an unknown field",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         const client = Layers.client(Layers.apiKey(double.url))
         const text = '{"__proto__":{"a":1},"stack":"web","config":{"constructor":"x"}}'
         // Checked, __proto__ is a field like any other: one GetStack does not have.
@@ -163,7 +161,7 @@ describe("tool programs against the service", () => {
 
   it.scoped("a refused call sends nothing", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const error = yield* Effect.flip(
         invoke(Definitions.svc_get, { resource_type: "nope" }).pipe(
           Effect.provide(Layers.client(Layers.apiKey(double.url))),
@@ -176,7 +174,7 @@ describe("tool programs against the service", () => {
 
   it.scoped("a failed call names the tool, the selector and the endpoint, in text and structure", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped({ ...API_KEY, version: "2.3.2" })
+      const double = yield* Double.scoped({ ...Layers.API_KEY, version: "2.3.2" })
       const error = yield* Effect.flip(
         invoke(Definitions.svc_execute, { operation: "run_server_copy", params: { server: "a" } }).pipe(
           Effect.provide(Layers.client(Layers.apiKey(double.url))),

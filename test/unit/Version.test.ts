@@ -3,10 +3,10 @@
  * state the version: it moves them together, and only where they state it; it refuses what is not a
  * release, leaving every file as it was; `--check` and `--notes` are what the release workflow runs.
  */
-import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { Worker } from "node:worker_threads"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 
 const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
@@ -52,17 +52,40 @@ const copy = (name: string, unreleased = "### Added\n\n- A tool.", history = tru
   )
   return dir
 }
-const version = (dir: string, ...args: Array<string>) =>
-  ChildProcess.spawnSync(process.execPath, [SCRIPT, "--root", dir, ...args], { encoding: "utf8" })
+/**
+ * `node scripts/version.mjs ARGS` as a command line runs it, in a worker thread of this process rather
+ * than a Node of its own each time: its exit code (process.exit ends the thread alone), and what it
+ * wrote to stdout and stderr.
+ */
+const script = (argv: Array<string>) =>
+  new Promise<{ status: number; stdout: string; stderr: string }>((resolve, reject) => {
+    const worker = new Worker(SCRIPT, { argv, stdout: true, stderr: true })
+    const read = (stream: NodeJS.ReadableStream) =>
+      new Promise<string>((done) => {
+        let text = ""
+        stream.setEncoding("utf8")
+        stream.on("data", (chunk: string) => {
+          text += chunk
+        })
+        stream.on("end", () => done(text))
+      })
+    const exited = new Promise<number>((done) => worker.once("exit", done))
+    worker.once("error", reject)
+    Promise.all([exited, read(worker.stdout), read(worker.stderr)]).then(
+      ([status, stdout, stderr]) => resolve({ status, stdout, stderr }),
+      reject,
+    )
+  })
+const version = (dir: string, ...args: Array<string>) => script(["--root", dir, ...args])
 const text = (dir: string, file: string) => Fs.readFileSync(Path.join(dir, file), "utf8")
 const json = (dir: string, file: string) => JSON.parse(text(dir, file))
 const snapshot = (dir: string) => FILES.map((file) => text(dir, file))
 
 describe("version:bump", () => {
-  it("moves every file's version together, and nothing else in them", () => {
+  it("moves every file's version together, and nothing else in them", async () => {
     const before = copy("bump")
     const dir = copy("bump-after")
-    const bumped = version(dir, NEXT)
+    const bumped = await version(dir, NEXT)
     expect(bumped.stderr).toContain(`${current} -> ${NEXT}`)
     expect(bumped.status).toBe(0)
 
@@ -102,16 +125,16 @@ describe("version:bump", () => {
     const repo = "https://github.com/svc-mcp/svc-mcp"
     const since = releasedBefore ? `${repo}/compare/v${current}...v${NEXT}` : `${repo}/releases/tag/v${NEXT}`
     expect(changelog).toContain(`\n[Unreleased]: ${repo}/compare/v${NEXT}...HEAD\n[${NEXT}]: ${since}\n`)
-    expect(version(dir, "--check", `v${NEXT}`).status).toBe(0)
-    expect(version(dir, "--notes").stdout).toBe("### Added\n\n- A tool.\n")
+    expect((await version(dir, "--check", `v${NEXT}`)).status).toBe(0)
+    expect((await version(dir, "--notes")).stdout).toBe("### Added\n\n- A tool.\n")
   })
 
-  it("links a later release to what changed since the one before", () => {
+  it("links a later release to what changed since the one before", async () => {
     const dir = copy("twice")
-    expect(version(dir, NEXT).status).toBe(0)
+    expect((await version(dir, NEXT)).status).toBe(0)
     const changelog = text(dir, "CHANGELOG.md").replace("## [Unreleased]\n", "## [Unreleased]\n\n- More.\n")
     Fs.writeFileSync(Path.join(dir, "CHANGELOG.md"), changelog)
-    expect(version(dir, `v${RC}`).status).toBe(0)
+    expect((await version(dir, `v${RC}`)).status).toBe(0)
     expect(json(dir, "package.json").version).toBe(RC)
     expect(text(dir, "CHANGELOG.md")).toContain(
       `[${RC}]: https://github.com/svc-mcp/svc-mcp/compare/v${NEXT}...v${RC}\n[${NEXT}]: `,
@@ -121,22 +144,22 @@ describe("version:bump", () => {
       Path.join(dir, "CHANGELOG.md"),
       text(dir, "CHANGELOG.md").replace("## [Unreleased]\n", "## [Unreleased]\n\n- Fixed.\n"),
     )
-    expect(version(dir, AFTER).status).toBe(0)
+    expect((await version(dir, AFTER)).status).toBe(0)
   })
 
-  it("dates the first release of the version the files state, and changes nothing else", () => {
+  it("dates the first release of the version the files state, and changes nothing else", async () => {
     const dir = copy("first", "- Everything.", false)
     const before = snapshot(dir)
-    expect(version(dir, "--check", `v${current}`).stderr).toContain(`CHANGELOG.md has no section [${current}]`)
-    expect(version(dir, current).status).toBe(0)
+    expect((await version(dir, "--check", `v${current}`)).stderr).toContain(`CHANGELOG.md has no section [${current}]`)
+    expect((await version(dir, current)).status).toBe(0)
     expect(snapshot(dir).slice(0, -1)).toEqual(before.slice(0, -1))
     expect(text(dir, "CHANGELOG.md")).toContain(`## [${current}] - ${today}\n`)
-    expect(version(dir, "--check", `v${current}`).status).toBe(0)
+    expect((await version(dir, "--check", `v${current}`)).status).toBe(0)
     // Released once: the same version again is refused.
-    expect(version(dir, current).stderr).toContain("is not above the last version released")
+    expect((await version(dir, current)).stderr).toContain("is not above the last version released")
   })
 
-  it("refuses what is not a release, and leaves every file as it was", () => {
+  it("refuses what is not a release, and leaves every file as it was", async () => {
     const dir = copy("refused")
     const before = snapshot(dir)
     const refusals: Array<[Array<string>, RegExp]> = [
@@ -146,24 +169,24 @@ describe("version:bump", () => {
       [[], /usage: npm run version:bump -- X\.Y\.Z/],
     ]
     for (const [args, message] of refusals) {
-      const refused = version(dir, ...args)
+      const refused = await version(dir, ...args)
       expect(refused.status).toBe(1)
       expect(refused.stderr).toMatch(message)
     }
     const empty = copy("empty", "")
     const emptyBefore = snapshot(empty)
-    expect(version(empty, NEXT).stderr).toContain("[Unreleased] section is empty")
+    expect((await version(empty, NEXT)).stderr).toContain("[Unreleased] section is empty")
     expect(snapshot(empty)).toEqual(emptyBefore)
     // A file out of step is named, and nothing is written.
     Fs.writeFileSync(Path.join(dir, "mcpb/manifest.json"), text(dir, "mcpb/manifest.json").replace(current, "9.9.9"))
-    const out = version(dir, NEXT)
+    const out = await version(dir, NEXT)
     expect(out.stderr).toContain("mcpb/manifest.json states 9.9.9")
-    expect(version(dir, "--check").stderr).toContain("mcpb/manifest.json states 9.9.9")
+    expect((await version(dir, "--check")).stderr).toContain("mcpb/manifest.json states 9.9.9")
     expect(snapshot(dir).filter((t, i) => t !== before[i]).length).toBe(1)
   })
 
-  it("finds the repository's own files in step", () => {
-    const checked = ChildProcess.spawnSync(process.execPath, [SCRIPT, "--check"], { encoding: "utf8" })
+  it("finds the repository's own files in step", async () => {
+    const checked = await script(["--check"])
     expect(checked.stderr).toBe(`version: ${FILES.length} files at ${current}\n`)
     expect(checked.status).toBe(0)
   })

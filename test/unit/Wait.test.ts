@@ -8,8 +8,6 @@ import * as Layers from "../support/Layers.js"
 import * as Mcp from "../support/Mcp.js"
 import * as Double from "../support/ServiceDouble.js"
 
-const API_KEY = { apiKey: { key: Layers.KEY, secret: Layers.SECRET } }
-
 const update = (id: string | undefined, operation: string, status: string, success: boolean) => ({
   ...(id === undefined ? {} : { _id: { $oid: id } }),
   operation,
@@ -49,7 +47,7 @@ describe("svc_execute wait: true", () => {
     "an Update that starts InProgress with success true is followed to its end; its first success means nothing",
     () =>
       Effect.gen(function* () {
-        const double = yield* Double.scoped(API_KEY)
+        const double = yield* Double.scoped(Layers.API_KEY)
         double.next("/execute/DeployStack", { status: 200, body: update("u1", "DeployStack", "InProgress", true) })
         double.next("/read/GetUpdate", { status: 200, body: update("u1", "DeployStack", "InProgress", true) })
         double.next("/read/GetUpdate", { status: 200, body: update("u1", "DeployStack", "Complete", false) })
@@ -80,7 +78,7 @@ describe("svc_execute wait: true", () => {
 
   it.scopedLive("DeployStackIfChanged with nothing changed answers an Update with no _id: said so, not polled", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/execute/DeployStackIfChanged", {
         status: 200,
         body: update(undefined, "DeployStack", "Complete", true),
@@ -98,7 +96,7 @@ describe("svc_execute wait: true", () => {
 
   it.scopedLive("DeployStack with services runs as DeployStackService, and is followed as such", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/execute/DeployStack", { status: 200, body: update("u2", "DeployStackService", "InProgress", true) })
       double.next("/read/GetUpdate", { status: 200, body: update("u2", "DeployStackService", "Complete", true) })
       const { summary } = yield* call(double, "svc_execute", {
@@ -113,7 +111,7 @@ describe("svc_execute wait: true", () => {
 
   it.scopedLive("a batch with Err entries: those that started are followed, those that could not are named", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/execute/BatchDeployStack", {
         status: 200,
         body: [
@@ -147,7 +145,7 @@ describe("svc_execute wait: true", () => {
 
   it.scopedLive("a batch of DeployStackIfChanged counts the unchanged apart", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/execute/BatchDeployStackIfChanged", {
         status: 200,
         body: [
@@ -170,7 +168,7 @@ describe("svc_execute wait: true", () => {
 describe("svc_rename", () => {
   it.scopedLive("a rename that answers an Update says plainly whether it worked", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/write/RenameStack", { status: 200, body: update("r1", "RenameStack", "Complete", true) })
       double.next("/write/RenameBuild", { status: 200, body: update("r2", "RenameBuild", "Complete", false) })
       const renamed = yield* call(double, "svc_rename", { resource_type: "stack", params: { id: "web", name: "www" } })
@@ -183,7 +181,7 @@ describe("svc_rename", () => {
 
   it.scopedLive("a rename that answers the record (tags, user groups) is passed on as it came", () =>
     Effect.gen(function* () {
-      const double = yield* Double.scoped(API_KEY)
+      const double = yield* Double.scoped(Layers.API_KEY)
       const tag = { _id: { $oid: "t1" }, name: "prod-2", owner: "user-1", color: "Red" }
       double.next("/write/RenameTag", { status: 200, body: tag })
       const { result } = yield* call(double, "svc_rename", {
