@@ -72,7 +72,8 @@ await call(
   "svc_get",
   { resource_type: "stack", params: { stack: "staging-web" } },
   // At a glance: the fields an operator reads first, its state from its list, the server by name; fields: ["*"] gives the whole record.
-  (s) => `${s.name} (${s.state}): ${s.repo}@${s.branch}, files ${s.files.join(", ")} in the ${s.files_at}, on server ${s.server}`,
+  (s) =>
+    `${s.name} (${s.state}): ${s.repo}@${s.branch}, files ${s.files.join(", ")} in the ${s.files_at}, on server ${s.server}`,
 )
 await call(
   "svc_inspect",
