@@ -21,7 +21,7 @@ const text = (value: unknown): string => (typeof value === "string" ? value : ""
  * A URL with what may hold a credential masked: the user and password, every path segment after
  * the first, the query and the fragment. Not a URL: masked whole, unless empty.
  */
-export const maskUrl = (value: unknown): string | undefined => {
+const maskUrl = (value: unknown): string | undefined => {
   const raw = text(value).trim()
   if (raw === "") return undefined
   if (!URL.canParse(raw)) return REDACTED
@@ -34,7 +34,7 @@ export const maskUrl = (value: unknown): string | undefined => {
 }
 
 /** `KEY=value` lines, as the service reads an environment: the keys, never a value; comments and blank lines left out. */
-export const envKeys = (value: unknown): ReadonlyArray<string> =>
+const envKeys = (value: unknown): ReadonlyArray<string> =>
   text(value)
     .split("\n")
     .map((line) => line.trim())
@@ -84,7 +84,7 @@ const runOf = (enabled: unknown, names: NameMaps): string | undefined => {
 }
 
 /** Each stage as `name: what it runs`, its executions by type and target: `build: RunBuild api-image`. */
-export const stageRuns = (stages: unknown, names: NameMaps): ReadonlyArray<string> =>
+const stageRuns = (stages: unknown, names: NameMaps): ReadonlyArray<string> =>
   (Array.isArray(stages) ? stages : []).flatMap((stage) => {
     if (!isObject(stage)) return []
     const runs = executionsOf(stage).flatMap((e) => runOf(e, names) ?? [])
@@ -93,7 +93,7 @@ export const stageRuns = (stages: unknown, names: NameMaps): ReadonlyArray<strin
   })
 
 /** The kinds of names the stages' targets need read: those given by id. */
-export const stageKinds = (stages: unknown): ReadonlyArray<NameKind> => {
+const stageKinds = (stages: unknown): ReadonlyArray<NameKind> => {
   const kinds = new Set<NameKind>()
   for (const stage of Array.isArray(stages) ? stages : []) {
     if (!isObject(stage)) continue
@@ -111,7 +111,7 @@ export const stageKinds = (stages: unknown): ReadonlyArray<NameKind> => {
 /** What raises an alert: of its data, the numbers and the states it went from and to (the definitions' own words). */
 const ALERT_VALUES = ["percentage", "used_gb", "total_gb", "from", "to"] as const
 
-export const alertValues = (data: unknown): Json | undefined => {
+const alertValues = (data: unknown): Json | undefined => {
   if (!isObject(data)) return undefined
   const values = Object.fromEntries(
     ALERT_VALUES.flatMap((key) => {
@@ -126,7 +126,7 @@ export const alertValues = (data: unknown): Json | undefined => {
 }
 
 /** Where a stack's files are, from its config: on the server, in a repository, or written in the service (`ui`). */
-export const filesAt = (config: unknown): "server" | "repo" | "ui" | undefined => {
+const filesAt = (config: unknown): "server" | "repo" | "ui" | undefined => {
   if (!isObject(config)) return undefined
   if (config.files_on_host === true) return "server"
   if (text(config.repo) !== "" || text(config.linked_repo) !== "") return "repo"

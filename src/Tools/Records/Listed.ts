@@ -5,6 +5,8 @@
  * id; a read that fails leaves the state out, never guessed.
  */
 import * as Effect from "effect/Effect"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import { KIND_OF_TYPE, type NameMaps } from "../Names/Names.js"
@@ -25,6 +27,8 @@ const read = (client: SvcClientShape, list: string, id: string, name: string): E
       Array.isArray(items) ? items.find((item): item is Json => isObject(item) && item.id === id) : undefined,
     ),
     Effect.orElseSucceed(() => undefined),
+    // A read the user did not ask for: its failure leaves the state out, not a warning.
+    Logger.withMinimumLogLevel(LogLevel.Error),
   )
 
 /** The list item of the record `endpoint` answered, where a question of its glance is its list's. */
