@@ -254,6 +254,12 @@ describe("every glance holds its table, on the sandbox", () => {
         expect(files.info.remote_contents).toEqual([
           expect.objectContaining({ path: "compose.yaml", contents: expect.stringContaining("services:") }),
         ])
+        // Files on the server, or written in the service: said so.
+        const staging = sandbox.world.store.find("stack", "staging-web")
+        staging.config = { ...staging.config, files_on_host: true }
+        expect((yield* get("stack", { stack: "staging-web" })).structuredContent).toMatchObject({ files_at: "server" })
+        staging.config = { ...staging.config, files_on_host: false, repo: "", file_contents: "services: {}" }
+        expect((yield* get("stack", { stack: "staging-web" })).structuredContent).toMatchObject({ files_at: "ui" })
         // The planted secret value of a deployment's environment never shows; its key does.
         sandbox.world.store.find("deployment", "api").config.environment =
           "API_TOKEN=planted-value-7f3a\n# NOTE=x\nLOG=info"
