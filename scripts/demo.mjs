@@ -71,8 +71,9 @@ await call("svc_list", { resource_type: "stack" }, names)
 await call(
   "svc_get",
   { resource_type: "stack", params: { stack: "staging-web" } },
-  // At a glance: the fields an operator reads first, the server by name; fields: ["*"] gives the whole record.
-  (s) => `${s.name}: ${s.repo}@${s.branch}, files ${s.files.join(", ")}, on server ${s.server}`,
+  // At a glance: the fields an operator reads first, its state from its list, the server by name; fields: ["*"] gives the whole record.
+  (s) =>
+    `${s.name} (${s.state}): ${s.repo}@${s.branch}, files ${s.files.join(", ")} in the ${s.files_at}, on server ${s.server}`,
 )
 await call(
   "svc_inspect",
@@ -93,7 +94,8 @@ for (let i = 0; i < 10; i++) {
   say(`  ${mine.status}${mine.status === "Complete" ? `, success: ${mine.success}` : ""}`)
   if (mine.status === "Complete") break
 }
-await call("svc_list", { resource_type: "stack", params: { query: { names: ["staging-web"] } } }, names)
+// The glance says the state the deploy left: no list to read for it.
+await call("svc_get", { resource_type: "stack", params: { stack: "staging-web" } }, (s) => `${s.name} (${s.state})`)
 await call(
   "svc_logs",
   { resource_type: "stack", params: { stack: "staging-web", services: [], tail: 5 } },

@@ -13,6 +13,8 @@ import type { Invocation, ToolSuccess } from "./Invocation.js"
 import { type NameMaps, type Names, unreachableOf } from "./Names/Names.js"
 import { EMPTY_LOGS, isEmptyLog } from "./Records/EmptyLog.js"
 import { executedLine } from "./Records/Executed.js"
+import * as Execution from "./Records/Execution.js"
+import * as Listed from "./Records/Listed.js"
 import { isNothing, type ReadBack } from "./Records/ReadBack.js"
 import * as Stale from "./Records/Stale.js"
 import * as View from "./View.js"
@@ -35,6 +37,26 @@ export const namesFor = (
   const kinds = View.kindsOf(view, data, invocation.body)
   return kinds.length === 0 ? NO_NAMES : names.value.lookup(kinds)
 }
+
+/**
+ * The names shown, and the list item of the record or the execution's target where its glance
+ * shows what only the list says (a stack's state, Listed.ts): the fields of the answer to spread.
+ */
+export const shownWith = (
+  view: View.View,
+  invocation: Invocation,
+  data: unknown,
+  shown: NameMaps | undefined,
+  client: SvcClientShape,
+): Effect.Effect<{ readonly names?: NameMaps; readonly listed?: Readonly<Record<string, unknown>> }> =>
+  Effect.map(
+    view._tag === "Record"
+      ? Listed.ofRecord(invocation.endpoint, data, client)
+      : view._tag === "Execution"
+        ? Listed.ofUpdate(data, shown, Execution.givenName(data, invocation.body), client)
+        : Effect.succeed(undefined),
+    (listed) => ({ ...(shown === undefined ? {} : { names: shown }), ...(listed === undefined ? {} : { listed }) }),
+  )
 
 /**
  * The first line an answer's own findings make: an execution answered at once says what it did and

@@ -34,6 +34,8 @@ export interface ToolSuccess extends Invocation {
   readonly page?: number
   /** The names of the ids the rendered answer shows, as this caller may see them (Names.ts). */
   readonly names?: NameMaps
+  /** The record's list item, read beside it for what only the list says: its state (Records/Listed.ts). */
+  readonly listed?: Readonly<Record<string, unknown>>
   /** The byte cap the service's answer was cut at (SVC_MAX_ANSWER_BYTES): `data` is what arrived of it. */
   readonly cut?: number
   /** How the answer is shown, chosen once (View.ts); chosen when it is rendered where not given. */

@@ -12,7 +12,7 @@ import { Naming } from "../Settings/Naming.js"
 import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { SvcClient } from "../SvcClient.js"
-import { firstLine, namesFor, readBackOf } from "./Beside.js"
+import { firstLine, namesFor, readBackOf, shownWith } from "./Beside.js"
 import { problemsOf } from "./Catalog/Problems.js"
 import { pathOf, type Tool, targetOf } from "./Catalog/Tool.js"
 import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./Catalog/ToolError.js"
@@ -278,7 +278,7 @@ export const runWith = (
       const shown = yield* namesFor(view, invocation, data, names)
       const named = {
         view,
-        ...(shown === undefined ? {} : { names: shown }),
+        ...(yield* shownWith(view, invocation, data, shown, client)),
         ...(reply.cut === undefined ? {} : { cut: reply.cut }),
       }
       const said =
@@ -301,6 +301,6 @@ export const runWith = (
       data: waited.data,
       summary: executedLine(invocation.endpoint, waited.data, shown) ?? waited.summary,
       view,
-      ...(shown === undefined ? {} : { names: shown }),
+      ...(yield* shownWith(view, invocation, waited.data, shown, client)),
     })
   })

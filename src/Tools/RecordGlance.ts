@@ -12,7 +12,9 @@ import * as Tables from "./Catalog/Tables.js"
 import type { Shows } from "./Catalog/Tool.js"
 import * as Glance from "./Lists/Glance.js"
 import type { NameKind, NameMaps } from "./Names/Names.js"
+import * as Answers from "./Records/Answers.js"
 import * as Execution from "./Records/Execution.js"
+import { QUESTIONS } from "./Records/Questions.js"
 import type { Glimpse } from "./Records/Records.js"
 import { RECORD_VIEWS, type RecordView } from "./Records/RecordViews.js"
 import * as StackDrift from "./Records/StackDrift.js"
@@ -23,7 +25,7 @@ type Json = Readonly<Record<string, unknown>>
 /** How one endpoint's record is shown at a glance. */
 export interface RecordGlance {
   /** The record at a glance; undefined where the answer is not one to glance at (it is then shown whole). */
-  readonly glance: (record: Json, names: NameMaps, body: Json) => Glimpse | undefined
+  readonly glance: (record: Json, names: NameMaps, body: Json, listed?: Json) => Glimpse | undefined
   /** The kinds of names the glance of `record` shows, read before it is made. */
   readonly kinds: (record: Json, body: Json) => ReadonlyArray<NameKind>
   /** Each label's record paths: what `fields` takes a label for, and `schema: true` lists. */
@@ -43,30 +45,65 @@ const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}
 const isEmpty = (cell: unknown): boolean => cell === null || cell === "" || (Array.isArray(cell) && cell.length === 0)
 
 /**
- * The glance of a record of `view`'s type: its labels and their values, and a first line naming it
- * and saying how to see the whole record (`via`: the call that takes `fields`, where this one does not).
+ * Each label's record paths: the view's, and those of the questions of `endpoint` (Questions.ts)
+ * that read the record, `fields` their own where they say so (a stack's `files` reads its contents too).
  */
-const fromView = (view: RecordView, via = ""): RecordGlance => {
+const labelsOf = (compiled: Glance.Compiled, endpoint: string): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const byLabel = new Map(compiled.byLabel)
+  for (const question of QUESTIONS[endpoint]?.questions ?? []) {
+    if (question.from !== undefined) continue
+    if (question.fields !== undefined) byLabel.set(question.label, question.fields)
+    else if (question.reads !== undefined) byLabel.set(question.label, question.paths)
+  }
+  return byLabel
+}
+
+/**
+ * The glance of a record of `view`'s type, the record of `endpoint`: its labels and their values,
+ * then the answers its questions read of their own (Questions.ts), a state from its list item
+ * (`listed`) beside its name; and a first line naming it and saying how to see the whole record
+ * (`via`: the call that takes `fields`, where this one does not).
+ */
+const fromView = (view: RecordView, endpoint: string, via = ""): RecordGlance => {
   const compiled = Glance.compile(view)
-  const more = view.more === undefined ? "" : `, or paths such as ${JSON.stringify([view.more])}`
-  const after = `at a glance; ${via}fields: ["*"] for the whole record${more}]\n`
+  const { more: pointer, quiet = [] } = QUESTIONS[endpoint] ?? {}
+  const example = view.more === undefined ? "" : `, or e.g. ${JSON.stringify([view.more])}`
+  const after = `at a glance; ${via}fields: ["*"] for all${pointer === undefined ? example : `, or ${pointer}`}]\n`
   return {
     floor: `[svc-mcp: ${view.noun} ${after}{}`.length,
-    glance: (record, names) => {
+    glance: (record, names, _body, listed) => {
       const row = compiled.row(record, names)
       const value: Record<string, unknown> = {}
       compiled.labels.forEach((label, i) => {
-        if (!isEmpty(row[i])) value[label] = row[i]
+        if (!isEmpty(row[i]) && !(row[i] === false && quiet.includes(label))) value[label] = row[i]
       })
       // An answer that holds none of the labels' fields is not such a record: it is shown whole.
       if (Object.keys(value).length === 0) return undefined
       // The record's name, where its first label is one: "stack web", "container /web-web-1".
       const name = typeof row[0] === "string" && row[0] !== "" ? ` ${clip(row[0])}` : ""
-      return { value, untrusted: [], line: `[svc-mcp: ${view.noun}${name} ${after}` }
+      const line = `[svc-mcp: ${view.noun}${name} ${after}`
+      return { value: withAnswers(value, Answers.answersOf(endpoint, record, names, listed)), untrusted: [], line }
     },
-    kinds: (record) => Glance.kindsFor(compiled, [record]),
-    byLabel: compiled.byLabel,
+    kinds: (record) => [...Glance.kindsFor(compiled, [record]), ...Answers.kindsOf(endpoint, record)],
+    byLabel: labelsOf(compiled, endpoint),
   }
+}
+
+/** The glance's labels with the answers added: a state after the name and id, the rest in place of a label's or after. */
+const withAnswers = (
+  value: Readonly<Record<string, unknown>>,
+  answers: ReadonlyArray<readonly [string, unknown]>,
+): Readonly<Record<string, unknown>> => {
+  if (answers.length === 0) return value
+  const state = answers.filter(([label]) => label === "state")
+  const others = new Map(answers.filter(([label]) => label !== "state"))
+  const kept = Object.entries(value).map(
+    ([label, cell]) => [label, others.has(label) ? others.get(label) : cell] as const,
+  )
+  const lead = kept.findIndex(([label]) => label !== "name" && label !== "id")
+  const at = lead === -1 ? kept.length : lead
+  const added = [...others].filter(([label]) => !Object.hasOwn(value, label))
+  return Object.fromEntries([...kept.slice(0, at), ...state, ...kept.slice(at), ...added])
 }
 
 const UPDATE_LINE = ' at a glance; fields: ["*"] for the whole record, or paths such as ["logs"]]\n'
@@ -104,8 +141,8 @@ const OWN: Readonly<Record<string, RecordGlance>> = {
 /** A stack's glance, with its drift from its repository where it has any (StackDrift.ts). */
 const withDrift = (base: RecordGlance): RecordGlance => ({
   ...base,
-  glance: (record, names, body) => {
-    const glimpse = base.glance(record, names, body)
+  glance: (record, names, body, listed) => {
+    const glimpse = base.glance(record, names, body, listed)
     const drift = glimpse === undefined ? undefined : StackDrift.of(record)
     return glimpse === undefined || drift === undefined
       ? glimpse
@@ -120,7 +157,10 @@ const withDrift = (base: RecordGlance): RecordGlance => ({
 const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
   ...Object.entries(RECORD_VIEWS).map(
     ([endpoint, view]) =>
-      [endpoint, endpoint === "read/GetStack" ? withDrift(fromView(view)) : fromView(view)] as const,
+      [
+        endpoint,
+        endpoint === "read/GetStack" ? withDrift(fromView(view, endpoint)) : fromView(view, endpoint),
+      ] as const,
   ),
   ...Object.entries(OWN),
 ])
@@ -131,8 +171,9 @@ const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
  */
 const CHANGED: ReadonlyMap<string, RecordGlance> = new Map(
   Object.entries(Tables.update).flatMap(([type, endpoint]) => {
-    const view = RECORD_VIEWS[`read/${(Tables.get as Readonly<Record<string, string>>)[type]}`]
-    return view === undefined ? [] : [[`write/${endpoint}`, fromView(view, "svc_get with ")] as const]
+    const get = `read/${(Tables.get as Readonly<Record<string, string>>)[type]}`
+    const view = RECORD_VIEWS[get]
+    return view === undefined ? [] : [[`write/${endpoint}`, fromView(view, get, "svc_get with ")] as const]
   }),
 )
 

@@ -214,10 +214,10 @@ const recordOf = (
   if (view._tag === "Named") return About.glance(view.about, shown, outcome.body, outcome.names ?? {})
   if (view._tag === "Execution")
     return Execution.isExecution(shown)
-      ? Execution.glance(shown, outcome.names ?? {}, Execution.givenName(shown, outcome.body))
+      ? Execution.glance(shown, outcome.names ?? {}, Execution.givenName(shown, outcome.body), outcome.listed)
       : undefined
   if (view._tag !== "Record" || !isObject(shown)) return undefined
-  const glimpse = view.glance.glance(shown, outcome.names ?? {}, outcome.body)
+  const glimpse = view.glance.glance(shown, outcome.names ?? {}, outcome.body, outcome.listed)
   const sent = outcome.text?.length
   if (glimpse === undefined || sent === undefined) return glimpse
   const json = JSON.stringify(glimpse.value)

@@ -138,7 +138,7 @@ describe("the README's first 60 lines", () => {
       /^13 tools: svc_list, /m,
       /^< prod-01 \(Ok\), prod-02 \(Ok\), staging-01 \(Ok\)$/m,
       /^< web \(running\), monitoring \(running\), staging-web \(stopped\)$/m,
-      /^< staging-web: acme\/staging-web@main, files compose\.yaml, on server staging-01$/m,
+      /^< staging-web \(stopped\): acme\/staging-web@main, files compose\.yaml in the repo, on server staging-01$/m,
       /^< \/web-web-1: running, image library\/web:latest$/m,
       /^ {2}Complete, success: true$/m,
       /^< staging-web \(running\)$/m,

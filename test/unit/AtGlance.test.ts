@@ -96,6 +96,8 @@ describe("an execution's result at a glance", () => {
           success: true,
           seconds: expect.any(Number),
           update: expect.stringMatching(/^[0-9a-f]{24}$/),
+          // What now holds: the stack's state, as its list says it after the deploy.
+          state: "running",
           stages: ["Set git remote", "Checkout branch", "Git pull", "Latest Commit", "Compose Pull", "Compose Up"].map(
             (stage) => ({ stage, ok: true }),
           ),

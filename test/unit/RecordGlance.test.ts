@@ -9,12 +9,14 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { REDACTED } from "../../src/Shared/Secrets.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import * as TablesAll from "../../src/Tools/Catalog/TablesAll.js"
 import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import type * as Names from "../../src/Tools/Names/Names.js"
 import * as RecordGlance from "../../src/Tools/RecordGlance.js"
+import { type Question, readOf } from "../../src/Tools/Records/Questions.js"
 import { RECORD_VIEWS } from "../../src/Tools/Records/RecordViews.js"
 import * as Render from "../../src/Tools/Render.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
@@ -103,6 +105,38 @@ const rendered = (endpoint: string, record: unknown): Render.Rendered => {
 
 /** The text outside every fence: what the answer shows as its own. */
 const outsideFences = (text: string): string => text.replace(/<u:[0-9a-f]{16}>[\s\S]*?<\/u>/g, "")
+
+/** Whether `cell`, a question's answer, is made of what the record holds at the question's paths, as its reader says. */
+const madeOf = (question: Question, record: unknown, cell: unknown): boolean => {
+  const at = (path: string) => valuesAt(record, path.split("."))
+  switch (question.reads) {
+    case "url": {
+      const [url] = at("config.endpoint.params.url") as Array<string>
+      if (cell === REDACTED) return true
+      const parsed = URL.canParse(url ?? "") ? new URL(url ?? "") : undefined
+      return parsed !== undefined && (cell as string).startsWith(`${parsed.protocol}//${parsed.host}`)
+    }
+    case "keys": {
+      const [env] = at("config.environment") as Array<string>
+      const lines = (env ?? "").split("\n").map((line) => line.trim())
+      return (cell as Array<string>).every((key) =>
+        lines.some((line) => line.startsWith(key) && line.slice(key.length).trim().startsWith("=")),
+      )
+    }
+    case "runs": {
+      const names = at("config.stages.name")
+      return (cell as Array<string>).every((run) =>
+        names.some((name) => run.startsWith(`${name}: `) || run.startsWith(`${name} (off): `)),
+      )
+    }
+    case "numbers":
+      return Object.entries(cell as object).every(([key, value]) => at(`data.data.${key}`).includes(value))
+    case "files_at":
+      return ["server", "repo", "ui"].includes(cell as string)
+    default:
+      return false
+  }
+}
 
 type Sandbox = Effect.Effect.Success<ReturnType<typeof Sandboxes.scoped>>
 
@@ -278,6 +312,13 @@ describe("the records' views", () => {
             for (const path of drift.files) expect(paths).toContain(path)
             continue
           }
+          const question = readOf(endpoint).find((q) => q.label === label)
+          if (question !== undefined) {
+            // An answer made of its question's paths (Questions.ts), never of a list item here: none was read.
+            expect(question.reads, label).not.toBe("listed")
+            expect(madeOf(question, record, cell), `${label}: ${JSON.stringify(cell)}`).toBe(true)
+            continue
+          }
           const column = view.columns.find((c) => c.label === label)
           expect(column, label).toBeDefined()
           const found = valuesAt(record, (column?.path ?? "").split("."))
@@ -318,9 +359,9 @@ describe("a record smaller than any glance of it", () => {
     const floor = stack?.floor ?? 0
     expect(floor).toBeGreaterThan(60)
     // A stack as the service could send it in just the floor's characters, with an id to name.
-    const base = { name: "web", info: { state: "running" }, config: { server_id: ID } }
-    const pad = "x".repeat(floor - JSON.stringify({ ...base, description: "" }).length)
-    const record = { ...base, description: pad }
+    const base = { name: "web", config: { server_id: ID, branch: "" } }
+    const pad = "x".repeat(floor - JSON.stringify(base).length)
+    const record = { ...base, config: { ...base.config, branch: pad } }
     expect(JSON.stringify(record).length).toBe(floor)
     expect(RecordGlance.glanceOf(Definitions.svc_get.shows, "read/GetStack", record, NAMES, {}, floor)).toBeUndefined()
     const answer = rendered("read/GetStack", record)
@@ -349,21 +390,19 @@ describe("svc_get and svc_inspect at a glance, on the sandbox", () => {
       const text = Mcp.text(glance)
       expect(text.length).toBeLessThanOrEqual(whole.length * 0.4)
       const [head, json] = text.split("\n")
-      expect(head).toBe(
-        '[svc-mcp: stack web at a glance; fields: ["*"] for the whole record, or paths such as ["config.environment"]]',
-      )
+      expect(head).toBe('[svc-mcp: stack web at a glance; fields: ["*"] for all, or ["files"] for its files]')
       const id = sandbox.world.store.find("stack", "web").id
       expect(JSON.parse(json ?? "")).toEqual({
         name: "web",
         id,
+        // Its state from its list item; where its files are; its switches that are off left out.
+        state: "running",
         server: "prod-01",
         tags: ["production"],
         repo: "acme/web",
         branch: "main",
         files: ["compose.yaml"],
-        auto_update: false,
-        poll_for_updates: false,
-        send_alerts: false,
+        files_at: "repo",
       })
       expect(glance.structuredContent).toEqual(JSON.parse(json ?? ""))
       // A label is taken as `fields` for the path it reads, the id's name beside it.
@@ -395,45 +434,43 @@ describe("svc_get and svc_inspect at a glance, on the sandbox", () => {
 })
 
 describe("with SVC_REACH=all, on the sandbox", () => {
-  it.scopedLive(
-    "an update is an execution's result at a glance, its output fenced; a user record shorter than its glance comes whole",
-    () =>
-      Effect.gen(function* () {
-        const sandbox = yield* Sandboxes.scoped()
-        const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox), { reach: "all" })
-        const call = (name: string, args: Record<string, unknown>) =>
-          Effect.promise(() => client.callTool({ name, arguments: args }))
-        // A deployment's deploy: its one stage's output (docker run's container id) is shown, and fenced.
-        const deployed = yield* call("svc_execute", {
-          operation: "deploy",
-          params: { deployment: "api" },
-          wait: true,
-        })
-        const id = (deployed.structuredContent as { update: string }).update
-        const update = yield* call("svc_get", { resource_type: "update", params: { id } })
-        const [fences, head, json] = Mcp.text(update).split("\n")
-        expect(fences).toMatch(/^\[svc-mcp: untrusted text at stages\[\]\.out /)
-        expect(head).toBe(
-          `[svc-mcp: update ${id} at a glance; fields: ["*"] for the whole record, or paths such as ["logs"]]`,
-        )
-        expect(JSON.parse(json ?? "")).toMatchObject({
-          operation: "Deploy",
-          target: "Deployment api",
-          status: "Complete",
-          success: true,
-          update: id,
-          stages: [
-            { stage: "Docker Run", ok: true, out: expect.stringMatching(/^<u:[0-9a-f]{16}>[0-9a-f]{64}<\/u>$/) },
-          ],
-        })
-        expect(update._meta?.["svc-mcp/untrusted"]).toEqual(["/stages/0/out"])
-        const whole = yield* call("svc_get", { resource_type: "update", params: { id }, fields: ["*"] })
-        expect(whole.structuredContent).toMatchObject({ operation: "Deploy", logs: [expect.any(Object)] })
+  it.scopedLive("an update is an execution's result at a glance, its output fenced; a user record at a glance", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox), { reach: "all" })
+      const call = (name: string, args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name, arguments: args }))
+      // A deployment's deploy: its one stage's output (docker run's container id) is shown, and fenced.
+      const deployed = yield* call("svc_execute", {
+        operation: "deploy",
+        params: { deployment: "api" },
+        wait: true,
+      })
+      const id = (deployed.structuredContent as { update: string }).update
+      const update = yield* call("svc_get", { resource_type: "update", params: { id } })
+      const [fences, head, json] = Mcp.text(update).split("\n")
+      expect(fences).toMatch(/^\[svc-mcp: untrusted text at stages\[\]\.out /)
+      expect(head).toBe(
+        `[svc-mcp: update ${id} at a glance; fields: ["*"] for the whole record, or paths such as ["logs"]]`,
+      )
+      expect(JSON.parse(json ?? "")).toMatchObject({
+        operation: "Deploy",
+        target: "Deployment api",
+        status: "Complete",
+        success: true,
+        update: id,
+        stages: [{ stage: "Docker Run", ok: true, out: expect.stringMatching(/^<u:[0-9a-f]{16}>[0-9a-f]{64}<\/u>$/) }],
+      })
+      expect(update._meta?.["svc-mcp/untrusted"]).toEqual(["/stages/0/out"])
+      const whole = yield* call("svc_get", { resource_type: "update", params: { id }, fields: ["*"] })
+      expect(whole.structuredContent).toMatchObject({ operation: "Deploy", logs: [expect.any(Object)] })
 
-        // The sandbox's user record is shorter than its glance would be: it comes whole, as the service sent it.
-        const user = Mcp.text(yield* call("svc_get", { resource_type: "user", params: { user: "alice" } }))
-        expect(user.startsWith("[svc-mcp:")).toBe(false)
-        expect(JSON.parse(user)).toMatchObject({ username: "alice", enabled: true, config: { type: "Local" } })
-      }),
+      // The sandbox's user record at a glance: shorter than the record, its password's field never shown.
+      const user = Mcp.text(yield* call("svc_get", { resource_type: "user", params: { user: "alice" } }))
+      const [userLine, userJson] = user.split("\n")
+      expect(userLine).toBe('[svc-mcp: user alice at a glance; fields: ["*"] for all, or e.g. ["all"]]')
+      expect(JSON.parse(userJson ?? "")).toMatchObject({ username: "alice", enabled: true, type: "Local" })
+      expect(user).not.toContain("password")
+    }),
   )
 })

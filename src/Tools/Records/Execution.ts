@@ -12,6 +12,7 @@
  */
 import type { Pattern } from "../../Untrusted/Derive.js"
 import { KIND_OF_TYPE, type NameKind, type NameMaps } from "../Names/Names.js"
+import * as Listed from "./Listed.js"
 import type { Glimpse } from "./Records.js"
 
 /**
@@ -106,7 +107,7 @@ const secondsOf = (update: Json): number | undefined =>
     : undefined
 
 /** One Update at a glance. `given` is the target's name as the call's params gave it, if they did. */
-const glanceOne = (update: Json, names: NameMaps, given: string | undefined): Json => {
+const glanceOne = (update: Json, names: NameMaps, given: string | undefined, listed?: Json): Json => {
   const id = isJson(update._id) && typeof update._id.$oid === "string" ? update._id.$oid : undefined
   const seconds = secondsOf(update)
   return {
@@ -117,14 +118,16 @@ const glanceOne = (update: Json, names: NameMaps, given: string | undefined): Js
     ...(update.status === "Complete" ? { success: update.success === true } : {}),
     ...(seconds === undefined ? {} : { seconds }),
     ...(id === undefined ? {} : { update: id }),
+    // What now holds: the target's state, as its list says it after the Update (Listed.ts).
+    ...Listed.stateField(listed),
     stages: stagesOf(update),
   }
 }
 
 /** An execution's answer at a glance, and where it holds untrusted text. */
-export const glance = (data: unknown, names: NameMaps, given: string | undefined): Glimpse =>
+export const glance = (data: unknown, names: NameMaps, given: string | undefined, listed?: Json): Glimpse =>
   isUpdate(data)
-    ? { value: glanceOne(data, names, given), untrusted: UNTRUSTED }
+    ? { value: glanceOne(data, names, given, listed), untrusted: UNTRUSTED }
     : {
         value: (data as ReadonlyArray<Json>).map((item) =>
           item.status === "Ok" && isUpdate(item.data)
