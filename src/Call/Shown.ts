@@ -25,6 +25,3 @@ export const ALL_FIELDS = 'fields: ["*"]'
 
 /** A schema answer (`schema: true` or a shape's name), which is never shaped. */
 export const SCHEMA = "schema"
-
-/** Whether the answer is shown whole, whatever it holds. */
-export const isWhole = (shown: Shown): boolean => shown._tag === "Whole"

@@ -36,7 +36,7 @@ export type View = Data.TaggedEnum<{
 export const View = Data.taggedEnum<View>()
 
 /** The `fields` path that keeps the whole answer, as the service gave it. */
-export const WHOLE = "*"
+const WHOLE = "*"
 
 /**
  * How `tool`'s answer to `selector` is to be shown, resolved once with the call (Call/Shown.ts): whole

@@ -28,7 +28,7 @@ const shownOf = (made: Made): Shown.Shown =>
         : Shown.Shown.Shaped({ fields: made.fields }))
 
 /** The answer with how it is shown and its view, as the tools' program makes them. */
-export const viewed = (tool: Tool, made: Made): ToolSuccess => {
+const viewed = (tool: Tool, made: Made): ToolSuccess => {
   const { whole: _, ...rest } = made
   const shown = shownOf(made)
   return {
