@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Kinds from "../Service/Kinds.js"
 import * as NamePattern from "../Shared/NamePattern.js"
 import type { SvcClient } from "../SvcClient.js"
 import * as Tables from "../Tools/Catalog/Tables.js"
@@ -21,7 +22,7 @@ import { filePlan, isFileWrite, metaPlan } from "./ResourcePlan.js"
 export type { BatchPlan, Planned } from "./PlanShape.js"
 
 /** The kind each batch endpoint runs on. */
-const BATCH_KINDS: Readonly<Record<string, keyof typeof Tables.list>> = {
+const BATCH_KINDS: Readonly<Record<string, Kinds.KindName>> = {
   BatchRunBuild: "build",
   BatchDeployStack: "stack",
   BatchDeployStackIfChanged: "stack",
@@ -39,28 +40,16 @@ const BATCH_KINDS: Readonly<Record<string, keyof typeof Tables.list>> = {
 /** How many of a batch's matches its question names. */
 const LISTED = 30
 
-/** The key a Get request names its record under, where it is not the kind itself. */
-const GET_KEY: Readonly<Record<string, string>> = {
-  sync_resource: "sync",
-  variable: "name",
-  git_provider_account: "id",
-  image_registry_account: "id",
-}
-
-/** The reads of what SVC_REACH=all's deletes remove, where the interface has no get of their kind: endpoint and key. */
-const REACH_GETS: Readonly<Record<string, readonly [string, string]>> = {
-  user: ["FindUser", "user"],
-}
-
 type Params = Readonly<Record<string, unknown>>
 
-/** The state and server of a stack or deployment: from its list item, as a full record has no state. */
+/** The state and server of a stack or deployment: from its list item, where its state is (Service/Kinds.ts). */
 const placement = (kind: "stack" | "deployment", id: string, name: string) =>
   Effect.gen(function* () {
-    const items = yield* read("read", Tables.list[kind], { query: { names: [name] }, limit: 0 })
+    const of = Kinds.KINDS[kind]
+    const items = yield* read("read", of.list, { query: { names: [name] }, limit: 0 })
     const item = Array.isArray(items) ? items.find((i) => field(i, "id") === id) : undefined
     const info = field(item, "info")
-    const state = text(field(info, "state"))
+    const state = text(Kinds.stateIn(of, item))
     let server = text(field(info, "server_name"))
     const serverId = text(field(info, "server_id"))
     if (server === undefined && serverId !== undefined) {
@@ -73,11 +62,12 @@ const deletePlan = (kind: string, params: Params) =>
   Effect.gen(function* () {
     // A user is named under `user` (SVC_REACH=all), every other kind under `id` (a variable: `name`).
     const target = text(params.id) ?? text(params.name) ?? text(params.user) ?? ""
-    const get = Tables.get[kind as keyof typeof Tables.get] ?? REACH_GETS[kind]?.[0]
+    const of = Kinds.kindOf(kind)
+    const get = of?.get ?? of?.find
     const record = yield* Effect.either(
       Effect.gen(function* () {
         if (get === undefined) return yield* Effect.fail(`no read of a ${kind} is known`)
-        const found = yield* read("read", get, { [REACH_GETS[kind]?.[1] ?? GET_KEY[kind] ?? kind]: target })
+        const found = yield* read("read", get.endpoint, { [get.key]: target })
         const name =
           text(field(found, "name")) ??
           [text(field(found, "username")), text(field(found, "domain"))].filter((p) => p !== undefined).join("@")
@@ -106,7 +96,7 @@ const batchPlan = (endpoint: string, params: Params, names: Option.Option<NamesS
       Effect.gen(function* () {
         // The service's own tag rule (every tag, by name or id) through its list query; limit 0 is every page.
         const query = tags.length === 0 ? {} : { query: { tags } }
-        const items = yield* read("read", Tables.list[kind], { ...query, limit: 0 })
+        const items = yield* read("read", Kinds.KINDS[kind].list, { ...query, limit: 0 })
         const names = (Array.isArray(items) ? items.map((i) => text(field(i, "name"))) : []).filter(
           (n): n is string => n !== undefined,
         )

@@ -7,9 +7,9 @@
  * counted; what cannot be read is said so, and the question is asked all the same.
  */
 import * as Effect from "effect/Effect"
+import * as Kinds from "../Service/Kinds.js"
 import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient } from "../SvcClient.js"
-import * as Tables from "../Tools/Catalog/Tables.js"
 
 /** The kinds a procedure's stage may run something on, by the param that names them. */
 const KINDS = ["stack", "deployment", "build", "repo", "procedure", "action", "server", "sync_resource"]
@@ -32,18 +32,6 @@ const stagesNaming = (procedure: unknown, key: string, names: ReadonlySet<string
       ? [text(field(stage, "name")) ?? "a stage"]
       : [],
   )
-
-/** The service's name of a kind in a ResourceTarget: `sync_resource` is `ResourceSync`. */
-const TARGETS: Readonly<Record<string, string>> = {
-  stack: "Stack",
-  deployment: "Deployment",
-  build: "Build",
-  repo: "Repo",
-  procedure: "Procedure",
-  action: "Action",
-  server: "Server",
-  sync_resource: "ResourceSync",
-}
 
 /** Whether a ResourceTarget names the resource: its type, and its id or name. */
 const targets = (target: unknown, type: string, names: ReadonlySet<string>) => {
@@ -114,12 +102,13 @@ export const make = (
   body: Readonly<Record<string, unknown>>,
 ): Effect.Effect<ReadonlyArray<string>, never, SvcClient> => {
   const given = text(body.id)
-  if (!KINDS.includes(kind) || given === undefined) return Effect.succeed([])
-  const key = kind === "sync_resource" ? "sync" : kind
-  const type = TARGETS[kind] ?? ""
+  // Its get's key is the param a stage names it by too (`sync` for a sync); its type, a target's.
+  const of = KINDS.includes(kind) ? Kinds.kindOf(kind) : undefined
+  if (of?.get === undefined || given === undefined) return Effect.succeed([])
+  const { endpoint: get, key } = of.get
+  const type = of.type ?? ""
   return Effect.gen(function* () {
     const client = yield* SvcClient
-    const get = Tables.get[kind as keyof typeof Tables.get]
     const record = yield* Effect.either(client.call("read", get, { [key]: given }))
     const names = new Set([given])
     if (record._tag === "Right") {

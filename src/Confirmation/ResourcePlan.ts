@@ -6,6 +6,7 @@
  * call makes of it: tags by name, a file in lines, never its contents whole.
  */
 import * as Effect from "effect/Effect"
+import { KINDS, readOf } from "../Service/Kinds.js"
 import type { FileDiff, Hunk } from "../Shared/Diff.js"
 import * as Diff from "../Shared/Diff.js"
 import { linesOf } from "../Shared/Diff.js"
@@ -18,27 +19,12 @@ import type { FilePlan, MetaPlan } from "./PlanShape.js"
 
 type Params = Readonly<Record<string, unknown>>
 
-/** The get of each ResourceTarget type, and the key its request names the resource under. */
-const GETS: Readonly<Record<string, readonly [string, string]>> = {
-  Server: ["GetServer", "server"],
-  Stack: ["GetStack", "stack"],
-  Deployment: ["GetDeployment", "deployment"],
-  Build: ["GetBuild", "build"],
-  Repo: ["GetRepo", "repo"],
-  Procedure: ["GetProcedure", "procedure"],
-  Action: ["GetAction", "action"],
-  Builder: ["GetBuilder", "builder"],
-  Alerter: ["GetAlerter", "alerter"],
-  ResourceSync: ["GetResourceSync", "sync"],
-  Swarm: ["GetSwarm", "swarm"],
-}
-
 /** A ResourceTarget's record, read with the get of its type; Left: why not. */
 export const readTarget = (type: string, id: string) => {
-  const get = GETS[type]
+  const get = readOf(type, id)
   return get === undefined
     ? Effect.fail(`a ${type} target is no resource of the service's`)
-    : read("read", get[0], { [get[1]]: id })
+    : read("read", get.endpoint, get.body)
 }
 
 const metaOf = (params: Params, record: unknown) =>
@@ -84,11 +70,11 @@ export const metaPlan = (params: Params): Effect.Effect<MetaPlan, never, SvcClie
 
 // ---- files
 
-/** Each selector's resource: its get, the request's key, and where its files are. */
-const FILES: Readonly<Record<string, { readonly get: string; readonly key: string }>> = {
-  stack_file: { get: "GetStack", key: "stack" },
-  build_file: { get: "GetBuild", key: "build" },
-  sync_resource_file: { get: "GetResourceSync", key: "sync" },
+/** Each selector's resource: its get and the request's key (Service/Kinds.ts). */
+const FILES: Readonly<Record<string, { readonly endpoint: string; readonly key: string }>> = {
+  stack_file: KINDS.stack.get,
+  build_file: KINDS.build.get,
+  sync_resource_file: KINDS.sync_resource.get,
 }
 
 export const isFileWrite = (selector: string): boolean => selector in FILES
@@ -170,7 +156,7 @@ export const filePlan = (
   revealSecrets = false,
 ): Effect.Effect<FilePlan, never, SvcClient> =>
   Effect.gen(function* () {
-    const { get, key } = FILES[selector] ?? { get: "", key: "" }
+    const { endpoint: get, key } = FILES[selector] ?? { endpoint: "", key: "" }
     const target = text(params[key]) ?? text(params.id) ?? text(params.name) ?? ""
     const path =
       selector === "sync_resource_file"

@@ -2,6 +2,7 @@
  * What a tool call resolves to (its endpoint, body and how it is answered) and what it answers with:
  * the types the tools' program, the rendering and the adapter share.
  */
+import type { Shown } from "../Call/Shown.js"
 import type { NameMaps } from "./Names/Names.js"
 import type * as View from "./View.js"
 
@@ -18,10 +19,10 @@ export interface Invocation {
   /** `group/Endpoint`, e.g. `read/GetStack`. */
   readonly endpoint: string
   readonly body: Readonly<Record<string, unknown>>
-  /** The dotted paths of the answer to keep, applied when it is rendered. */
+  /** How the answer is to be shown, resolved once with the call (Call/Shown.ts, View.ts `ask`). */
+  readonly shown: Shown
+  /** The dotted paths of the answer to keep (`shown`'s, where it is Shaped), applied when it is rendered. */
   readonly fields?: ReadonlyArray<string>
-  /** `fields: ["*"]`: the service's whole answer, as it came. */
-  readonly whole?: boolean
 }
 
 export interface ToolSuccess extends Invocation {
@@ -38,6 +39,6 @@ export interface ToolSuccess extends Invocation {
   readonly listed?: Readonly<Record<string, unknown>>
   /** The byte cap the service's answer was cut at (SVC_MAX_ANSWER_BYTES): `data` is what arrived of it. */
   readonly cut?: number
-  /** How the answer is shown, chosen once (View.ts); chosen when it is rendered where not given. */
-  readonly view?: View.View
+  /** How the answer is shown, chosen once by the tools' program (View.ts `choose`): what rendering writes. */
+  readonly view: View.View
 }

@@ -7,16 +7,16 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type { YieldWrap } from "effect/Utils"
 import type { SvcError } from "../Service/Errors.js"
 import { Naming } from "../Settings/Naming.js"
 import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { isObject } from "../Shared/JsonShape.js"
-import { SvcClient } from "../SvcClient.js"
+import { type Group, type Reply, SvcClient, type SvcClientShape } from "../SvcClient.js"
 import { firstLine, namesFor, readBackOf, shownWith } from "./Beside.js"
 import { problemsOf } from "./Catalog/Problems.js"
 import { pathOf, type Tool, targetOf } from "./Catalog/Tool.js"
 import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./Catalog/ToolError.js"
-import { fieldsOf } from "./FieldPaths.js"
 import type { Invocation, ToolSuccess } from "./Invocation.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Lists/Pages.js"
 import { kindsChangedBy, Names } from "./Names/Names.js"
@@ -35,9 +35,6 @@ export type { Invocation, ToolSuccess } from "./Invocation.js"
 
 /** The tools that change resources, whose names the names' cache may hold. */
 const CHANGES: ReadonlySet<string> = new Set(["svc_create", "svc_update", "svc_delete", "svc_rename", "svc_copy"])
-
-/** The `fields` path that keeps the whole answer, as the service gave it. */
-export const WHOLE = "*"
 
 /**
  * A JSON null for an argument counts as absent: clients that make every field
@@ -93,21 +90,20 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   const selector = decoded.right[tool.selectorKey] as string
   const sent = filledIn(tool.endpoints[selector] ?? "", params)
   const body = query !== undefined && sent.terms === undefined ? { ...sent, terms: [query] } : sent
+  const asksSchema = schema === true || typeof schema === "string"
+  // How the answer is shown, resolved once here; a schema answer is never shaped.
+  const shown = View.ask(tool, selector, asksSchema, fields)
   return Either.right({
     tool: tool.name,
     wait: wait === true,
-    schema: schema === true || typeof schema === "string",
+    schema: asksSchema,
     ...(typeof schema === "string" ? { shape: schema } : {}),
     selectorKey: tool.selectorKey,
     selector,
     endpoint: pathOf(tool, selector),
     body,
-    // An empty list is taken as absent, as a null is; a schema answer is never shaped.
-    ...(fields === undefined || fields.length === 0 || schema === true || typeof schema === "string"
-      ? {}
-      : fields.includes(WHOLE)
-        ? { whole: true }
-        : { fields: fieldsOf(tool, selector, fields) }),
+    shown,
+    ...(shown._tag === "Shaped" ? { fields: shown.fields } : {}),
   })
 }
 
@@ -230,6 +226,17 @@ const callError = (tool: Tool, invocation: Invocation, error: SvcError) =>
     error,
   })
 
+/** What a sent call's answer is made into: `reply` is the service's answer to `invocation`. */
+interface Answered {
+  readonly tool: Tool
+  readonly invocation: Invocation
+  readonly group: Group
+  readonly reply: Reply
+  readonly pace: RunSettings
+  readonly readers: Readers
+  readonly client: SvcClientShape
+}
+
 /**
  * `run`, with what it reads given: the server gives what it prepared once, rather than provide it
  * to every call (a service provided is a step of every call).
@@ -237,15 +244,16 @@ const callError = (tool: Tool, invocation: Invocation, error: SvcError) =>
 export const runWith = (
   call: Call,
   pace: RunSettings,
-  { pages, names, check }: Readers,
+  readers: Readers,
 ): Effect.Effect<ToolSuccess, Failure, SvcClient> =>
   Effect.gen(function* () {
     const { tool } = call
     const resolved = yield* Either.isLeft(call.invocation) ? beyondReach(call, call.invocation.left) : call.invocation
     if (resolved.schema) {
-      return { ...resolved, data: SchemaHelp.of(tool, resolved, yield* check.describe(resolved.endpoint)) }
+      const data = SchemaHelp.of(tool, resolved, yield* readers.check.describe(resolved.endpoint))
+      return { ...resolved, data, view: View.choose(tool, resolved, data) }
     }
-    const checked = yield* checkParams(check, resolved.endpoint, resolved.body)
+    const checked = yield* checkParams(readers.check, resolved.endpoint, resolved.body)
     if (checked._tag === "Invalid") return yield* paramsError(tool, resolved, checked)
     const invocation = checked.body === resolved.body ? resolved : { ...resolved, body: checked.body }
     const told = toldWith(checked._tag === "Valid" ? checked.respelled : undefined)
@@ -259,48 +267,63 @@ export const runWith = (
     }
     const failed = (error: SvcError) => callError(tool, invocation, error)
     const reply = yield* client.answer(group, endpoint, invocation.body).pipe(Effect.mapError(failed))
-    const { text } = reply
-    // A stack's drift asked for by `fields` is made beside its record, with the diff of its files.
-    const data = StackDrift.asks(invocation.endpoint, invocation.fields)
-      ? yield* StackDrift.withDiff(reply.value)
-      : reply.value
-    // The server's own change of a name is shown by the next answer, not 30 s later.
-    if (CHANGES.has(tool.name) && Option.isSome(names)) yield* names.value.renew(kindsChangedBy(invocation.selector))
-    // A change answered with nothing says what now holds, read back once.
-    const back = invocation.fields === undefined && invocation.whole !== true && isNothing(data)
-    const readBack = back ? READ_BACKS[invocation.endpoint] : undefined
-    if (readBack !== undefined)
-      return told({ ...invocation, ...(yield* readBackOf(readBack, invocation.body, client, names)) })
-    // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
-    if (!invocation.wait && !(group === "write" && isUpdate(data))) {
-      const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
-      const view = View.choose(tool, invocation, data, text)
-      const shown = yield* namesFor(view, invocation, data, names)
-      const named = {
-        view,
-        ...(yield* shownWith(view, invocation, data, shown, client)),
-        ...(reply.cut === undefined ? {} : { cut: reply.cut }),
-      }
-      const said =
-        invocation.fields === undefined ? yield* firstLine(invocation, data, shown, client, names) : undefined
-      const lead = said === undefined ? {} : { summary: said }
-      // A default page has at least one item: an empty list needs no note, nor the read of the page.
-      if (paged && Array.isArray(data) && data.length > 0) {
-        const page = yield* pages.size
-        return told({ ...invocation, data, text, page, ...named, ...lead })
-      }
-      return told({ ...invocation, data, text, ...named, ...lead })
-    }
-    // An execution's result at a glance shows the Update's id; the whole Update, and a rename's, are named by it.
-    const glance = View.glancesAtExecution(tool, invocation)
-    const waited = yield* follow(data, pace, invocation.endpoint, !glance).pipe(Effect.mapError(failed))
-    const view = View.choose(tool, invocation, waited.data)
-    const shown = yield* namesFor(view, invocation, waited.data, names)
-    return told({
-      ...invocation,
-      data: waited.data,
-      summary: executedLine(invocation.endpoint, waited.data, shown) ?? waited.summary,
-      view,
-      ...(yield* shownWith(view, invocation, waited.data, shown, client)),
-    })
+    // Delegated, not run as an Effect of its own: a step of every call saved.
+    return told(yield* answered({ tool, invocation, group, reply, pace, readers, client }))
   })
+
+/** Steps of the tools' program delegated to from its generator (`yield*`), each an Effect's. */
+type Steps<A> = Generator<YieldWrap<Effect.Effect<unknown, ToolCallError, SvcClient>>, A, unknown>
+
+/**
+ * The answer made of the service's reply: read back where a change answered nothing, followed
+ * where it started an execution; its view chosen once (View.ts), and the names it shows read.
+ */
+function* answered(at: Answered): Steps<ToolSuccess> {
+  const { tool, invocation, reply, client } = at
+  const { names } = at.readers
+  // A stack's drift asked for by `fields` is made beside its record, with the diff of its files.
+  const data = StackDrift.asks(invocation.endpoint, invocation.fields)
+    ? yield* StackDrift.withDiff(reply.value)
+    : reply.value
+  // The server's own change of a name is shown by the next answer, not 30 s later.
+  if (CHANGES.has(tool.name) && Option.isSome(names)) yield* names.value.renew(kindsChangedBy(invocation.selector))
+  // A change answered with nothing says what now holds, read back once.
+  const readBack = invocation.shown._tag === "Glance" && isNothing(data) ? READ_BACKS[invocation.endpoint] : undefined
+  if (readBack !== undefined) return { ...invocation, ...(yield* readBackOf(readBack, invocation.body, client, names)) }
+  // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
+  if (invocation.wait || (at.group === "write" && isUpdate(data))) return yield* followed(at, data)
+  const view = View.choose(tool, invocation, data, reply.text)
+  const shown = yield* namesFor(view, invocation, data, names)
+  const said = invocation.fields === undefined ? yield* firstLine(invocation, data, shown, client, names) : undefined
+  // A default page has at least one item: an empty list needs no note, nor the read of the page.
+  const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
+  const page = paged && Array.isArray(data) && data.length > 0 ? yield* at.readers.pages.size : undefined
+  return {
+    ...invocation,
+    data,
+    text: reply.text,
+    view,
+    ...(page === undefined ? {} : { page }),
+    ...(yield* shownWith(view, invocation, data, shown, client)),
+    ...(reply.cut === undefined ? {} : { cut: reply.cut }),
+    ...(said === undefined ? {} : { summary: said }),
+  }
+}
+
+/** An execution's Update followed to its end; at a glance it shows the Update's id, and the whole Update, and a rename's, are named by it. */
+function* followed(at: Answered, data: unknown): Steps<ToolSuccess> {
+  const { tool, invocation } = at
+  const glance = View.glancesAtExecution(tool, invocation)
+  const waited = yield* follow(data, at.pace, invocation.endpoint, !glance).pipe(
+    Effect.mapError((error) => callError(tool, invocation, error)),
+  )
+  const view = View.choose(tool, invocation, waited.data)
+  const shown = yield* namesFor(view, invocation, waited.data, at.readers.names)
+  return {
+    ...invocation,
+    data: waited.data,
+    summary: executedLine(invocation.endpoint, waited.data, shown) ?? waited.summary,
+    view,
+    ...(yield* shownWith(view, invocation, waited.data, shown, at.client)),
+  }
+}

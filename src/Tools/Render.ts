@@ -17,7 +17,7 @@ import type { Glimpse } from "./Records/Records.js"
 import * as StackDrift from "./Records/StackDrift.js"
 import type { Rendered } from "./Rendered.js"
 import * as TomlSecrets from "./Sync/TomlSecrets.js"
-import * as View from "./View.js"
+import type * as View from "./View.js"
 
 export type { ErrorKind } from "./Catalog/ToolError.js"
 export { failure, unrecorded } from "./Failure.js"
@@ -87,7 +87,8 @@ export const success = (tool: Tool, outcome: ToolSuccess, settings: OutputSettin
 }
 
 const successOf = (tool: Tool, outcome: ToolSuccess, settings: OutputSettings): Rendered => {
-  const view = outcome.view ?? View.choose(tool, outcome, outcome.data, outcome.text)
+  // Chosen once by the tools' program (View.ts): written as given, never chosen again here.
+  const { view } = outcome
   // Rows read only their columns from the records as they came, redacted cell by cell: the whole
   // answer is neither scanned for secrets nor copied to redact it.
   if (view._tag === "Rows" && !Untrusted.carries(outcome.endpoint))

@@ -1,13 +1,16 @@
 /**
- * How one answer is shown, chosen once, from what its tool shows (Tool.ts `shows`) and what the
- * call asked: rows of a list, a record or an execution at a glance, the paths `fields` kept, or
- * the answer whole. The names an answer needs are read by its view (Invoke.ts), and Render.ts
- * writes each view; neither asks which tool it is.
+ * How one answer is shown: what the call asks (`ask`: Call/Shown.ts, resolved once with the call),
+ * then, once per answer, the view of what came (`choose`), from what its tool shows (Tool.ts
+ * `shows`): rows of a list, a record or an execution at a glance, the paths `fields` kept, or the
+ * answer whole. The names an answer needs are read by its view (Invoke.ts), and Render.ts writes
+ * each view as given; neither asks which tool it is, and Render chooses nothing.
  */
 import * as Data from "effect/Data"
+import * as Shown from "../Call/Shown.js"
 import { isObject } from "../Shared/JsonShape.js"
 import * as Fields from "./Catalog/Fields.js"
 import type { Tool } from "./Catalog/Tool.js"
+import { fieldsOf } from "./FieldPaths.js"
 import * as Glance from "./Lists/Glance.js"
 import type { NameKind } from "./Names/Names.js"
 import * as RecordGlance from "./RecordGlance.js"
@@ -32,21 +35,46 @@ export type View = Data.TaggedEnum<{
 
 export const View = Data.taggedEnum<View>()
 
+/** The `fields` path that keeps the whole answer, as the service gave it. */
+const WHOLE = "*"
+
+/**
+ * How `tool`'s answer to `selector` is to be shown, resolved once with the call (Call/Shown.ts): whole
+ * for a schema answer or `fields: ["*"]`, the paths `fields` names (as FieldPaths.ts resolves them),
+ * else at a glance. An empty `fields` is taken as absent, as a null is.
+ */
+export const ask = (
+  tool: Tool,
+  selector: string,
+  schema: boolean,
+  fields: ReadonlyArray<string> | undefined,
+): Shown.Shown => {
+  if (schema) return Shown.Shown.Whole({ because: Shown.SCHEMA })
+  if (fields === undefined || fields.length === 0) return GLANCE
+  if (fields.includes(WHOLE)) return Shown.Shown.Whole({ because: Shown.ALL_FIELDS })
+  return Shown.Shown.Shaped({ fields: fieldsOf(tool, selector, fields) })
+}
+
+const GLANCE = Shown.Shown.Glance()
+
 /** What a view is chosen from: the call as resolved (Invoke.ts's Invocation). */
 interface Asked {
   readonly endpoint: string
-  readonly schema: boolean
-  readonly fields?: ReadonlyArray<string> | undefined
-  readonly whole?: boolean | undefined
+  readonly shown: Shown.Shown
 }
 
-/** The view of `data`, `tool`'s answer to `asked`; `text`, the service's text, measures whether a record's glance is worth it. */
+/**
+ * The view of `data`, `tool`'s answer to `asked`, chosen once per answer, by the tools' program
+ * (Invoke.ts): rendering reads it and chooses nothing. `text`, the service's text, measures whether
+ * a record's glance is worth it.
+ */
 export const choose = (tool: Tool, asked: Asked, data: unknown, text?: string): View => {
-  if (asked.schema || asked.whole === true) return View.Whole()
+  const { shown } = asked
+  if (shown._tag === "Whole") return View.Whole()
   const projection = Glance.projectionOf(tool.shows, asked.endpoint)
-  if (asked.fields !== undefined) {
+  if (shown._tag === "Shaped") {
     // The resources' answers: ids elsewhere (a Docker object's) are not the service's resources.
-    return View.Shaped({ fields: asked.fields, named: tool.shows?.names === true || projection !== undefined })
+    return View.Shaped({ fields: shown.fields, named: tool.shows?.names === true || projection !== undefined })
   }
   if (projection !== undefined && Glance.itemsOf(projection, data) !== undefined) return View.Rows({ projection })
   const glance = RecordGlance.of(tool.shows, asked.endpoint)
@@ -82,4 +110,4 @@ const kindsShown = (view: View, data: unknown, body: Readonly<Record<string, unk
 
 /** Whether the answer is followed to its end before it is shown: an execution's, or a rename's Update, unless whole or shaped. */
 export const glancesAtExecution = (tool: Tool, asked: Asked): boolean =>
-  tool.shows?.execution === true && asked.fields === undefined && asked.whole !== true
+  tool.shows?.execution === true && asked.shown._tag === "Glance"

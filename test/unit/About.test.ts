@@ -7,10 +7,10 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import type { Tool } from "../../src/Tools/Catalog/Tool.js"
-import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import type { NameMaps } from "../../src/Tools/Names/Names.js"
 import { ABOUT } from "../../src/Tools/Records/About.js"
-import * as Render from "../../src/Tools/Render.js"
+import type { Made as ToolSuccess } from "../support/Answers.js"
+import * as Answers from "../support/Answers.js"
 import { document } from "../support/Definitions.js"
 import { runs } from "../support/Runs.js"
 import { arbitrary, resolve } from "../support/SchemaValues.js"
@@ -62,7 +62,7 @@ describe("names where a resource is meant", () => {
     )
     FastCheck.assert(
       FastCheck.property(answers, ([endpoint, data]) => {
-        const shown = Render.success(
+        const shown = Answers.success(
           Definitions.svc_execute,
           outcomeOf(Definitions.svc_execute, endpoint, data, {}),
           SETTINGS,
@@ -76,7 +76,7 @@ describe("names where a resource is meant", () => {
           expect(item[field]).toBe(map.get(String((items[i] as Record<string, unknown>)[field])))
         })
         // fields: ["*"], the answer as the service sent it.
-        const whole = Render.success(
+        const whole = Answers.success(
           Definitions.svc_execute,
           { ...outcomeOf(Definitions.svc_execute, endpoint, data, {}), whole: true },
           SETTINGS,
@@ -92,7 +92,7 @@ describe("names where a resource is meant", () => {
       if (about.subject === undefined) continue
       const [field] = about.subject
       const state = { deploying: false }
-      const byId = Render.success(
+      const byId = Answers.success(
         Definitions.svc_get,
         outcomeOf(Definitions.svc_get, endpoint, state, { [field]: IDS[0] }),
         SETTINGS,

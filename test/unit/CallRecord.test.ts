@@ -28,6 +28,7 @@ import { ToolDeniedError, ToolParamsError } from "../../src/Tools/Catalog/ToolEr
 import { type Call, resolveCall, type ToolSuccess } from "../../src/Tools/Invoke.js"
 import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
 import * as Policy from "../../src/Tools/Policy/Policy.js"
+import * as View from "../../src/Tools/View.js"
 
 const auditTo = (path: string) =>
   Layer.mergeAll(
@@ -111,7 +112,11 @@ const callLines = (path: string) => linesIn(path).filter((line) => line.phase !=
 
 /** A program that answers as a sent call would, standing for the tool's: the record around it is under test. */
 const answered = (call: Call): Effect.Effect<ToolSuccess> =>
-  Effect.succeed({ ...(call.invocation._tag === "Right" ? call.invocation.right : ({} as never)), data: { ok: true } })
+  Effect.succeed({
+    ...(call.invocation._tag === "Right" ? call.invocation.right : ({} as never)),
+    data: { ok: true },
+    view: View.View.Whole(),
+  })
 
 /** The program of a call refused before sending: it fails as `runWith` does, with nothing sent. */
 const refusedBefore = (call: Call) =>

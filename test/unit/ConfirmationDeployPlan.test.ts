@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Shown from "../../src/Call/Shown.js"
 import * as Question from "../../src/Confirmation/Question.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import type { Invocation } from "../../src/Tools/Invoke.js"
@@ -17,6 +18,7 @@ const call = (group: "read" | "write" | "execute", endpoint: string, params: obj
 const write = (endpoint: string, params: object) => call("write", endpoint, params)
 
 const execute = (selector: string, endpoint: string, body: Record<string, unknown>): Invocation => ({
+  shown: Shown.Shown.Glance(),
   tool: "svc_execute",
   wait: false,
   schema: false,

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Shown from "../../src/Call/Shown.js"
 import * as Question from "../../src/Confirmation/Question.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import type { Invocation } from "../../src/Tools/Invoke.js"
@@ -45,6 +46,7 @@ const namedIn = (question: string) => {
 }
 
 const prune = (selector: string, endpoint: string, server: string): Invocation => ({
+  shown: Shown.Shown.Glance(),
   tool: "svc_execute",
   wait: false,
   schema: false,

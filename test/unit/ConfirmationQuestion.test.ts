@@ -7,6 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Asked from "../../src/Call/Asked.js"
+import * as Shown from "../../src/Call/Shown.js"
 import * as Question from "../../src/Confirmation/Question.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import type { Invocation } from "../../src/Tools/Invoke.js"
@@ -24,6 +25,7 @@ const call = (group: "read" | "write", endpoint: string, params: object) =>
   Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params)) as Effect.Effect<Any, Any, SvcClient>
 
 const update = (selector: string, endpoint: string, body: Record<string, unknown>): Invocation => ({
+  shown: Shown.Shown.Glance(),
   tool: "svc_update",
   wait: false,
   schema: false,

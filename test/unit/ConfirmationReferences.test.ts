@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Shown from "../../src/Call/Shown.js"
 import * as Question from "../../src/Confirmation/Question.js"
 import { SvcClient } from "../../src/SvcClient.js"
 import type { Invocation } from "../../src/Tools/Invoke.js"
@@ -13,6 +14,7 @@ import * as Layers from "../support/Layers.js"
 import * as Sandboxes from "../support/Sandbox.js"
 
 const remove = (resource_type: string, id: string): Invocation => ({
+  shown: Shown.Shown.Glance(),
   tool: "svc_delete",
   wait: false,
   schema: false,

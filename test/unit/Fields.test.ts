@@ -10,7 +10,7 @@ import { redact } from "../../src/Tools/Bounds/AnswerBounds.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import { shape } from "../../src/Tools/Catalog/Fields.js"
 import { resolve } from "../../src/Tools/Invoke.js"
-import { success } from "../../src/Tools/Render.js"
+import { success } from "../support/Answers.js"
 import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 

@@ -7,10 +7,11 @@
  */
 import { describe, expect, it, vi } from "@effect/vitest"
 import { svc_list } from "../../src/Tools/Catalog/Definitions.js"
-import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import * as Glance from "../../src/Tools/Lists/Glance.js"
 import { PROJECTIONS } from "../../src/Tools/Lists/Projections.js"
-import * as Render from "../../src/Tools/Render.js"
+import type * as Render from "../../src/Tools/Render.js"
+import type { Made as ToolSuccess } from "../support/Answers.js"
+import * as Answers from "../support/Answers.js"
 import { readAt } from "../support/SchemaValues.js"
 
 /** Stacks as the service lists them (the sandbox's large estate has 300). */
@@ -65,7 +66,7 @@ describe("the list path", () => {
     let rendered: Render.Rendered
     let counts: ReadonlyArray<number>
     try {
-      rendered = Render.success(svc_list, outcome, SETTINGS)
+      rendered = Answers.success(svc_list, outcome, SETTINGS)
       counts = [split, entries, fromEntries, stringify].map((spy) => spy.mock.calls.length)
     } finally {
       vi.restoreAllMocks()
@@ -77,7 +78,7 @@ describe("the list path", () => {
   })
 
   it("makes each stack's row as the table reads it: names for ids, the service's own name first", () => {
-    const rendered = Render.success(svc_list, outcome, SETTINGS)
+    const rendered = Answers.success(svc_list, outcome, SETTINGS)
     const rows = JSON.parse(rendered.text.split("\n")[1] ?? "") as Array<Array<unknown>>
     const table = PROJECTIONS["read/ListStacks"]
     expect(table).toBeDefined()

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
-import type { ToolSuccess } from "../../src/Tools/Invoke.js"
-import * as Render from "../../src/Tools/Render.js"
+import type { Made as ToolSuccess } from "../support/Answers.js"
+import * as Answers from "../support/Answers.js"
 
 const SETTINGS = { maxOutputChars: 100_000, revealSecrets: false }
 const ALERT = {
@@ -17,7 +17,7 @@ const ALERT = {
 }
 
 const alerts = (data: unknown, body: Record<string, unknown>, fields?: ReadonlyArray<string>): string =>
-  Render.success(
+  Answers.success(
     Definitions.svc_list,
     {
       tool: "svc_list",

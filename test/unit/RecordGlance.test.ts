@@ -13,13 +13,14 @@ import { REDACTED } from "../../src/Shared/Secrets.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as Tables from "../../src/Tools/Catalog/Tables.js"
 import * as TablesAll from "../../src/Tools/Catalog/TablesAll.js"
-import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import type * as Names from "../../src/Tools/Names/Names.js"
 import * as RecordGlance from "../../src/Tools/RecordGlance.js"
 import { type Question, readOf } from "../../src/Tools/Records/Questions.js"
 import { RECORD_VIEWS } from "../../src/Tools/Records/RecordViews.js"
-import * as Render from "../../src/Tools/Render.js"
+import type * as Render from "../../src/Tools/Render.js"
 import { PATHS } from "../../src/Untrusted/Paths.js"
+import type { Made as ToolSuccess } from "../support/Answers.js"
+import * as Answers from "../support/Answers.js"
 import * as Mcp from "../support/Mcp.js"
 import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
@@ -100,7 +101,7 @@ const rendered = (endpoint: string, record: unknown): Render.Rendered => {
     text: JSON.stringify(record),
     names: NAMES,
   }
-  return Render.success(tool, outcome, { maxOutputChars: 50_000, revealSecrets: false })
+  return Answers.success(tool, outcome, { maxOutputChars: 50_000, revealSecrets: false })
 }
 
 /** The text outside every fence: what the answer shows as its own. */

@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "fast-check"
-import type { ToolSuccess } from "../../src/Tools/Invoke.js"
 import { all as reachAll } from "../../src/Tools/Policy/Reach.js"
-import { success } from "../../src/Tools/Render.js"
 import { HIDDEN_WHOLE, hidden, hideSecrets } from "../../src/Tools/Sync/TomlSecrets.js"
+import type { Made as ToolSuccess } from "../support/Answers.js"
+import { success } from "../support/Answers.js"
 import { property } from "../support/Property.js"
 import { runs } from "../support/Runs.js"
 import { FORMS, type Form, written } from "../support/TomlText.js"

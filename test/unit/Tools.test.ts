@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Shown from "../../src/Call/Shown.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import { invoke, resolve } from "../../src/Tools/Invoke.js"
 import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
@@ -27,6 +28,8 @@ describe("tool arguments", () => {
       selector: "sync_resource",
       endpoint: "read/GetResourceSync",
       body: {},
+      // At a glance: no `fields` asked for another view.
+      shown: Shown.Shown.Glance(),
     })
   })
 

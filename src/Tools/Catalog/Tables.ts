@@ -2,44 +2,13 @@
  * Which endpoint each selector of each tool calls, as interface.md (API 2.3.3) gives them.
  * Adding a selector is one line here.
  */
-export const list = {
-  stack: "ListStacks",
-  build: "ListBuilds",
-  server: "ListServers",
-  procedure: "ListProcedures",
-  deployment: "ListDeployments",
-  alerter: "ListAlerters",
-  image_registry_account: "ListImageRegistryAccounts",
-  sync_resource: "ListResourceSyncs",
-  user: "ListUsers",
-  tag: "ListTags",
-  action: "ListActions",
-  repo: "ListRepos",
-  builder: "ListBuilders",
-  swarm: "ListSwarms",
-  variable: "ListVariables",
-  user_group: "ListUserGroups",
-  git_provider_account: "ListGitProviderAccounts",
-} as const
+import { GETS, LISTS } from "../../Service/Kinds.js"
 
-export const get = {
-  stack: "GetStack",
-  build: "GetBuild",
-  server: "GetServer",
-  procedure: "GetProcedure",
-  deployment: "GetDeployment",
-  alerter: "GetAlerter",
-  image_registry_account: "GetImageRegistryAccount",
-  sync_resource: "GetResourceSync",
-  tag: "GetTag",
-  action: "GetAction",
-  repo: "GetRepo",
-  builder: "GetBuilder",
-  swarm: "GetSwarm",
-  variable: "GetVariable",
-  user_group: "GetUserGroup",
-  git_provider_account: "GetGitProviderAccount",
-} as const
+/** svc_list's selectors: each kind's list (Service/Kinds.ts, the one table of the service's kinds). */
+export const list = LISTS
+
+/** svc_get's selectors: each kind's get, where it has one (Service/Kinds.ts). */
+export const get = GETS
 
 export const create = {
   stack: "CreateStack",

@@ -61,14 +61,14 @@ export interface Projection {
   readonly more?: string
 }
 
-const NAME: Column = { label: "name", path: "name" }
+export const NAME: Column = { label: "name", path: "name" }
 const ID: Column = { label: "id", path: "id" }
 const STATE: Column = { label: "state", path: "info.state" }
-const TAGS: Column = { label: "tags", path: "tags", name: "tag" }
+export const TAGS: Column = { label: "tags", path: "tags", name: "tag" }
 const SERVER: Column = { label: "server", path: "info.server_id", name: "server", given: "info.server_name" }
 const REPO: Column = { label: "repo", path: "info.repo" }
 const BRANCH: Column = { label: "branch", path: "info.branch" }
-const OID: Column = { label: "id", path: "_id.$oid" }
+export const OID: Column = { label: "id", path: "_id.$oid" }
 const LAST_RUN: Column = { label: "last_run_at", path: "info.last_run_at" }
 const ACCOUNT: ReadonlyArray<Column> = [
   { label: "domain", path: "domain" },
@@ -102,9 +102,14 @@ const ALERT_TYPES = [
   "Custom",
 ]
 
-// The full records of svc_list_detail (`full_stacks`...): config and info, without the list's state.
-const FULL = {
+/**
+ * The columns of a full record (config and info, without the list's state): svc_list_detail's
+ * (`full_stacks`...) and svc_get's at a glance alike (RecordViews.ts), one table of both.
+ */
+export const FULL = {
   SERVER: { label: "server", path: "config.server_id", name: "server" },
+  SWARM: { label: "swarm", path: "config.swarm_id", name: "swarm" },
+  BUILDER: { label: "builder", path: "config.builder_id", name: "builder" },
   REPO: { label: "repo", path: "config.repo" },
   BRANCH: { label: "branch", path: "config.branch" },
   SCHEDULE: { label: "schedule", path: "config.schedule" },

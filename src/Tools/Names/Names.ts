@@ -16,6 +16,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as CallContext from "../../Call/Context.js"
+import * as Kinds from "../../Service/Kinds.js"
 import * as ExpiringMap from "../../Shared/ExpiringMap.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import { SvcClient, type SvcClientShape } from "../../SvcClient.js"
@@ -46,44 +47,22 @@ export type NameKind =
  */
 export const TTL_MS = 30_000
 
-/** Where each kind's names are read: every item (`limit: 0`), its id and its name. */
-const READS: Readonly<Record<NameKind, { readonly endpoint: string; readonly body: object }>> = {
-  server: { endpoint: "ListServers", body: { limit: 0 } },
-  tag: { endpoint: "ListTags", body: {} },
-  builder: { endpoint: "ListBuilders", body: { limit: 0 } },
-  stack: { endpoint: "ListStacks", body: { limit: 0 } },
-  deployment: { endpoint: "ListDeployments", body: { limit: 0 } },
-  build: { endpoint: "ListBuilds", body: { limit: 0 } },
-  repo: { endpoint: "ListRepos", body: { limit: 0 } },
-  procedure: { endpoint: "ListProcedures", body: { limit: 0 } },
-  action: { endpoint: "ListActions", body: { limit: 0 } },
-  alerter: { endpoint: "ListAlerters", body: { limit: 0 } },
-  sync: { endpoint: "ListResourceSyncs", body: { limit: 0 } },
-  swarm: { endpoint: "ListSwarms", body: { limit: 0 } },
-  // Admins only: another caller's read fails, and ids are shown.
-  user: { endpoint: "ListUsers", body: {} },
-  user_group: { endpoint: "ListUserGroups", body: {} },
-  variable: { endpoint: "ListVariables", body: {} },
-  unreachable: { endpoint: "ListServers", body: { limit: 0 } },
-}
+/**
+ * Where each kind's names are read: every item (`limit: 0` where its list is paged), its id and its
+ * name, from its kind's list (Service/Kinds.ts). A user's are read by admins only: another caller's
+ * read fails, and ids are shown.
+ */
+const READS = {
+  ...Object.fromEntries(
+    Kinds.NAMED.map(([kind, { list, paged }]) => [kind, { endpoint: list, body: paged ? { limit: 0 } : {} }]),
+  ),
+  unreachable: { endpoint: Kinds.KINDS.server.list, body: { limit: 0 } },
+} as Readonly<Record<NameKind, { readonly endpoint: string; readonly body: object }>>
 
 /** The kind of names of a ResourceTarget's or UserTarget's type (`Stack`, `User`...), where the service lists them. */
-export const KIND_OF_TYPE: Readonly<Record<string, NameKind>> = {
-  Server: "server",
-  Builder: "builder",
-  Stack: "stack",
-  Deployment: "deployment",
-  Build: "build",
-  Repo: "repo",
-  Procedure: "procedure",
-  Action: "action",
-  Alerter: "alerter",
-  ResourceSync: "sync",
-  Swarm: "swarm",
-  // A permission's UserTarget.
-  User: "user",
-  UserGroup: "user_group",
-}
+export const KIND_OF_TYPE: Readonly<Record<string, NameKind>> = Object.fromEntries(
+  Kinds.NAMED.flatMap(([kind, { type }]) => (type === undefined ? [] : [[type, kind as NameKind]])),
+)
 
 type NameMap = ReadonlyMap<string, string>
 export type NameMaps = Readonly<Partial<Record<NameKind, NameMap>>>

@@ -7,36 +7,21 @@
  * with nothing and is not read back says why in NOT_READ_BACK: a test holds every such write of the
  * definitions that has a tool to one of the two.
  */
+import { readOf } from "../../Service/Kinds.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import { ACCESS_READ_BACKS } from "./ReadBackAccess.js"
 import { commits, type Json, kindOfTarget, named, nameOf, type ReadBack, targetWords } from "./ReadBackParts.js"
 
 export type { ReadBack } from "./ReadBackParts.js"
 
-/** The read of one resource by its type (a ResourceTarget's), and the key its params name it by. */
-const GETS: Readonly<Record<string, readonly [endpoint: string, key: string]>> = {
-  Stack: ["GetStack", "stack"],
-  Deployment: ["GetDeployment", "deployment"],
-  Server: ["GetServer", "server"],
-  Build: ["GetBuild", "build"],
-  Repo: ["GetRepo", "repo"],
-  Procedure: ["GetProcedure", "procedure"],
-  Action: ["GetAction", "action"],
-  Alerter: ["GetAlerter", "alerter"],
-  Builder: ["GetBuilder", "builder"],
-  ResourceSync: ["GetResourceSync", "sync"],
-  Swarm: ["GetSwarm", "swarm"],
-}
-
 const record = (answer: unknown): Json => (isObject(answer) ? answer : {})
 
 const RESOURCE_META: ReadBack = {
   read: (body) => {
     const target = isObject(body.target) ? body.target : undefined
-    const get = typeof target?.type === "string" ? GETS[target.type] : undefined
-    return get === undefined || typeof target?.id !== "string"
-      ? undefined
-      : { endpoint: `read/${get[0]}`, body: { [get[1]]: target.id } }
+    if (typeof target?.type !== "string" || typeof target.id !== "string") return undefined
+    const get = readOf(target.type, target.id)
+    return get === undefined ? undefined : { endpoint: `read/${get.endpoint}`, body: get.body }
   },
   kinds: (answer) => {
     const { tags } = record(answer)

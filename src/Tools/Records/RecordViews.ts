@@ -12,23 +12,14 @@
  * untrusted field (Untrusted/Fields.ts) nor a credential: a test holds the
  * table to both. `more` is a path no label reads, for the first line's example.
  */
-import { type Column, PROJECTIONS, type Projection } from "../Lists/Projections.js"
+import { type Column, FULL, OID as ID, NAME, PROJECTIONS, type Projection, TAGS } from "../Lists/Projections.js"
 
 /** A record's view: its `noun` in the singular ("stack"), its columns, a path of `more`. */
 export type RecordView = Projection
 
-const NAME: Column = { label: "name", path: "name" }
-const ID: Column = { label: "id", path: "_id.$oid" }
-const TAGS: Column = { label: "tags", path: "tags", name: "tag" }
-const SERVER: Column = { label: "server", path: "config.server_id", name: "server" }
-const SWARM: Column = { label: "swarm", path: "config.swarm_id", name: "swarm" }
-const BUILDER: Column = { label: "builder", path: "config.builder_id", name: "builder" }
-const REPO: Column = { label: "repo", path: "config.repo" }
-const BRANCH: Column = { label: "branch", path: "config.branch" }
-const SCHEDULE: ReadonlyArray<Column> = [
-  { label: "schedule", path: "config.schedule" },
-  { label: "schedule_enabled", path: "config.schedule_enabled" },
-]
+// A full record's columns, as svc_list_detail's rows read them (Projections.ts).
+const { SERVER, SWARM, BUILDER, REPO, BRANCH } = FULL
+const SCHEDULE: ReadonlyArray<Column> = [FULL.SCHEDULE, FULL.SCHEDULED]
 const config = (...names: ReadonlyArray<string>): ReadonlyArray<Column> =>
   names.map((name) => ({ label: name, path: `config.${name}` }))
 const info = (...names: ReadonlyArray<string>): ReadonlyArray<Column> =>
