@@ -11,6 +11,7 @@
  */
 import * as Context from "effect/Context"
 import * as ExpiringMap from "../Shared/ExpiringMap.js"
+import type { FormStore } from "./SecretForm.js"
 
 /** What a page shows: a title, then each value under its label. */
 export interface Page {
@@ -48,6 +49,8 @@ export interface PageStore {
   /** Opens `id`: a filled page is shown this once, then forgotten. */
   readonly open: (id: string, now: number) => Opened
   readonly lifetimeMs: number
+  /** Calls `then` when page `id` is shown (once); forgotten with the oldest past the store's bound. */
+  readonly whenShown?: (id: string, then: () => void) => void
 }
 
 /** Pages held at once: past it the oldest is forgotten. */
@@ -66,8 +69,13 @@ export const makeStore = (lifetimeMs: number, most = MOST): PageStore => {
     const entry = entries.get(id, now)
     return entry !== undefined && entry.binding === binding ? entry : undefined
   }
+  const shown = new Map<string, () => void>()
   return {
     lifetimeMs,
+    whenShown: (id, then) => {
+      shown.set(id, then)
+      for (const oldest of shown.keys()) if (shown.size > most) shown.delete(oldest)
+    },
     make: (binding, now) => {
       const id = newId()
       const until = now + lifetimeMs
@@ -94,6 +102,8 @@ export const makeStore = (lifetimeMs: number, most = MOST): PageStore => {
       if (entry === undefined) return { _tag: "Nothing" }
       if (entry.page === undefined) return { _tag: "Pending" }
       entries.delete(id)
+      shown.get(id)?.()
+      shown.delete(id)
       return { _tag: "Shown", page: entry.page }
     },
   }
@@ -103,6 +113,10 @@ export interface SecretPagesShape {
   readonly store: PageStore
   /** The page's address for `id`, its server started on first use. */
   readonly urlOf: (id: string) => Promise<string>
+  /** The forms a secret is taken in on (SecretForm.ts), served beside the pages. */
+  readonly forms?: FormStore
+  /** The address of form `id`, the server started on first use. */
+  readonly formUrlOf?: (id: string) => Promise<string>
 }
 
 /** The secret pages, where provided (Bundle/Tools.ts); without them, secrets stay withheld as before. */

@@ -22,6 +22,8 @@ export interface Invocation {
   readonly fields?: ReadonlyArray<string>
   /** `fields: ["*"]`: the service's whole answer, as it came. */
   readonly whole?: boolean
+  /** `from_person`: the secret params the person gives on a page; `body` holds a placeholder for each until then. */
+  readonly fromPerson?: ReadonlyArray<string>
 }
 
 export interface ToolSuccess extends Invocation {

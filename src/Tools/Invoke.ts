@@ -21,6 +21,7 @@ import type { Invocation, ToolSuccess } from "./Invocation.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Lists/Pages.js"
 import { kindsChangedBy, Names } from "./Names/Names.js"
 import { withPattern } from "./Params/BatchPattern.js"
+import * as FromPerson from "./Params/FromPerson.js"
 import * as ParamsCheck from "./Params/ParamsCheck.js"
 import type { AccessSettings } from "./Policy/AccessChanges.js"
 import * as CallerAccess from "./Policy/CallerAccess.js"
@@ -91,7 +92,13 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   const { params, wait, schema, fields } = decoded.right
   const query = filled === args ? decoded.right.query : undefined
   const selector = decoded.right[tool.selectorKey] as string
-  const sent = filledIn(tool.endpoints[selector] ?? "", params)
+  const asked = schema === true || typeof schema === "string"
+  const fromPerson = asked ? [] : (decoded.right.from_person ?? [])
+  const unfit = FromPerson.problems(pathOf(tool, selector), params, fromPerson)
+  if (unfit.length > 0) return Either.left(new ToolInputError({ tool: tool.name, problems: unfit }))
+  const withPlaceholders =
+    fromPerson.length === 0 ? params : FromPerson.filled(params, FromPerson.placeholders(fromPerson))
+  const sent = filledIn(tool.endpoints[selector] ?? "", withPlaceholders)
   const body = query !== undefined && sent.terms === undefined ? { ...sent, terms: [query] } : sent
   return Either.right({
     tool: tool.name,
@@ -102,6 +109,7 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
     selector,
     endpoint: pathOf(tool, selector),
     body,
+    ...(fromPerson.length === 0 ? {} : { fromPerson }),
     // An empty list is taken as absent, as a null is; a schema answer is never shaped.
     ...(fields === undefined || fields.length === 0 || schema === true || typeof schema === "string"
       ? {}
