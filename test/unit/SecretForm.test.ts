@@ -6,6 +6,7 @@
  */
 import * as Http from "node:http"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FormStore, MOST_BODY, makeStore, renderForm } from "../../src/Confirmation/SecretForm.js"
@@ -35,7 +36,7 @@ beforeAll(async () => {
   formUrlOf = pages.formUrlOf as (id: string) => Promise<string>
 })
 
-afterAll(() => Effect.runPromise(Scope.close(scope, Effect.void)))
+afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 
 const tokenOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? ""
 

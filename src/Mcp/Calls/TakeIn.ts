@@ -21,6 +21,7 @@ import {
 } from "@modelcontextprotocol/server"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as CallContext from "../../Call/Context.js"
 import type { Values } from "../../Confirmation/SecretForm.js"
@@ -147,10 +148,7 @@ export const valuesOf = (
 /** The call as sent: the person's values in the placeholders' place. */
 export const sent = (call: Call, invocation: Invocation, values: Values): Call => ({
   ...call,
-  invocation: {
-    _tag: "Right",
-    right: { ...invocation, body: FromPerson.filled(invocation.body, values) },
-  } as Call["invocation"],
+  invocation: Either.right({ ...invocation, body: FromPerson.filled(invocation.body, values) }),
 })
 
 /** Every string of `value` that holds one of `secrets`, as `SET`. */
