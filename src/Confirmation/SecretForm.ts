@@ -83,6 +83,35 @@ const same = (a: string, b: string) => {
 /** The most a field's value may be, in characters: a token or a key, not a file. */
 export const MOST_VALUE = 8_192
 
+/** Whether `values` give each of `entry`'s fields, and nothing else, each within its bound. */
+const fits = (entry: Entry, values: Values) => {
+  const keys = Object.keys(values)
+  return (
+    keys.length === entry.fields.length &&
+    entry.fields.every((field) => typeof values[field] === "string" && values[field] !== "") &&
+    keys.every((key) => (values[key] as string).length <= MOST_VALUE)
+  )
+}
+
+/** The POST of a form: taken once, with its token; handed to the call that waits, if one does. */
+const submitTo =
+  (entries: ExpiringMap.ExpiringMap<string, Entry>): FormStore["submit"] =>
+  (id, token, values, now) => {
+    const entry = ID.test(id) ? entries.get(id, now) : undefined
+    if (entry === undefined || entry.values !== undefined) return "Nothing"
+    if (!same(token, entry.token)) return "Forbidden"
+    if (!fits(entry, values)) return "Unfit"
+    entry.values = values
+    for (const sent of entry.sent) sent()
+    // Taken by the call that waits: its values leave the store with it.
+    const [first] = entry.waiting
+    if (first !== undefined) {
+      entries.delete(id)
+      first(values)
+    }
+    return "Taken"
+  }
+
 export const makeStore = (lifetimeMs: number, most = MOST): FormStore => {
   const entries = ExpiringMap.make<string, Entry>({ ttlMs: lifetimeMs, most })
   const mine = (id: string, binding: string, now: number) => {
@@ -118,26 +147,7 @@ export const makeStore = (lifetimeMs: number, most = MOST): FormStore => {
         ? undefined
         : { title: entry.title, fields: entry.fields, token: entry.token }
     },
-    submit: (id, token, values, now) => {
-      const entry = ID.test(id) ? entries.get(id, now) : undefined
-      if (entry === undefined || entry.values !== undefined) return "Nothing"
-      if (!same(token, entry.token)) return "Forbidden"
-      const keys = Object.keys(values)
-      const fit =
-        keys.length === entry.fields.length &&
-        entry.fields.every((field) => typeof values[field] === "string" && values[field] !== "") &&
-        keys.every((key) => (values[key] as string).length <= MOST_VALUE)
-      if (!fit) return "Unfit"
-      entry.values = values
-      for (const sent of entry.sent) sent()
-      // Taken by the call that waits: its values leave the store with it.
-      const [first] = entry.waiting
-      if (first !== undefined) {
-        entries.delete(id)
-        first(values)
-      }
-      return "Taken"
-    },
+    submit: submitTo(entries),
     wait: (id, binding, then, now, onSent) => {
       const entry = mine(id, binding, now)
       if (entry === undefined) return () => undefined
