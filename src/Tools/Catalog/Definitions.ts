@@ -16,7 +16,7 @@ const changes = (idempotent: boolean): Hints => ({
 })
 
 // The secret params (a variable's value, an account's token) the person types on a page of svc-mcp's, out of the model's sight.
-const FROM_PERSON = 'secret params the person gives on a page, unseen: e.g. ["value"], ["account.token"]'
+const FROM_PERSON = 'secrets the person types, unseen: ["value"]'
 
 // Rows at a glance ({columns, result}), or the records `fields` kept ({result}).
 const ROWS = {

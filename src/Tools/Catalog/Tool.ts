@@ -123,10 +123,14 @@ const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
       jsonSchema: { type: ["boolean", "string"], description: schema },
     }),
   )
+  // Published as a list of strings alone, tools/list being small: what a name may be is checked at the call.
   if (spec.fromPerson !== undefined) {
     fields.from_person = Schema.optional(
-      Schema.Array(Schema.String.pipe(Schema.pattern(PARAM_PATH))).pipe(Schema.maxItems(8)),
-    ).annotations({ description: spec.fromPerson })
+      Schema.Array(Schema.String.pipe(Schema.pattern(PARAM_PATH)).annotations({ jsonSchema: { type: "string" } })).pipe(
+        Schema.maxItems(8),
+        Schema.annotations({ jsonSchema: { type: "array", items: { type: "string" }, description: spec.fromPerson } }),
+      ),
+    )
   }
   // Published as the selectors are, a typed enum (clients that need `type` beside `enum` take it), without a description.
   const names = spec.services ?? []
