@@ -33,7 +33,7 @@ export interface Shown {
   readonly token: string
 }
 
-export type Submitted = "Taken" | "Forbidden" | "Nothing" | "Unfit"
+type Submitted = "Taken" | "Forbidden" | "Nothing" | "Unfit"
 
 export interface FormStore {
   readonly lifetimeMs: number
@@ -81,7 +81,7 @@ const same = (a: string, b: string) => {
 }
 
 /** The most a field's value may be, in characters: a token or a key, not a file. */
-export const MOST_VALUE = 8_192
+const MOST_VALUE = 8_192
 
 /** Whether `values` give each of `entry`'s fields, and nothing else, each within its bound. */
 const fits = (entry: Entry, values: Values) => {
@@ -224,7 +224,7 @@ const valuesOf = (body: string): { readonly token: string; readonly values: Valu
 }
 
 /** What a POST to form `id` of `body` is answered. */
-export const posted = (forms: FormStore, id: string, body: string, now: number): Answer => {
+const posted = (forms: FormStore, id: string, body: string, now: number): Answer => {
   const read = valuesOf(body)
   if (read === undefined) return said(400, "Not sent", "Each field is sent once.")
   switch (forms.submit(id, read.token, read.values, now)) {

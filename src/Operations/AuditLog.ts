@@ -69,7 +69,7 @@ export interface IntentEntry {
 }
 
 /** A secret that passed, as a line records it: which params, which way, and the person it passed to or from (`who`). */
-export interface SecretLine extends SecretPassed {
+interface SecretLine extends SecretPassed {
   readonly person: string
 }
 

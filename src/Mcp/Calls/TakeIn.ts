@@ -48,7 +48,7 @@ export const wanted = (invocation: Invocation): boolean =>
 const namesOf = (invocation: Invocation) => invocation.fromPerson ?? []
 
 /** Whether a form can take them in: the pages serve forms, the client opens pages, none signed in. */
-export const applies = (incoming: Incoming, context: CallContext.CallContext, pages: SecretPagesShape): boolean =>
+const applies = (incoming: Incoming, context: CallContext.CallContext, pages: SecretPagesShape): boolean =>
   pages.forms !== undefined && Option.isNone(context.identity) && Handover.canOpenUrl(incoming)
 
 /** The call a form is bound to: its endpoint and params, placeholders in place. */
@@ -64,14 +64,14 @@ const what = (invocation: Invocation): string => {
 }
 
 /** Where this call stands with its form. */
-export type Step =
+type Step =
   | { readonly _tag: "Ask" }
   | { readonly _tag: "Wait"; readonly id: string; readonly until: number }
   | { readonly _tag: "Declined"; readonly id: string }
   | { readonly _tag: "Stale" }
 
 /** The step of this call, from the answer and the state its retry echoed. */
-export const stepOf = (
+const stepOf = (
   pages: SecretPagesShape,
   incoming: Incoming,
   binding: string,
@@ -90,7 +90,7 @@ export const stepOf = (
 const untilText = (until: number) => new Date(until).toISOString().replace(/\.\d{3}Z$/, "Z")
 
 /** The question: open the form, where the person types the params `from_person` names. */
-export const ask = async (
+const ask = async (
   pages: SecretPagesShape,
   incoming: Incoming,
   invocation: Invocation,
@@ -119,7 +119,7 @@ export const ask = async (
  * The values of form `id`, once the person sends it: undefined if the form closes first. The
  * 2025-era client is told the elicitation is complete as the form is sent.
  */
-export const valuesOf = (
+const valuesOf = (
   pages: SecretPagesShape,
   incoming: Incoming,
   id: string,
@@ -163,7 +163,7 @@ const scrubbed = (value: unknown, secrets: ReadonlyArray<string>): unknown => {
  * The answer without the person's values, wherever the service echoed them; the call's body as
  * it had it, placeholders in place. Its text held them: it is rendered from `data` alone.
  */
-export const take =
+const take =
   (invocation: Invocation, values: Values) =>
   (outcome: ToolSuccess): ToolSuccess => {
     const { text: _text, ...rest } = outcome
@@ -171,14 +171,14 @@ export const take =
   }
 
 /** The model's answer, with a line saying which params the person set, never their values. */
-export const told = (result: CallToolResult, invocation: Invocation): CallToolResult =>
+const told = (result: CallToolResult, invocation: Invocation): CallToolResult =>
   Handover.appended(
     result,
     `The person set ${quoted(namesOf(invocation))} on a page of svc-mcp's, out of your sight; the values are in no answer: do not ask for them.`,
   )
 
 /** The answer where no form can take the secret in: nothing is asked or sent, and how the person sets it themselves. */
-export const refused = (invocation: Invocation, signedIn: boolean): CallToolResult => ({
+const refused = (invocation: Invocation, signedIn: boolean): CallToolResult => ({
   content: [
     {
       type: "text",
@@ -189,7 +189,7 @@ export const refused = (invocation: Invocation, signedIn: boolean): CallToolResu
 })
 
 /** The answer to a declined form, or one that closed unsent: nothing was sent. */
-export const unsent = (invocation: Invocation, why: "declined" | "closed"): CallToolResult => ({
+const unsent = (invocation: Invocation, why: "declined" | "closed"): CallToolResult => ({
   content: [
     {
       type: "text",
@@ -203,7 +203,7 @@ export const unsent = (invocation: Invocation, why: "declined" | "closed"): Call
 })
 
 /** The answer to a retry whose form is gone (closed, used, another caller's or another call's): nothing was sent. */
-export const stale: CallToolResult = {
+const stale: CallToolResult = {
   content: [
     {
       type: "text",
@@ -214,7 +214,7 @@ export const stale: CallToolResult = {
 }
 
 /** The context of the call sent with the person's values: the audit line says which were taken in. */
-export const passed = (invocation: Invocation) =>
+const passed = (invocation: Invocation) =>
   CallContext.locallyWith((context) => ({
     ...context,
     secret: { passed: "taken" as const, params: namesOf(invocation) },
