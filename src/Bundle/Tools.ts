@@ -23,7 +23,6 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import * as SecretForm from "../Confirmation/SecretForm.js"
 import * as SecretPageServer from "../Confirmation/SecretPageServer.js"
 import * as SecretPages from "../Confirmation/SecretPages.js"
 import * as ConfirmationState from "../Confirmation/State.js"
@@ -93,7 +92,7 @@ export const contextWith = (
       SecretPageServer.make(
         SecretPages.makeStore(Context.get(settled, PolicySettings.ServerSettings).secretPageMs),
         Date.now,
-        SecretForm.makeStore(Context.get(settled, PolicySettings.ServerSettings).secretPageMs),
+        Context.get(settled, PolicySettings.ServerSettings).secretPageMs,
       ),
     )
     return settled.pipe(

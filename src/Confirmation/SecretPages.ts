@@ -113,8 +113,8 @@ export interface SecretPagesShape {
   readonly store: PageStore
   /** The page's address for `id`, its server started on first use. */
   readonly urlOf: (id: string) => Promise<string>
-  /** The forms a secret is taken in on (SecretForm.ts), served beside the pages. */
-  readonly forms?: FormStore
+  /** The forms a secret is taken in on (SecretForm.ts), served beside the pages: made with the first asked for. */
+  readonly forms?: () => Promise<FormStore>
   /** The address of form `id`, the server started on first use. */
   readonly formUrlOf?: (id: string) => Promise<string>
 }

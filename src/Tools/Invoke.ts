@@ -94,8 +94,7 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   const selector = decoded.right[tool.selectorKey] as string
   const asked = schema === true || typeof schema === "string"
   const fromPerson = asked ? [] : (decoded.right.from_person ?? [])
-  const unfit = FromPerson.problems(pathOf(tool, selector), params, fromPerson)
-  if (unfit.length > 0) return Either.left(new ToolInputError({ tool: tool.name, problems: unfit }))
+  // What may be named is checked before anything is asked (TakeIn.ts), against the params as given.
   const withPlaceholders =
     fromPerson.length === 0 ? params : FromPerson.filled(params, FromPerson.placeholders(fromPerson))
   const sent = filledIn(tool.endpoints[selector] ?? "", withPlaceholders)

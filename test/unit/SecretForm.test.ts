@@ -9,12 +9,14 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type FormStore, MOST_BODY, makeStore, renderForm } from "../../src/Confirmation/SecretForm.js"
+import { type FormStore, makeStore } from "../../src/Confirmation/SecretForm.js"
+import { MOST_BODY, renderForm } from "../../src/Confirmation/SecretFormPage.js"
 import { make as makeServer } from "../../src/Confirmation/SecretPageServer.js"
 import { makeStore as makePages } from "../../src/Confirmation/SecretPages.js"
 import { svc_create, svc_update } from "../../src/Tools/Catalog/Definitions.js"
 import { resolve } from "../../src/Tools/Invoke.js"
 import { PLACEHOLDER } from "../../src/Tools/Params/FromPerson.js"
+import * as FromPersonCheck from "../../src/Tools/Params/FromPersonCheck.js"
 
 const MINUTE = 60_000
 const FORM = { title: "Give the value", fields: ["value"] }
@@ -25,14 +27,14 @@ let scope: Scope.CloseableScope
 let formUrlOf: (id: string) => Promise<string>
 
 beforeAll(async () => {
-  forms = makeStore(10 * MINUTE)
   scope = Effect.runSync(Scope.make())
   const pages = await Effect.runPromise(
     Scope.extend(
-      makeServer(makePages(MINUTE), () => clock, forms),
+      makeServer(makePages(MINUTE), () => clock, 10 * MINUTE),
       scope,
     ),
   )
+  forms = await (pages.forms as () => Promise<FormStore>)()
   formUrlOf = pages.formUrlOf as (id: string) => Promise<string>
 })
 
@@ -227,19 +229,18 @@ describe("from_person", () => {
   })
 
   it("names only secret params, none given in params too", () => {
-    const problems = (args: Record<string, unknown>) => {
-      const resolved = resolve(svc_create, { resource_type: "variable", ...args })
-      return resolved._tag === "Left" ? resolved.left.problems.join("; ") : ""
-    }
-    expect(problems({ params: { name: "A" }, from_person: ["description"] })).toMatch(
-      /"description" is not a secret param/,
-    )
-    expect(problems({ params: { name: "A", is_secret: false }, from_person: ["value"] })).toMatch(
-      /"value" is not a secret param/,
-    )
-    expect(problems({ params: { name: "A", value: "x" }, from_person: ["value"] })).toMatch(/given in params too/)
-    expect(problems({ params: { name: "A" }, from_person: ["value", "value"] })).toMatch(/named twice/)
-    expect(problems({ params: { name: "A" }, from_person: ["../x"] })).not.toBe("")
-    expect(problems({ params: { name: "A" }, from_person: ["value"] })).toBe("")
+    const problems = (params: Record<string, unknown>, names: ReadonlyArray<string>) =>
+      FromPersonCheck.problems("write/CreateVariable", params, names).join("; ")
+    expect(problems({ name: "A" }, ["description"])).toMatch(/"description" is not a secret param/)
+    expect(problems({ name: "A", is_secret: false }, ["value"])).toMatch(/"value" is not a secret param/)
+    expect(problems({ name: "A", value: "x" }, ["value"])).toMatch(/given in params too/)
+    expect(problems({ name: "A" }, ["value", "value"])).toMatch(/named twice/)
+    expect(problems({ name: "A" }, ["value"])).toBe("")
+    expect(
+      FromPersonCheck.problems("write/UpdateGitProviderAccount", { id: "gh", account: {} }, ["account.token"]),
+    ).toEqual([])
+    // What is no param's path is refused by the tool's schema.
+    const path = resolve(svc_create, { resource_type: "variable", params: { name: "A" }, from_person: ["../x"] })
+    expect(path._tag).toBe("Left")
   })
 })

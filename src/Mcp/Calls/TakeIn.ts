@@ -24,11 +24,12 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as CallContext from "../../Call/Context.js"
-import type { Values } from "../../Confirmation/SecretForm.js"
+import type { FormStore, Values } from "../../Confirmation/SecretForm.js"
 import type { SecretPagesShape } from "../../Confirmation/SecretPages.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { Call, Invocation, ToolSuccess } from "../../Tools/Invoke.js"
 import * as FromPerson from "../../Tools/Params/FromPerson.js"
+import * as FromPersonCheck from "../../Tools/Params/FromPersonCheck.js"
 import * as Handover from "./Handover.js"
 import type { Incoming } from "./Incoming.js"
 
@@ -41,15 +42,17 @@ const STATE = "secret-form:"
 /** What the answer shows in place of a value the person gave. */
 const SET = "[set by the person]"
 
-/** Whether `invocation` takes params in from the person. */
-export const wanted = (invocation: Invocation): boolean =>
-  !invocation.schema && invocation.fromPerson !== undefined && invocation.fromPerson.length > 0
-
 const namesOf = (invocation: Invocation) => invocation.fromPerson ?? []
 
 /** Whether a form can take them in: the pages serve forms, the client opens pages, none signed in. */
 const applies = (incoming: Incoming, context: CallContext.CallContext, pages: SecretPagesShape): boolean =>
   pages.forms !== undefined && Option.isNone(context.identity) && Handover.canOpenUrl(incoming)
+
+/** The forms, once loaded, and their addresses. */
+interface Forms {
+  readonly forms: FormStore
+  readonly formUrlOf: (id: string) => Promise<string>
+}
 
 /** The call a form is bound to: its endpoint and params, placeholders in place. */
 const callKey = (invocation: Invocation) => JSON.stringify([invocation.endpoint, invocation.body])
@@ -71,18 +74,12 @@ type Step =
   | { readonly _tag: "Stale" }
 
 /** The step of this call, from the answer and the state its retry echoed. */
-const stepOf = (
-  pages: SecretPagesShape,
-  incoming: Incoming,
-  binding: string,
-  invocation: Invocation,
-  now: number,
-): Step => {
+const stepOf = (pages: Forms, incoming: Incoming, binding: string, invocation: Invocation, now: number): Step => {
   const response = inputResponse(incoming.ctx.mcpReq.inputResponses, KEY)
   const state: unknown = incoming.ctx.mcpReq.requestState()
   if (response.kind !== "elicit" || typeof state !== "string" || !state.startsWith(STATE)) return { _tag: "Ask" }
   const id = state.slice(STATE.length)
-  const until = pages.forms?.pending(id, binding, callKey(invocation), now)
+  const until = pages.forms.pending(id, binding, callKey(invocation), now)
   if (until === undefined) return { _tag: "Stale" }
   return response.action === "accept" ? { _tag: "Wait", id, until } : { _tag: "Declined", id }
 }
@@ -91,15 +88,12 @@ const untilText = (until: number) => new Date(until).toISOString().replace(/\.\d
 
 /** The question: open the form, where the person types the params `from_person` names. */
 const ask = async (
-  pages: SecretPagesShape,
+  { forms, formUrlOf: urlOf }: Forms,
   incoming: Incoming,
   invocation: Invocation,
   binding: string,
   now: number,
 ): Promise<InputRequiredResult> => {
-  const forms = pages.forms
-  const urlOf = pages.formUrlOf
-  if (forms === undefined || urlOf === undefined) throw new Error("no forms are served")
   const title = `Give ${what(invocation)}`
   const made = forms.make(binding, callKey(invocation), { title, fields: namesOf(invocation) }, now)
   const url = await urlOf(made.id)
@@ -120,14 +114,12 @@ const ask = async (
  * 2025-era client is told the elicitation is complete as the form is sent.
  */
 const valuesOf = (
-  pages: SecretPagesShape,
+  { forms }: Forms,
   incoming: Incoming,
   id: string,
   binding: string,
   until: number,
 ): Effect.Effect<Values | undefined> => {
-  const forms = pages.forms
-  if (forms === undefined) return Effect.succeed(undefined)
   const waited = Effect.async<Values>((resume) => {
     const stop = forms.wait(
       id,
@@ -176,6 +168,12 @@ const told = (result: CallToolResult, invocation: Invocation): CallToolResult =>
     result,
     `The person set ${quoted(namesOf(invocation))} on a page of svc-mcp's, out of your sight; the values are in no answer: do not ask for them.`,
   )
+
+/** The answer to a `from_person` that names what may not be named: nothing is asked or sent. */
+const invalid = (invocation: Invocation, problems: ReadonlyArray<string>): CallToolResult => ({
+  content: [{ type: "text", text: `${invocation.tool}: invalid arguments: ${problems.join("; ")}` }],
+  isError: true,
+})
 
 /** The answer where no form can take the secret in: nothing is asked or sent, and how the person sets it themselves. */
 const refused = (invocation: Invocation, signedIn: boolean): CallToolResult => ({
@@ -240,6 +238,15 @@ export const run = <E, R>(
   steps: Steps<E, R>,
 ): Effect.Effect<CallToolResult | InputRequiredResult, E, R> =>
   Effect.flatMap(CallContext.get, (context) => {
+    const given = isObject(incoming.args) && isObject(incoming.args.params) ? incoming.args.params : {}
+    const unfit = FromPersonCheck.problems(invocation.endpoint, given, namesOf(invocation))
+    if (unfit.length > 0) {
+      return steps.unsent(
+        unfit.join("; "),
+        "refused",
+        invalid(invocation, unfit) as CallToolResult | InputRequiredResult,
+      )
+    }
     if (!applies(incoming, context, pages)) {
       return steps.unsent(
         "no page to take the secret in",
@@ -247,29 +254,49 @@ export const run = <E, R>(
         refused(invocation, Option.isSome(context.identity)) as CallToolResult | InputRequiredResult,
       )
     }
-    const binding = Handover.bindingOf(context)
-    const step = stepOf(pages, incoming, binding, invocation, Date.now())
-    switch (step._tag) {
-      case "Ask":
-        return steps.checked(
-          Effect.tryPromise(() => ask(pages, incoming, invocation, binding, Date.now())).pipe(
-            Effect.flatMap((asked) => steps.unsent("asked to open a secret's form", "asked", asked)),
-            // No form can be served (no loopback port): refused, as without URL mode.
-            Effect.catchAll(() => Effect.succeed(refused(invocation, false))),
-          ),
-        )
-      case "Stale":
-        return Effect.succeed(stale)
-      case "Declined":
-        pages.forms?.drop(step.id, binding)
-        return steps.unsent("the person declined the secret's form", "declined", unsent(invocation, "declined"))
-      case "Wait":
-        return Effect.flatMap(valuesOf(pages, incoming, step.id, binding, step.until), (values) =>
-          values === undefined
-            ? steps.unsent("the secret's form closed unsent", "refused", unsent(invocation, "closed"))
-            : Effect.map(steps.perform(take(invocation, values), values).pipe(passed(invocation)), (result) =>
-                told(result, invocation),
-              ),
-        )
-    }
+    return Effect.flatMap(
+      Effect.promise(() => (pages.forms as () => Promise<FormStore>)()),
+      (forms) =>
+        steps_(
+          { forms, formUrlOf: pages.formUrlOf as Forms["formUrlOf"] },
+          incoming,
+          invocation,
+          steps,
+          Handover.bindingOf(context),
+        ),
+    )
   })
+
+/** The call's step with its form: asked once the call is checked, waited for, then the call sent. */
+const steps_ = <E, R>(
+  pages: Forms,
+  incoming: Incoming,
+  invocation: Invocation,
+  steps: Steps<E, R>,
+  binding: string,
+): Effect.Effect<CallToolResult | InputRequiredResult, E, R> => {
+  const step = stepOf(pages, incoming, binding, invocation, Date.now())
+  switch (step._tag) {
+    case "Ask":
+      return steps.checked(
+        Effect.tryPromise(() => ask(pages, incoming, invocation, binding, Date.now())).pipe(
+          Effect.flatMap((asked) => steps.unsent("asked to open a secret's form", "asked", asked)),
+          // No form can be served (no loopback port): refused, as without URL mode.
+          Effect.catchAll(() => Effect.succeed(refused(invocation, false))),
+        ),
+      )
+    case "Stale":
+      return Effect.succeed(stale)
+    case "Declined":
+      pages.forms.drop(step.id, binding)
+      return steps.unsent("the person declined the secret's form", "declined", unsent(invocation, "declined"))
+    case "Wait":
+      return Effect.flatMap(valuesOf(pages, incoming, step.id, binding, step.until), (values) =>
+        values === undefined
+          ? steps.unsent("the secret's form closed unsent", "refused", unsent(invocation, "closed"))
+          : Effect.map(steps.perform(take(invocation, values), values).pipe(passed(invocation)), (result) =>
+              told(result, invocation),
+            ),
+      )
+  }
+}

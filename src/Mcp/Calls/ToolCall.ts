@@ -45,7 +45,6 @@ import * as Confirm from "./Confirm.js"
 import * as Guarded from "./Guarded.js"
 import * as Handover from "./Handover.js"
 import { INVALID_PARAMS, type Incoming, withinCallContext } from "./Incoming.js"
-import * as TakeIn from "./TakeIn.js"
 
 /** A call the SDK answers with a JSON-RPC error instead of a result. */
 export class ProtocolFailure extends Data.TaggedError("ProtocolFailure")<{
@@ -220,10 +219,7 @@ const NONE: Targets.Resolved = { targets: [], unread: [] }
 /** What sends a call that has passed its checks: its program, or (TakeIn.ts) a form's question first. */
 type Send = (prepared: Prepared, call: Call) => Effect.Effect<Answer, ProtocolFailure, SvcClient>
 
-/**
- * The tool's program, recorded and rendered; an unexpected failure is logged and said in one line.
- * `sent`: the call as sent, where it holds what its record does not (a secret the person gave).
- */
+/** The tool's program (`sent`: with what its record lacks, TakeIn.ts), recorded and rendered; a failure said in a line. */
 const perform = (
   prepared: Prepared,
   call: Call,
@@ -288,7 +284,7 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
       !prepared.settings.revealSecrets &&
       Handover.secretOf(invocation)
     if (makesSecret) return handOver(prepared, call, invocation, incoming)
-    return invocation !== undefined && TakeIn.wanted(invocation)
+    return invocation !== undefined && !invocation.schema && (invocation.fromPerson ?? []).length > 0
       ? takeIn(prepared, call, invocation, incoming)
       : unheld(prepared, call, incoming)
   }).pipe(withinCallContext(incoming))
@@ -356,17 +352,21 @@ const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incomi
     }
   })
 
-/**
- * A call whose secret params the person gives (TakeIn.ts): checked as any call, then, where it would
- * be sent, the person asked to open its form; the retry waits for the form, then sends the call.
- */
+/** A call whose secret params the person gives on a form (TakeIn.ts, loaded with the first such call). */
 const takeIn = (prepared: Prepared, call: Call, invocation: Invocation, incoming: Incoming) =>
-  TakeIn.run<ProtocolFailure, SvcClient>(prepared.pages, incoming, invocation, {
-    checked: (send) => unheld(prepared, call, incoming, () => send),
-    perform: (take, values) => perform(prepared, call, take, TakeIn.sent(call, invocation, values)),
-    unsent: (reason, outcome, answer) =>
-      Effect.as(Effect.ignore(prepared.record.refused(notSent(call, invocation, reason), call.args, outcome)), answer),
-  })
+  Effect.flatMap(
+    Effect.promise(() => import("./TakeIn.js")),
+    (TakeIn) =>
+      TakeIn.run<ProtocolFailure, SvcClient>(prepared.pages, incoming, invocation, {
+        checked: (send) => unheld(prepared, call, incoming, () => send),
+        perform: (take, values) => perform(prepared, call, take, TakeIn.sent(call, invocation, values)),
+        unsent: (reason, outcome, answer) =>
+          Effect.as(
+            Effect.ignore(prepared.record.refused(notSent(call, invocation, reason), call.args, outcome)),
+            answer,
+          ),
+      }),
+  )
 
 /** A call that makes a secret the answer withholds: as before, its answer says how the person can make it themselves. */
 const withheld = (prepared: Prepared, call: Call, incoming: Incoming) =>
