@@ -89,10 +89,18 @@ const send = (res: Http.ServerResponse, { status, body, allow }: Answer, close =
     })
     .end(body)
 
-/** Whether a POST comes from the form's own page: a browser that names its origin names this one. */
+/**
+ * Whether a POST comes from the form's own page, as far as the browser says (the token is what
+ * proves it): one that names its fetch's site names this one's, and one that names its origin names
+ * this one, or `null`, which a page under `no-referrer` sends for its own form.
+ */
 const sameOrigin = (req: Http.IncomingMessage) => {
+  const site = req.headers["sec-fetch-site"]
+  if (site !== undefined && site !== "same-origin") return false
   const origin = req.headers.origin
-  return origin === undefined || origin === `http://${req.headers.host ?? ""}`
+  return (
+    origin === undefined || origin === `http://${req.headers.host ?? ""}` || (origin === "null" && site !== undefined)
+  )
 }
 
 /** Answers a request for form `id`: GET shows it, POST sends it, whatever else is refused. */

@@ -96,6 +96,9 @@ describe("a secret's form, over HTTP on loopback", () => {
     expect((await post(url, "csrf=AAAA&value=x")).status).toBe(403)
     const body = new URLSearchParams({ csrf: tokenOf(html), value: "x" }).toString()
     expect((await post(url, body, { origin: "http://evil.example" })).status).toBe(403)
+    expect((await post(url, body, { "sec-fetch-site": "cross-site" })).status).toBe(403)
+    // `null` without the browser saying the fetch is its own site's: refused.
+    expect((await post(url, body, { origin: "null" })).status).toBe(403)
     expect((await post(url, body, { "content-type": "text/plain" })).status).toBe(403)
     expect(taken).toEqual([])
     // The page is still there for the person.
