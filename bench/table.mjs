@@ -20,7 +20,7 @@ const rows = (lastCalls) => [
     (r) => `${r.perCallMs.ours.overheadMedian} / ${r.perCallMs.bare.overheadMedian}`,
   ],
   [`RSS after ${lastCalls.toLocaleString("en")} calls, ratio`, "≤ 1.25", (r) => String(r.rssMb.ratio)],
-  ["`tools/list`, bytes", "< 12,500", (r) => r.toolsListBytes.toLocaleString("en")],
+  ["`tools/list`, bytes", "< 12,700", (r) => r.toolsListBytes.toLocaleString("en")],
 ]
 
 /** A ratio, with each server's calls per second and, with --compare, the compared build's ratio. */

@@ -92,6 +92,7 @@ export const contextWith = (
       SecretPageServer.make(
         SecretPages.makeStore(Context.get(settled, PolicySettings.ServerSettings).secretPageMs),
         Date.now,
+        Context.get(settled, PolicySettings.ServerSettings).secretPageMs,
       ),
     )
     return settled.pipe(

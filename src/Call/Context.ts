@@ -119,6 +119,17 @@ export interface CallContext {
    * line's `confirmation` and telemetry read it. None for a call nothing asks about.
    */
   readonly asked: Option.Option<Asked>
+  /**
+   * A secret that passed between the person and the service on a page of svc-mcp's, out of the
+   * model's sight (Mcp/Calls/Handover.ts, TakeIn.ts): the audit line's `secret`. Absent elsewhere.
+   */
+  readonly secret?: SecretPassed
+}
+
+/** Which params' secrets passed, and which way: handed to the person, or taken in from them. Never a value. */
+export interface SecretPassed {
+  readonly passed: "handed" | "taken"
+  readonly params: ReadonlyArray<string>
 }
 
 /** A call that brought nothing: it runs as the server, untraced, unlogged. */

@@ -8,6 +8,7 @@ import type * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import type * as SecretForm from "./SecretForm.js"
 import type { Opened, PageStore, SecretPagesShape } from "./SecretPages.js"
 
 export const HEADERS = {
@@ -58,20 +59,40 @@ export const render = (opened: Opened): { readonly status: number; readonly body
 }
 
 const PATH = /^\/secret\/([^/?#]*)$/
+const FORM = /^\/form\/([^/?#]*)$/
 
-const answer = (store: PageStore, now: () => number) => (req: Http.IncomingMessage, res: Http.ServerResponse) => {
-  const match = PATH.exec((req.url ?? "/").split("?")[0] ?? "/")
-  const { status, body } =
-    req.method === "GET" && match !== null ? render(store.open(match[1] ?? "", now())) : render({ _tag: "Nothing" })
-  res.writeHead(status, HEADERS).end(body)
-}
+const answer =
+  (store: PageStore, now: () => number, forms?: () => Promise<SecretForm.FormStore>) =>
+  (req: Http.IncomingMessage, res: Http.ServerResponse) => {
+    const form = forms === undefined ? null : FORM.exec((req.url ?? "/").split("?")[0] ?? "/")
+    // The form's page loaded with the first request for one: a start loads none of it.
+    if (forms !== undefined && form !== null) {
+      return void Promise.all([forms(), import("./SecretFormPage.js")]).then(([made, page]) =>
+        page.answer(made, form[1] ?? "", now)(req, res),
+      )
+    }
+    const match = PATH.exec((req.url ?? "/").split("?")[0] ?? "/")
+    const { status, body } =
+      req.method === "GET" && match !== null ? render(store.open(match[1] ?? "", now())) : render({ _tag: "Nothing" })
+    res.writeHead(status, HEADERS).end(body)
+  }
 
 /** The pages of `store`, served on loopback from the first page made, for the life of the scope. */
-export const make = (store: PageStore, now: () => number): Effect.Effect<SecretPagesShape, never, Scope.Scope> =>
+export const make = (
+  store: PageStore,
+  now: () => number,
+  formsLifetimeMs?: number,
+): Effect.Effect<SecretPagesShape, never, Scope.Scope> =>
   Effect.gen(function* () {
     let started: Promise<string> | undefined
+    // The forms' store, made (and its module loaded) with the first form asked for: a start loads none of it.
+    let made: Promise<SecretForm.FormStore> | undefined
+    const forms =
+      formsLifetimeMs === undefined
+        ? undefined
+        : () => (made ??= import("./SecretForm.js").then((form) => form.makeStore(formsLifetimeMs)))
     // Loaded with the first page: node:http brings node:crypto, which a start does not load.
-    const server = process.getBuiltinModule("node:http").createServer(answer(store, now))
+    const server = process.getBuiltinModule("node:http").createServer(answer(store, now, forms))
     yield* Effect.addFinalizer(() =>
       started === undefined
         ? Effect.void
@@ -87,5 +108,11 @@ export const make = (store: PageStore, now: () => number): Effect.Effect<SecretP
       })
       return started
     }
-    return { store, urlOf: (id) => origin().then((base) => `${base}/secret/${id}`) }
+    return {
+      store,
+      urlOf: (id) => origin().then((base) => `${base}/secret/${id}`),
+      ...(forms === undefined
+        ? {}
+        : { forms, formUrlOf: (id: string) => origin().then((base) => `${base}/form/${id}`) }),
+    }
   })

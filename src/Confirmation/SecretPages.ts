@@ -13,6 +13,7 @@
  */
 import * as Context from "effect/Context"
 import * as ExpiringMap from "../Shared/ExpiringMap.js"
+import type { FormStore } from "./SecretForm.js"
 
 /** What a page shows: a title, then each value under its label. */
 export interface Page {
@@ -54,6 +55,8 @@ export interface PageStore {
   /** Whom page `id` opens for, while it is open; undefined for a page of no owner, or none. */
   readonly ownerOf: (id: string, now: number) => string | undefined
   readonly lifetimeMs: number
+  /** Calls `then` when page `id` is shown (once); forgotten with the oldest past the store's bound. */
+  readonly whenShown?: (id: string, then: () => void) => void
 }
 
 /** Pages held at once: past it the oldest is forgotten. */
@@ -72,8 +75,13 @@ export const makeStore = (lifetimeMs: number, most = MOST): PageStore => {
     const entry = entries.get(id, now)
     return entry !== undefined && entry.binding === binding ? entry : undefined
   }
+  const shown = new Map<string, () => void>()
   return {
     lifetimeMs,
+    whenShown: (id, then) => {
+      shown.set(id, then)
+      for (const oldest of shown.keys()) if (shown.size > most) shown.delete(oldest)
+    },
     make: (binding, now, owner) => {
       const id = newId()
       const until = now + lifetimeMs
@@ -100,6 +108,8 @@ export const makeStore = (lifetimeMs: number, most = MOST): PageStore => {
       if (entry === undefined || entry.owner !== owner) return { _tag: "Nothing" }
       if (entry.page === undefined) return { _tag: "Pending" }
       entries.delete(id)
+      shown.get(id)?.()
+      shown.delete(id)
       return { _tag: "Shown", page: entry.page }
     },
     ownerOf: (id, now) => (ID.test(id) ? entries.get(id, now)?.owner : undefined),
@@ -112,6 +122,10 @@ export interface SecretPagesShape {
   readonly urlOf: (id: string) => Promise<string>
   /** With sign-in and its pages' client: the address of signed-in `id`, on the HTTP server (SignIn/PageSignIn.ts). */
   readonly signedIn?: { readonly urlOf: (id: string) => string }
+  /** The forms a secret is taken in on (SecretForm.ts), served beside the pages: made with the first asked for. */
+  readonly forms?: () => Promise<FormStore>
+  /** The address of form `id`, the server started on first use. */
+  readonly formUrlOf?: (id: string) => Promise<string>
 }
 
 /** The secret pages, where provided (Bundle/Tools.ts); without them, secrets stay withheld as before. */

@@ -8,6 +8,7 @@ import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import type { SecretPassed } from "../Call/Context.js"
 import type { StoreShape } from "../Store/Store.js"
 
 export interface AuditEntry {
@@ -42,6 +43,8 @@ export interface AuditEntry {
   readonly confirmation?: string
   /** The Update ids an execution started. */
   readonly update?: string | ReadonlyArray<string>
+  /** A secret that passed on a page of svc-mcp's: which params, which way, and the person; never the secret. */
+  readonly secret?: SecretLine
   readonly durationMs: number
 }
 
@@ -62,6 +65,12 @@ export interface IntentEntry {
   /** The confirmation the call went through: the setting, the pattern and what it matched, or the guard's rule. */
   readonly confirmation?: string
   readonly guarded?: string
+  readonly secret?: SecretLine
+}
+
+/** A secret that passed, as a line records it: which params, which way, and the person it passed to or from (`who`). */
+interface SecretLine extends SecretPassed {
+  readonly person: string
 }
 
 export class AuditError extends Data.TaggedError("AuditError")<{

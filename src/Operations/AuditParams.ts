@@ -10,6 +10,7 @@
  */
 import { isObject } from "../Shared/JsonShape.js"
 import { isSecretParam } from "../Tools/Bounds/SecretParams.js"
+import { PLACEHOLDER } from "../Tools/Params/FromPerson.js"
 import { mask } from "../Untrusted/Mask.js"
 
 /** `body` with each secret string as `digest(value)`; everything else as it was. */
@@ -22,7 +23,8 @@ export const recorded = (endpoint: string | undefined, body: unknown, digest: (v
     return Object.fromEntries(
       Object.entries(value).map(([key, field]) => [
         key,
-        typeof field === "string" && field !== "" && isSecretParam(endpoint, value, key, top)
+        // A value the person gives on a form is recorded as its placeholder: the call's record never holds it.
+        typeof field === "string" && field !== "" && field !== PLACEHOLDER && isSecretParam(endpoint, value, key, top)
           ? digest(field)
           : walk(field, false),
       ]),

@@ -164,6 +164,7 @@ class Recorder {
           ...(selector === undefined ? {} : { selector }),
           ...(read === undefined ? {} : { guarded: read }),
           ...(confirmation === undefined ? {} : { confirmation }),
+          ...(context.secret === undefined ? {} : { secret: { ...context.secret, person: whoOf(context) } }),
         }),
       ),
     )

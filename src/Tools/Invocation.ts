@@ -23,6 +23,8 @@ export interface Invocation {
   readonly shown: Shown
   /** The dotted paths of the answer to keep (`shown`'s, where it is Shaped), applied when it is rendered. */
   readonly fields?: ReadonlyArray<string>
+  /** `from_person`: the secret params the person gives on a page; `body` holds a placeholder for each until then. */
+  readonly fromPerson?: ReadonlyArray<string>
 }
 
 export interface ToolSuccess extends Invocation {

@@ -21,6 +21,7 @@ import type { Invocation, ToolSuccess } from "./Invocation.js"
 import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Lists/Pages.js"
 import { kindsChangedBy, Names } from "./Names/Names.js"
 import { withPattern } from "./Params/BatchPattern.js"
+import * as FromPerson from "./Params/FromPerson.js"
 import * as ParamsCheck from "./Params/ParamsCheck.js"
 import type { AccessSettings } from "./Policy/AccessChanges.js"
 import * as CallerAccess from "./Policy/CallerAccess.js"
@@ -88,15 +89,19 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   const { params, wait, schema, fields } = decoded.right
   const query = filled === args ? decoded.right.query : undefined
   const selector = decoded.right[tool.selectorKey] as string
-  const sent = filledIn(tool.endpoints[selector] ?? "", params)
+  const asked = schema === true || typeof schema === "string"
+  const fromPerson = asked ? [] : (decoded.right.from_person ?? [])
+  // What may be named is checked before anything is asked (TakeIn.ts), against the params as given.
+  const withPlaceholders =
+    fromPerson.length === 0 ? params : FromPerson.filled(params, FromPerson.placeholders(fromPerson))
+  const sent = filledIn(tool.endpoints[selector] ?? "", withPlaceholders)
   const body = query !== undefined && sent.terms === undefined ? { ...sent, terms: [query] } : sent
-  const asksSchema = schema === true || typeof schema === "string"
   // How the answer is shown, resolved once here; a schema answer is never shaped.
-  const shown = View.ask(tool, selector, asksSchema, fields)
+  const shown = View.ask(tool, selector, asked, fields)
   return Either.right({
     tool: tool.name,
     wait: wait === true,
-    schema: asksSchema,
+    schema: asked,
     ...(typeof schema === "string" ? { shape: schema } : {}),
     selectorKey: tool.selectorKey,
     selector,
@@ -104,6 +109,7 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
     body,
     shown,
     ...(shown._tag === "Shaped" ? { fields: shown.fields } : {}),
+    ...(fromPerson.length === 0 ? {} : { fromPerson }),
   })
 }
 

@@ -12,6 +12,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Clients from "../support/Clients.js"
 import * as Spawn from "../support/Spawn.js"
+import * as Wait from "../support/Wait.js"
 
 const NAME = "svc-mcp-secret-pages"
 
@@ -52,7 +53,7 @@ for (const era of ["modern", "legacy"] as const) {
       "a created key's secret reaches its page exactly once, and never the answer, the log or the audit",
       () =>
         Effect.gen(function* () {
-          const { call, pages, asked, stderr, auditText } = yield* connect(era, "open")
+          const { call, pages, asked, stderr, auditText, elicitations, completed } = yield* connect(era, "open")
           const made = yield* call("svc_create", makeKey)
           const text = JSON.stringify(made)
           expect(made.isError, text).toBeFalsy()
@@ -86,6 +87,21 @@ for (const era of ["modern", "legacy"] as const) {
           expect(stderr()).not.toContain(secret)
           expect(auditText()).toMatch(/CreateApiKeyForServiceUser/)
           expect(auditText()).not.toContain(secret)
+          // The audit says the secret was handed over, which param and to whom; never the secret.
+          const handed = auditText()
+            .split("\n")
+            .filter((line) => line.includes('"secret":{'))
+            .map((line) => (JSON.parse(line) as { secret: unknown }).secret)
+          expect(handed.length).toBeGreaterThan(0)
+          expect(handed[0]).toEqual({ passed: "handed", params: ["secret"], person: expect.any(String) })
+          if (era === "legacy") {
+            // The 2025 revision's client is told the elicitation is complete once the page was read.
+            expect(elicitations).toHaveLength(1)
+            yield* Wait.until(() => completed.length === 1)
+            expect(completed).toEqual(elicitations)
+          } else {
+            expect(completed).toEqual([])
+          }
         }),
     )
 

@@ -27,6 +27,10 @@ export interface V2 {
   readonly asked: Array<string>
   /** The pages the server asked the user to open (URL mode), in order. */
   readonly pages: Array<string>
+  /** The ids of the pages' elicitations (the 2025 revision gives them), in order. */
+  readonly elicitations: Array<string>
+  /** The ids `notifications/elicitation/complete` named, in order. */
+  readonly completed: Array<string>
 }
 
 /** A client not yet connected. */
@@ -46,17 +50,23 @@ const v2 = (name: string, era: Era, answering: Answering = undefined): V2 => {
   )
   const asked: Array<string> = []
   const pages: Array<string> = []
+  const elicitations: Array<string> = []
+  const completed: Array<string> = []
+  client.setNotificationHandler("notifications/elicitation/complete", (notification) => {
+    completed.push(notification.params.elicitationId)
+  })
   if (answering !== undefined) {
     client.setRequestHandler("elicitation/create", (request) => {
       asked.push(request.params.message)
       if (request.params.mode === "url") {
         pages.push(request.params.url)
+        if (typeof request.params.elicitationId === "string") elicitations.push(request.params.elicitationId)
         return { action: answering === "open" ? "accept" : "decline" }
       }
       return answering === "decline" ? { action: answering } : { action: "accept", content: {} }
     })
   }
-  return { client, asked, pages }
+  return { client, asked, pages, elicitations, completed }
 }
 
 /** `made` connected over `transport` for the length of a scope. */

@@ -18,6 +18,7 @@ import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import * as Verify from "../../src/Audit/Verify.js"
 import * as Auth from "../../src/Auth.js"
+import * as CallContext from "../../src/Call/Context.js"
 import * as Audit from "../../src/Operations/Audit.js"
 import * as CallRecord from "../../src/Operations/CallRecord.js"
 import * as CallerCredentials from "../../src/Service/CallerCredentials.js"
@@ -26,6 +27,7 @@ import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import type { Tool } from "../../src/Tools/Catalog/Tool.js"
 import { ToolDeniedError, ToolParamsError } from "../../src/Tools/Catalog/ToolError.js"
 import { type Call, resolveCall, type ToolSuccess } from "../../src/Tools/Invoke.js"
+import { PLACEHOLDER } from "../../src/Tools/Params/FromPerson.js"
 import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
 import * as Policy from "../../src/Tools/Policy/Policy.js"
 import * as View from "../../src/Tools/View.js"
@@ -251,6 +253,31 @@ describe("what the audit records", () => {
       // The same value, the same digest: a change can be compared without being read.
       expect(JSON.stringify(intent?.params)).toBe(JSON.stringify(outcome?.params))
       expect(plainIntent).toMatchObject({ params: { name: "REGION", value: "eu-west-1", is_secret: false } })
+    }),
+  )
+
+  it.scoped("a secret that passed on a page of svc-mcp's is named in the intent and the outcome, never its value", () =>
+    Effect.gen(function* () {
+      const path = tempLog()
+      const record = yield* CallRecord.make.pipe(Effect.provide(yield* Layer.build(auditTo(path))))
+      const check = yield* ParamsCheck.shipped
+      const taken = resolveCall(Definitions.svc_create, {
+        resource_type: "variable",
+        params: { name: "API_SIGNING_KEY", is_secret: true },
+        from_person: ["value"],
+      })
+      yield* answered(taken).pipe(
+        record.call(taken, check),
+        CallContext.locallyWith((context) => ({ ...context, secret: { passed: "taken", params: ["value"] } })),
+      )
+      const plain = resolveCall(Definitions.svc_create, { resource_type: "tag", params: { name: "prod" } })
+      yield* answered(plain).pipe(record.call(plain, check))
+      const [intent, outcome, plainIntent, plainOutcome] = callLines(path)
+      const secret = { passed: "taken", params: ["value"], person: "server" }
+      expect(intent).toMatchObject({ phase: "intent", secret, params: { value: PLACEHOLDER } })
+      expect(outcome).toMatchObject({ phase: "outcome", secret })
+      expect(plainIntent?.secret).toBeUndefined()
+      expect(plainOutcome?.secret).toBeUndefined()
     }),
   )
 })

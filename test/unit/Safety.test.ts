@@ -58,7 +58,7 @@ describe("tool annotations", () => {
       expect(hints.svc_update?.idempotentHint).toBe(true)
       expect(hints.svc_execute?.idempotentHint).toBe(false)
       for (const tool of listed.tools) expect(tool.title).toBeTruthy()
-      expect(JSON.stringify(listed).length).toBeLessThan(12_500)
+      expect(JSON.stringify(listed).length).toBeLessThan(12_700)
       yield* Effect.promise(() =>
         expect(`${JSON.stringify(listed, null, 2)}\n`).toMatchFileSnapshot("./snapshots/tools-list.json"),
       )

@@ -19,6 +19,7 @@ import {
   inputRequired,
   inputResponse,
 } from "@modelcontextprotocol/server"
+import type * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CallContext from "../../Call/Context.js"
 import type { Page, SecretPagesShape } from "../../Confirmation/SecretPages.js"
@@ -66,12 +67,30 @@ const SECRETS: Readonly<Record<string, Secret>> = {
 }
 
 /** Whether the client declared URL-mode elicitation, in this request (2026-07-28) or at initialize. */
-const canOpenUrl = ({ ctx, server }: Incoming): boolean => {
+export const canOpenUrl = ({ ctx, server }: Incoming): boolean => {
   const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined
   const declared =
     (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities()
   const elicitation = declared?.elicitation as Readonly<Record<string, unknown>> | undefined
   return elicitation?.url !== undefined
+}
+
+/** Whether the connection speaks the 2025 revision, whose URL elicitations carry an id and are told complete. */
+export const legacy = ({ server }: Incoming) => (server.getNegotiatedProtocolVersion() ?? "") < "2026-07-28"
+
+/** The elicitation's id on the 2025 revision: a digest of the page's id, which it does not give away. */
+export const elicitationIdOf = (pageId: string): string =>
+  process.getBuiltinModule("node:crypto").createHash("sha256").update(`elicitation:${pageId}`).digest("base64url")
+
+/** Tells a 2025-era client that the elicitation of page `pageId` is complete; nothing on 2026-07-28. */
+export const complete = (incoming: Incoming, pageId: string, related: boolean): void => {
+  if (!legacy(incoming)) return
+  const notification = {
+    method: "notifications/elicitation/complete" as const,
+    params: { elicitationId: elicitationIdOf(pageId) },
+  }
+  const sent = related ? incoming.ctx.mcpReq.notify(notification) : incoming.server.notification(notification)
+  sent.catch(() => undefined)
 }
 
 /** The secret `invocation` makes, when it makes one. */
@@ -129,6 +148,7 @@ export const ask = async (
   binding: string,
   now: number,
   owner?: string,
+  incoming?: Incoming,
 ): Promise<InputRequiredResult> => {
   const made = pages.store.make(binding, now, owner)
   const signedIn = owner === undefined ? undefined : pages.signedIn
@@ -140,6 +160,7 @@ export const ask = async (
       [KEY]: inputRequired.elicitUrl({
         message: `Open this page of svc-mcp's${signIn} to make ${what} and see its secret there, once; the assistant does not see it. The page closes at ${untilText(made.until)}.`,
         url,
+        ...(incoming !== undefined && legacy(incoming) ? { elicitationId: elicitationIdOf(made.id) } : {}),
       }),
     },
     requestState: `${STATE}${made.id}`,
@@ -164,6 +185,18 @@ export const take =
     // The service's text held the secret: the answer is rendered from `data` alone.
     const { text: _text, ...rest } = outcome
     return { ...rest, data: kept }
+  }
+
+/**
+ * The call whose secret goes to page `id`, in its context: the audit line says which params were
+ * handed over; a 2025-era client is told the elicitation is complete once the person reads the page.
+ */
+export const handing =
+  (pages: SecretPagesShape, incoming: Incoming, invocation: Invocation, id: string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+    pages.store.whenShown?.(id, () => complete(incoming, id, false))
+    const params = secretOf(invocation)?.secret ?? []
+    return CallContext.locallyWith((context) => ({ ...context, secret: { passed: "handed" as const, params } }))(self)
   }
 
 /** `result` with one more line, unless it is an error. */

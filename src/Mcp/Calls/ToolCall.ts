@@ -135,13 +135,13 @@ const requestOf = (
 })
 
 /** The confirmation's verdict carried out: the call sent, or answered in MCP's terms, as recorded. */
-const carryOut = (prepared: Prepared, call: Call, invocation: Invocation, verdict: Flow.Verdict) => {
+const carryOut = (prepared: Prepared, call: Call, invocation: Invocation, verdict: Flow.Verdict, send: Send) => {
   switch (verdict._tag) {
     case "Send":
-      return perform(prepared, call)
+      return send(prepared, call)
     // An accept honoured: once the call is out, whatever came of it, a retry of the answer is not sent again.
     case "SendOnce":
-      return Effect.ensuring(perform(prepared, call), verdict.markSent)
+      return Effect.ensuring(send(prepared, call), verdict.markSent)
     case "Refuse":
       return recordRefusal(prepared, notSent(call, invocation, verdict.reason), call.args)
     case "Decline": {
@@ -170,8 +170,9 @@ const confirmed = (
   incoming: Incoming,
   hold: Asking.GuardHold | undefined,
   touches: Touches,
+  send: Send,
 ) => {
-  if (Either.isLeft(call.invocation)) return perform(prepared, call)
+  if (Either.isLeft(call.invocation)) return send(prepared, call)
   const invocation = call.invocation.right
   const patterns = prepared.policy.confirming(call.tool, invocation.selector)
   return Effect.flatMap(Asking.resolve(prepared.confirmation, invocation, patterns, hold, touches), (asked) =>
@@ -180,7 +181,8 @@ const confirmed = (
         Effect.fail(new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" })),
       ),
       Effect.flatMap(
-        (verdict): Effect.Effect<Answer, ProtocolFailure, SvcClient> => carryOut(prepared, call, invocation, verdict),
+        (verdict): Effect.Effect<Answer, ProtocolFailure, SvcClient> =>
+          carryOut(prepared, call, invocation, verdict, send),
       ),
       CallContext.locallyWith((context) => ({ ...context, asked: Option.fromNullable(asked) })),
     ),
@@ -214,9 +216,17 @@ const admitted = (
 
 const NONE: Targets.Resolved = { targets: [], unread: [] }
 
-/** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
-const perform = (prepared: Prepared, call: Call, take: (outcome: ToolSuccess) => ToolSuccess = (outcome) => outcome) =>
-  runWith(call, prepared.settings, prepared.readers).pipe(
+/** What sends a call that has passed its checks: its program, or (TakeIn.ts) a form's question first. */
+type Send = (prepared: Prepared, call: Call) => Effect.Effect<Answer, ProtocolFailure, SvcClient>
+
+/** The tool's program (`sent`: with what its record lacks, TakeIn.ts), recorded and rendered; a failure said in a line. */
+const perform = (
+  prepared: Prepared,
+  call: Call,
+  take: (outcome: ToolSuccess) => ToolSuccess = (outcome) => outcome,
+  sent: Call = call,
+) =>
+  runWith(sent, prepared.settings, prepared.readers).pipe(
     // A secret handed to the person leaves the outcome before it is recorded or rendered.
     Effect.map(take),
     prepared.record.call(call, prepared.readers.check),
@@ -273,19 +283,24 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
       !invocation.schema &&
       !prepared.settings.revealSecrets &&
       Handover.secretOf(invocation)
-    return makesSecret ? handOver(prepared, call, invocation, incoming) : unheld(prepared, call, incoming)
+    if (makesSecret) return handOver(prepared, call, invocation, incoming)
+    return invocation !== undefined && !invocation.schema && (invocation.fromPerson ?? []).length > 0
+      ? takeIn(prepared, call, invocation, incoming)
+      : unheld(prepared, call, incoming)
   }).pipe(withinCallContext(incoming))
 
-/** The guard and SVC_CONFIRM on a resolved call, then its program. */
-const unheld = (prepared: Prepared, call: Call, incoming: Incoming) => {
+const performed: Send = (prepared, call) => perform(prepared, call)
+
+/** The guard and SVC_CONFIRM on a resolved call, then its program (or what `send` makes of it). */
+const unheld = (prepared: Prepared, call: Call, incoming: Incoming, send: Send = performed) => {
   const touches = Either.isRight(call.invocation) ? touchesOf(call.invocation.right) : Effect.succeed(NONE)
   const checked = Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call, touches), (readBefore) => {
-    if (Option.isNone(readBefore) && !confirms(prepared, call)) return perform(prepared, call)
+    if (Option.isNone(readBefore) && !confirms(prepared, call)) return send(prepared, call)
     // Every change after an untrusted read is recorded as guarded; only one the guard holds is asked (or refused).
     const guarded = Option.map(readBefore, (read) => read.window.source)
     const hold = Option.getOrUndefined(Option.filter(readBefore, (read) => read.decision.held))
     return Effect.flatMap(wouldSend(call, prepared.readers.check), (sends) =>
-      sends ? confirmed(prepared, call, incoming, hold, touches) : perform(prepared, call),
+      sends ? confirmed(prepared, call, incoming, hold, touches, send) : perform(prepared, call),
     ).pipe(CallContext.locallyWith((context) => ({ ...context, guarded })))
   })
   return admitted(prepared, call, touches, checked)
@@ -308,9 +323,9 @@ const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incomi
             prepared.record.refused(notSent(call, invocation, "asked to open a secret's page"), call.args, "asked"),
           ),
           // A page that cannot be served (no loopback port) leaves the secret withheld, as before.
-          Effect.tryPromise(() => Handover.ask(pages, invocation, binding, Date.now(), Handover.ownerOf(context))).pipe(
-            Effect.catchAll(() => withheld(prepared, call, incoming)),
-          ),
+          Effect.tryPromise(() =>
+            Handover.ask(pages, invocation, binding, Date.now(), Handover.ownerOf(context), incoming),
+          ).pipe(Effect.catchAll(() => withheld(prepared, call, incoming))),
         )
       case "Stale":
         return Effect.succeed(Handover.stale)
@@ -328,12 +343,30 @@ const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incomi
         )
       case "Send": {
         return Effect.map(
-          perform(prepared, call, Handover.take(pages, invocation, step.id, binding, Date.now)),
+          perform(prepared, call, Handover.take(pages, invocation, step.id, binding, Date.now)).pipe(
+            Handover.handing(pages, incoming, invocation, step.id),
+          ),
           (result) => Handover.told(result as CallToolResult, step.until, context),
         )
       }
     }
   })
+
+/** A call whose secret params the person gives on a form (TakeIn.ts, loaded with the first such call). */
+const takeIn = (prepared: Prepared, call: Call, invocation: Invocation, incoming: Incoming) =>
+  Effect.flatMap(
+    Effect.promise(() => import("./TakeIn.js")),
+    (TakeIn) =>
+      TakeIn.run<ProtocolFailure, SvcClient>(prepared.pages, incoming, invocation, {
+        checked: (send) => unheld(prepared, call, incoming, () => send),
+        perform: (take, values) => perform(prepared, call, take, TakeIn.sent(call, invocation, values)),
+        unsent: (reason, outcome, answer) =>
+          Effect.as(
+            Effect.ignore(prepared.record.refused(notSent(call, invocation, reason), call.args, outcome)),
+            answer,
+          ),
+      }),
+  )
 
 /** A call that makes a secret the answer withholds: as before, its answer says how the person can make it themselves. */
 const withheld = (prepared: Prepared, call: Call, incoming: Incoming) =>

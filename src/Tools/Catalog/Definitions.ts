@@ -15,6 +15,9 @@ const changes = (idempotent: boolean): Hints => ({
   openWorldHint: true,
 })
 
+// The secret params (a variable's value, an account's token) the person types on a page of svc-mcp's, out of the model's sight.
+const FROM_PERSON = 'secrets the person types, unseen: ["value"]'
+
 // Rows at a glance ({columns, result}), or the records `fields` kept ({result}).
 const ROWS = {
   type: "object",
@@ -61,6 +64,7 @@ export const svc_create = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.create,
+  fromPerson: FROM_PERSON,
   description:
     "Create a resource. params: {name, config} (config partial, may be {}); tag {name, color?}; variable {name, value?}; user_group {name}; *_account {account}.",
 })
@@ -74,6 +78,7 @@ export const svc_update = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.update,
+  fromPerson: FROM_PERSON,
   shows: { changed: true },
   description:
     "Change a resource. params: {id, config}: id or name, a partial config to merge; tag {tag, color}; variable {name, value}; *_account {id, account}.",

@@ -63,6 +63,8 @@ export interface ToolSpec {
   readonly outputSchema?: Readonly<Record<string, unknown>>
   /** Several services (SVC_SERVICES): an optional `service`, one of these names, the first by default. */
   readonly services?: ReadonlyArray<string>
+  /** An optional `from_person`: the secret params the person types on a page of svc-mcp's (Tools/Params/FromPerson.ts). */
+  readonly fromPerson?: string
 }
 
 /** The arguments once decoded: the selector under its own key, `params`, and `query` where the tool has one. */
@@ -73,6 +75,7 @@ export type Arguments = {
   readonly schema?: boolean | string
   readonly fields?: ReadonlyArray<string>
   readonly service?: string
+  readonly from_person?: ReadonlyArray<string>
 } & {
   readonly [key: string]: unknown
 }
@@ -97,6 +100,9 @@ export const SCHEMA_WITH_ANSWER = "true: params, answer; no call"
 // "__proto__", and the service should get the body exactly as it was given.
 const Params = Schema.declare(isObject, { jsonSchema: { type: "object" } })
 
+/** A param `from_person` may name: a key of params, or of an object in them (`account.token`). */
+const PARAM_PATH = /^[A-Za-z_][A-Za-z0-9_]{0,63}(\.[A-Za-z_][A-Za-z0-9_]{0,63})?$/
+
 const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
   const [first, ...rest] = selectors
   if (first === undefined) throw new Error(`${spec.name} has no selector`)
@@ -117,6 +123,15 @@ const argumentsSchema = (spec: ToolSpec, selectors: ReadonlyArray<string>) => {
       jsonSchema: { type: ["boolean", "string"], description: schema },
     }),
   )
+  // Published as a list of strings alone, tools/list being small: what a name may be is checked at the call.
+  if (spec.fromPerson !== undefined) {
+    fields.from_person = Schema.optional(
+      Schema.Array(Schema.String.pipe(Schema.pattern(PARAM_PATH)).annotations({ jsonSchema: { type: "string" } })).pipe(
+        Schema.maxItems(8),
+        Schema.annotations({ jsonSchema: { type: "array", items: { type: "string" }, description: spec.fromPerson } }),
+      ),
+    )
+  }
   // Published as the selectors are, a typed enum (clients that need `type` beside `enum` take it), without a description.
   const names = spec.services ?? []
   if (names.length > 0) {
@@ -148,7 +163,16 @@ export const pathOf = (tool: ToolSpec, selector: string): string => {
  * publishes ahead (scripts/bundle.mjs), for the tools as they are by default.
  */
 export const publishedKey = (spec: ToolSpec, selectors: ReadonlyArray<string> = Object.keys(spec.endpoints)): string =>
-  JSON.stringify([spec.name, spec.selectorKey, selectors, spec.query, spec.wait, spec.fields, spec.services])
+  JSON.stringify([
+    spec.name,
+    spec.selectorKey,
+    selectors,
+    spec.query,
+    spec.wait,
+    spec.fields,
+    spec.services,
+    spec.fromPerson,
+  ])
 
 // The bundle's own: each default tool's published schema, made from its Effect Schema when the
 // bundle was built, so that a start serves tools/list without making any (scripts/bundle.mjs).
