@@ -214,18 +214,25 @@ const admitted = (
 
 const NONE: Targets.Resolved = { targets: [], unread: [] }
 
+/**
+ * A rendered answer as MCP's result, once what it read of an untrusted source is noted for the guard;
+ * with no guard, or nothing untrusted read, at once (the step of a note not made is every call's).
+ */
+const finish = (prepared: Prepared, rendered: Rendered): Effect.Effect<CallToolResult> =>
+  Option.isNone(prepared.guard) || rendered.untrusted === undefined
+    ? Effect.succeed(toResult(rendered))
+    : Effect.as(Guarded.noteRead(prepared.guard, rendered.untrusted), toResult(rendered))
+
 /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
-const perform = (prepared: Prepared, call: Call, take: (outcome: ToolSuccess) => ToolSuccess = (outcome) => outcome) =>
-  runWith(call, prepared.settings, prepared.readers).pipe(
-    // A secret handed to the person leaves the outcome before it is recorded or rendered.
-    Effect.map(take),
+const perform = (prepared: Prepared, call: Call, take?: (outcome: ToolSuccess) => ToolSuccess) => {
+  const program = runWith(call, prepared.settings, prepared.readers)
+  // A secret handed to the person leaves the outcome before it is recorded or rendered.
+  return (take === undefined ? program : Effect.map(program, take)).pipe(
     prepared.record.call(call, prepared.readers.check),
-    Effect.match({
-      onSuccess: (outcome) => success(call.tool, outcome, prepared.settings),
-      onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
+    Effect.matchEffect({
+      onSuccess: (outcome) => finish(prepared, success(call.tool, outcome, prepared.settings)),
+      onFailure: (error) => finish(prepared, error._tag === "AuditError" ? unrecorded(error) : failure(error)),
     }),
-    Effect.tap((rendered) => Guarded.noteRead(prepared.guard, rendered.untrusted)),
-    Effect.map(toResult),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause)
@@ -238,6 +245,7 @@ const perform = (prepared: Prepared, call: Call, take: (outcome: ToolSuccess) =>
           ),
     ),
   )
+}
 
 /**
  * Whether SVC_CONFIRM may ask before this call: a pattern names it (the guard's own questions
@@ -279,6 +287,9 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
 /** The guard and SVC_CONFIRM on a resolved call, then its program. */
 const unheld = (prepared: Prepared, call: Call, incoming: Incoming) => {
   const touches = Either.isRight(call.invocation) ? touchesOf(call.invocation.right) : Effect.succeed(NONE)
+  // A call no guard watches and no pattern confirms goes straight to its program, with no step to decide so.
+  const watched = Guarded.watches(prepared.guard, call)
+  if (!watched && !confirms(prepared, call)) return admitted(prepared, call, touches, perform(prepared, call))
   const checked = Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call, touches), (readBefore) => {
     if (Option.isNone(readBefore) && !confirms(prepared, call)) return perform(prepared, call)
     // Every change after an untrusted read is recorded as guarded; only one the guard holds is asked (or refused).
