@@ -16,35 +16,28 @@ import type * as Asked from "../../Call/Asked.js"
 import * as CallContext from "../../Call/Context.js"
 import * as Asking from "../../Confirmation/Asking.js"
 import * as Flow from "../../Confirmation/Flow.js"
-import { SecretPages, type SecretPagesShape } from "../../Confirmation/SecretPages.js"
+import { SecretPages } from "../../Confirmation/SecretPages.js"
 import * as ConfirmationState from "../../Confirmation/State.js"
 import * as CallRecord from "../../Operations/CallRecord.js"
 import { Naming } from "../../Settings/Naming.js"
-import { ServerSettings, type ServerSettingsShape } from "../../Settings/Policy.js"
+import { ServerSettings } from "../../Settings/Policy.js"
 import * as Once from "../../Shared/Once.js"
 import type { SvcClient } from "../../SvcClient.js"
-import { ToolDeniedError, ToolNotConfirmedError } from "../../Tools/Catalog/ToolError.js"
-import {
-  type Call,
-  type Invocation,
-  type Readers,
-  resolveCall,
-  runWith,
-  type ToolSuccess,
-  wouldSend,
-} from "../../Tools/Invoke.js"
+import { ToolNotConfirmedError } from "../../Tools/Catalog/ToolError.js"
+import { type Call, type Invocation, resolveCall, runWith, type ToolSuccess, wouldSend } from "../../Tools/Invoke.js"
 import * as Pages from "../../Tools/Lists/Pages.js"
 import { Names } from "../../Tools/Names/Names.js"
 import * as ParamsCheck from "../../Tools/Params/ParamsCheck.js"
 import * as AtCall from "../../Tools/Policy/AtCall.js"
-import { Policy, type PolicyShape } from "../../Tools/Policy/Policy.js"
+import { Policy } from "../../Tools/Policy/Policy.js"
 import * as Targets from "../../Tools/Policy/Targets.js"
-import { failure, type Rendered, success, unrecorded } from "../../Tools/Render.js"
+import { failure, success, unrecorded } from "../../Tools/Render.js"
 import * as Guard from "../../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
 import * as Guarded from "./Guarded.js"
 import * as Handover from "./Handover.js"
 import { INVALID_PARAMS, type Incoming, withinCallContext } from "./Incoming.js"
+import { finish, notSent, type Prepared, recordRefusal, toResult } from "./Prepared.js"
 
 /** A call the SDK answers with a JSON-RPC error instead of a result. */
 export class ProtocolFailure extends Data.TaggedError("ProtocolFailure")<{
@@ -59,16 +52,6 @@ export type Requirements = SvcClient
 
 /** The Effect of one call. */
 export type Handler = (incoming: Incoming) => Effect.Effect<Answer, ProtocolFailure, Requirements>
-
-const toResult = (rendered: Rendered): CallToolResult => {
-  const structured = rendered.structured ?? rendered.structuredData
-  return {
-    content: [{ type: "text", text: rendered.text }],
-    ...(rendered.isError ? { isError: true } : {}),
-    ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
-    ...(rendered.meta === undefined ? {} : { _meta: rendered.meta as Record<string, unknown> }),
-  }
-}
 
 /**
  * What preparing the handler needs: the tools' rules and the client, and what
@@ -85,38 +68,6 @@ type Needs =
   | Guard.Guard
   | Names
   | SecretPages
-
-/** What does not change between calls, read once by `make`; each step of a call reads it. */
-interface Prepared {
-  readonly policy: PolicyShape
-  readonly settings: ServerSettingsShape
-  readonly record: CallRecord.CallRecorder
-  /** What the confirmation reads: the states' seal, and how the settings are named among several services. */
-  readonly confirmation: Flow.Settings
-  /** SVC_GUARD: optional, in force when its layer is provided and on. */
-  readonly guard: Option.Option<Guard.GuardShape>
-  /**
-   * What the tool's program reads: the default page (learned once from this server's own client;
-   * not a layer of its own, so it cannot come from another client), the names of ids (as the
-   * client's bundle reads them per caller) and the service's own check (among several services).
-   * Given to the program as they are, not provided: a service provided is a step of every call.
-   */
-  readonly readers: Readers
-  /** The pages a secret is handed to the person on (Handover.ts). */
-  readonly pages: SecretPagesShape
-}
-
-/** A call refused before anything is sent: the refusal recorded, then answered. */
-const recordRefusal = ({ record }: Prepared, denied: ToolDeniedError, args: unknown) =>
-  record.refused(denied, args).pipe(
-    Effect.as(failure(denied)),
-    Effect.catchTag("AuditError", (error) => Effect.succeed(unrecorded(error))),
-    Effect.map(toResult),
-  )
-
-/** The error that records a call not sent, for `reason`. */
-const notSent = (call: Call, invocation: Invocation, reason: string) =>
-  new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, endpoint: invocation.endpoint, reason })
 
 /** The confirmation's request for this call, from what the client sent with it. */
 const requestOf = (
@@ -213,15 +164,6 @@ const admitted = (
 }
 
 const NONE: Targets.Resolved = { targets: [], unread: [] }
-
-/**
- * A rendered answer as MCP's result, once what it read of an untrusted source is noted for the guard;
- * with no guard, or nothing untrusted read, at once (the step of a note not made is every call's).
- */
-const finish = (prepared: Prepared, rendered: Rendered): Effect.Effect<CallToolResult> =>
-  Option.isNone(prepared.guard) || rendered.untrusted === undefined
-    ? Effect.succeed(toResult(rendered))
-    : Effect.as(Guarded.noteRead(prepared.guard, rendered.untrusted), toResult(rendered))
 
 /** The tool's program, recorded and rendered; an unexpected failure is logged and said in one line. */
 const perform = (prepared: Prepared, call: Call, take?: (outcome: ToolSuccess) => ToolSuccess) => {
