@@ -236,6 +236,21 @@ const providingStore = <A, R>(self: Effect.Effect<A, ExitCode, R>) =>
     Effect.catchTag("ConfigError", configFailed),
   )
 
+/** The server: on sandboxes, or on the service (or several, each with its own variables). */
+const serveCommand = (command: Extract<Cli.Command, { readonly _tag: "Serve" }>) =>
+  command.sandbox
+    ? command.services === undefined
+      ? sandboxesOfSettings(command.httpPort, command)
+      : serveSandboxes(command.services, command.httpPort, command)
+    : RegistrySettings.load.pipe(
+        Effect.flatMap((names) =>
+          Option.isSome(names)
+            ? serve(command.httpPort, true).pipe(Effect.provide(RegistryBundle.serving(names.value)))
+            : serve(command.httpPort).pipe(servingClient()),
+        ),
+        Effect.catchTag("ConfigError", configFailed),
+      )
+
 /** Runs one command line's command to its end; a failure is an ExitCode, its message on stderr. */
 export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
   Effect.gen(function* () {
@@ -282,19 +297,6 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         return yield* Console.error(SCENARIOS.map(([name, line]) => `${name.padEnd(width)}${line}`).join("\n"))
       }
       case "Serve":
-        return yield* providingStore(
-          command.sandbox
-            ? command.services === undefined
-              ? sandboxesOfSettings(command.httpPort, command)
-              : serveSandboxes(command.services, command.httpPort, command)
-            : RegistrySettings.load.pipe(
-                Effect.flatMap((names) =>
-                  Option.isSome(names)
-                    ? serve(command.httpPort, true).pipe(Effect.provide(RegistryBundle.serving(names.value)))
-                    : serve(command.httpPort).pipe(servingClient()),
-                ),
-                Effect.catchTag("ConfigError", configFailed),
-              ),
-        )
+        return yield* providingStore(serveCommand(command))
     }
   })
