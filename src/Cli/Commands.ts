@@ -1,52 +1,36 @@
-/**
- * What each command line does: serve (stdio or HTTP, against the service or the
- * sandbox), run the sandbox alone, check a configuration, print a client's
- * setup. Exit codes: 2 for a bad command line or configuration, 1 for a
- * failure, 0 otherwise. A command ends with an ExitCode failure, and the
- * runtime's main sets the code (`teardown`) once the scopes are closed.
- */
-import * as HttpClient from "@effect/platform/HttpClient"
-import type { Teardown } from "@effect/platform/Runtime"
-import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "../Auth.js"
-import * as ClientBundle from "../Bundle/Client.js"
 import * as RegistryBundle from "../Bundle/Registry.js"
 import * as ToolsBundle from "../Bundle/Tools.js"
 import * as Config from "../Config.js"
 import * as ConfirmationState from "../Confirmation/State.js"
 import * as McpServer from "../Mcp/Server/Server.js"
 import * as Audit from "../Operations/Audit.js"
-import * as Telemetry from "../Operations/Telemetry.js"
 import * as Registry from "../Registry/Registry.js"
 import type { Estate } from "../Sandbox/Estates/Estate.js"
 import type { Scenario } from "../Sandbox/Estates/Scenarios.js"
 import type * as Sandbox from "../Sandbox/Server.js"
 import * as CallerCredentials from "../Service/CallerCredentials.js"
-import * as SvcTransport from "../Service/Transport.js"
 import * as GuardSettings from "../Settings/Guard.js"
 import * as HttpSettings from "../Settings/Http.js"
-import * as MintSettings from "../Settings/Mint.js"
-import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as PolicySettings from "../Settings/Policy.js"
 import * as RegistrySettings from "../Settings/Registry.js"
 import * as SignInSettings from "../Settings/SignIn.js"
 import * as TeamSettings from "../Settings/Team.js"
 import * as Parts from "../Shared/Parts.js"
-import * as SignInAuth from "../SignIn/Auth.js"
 import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/Params/ParamsCheck.js"
 import * as Policy from "../Tools/Policy/Policy.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as FleetView from "../View/Fleet.js"
+import { checkingClient, servingClient } from "./Clients.js"
 import * as Cli from "./CommandLine.js"
+import { configFailed, type ExitCode, exitWith } from "./Exit.js"
 
 // What serving over stdio never uses (HTTP, the sandbox, check, setup) is imported when its
 // command runs: start-up neither loads nor runs it.
@@ -54,61 +38,13 @@ const loadHttp = Effect.promise(() =>
   Promise.all([import("../Operations/Readiness.js"), import("../Mcp/Http/Http.js")]),
 )
 const loadSandbox = Effect.promise(() => import("../Sandbox/Server.js"))
-const loadCheck = Effect.promise(() => import("../Diagnosis/Check.js"))
+const loadCheck = Effect.promise(() => import("./CheckCommand.js"))
 const loadSetup = Effect.promise(() => import("./Setup.js"))
 const loadSignIn = Effect.promise(() => import("../SignIn/Resource.js"))
 const loadAuditVerify = Effect.promise(() => import("../Audit/VerifyCommand.js"))
 const loadPeople = Effect.promise(() => import("./People.js"))
-const loadUnknown = Effect.promise(() => import("./Unknown.js"))
 
-/** The service's client as `check` uses it: the server's own credentials, nothing traced. */
-const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
-  ClientBundle.layerWith(() => config).pipe(Layer.provideMerge(SvcTransport.layer))
-
-/**
- * The service's client as served: the client's bundle, with beneath it the
- * parts the environment turns on: telemetry (as OTEL_* say) and, in
- * per-request mode (SVC_MCP_CREDENTIALS), each caller's own credentials
- * instead of the server's.
- */
-const servingClient = (config: ClientBundle.LoadConfigFor = Config.loadFor) =>
-  Parts.provideScoped(
-    Effect.gen(function* () {
-      // With sign-in (SVC_MCP_OAUTH_ISSUER), an identity's mapped key.
-      const identityKeys = yield* SignInSettings.enabled
-      const mode = yield* Config.loadCredentialsMode
-      const beneath = (yield* Telemetry.contextConfig).pipe(
-        Context.add(HttpClient.HttpClient, yield* SvcTransport.make),
-        Context.add(CallerCredentials.Mode, mode),
-        Context.add(SignInAuth.IdentityKeys, identityKeys),
-        Context.add(MintSettings.MintSettings, yield* MintSettings.loadWhen(identityKeys)),
-      )
-      return Context.merge(beneath, yield* Effect.provide(ClientBundle.contextWith(config), beneath))
-    }),
-  )
-
-/** How a command ends when it does not end well: its message is on stderr already. */
-export class ExitCode extends Data.TaggedError("ExitCode")<{ readonly code: number }> {}
-
-const exitWith = (code: number) => Effect.fail(new ExitCode({ code }))
-
-/** For NodeRuntime.runMain: the code of an ExitCode, 1 for any other failure, 0 for success or a signal. */
-export const teardown: Teardown = (exit, onExit) => {
-  if (Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)) return onExit(0)
-  const failure = Cause.failureOption(exit.cause)
-  onExit(failure._tag === "Some" && failure.value instanceof ExitCode ? failure.value.code : 1)
-}
-
-/** Logs a failure other than an ExitCode (whose message was written already): a defect, with its cause. */
-export const reportUnexpected = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.tapErrorCause(self, (cause) =>
-    Cause.isInterruptedOnly(cause) || Option.exists(Cause.failureOption(cause), (error) => error instanceof ExitCode)
-      ? Effect.void
-      : Effect.logError(cause),
-  )
-
-const configFailed = (error: Config.ConfigError) =>
-  Console.error(`svc-mcp: ${error.message} (see svc-mcp --help)`).pipe(Effect.zipRight(exitWith(2)))
+export { ExitCode, reportUnexpected, teardown } from "./Exit.js"
 
 /**
  * The tools' bundle, and the optional parts around them that the environment
@@ -293,47 +229,6 @@ const runSandbox = (port: number, seeding: Seeding) =>
     return yield* Effect.never
   }).pipe(Effect.scoped)
 
-const check = Effect.gen(function* () {
-  const Check = yield* loadCheck
-  const report = yield* Check.run
-  const signIn = yield* SignInSettings.load()
-  // Whose window a change falls in, as these settings serve: over HTTP with a port (or sign-in), else stdio.
-  const http = Option.isSome(signIn) || (yield* HttpSettings.portSet)
-  const perRequest = (yield* Config.loadCredentialsMode) === "per-request"
-  const guard = Guard.whoseWindow(yield* GuardSettings.load, { http, signIn: Option.isSome(signIn), perRequest })
-  const settings = yield* Effect.flatMap(loadUnknown, (Unknown) => Unknown.checkLines)
-  yield* Console.error([Check.formatSteps(report), Check.guardLine(guard, http), ...settings].join("\n"))
-  // With sign-in configured: the identity provider's metadata and keys, as the server will fetch them.
-  const signInOk = Option.isNone(signIn) ? true : yield* checkSignIn(signIn.value)
-  yield* Console.error(Check.verdict(report.ok && signInOk))
-  if (!report.ok || !signInOk) yield* exitWith(1)
-}).pipe(Effect.provide(checkingClient(Config.layer)))
-
-const checkSignIn = (settings: SignInSettings.SignInSettingsShape) =>
-  Effect.gen(function* () {
-    const SignInCheck = yield* Effect.promise(() => import("../Diagnosis/SignIn.js"))
-    const steps = yield* SignInCheck.run(settings)
-    yield* Console.error(SignInCheck.format(steps))
-    const minting = yield* Effect.flatMap(loadPeople, (People) => People.checkIf(settings))
-    return minting && steps.every((step) => step.status !== "fail")
-  })
-
-/** `check` of several services: each with its own variables, each report headed by its name. */
-const checkEach = (names: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const Check = yield* loadCheck
-    let ok = true
-    for (const name of names) {
-      const report = yield* Check.runWith(ParamsSettings.loadFor(name)).pipe(
-        Effect.provide(checkingClient(Config.layer)),
-        RegistrySettings.reading(name),
-      )
-      yield* Console.error(Check.format(report))
-      ok &&= report.ok
-    }
-    if (!ok) yield* exitWith(1)
-  })
-
 /** The shared store beneath everything served or checked (SVC_MCP_STORE; unset, each process keeps its own memory). */
 const providingStore = <A, R>(self: Effect.Effect<A, ExitCode, R>) =>
   Effect.flatMap(Store.makeConfig, (store) => Effect.provideService(self, Store.Store, store)).pipe(
@@ -341,12 +236,31 @@ const providingStore = <A, R>(self: Effect.Effect<A, ExitCode, R>) =>
     Effect.catchTag("ConfigError", configFailed),
   )
 
+/** The server: on sandboxes, or on the service (or several, each with its own variables). */
+const serveCommand = (command: Extract<Cli.Command, { readonly _tag: "Serve" }>) =>
+  command.sandbox
+    ? command.services === undefined
+      ? sandboxesOfSettings(command.httpPort, command)
+      : serveSandboxes(command.services, command.httpPort, command)
+    : RegistrySettings.load.pipe(
+        Effect.flatMap((names) =>
+          Option.isSome(names)
+            ? serve(command.httpPort, true).pipe(Effect.provide(RegistryBundle.serving(names.value)))
+            : serve(command.httpPort).pipe(servingClient()),
+        ),
+        Effect.catchTag("ConfigError", configFailed),
+      )
+
 /** Runs one command line's command to its end; a failure is an ExitCode, its message on stderr. */
 export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
   Effect.gen(function* () {
     switch (command._tag) {
       case "Help":
-        return yield* Console.error(Cli.help(command.topic))
+        // The help is loaded when asked for: a start reads none of it.
+        return yield* Effect.flatMap(
+          Effect.promise(() => import("./Help.js")),
+          (Help) => Console.error(Help.help(command.topic)),
+        )
       case "Version":
         return yield* Console.error(Cli.VERSION)
       case "Invalid":
@@ -354,7 +268,9 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         return yield* exitWith(2)
       case "Check":
         return yield* RegistrySettings.load.pipe(
-          Effect.flatMap((names) => (Option.isSome(names) ? checkEach(names.value) : check)),
+          Effect.flatMap((names) =>
+            Effect.flatMap(loadCheck, (Check) => (Option.isSome(names) ? Check.checkEach(names.value) : Check.check)),
+          ),
           Effect.catchTag("ConfigError", configFailed),
           providingStore,
         )
@@ -381,19 +297,6 @@ export const run = (command: Cli.Command): Effect.Effect<void, ExitCode> =>
         return yield* Console.error(SCENARIOS.map(([name, line]) => `${name.padEnd(width)}${line}`).join("\n"))
       }
       case "Serve":
-        return yield* providingStore(
-          command.sandbox
-            ? command.services === undefined
-              ? sandboxesOfSettings(command.httpPort, command)
-              : serveSandboxes(command.services, command.httpPort, command)
-            : RegistrySettings.load.pipe(
-                Effect.flatMap((names) =>
-                  Option.isSome(names)
-                    ? serve(command.httpPort, true).pipe(Effect.provide(RegistryBundle.serving(names.value)))
-                    : serve(command.httpPort).pipe(servingClient()),
-                ),
-                Effect.catchTag("ConfigError", configFailed),
-              ),
-        )
+        return yield* providingStore(serveCommand(command))
     }
   })

@@ -33,9 +33,10 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type * as CallContext from "../Call/Context.js"
-import type { StoreError, StoreShape } from "../Store/Shape.js"
+import type { StoreShape } from "../Store/Shape.js"
 import { type SvcClientShape, WHOLE_TIMES } from "../SvcClient.js"
 import { holdersOf } from "./Holders.js"
+import * as Kept from "./Kept.js"
 import * as Locks from "./Locks.js"
 import * as Newcomers from "./Newcomers.js"
 import * as Outage from "./Outage.js"
@@ -47,8 +48,6 @@ const WAIT_MS = 20_000
 const POLL_MS = 100
 /** A lock outlives a minting that died with its replica by this much at most. */
 const LOCK_MS = 30_000
-/** The most people whose keys one process holds at once. */
-const HELD_MAX = 10_000
 
 export interface MintOptions {
   readonly lifetimeMs: number
@@ -63,26 +62,11 @@ const NEW_PER_MINUTE = 30
 
 type GrantOf = (person: string) => CallContext.Grant | undefined
 
-/** The record kept in the store, sealed. */
-const recordOf = (held: Held) => JSON.stringify({ ...held, secret: Redacted.value(held.secret) })
-
-const heldOf = (text: string): Option.Option<Held> => {
-  try {
-    const value = JSON.parse(text) as Record<string, unknown>
-    return typeof value.key === "string" && typeof value.secret === "string"
-      ? Option.some({ ...(value as unknown as Held), secret: Redacted.make(value.secret) })
-      : Option.none()
-  } catch {
-    return Option.none()
-  }
-}
-
-type Memory = Map<string, { readonly held: Held; readonly sealed?: string }>
-
 /** Minting's state (the keys held, the per-person locks) and its steps, one method each. */
 class Minter {
   readonly service: MintService.MintService
-  readonly memory: Memory = new Map()
+  /** The keys held: in memory, and sealed in the store. */
+  readonly kept: Kept.KeptKeys
   readonly locks = Locks.make()
   readonly graceMs: number
   /** Refuses a person new to the service past the minute's bound. */
@@ -96,63 +80,14 @@ class Minter {
     readonly options: MintOptions,
     readonly scope: Scope.Scope,
   ) {
+    this.kept = new Kept.KeptKeys(store, options.scope)
     this.service = MintService.make(client)
     this.graceMs = Math.min(60_000, Math.floor(options.lifetimeMs / 4))
     this.newcomer = Newcomers.make(options.newPerMinute ?? NEW_PER_MINUTE)
   }
 
-  /** Where the store is, for the words of a refusal while it does not answer. */
-  get where(): string {
-    return Option.match(this.store, { onNone: () => "", onSome: (s) => s.where })
-  }
-
   fresh(held: Held, description: string, now: number): boolean {
     return held.description === description && now < held.created + this.options.lifetimeMs / 2 && now < held.expires
-  }
-
-  names(person: string) {
-    const id = Option.match(this.store, {
-      onNone: () => person,
-      onSome: (s) => s.keyed(`${this.options.scope}\u0000${person}`),
-    })
-    return { record: `mint:${id}`, lock: `mint-lock:${id}` }
-  }
-
-  remember(person: string, held: Held, sealed?: string): void {
-    if (this.memory.size >= HELD_MAX && !this.memory.has(person)) this.memory.clear()
-    this.memory.set(person, sealed === undefined ? { held } : { held, sealed })
-  }
-
-  forget(person: string): Effect.Effect<void> {
-    this.memory.delete(person)
-    return Option.match(this.store, {
-      onNone: () => Effect.void,
-      onSome: (s) => Effect.ignore(s.remove(this.names(person).record)),
-    })
-  }
-
-  /** The key the store holds for the person, opened (this process's copy while the sealed text is the same). */
-  stored(person: string): Effect.Effect<Option.Option<Held>, StoreError> {
-    if (Option.isNone(this.store)) return Effect.succeed(Option.fromNullable(this.memory.get(person)?.held))
-    const s = this.store.value
-    const { record } = this.names(person)
-    return Effect.map(s.get(record), (sealed) => {
-      if (Option.isNone(sealed)) return Option.none()
-      const mine = this.memory.get(person)
-      if (mine?.sealed === sealed.value) return Option.some(mine.held)
-      const opened = Option.flatMap(s.open(sealed.value, record), heldOf)
-      if (Option.isSome(opened)) this.remember(person, opened.value, sealed.value)
-      return opened
-    })
-  }
-
-  /** Keeps the new key: in memory, and sealed in the store. */
-  keep(person: string, held: Held): Effect.Effect<void> {
-    if (Option.isNone(this.store)) return Effect.sync(() => this.remember(person, held))
-    const { record } = this.names(person)
-    const sealed = this.store.value.seal(recordOf(held), record)
-    this.remember(person, held, sealed)
-    return Effect.ignore(this.store.value.set(record, sealed, held.expires - held.created))
   }
 
   /** One live key: the one it replaces goes after the grace (calls sent with it may be out), any other left behind (a restart's) now. */
@@ -240,11 +175,11 @@ class Minter {
         expires,
         description,
       }
-      yield* this.keep(person, held)
+      yield* this.kept.keep(person, held)
       // A reload while the key was made: it is deleted now, not at the next reload.
       const still = yield* Effect.either(this.entitled(person, grant))
       if (Either.isLeft(still)) {
-        yield* this.forget(person)
+        yield* this.kept.forget(person)
         yield* Effect.ignore(service.deleteKey(made.key))
         return yield* Effect.fail(still.left)
       }
@@ -259,13 +194,14 @@ class Minter {
    * `usable` says whether a record found is the one wanted.
    */
   shared(person: string, grant: CallContext.Grant, usable: (held: Held) => boolean): Effect.Effect<Held, MintError> {
-    if (Option.isNone(this.store)) return this.mint(person, grant, Option.fromNullable(this.memory.get(person)?.held))
+    if (Option.isNone(this.store))
+      return this.mint(person, grant, Option.fromNullable(this.kept.memory.get(person)?.held))
     const s = this.store.value
     return Effect.gen(this, function* () {
-      const { lock } = this.names(person)
+      const { lock } = this.kept.names(person)
       const deadline = Date.now() + WAIT_MS
       while (Date.now() < deadline) {
-        const found = yield* Effect.mapError(this.stored(person), Outage.refusal(person, s.where))
+        const found = yield* Effect.mapError(this.kept.stored(person), Outage.refusal(person, s.where))
         if (Option.isSome(found) && usable(found.value)) return found.value
         const taken = yield* Effect.mapError(s.setIfAbsent(lock, "minting", LOCK_MS), Outage.refusal(person, s.where))
         if (taken) return yield* Effect.ensuring(this.mint(person, grant, found), Effect.ignore(s.remove(lock)))
@@ -280,10 +216,10 @@ class Minter {
   credential(person: string, grant: CallContext.Grant): Effect.Effect<Held, MintError> {
     return Effect.gen(this, function* () {
       const description = MintService.describe(person, grant)
-      const stored = yield* Effect.either(this.stored(person))
+      const stored = yield* Effect.either(this.kept.stored(person))
       // The store does not answer: the key this process holds, while it lives; no minting.
       if (Either.isLeft(stored)) {
-        return yield* Outage.held(this.memory.get(person)?.held, person, description, this.where, stored.left)
+        return yield* Outage.held(this.kept.memory.get(person)?.held, person, description, this.kept.where, stored.left)
       }
       const held = stored.right
       if (Option.isSome(held) && this.fresh(held.value, description, Date.now())) return held.value
@@ -300,9 +236,9 @@ class Minter {
     return this.locks.one(
       person,
       Effect.gen(this, function* () {
-        const held = yield* Effect.mapError(this.stored(person), Outage.refusal(person, this.where))
+        const held = yield* Effect.mapError(this.kept.stored(person), Outage.refusal(person, this.kept.where))
         if (Option.isSome(held) && usable(held.value)) return held.value
-        yield* this.forget(person)
+        yield* this.kept.forget(person)
         return yield* this.shared(person, grant, usable)
       }),
     )
@@ -314,7 +250,7 @@ class Minter {
     return this.locks.one(
       person,
       Effect.gen(this, function* () {
-        yield* this.forget(person)
+        yield* this.kept.forget(person)
         const found = yield* service.find(username)
         if (Option.isNone(found)) return { username, found: false, keys: 0, disabled: false }
         const user = found.value
@@ -342,8 +278,8 @@ class Minter {
     }
     return Effect.gen(this, function* () {
       // Held here but not listed (the service user's description changed by hand): forgotten too.
-      for (const [person, { held }] of [...this.memory.entries()]) {
-        if (changed(person, held.description)) this.memory.delete(person)
+      for (const [person, { held }] of [...this.kept.memory.entries()]) {
+        if (changed(person, held.description)) this.kept.memory.delete(person)
       }
       // Only the users whose grant went or changed are asked about: the list's description says which.
       const listed = yield* Effect.mapError(this.service.users, failure("*"))
@@ -385,6 +321,6 @@ export const make = (
       holders: Effect.suspend(() => minter.holders),
       reconcile: (grantOf, named) => minter.reconcile(grantOf, named),
       usernameOf: MintService.usernameOf,
-      held: (person) => Option.fromNullable(minter.memory.get(person)?.held),
+      held: (person) => Option.fromNullable(minter.kept.memory.get(person)?.held),
     } satisfies MintShape
   })

@@ -68,22 +68,24 @@ export const firstLine = (
   shown: NameMaps | undefined,
   client: SvcClientShape,
   names: Context.Tag.Service<Names>,
-): Effect.Effect<string | undefined> =>
-  Effect.gen(function* () {
-    const done = executedLine(invocation.endpoint, data, shown)
-    if (done !== undefined) return done
-    const empty = isEmptyLog(data) ? EMPTY_LOGS[invocation.endpoint] : undefined
-    const why = empty === undefined ? undefined : yield* readBackOf(empty, invocation.body, client, names)
-    if (why !== undefined && !isNothing(why.data)) return why.summary
-    const read = (endpoint: string, body: object) => client.call("read", endpoint, body)
-    const down = Option.isSome(names)
-      ? Effect.map(names.value.lookup(["unreachable"]), (maps) => maps.unreachable ?? new Map<string, string>())
-      : Effect.map(
-          Effect.orElseSucceed(read("ListServers", { limit: 0 }), () => []),
-          unreachableOf,
-        )
-    return yield* Stale.noteOf(invocation.endpoint, data, down, read)
-  })
+): Effect.Effect<string | undefined> => {
+  const done = executedLine(invocation.endpoint, data, shown)
+  if (done !== undefined) return Effect.succeed(done)
+  const read = (endpoint: string, body: object) => client.call("read", endpoint, body)
+  const down = Option.isSome(names)
+    ? Effect.map(names.value.lookup(["unreachable"]), (maps) => maps.unreachable ?? new Map<string, string>())
+    : Effect.map(
+        Effect.orElseSucceed(read("ListServers", { limit: 0 }), () => []),
+        unreachableOf,
+      )
+  const stale = () => Stale.noteOf(invocation.endpoint, data, down, read)
+  // Most answers find nothing of their own: no generator's steps to say so.
+  const empty = isEmptyLog(data) ? EMPTY_LOGS[invocation.endpoint] : undefined
+  if (empty === undefined) return stale()
+  return Effect.flatMap(readBackOf(empty, invocation.body, client, names), (why) =>
+    isNothing(why.data) ? stale() : Effect.succeed(why.summary),
+  )
+}
 
 /** What a change answered with nothing now holds, read back (ReadBack.ts); said so where the read fails. */
 export const readBackOf = (

@@ -8,7 +8,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Cli from "../../src/Cli/CommandLine.js"
+import * as Help from "../../src/Cli/Help.js"
 import * as Setup from "../../src/Cli/Setup.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as Sandboxes from "../support/Sandbox.js"
@@ -18,7 +18,7 @@ describe("svc-mcp --help, run", () => {
   it.live("prints the help on stderr, ending with one newline, and nothing on stdout", () =>
     Effect.gen(function* () {
       for (const [args, expected] of [
-        [["--help"], Cli.HELP],
+        [["--help"], Help.HELP],
         [["help", "setup"], Setup.HELP],
       ] as const) {
         const finished = yield* Spawn.run({}, args)

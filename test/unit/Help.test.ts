@@ -8,6 +8,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Cli from "../../src/Cli/CommandLine.js"
+import * as Help from "../../src/Cli/Help.js"
 import * as Setup from "../../src/Cli/Setup.js"
 import * as Variables from "../../src/Cli/Variables.js"
 
@@ -64,7 +65,7 @@ describe("the variables the server reads", () => {
   })
 
   it("are all in --help, under their group's title", () => {
-    const sections = Cli.HELP.split("\n\n")
+    const sections = Help.HELP.split("\n\n")
     for (const group of Variables.GROUPS) {
       const section = sections.find((text) => text.startsWith(`${group.title}:\n`))
       expect(section).toBeDefined()
@@ -72,7 +73,9 @@ describe("the variables the server reads", () => {
       expect(lines.map((line) => line.trim().split(/\s+/)[0])).toEqual(group.variables.map((v) => v.name))
       for (const line of lines) expect(line.trim().split(/\s{2,}/)).toHaveLength(2)
     }
-    expect(new Set(Cli.HELP.match(NAME))).toEqual(new Set([...Variables.ALL.map((v) => v.name), "OTEL_EXPORTER_OTLP_"]))
+    expect(new Set(Help.HELP.match(NAME))).toEqual(
+      new Set([...Variables.ALL.map((v) => v.name), "OTEL_EXPORTER_OTLP_"]),
+    )
   })
 })
 
@@ -91,13 +94,15 @@ describe("the command line's help", () => {
     // people's: what it needs, and that NAME is the claim's value.
     expect(Cli.parse(["people", "--help"])).toEqual({ _tag: "Help", topic: "people" })
     expect(Cli.parse(["help", "people"])).toEqual({ _tag: "Help", topic: "people" })
-    expect(Cli.help("people")).toContain("NAME is the identity as SVC_MCP_IDENTITIES names it: the value of the file's")
-    expect(Cli.help("people")).toContain("SVC_URL")
-    expect(Cli.help("people")).toContain("list on stdout")
+    expect(Help.help("people")).toContain(
+      "NAME is the identity as SVC_MCP_IDENTITIES names it: the value of the file's",
+    )
+    expect(Help.help("people")).toContain("SVC_URL")
+    expect(Help.help("people")).toContain("list on stdout")
   })
 
   it("says what each command does in one line, and setup's what each client gets in one line", () => {
-    const commands = Cli.HELP.split("\n\n")[1]?.split("\n") ?? []
+    const commands = Help.HELP.split("\n\n")[1]?.split("\n") ?? []
     for (const command of [
       "svc-mcp ",
       "--http-port",
@@ -117,7 +122,7 @@ describe("the command line's help", () => {
   })
 
   it("says how patterns are written, that * matches anywhere, and lists the class destructive", () => {
-    const section = Cli.HELP.split("\n\n").find((text) => text.startsWith("Patterns ")) ?? ""
+    const section = Help.HELP.split("\n\n").find((text) => text.startsWith("Patterns ")) ?? ""
     expect(section).toMatch(/\* matches any run of characters anywhere/)
     expect(section).toMatch(/^ {2}svc_delete: every selector$/m)
     const execute = section.slice(section.indexOf("svc_execute:")).replace(/\s+/g, " ")
@@ -153,7 +158,7 @@ describe("the command line's help", () => {
   })
 
   it("fits a terminal: no line over 100 characters", () => {
-    for (const text of [Cli.HELP, Setup.HELP]) {
+    for (const text of [Help.HELP, Setup.HELP]) {
       for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(100)
     }
   })

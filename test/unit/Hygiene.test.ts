@@ -204,7 +204,8 @@ describe("design rules", () => {
     expect(circles).toEqual([])
     // The walk sees the imports it must: the server's entry reaches the commands, dynamically too.
     expect(edges.get("Main.ts")).toContain("Cli/Commands.ts")
-    expect(edges.get("Cli/Commands.ts")).toContain("Diagnosis/Check.ts")
+    expect(edges.get("Cli/Commands.ts")).toContain("Cli/CheckCommand.ts")
+    expect(edges.get("Cli/CheckCommand.ts")).toContain("Diagnosis/Check.ts")
   })
 
   it("layers point one way: no import runs back up the order docs/architecture.md declares", () => {

@@ -57,6 +57,13 @@ const latest = (store: Guard.WindowStore): Effect.Effect<Option.Option<Guard.Win
  * What the caller read within its window, and the guard's decision, when this
  * call changes something (a schema-only call sends nothing, and is not guarded).
  */
+/** Whether the guard watches `call` at all: it is on, and the call is a change, resolved, not a schema's look-up. */
+export const watches = (guard: Option.Option<Guard.GuardShape>, call: Call): boolean =>
+  Option.isSome(guard) &&
+  call.tool.group !== "read" &&
+  Either.isRight(call.invocation) &&
+  call.invocation.right.schema !== true
+
 /** The classes (SVC_GUARD_HOLD=destructive) a call is of. */
 const classesOf = (tool: string, selector: string) => CLASSES.filter((name) => holds(name, tool, selector))
 
@@ -65,11 +72,10 @@ export const afterUntrustedRead = <R = never>(
   call: Call,
   touches: Effect.Effect<Targets.Resolved, never, R> = NOTHING,
 ): Effect.Effect<Option.Option<ReadBefore>, never, R> => {
-  if (Option.isNone(guard) || call.tool.group === "read" || Either.isLeft(call.invocation)) {
+  if (!watches(guard, call) || Option.isNone(guard) || Either.isLeft(call.invocation)) {
     return Effect.succeed(Option.none())
   }
   const invocation = call.invocation.right
-  if (invocation.schema) return Effect.succeed(Option.none())
   const endpoint = invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1)
   return Effect.flatMap(latest(guard.value.store), (window) =>
     Option.isNone(window)

@@ -119,6 +119,35 @@ const everySecret = (services: ReadonlyArray<Service>): AuthShape["secrets"] =>
     (each) => each.flat(),
   )
 
+/**
+ * A call naming a service that is not configured (a client that ignores the
+ * schema's enum): refused before anything is sent, and recorded as any
+ * refused call is. The name is the client's, so it names no audit line's
+ * service nor any metric's: it is said in the reason alone.
+ */
+const unknownService =
+  (record: CallRecord.CallRecorder, byName: ReadonlyMap<string, Tool>, names: ReadonlyArray<string>) =>
+  (incoming: Incoming, given: unknown) => {
+    const args = incoming.args
+    const tool = byName.get(incoming.name)
+    const asked = tool !== undefined && isObject(args) ? args[tool.selectorKey] : undefined
+    // Only a selector the tool has is named, as the policy names one: it labels spans and metrics.
+    const selector =
+      typeof asked === "string" && tool !== undefined && Object.hasOwn(tool.endpoints, asked) ? asked : undefined
+    const denied = new ToolDeniedError({
+      tool: incoming.name,
+      ...(selector === undefined || tool === undefined ? {} : { selector, endpoint: pathOf(tool, selector) }),
+      reason: `the service ${shownName(given)} is not one of the configured services (${names.join(", ")})`,
+    })
+    return record.refused(denied, args).pipe(
+      Effect.as(refusal(denied, names)),
+      Effect.catchTag("AuditError", (error) =>
+        Effect.succeed<Answer>({ content: [{ type: "text", text: unrecorded(error).text }], isError: true }),
+      ),
+      CallContext.within(incoming.request),
+    )
+  }
+
 /** Each service's context brings its own client and policy; the call's record (audit, telemetry) and the state key are shared. */
 export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard | SecretPages> = Effect.gen(
   function* () {
@@ -139,32 +168,7 @@ export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard |
       Effect.provideService(Policy, policyOf(first.service)),
     )
 
-    /**
-     * A call naming a service that is not configured (a client that ignores the
-     * schema's enum): refused before anything is sent, and recorded as any
-     * refused call is. The name is the client's, so it names no audit line's
-     * service nor any metric's: it is said in the reason alone.
-     */
-    const unknown = (incoming: Incoming, given: unknown) => {
-      const args = incoming.args
-      const tool = byName.get(incoming.name)
-      const asked = tool !== undefined && isObject(args) ? args[tool.selectorKey] : undefined
-      // Only a selector the tool has is named, as the policy names one: it labels spans and metrics.
-      const selector =
-        typeof asked === "string" && tool !== undefined && Object.hasOwn(tool.endpoints, asked) ? asked : undefined
-      const denied = new ToolDeniedError({
-        tool: incoming.name,
-        ...(selector === undefined || tool === undefined ? {} : { selector, endpoint: pathOf(tool, selector) }),
-        reason: `the service ${shownName(given)} is not one of the configured services (${names.join(", ")})`,
-      })
-      return record.refused(denied, args).pipe(
-        Effect.as(refusal(denied, names)),
-        Effect.catchTag("AuditError", (error) =>
-          Effect.succeed<Answer>({ content: [{ type: "text", text: unrecorded(error).text }], isError: true }),
-        ),
-        CallContext.within(incoming.request),
-      )
-    }
+    const unknown = unknownService(record, byName, names)
 
     const handle: Handler = (incoming) => {
       const args = incoming.args

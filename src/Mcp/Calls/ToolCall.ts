@@ -16,35 +16,28 @@ import type * as Asked from "../../Call/Asked.js"
 import * as CallContext from "../../Call/Context.js"
 import * as Asking from "../../Confirmation/Asking.js"
 import * as Flow from "../../Confirmation/Flow.js"
-import { SecretPages, type SecretPagesShape } from "../../Confirmation/SecretPages.js"
+import { SecretPages } from "../../Confirmation/SecretPages.js"
 import * as ConfirmationState from "../../Confirmation/State.js"
 import * as CallRecord from "../../Operations/CallRecord.js"
 import { Naming } from "../../Settings/Naming.js"
-import { ServerSettings, type ServerSettingsShape } from "../../Settings/Policy.js"
+import { ServerSettings } from "../../Settings/Policy.js"
 import * as Once from "../../Shared/Once.js"
 import type { SvcClient } from "../../SvcClient.js"
-import { ToolDeniedError, ToolNotConfirmedError } from "../../Tools/Catalog/ToolError.js"
-import {
-  type Call,
-  type Invocation,
-  type Readers,
-  resolveCall,
-  runWith,
-  type ToolSuccess,
-  wouldSend,
-} from "../../Tools/Invoke.js"
+import { ToolNotConfirmedError } from "../../Tools/Catalog/ToolError.js"
+import { type Call, type Invocation, resolveCall, runWith, type ToolSuccess, wouldSend } from "../../Tools/Invoke.js"
 import * as Pages from "../../Tools/Lists/Pages.js"
 import { Names } from "../../Tools/Names/Names.js"
 import * as ParamsCheck from "../../Tools/Params/ParamsCheck.js"
 import * as AtCall from "../../Tools/Policy/AtCall.js"
-import { Policy, type PolicyShape } from "../../Tools/Policy/Policy.js"
+import { Policy } from "../../Tools/Policy/Policy.js"
 import * as Targets from "../../Tools/Policy/Targets.js"
-import { failure, type Rendered, success, unrecorded } from "../../Tools/Render.js"
+import { failure, success, unrecorded } from "../../Tools/Render.js"
 import * as Guard from "../../Untrusted/Guard.js"
 import * as Confirm from "./Confirm.js"
 import * as Guarded from "./Guarded.js"
 import * as Handover from "./Handover.js"
 import { INVALID_PARAMS, type Incoming, withinCallContext } from "./Incoming.js"
+import { finish, notSent, type Prepared, recordRefusal, toResult } from "./Prepared.js"
 
 /** A call the SDK answers with a JSON-RPC error instead of a result. */
 export class ProtocolFailure extends Data.TaggedError("ProtocolFailure")<{
@@ -59,16 +52,6 @@ export type Requirements = SvcClient
 
 /** The Effect of one call. */
 export type Handler = (incoming: Incoming) => Effect.Effect<Answer, ProtocolFailure, Requirements>
-
-const toResult = (rendered: Rendered): CallToolResult => {
-  const structured = rendered.structured ?? rendered.structuredData
-  return {
-    content: [{ type: "text", text: rendered.text }],
-    ...(rendered.isError ? { isError: true } : {}),
-    ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
-    ...(rendered.meta === undefined ? {} : { _meta: rendered.meta as Record<string, unknown> }),
-  }
-}
 
 /**
  * What preparing the handler needs: the tools' rules and the client, and what
@@ -85,38 +68,6 @@ type Needs =
   | Guard.Guard
   | Names
   | SecretPages
-
-/** What does not change between calls, read once by `make`; each step of a call reads it. */
-interface Prepared {
-  readonly policy: PolicyShape
-  readonly settings: ServerSettingsShape
-  readonly record: CallRecord.CallRecorder
-  /** What the confirmation reads: the states' seal, and how the settings are named among several services. */
-  readonly confirmation: Flow.Settings
-  /** SVC_GUARD: optional, in force when its layer is provided and on. */
-  readonly guard: Option.Option<Guard.GuardShape>
-  /**
-   * What the tool's program reads: the default page (learned once from this server's own client;
-   * not a layer of its own, so it cannot come from another client), the names of ids (as the
-   * client's bundle reads them per caller) and the service's own check (among several services).
-   * Given to the program as they are, not provided: a service provided is a step of every call.
-   */
-  readonly readers: Readers
-  /** The pages a secret is handed to the person on (Handover.ts). */
-  readonly pages: SecretPagesShape
-}
-
-/** A call refused before anything is sent: the refusal recorded, then answered. */
-const recordRefusal = ({ record }: Prepared, denied: ToolDeniedError, args: unknown) =>
-  record.refused(denied, args).pipe(
-    Effect.as(failure(denied)),
-    Effect.catchTag("AuditError", (error) => Effect.succeed(unrecorded(error))),
-    Effect.map(toResult),
-  )
-
-/** The error that records a call not sent, for `reason`. */
-const notSent = (call: Call, invocation: Invocation, reason: string) =>
-  new ToolDeniedError({ tool: call.tool.name, selector: invocation.selector, endpoint: invocation.endpoint, reason })
 
 /** The confirmation's request for this call, from what the client sent with it. */
 const requestOf = (
@@ -220,22 +171,15 @@ const NONE: Targets.Resolved = { targets: [], unread: [] }
 type Send = (prepared: Prepared, call: Call) => Effect.Effect<Answer, ProtocolFailure, SvcClient>
 
 /** The tool's program (`sent`: with what its record lacks, TakeIn.ts), recorded and rendered; a failure said in a line. */
-const perform = (
-  prepared: Prepared,
-  call: Call,
-  take: (outcome: ToolSuccess) => ToolSuccess = (outcome) => outcome,
-  sent: Call = call,
-) =>
-  runWith(sent, prepared.settings, prepared.readers).pipe(
-    // A secret handed to the person leaves the outcome before it is recorded or rendered.
-    Effect.map(take),
+const perform = (prepared: Prepared, call: Call, take?: (outcome: ToolSuccess) => ToolSuccess, sent: Call = call) => {
+  const program = runWith(sent, prepared.settings, prepared.readers)
+  // A secret handed to the person leaves the outcome before it is recorded or rendered.
+  return (take === undefined ? program : Effect.map(program, take)).pipe(
     prepared.record.call(call, prepared.readers.check),
-    Effect.match({
-      onSuccess: (outcome) => success(call.tool, outcome, prepared.settings),
-      onFailure: (error) => (error._tag === "AuditError" ? unrecorded(error) : failure(error)),
+    Effect.matchEffect({
+      onSuccess: (outcome) => finish(prepared, success(call.tool, outcome, prepared.settings)),
+      onFailure: (error) => finish(prepared, error._tag === "AuditError" ? unrecorded(error) : failure(error)),
     }),
-    Effect.tap((rendered) => Guarded.noteRead(prepared.guard, rendered.untrusted)),
-    Effect.map(toResult),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause)
@@ -248,6 +192,7 @@ const perform = (
           ),
     ),
   )
+}
 
 /**
  * Whether SVC_CONFIRM may ask before this call: a pattern names it (the guard's own questions
@@ -294,6 +239,9 @@ const performed: Send = (prepared, call) => perform(prepared, call)
 /** The guard and SVC_CONFIRM on a resolved call, then its program (or what `send` makes of it). */
 const unheld = (prepared: Prepared, call: Call, incoming: Incoming, send: Send = performed) => {
   const touches = Either.isRight(call.invocation) ? touchesOf(call.invocation.right) : Effect.succeed(NONE)
+  // A call no guard watches and no pattern confirms goes straight to its program, with no step to decide so.
+  const watched = Guarded.watches(prepared.guard, call)
+  if (!watched && !confirms(prepared, call)) return admitted(prepared, call, touches, send(prepared, call))
   const checked = Effect.flatMap(Guarded.afterUntrustedRead(prepared.guard, call, touches), (readBefore) => {
     if (Option.isNone(readBefore) && !confirms(prepared, call)) return send(prepared, call)
     // Every change after an untrusted read is recorded as guarded; only one the guard holds is asked (or refused).

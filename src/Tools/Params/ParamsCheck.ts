@@ -72,7 +72,11 @@ const checking = (
   return {
     inForce,
     version,
-    check: (endpoint, body) => Effect.map(definitions, (d) => d.check(endpoint, body)),
+    // Once read, checked at once: the common call takes no step to reach the definitions.
+    check: (endpoint, body) =>
+      loaded !== undefined
+        ? Effect.succeed(loaded.check(endpoint, body))
+        : Effect.map(definitions, (d) => d.check(endpoint, body)),
     describe: (endpoint) =>
       Effect.map(definitions, (d) => {
         const accepted = d.accepted(endpoint)

@@ -16,11 +16,9 @@ import type { SvcClientShape } from "../../SvcClient.js"
 import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
 import { ACCESS_ENDPOINTS, MINTED_WORDS, UNREAD_RUNS } from "./AccessEndpoints.js"
 
-/** The settings as they hold for this call's caller. */
-const forCaller = (settings: AccessSettings): Effect.Effect<AccessSettings> =>
-  Effect.map(CallContext.get, (context) =>
-    context.credentials._tag === "Minted" ? { ...settings, minted: true } : settings,
-  )
+/** The settings as they hold for a caller in `context`. */
+const forCaller = (settings: AccessSettings, context: CallContext.CallContext): AccessSettings =>
+  context.credentials._tag === "Minted" ? { ...settings, minted: true } : settings
 
 /** Why the call is refused as an access change for its caller, if it is. */
 export const refusal = (
@@ -30,7 +28,9 @@ export const refusal = (
   settings: AccessSettings,
   variable: (name: string) => string,
 ): Effect.Effect<string | undefined> =>
-  Effect.flatMap(forCaller(settings), (own) => {
+  // The caller read with the context itself, not mapped from it: a step fewer on every call.
+  Effect.flatMap(CallContext.get, (context) => {
+    const own = forCaller(settings, context)
     const changes = own.minted === true ? (ACCESS_ENDPOINTS[endpoint] ?? UNREAD_RUNS[endpoint]) : undefined
     if (changes !== undefined) return Effect.succeed(`it ${changes}: ${MINTED_WORDS}`)
     return syncRefusal(client, endpoint, params, own, variable)
