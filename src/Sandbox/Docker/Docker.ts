@@ -6,8 +6,8 @@
 
 import { type Handler, page } from "../Resources/Resources.js"
 import { inspected, listed } from "../World/Containers.js"
-import { matches } from "../World/Query.js"
 import { servicesOf, stackServices } from "../World/Lifecycle.js"
+import { matches } from "../World/Query.js"
 import { adminOnly, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import type { Container, World } from "../World/World.js"
 import { VOLUME_SIZE } from "./Prune.js"
