@@ -131,8 +131,11 @@ const GLANCES: ReadonlyMap<string, RecordGlance> = new Map([
  */
 const CHANGED: ReadonlyMap<string, RecordGlance> = new Map(
   Object.entries(Tables.update).flatMap(([type, endpoint]) => {
-    const view = RECORD_VIEWS[`read/${(Tables.get as Readonly<Record<string, string>>)[type]}`]
-    return view === undefined ? [] : [[`write/${endpoint}`, fromView(view, "svc_get with ")] as const]
+    const read = `read/${(Tables.get as Readonly<Record<string, string>>)[type]}`
+    const view = RECORD_VIEWS[read]
+    // A type whose glance is its own (a sync's plan) is shown at that glance.
+    const glance = view === undefined ? OWN[read] : fromView(view, "svc_get with ")
+    return glance === undefined ? [] : [[`write/${endpoint}`, glance] as const]
   }),
 )
 
