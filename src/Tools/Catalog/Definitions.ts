@@ -192,6 +192,8 @@ export const svc_copy = make({
 
 export const svc_rename = make({
   name: "svc_rename",
+  // A rename of a resource answers an Update: shown as an execution's, at a glance.
+  shows: { execution: true },
   narrow: "ask for less",
   title: "Rename a resource",
   tier: "write",
