@@ -57,7 +57,7 @@ describe("svc_update's answer", () => {
       })
       expect(updated.isError, Mcp.text(updated)).toBeFalsy()
       const plan = (text: string) => JSON.parse(text.split("\n").at(-1) ?? "") as Record<string, unknown>
-      expect(Mcp.text(updated)).toContain("[svc-mcp: the sync's pending changes as a plan")
+      expect(Mcp.text(updated)).toContain("[svc-mcp: the sync's pending changes, from its repository")
       expect(Mcp.text(updated)).not.toContain('"config"')
       expect(Object.keys(plan(Mcp.text(updated)))).toEqual(Object.keys(plan(got)))
     }),
