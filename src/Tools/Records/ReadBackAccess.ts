@@ -74,7 +74,7 @@ const USER_BASE_PERMISSIONS: ReadBack = {
       create_servers: user.create_server_permissions === true,
       create_builds: user.create_build_permissions === true,
     }
-    return { line: `[svc-mcp: the base permissions of the user ${value.user} are now as follows, read back]`, value }
+    return { line: `[svc-mcp: the base permissions of the user ${value.user} now, read back]`, value }
   },
 }
 
