@@ -92,7 +92,7 @@ describe("a change answered with nothing says what now holds", () => {
           },
         }),
       )
-      expect(line).toBe("[svc-mcp: the permission of User bob on Deployment docs is now Execute, read back]")
+      expect(line).toBe("[svc-mcp: the permission now, read back]")
       expect(value).toEqual({
         user_target: "User bob",
         resource_target: "Deployment docs",
@@ -143,7 +143,7 @@ describe("a change answered with nothing says what now holds", () => {
         yield* call("svc_execute", { operation: "refresh_stack_cache", params: { stack: "fresh" } }),
       )
       expect(line).toBe(
-        "[svc-mcp: the cache of the stack fresh is refreshed; whether its deployed commit is the repository's is not known, read back]",
+        "[svc-mcp: the cache of the stack fresh is refreshed; its commits now, not all known, read back]",
       )
       expect(value.deployed_commit).toBe("never deployed")
       expect(value.differs).toBe("unknown")

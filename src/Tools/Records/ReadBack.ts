@@ -108,7 +108,7 @@ const REFRESH_STACK: ReadBack = {
     const deployed = ran ?? deployedUnknown(record(answer.info))
     const repository = latest ?? repositoryUnknown(answer)
     return {
-      line: `[svc-mcp: the cache of the stack ${name} is refreshed; whether its deployed commit is the repository's is not known, read back]`,
+      line: `[svc-mcp: the cache of the stack ${name} is refreshed; its commits now, not all known, read back]`,
       value: { deployed_commit: deployed, repository_commit: repository, differs: "unknown" },
     }
   },

@@ -27,8 +27,9 @@ const PERMISSION_ON_TARGET: ReadBack = {
     const { level, specific } = levelOf(held)
     const holder = targetWords(body.user_target, names)
     const target = targetWords(body.resource_target, names)
+    // Who, on what and at which level are the value's, not repeated in the line.
     return {
-      line: `[svc-mcp: the permission of ${holder} on ${target} is now ${level}, read back]`,
+      line: "[svc-mcp: the permission now, read back]",
       value: { user_target: holder, resource_target: target, level, specific },
     }
   },
