@@ -23,7 +23,7 @@ describe("one call for common questions", () => {
       expect(described("svc_get")).toContain(
         `*_action_state, deployment_*: under the type's key (all running now, in one call: ${asked})`,
       )
-      expect(described("svc_list_detail")).toContain('all running now: {query: {"status": "InProgress"}}')
+      expect(described("svc_list_detail")).toContain('running now: updates {query: {"status": "InProgress"}}')
 
       const restarted = yield* call("svc_execute", {
         operation: "restart_deployment",

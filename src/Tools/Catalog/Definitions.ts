@@ -33,7 +33,7 @@ export const svc_list = make({
   selectorKey: "resource_type",
   endpoints: Tables.list,
   description:
-    'List resources as rows of main fields. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: 50 a page unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}. fields: paths to keep, e.g. ["name","info.state"]; ["*"]: whole records.',
+    'List resources as rows of main fields. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: 50 a page unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}. fields: paths to keep, e.g. ["name","info.state"]; ["*"]: whole records.',
   outputSchema: ROWS,
 })
 
@@ -62,7 +62,7 @@ export const svc_create = make({
   selectorKey: "resource_type",
   endpoints: Tables.create,
   description:
-    "Create a resource. params: {name, config} (config partial, may be {}); tag {name, color?}; variable {name, value?}; *_account {account}.",
+    "Create a resource. params: {name, config} (config partial, may be {}); tag {name, color?}; variable {name, value?}; user_group {name}; *_account {account}.",
 })
 
 export const svc_update = make({
@@ -104,7 +104,7 @@ export const svc_execute = make({
   endpoints: Tables.execute,
   wait: "true: answer once it ends, with its outcome",
   description:
-    'Run an operation; answers its status, last output and update id (fields ["*"]: the Update), with wait: true at its end. params: the target under its type\'s key: {stack, services?}, {deployment}, {build}, {repo}, {procedure}, {action}, {sync}, {alerter}; *_container {server, container}; *_all_containers, prune_*, run_server_* {server}; delete_* {server, name}; remove_swarm_* {swarm, <kind>s}; create_swarm_* {swarm, name, data}; rotate_swarm_* {swarm, config|secret, data}; update_swarm_node {swarm, node}; batch_* {pattern}; deploy_stack_service runs a one-off command in a new container {stack, service, command?}; send_alert {message}; others {}. Prunes remove all unused: images tagged or not; prune_system volumes too.',
+    'Run an operation; answers its status, last output and update id (fields ["*"]: the Update), with wait: true at its end. params: deploy_stack {stack, services?}; deploy_stack_service runs a one-off command in a new container {stack, service, command?}; *_stack, deploy_stack_if_changed {stack}; deploy, *_deployment {deployment}; *_container {server, container}; *_containers, prune_*, run_server_* {server}; *_build {build}; *_repo, cancel_repo_build {repo}; *_procedure {procedure}; *_action {action}; run_sync {sync}; test_alerter {alerter}; *_swarm_* {swarm, <object>}; batch_* {pattern}; others: schema: true. Prunes remove all unused: images tagged or not; prune_system volumes too.',
 })
 
 export const svc_logs = make({
@@ -144,7 +144,7 @@ export const svc_summary = make({
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.summary,
-  description: "Count resources of one type by state.",
+  description: "Count resources of one type by state. params: {}.",
 })
 
 export const svc_inspect = make({
@@ -159,7 +159,7 @@ export const svc_inspect = make({
   selectorKey: "inspect_type",
   endpoints: Tables.inspect,
   description:
-    "Docker detail of one object. params: container {server, container}; image {server, image} (network, volume alike); deployment_* {deployment}; stack_* {stack, service}, stack_swarm_info {stack}; swarm_* {swarm, <object>}, e.g. swarm_node {swarm, node}.",
+    "Docker detail of one object. params: container {server, container}; image {server, image} (network, volume too); deployment_* {deployment}; stack_* {stack, service}, stack_swarm_info {stack}; swarm_* {swarm, <object>}: swarm_node {swarm, node}.",
 })
 
 export const svc_list_detail = make({
@@ -174,7 +174,7 @@ export const svc_list_detail = make({
   selectorKey: "list_type",
   endpoints: Tables.list_detail,
   description:
-    'Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {query?, page?}: 100 a page, newest first; all running now: {query: {"status": "InProgress"}}; full_*, all_containers, all_stack_services, schedules: paged as svc_list. fields as svc_list.',
+    'Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {query?, page?} (100 a page); running now: updates {query: {"status": "InProgress"}}; full_*, all_containers, all_stack_services, schedules: paged, and fields, as svc_list.',
   outputSchema: ROWS,
 })
 
