@@ -8,7 +8,7 @@
  * records, as `fields: ["*"]` still gives them) and after (the rows at a
  * glance): the figures of docs/benchmark.md. Then a few records and results (gets, a container
  * inspected, a sync, a deploy followed and not, a server's containers), before and after, on
- * both estates. Last, the replay of 18 everyday requests (scripts/everyday-requests.mjs), each
+ * both estates. Last, the replay of 21 everyday requests (scripts/everyday-requests.mjs), each
  * call's answer as it comes and whole, on the small estate with everything in reach; and of the
  * requests that need the whole service (alerts, a resource's meta, permissions, service users, a
  * sync's commit...), the same way: calls and characters for each.
@@ -296,7 +296,7 @@ const recordsTable = [
 ]
 process.stdout.write(`\n${recordsTable.join("\n")}\n`)
 
-// The 18 everyday requests, then the whole-service ones, each replay on a fresh sandbox: as
+// The 21 everyday requests, then the whole-service ones, each replay on a fresh sandbox: as
 // answered, and with every answer whole.
 const everyday = (whole, requests) =>
   replay(() => connect("small", { SVC_REACH: "all", SVC_WAIT_POLL_MS: "100" }, true), whole, requests)

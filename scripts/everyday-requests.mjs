@@ -1,5 +1,5 @@
 /**
- * Eighteen everyday requests of an operator, as the calls an assistant makes
+ * Twenty-one everyday requests of an operator, as the calls an assistant makes
  * for them on the sandbox's small estate, in order: the replay that
  * `npm run answer-sizes` measures (what the assistant reads, by default and
  * with every answer whole). Changes come in the order an operator asks them,
@@ -36,6 +36,18 @@ export const REQUESTS = [
     calls: [{ tool: "svc_logs", args: { resource_type: "stack", params: { stack: "web", services: ["worker"] } } }],
   },
   { request: "Deploy staging-web.", calls: [wait("deploy_stack", { stack: "staging-web" })] },
+  {
+    request: "Does staging-web run now, after its deploy?",
+    calls: [{ tool: "svc_get", args: { resource_type: "stack", params: { stack: "staging-web" } } }],
+  },
+  {
+    request: "Is anything deploying or restarting right now?",
+    calls: [{ tool: "svc_list_detail", args: { list_type: "updates", params: { query: { status: "InProgress" } } } }],
+  },
+  {
+    request: "Where is the web stack's compose file?",
+    calls: [{ tool: "svc_get", args: { resource_type: "stack", params: { stack: "web" } } }],
+  },
   {
     request: "Which containers run on prod-01?",
     calls: [{ tool: "svc_list_detail", args: { list_type: "containers", params: { server: "prod-01" } } }],

@@ -173,7 +173,9 @@ const CHANGED: ReadonlyMap<string, RecordGlance> = new Map(
   Object.entries(Tables.update).flatMap(([type, endpoint]) => {
     const get = `read/${(Tables.get as Readonly<Record<string, string>>)[type]}`
     const view = RECORD_VIEWS[get]
-    return view === undefined ? [] : [[`write/${endpoint}`, fromView(view, get, "svc_get with ")] as const]
+    // A type whose glance is its own (a sync's plan) is shown at that glance.
+    const glance = view === undefined ? OWN[get] : fromView(view, get, "svc_get with ")
+    return glance === undefined ? [] : [[`write/${endpoint}`, glance] as const]
   }),
 )
 

@@ -42,9 +42,7 @@ describe.each(ERAS)("a sync's plan, the %s era", (era) => {
       expect(fences).toMatch(
         /^\[svc-mcp: untrusted text at message, changes\[\]\.name, changes\[\]\.fields \(sync estate-sync\)/,
       )
-      expect(line).toMatch(
-        /^\[svc-mcp: the sync's pending changes as a plan, .*fields: \["\*"\] gives the whole record\]$/,
-      )
+      expect(line).toMatch(/^\[svc-mcp: the sync's pending changes, .*fields: \["\*"\]: the whole record\]$/)
       // SVC_REACH=all offers the refresh: the step is named as the call.
       expect(step).toBe("[svc-mcp: svc_execute refresh_sync_pending computes the plan anew from the sync's repository]")
       const shown = JSON.parse((json ?? "").replace(/<u:[0-9a-f]{16}>|<\/u>/g, "")) as Record<string, unknown>

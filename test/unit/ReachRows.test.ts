@@ -99,22 +99,22 @@ describe("lists of who may do what, at a glance", () => {
 })
 
 describe("the lists SVC_REACH=all adds, at a glance", () => {
-  it.scopedLive("a server's stats over time: when, the server by name, CPU, memory, disk; the next page said", () =>
+  it.scopedLive("a server's stats over time: when, CPU, memory, disk, not the server named; the next page said", () =>
     Effect.gen(function* () {
       const { call, lines } = yield* connect()
       const params = { server: "prod-02", granularity: "5-min" }
       const stats = yield* lines("svc_list_detail", { list_type: "historical_server_stats", params })
       expect(stats.first).toBe(
-        '[svc-mcp: 100 samples as rows of ["ts","server","cpu_perc","mem_used_gb","mem_total_gb","disk_used_gb","disk_total_gb"]; for more, fields: ["*"] or ["stats.ts","stats.load_average"]]',
+        '[svc-mcp: 100 samples as rows of ["ts","cpu_perc","mem_used_gb","mem_total_gb","disk_used_gb","disk_total_gb"]; for more, fields: ["*"] or ["stats.ts","stats.load_average"]]',
       )
-      expect(stats.rows.every((row) => row.length === 7 && row[1] === "prod-02")).toBe(true)
+      expect(stats.rows.every((row) => row.length === 6 && !row.includes("prod-02"))).toBe(true)
       const times = stats.rows.map((row) => row[0] as number)
       expect(times).toEqual([...times].sort((a, b) => b - a))
       expect(stats.text).toMatch(/\[svc-mcp: more samples: params\.page \d+\]$/)
       const cpu = yield* call("svc_list_detail", { list_type: "historical_server_stats", params, fields: ["cpu_perc"] })
       const kept = (cpu.structuredContent as { stats: Array<Record<string, unknown>> }).stats
       expect(kept.map((s) => Object.keys(s))).toEqual(kept.map(() => ["cpu_perc"]))
-      expect(kept.map((s) => s.cpu_perc)).toEqual(stats.rows.map((row) => row[2]))
+      expect(kept.map((s) => s.cpu_perc)).toEqual(stats.rows.map((row) => row[1]))
     }),
   )
 

@@ -35,7 +35,7 @@ describe("a change answered with nothing says what now holds", () => {
       })
       expect(result.isError, Mcp.text(result)).toBeFalsy()
       const { line, value } = read(result)
-      expect(line).toBe("[svc-mcp: the meta of the deployment docs is now as follows, read back]")
+      expect(line).toBe("[svc-mcp: the meta of the deployment docs now, read back]")
       expect(value).toEqual({ tags: ["canary", "production"], description: "the docs", template: false })
     }),
   )
@@ -92,7 +92,7 @@ describe("a change answered with nothing says what now holds", () => {
           },
         }),
       )
-      expect(line).toBe("[svc-mcp: the permission of User bob on Deployment docs is now Execute, read back]")
+      expect(line).toBe("[svc-mcp: the permission now, read back]")
       expect(value).toEqual({
         user_target: "User bob",
         resource_target: "Deployment docs",
@@ -126,7 +126,7 @@ describe("a change answered with nothing says what now holds", () => {
           params: { user_id: "bob", create_builds: true },
         }),
       )
-      expect(base.line).toBe("[svc-mcp: the base permissions of the user bob are now as follows, read back]")
+      expect(base.line).toBe("[svc-mcp: the base permissions of the user bob now, read back]")
       expect(base.value).toEqual({ user: "bob", enabled: true, create_servers: false, create_builds: true })
     }),
   )
@@ -142,7 +142,9 @@ describe("a change answered with nothing says what now holds", () => {
       const { line, value } = read(
         yield* call("svc_execute", { operation: "refresh_stack_cache", params: { stack: "fresh" } }),
       )
-      expect(line).toContain("whether its deployed commit is the repository's is not known (deployed: never deployed;")
+      expect(line).toBe(
+        "[svc-mcp: the cache of the stack fresh is refreshed; its commits now, not all known, read back]",
+      )
       expect(value.deployed_commit).toBe("never deployed")
       expect(value.differs).toBe("unknown")
     }),

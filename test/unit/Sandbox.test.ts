@@ -361,6 +361,33 @@ describe("the sandbox", () => {
   )
 })
 
+describe("the sandbox's updates, filtered as the service's database filters them", () => {
+  it.scopedLive("ListUpdates' query: what runs now over the whole estate, by status, type or id", () =>
+    Effect.gen(function* () {
+      // Long enough that the deploys are running while the updates are listed.
+      const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 60_000 } })
+      yield* Effect.gen(function* () {
+        // A rename's Update is complete at once.
+        yield* call("write", "RenameServer", { id: "prod-02", name: "prod-2" })
+        const stack = yield* call("execute", "DeployStack", { stack: "web" })
+        const deployment = yield* call("execute", "RestartDeployment", { deployment: "api" })
+        const running = (yield* call("read", "ListUpdates", { query: { status: "InProgress" } })).updates
+        expect(running.map((u: Any) => u.id).sort()).toEqual([stack._id.$oid, deployment._id.$oid].sort())
+        expect(running.map((u: Any) => u.operation).sort()).toEqual(["DeployStack", "RestartDeployment"])
+        const all = (yield* call("read", "ListUpdates", {})).updates
+        expect(all.length).toBeGreaterThan(running.length)
+        const done = (yield* call("read", "ListUpdates", { query: { status: { $ne: "InProgress" } } })).updates
+        expect(done.length).toBe(all.length - running.length)
+        const stacks = (yield* call("read", "ListUpdates", { query: { status: "InProgress", "target.type": "Stack" } }))
+          .updates
+        expect(stacks.map((u: Any) => u.id)).toEqual([stack._id.$oid])
+        const byId = (yield* call("read", "ListUpdates", { query: { _id: deployment._id.$oid } })).updates
+        expect(byId.map((u: Any) => u.operation)).toEqual(["RestartDeployment"])
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
+})
+
 describe("the sandbox's executions, as the service runs them", () => {
   it.scopedLive(
     "DeployStackIfChanged with no change, DeployStack with services, renames, ListUpdates' pages, GetCoreInfo",

@@ -299,7 +299,7 @@ describe("estate-sync on the sandbox", () => {
           /^\[svc-mcp: untrusted text at message, changes\[\]\.name, changes\[\]\.fields \(sync estate-sync\), which anyone may have written, stands between <u:[0-9a-f]{16}> and <\/u>/,
         )
         expect(line).toBe(
-          "[svc-mcp: the sync's pending changes as a plan, computed from its repository at `commit` when it was last refreshed (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]",
+          "[svc-mcp: the sync's pending changes, from its repository at `commit` as last refreshed; an update's fields as [field, before, after], a long value's as [field]; fields: [\"*\"]: the whole record]",
         )
         // SVC_REACH=all offers the refresh: the step is named as the call (Hints.test.ts walks the others).
         expect(step).toBe(

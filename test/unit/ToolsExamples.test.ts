@@ -52,7 +52,7 @@ interface Example {
 const EXAMPLES: ReadonlyArray<Example> = [
   { start: "[svc-mcp: 3 stacks as rows of", name: "svc_list", args: { resource_type: "stack" } },
   {
-    start: "[svc-mcp: the meta of the deployment docs is now as follows, read back]",
+    start: "[svc-mcp: the meta of the deployment docs now, read back]",
     name: "svc_update",
     args: {
       resource_type: "resource_meta",

@@ -24,6 +24,7 @@ describe("svc_update's answer", () => {
       "procedure",
       "deployment",
       "alerter",
+      "sync_resource",
       "action",
       "repo",
       "builder",
@@ -38,10 +39,29 @@ describe("svc_update's answer", () => {
       expect(changed, type).toEqual(answerSchema(`read/${(Tables.get as Record<string, string>)[type]}`))
       compared++
     }
-    expect(compared).toBe(10)
+    expect(compared).toBe(11)
     // Other tools' changes are not.
     expect(RecordGlance.of(Definitions.svc_create.shows, "write/CreateDeployment")).toBeUndefined()
   })
+
+  it.scopedLive("of a sync is its plan, as svc_get answers it, not the whole record", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      const call = (name: string, args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name, arguments: args }))
+      const got = Mcp.text(yield* call("svc_get", { resource_type: "sync_resource", params: { sync: "estate-sync" } }))
+      const updated = yield* call("svc_update", {
+        resource_type: "sync_resource",
+        params: { id: "estate-sync", config: { managed: true } },
+      })
+      expect(updated.isError, Mcp.text(updated)).toBeFalsy()
+      const plan = (text: string) => JSON.parse(text.split("\n").at(-1) ?? "") as Record<string, unknown>
+      expect(Mcp.text(updated)).toContain("[svc-mcp: the sync's pending changes, from its repository")
+      expect(Mcp.text(updated)).not.toContain('"config"')
+      expect(Object.keys(plan(Mcp.text(updated)))).toEqual(Object.keys(plan(got)))
+    }),
+  )
 
   it.scopedLive("of a deployment names its server and tags as svc_get does, and says where the whole record is", () =>
     Effect.gen(function* () {

@@ -166,15 +166,19 @@ describe("svc_execute wait: true", () => {
 })
 
 describe("svc_rename", () => {
-  it.scopedLive("a rename that answers an Update says plainly whether it worked", () =>
+  it.scopedLive("a rename that answers an Update says plainly whether it worked, at an execution's glance", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/write/RenameStack", { status: 200, body: update("r1", "RenameStack", "Complete", true) })
       double.next("/write/RenameBuild", { status: 200, body: update("r2", "RenameBuild", "Complete", false) })
       const renamed = yield* call(double, "svc_rename", { resource_type: "stack", params: { id: "web", name: "www" } })
-      expect(renamed.summary).toBe("RenameStack (update r1) succeeded.")
+      expect(renamed.summary).toBe("RenameStack succeeded.")
+      expect(JSON.parse(Mcp.text(renamed.result).split("\n").at(-1) ?? "")).toMatchObject({
+        operation: "RenameStack",
+        update: "r1",
+      })
       const failed = yield* call(double, "svc_rename", { resource_type: "build", params: { id: "b", name: "c" } })
-      expect(failed.summary).toBe("RenameBuild (update r2) FAILED: see its logs below.")
+      expect(failed.summary).toMatch(/^RenameBuild FAILED/)
       expect(polls(double)).toBe(0)
     }),
   )

@@ -7,6 +7,7 @@
 import { type Handler, page } from "../Resources/Resources.js"
 import { inspected, listed } from "../World/Containers.js"
 import { servicesOf, stackServices } from "../World/Lifecycle.js"
+import { matches } from "../World/Query.js"
 import { adminOnly, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import type { Container, World } from "../World/World.js"
 import { VOLUME_SIZE } from "./Prune.js"
@@ -286,8 +287,12 @@ const historyReads = ({ world, store, add }: Reads) => {
   )
   add("ListUpdates", (p) => {
     const pageNo = typeof p.page === "number" && p.page > 0 ? p.page : 0
-    // Newest first, by when each started, as the service sorts them.
-    const newest = [...world.history.updates].reverse().sort((a, b) => b.start_ts - a.start_ts)
+    // Newest first, by when each started, as the service sorts them; `query` is a database filter
+    // (`{"status": "InProgress"}`: what runs now, over the whole estate).
+    const newest = [...world.history.updates]
+      .reverse()
+      .filter((u) => matches(u, p.query))
+      .sort((a, b) => b.start_ts - a.start_ts)
     const username = (id: string) => world.users.find((u) => u._id.$oid === id)?.username ?? id
     const updates = newest.slice(pageNo * 100, (pageNo + 1) * 100).map((u) => ({
       id: u._id?.$oid ?? "",

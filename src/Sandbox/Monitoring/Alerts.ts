@@ -6,6 +6,7 @@
  * close one (CloseAlert). Checks and failed builds raise their own (`raise`).
  */
 import type { Handler } from "../Resources/Resources.js"
+import { matches } from "../World/Query.js"
 import { isRecord } from "../World/Schema.js"
 import { adminOnly, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import type { AlertRecord, World } from "../World/World.js"
@@ -87,25 +88,6 @@ export const refresh = (world: World): void => {
     }
   }
 }
-
-/** A field of an alert by a dotted path (`data.type`, `target.id`), ids as their hex. */
-const fieldAt = (alert: AlertRecord, path: string): unknown => {
-  let value: unknown = alert
-  for (const key of path.split(".")) value = isRecord(value) ? value[key] : undefined
-  return isRecord(value) && typeof value.$oid === "string" ? value.$oid : value
-}
-
-/** A database filter as the service's database applies it: equality, `$in`, `$ne` and `$regex` on dotted paths. */
-const matches = (alert: AlertRecord, query: unknown): boolean =>
-  !isRecord(query) ||
-  Object.entries(query).every(([path, condition]) => {
-    const actual = fieldAt(alert, path)
-    if (!isRecord(condition)) return actual === condition
-    if (Array.isArray(condition.$in)) return condition.$in.includes(actual)
-    if ("$ne" in condition) return actual !== condition.$ne
-    if (typeof condition.$regex === "string") return String(actual ?? "").includes(condition.$regex)
-    return false
-  })
 
 const PAGE = 100
 

@@ -36,7 +36,7 @@ export const svc_list = make({
   selectorKey: "resource_type",
   endpoints: Tables.list,
   description:
-    'List resources, as rows of the main fields. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: one page (default 50) unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}. fields: paths to keep, e.g. ["name","info.state"]; ["*"]: whole records.',
+    'List resources as rows of main fields. params: paged types (stack, build...) {query?: {names?, tags?}, limit?, page?}: 50 a page unless limit (0 = all); tag {query?: {"name": "prod"}} (a db filter); user {service_users?}; *_account {domain?, username?}; variable, user_group {}. fields: paths to keep, e.g. ["name","info.state"]; ["*"]: whole records.',
   outputSchema: ROWS,
 })
 
@@ -52,7 +52,7 @@ export const svc_get = make({
   selectorKey: "resource_type",
   endpoints: Tables.get,
   description:
-    "Get one resource's main fields. params: id or name under the type's key, e.g. stack {stack}, sync_resource {sync}; variable {name}; user_group {user_group}; *_account {id}.",
+    "Get one resource's main fields. params: id or name under the type's key, e.g. stack {stack}, sync_resource {sync}; variable {name}; *_account {id}.",
 })
 
 export const svc_create = make({
@@ -81,7 +81,7 @@ export const svc_update = make({
   fromPerson: FROM_PERSON,
   shows: { changed: true },
   description:
-    "Change a resource. params: {id, config}: id or name, a partial config to merge; tag {tag, color}; variable {name, value}; *_account {id, account}.",
+    "Change a resource. params: {id, config}: id or name, a partial config; tag {tag, color}; variable {name, value}; *_account {id, account}.",
 })
 
 export const svc_delete = make({
@@ -109,7 +109,7 @@ export const svc_execute = make({
   endpoints: Tables.execute,
   wait: "true: answer once it ends, with its outcome",
   description:
-    'Run an operation; answers its status, last output and update id (fields ["*"]: the Update), with wait: true at its end. params: deploy_stack {stack, services?: only these}; deploy_stack_service runs a one-off command in a new container {stack, service, command?}; *_stack {stack}; deploy, *_deployment {deployment}; *_container {server, container}; run_build {build}; run_procedure {procedure}; batch_* {pattern}. Prunes remove all unused: images tagged or not; prune_system volumes too.',
+    'Run an operation; answers its status, last output and update id (fields ["*"]: the Update), with wait: true at its end. params: deploy_stack {stack, services?}; deploy_stack_service runs a one-off command in a new container {stack, service, command?}; *_stack, deploy_stack_if_changed {stack}; deploy, *_deployment {deployment}; *_container {server, container}; *_containers, prune_*, run_server_* {server}; *_build {build}; *_repo, cancel_repo_build {repo}; *_procedure {procedure}; *_action {action}; run_sync {sync}; test_alerter {alerter}; *_swarm_* {swarm, <object>}; batch_* {pattern}; others: schema: true. Prunes remove all unused: images tagged or not; prune_system volumes too.',
 })
 
 export const svc_logs = make({
@@ -122,7 +122,7 @@ export const svc_logs = make({
   selectorKey: "resource_type",
   endpoints: Tables.logs,
   description:
-    "Recent log lines. params: stack {stack, services?} (default all); deployment {deployment}; container {server, container}; swarm_service {swarm, service}; tail? (default 50).",
+    "Recent log lines. params: stack {stack, services?}; deployment {deployment}; container {server, container}; swarm_service {swarm, service}; tail? (50).",
 })
 
 export const svc_search_logs = make({
@@ -164,7 +164,7 @@ export const svc_inspect = make({
   selectorKey: "inspect_type",
   endpoints: Tables.inspect,
   description:
-    "Docker detail of one object. params: container {server, container}; image {server, image} (network, volume alike); deployment_* {deployment}; stack_* {stack, service}, stack_swarm_info {stack}; swarm_* {swarm, <object>}, e.g. swarm_node {swarm, node}. fields: paths to keep.",
+    "Docker detail of one object. params: container {server, container}; image {server, image} (network, volume too); deployment_* {deployment}; stack_* {stack, service}, stack_swarm_info {stack}; swarm_* {swarm, <object>}: swarm_node {swarm, node}.",
 })
 
 export const svc_list_detail = make({
@@ -179,7 +179,7 @@ export const svc_list_detail = make({
   selectorKey: "list_type",
   endpoints: Tables.list_detail,
   description:
-    "Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {page?} (100 a page); full_*, all_containers, all_stack_services, schedules: paged as svc_list; permissions, api_keys {}. full_* as rows, fields as svc_list.",
+    'Other lists. params: containers, images, networks, volumes {server}; swarm_* {swarm}; updates {query?, page?} (100 a page); running now: updates {query: {"status": "InProgress"}}; full_*, all_containers, all_stack_services, schedules: paged, and fields, as svc_list.',
   outputSchema: ROWS,
 })
 
@@ -197,6 +197,8 @@ export const svc_copy = make({
 
 export const svc_rename = make({
   name: "svc_rename",
+  // A rename of a resource answers an Update: shown as an execution's, at a glance.
+  shows: { execution: true },
   narrow: "ask for less",
   title: "Rename a resource",
   tier: "write",
@@ -204,8 +206,7 @@ export const svc_rename = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.rename,
-  description:
-    "Rename a resource. params: {id, name}: its id or name, and the new name. Answers an Update (tag, user_group: the record).",
+  description: "Rename a resource. params: {id, name}: its id or name, and the new name.",
 })
 
 /** In the order interface.md lists them. */

@@ -6,13 +6,13 @@
 
 // Typed where Projections.ts spreads it into its table, which this module does not import.
 export const REACH_PROJECTIONS = {
-  // One sample a row: when, whose, and CPU, memory and disk as the definitions give them (percent, gigabytes).
+  // One sample a row: when, and CPU, memory and disk as the definitions give them (percent, gigabytes);
+  // not whose: every row is of the one server the call named.
   "read/GetHistoricalServerStats": {
     noun: "samples",
     items: "stats",
     columns: [
       { label: "ts", path: "ts" },
-      { label: "server", path: "sid", name: "server" },
       { label: "cpu_perc", path: "cpu_perc" },
       { label: "mem_used_gb", path: "mem_used_gb" },
       { label: "mem_total_gb", path: "mem_total_gb" },

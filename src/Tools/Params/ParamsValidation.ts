@@ -5,6 +5,7 @@
  */
 import { Ajv, type ValidateFunction } from "ajv"
 import type { Problem } from "../Catalog/ToolError.js"
+import * as KeyAliases from "./KeyAliases.js"
 import {
   type Document,
   definitionName,
@@ -40,6 +41,8 @@ export class RequestDefinitions {
   private readonly raw: Readonly<Record<string, unknown>>
   private prepared: Readonly<Record<string, Node>> | undefined
   private readonly endpoints: Document["endpoints"]
+  /** Each type's own key (KeyAliases.ts), read when a body is first refused. */
+  private own: Readonly<Record<string, string>> | undefined
 
   constructor(document: Document) {
     this.serviceVersion = document.serviceVersion
@@ -117,11 +120,34 @@ export class RequestDefinitions {
     if (validate(sent)) return { _tag: "Valid", body: sent }
     const respelled = respell(validate, sent)
     if (respelled !== undefined) return respelled
+    const aliased = this.aliased(endpoint, validate, sent)
+    if (aliased !== undefined) return aliased
+    // The errors of the body as given, not of the last one tried.
+    validate(sent)
     return {
       _tag: "Invalid",
       problems: problems(this.definitions, validate.errors ?? []),
       accepted: this.accepted(endpoint),
     }
+  }
+
+  /** Which key of a call's params is read as which at `endpoint` (KeyAliases.ts): none, or one. */
+  aliases(endpoint: string): ReadonlyArray<KeyAliases.Alias> {
+    const source = { definitions: this.definitions, requestOf: (e: string) => this.requestOf(e) }
+    this.own ??= KeyAliases.ownKeys(source)
+    return KeyAliases.aliasesFor(source, endpoint, this.own)
+  }
+
+  /** A body refused as given, accepted once a resource's key is read as the endpoint's (and respelled), said so. */
+  private aliased(endpoint: string, validate: ValidateFunction, body: Json): Checked | undefined {
+    const read = KeyAliases.read(this.aliases(endpoint), body)
+    if (read === undefined) return undefined
+    const said = `[svc-mcp: read ${read.said.join(", ")}]`
+    if (validate(read.body)) return { _tag: "Valid", body: read.body, respelled: said }
+    const respelled = respell(validate, read.body)
+    return respelled?._tag === "Valid"
+      ? { ...respelled, respelled: `${said}\n${respelled.respelled ?? ""}`.trimEnd() }
+      : undefined
   }
 
   /** A JSON null for a field its object does not require counts as absent, and is left out of the body. */

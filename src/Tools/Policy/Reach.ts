@@ -14,7 +14,7 @@ const ADDED: Readonly<Record<string, { readonly table: Readonly<Record<string, s
   svc_list: { table: TablesAll.list, says: ' alert {query?: {"resolved": false}, page?}: alerts, newest first.' },
   svc_get: {
     table: TablesAll.get,
-    says: " alert, update {id}; user {user}; username {user_id}; permission {target: {type, id}}: the caller's; version, core_info {}; server_*, system_*, periphery_information {server}; *_action_state, deployment_*: under the type's key; resource_matching_container {server, container}; resources_toml {targets}, all_resources_toml {}: as TOML.",
+    says: ' alert, update {id}; user {user}; username {user_id}; permission {target: {type, id}}: the caller\'s; version, core_info {}; server_*, system_*, periphery_information {server}; *_action_state, deployment_*: under the type\'s key (all running now, in one call: svc_list_detail updates {query: {"status": "InProgress"}}); resource_matching_container {server, container}; resources_toml {targets}, all_resources_toml {}: as TOML.',
   },
   svc_summary: { table: TablesAll.summary, says: " container: over all servers." },
   svc_list_detail: {

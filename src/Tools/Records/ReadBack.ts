@@ -32,7 +32,7 @@ const RESOURCE_META: ReadBack = {
     const type = isObject(body.target) ? String(body.target.type) : "resource"
     const tags = Array.isArray(answer.tags) ? answer.tags.map((id) => nameOf(names, "tag", id)) : []
     return {
-      line: `[svc-mcp: the meta of the ${type.toLowerCase()} ${String(answer.name ?? "")} is now as follows, read back]`,
+      line: `[svc-mcp: the meta of the ${type.toLowerCase()} ${String(answer.name ?? "")} now, read back]`,
       value: { tags, description: answer.description ?? "", template: answer.template === true },
     }
   },
@@ -88,11 +88,12 @@ const REFRESH_STACK: ReadBack = {
         line: `[svc-mcp: the cache of the stack ${name} is refreshed; its commits now, read back${differs ? ": the deployed commit is not the repository's" : ""}]`,
         value: { deployed_commit: ran, repository_commit: latest, differs },
       }
-    // A commit not known is said so, and whether they differ is not known: never "in sync".
+    // A commit not known is said so, and whether they differ is not known: never "in sync". The
+    // commits and why one is not known are the value's, not repeated in the line.
     const deployed = ran ?? deployedUnknown(record(answer.info))
     const repository = latest ?? repositoryUnknown(answer)
     return {
-      line: `[svc-mcp: the cache of the stack ${name} is refreshed; whether its deployed commit is the repository's is not known (deployed: ${ran === null ? deployed : ran}; repository: ${latest === null ? repository : latest}), read back]`,
+      line: `[svc-mcp: the cache of the stack ${name} is refreshed; its commits now, not all known, read back]`,
       value: { deployed_commit: deployed, repository_commit: repository, differs: "unknown" },
     }
   },

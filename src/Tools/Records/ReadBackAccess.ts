@@ -27,8 +27,9 @@ const PERMISSION_ON_TARGET: ReadBack = {
     const { level, specific } = levelOf(held)
     const holder = targetWords(body.user_target, names)
     const target = targetWords(body.resource_target, names)
+    // Who, on what and at which level are the value's, not repeated in the line.
     return {
-      line: `[svc-mcp: the permission of ${holder} on ${target} is now ${level}, read back]`,
+      line: "[svc-mcp: the permission now, read back]",
       value: { user_target: holder, resource_target: target, level, specific },
     }
   },
@@ -74,7 +75,7 @@ const USER_BASE_PERMISSIONS: ReadBack = {
       create_servers: user.create_server_permissions === true,
       create_builds: user.create_build_permissions === true,
     }
-    return { line: `[svc-mcp: the base permissions of the user ${value.user} are now as follows, read back]`, value }
+    return { line: `[svc-mcp: the base permissions of the user ${value.user} now, read back]`, value }
   },
 }
 

@@ -32,7 +32,7 @@ const UNTRUSTED: ReadonlyArray<Pattern> = [
 ]
 
 const LINE =
-  "[svc-mcp: the sync's pending changes as a plan, computed from its repository at `commit` when it was last refreshed (an update's fields as [field, before, after]; a long value: [field] alone); fields: [\"*\"] gives the whole record]\n"
+  "[svc-mcp: the sync's pending changes, from its repository at `commit` as last refreshed; an update's fields as [field, before, after], a long value's as [field]; fields: [\"*\"]: the whole record]\n"
 
 /** The step that computes the plan anew: named as a call only where it is offered (Hints.ts). */
 export const REFRESH: Step = {
