@@ -265,7 +265,7 @@ describe("the examples in the tools' descriptions", () => {
     expect(examples["svc_list:tag"]).toEqual({ query: { name: "prod" } })
     expect(examples["svc_list:variable"]).toEqual({})
     expect(Object.keys(examples["svc_execute:deploy_stack_service"] ?? {})).toEqual(["stack", "service", "command"])
-    expect(Definitions.svc_execute.description).toMatch(/deploy_stack_service runs a one-off command/)
+    expect(Definitions.svc_execute.description).toMatch(/deploy_stack_service, a one-off command/)
     expect(examples["svc_search_logs:stack"]).not.toHaveProperty("tail")
   })
 })

@@ -16,7 +16,7 @@ const page = Fs.readFileSync(Path.join(Spec.root, "docs/tools.md"), "utf8")
 
 /** The page's example whose first line starts so: its lines, the fence's indentation dropped. */
 const example = (start: string): ReadonlyArray<string> => {
-  const blocks = [...page.matchAll(/^( *)```(?:text)?\n([\s\S]*?)^\1```$/gm)].map(([, indent, body]) =>
+  const blocks = [...page.matchAll(/^( *)```(?:[a-z]+)?\n([\s\S]*?)^\1```$/gm)].map(([, indent, body]) =>
     (body as string)
       .trimEnd()
       .split("\n")

@@ -16,7 +16,7 @@ const changes = (idempotent: boolean): Hints => ({
 })
 
 // The secret params (a variable's value, an account's token) the person types on a page of svc-mcp's, out of the model's sight.
-const FROM_PERSON = 'secrets the person types, unseen: ["value"]'
+const FROM_PERSON = 'typed by the person, unseen: ["value"]'
 
 // Rows at a glance ({columns, result}), or the records `fields` kept ({result}).
 const ROWS = {
@@ -109,7 +109,7 @@ export const svc_execute = make({
   endpoints: Tables.execute,
   wait: "true: answer once it ends, with its outcome",
   description:
-    'Run an operation; answers its status, last output and update id (fields ["*"]: the Update), with wait: true at its end. params: deploy_stack {stack, services?}; deploy_stack_service runs a one-off command in a new container {stack, service, command?}; *_stack, deploy_stack_if_changed {stack}; deploy, *_deployment {deployment}; *_container {server, container}; *_containers, prune_*, run_server_* {server}; *_build {build}; *_repo, cancel_repo_build {repo}; *_procedure {procedure}; *_action {action}; run_sync {sync}; test_alerter {alerter}; *_swarm_* {swarm, <object>}; batch_* {pattern}; others: schema: true. Prunes remove all unused: images tagged or not; prune_system volumes too.',
+    'Run an operation; answers status, last output, update id (fields ["*"]: the Update), wait: true at its end. params: deploy_stack {stack, services?}; deploy_stack_service, a one-off command {stack, service, command?}; *_stack, deploy_stack_if_changed {stack}; deploy, *_deployment {deployment}; *_container {server, container}; *_containers, prune_*, run_server_* {server}; *_build {build}; *_repo, cancel_repo_build {repo}; *_procedure {procedure}; *_action {action}; run_sync {sync}; test_alerter {alerter}; *_swarm_* {swarm, <object>}; batch_* {pattern}; others: schema: true. Prunes remove all unused: images tagged or not; prune_system volumes too.',
 })
 
 export const svc_logs = make({
@@ -134,7 +134,7 @@ export const svc_search_logs = make({
   group: "read",
   selectorKey: "resource_type",
   endpoints: Tables.search_logs,
-  query: "Search text, sent as params.terms: [query] unless terms are given",
+  query: "Search text: params.terms [query] unless given",
   description:
     'Search log lines for query. params as svc_logs, no tail (the last 5000 lines); combinator? ("Or"|"And"), invert?.',
 })
