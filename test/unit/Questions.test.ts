@@ -9,6 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Ajv } from "ajv"
 import * as Effect from "effect/Effect"
 import type { Scenario } from "../../src/Sandbox/Estates/Scenarios.js"
+import { KINDS } from "../../src/Service/Kinds.js"
 import { REDACTED } from "../../src/Shared/Secrets.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import { QUESTIONS, type Question } from "../../src/Tools/Records/Questions.js"
@@ -139,11 +140,10 @@ const endpointOf = (tool: string, selector: string): string => {
   return selector === "alert" ? "read/GetAlert" : "read/FindUser"
 }
 
-const LISTS: Readonly<Record<string, string>> = {
-  "read/ListStacks": "stack",
-  "read/ListDeployments": "deployment",
-  "read/ListBuilds": "build",
-}
+/** svc_list's resource_type by its list endpoint, from the one table of kinds. */
+const LISTS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(KINDS).map(([name, kind]) => [`read/${kind.list}`, name]),
+)
 
 const isHeld = (value: unknown): boolean =>
   value !== undefined &&

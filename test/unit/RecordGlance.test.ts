@@ -434,6 +434,23 @@ describe("svc_get and svc_inspect at a glance, on the sandbox", () => {
   )
 })
 
+describe("a repo at a glance, on the sandbox", () => {
+  it.scopedLive("says whether its last pull or build held (its list item's state) and when it last pulled", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      const get = () =>
+        Effect.promise(() =>
+          client.callTool({ name: "svc_get", arguments: { resource_type: "repo", params: { repo: "infra" } } }),
+        )
+      const pulled = sandbox.world.store.find("repo", "infra").info.last_pulled_at
+      expect((yield* get()).structuredContent).toMatchObject({ name: "infra", state: "Ok", last_pulled_at: pulled })
+      sandbox.world.store.find("repo", "infra").info.state = "Failed"
+      expect((yield* get()).structuredContent).toMatchObject({ state: "Failed" })
+    }),
+  )
+})
+
 describe("with SVC_REACH=all, on the sandbox", () => {
   it.scopedLive("an update is an execution's result at a glance, its output fenced; a user record at a glance", () =>
     Effect.gen(function* () {

@@ -2,7 +2,7 @@
  * What people ask of each type a glance covers, and the field that answers each, as data: by the
  * endpoint whose record the glance shows (RecordViews.ts), each question's label in the glance and
  * the paths of the definitions it is read from. `from`: the endpoint whose answer holds them, where
- * the record does not: a stack's, a deployment's and a build's state are their list item's
+ * the record does not: a stack's, a deployment's, a build's and a repo's state are their list item's
  * (service-notes.md: a full record's `info` has no state), read beside the record (Listed.ts).
  * `reads`: how the answer is made of its paths (Answers.ts); none where a label of the view answers
  * it as the field is. `fields`: the paths `fields` takes the label for, where they are more than the
@@ -156,6 +156,7 @@ export const QUESTIONS: Readonly<Record<string, Questions>> = {
   "read/GetRepo": {
     questions: [
       NAME,
+      listed("did its last clone, pull or build hold", "read/ListRepos"),
       SERVER,
       ask("from which repository", "repo", "config.repo"),
       ask("which commit", "latest_hash", "info.latest_hash"),
