@@ -14,6 +14,8 @@ import * as Touches from "../../src/Settings/Touches.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as Policy from "../../src/Tools/Policy/Policy.js"
 import * as Targets from "../../src/Tools/Policy/Targets.js"
+import * as Layers from "../support/Layers.js"
+import * as Sandboxes from "../support/Sandbox.js"
 
 const load = (env: Record<string, string>) =>
   Settings.loadSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -152,4 +154,35 @@ describe("a call's targets, from its params", () => {
     ])
     expect(Targets.touched(touch.right, { ...resolved, unread: [] })).toEqual([])
   })
+})
+
+describe("@swarm:", () => {
+  it("parses as a swarm and everything on it, in every policy setting; its name matches as a glob", () => {
+    const parsed = Touches.split("svc_execute:*@swarm:edge-*")
+    if (Either.isLeft(parsed)) throw new Error(parsed.left)
+    expect(parsed.right.touch).toMatchObject({ _tag: "Swarm", text: "swarm:edge-*" })
+    expect(parsed.right.touch?.name.test("edge-swarm")).toBe(true)
+    expect(parsed.right.touch?.name.test("core-swarm")).toBe(false)
+  })
+
+  it.scopedLive("a stack on the swarm and a call on the swarm itself touch it; a stack elsewhere does not", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const swarm = sandbox.world.store.find("swarm", "edge-swarm")
+      sandbox.world.store.find("stack", "web").config.swarm_id = swarm.id
+      const touch = Touches.parse("swarm:edge-*")
+      if (Either.isLeft(touch)) throw new Error(touch.left)
+      const touched = (selector: string, endpoint: string, body: Record<string, unknown>) =>
+        Effect.map(Targets.resolve({ selector, endpoint, body }), (resolved) => Targets.touched(touch.right, resolved))
+      yield* Effect.gen(function* () {
+        expect(yield* touched("deploy_stack", "execute/DeployStack", { stack: "web" })).toEqual([
+          'stack "web" is on the swarm "edge-swarm"',
+        ])
+        expect(yield* touched("deploy_stack", "execute/DeployStack", { stack: "staging-web" })).toEqual([])
+        expect(
+          yield* touched("remove_swarm_stacks", "execute/RemoveSwarmStacks", { swarm: "edge-swarm", stacks: ["x"] }),
+        ).toEqual(['it acts on the swarm "edge-swarm"'])
+      }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+    }),
+  )
 })

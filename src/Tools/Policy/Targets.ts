@@ -20,12 +20,13 @@ export interface Named {
   readonly body: Readonly<Record<string, unknown>>
 }
 
-/** A resource the call touches: its type (as `resource_type` spells it), name, tags' names, and the server it is on. */
+/** A resource the call touches: its type (as `resource_type` spells it), name, tags' names, and the server and swarm it is on. */
 interface Target {
   readonly type: string
   readonly name: string
   readonly tags: ReadonlyArray<string>
   readonly server?: string | undefined
+  readonly swarm?: string | undefined
 }
 
 /** What a call touches: the resources read, and, in words, what could not be read (which counts as matching). */
@@ -41,7 +42,19 @@ interface Ref {
 }
 
 /** The params that name a resource of their type, as execute's operations name them. */
-const KEYS = ["stack", "deployment", "build", "repo", "procedure", "action", "sync", "builder", "alerter", "server"]
+const KEYS = [
+  "stack",
+  "deployment",
+  "build",
+  "repo",
+  "procedure",
+  "action",
+  "sync",
+  "builder",
+  "alerter",
+  "server",
+  "swarm",
+]
 
 /** A selector's resource type, where the selector names one (`sync_resource` is a sync). */
 const typeOf = (selector: string): string | undefined => {
@@ -101,10 +114,11 @@ const call = (endpoint: string, params: object) =>
     Effect.mapError((error) => error.message),
   )
 
-/** The names of tags and servers by id, each list read once per call, when first needed. */
+/** The names of tags, servers and swarms by id, each list read once per call, when first needed. */
 interface Lookups {
   readonly tags: Effect.Effect<ReadonlyMap<string, string>, never, SvcClient>
   readonly servers: Effect.Effect<ReadonlyMap<string, string>, never, SvcClient>
+  readonly swarms: Effect.Effect<ReadonlyMap<string, string>, never, SvcClient>
 }
 
 const byId = (endpoint: string) =>
@@ -129,11 +143,14 @@ const targetOf = (type: string, record: unknown, lookups: Lookups, fallback: str
         ? undefined
         : (text(field(field(record, "config"), "server_id")) ?? text(field(field(record, "info"), "server_id")))
     const servers = serverId === undefined ? new Map<string, string>() : yield* lookups.servers
+    const swarmId = text(field(field(record, "config"), "swarm_id")) ?? text(field(field(record, "info"), "swarm_id"))
+    const swarms = swarmId === undefined ? new Map<string, string>() : yield* lookups.swarms
     return {
       type,
       name: text(field(record, "name")) ?? fallback,
       tags: tagIds.map((id) => tags.get(id) ?? id),
       ...(serverId === undefined ? {} : { server: servers.get(serverId) ?? serverId }),
+      ...(swarmId === undefined ? {} : { swarm: swarms.get(swarmId) ?? swarmId }),
     } satisfies Target
   })
 
@@ -182,6 +199,7 @@ export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcCl
     const lookups: Lookups = {
       tags: yield* Effect.cached(byId("ListTags")),
       servers: yield* Effect.cached(byId("ListServers")),
+      swarms: yield* Effect.cached(byId("ListSwarms")),
     }
     const endpoint = invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1)
     const refs = refsOf(invocation.selector, invocation.body, endpoint)
@@ -234,12 +252,13 @@ const saying = (touch: Touch, target: Target): string | undefined => {
   if (touch._tag === "Resource") {
     return target.type === touch.type && touch.name.test(target.name) ? `it acts on the ${named}` : undefined
   }
-  if (target.type === "server") {
-    return touch.name.test(target.name) ? `it acts on the server ${quote(target.name)}` : undefined
+  // A server or a swarm: itself, or what is on it.
+  const place = touch._tag === "Server" ? "server" : "swarm"
+  if (target.type === place) {
+    return touch.name.test(target.name) ? `it acts on the ${place} ${quote(target.name)}` : undefined
   }
-  return target.server !== undefined && touch.name.test(target.server)
-    ? `${named} is on the server ${quote(target.server)}`
-    : undefined
+  const on = target[place]
+  return on !== undefined && touch.name.test(on) ? `${named} is on the ${place} ${quote(on)}` : undefined
 }
 
 /**
