@@ -4,7 +4,7 @@
  * npm package's and the image's alike) from the one list of variables, src/Cli/Variables.ts, where a
  * setting is added. `--check`: changes nothing, and exits 1 where server.json differs from that list
  * (test/unit/Registry.test.ts holds the same). docs/configuration.md's table, whose rows say more than
- * the list's one line, is held to the list's names, groups and order by test/unit/Help.test.ts.
+ * the list's one line, is held to the list's names, groups and order by test/unit/Cli/Help.test.ts.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"

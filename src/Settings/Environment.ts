@@ -8,7 +8,7 @@
  * made of (Settings/Read.ts): variables, `map`, `mapOrFail`, `all`, `option`,
  * `withDefault`, `redacted`, `nested`. A description with anything else (sequences, tables)
  * is read by `fromEnv` itself, as is everything read through `flattened` (the several
- * services' names, Settings/Registry.ts). `test/unit/Environment.test.ts` holds the two
+ * services' names, Settings/Registry.ts). `test/unit/Settings/Environment.test.ts` holds the two
  * equal over the whole settings and random environments.
  */
 import type * as Config from "effect/Config"

@@ -83,7 +83,7 @@ export interface GuardShape {
 /**
  * The decision of the settings: SVC_GUARD=ask-all holds all; else the first
  * SVC_GUARD_HOLD pattern that matches; else the table. A change the table does
- * not know (none today; test/unit/Hold.test.ts) is held, the cautious side.
+ * not know (none today; test/unit/Untrusted/Hold.test.ts) is held, the cautious side.
  */
 const compiled = (settings: GuardSettings.GuardSettings) =>
   settings.hold.map((p) => ({ ...p, source: p, tool: wildcard(p.tool), selector: wildcard(p.selector) }))

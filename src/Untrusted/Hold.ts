@@ -9,7 +9,7 @@
  * Data, beside the guard that reads it (Guard.ts): a rule names endpoints by the
  * service's own names (`*` any run), the first rule of a tool that matches
  * decides, and every selector of every changing tool is decided by one
- * (test/unit/Hold.test.ts holds that). docs/untrusted-text.md lists the outcome.
+ * (test/unit/Untrusted/Hold.test.ts holds that). docs/untrusted-text.md lists the outcome.
  */
 import { wildcard } from "../Shared/Wildcard.js"
 

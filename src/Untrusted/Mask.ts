@@ -9,7 +9,7 @@
  * bounded cost, or its match consumes what it read), or a scanner where a
  * pattern would try again, from every start inside one run, what the first
  * start already read (a JWT, a `password=` pair, a `--token` flag).
- * test/unit/MaskBounds.test.ts feeds each its worst case at 1 MB.
+ * test/unit/Tools/MaskBounds.test.ts feeds each its worst case at 1 MB.
  */
 import { flags, jwts, pairs, type Span } from "./MaskScan.js"
 

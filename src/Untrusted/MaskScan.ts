@@ -3,7 +3,7 @@
  * each finds exactly what its pattern (in the comment above it) finds, but a
  * start that fails skips every later start in the same run of characters,
  * which would fail the same way. So each character is read a bounded number
- * of times. test/unit/MaskBounds.test.ts holds them to their patterns.
+ * of times. test/unit/Tools/MaskBounds.test.ts holds them to their patterns.
  */
 
 /** One credential found: `[start, end)` is masked, its first `kept` characters (a pair's key and separator) kept. */

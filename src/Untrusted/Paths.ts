@@ -1,7 +1,7 @@
 /**
  * The untrusted paths of each endpoint's answer, derived from the service's
  * definitions of every endpoint (spec/service-api-all.schema.json: those SVC_REACH=all adds
- * too) by Derive.ts with the rules of Fields.ts (test/unit/Untrusted.test.ts
+ * too) by Derive.ts with the rules of Fields.ts (test/unit/Untrusted/Untrusted.test.ts
  * derives them again and holds this table to it). Each path names a field whose
  * every string is untrusted: `[]` is each item of an array, `*` each value of a map.
  * Generated: `npm run build && node scripts/untrusted-paths.mjs` writes it anew.

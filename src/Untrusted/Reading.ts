@@ -10,7 +10,7 @@
  *   and the refusal say "the logs of stack web (service worker)", "the output of
  *   deploy_stack web", "the pending changes of sync estate-sync".
  *
- * docs/untrusted-text.md states the rule; test/unit/Reading.test.ts holds that
+ * docs/untrusted-text.md states the rule; test/unit/Untrusted/Reading.test.ts holds that
  * every untrusted field has its words.
  */
 import { wildcard } from "../Shared/Wildcard.js"

@@ -507,7 +507,7 @@ describe("sign-in: the HTTP server as an OAuth 2.1 protected resource", () => {
 
   // The identity provider's key rotation, picked up without a restart (the JWKS fetched again once the
   // cooldown since the last fetch is past, the old key's tokens still good): the verifier itself, against
-  // the same real authorization server, on a clock moved by hand (test/unit/SignInVerify.test.ts).
+  // the same real authorization server, on a clock moved by hand (test/unit/SignIn/SignInVerify.test.ts).
 
   it.live("refuses at start, with one line and exit 2: a shared token, per-request mode, a bad identities file", () =>
     Effect.gen(function* () {

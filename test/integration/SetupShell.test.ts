@@ -2,7 +2,7 @@
  * `svc-mcp setup <client>`'s commands, run by a real shell (a program beyond Node: this lane):
  * fake `claude`, `gemini` and `codex` executables report the arguments they received, which are
  * then parsed by the rules of each CLI's argument parser; and any word setup quotes reads back
- * unchanged. The clients configured by a file are in test/unit/Setup.test.ts.
+ * unchanged. The clients configured by a file are in test/unit/Cli/Setup.test.ts.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"

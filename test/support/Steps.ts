@@ -1,7 +1,7 @@
 /**
  * Effect's steps counted: a scheduler that defers to the default one, and whose `shouldYield`,
  * which the run loop asks once a step, counts. The fibers of an Effect run `withScheduler` it
- * inherit it, and so do the fibers they fork (test/unit/CallSteps.test.ts, StartSteps.test.ts).
+ * inherit it, and so do the fibers they fork (test/unit/Call/CallSteps.test.ts, StartSteps.test.ts).
  */
 import * as Scheduler from "effect/Scheduler"
 

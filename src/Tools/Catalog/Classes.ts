@@ -4,7 +4,7 @@
  * hand: every selector of a tool whose every call removes what it names (svc_delete, whose
  * annotations say destructive and whose endpoints all delete), and every selector whose words
  * Tables.removes gives (the prunes, destroys, removes and stops of svc_execute; at SVC_REACH=all,
- * the changes that take a user out of a group or disable them). `test/unit/Classes.test.ts` holds
+ * the changes that take a user out of a group or disable them). `test/unit/Tools/Classes.test.ts` holds
  * it to the service's own names for what removes or stops.
  */
 import type { PatternClass } from "../../Settings/Policy.js"

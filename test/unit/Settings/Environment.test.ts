@@ -1,0 +1,246 @@
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
+import * as EffectConfig from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as FastCheck from "fast-check"
+import * as Config from "../../../src/Config.js"
+import * as AuditSettings from "../../../src/Settings/Audit.js"
+import * as Environment from "../../../src/Settings/Environment.js"
+import * as GuardSettings from "../../../src/Settings/Guard.js"
+import * as HttpSettings from "../../../src/Settings/Http.js"
+import * as ParamsCheckSettings from "../../../src/Settings/ParamsCheck.js"
+import * as PolicySettings from "../../../src/Settings/Policy.js"
+import * as RegistrySettings from "../../../src/Settings/Registry.js"
+import * as SignInSettings from "../../../src/Settings/SignIn.js"
+import * as StoreSettings from "../../../src/Settings/Store.js"
+import * as TeamSettings from "../../../src/Settings/Team.js"
+import * as TelemetrySettings from "../../../src/Settings/Telemetry.js"
+import { runs } from "../../support/Runs.js"
+
+const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-environment-"))
+afterAll(() => Fs.rmSync(dir, { recursive: true, force: true }))
+const secretFile = Path.join(dir, "secret")
+Fs.writeFileSync(secretFile, "from-a-file\n")
+const emptyFile = Path.join(dir, "empty")
+Fs.writeFileSync(emptyFile, "\n")
+
+/** Every section of the settings as a start reads it, and those a start reads only when switched on. */
+const LOADS: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown>]> = [
+  ["Config", Config.load],
+  ["Config, per caller", Config.loadFor("per-request")],
+  ["Audit", AuditSettings.load],
+  ["Audit key", AuditSettings.loadKey],
+  ["Guard", GuardSettings.load],
+  ["Http", HttpSettings.load(Option.none())],
+  ["Http, --http-port", HttpSettings.load(Option.some(8080))],
+  ["ParamsCheck", ParamsCheckSettings.load],
+  ["Policy", PolicySettings.loadSettings],
+  ["Registry", RegistrySettings.load],
+  ["Config, as the service staging", RegistrySettings.reading("staging")(Config.load)],
+  ["Policy, as the service staging", RegistrySettings.reading("staging")(PolicySettings.loadSettings)],
+  ["SignIn", SignInSettings.load()],
+  ["SignIn, two services", SignInSettings.load(["staging", "prod"])],
+  ["SignIn switch", SignInSettings.enabled],
+  ["Store", StoreSettings.load],
+  ["Team", TeamSettings.load],
+  ["Telemetry", TelemetrySettings.load],
+]
+
+/** Values as a user sets them: right, wrong, empty, and the switches' words. */
+const VALUES = [
+  "",
+  " ",
+  "0",
+  "1",
+  "8080",
+  "70000",
+  "-3",
+  "abc",
+  "true",
+  "false",
+  "read-only",
+  "operate",
+  "full",
+  "per-request",
+  "https://svc.example.com",
+  "http://127.0.0.1:9120/svc/",
+  "http://u:p@svc.example.com",
+  "ftp://svc.example.com",
+  "svc_list,svc_get",
+  "*",
+  "5s",
+  "10m",
+  "2h",
+  "memory",
+  "redis://127.0.0.1:6379",
+  "staging,prod",
+  "staging, ,prod",
+  "on",
+  "off",
+  "10.0.0.0/8",
+  Buffer.alloc(32, 7).toString("base64"),
+  "/nonexistent/secret",
+  secretFile,
+  emptyFile,
+]
+
+/** An environment that answers any name from `seed`: about half of the names are unset. */
+const environment = (seed: number): NodeJS.ProcessEnv => {
+  const chosen = (name: string): string | undefined => {
+    let hash = seed >>> 0
+    for (let at = 0; at < name.length; at++) hash = Math.imul(hash ^ name.charCodeAt(at), 0x01000193) >>> 0
+    const pick = hash % (VALUES.length * 2)
+    return pick < VALUES.length ? VALUES[pick] : undefined
+  }
+  return new Proxy({} as NodeJS.ProcessEnv, {
+    has: (_, name) => typeof name === "string" && chosen(name) !== undefined,
+    get: (_, name) => (typeof name === "string" ? chosen(name) : undefined),
+  })
+}
+
+/** What a read gave, as plain data: a secret by its value, a refusal by its line. */
+const plain = (value: unknown): unknown => {
+  if (Option.isOption(value)) return Option.isSome(value) ? { some: plain(value.value) } : { none: true }
+  if (Redacted.isRedacted(value)) return { redacted: plain(Redacted.value(value)) }
+  if (value instanceof Uint8Array) return { bytes: [...value] }
+  if (value instanceof Error) return { error: value.name, message: value.message }
+  if (Array.isArray(value)) return value.map(plain)
+  if (value instanceof Set) return { set: [...value].map(plain) }
+  if (value instanceof Map) return { map: [...value].map(plain) }
+  if (typeof value === "function") return { function: value.name }
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, plain(field)]))
+  }
+  return value
+}
+
+const readWith = (
+  env: NodeJS.ProcessEnv,
+  provider: ConfigProvider.ConfigProvider,
+  load: Effect.Effect<unknown, unknown>,
+) => {
+  const saved = process.env
+  process.env = env
+  try {
+    const exit = Effect.runSyncExit(Effect.withConfigProvider(load, provider))
+    return Exit.isSuccess(exit) ? { value: plain(exit.value) } : { failure: plain(Cause.squash(exit.cause)) }
+  } finally {
+    process.env = saved
+  }
+}
+
+const sameAsFromEnv = (env: NodeJS.ProcessEnv) => {
+  for (const [name, load] of LOADS) {
+    expect(readWith(env, Environment.provider, load), name).toEqual(readWith(env, ConfigProvider.fromEnv(), load))
+  }
+}
+
+const tooMany = (config: EffectConfig.Config<unknown>) =>
+  EffectConfig.mapOrFail(config, (value) =>
+    typeof value === "number" && value > 3
+      ? Either.left(ConfigError.InvalidData(["X"], "too many"))
+      : Either.right(value),
+  )
+
+/** Any description made of effect's `Config` combinators, over the variables A, B and C, nested or not. */
+const descriptions = FastCheck.letrec<{ config: EffectConfig.Config<unknown> }>((tie) => ({
+  config: FastCheck.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    FastCheck.constantFrom("A", "B", "C").chain((name) =>
+      FastCheck.constantFrom<EffectConfig.Config<unknown>>(
+        EffectConfig.string(name),
+        EffectConfig.integer(name),
+        EffectConfig.boolean(name),
+        EffectConfig.redacted(name),
+        EffectConfig.literal("on", "off")(name),
+        EffectConfig.array(EffectConfig.string(), name),
+      ),
+    ),
+    FastCheck.constantFrom<EffectConfig.Config<unknown>>(EffectConfig.succeed(7), EffectConfig.fail("no")),
+    tie("config").map((config) => EffectConfig.option(config)),
+    tie("config").map((config) => EffectConfig.withDefault(config, "fallback")),
+    tie("config").map((config) => EffectConfig.map(config, (value) => ({ mapped: value }))),
+    tie("config").map(tooMany),
+    tie("config").map((config) => EffectConfig.nested(config, "N")),
+    tie("config").map((config) => EffectConfig.suspend(() => config)),
+    tie("config").map((config) => EffectConfig.withDescription(config, "described")),
+    FastCheck.tuple(tie("config"), tie("config")).map(([left, right]) => EffectConfig.all([left, right])),
+    FastCheck.tuple(tie("config"), tie("config")).map(([left, right]) => EffectConfig.orElse(left, () => right)),
+  ),
+})).config
+
+const loadWith = (
+  env: NodeJS.ProcessEnv,
+  provider: ConfigProvider.ConfigProvider,
+  config: EffectConfig.Config<unknown>,
+) => readWith(env, provider, Effect.either(provider.load(config)))
+
+describe("Settings/Environment", () => {
+  it("loads any description as effect's fromEnv does, to the error's paths and words", () => {
+    const env = FastCheck.record(
+      {
+        A: FastCheck.constantFrom("", "12", "x", "true", "on"),
+        B: FastCheck.constantFrom("1", "a,b", " "),
+        N_A: FastCheck.constantFrom("5", "off"),
+        N_C: FastCheck.constantFrom("2", ""),
+      },
+      { requiredKeys: [] },
+    )
+    FastCheck.assert(
+      FastCheck.property(descriptions, env, (config, env) => {
+        expect(loadWith(env, Environment.provider, config)).toEqual(loadWith(env, ConfigProvider.fromEnv(), config))
+      }),
+      {
+        numRuns: runs(300),
+        examples: [
+          [EffectConfig.nested(tooMany(EffectConfig.integer("A")), "N"), { N_A: "5" }],
+          [EffectConfig.all([EffectConfig.integer("A"), EffectConfig.redacted("C")]), { A: "x" }],
+        ],
+      },
+    )
+  })
+
+  it("reads the settings as effect's fromEnv does, value or refusal, whatever the environment", () => {
+    FastCheck.assert(
+      FastCheck.property(FastCheck.integer(), (seed) => {
+        sameAsFromEnv(environment(seed))
+      }),
+      { examples: [[0], [1], [-7]] },
+    )
+  })
+
+  it("gives a start's settings and refuses a malformed variable as fromEnv does", () => {
+    const start = { SVC_URL: "https://svc.example.com", SVC_API_KEY: "k", SVC_API_SECRET_FILE: secretFile }
+    sameAsFromEnv(start)
+    expect(readWith(start, Environment.provider, Config.load)).toMatchObject({
+      value: { url: "https://svc.example.com", credentials: { _tag: "ApiKey", secret: { redacted: "from-a-file" } } },
+    })
+    const malformed = { ...start, SVC_TIMEOUT_MS: "soon" }
+    sameAsFromEnv(malformed)
+    expect(readWith(malformed, Environment.provider, Config.load)).toMatchObject({
+      failure: { message: expect.stringMatching(/^SVC_TIMEOUT_MS is not a positive whole number/) },
+    })
+  })
+
+  it("reads a service's own variables through fromEnv's names, as several services have them", () => {
+    const env = {
+      SVC_SERVICES: "staging,prod",
+      SVC_STAGING_URL: "https://staging.example.com",
+      SVC_STAGING_API_KEY: "k",
+    }
+    sameAsFromEnv(env)
+    expect(readWith(env, Environment.provider, RegistrySettings.load)).toEqual({ value: { some: ["staging", "prod"] } })
+    expect(readWith(env, Environment.provider, RegistrySettings.reading("staging")(Config.load))).toMatchObject({
+      failure: { message: expect.stringMatching(/^SVC_STAGING_API_SECRET /) },
+    })
+  })
+})
