@@ -6,6 +6,7 @@
  * before asking.
  */
 import * as Effect from "effect/Effect"
+import * as Kinds from "../Service/Kinds.js"
 import { listed, quote, word } from "../Shared/Quote.js"
 import type { SvcClient } from "../SvcClient.js"
 import { field, idOf, read, strings, text } from "./PlanRead.js"
@@ -38,7 +39,7 @@ const levelWords = (permission: unknown): string => {
   return `${word(level)}${specific.length === 0 ? "" : ` (with ${listed(specific, 20, word)})`}`
 }
 
-const typeNoun = (type: string) => (type === "ResourceSync" ? "sync" : word(type.toLowerCase()))
+const typeNoun = (type: string) => Kinds.wordOf(type) ?? word(type.toLowerCase())
 
 /** Every user's name by id, as the members of a group are held by id. */
 const userNames = Effect.map(read("read", "ListUsers", {}), (users) => {

@@ -7,6 +7,7 @@
  * counted; a sync's deletes come first.
  */
 import * as Either from "effect/Either"
+import * as Kinds from "../Service/Kinds.js"
 import { listed, oneLine, quote, word } from "../Shared/Quote.js"
 import type { SyncChanges } from "../Tools/Sync/SyncChanges.js"
 import { fileText } from "./PlanFile.js"
@@ -78,7 +79,7 @@ const metaText = (plan: MetaPlan): string =>
     onLeft: (reason) =>
       `The ${word(plan.type)} ${quote(plan.target)} could not be read before asking ${why(reason)}, so its meta now cannot be shown.`,
     onRight: (r) => {
-      const what = `the ${plan.type === "ResourceSync" ? "sync" : word(plan.type.toLowerCase())} ${quote(r.name)}`
+      const what = `the ${Kinds.wordOf(plan.type) ?? word(plan.type.toLowerCase())} ${quote(r.name)}`
       const lines: Array<string> = []
       if (r.tags !== undefined) {
         const { now, after, created } = r.tags

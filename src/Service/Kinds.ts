@@ -26,7 +26,12 @@ export interface Kind {
   readonly find?: { readonly endpoint: string; readonly key: string }
   /** Where its state is, a path of its list item: none where it has no state. */
   readonly state?: string
+  /** The `execute/` batches that run on each of its list's matches of a pattern (`BatchDeploy`: deployments). */
+  readonly batches?: ReadonlyArray<string>
 }
+
+/** A kind a ResourceTarget names, as the table holds each: named, read by its get. */
+export type Resource = Kind & { readonly names: string; readonly get: NonNullable<Kind["get"]> }
 
 /** A resource a ResourceTarget names: paged, named, read by `get` under `key`. */
 const resource = <const T extends string, const N extends string, const L extends string, const G extends string>(
@@ -36,6 +41,7 @@ const resource = <const T extends string, const N extends string, const L extend
   get: G,
   key: string,
   state: boolean,
+  batches: ReadonlyArray<string> = [],
 ) =>
   ({
     type,
@@ -44,15 +50,26 @@ const resource = <const T extends string, const N extends string, const L extend
     paged: true,
     get: { endpoint: get, key },
     ...(state ? { state: LISTED_STATE } : {}),
+    ...(batches.length === 0 ? {} : { batches }),
   }) as const
 
 /** In the order svc_list and svc_get offer them (their `resource_type`'s values). */
 export const KINDS = {
-  stack: resource("Stack", "stack", "ListStacks", "GetStack", "stack", true),
-  build: resource("Build", "build", "ListBuilds", "GetBuild", "build", true),
+  stack: resource("Stack", "stack", "ListStacks", "GetStack", "stack", true, [
+    "BatchDeployStack",
+    "BatchDeployStackIfChanged",
+    "BatchDestroyStack",
+    "BatchPullStack",
+  ]),
+  build: resource("Build", "build", "ListBuilds", "GetBuild", "build", true, ["BatchRunBuild"]),
   server: resource("Server", "server", "ListServers", "GetServer", "server", true),
-  procedure: resource("Procedure", "procedure", "ListProcedures", "GetProcedure", "procedure", true),
-  deployment: resource("Deployment", "deployment", "ListDeployments", "GetDeployment", "deployment", true),
+  procedure: resource("Procedure", "procedure", "ListProcedures", "GetProcedure", "procedure", true, [
+    "BatchRunProcedure",
+  ]),
+  deployment: resource("Deployment", "deployment", "ListDeployments", "GetDeployment", "deployment", true, [
+    "BatchDeploy",
+    "BatchDestroyDeployment",
+  ]),
   alerter: resource("Alerter", "alerter", "ListAlerters", "GetAlerter", "alerter", false),
   image_registry_account: {
     list: "ListImageRegistryAccounts",
@@ -62,8 +79,12 @@ export const KINDS = {
   sync_resource: resource("ResourceSync", "sync", "ListResourceSyncs", "GetResourceSync", "sync", true),
   user: { type: "User", names: "user", list: "ListUsers", paged: false, find: { endpoint: "FindUser", key: "user" } },
   tag: { names: "tag", list: "ListTags", paged: false, get: { endpoint: "GetTag", key: "tag" } },
-  action: resource("Action", "action", "ListActions", "GetAction", "action", true),
-  repo: resource("Repo", "repo", "ListRepos", "GetRepo", "repo", true),
+  action: resource("Action", "action", "ListActions", "GetAction", "action", true, ["BatchRunAction"]),
+  repo: resource("Repo", "repo", "ListRepos", "GetRepo", "repo", true, [
+    "BatchBuildRepo",
+    "BatchCloneRepo",
+    "BatchPullRepo",
+  ]),
   builder: resource("Builder", "builder", "ListBuilders", "GetBuilder", "builder", false),
   swarm: resource("Swarm", "swarm", "ListSwarms", "GetSwarm", "swarm", true),
   // Its names' kind holds no names: which variables the service holds secret (Tools/Names).
@@ -97,6 +118,16 @@ const BY_TYPE: ReadonlyMap<string, readonly [KindName, Kind]> = new Map(
 /** The kind a ResourceTarget's or UserTarget's type names (`ResourceSync`), and the tools' word for it. */
 export const byType = (type: string): readonly [KindName, Kind] | undefined => BY_TYPE.get(type)
 
+/** The word for one of a target's type (`sync` for a ResourceSync): its names' kind, where the table has it. */
+export const wordOf = (type: string): string | undefined => byType(type)?.[1].names
+
+/** A resource a ResourceTarget names, by its word (`sync`): the paged kinds, as a call's params and a pattern's `@` name them. */
+export const resourceOf = (word: string): Resource | undefined => RESOURCES.find((kind) => kind.names === word)
+
+/** The kind a batch (`execute/` `BatchDeploy`) runs on, where `endpoint` is one. */
+export const batchOf = (endpoint: string): Resource | undefined =>
+  RESOURCES.find((kind) => kind.batches?.includes(endpoint) === true)
+
 /** The get of one of `type` (a ResourceTarget's), as `read/` and its params naming `id`; none where it has none. */
 export const readOf = (
   type: string,
@@ -105,6 +136,13 @@ export const readOf = (
   const get = byType(type)?.[1].get
   return get === undefined ? undefined : { endpoint: get.endpoint, body: { [get.key]: id } }
 }
+
+/** The resources a ResourceTarget names (the paged kinds), each with its get: the params naming one are their gets' keys. */
+export const RESOURCES: ReadonlyArray<Resource> = ALL.flatMap(([, kind]) =>
+  kind.paged && kind.names !== undefined && kind.get !== undefined
+    ? [{ ...kind, names: kind.names, get: kind.get }]
+    : [],
+)
 
 /** Each kind whose ids are named, by its names' kind: its list and whether it is paged. */
 export const NAMED: ReadonlyArray<readonly [names: string, kind: Kind]> = ALL.flatMap(([, kind]) =>

@@ -7,11 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Kinds from "../../Service/Kinds.js"
 import type { Touch } from "../../Settings/Touches.js"
 import * as NamePattern from "../../Shared/NamePattern.js"
 import { quote } from "../../Shared/Quote.js"
 import { SvcClient } from "../../SvcClient.js"
-import * as Tables from "../Catalog/Tables.js"
 
 /** What of a call its targets are resolved from: its selector, its endpoint (`group/Endpoint`) and its params. */
 export interface Named {
@@ -20,7 +20,7 @@ export interface Named {
   readonly body: Readonly<Record<string, unknown>>
 }
 
-/** A resource the call touches: its type (as `resource_type` spells it), name, tags' names, and the server and swarm it is on. */
+/** A resource the call touches: its type (its kind's word, Service/Kinds.ts: `sync`), name, tags' names, and the server and swarm it is on. */
 interface Target {
   readonly type: string
   readonly name: string
@@ -41,41 +41,14 @@ interface Ref {
   readonly key: string
 }
 
-/** The params that name a resource of their type, as execute's operations name them. */
-const KEYS = [
-  "stack",
-  "deployment",
-  "build",
-  "repo",
-  "procedure",
-  "action",
-  "sync",
-  "builder",
-  "alerter",
-  "server",
-  "swarm",
-]
-
-/** A selector's resource type, where the selector names one (`sync_resource` is a sync). */
+/** A selector's resource type, where the selector names one of the resources (`sync_resource` is a sync). */
 const typeOf = (selector: string): string | undefined => {
-  const type = selector === "sync_resource" ? "sync" : selector
-  return KEYS.includes(type) ? type : undefined
+  const kind = Kinds.kindOf(selector)
+  return kind?.paged === true ? kind.names : undefined
 }
 
-/** The tables' key of a type: a sync is `sync_resource` there. */
-const tableKey = (type: string) => (type === "sync" ? "sync_resource" : type) as keyof typeof Tables.get
-
-/** The type a ResourceTarget names (`Stack`, `ResourceSync`). */
-const fromTarget = (type: string) => (type === "ResourceSync" ? "sync" : type.toLowerCase())
-
-/** The kind a batch endpoint runs on: `BatchDeployStackIfChanged` a stack, `BatchDeploy` a deployment. */
-export const batchKind = (endpoint: string): string | undefined => {
-  if (!endpoint.startsWith("Batch")) return undefined
-  if (endpoint === "BatchDeploy") return "deployment"
-  return ["Stack", "Deployment", "Build", "Repo", "Procedure", "Action"]
-    .find((t) => endpoint.includes(t))
-    ?.toLowerCase()
-}
+/** The kind a batch endpoint runs on, by its word: `BatchDeployStackIfChanged` a stack, `BatchDeploy` a deployment. */
+export const batchKind = (endpoint: string): string | undefined => Kinds.batchOf(endpoint)?.names
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
 const field = (value: unknown, key: string): unknown =>
@@ -91,15 +64,17 @@ export const refsOf = (selector: string, body: Readonly<Record<string, unknown>>
   if (own !== undefined && text(body.id) !== undefined && !endpoint.startsWith("Create")) {
     refs.push({ type: own, key: body.id as string })
   }
-  for (const key of KEYS) {
-    const value = text(body[key])
-    if (value !== undefined && !refs.some((r) => r.type === key && r.key === value))
-      refs.push({ type: key, key: value })
+  // Execute's operations name a resource by its get's key (`stack`, `sync`).
+  for (const kind of Kinds.RESOURCES) {
+    const value = text(body[kind.get.key])
+    if (value !== undefined && !refs.some((r) => r.type === kind.names && r.key === value))
+      refs.push({ type: kind.names, key: value })
   }
   const target = field(body, "target")
   const targetType = text(field(target, "type"))
   const targetId = text(field(target, "id"))
-  if (targetType !== undefined && targetId !== undefined) refs.push({ type: fromTarget(targetType), key: targetId })
+  if (targetType !== undefined && targetId !== undefined)
+    refs.push({ type: Kinds.wordOf(targetType) ?? targetType.toLowerCase(), key: targetId })
   return refs
 }
 
@@ -156,9 +131,9 @@ const targetOf = (type: string, record: unknown, lookups: Lookups, fallback: str
 
 /** One resource read with the get of its type; Left: why it could not be. */
 const readRef = (ref: Ref, lookups: Lookups) => {
-  const get = Tables.get[tableKey(ref.type)] as string | undefined
+  const get = Kinds.resourceOf(ref.type)?.get
   if (get === undefined) return Effect.fail(`${ref.type} ${quote(ref.key)} has no read`)
-  return call(get, { [ref.type]: ref.key }).pipe(
+  return call(get.endpoint, { [get.key]: ref.key }).pipe(
     Effect.mapError((why) => `${ref.type} ${quote(ref.key)} could not be read (${why})`),
     Effect.flatMap((record) => targetOf(ref.type, record, lookups, ref.key)),
   )
@@ -178,19 +153,20 @@ const stagesOf = (record: unknown): Array<Ref> =>
     })
 
 /** Each match of a batch's pattern (and tags), as the service's list names them. */
-const matchesOf = (kind: string, body: Readonly<Record<string, unknown>>, lookups: Lookups) =>
+const matchesOf = (kind: Kinds.Resource, body: Readonly<Record<string, unknown>>, lookups: Lookups) =>
   Effect.gen(function* () {
     const pattern = text(body.pattern) ?? ""
     const tags = strings(body.tags)
-    const list = Tables.list[tableKey(kind) as keyof typeof Tables.list] as string
-    const items = yield* call(list, { ...(tags.length === 0 ? {} : { query: { tags } }), limit: 0 })
+    const items = yield* call(kind.list, { ...(tags.length === 0 ? {} : { query: { tags } }), limit: 0 })
     const listed = Array.isArray(items) ? (items as Array<unknown>) : []
     const names = listed.map((i) => text(field(i, "name")) ?? "")
     const selected = yield* Effect.promise(() => NamePattern.select(pattern, names))
     if (selected._tag === "Refused") return yield* Effect.fail(`the pattern ${quote(pattern)} is refused`)
     const matched = selected.matched.flatMap((i) => (listed[i] === undefined ? [] : [listed[i]]))
-    if (matched.length > MOST) return yield* Effect.fail(`${matched.length} ${kind}s match, more than ${MOST}`)
-    return yield* Effect.forEach(matched, (item) => targetOf(kind, item, lookups, ""))
+    if (matched.length > MOST) {
+      return yield* Effect.fail(`${matched.length} ${kind.names}s match, more than ${MOST}`)
+    }
+    return yield* Effect.forEach(matched, (item) => targetOf(kind.names, item, lookups, ""))
   }).pipe(Effect.mapError((why) => `the matches of the batch could not be read (${why})`))
 
 /** What `invocation` touches: read now, bounded; the caller caches it for the call. */
@@ -205,7 +181,7 @@ export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcCl
     const refs = refsOf(invocation.selector, invocation.body, endpoint)
     const targets: Array<Target> = []
     const unread: Array<string> = []
-    const kind = batchKind(endpoint)
+    const kind = Kinds.batchOf(endpoint)
     if (kind !== undefined) {
       const matches = yield* Effect.either(matchesOf(kind, invocation.body, lookups))
       Either.match(matches, { onLeft: (why) => unread.push(why), onRight: (found) => targets.push(...found) })

@@ -94,6 +94,28 @@ describe("the service's kinds, one table", () => {
     else expect(at(itemOf(kind.list), kind.state.split("."))).toBeDefined()
   })
 
+  it("names each batch the definitions hold on exactly one resource, each batch taking a pattern", () => {
+    const batches = Object.keys(all.endpoints).filter((endpoint) => endpoint.startsWith("execute/Batch"))
+    expect(batches.length).toBeGreaterThan(0)
+    const tabled = KINDS.flatMap(([, kind]) => (kind.batches ?? []).map((batch) => `execute/${batch}`))
+    expect([...tabled].sort()).toEqual([...batches].sort())
+    for (const batch of tabled) {
+      expect(Object.keys(definition(all, all.endpoints[batch]?.request).properties ?? {}), batch).toContain("pattern")
+    }
+    for (const [name, kind] of KINDS) if (kind.batches !== undefined) expect(kind.paged, name).toBe(true)
+    expect(Kinds.batchOf("BatchDeploy")?.type).toBe("Deployment")
+    expect(Kinds.batchOf("BatchCloneRepo")?.type).toBe("Repo")
+    expect(Kinds.batchOf("DeployStack")).toBeUndefined()
+  })
+
+  it("says a target's type in a word: a ResourceSync a sync; none for a type it does not hold", () => {
+    expect(Kinds.wordOf("ResourceSync")).toBe("sync")
+    expect(Kinds.wordOf("Stack")).toBe("stack")
+    expect(Kinds.wordOf("System")).toBeUndefined()
+    expect(Kinds.resourceOf("sync")?.get).toEqual({ endpoint: "GetResourceSync", key: "sync" })
+    expect(Kinds.resourceOf("user")).toBeUndefined()
+  })
+
   it("reads a state from a list item by its path, and none for a kind without one", () => {
     expect(Kinds.stateIn(Kinds.KINDS.stack, { info: { state: "running" } })).toBe("running")
     expect(Kinds.stateIn(Kinds.KINDS.alerter, { info: { state: "running" } })).toBeUndefined()

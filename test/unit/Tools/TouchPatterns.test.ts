@@ -114,7 +114,8 @@ describe("a call's targets, from its params", () => {
   it("each param that names a resource of its type is read as one, by the id or name given", () =>
     FastCheck.assert(
       FastCheck.property(
-        FastCheck.subarray(["stack", "deployment", "build", "repo", "procedure", "action", "sync", "server"], {
+        // In the order of the table of kinds (Service/Kinds.ts), as they are read.
+        FastCheck.subarray(["stack", "build", "server", "procedure", "deployment", "sync", "action", "repo", "swarm"], {
           minLength: 1,
         }),
         FastCheck.stringMatching(/^[a-z0-9-]{1,16}$/),
@@ -136,10 +137,15 @@ describe("a call's targets, from its params", () => {
     // A create names a resource that is not there yet: it is not read, but touched as it will be.
     expect(Targets.refsOf("stack", { id: "x", name: "web" }, "CreateStack")).toEqual([])
     expect(
-      ["BatchDeployStackIfChanged", "BatchDeploy", "BatchRunBuild", "BatchCloneRepo", "DeployStack"].map(
-        Targets.batchKind,
-      ),
-    ).toEqual(["stack", "deployment", "build", "repo", undefined])
+      [
+        "BatchDeployStackIfChanged",
+        "BatchDeploy",
+        "BatchRunBuild",
+        "BatchCloneRepo",
+        "BatchBuildRepo",
+        "DeployStack",
+      ].map(Targets.batchKind),
+    ).toEqual(["stack", "deployment", "build", "repo", "repo", undefined])
   })
 
   it("what could not be read counts as matching any @ part, and says so", () => {
