@@ -34,13 +34,19 @@ export interface Kind {
 export type Resource = Kind & { readonly names: string; readonly get: NonNullable<Kind["get"]> }
 
 /** A resource a ResourceTarget names: paged, named, read by `get` under `key`. */
-const resource = <const T extends string, const N extends string, const L extends string, const G extends string>(
+const resource = <
+  const T extends string,
+  const N extends string,
+  const L extends string,
+  const G extends string,
+  const S extends boolean,
+>(
   type: T,
   names: N,
   list: L,
   get: G,
   key: string,
-  state: boolean,
+  state: S,
   batches: ReadonlyArray<string> = [],
 ) =>
   ({
@@ -51,7 +57,11 @@ const resource = <const T extends string, const N extends string, const L extend
     get: { endpoint: get, key },
     ...(state ? { state: LISTED_STATE } : {}),
     ...(batches.length === 0 ? {} : { batches }),
-  }) as const
+    // A kind with a state says so in its type: a glance's question of it (Tools/Records/Questions.ts) is checked.
+  }) as { readonly type: T; readonly names: N; readonly list: L; readonly paged: true } & {
+    readonly get: { readonly endpoint: G; readonly key: string }
+    readonly batches?: ReadonlyArray<string>
+  } & (S extends true ? { readonly state: string } : Record<never, never>)
 
 /** In the order svc_list and svc_get offer them (their `resource_type`'s values). */
 export const KINDS = {
@@ -117,6 +127,9 @@ const BY_TYPE: ReadonlyMap<string, readonly [KindName, Kind]> = new Map(
 
 /** The kind a ResourceTarget's or UserTarget's type names (`ResourceSync`), and the tools' word for it. */
 export const byType = (type: string): readonly [KindName, Kind] | undefined => BY_TYPE.get(type)
+
+/** The kind whose list is `list` (`ListStacks`), where one's is. */
+export const byList = (list: string): Kind | undefined => ALL.find(([, kind]) => kind.list === list)?.[1]
 
 /** The word for one of a target's type (`sync` for a ResourceSync): its names' kind, where the table has it. */
 export const wordOf = (type: string): string | undefined => byType(type)?.[1].names

@@ -119,7 +119,7 @@ const glanceOne = (update: Json, names: NameMaps, given: string | undefined, lis
     ...(seconds === undefined ? {} : { seconds }),
     ...(id === undefined ? {} : { update: id }),
     // What now holds: the target's state, as its list says it after the Update (Listed.ts).
-    ...Listed.stateField(listed),
+    ...Listed.stateField(isJson(update.target) ? update.target.type : undefined, listed),
     stages: stagesOf(update),
   }
 }

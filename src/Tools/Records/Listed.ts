@@ -1,12 +1,14 @@
 /**
- * A record's list item, read beside it for what only the list says: a stack's, a deployment's and a
- * build's state (service-notes.md: a full record has no state), for its glance and for an
- * execution's result on it. One read, the list asked for the record's name alone, its item found by
+ * A record's list item, read beside it for what only the list says: a stack's, a deployment's, a
+ * build's and a repo's state (service-notes.md: a full record has no state), for its glance and for
+ * an execution's result on it: which list, and where in its item, as the table of kinds says
+ * (Service/Kinds.ts), for each kind whose glance asks it (Questions.ts). One read, the list asked for the record's name alone, its item found by
  * id; a read that fails leaves the state out, never guessed.
  */
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Kinds from "../../Service/Kinds.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import { KIND_OF_TYPE, type NameMaps } from "../Names/Names.js"
@@ -14,15 +16,8 @@ import { listOf } from "./Questions.js"
 
 type Json = Readonly<Record<string, unknown>>
 
-/** By an Update's target type: the record's read, whose questions say which list holds its state. */
-const GET_OF_TYPE: Readonly<Record<string, string>> = {
-  Stack: "read/GetStack",
-  Deployment: "read/GetDeployment",
-  Build: "read/GetBuild",
-}
-
 const read = (client: SvcClientShape, list: string, id: string, name: string): Effect.Effect<Json | undefined> =>
-  client.call("read", list.replace("read/", ""), { query: { names: [name] }, limit: 0 }).pipe(
+  client.call("read", list, { query: { names: [name] }, limit: 0 }).pipe(
     Effect.map((items) =>
       Array.isArray(items) ? items.find((item): item is Json => isObject(item) && item.id === id) : undefined,
     ),
@@ -37,10 +32,10 @@ export const ofRecord = (
   record: unknown,
   client: SvcClientShape,
 ): Effect.Effect<Json | undefined> => {
-  const list = listOf(endpoint)
-  if (list === undefined || !isObject(record) || typeof record.name !== "string") return Effect.succeed(undefined)
+  const kind = listOf(endpoint)
+  if (kind === undefined || !isObject(record) || typeof record.name !== "string") return Effect.succeed(undefined)
   const id = isObject(record._id) ? record._id.$oid : undefined
-  return typeof id === "string" ? read(client, list, id, record.name) : Effect.succeed(undefined)
+  return typeof id === "string" ? read(client, kind.list, id, record.name) : Effect.succeed(undefined)
 }
 
 /**
@@ -57,14 +52,18 @@ export const ofUpdate = (
   if (!isObject(target) || typeof target.type !== "string" || typeof target.id !== "string") {
     return Effect.succeed(undefined)
   }
-  const list = listOf(GET_OF_TYPE[target.type] ?? "")
+  const get = Kinds.byType(target.type)?.[1].get
+  const listing = get === undefined ? undefined : listOf(`read/${get.endpoint}`)
   const kind = KIND_OF_TYPE[target.type]
   const name = (kind === undefined ? undefined : names?.[kind]?.get(target.id)) ?? given
-  return list === undefined || name === undefined ? Effect.succeed(undefined) : read(client, list, target.id, name)
+  return listing === undefined || name === undefined
+    ? Effect.succeed(undefined)
+    : read(client, listing.list, target.id, name)
 }
 
-/** The state a list item holds, as a field to spread: none where it holds none. */
-export const stateField = (item: Json | undefined): { readonly state?: string } => {
-  const info = item?.info
-  return isObject(info) && typeof info.state === "string" ? { state: info.state } : {}
+/** The state a list item of a target's `type` holds, where the table of kinds says, as a field to spread: none where it holds none. */
+export const stateField = (type: unknown, item: Json | undefined): { readonly state?: string } => {
+  const kind = typeof type === "string" ? Kinds.byType(type)?.[1] : undefined
+  const state = kind === undefined ? undefined : Kinds.stateIn(kind, item)
+  return typeof state === "string" ? { state } : {}
 }

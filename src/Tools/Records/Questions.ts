@@ -3,12 +3,15 @@
  * endpoint whose record the glance shows (RecordViews.ts), each question's label in the glance and
  * the paths of the definitions it is read from. `from`: the endpoint whose answer holds them, where
  * the record does not: a stack's, a deployment's, a build's and a repo's state are their list item's
- * (service-notes.md: a full record's `info` has no state), read beside the record (Listed.ts).
+ * (service-notes.md: a full record's `info` has no state), read beside the record (Listed.ts); which
+ * list, and where in its item, is the table of kinds' (Service/Kinds.ts).
  * `reads`: how the answer is made of its paths (Answers.ts); none where a label of the view answers
  * it as the field is. `fields`: the paths `fields` takes the label for, where they are more than the
  * glance shows (a stack's `files`: their paths and their contents, in one call). RecordGlance.ts adds
  * each answer the view lacks; a test holds every glance to this table and every path to the definitions.
  */
+
+import * as Kinds from "../../Service/Kinds.js"
 
 export type Reads = "listed" | "url" | "keys" | "runs" | "numbers" | "files_at"
 
@@ -34,11 +37,12 @@ const NAME = ask("what is it called", "name", "name")
 const ID = ask("its id", "id", "_id.$oid")
 const TAGS = ask("its tags", "tags", "tags")
 const SERVER = ask("where does it run", "server", "config.server_id")
-const listed = (asks: string, from: string): Question => ({
+/** A kind's state, read from its list item where the table of kinds says it is. */
+const listed = (asks: string, kind: Kinds.Kind & { readonly state: string }): Question => ({
   asks,
   label: "state",
-  paths: ["info.state"],
-  from,
+  paths: [kind.state],
+  from: `read/${kind.list}`,
   reads: "listed",
 })
 
@@ -81,7 +85,7 @@ export const QUESTIONS: Readonly<Record<string, Questions>> = {
     questions: [
       NAME,
       ID,
-      listed("is it running", "read/ListStacks"),
+      listed("is it running", Kinds.KINDS.stack),
       SERVER,
       ask("which services", "services", "info.deployed_services.service_name"),
       ...FILES,
@@ -93,7 +97,7 @@ export const QUESTIONS: Readonly<Record<string, Questions>> = {
     questions: [
       NAME,
       ID,
-      listed("is it running", "read/ListDeployments"),
+      listed("is it running", Kinds.KINDS.deployment),
       SERVER,
       ask("which image", "image", "config.image.params.image"),
       ask("which ports", "ports", "config.ports"),
@@ -109,7 +113,7 @@ export const QUESTIONS: Readonly<Record<string, Questions>> = {
   "read/GetBuild": {
     questions: [
       NAME,
-      listed("did its last build succeed", "read/ListBuilds"),
+      listed("did its last build succeed", Kinds.KINDS.build),
       ask("when did it last build", "last_built_at", "info.last_built_at"),
       ask("which version", "version", "config.version"),
       ask("from which repository", "repo", "config.repo"),
@@ -156,7 +160,7 @@ export const QUESTIONS: Readonly<Record<string, Questions>> = {
   "read/GetRepo": {
     questions: [
       NAME,
-      listed("did its last clone, pull or build hold", "read/ListRepos"),
+      listed("did its last clone, pull or build hold", Kinds.KINDS.repo),
       SERVER,
       ask("from which repository", "repo", "config.repo"),
       ask("which commit", "latest_hash", "info.latest_hash"),
@@ -213,6 +217,8 @@ export const QUESTIONS: Readonly<Record<string, Questions>> = {
 export const readOf = (endpoint: string): ReadonlyArray<Question & { readonly reads: Reads }> =>
   (QUESTIONS[endpoint]?.questions ?? []).filter((q): q is Question & { readonly reads: Reads } => q.reads !== undefined)
 
-/** The list whose item holds what the record of `endpoint` lacks (its state), if any. */
-export const listOf = (endpoint: string): string | undefined =>
-  QUESTIONS[endpoint]?.questions.find((q) => q.reads === "listed")?.from
+/** The kind whose list item holds what the record of `endpoint` lacks (its state), where its glance asks it. */
+export const listOf = (endpoint: string): Kinds.Kind | undefined => {
+  const from = QUESTIONS[endpoint]?.questions.find((q) => q.reads === "listed")?.from
+  return from === undefined ? undefined : Kinds.byList(from.replace("read/", ""))
+}

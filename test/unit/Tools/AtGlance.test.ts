@@ -68,6 +68,26 @@ describe("a row's column names as fields", () => {
 })
 
 describe("an execution's result at a glance", () => {
+  it.scopedLive("of a repo's pull, says the repo's state after it, as its list says (its glance asks it)", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped()
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      sandbox.world.store.find("repo", "infra").info.state = "Failed"
+      const pulled = yield* Effect.promise(() =>
+        client.callTool({
+          name: "svc_execute",
+          arguments: { operation: "pull_repo", params: { repo: "infra" }, wait: true },
+        }),
+      )
+      expect(pulled.structuredContent).toMatchObject({
+        operation: "PullRepo",
+        target: "Repo infra",
+        status: "Complete",
+        state: sandbox.world.store.find("repo", "infra").info.state,
+      })
+    }),
+  )
+
   it.scopedLive(
     'followed to its end: the target by name, each stage, under 500 characters; fields ["*"] the whole Update',
     () =>

@@ -91,7 +91,14 @@ describe("the tables of questions", () => {
           const column = view?.columns.find((c) => c.label === question.label)
           expect(column?.path, `${endpoint} ${question.label}`).toBe(question.paths[0])
         }
-        if (question.reads === "listed") expect(question.from, endpoint).toMatch(/^read\/List/)
+        if (question.reads === "listed") {
+          // Its list and the path in its item are the table of kinds': the kind whose get the record is.
+          const kind = Object.values(KINDS).find((k) => "get" in k && `read/${k.get.endpoint}` === endpoint)
+          expect(kind && "state" in kind ? [`read/${kind.list}`, [kind.state]] : undefined, endpoint).toEqual([
+            question.from,
+            question.paths,
+          ])
+        }
       }
       // A quiet label is a switch of the view: a boolean of the definitions.
       for (const label of quiet) {
