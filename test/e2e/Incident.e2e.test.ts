@@ -120,7 +120,7 @@ for (const era of ["modern", "legacy"] as const) {
             yield* ok("svc_execute", { operation: "deploy", params: { deployment: "api" }, wait: true }),
           )
           // docker run's one stage, which answers the new container's id.
-          expect(rollback).toMatch(/"stage":"Docker Run","ok":true,"out":"<u:[0-9a-f]{16}>[0-9a-f]{64}<\/u>"/)
+          expect(rollback).toMatch(/"stage":"Docker Run","out":"<u:[0-9a-f]{16}>[0-9a-f]{64}<\/u>"/)
           const api = textOf(yield* ok("svc_list", { resource_type: "deployment", params: {} }))
           expect(api).toMatch(/api[\s\S]*running/)
           expect(api).not.toContain("restarting")
