@@ -20,6 +20,7 @@ type Era = Clients.Era
 interface Result {
   readonly content: Array<{ type: string; text: string }>
   readonly isError?: boolean
+  readonly structuredContent?: unknown
 }
 
 const textOf = (result: Result) => result.content[0]?.text ?? ""
@@ -153,10 +154,11 @@ for (const era of ["modern", "legacy"] as const) {
           const history = yield* ok("svc_list_detail", {
             list_type: "historical_server_stats",
             params: { server: "staging-01", granularity: "1-min" },
+            fields: ["ts"],
           })
-          const samples = JSON.parse(textOf(history).split("\n")[1] ?? "[]") as Array<[number, ...Array<unknown>]>
+          const samples = (history.structuredContent as { stats: Array<{ ts: number }> }).stats
           expect(samples.length).toBeGreaterThan(0)
-          expect(Math.max(...samples.map(([ts]) => ts))).toBe(Date.UTC(2026, 2, 17, 7, 5, 0))
+          expect(Math.max(...samples.map(({ ts }) => ts))).toBe(Date.UTC(2026, 2, 17, 7, 5, 0))
 
           const still = textOf(yield* ok("svc_list", openAlerts))
           expect(still).toContain("ServerUnreachable")
