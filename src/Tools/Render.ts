@@ -245,13 +245,19 @@ const atGlance = (
   projection: Glance.Compiled,
   items: ReadonlyArray<unknown>,
 ): Rendered => {
-  const { columns, rows: read } = Glance.rows(projection, items, outcome.names ?? {})
+  const folded = Glance.rows(projection, items, outcome.names ?? {})
+  const { columns, rows: read } = folded
+  // The columns said once in the first line, said once here too.
+  const once = {
+    ...(folded.same === undefined ? {} : { same: folded.same }),
+    ...(folded.steps === undefined ? {} : { steps: folded.steps }),
+  }
   // No column reads a credential (a test holds the table to it); a cell that holds objects is redacted as the record would be.
   const rows =
     settings.revealSecrets || !read.some(holdsObject)
       ? read
       : read.map((row) => (holdsObject(row) ? (redact(row) as typeof row) : row))
-  const head = `${Glance.headline(projection, items.length)}\n`
+  const head = `${Glance.headline(projection, items.length, items.length, folded)}\n`
   const lead = outcome.summary === undefined ? "" : `${outcome.summary}\n`
   const notes = `${outcome.page === undefined ? "" : pageNote(rows, outcome.page)}${pagesNote(tool, outcome)}`
   const json = JSON.stringify(rows)
@@ -260,10 +266,18 @@ const atGlance = (
   const room = json.length <= whole ? whole : whole - ` of ${items.length}`.length
   const fitted = fitInBudget(rows, json, room, tool.narrow, settings.maxOutputChars)
   if (fitted.text === json)
-    return { isError: false, text: `${head}${lead}${fitted.text}${notes}`, structuredData: { columns, result: rows } }
+    return {
+      isError: false,
+      text: `${head}${lead}${fitted.text}${notes}`,
+      structuredData: { columns, result: rows, ...once },
+    }
   const shown = shownOf(rows, fitted)
-  const line = `${Glance.headline(projection, items.length, (shown.result as ReadonlyArray<unknown>).length)}\n`
-  return { isError: false, text: `${line}${lead}${fitted.text}${notes}`, structuredData: { columns, ...shown } }
+  const line = `${Glance.headline(projection, items.length, (shown.result as ReadonlyArray<unknown>).length, folded)}\n`
+  return {
+    isError: false,
+    text: `${line}${lead}${fitted.text}${notes}`,
+    structuredData: { columns, ...shown, ...once },
+  }
 }
 
 /**

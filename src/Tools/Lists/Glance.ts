@@ -216,12 +216,67 @@ export const kindsFor = (compiled: Compiled, items: ReadonlyArray<unknown>): Rea
 export interface Rows {
   readonly columns: ReadonlyArray<string>
   readonly rows: ReadonlyArray<ReadonlyArray<unknown>>
+  /** The columns said once (the projection's `once`), by label: the value every row has. */
+  readonly same?: Readonly<Record<string, unknown>>
+  /** The column said as its first value and its step (the projection's `step`), by label. */
+  readonly steps?: Readonly<Record<string, { readonly first: number; readonly by: number }>>
+}
+
+const isScalar = (value: unknown): boolean => value === null || typeof value !== "object"
+
+/** The step by which `values` move, each from the one before, where it is one and the same (rows of 3 or more). */
+const stepOf = (values: ReadonlyArray<unknown>): number | undefined => {
+  if (values.length < 3 || typeof values[0] !== "number" || typeof values[1] !== "number") return undefined
+  const by = values[1] - values[0]
+  for (let i = 1; i < values.length; i++) {
+    const [before, value] = [values[i - 1], values[i]]
+    if (typeof value !== "number" || typeof before !== "number" || value - before !== by) return undefined
+  }
+  return by
+}
+
+/**
+ * `rows` with the projection's `once` columns left out where every row has the same value, and its
+ * `step` column where it moves by one step: each said once, in the first line. Of 2 rows or more.
+ */
+const fold = (compiled: Compiled, rows: Rows): Rows => {
+  const { once = [], step } = compiled.projection
+  if (rows.rows.length < 2 || (once.length === 0 && step === undefined)) return rows
+  const column = (i: number) => rows.rows.map((row) => row[i])
+  const same: Record<string, unknown> = {}
+  const steps: Record<string, { first: number; by: number }> = {}
+  const kept: Array<number> = []
+  rows.columns.forEach((label, i) => {
+    const values = column(i)
+    const by = label === step ? stepOf(values) : undefined
+    if (by !== undefined) steps[label] = { first: values[0] as number, by }
+    else if (once.includes(label) && isScalar(values[0]) && values.every((value) => value === values[0]))
+      same[label] = values[0]
+    else kept.push(i)
+  })
+  if (kept.length === rows.columns.length) return rows
+  return {
+    columns: kept.map((i) => rows.columns[i] as string),
+    rows: rows.rows.map((row) => kept.map((i) => row[i])),
+    ...(Object.keys(same).length === 0 ? {} : { same }),
+    ...(Object.keys(steps).length === 0 ? {} : { steps }),
+  }
 }
 
 export const rows = (compiled: Compiled, items: ReadonlyArray<unknown>, maps: NameMaps): Rows => {
   const out = new Array<ReadonlyArray<unknown>>(items.length)
   for (let i = 0; i < items.length; i++) out[i] = compiled.row(items[i], maps)
-  return { columns: compiled.labels, rows: out }
+  return fold(compiled, { columns: compiled.labels, rows: out })
+}
+
+/** What the first line says of the columns said once: `, in each mem_total_gb 16, ts 1795953000000 in the first, 300000 less in each next`. */
+const saidOnce = (rows: Rows): string => {
+  const same = Object.entries(rows.same ?? {}).map(([label, value]) => `${label} ${JSON.stringify(value)}`)
+  const steps = Object.entries(rows.steps ?? {}).map(
+    ([label, { first, by }]) =>
+      `, ${label} ${first} in the first, ${Math.abs(by)} ${by < 0 ? "less" : "more"} in each next`,
+  )
+  return `${same.length === 0 ? "" : `, in each ${same.join(", ")}`}${steps.join("")}`
 }
 
 /**
@@ -230,10 +285,14 @@ export const rows = (compiled: Compiled, items: ReadonlyArray<unknown>, maps: Na
  * rows leave out as the example. Short, since a list of
  * one item pays for it whole.
  */
-export const headline = (compiled: Compiled, count: number, shown = count): string => {
+export const headline = (compiled: Compiled, count: number, shown = count, folded?: Rows): string => {
   const [before, after] = count === 1 ? compiled.one : compiled.many
   // Cut by the output budget, the line says how many rows follow, of how many.
-  return `${before}${shown === count ? count : `${shown} of ${count}`}${after}`
+  const many = shown === count ? count : `${shown} of ${count}`
+  if (folded === undefined || folded.columns.length === compiled.labels.length) return `${before}${many}${after}`
+  // Columns said once: the rows' own, then the values said once, then how to see more.
+  const [, more] = after.split(`as rows of ${JSON.stringify(compiled.labels)}`)
+  return `${before}${many} ${compiled.projection.noun} as rows of ${JSON.stringify(folded.columns)}${saidOnce(folded)}${more}`
 }
 
 // ---- names beside ids kept by `fields`

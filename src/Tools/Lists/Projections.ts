@@ -59,6 +59,10 @@ export interface Projection {
   readonly items?: string
   /** A path of the record that no column reads, for the first line's example; none where only a credential is left. */
   readonly more?: string
+  /** Labels of columns said once in the first line, not in each row, where every row has the same value. */
+  readonly once?: ReadonlyArray<string>
+  /** The label of a column said as its first value and its step, where it moves by one step each row. */
+  readonly step?: string
 }
 
 export const NAME: Column = { label: "name", path: "name" }

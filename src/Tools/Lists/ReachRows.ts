@@ -7,7 +7,8 @@
 // Typed where Projections.ts spreads it into its table, which this module does not import.
 export const REACH_PROJECTIONS = {
   // One sample a row: when, and CPU, memory and disk as the definitions give them (percent, gigabytes);
-  // not whose: every row is of the one server the call named.
+  // not whose: every row is of the one server the call named. The totals, the same in each sample
+  // unless a disk was resized, and the times, one granularity apart, are said once in the first line.
   "read/GetHistoricalServerStats": {
     noun: "samples",
     items: "stats",
@@ -20,6 +21,8 @@ export const REACH_PROJECTIONS = {
       { label: "disk_total_gb", path: "disk_total_gb" },
     ],
     more: "load_average",
+    once: ["mem_total_gb", "disk_total_gb"],
+    step: "ts",
   },
   "read/ListTerminals": {
     noun: "terminals",

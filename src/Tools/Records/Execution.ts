@@ -59,11 +59,14 @@ const tail = (text: string, count: number): { readonly text: string; readonly cu
     : { text: lines.slice(-count).join("\n"), cut: lines.length - count }
 }
 
-/** One stage at a glance; `last` when it is the last stage of an Update that succeeded. */
-const stageOf = (log: unknown, last: boolean): Json | undefined => {
+/**
+ * One stage at a glance; `succeeded` when the Update succeeded, `last` when this is its last stage.
+ * Of an Update that succeeded, a stage that did says nothing of it: the Update's `success` says it once.
+ */
+const stageOf = (log: unknown, succeeded: boolean, last: boolean): Json | undefined => {
   if (!isJson(log)) return undefined
   const ok = typeof log.success === "boolean" ? log.success : null
-  const shown = ok !== true || last
+  const shown = ok !== true || (succeeded && last)
   const lines = ok === true ? OK_LINES : ERR_LINES
   const out = shown && typeof log.stdout === "string" && log.stdout.trim() !== "" ? tail(log.stdout, lines) : undefined
   const err =
@@ -71,7 +74,7 @@ const stageOf = (log: unknown, last: boolean): Json | undefined => {
   const cut = (out?.cut ?? 0) + (err?.cut ?? 0)
   return {
     stage: typeof log.stage === "string" ? log.stage : "",
-    ok,
+    ...(succeeded && ok === true ? {} : { ok }),
     ...(out === undefined ? {} : { out: out.text }),
     ...(err === undefined ? {} : { err: err.text }),
     // Lines left out, before those shown: fields ["logs"] shows them all.
@@ -84,7 +87,7 @@ const stagesOf = (update: Json): ReadonlyArray<Json> => {
   const logs = Array.isArray(update.logs) ? update.logs : []
   const succeeded = update.status === "Complete" && update.success === true
   return logs.flatMap((log: unknown, i) => {
-    const stage = stageOf(log, succeeded && i === logs.length - 1)
+    const stage = stageOf(log, succeeded, i === logs.length - 1)
     return stage === undefined ? [] : [stage]
   })
 }

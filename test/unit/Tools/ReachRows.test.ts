@@ -104,17 +104,34 @@ describe("the lists SVC_REACH=all adds, at a glance", () => {
       const { call, lines } = yield* connect()
       const params = { server: "prod-02", granularity: "5-min" }
       const stats = yield* lines("svc_list_detail", { list_type: "historical_server_stats", params })
-      expect(stats.first).toBe(
-        '[svc-mcp: 100 samples as rows of ["ts","cpu_perc","mem_used_gb","mem_total_gb","disk_used_gb","disk_total_gb"]; for more, fields: ["*"] or ["stats.ts","stats.load_average"]]',
+      // The totals, the same in every sample, and the times, one granularity apart, are said once.
+      const said = stats.first?.match(
+        /^\[svc-mcp: 100 samples as rows of \["cpu_perc","mem_used_gb","disk_used_gb"\], in each mem_total_gb 16, disk_total_gb 500, ts (\d+) in the first, 300000 less in each next; for more, fields: \["\*"\] or \["stats\.ts","stats\.load_average"\]\]$/,
       )
-      expect(stats.rows.every((row) => row.length === 6 && !row.includes("prod-02"))).toBe(true)
-      const times = stats.rows.map((row) => row[0] as number)
-      expect(times).toEqual([...times].sort((a, b) => b - a))
+      expect(said, stats.first).not.toBeNull()
+      expect(stats.rows.every((row) => row.length === 3 && !row.includes("prod-02"))).toBe(true)
       expect(stats.text).toMatch(/\[svc-mcp: more samples: params\.page \d+\]$/)
-      const cpu = yield* call("svc_list_detail", { list_type: "historical_server_stats", params, fields: ["cpu_perc"] })
-      const kept = (cpu.structuredContent as { stats: Array<Record<string, unknown>> }).stats
-      expect(kept.map((s) => Object.keys(s))).toEqual(kept.map(() => ["cpu_perc"]))
-      expect(kept.map((s) => s.cpu_perc)).toEqual(stats.rows.map((row) => row[1]))
+      // Each row as the service answered its sample, the values said once put back.
+      const fields = ["ts", "cpu_perc", "mem_used_gb", "mem_total_gb", "disk_used_gb", "disk_total_gb"]
+      const whole = yield* call("svc_list_detail", { list_type: "historical_server_stats", params, fields })
+      const kept = (whole.structuredContent as { stats: Array<Record<string, unknown>> }).stats
+      const first = Number(said?.[1])
+      expect(
+        stats.rows.map(([cpu, mem, disk], i) => ({
+          ts: first - 300000 * i,
+          cpu_perc: cpu,
+          mem_used_gb: mem,
+          mem_total_gb: 16,
+          disk_used_gb: disk,
+          disk_total_gb: 500,
+        })),
+      ).toEqual(kept)
+      const folded = yield* call("svc_list_detail", { list_type: "historical_server_stats", params })
+      expect(folded.structuredContent).toMatchObject({
+        columns: ["cpu_perc", "mem_used_gb", "disk_used_gb"],
+        same: { mem_total_gb: 16, disk_total_gb: 500 },
+        steps: { ts: { first, by: -300000 } },
+      })
     }),
   )
 

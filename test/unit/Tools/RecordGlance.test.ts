@@ -477,7 +477,7 @@ describe("with SVC_REACH=all, on the sandbox", () => {
         status: "Complete",
         success: true,
         update: id,
-        stages: [{ stage: "Docker Run", ok: true, out: expect.stringMatching(/^<u:[0-9a-f]{16}>[0-9a-f]{64}<\/u>$/) }],
+        stages: [{ stage: "Docker Run", out: expect.stringMatching(/^<u:[0-9a-f]{16}>[0-9a-f]{64}<\/u>$/) }],
       })
       expect(update._meta?.["svc-mcp/untrusted"]).toEqual(["/stages/0/out"])
       const whole = yield* call("svc_get", { resource_type: "update", params: { id }, fields: ["*"] })
