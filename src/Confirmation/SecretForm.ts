@@ -6,7 +6,9 @@
  * very call (`call`), for the same lifetime (SVC_MCP_SECRET_PAGE_LIFETIME). It is shown by GET
  * until it is sent; it is sent once, by POST, with the token the form carries (a CSRF token bound
  * to the page); then its values wait, in this process's memory alone, for the call that takes
- * them, which forgets them. No value is ever in a URL; every answer is kept from caches and
+ * them, which forgets them. With sign-in a form has an `owner` too (the issuer and subject of the
+ * person who asked): it is shown and taken only for them, signed in in their browser
+ * (SignIn/SignedInPages.ts). No value is ever in a URL; every answer is kept from caches and
  * referrers, runs no script and loads nothing (SecretFormPage.ts, loaded with the first form asked for).
  */
 import * as ExpiringMap from "../Shared/ExpiringMap.js"
@@ -15,6 +17,8 @@ export type Values = Readonly<Record<string, string>>
 
 interface Entry {
   readonly binding: string
+  /** Whom alone it is shown and taken for, signed in; none: whoever holds its URL and token. */
+  readonly owner: string | undefined
   readonly call: string
   readonly until: number
   readonly title: string
@@ -36,19 +40,22 @@ type Submitted = "Taken" | "Forbidden" | "Nothing" | "Unfit"
 
 export interface FormStore {
   readonly lifetimeMs: number
-  /** A form of `fields` for `binding`'s call `call`, open for the store's lifetime from `now`. */
+  /** A form of `fields` for `binding`'s call `call`, open for the store's lifetime from `now`; with `owner`, only for them. */
   readonly make: (
     binding: string,
     call: string,
     form: { readonly title: string; readonly fields: ReadonlyArray<string> },
     now: number,
+    owner?: string,
   ) => { readonly id: string; readonly until: number }
   /** When `binding`'s form `id` for `call` closes; undefined when there is no such form. */
   readonly pending: (id: string, binding: string, call: string, now: number) => number | undefined
-  /** The form `id` as GET shows it, until it is sent. */
-  readonly show: (id: string, now: number) => Shown | undefined
-  /** The POST of form `id`: taken once, with its token and a value for each of its fields, no other. */
-  readonly submit: (id: string, token: string, values: Values, now: number) => Submitted
+  /** The form `id` as GET shows it to `owner`, until it is sent; another's form is nothing. */
+  readonly show: (id: string, now: number, owner?: string) => Shown | undefined
+  /** The POST of form `id` by `owner`: taken once, with its token and a value for each of its fields, no other. */
+  readonly submit: (id: string, token: string, values: Values, now: number, owner?: string) => Submitted
+  /** Whom form `id` is for, while it is open and unsent; undefined for a form of no owner, or none. */
+  readonly ownerOf: (id: string, now: number) => string | undefined
   /**
    * `then` called with the values once the form is sent (at once if it was), which are then
    * forgotten; `onSent` called when it is sent. Answers how to stop waiting.
@@ -95,9 +102,9 @@ const fits = (entry: Entry, values: Values) => {
 /** The POST of a form: taken once, with its token; handed to the call that waits, if one does. */
 const submitTo =
   (entries: ExpiringMap.ExpiringMap<string, Entry>): FormStore["submit"] =>
-  (id, token, values, now) => {
+  (id, token, values, now, owner) => {
     const entry = ID.test(id) ? entries.get(id, now) : undefined
-    if (entry === undefined || entry.values !== undefined) return "Nothing"
+    if (entry === undefined || entry.values !== undefined || entry.owner !== owner) return "Nothing"
     if (!same(token, entry.token)) return "Forbidden"
     if (!fits(entry, values)) return "Unfit"
     entry.values = values
@@ -119,11 +126,12 @@ export const makeStore = (lifetimeMs: number, most = MOST): FormStore => {
   }
   return {
     lifetimeMs,
-    make: (binding, call, { title, fields }, now) => {
+    make: (binding, call, { title, fields }, now, owner) => {
       const id = random(16)
       const until = now + lifetimeMs
       const entry: Entry = {
         binding,
+        owner,
         call,
         until,
         title,
@@ -140,11 +148,15 @@ export const makeStore = (lifetimeMs: number, most = MOST): FormStore => {
       const entry = mine(id, binding, now)
       return entry !== undefined && entry.call === call ? entry.until : undefined
     },
-    show: (id, now) => {
+    show: (id, now, owner) => {
       const entry = ID.test(id) ? entries.get(id, now) : undefined
-      return entry === undefined || entry.values !== undefined
+      return entry === undefined || entry.values !== undefined || entry.owner !== owner
         ? undefined
         : { title: entry.title, fields: entry.fields, token: entry.token }
+    },
+    ownerOf: (id, now) => {
+      const entry = ID.test(id) ? entries.get(id, now) : undefined
+      return entry?.values === undefined ? entry?.owner : undefined
     },
     submit: submitTo(entries),
     wait: (id, binding, then, now, onSent) => {

@@ -1,7 +1,9 @@
 /**
  * A secret's form as the secret pages' server answers it (SecretForm.ts keeps the forms): GET
  * shows it, POST sends it with its token, any other method is refused; a POST's body is read up
- * to a bound. Loaded with the first request for a form: a start loads none of it.
+ * to a bound. Loaded with the first request for a form: a start loads none of it. With sign-in
+ * (SignIn/SignedInPages.ts) it answers for the person signed in in this browser alone, and a POST
+ * names the public URL's origin.
  */
 import type * as Http from "node:http"
 import { type FormStore, MOST_VALUE, type Shown, type Values } from "./SecretForm.js"
@@ -60,11 +62,17 @@ const valuesOf = (body: string): { readonly token: string; readonly values: Valu
   return { token, values }
 }
 
+/** With sign-in: whom the browser is signed in as, and the origin its form is posted from. */
+export interface SignedIn {
+  readonly owner: string
+  readonly origin: string
+}
+
 /** What a POST to form `id` of `body` is answered. */
-const posted = (forms: FormStore, id: string, body: string, now: number): Answer => {
+const posted = (forms: FormStore, id: string, body: string, now: number, owner?: string): Answer => {
   const read = valuesOf(body)
   if (read === undefined) return said(400, "Not sent", "Each field is sent once.")
-  switch (forms.submit(id, read.token, read.values, now)) {
+  switch (forms.submit(id, read.token, read.values, now, owner)) {
     case "Taken":
       return said(200, "Sent", "svc-mcp has the values and sends the call with them. You can close this page.")
     case "Forbidden":
@@ -92,28 +100,28 @@ const send = (res: Http.ServerResponse, { status, body, allow }: Answer, close =
 /**
  * Whether a POST comes from the form's own page, as far as the browser says (the token is what
  * proves it): one that names its fetch's site names this one's, and one that names its origin names
- * this one, or `null`, which a page under `no-referrer` sends for its own form.
+ * this one (with sign-in: the public URL's), or `null`, which a page under `no-referrer` sends for its own form.
  */
-const sameOrigin = (req: Http.IncomingMessage) => {
+const sameOrigin = (req: Http.IncomingMessage, signedIn?: SignedIn) => {
   const site = req.headers["sec-fetch-site"]
   if (site !== undefined && site !== "same-origin") return false
   const origin = req.headers.origin
-  return (
-    origin === undefined || origin === `http://${req.headers.host ?? ""}` || (origin === "null" && site !== undefined)
-  )
+  const own = signedIn?.origin ?? `http://${req.headers.host ?? ""}`
+  return origin === undefined || origin === own || (origin === "null" && site !== undefined)
 }
 
-/** Answers a request for form `id`: GET shows it, POST sends it, whatever else is refused. */
+/** Answers a request for form `id` (with sign-in, `signedIn`'s): GET shows it, POST sends it, whatever else is refused. */
 export const answer =
-  (forms: FormStore, id: string, now: () => number) => (req: Http.IncomingMessage, res: Http.ServerResponse) => {
+  (forms: FormStore, id: string, now: () => number, signedIn?: SignedIn) =>
+  (req: Http.IncomingMessage, res: Http.ServerResponse) => {
     if (req.method === "GET") {
-      const shown = forms.show(id, now())
+      const shown = forms.show(id, now(), signedIn?.owner)
       return send(res, shown === undefined ? NOTHING : { status: 200, body: renderForm(shown) })
     }
     if (req.method !== "POST")
       return send(res, { ...said(405, "Not allowed", "Open this page, then send its form."), allow: "GET, POST" })
     const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase()
-    if (type !== "application/x-www-form-urlencoded" || !sameOrigin(req)) {
+    if (type !== "application/x-www-form-urlencoded" || !sameOrigin(req, signedIn)) {
       req.resume()
       return send(res, said(403, "Not sent", "This form was not sent from its own page."), true)
     }
@@ -133,6 +141,8 @@ export const answer =
     }
     req.on("data", onData)
     req.on("end", () => {
-      if (size <= MOST_BODY) send(res, posted(forms, id, Buffer.concat(chunks).toString("utf8"), now()))
+      if (size <= MOST_BODY) {
+        send(res, posted(forms, id, Buffer.concat(chunks).toString("utf8"), now(), signedIn?.owner))
+      }
     })
   }

@@ -120,8 +120,11 @@ export interface SecretPagesShape {
   readonly store: PageStore
   /** The page's address for `id`, its server started on first use. */
   readonly urlOf: (id: string) => Promise<string>
-  /** With sign-in and its pages' client: the address of signed-in `id`, on the HTTP server (SignIn/PageSignIn.ts). */
-  readonly signedIn?: { readonly urlOf: (id: string) => string }
+  /**
+   * With sign-in and its pages' client: the address of signed-in page `id`, and of form `id`, on
+   * the HTTP server (SignIn/SignedInPages.ts).
+   */
+  readonly signedIn?: { readonly urlOf: (id: string) => string; readonly formUrlOf?: (id: string) => string }
   /** The forms a secret is taken in on (SecretForm.ts), served beside the pages: made with the first asked for. */
   readonly forms?: () => Promise<FormStore>
   /** The address of form `id`, the server started on first use. */

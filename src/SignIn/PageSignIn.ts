@@ -12,17 +12,17 @@
  * it holding a cookie named for it (so that a `state` carried to another browser signs no one
  * in); and each browser signed in for a page, by a random cookie scoped to that page's path,
  * for the page's lifetime. Only a page that is open and has an owner starts a sign-in: a flood of
- * made-up ids costs nothing.
+ * made-up ids costs nothing. A secret's form (SignedInPages.ts) is signed in for the same way, by
+ * its own path (`begin`, `visitor`).
  *
  * `jose` is loaded with the first sign-in's return, `node:crypto` with the first page opened.
  */
 import type * as NodeHttp from "node:http"
-import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Jose from "jose"
 import { HEADERS, html, render } from "../Confirmation/SecretPageServer.js"
-import { ID, type PageStore, SecretPages, type SecretPagesShape } from "../Confirmation/SecretPages.js"
+import { ID, type PageStore } from "../Confirmation/SecretPages.js"
 import type { PageClient, SignInSettingsShape } from "../Settings/SignIn.js"
 import * as ExpiringMap from "../Shared/ExpiringMap.js"
 import { ALGORITHMS, SKEW_SECONDS } from "./Verifier.js"
@@ -43,21 +43,22 @@ const FETCH_TIMEOUT_MS = 5_000
 const VISIT = "svc-mcp-page"
 const STARTED = "svc-mcp-signin-"
 
-interface Answer {
+export interface Answer {
   readonly status: number
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string>>>
   readonly body: string
 }
 
 interface Flow {
-  readonly id: string
+  /** What it signs in for: a page's or a form's path, under the public URL's. */
+  readonly path: string
   readonly issuer: string
   readonly verifier: string
   readonly nonce: string
 }
 
 interface Visit {
-  readonly id: string
+  readonly path: string
   readonly owner: string
 }
 
@@ -71,12 +72,16 @@ interface Provider {
 export interface PageSignIn {
   /** The answer to a request under PREFIX: its method, its URL's path and query, its Cookie header. */
   readonly answer: (method: string, url: string, cookie: string | undefined) => Promise<Answer>
+  /** Whom the browser of this Cookie header is signed in as for `path`; undefined when it is not. */
+  readonly visitor: (path: string, cookie: string | undefined) => string | undefined
+  /** A sign-in for `path`, which opens for `owner` alone, begun: the redirect to their issuer; none owning it, nothing. */
+  readonly begin: (path: string, owner: string | undefined) => Promise<Answer>
 }
 
 const crypto = () => process.getBuiltinModule("node:crypto")
 const random = () => crypto().randomBytes(16).toString("base64url")
 
-const nothing = (headers: Record<string, string | ReadonlyArray<string>> = {}): Answer => {
+export const nothing = (headers: Record<string, string | ReadonlyArray<string>> = {}): Answer => {
   const { status, body } = render({ _tag: "Nothing" })
   return { status, headers: { ...HEADERS, ...headers }, body }
 }
@@ -187,15 +192,21 @@ const cookie = (held: Held, name: string, value: string, path: string, maxAgeMs:
 /** A page opened: shown to the browser signed in as its owner; else, when it is open and owned, a sign-in begun. */
 const page = async (held: Held, id: string, cookies: ReadonlyMap<string, string>): Promise<Answer> => {
   const now = held.now()
+  const path = `${PREFIX}${id}`
   const token = cookies.get(VISIT)
   const visit = token === undefined ? undefined : held.visits.get(token, now)
-  if (token !== undefined && visit?.id === id) {
+  if (token !== undefined && visit?.path === path) {
     const opened = held.store.open(id, now, visit.owner)
     if (opened._tag !== "Pending") held.visits.delete(token)
     const { status, body } = render(opened)
     return { status, headers: HEADERS, body }
   }
-  const owner = held.store.ownerOf(id, now)
+  return begin(held, path, held.store.ownerOf(id, now))
+}
+
+/** A sign-in for `path` begun, at the issuer of `owner`: the redirect there; none owning it, nothing. */
+const begin = async (held: Held, path: string, owner: string | undefined): Promise<Answer> => {
+  const now = held.now()
   const issuer = owner === undefined ? undefined : (JSON.parse(owner) as ReadonlyArray<string>)[0]
   if (issuer === undefined) return nothing()
   let provider: Provider
@@ -205,7 +216,7 @@ const page = async (held: Held, id: string, cookies: ReadonlyMap<string, string>
     return unavailable("The identity provider cannot be reached")
   }
   const state = random()
-  const flow: Flow = { id, issuer, verifier: crypto().randomBytes(32).toString("base64url"), nonce: random() }
+  const flow: Flow = { path, issuer, verifier: crypto().randomBytes(32).toString("base64url"), nonce: random() }
   held.flows.set(state, flow, now)
   const location = new URL(provider.authorize)
   for (const [key, value] of Object.entries({
@@ -256,8 +267,8 @@ const returned = async (held: Held, query: URLSearchParams, cookies: ReadonlyMap
   }
   const now = held.now()
   const token = random()
-  held.visits.set(token, { id: flow.id, owner }, now)
-  const path = `${PREFIX}${flow.id}`
+  held.visits.set(token, { path: flow.path, owner }, now)
+  const path = flow.path
   return {
     status: 303,
     headers: {
@@ -304,6 +315,12 @@ export const make = (
         const id = parsed.pathname.slice(PREFIX.length)
         return parsed.pathname.startsWith(PREFIX) && ID.test(id) ? page(held, id, cookies) : nothing()
       },
+      visitor: (path, header) => {
+        const token = cookiesOf(header).get(VISIT)
+        const visit = token === undefined ? undefined : held.visits.get(token, held.now())
+        return visit?.path === path ? visit.owner : undefined
+      },
+      begin: (path, owner) => begin(held, path, owner),
     }
   })
 
@@ -313,22 +330,3 @@ export const serve = (pages: PageSignIn) => async (req: NodeHttp.IncomingMessage
   const { status, headers, body } = await pages.answer(method, req.url ?? "/", req.headers.cookie)
   res.writeHead(status, headers as NodeHttp.OutgoingHttpHeaders).end(method === "HEAD" ? undefined : body)
 }
-
-/**
- * The pages the tools hand secrets over on, with sign-in (`settings`) and its pages' client: a
- * signed-in caller's page at `<public>/secrets/{id}`, and the route that serves it; as provided
- * otherwise, with no route.
- */
-export const over = (settings: Option.Option<SignInSettingsShape>) =>
-  Effect.map(
-    SecretPages,
-    (pages): { readonly pages: SecretPagesShape; readonly route: Option.Option<ReturnType<typeof serve>> } => {
-      const signIn = Option.flatMap(settings, (s) => make(s, pages.store))
-      if (Option.isNone(signIn) || Option.isNone(settings)) return { pages, route: Option.none() }
-      const base = settings.value.publicUrl
-      return {
-        pages: { ...pages, signedIn: { urlOf: (id) => `${base}${PREFIX}${id}` } },
-        route: Option.some(serve(signIn.value)),
-      }
-    },
-  )

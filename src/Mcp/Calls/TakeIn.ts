@@ -9,9 +9,10 @@
  * the client is told the form was sent (`notifications/elicitation/complete`); the 2026-07-28
  * revision has no such notification: its client learns it from the retry's answer.
  *
- * Not with sign-in (as Handover.ts): a form would have to sign its person in first; and not where
- * the client opens no pages: refused before anything is asked, the answer says where the person
- * sets the secret themselves.
+ * With sign-in the form is on the HTTP server and has an owner, the caller's identity: it signs
+ * its person in first and opens only for them (SignIn/SignedInPages.ts). Where the pages have no
+ * client to sign in with, a signed-in caller is refused, told what the operator would set; so is
+ * a client that opens no pages, told where the person sets the secret themselves.
  */
 import {
   type CallToolResult,
@@ -44,14 +45,17 @@ const SET = "[set by the person]"
 
 const namesOf = (invocation: Invocation) => invocation.fromPerson ?? []
 
-/** Whether a form can take them in: the pages serve forms, the client opens pages, none signed in. */
+/** Whether a form can take them in: the pages serve forms, the client opens pages, none signed in or the forms sign their person in. */
 const applies = (incoming: Incoming, context: CallContext.CallContext, pages: SecretPagesShape): boolean =>
-  pages.forms !== undefined && Option.isNone(context.identity) && Handover.canOpenUrl(incoming)
+  pages.forms !== undefined &&
+  (Option.isNone(context.identity) || pages.signedIn?.formUrlOf !== undefined) &&
+  Handover.canOpenUrl(incoming)
 
-/** The forms, once loaded, and their addresses. */
+/** The forms, once loaded, and their addresses; with sign-in, whom they open for. */
 interface Forms {
   readonly forms: FormStore
   readonly formUrlOf: (id: string) => Promise<string>
+  readonly owner: string | undefined
 }
 
 /** The call a form is bound to: its endpoint and params, placeholders in place. */
@@ -88,19 +92,20 @@ const untilText = (until: number) => new Date(until).toISOString().replace(/\.\d
 
 /** The question: open the form, where the person types the params `from_person` names. */
 const ask = async (
-  { forms, formUrlOf: urlOf }: Forms,
+  { forms, formUrlOf: urlOf, owner }: Forms,
   incoming: Incoming,
   invocation: Invocation,
   binding: string,
   now: number,
 ): Promise<InputRequiredResult> => {
   const title = `Give ${what(invocation)}`
-  const made = forms.make(binding, callKey(invocation), { title, fields: namesOf(invocation) }, now)
+  const made = forms.make(binding, callKey(invocation), { title, fields: namesOf(invocation) }, now, owner)
   const url = await urlOf(made.id)
+  const signIn = owner === undefined ? "" : " (sign in there as yourself first: it opens for you alone)"
   return inputRequired({
     inputRequests: {
       [KEY]: inputRequired.elicitUrl({
-        message: `Open this page of svc-mcp's to type ${what(invocation)} for ${invocation.endpoint}; svc-mcp sends the call with it, and the assistant does not see it. The page closes at ${untilText(made.until)}.`,
+        message: `Open this page of svc-mcp's${signIn} to type ${what(invocation)} for ${invocation.endpoint}; svc-mcp sends the call with it, and the assistant does not see it. The page closes at ${untilText(made.until)}.`,
         url,
         ...(Handover.legacy(incoming) ? { elicitationId: Handover.elicitationIdOf(made.id) } : {}),
       }),
@@ -180,7 +185,7 @@ const refused = (invocation: Invocation, signedIn: boolean): CallToolResult => (
   content: [
     {
       type: "text",
-      text: `Nothing was sent: ${what(invocation)} can be given only on a page of svc-mcp's, and ${signedIn ? "these pages do not sign a person in yet" : "this client opens no pages (URL-mode elicitation)"}. The person can set it themselves in the service's own UI, or use a client that opens pages. Do not ask them for the value here: it would pass through you.`,
+      text: `Nothing was sent: ${what(invocation)} can be given only on a page of svc-mcp's, and ${signedIn ? "these pages sign a person in only where the operator sets SVC_MCP_OAUTH_PAGE_CLIENT_ID (and SVC_MCP_OAUTH_PAGE_CLIENT_SECRET), a client of the issuer's for svc-mcp's pages" : "this client opens no pages (URL-mode elicitation)"}. The person can set it themselves in the service's own UI${signedIn ? "" : ", or use a client that opens pages"}. Do not ask them for the value here: it would pass through you.`,
     },
   ],
   isError: true,
@@ -254,16 +259,13 @@ export const run = <E, R>(
         refused(invocation, Option.isSome(context.identity)) as CallToolResult | InputRequiredResult,
       )
     }
+    const owner = Handover.ownerOf(context)
+    const signedIn = owner === undefined ? undefined : pages.signedIn?.formUrlOf
+    const formUrlOf =
+      signedIn === undefined ? (pages.formUrlOf as Forms["formUrlOf"]) : (id: string) => Promise.resolve(signedIn(id))
     return Effect.flatMap(
       Effect.promise(() => (pages.forms as () => Promise<FormStore>)()),
-      (forms) =>
-        steps_(
-          { forms, formUrlOf: pages.formUrlOf as Forms["formUrlOf"] },
-          incoming,
-          invocation,
-          steps,
-          Handover.bindingOf(context),
-        ),
+      (forms) => steps_({ forms, formUrlOf, owner }, incoming, invocation, steps, Handover.bindingOf(context)),
     )
   })
 

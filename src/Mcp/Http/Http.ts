@@ -43,8 +43,8 @@ import * as RequestContext from "../../Operations/RequestContext.js"
 import { DEFAULT_LIMITS, type HttpLimits, type HttpSettingsShape, isLoopback } from "../../Settings/Http.js"
 import { TeamSettings } from "../../Settings/Team.js"
 import * as Runner from "../../Shared/Runner.js"
-import * as PageSignIn from "../../SignIn/PageSignIn.js"
 import { type Admitted, SignIn, type SignInShape } from "../../SignIn/Resource.js"
+import * as SignedInPages from "../../SignIn/SignedInPages.js"
 import { Store } from "../../Store/Store.js"
 import * as Answers from "../Asking/Answers.js"
 import * as Asking from "../Asking/Asking.js"
@@ -216,8 +216,8 @@ interface Routes {
   readonly requests: Requests
   readonly serveMcp: ReturnType<typeof gated>
   readonly shutdown: Shutdown
-  /** With sign-in and its pages' client: the secrets' pages (SignIn/PageSignIn.ts). */
-  readonly pages: Option.Option<ReturnType<typeof PageSignIn.serve>>
+  /** With sign-in and its pages' client: the secrets' pages and forms (SignIn/SignedInPages.ts). */
+  readonly pages: Option.Option<SignedInPages.Route>
 }
 
 const BAD_HOST = { error: "the Host header names no host (a name or an address, and a port)" }
@@ -275,7 +275,7 @@ const routes = (given: Routes) => {
         return sendJson(res, answer.status, answer.body, answer.headers)
       }
     }
-    if (Option.isSome(pages) && path?.startsWith(PageSignIn.PREFIX)) return pages.value(req, res)
+    if (Option.isSome(pages) && path?.startsWith(SignedInPages.PREFIX)) return pages.value(req, res)
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found: the MCP endpoint is /mcp" })
     return mcp(req, res, draining)
   }
@@ -347,7 +347,7 @@ export const listen = (settings: HttpSettingsShape): Effect.Effect<Serving, List
   Effect.gen(function* () {
     // Sign-in (OAuth), when its layer is provided: it excludes SVC_MCP_TOKEN (Settings/SignIn.ts).
     const signIn = yield* SignIn
-    const { pages: served, route: pages } = yield* PageSignIn.over(Option.map(signIn, (s) => s.settings))
+    const { pages: served, route: pages } = yield* SignedInPages.over(Option.map(signIn, (s) => s.settings))
     const mcp = yield* Effect.provideService(make, SecretPages, served)
     const context = yield* RequestContext.make
     const readiness = yield* Readiness

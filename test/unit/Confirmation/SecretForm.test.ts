@@ -196,6 +196,24 @@ describe("a secret's form, in the store", () => {
     expect(told).toEqual([])
   })
 
+  it("with an owner, is shown and taken for them alone; another's or no one's finds nothing, and it stays open", async () => {
+    const store = makeStore(MINUTE)
+    const { id } = store.make("binding", "c", FORM, 0, "alice")
+    expect(store.ownerOf(id, 1)).toBe("alice")
+    expect(store.show(id, 1)).toBeUndefined()
+    expect(store.show(id, 1, "bob")).toBeUndefined()
+    const token = store.show(id, 1, "alice")?.token ?? ""
+    expect(token).not.toBe("")
+    expect(store.submit(id, token, { value: "v" }, 2)).toBe("Nothing")
+    expect(store.submit(id, token, { value: "v" }, 2, "bob")).toBe("Nothing")
+    expect(store.submit(id, token, { value: "v" }, 2, "alice")).toBe("Taken")
+    expect(store.ownerOf(id, 3)).toBeUndefined()
+    // A signed-in person's form is not served on loopback, whoever holds its id.
+    const owned = forms.make("binding", "c", FORM, clock, "alice")
+    expect((await fetch(await formUrlOf(owned.id))).status).toBe(404)
+    expect(forms.ownerOf(owned.id, clock)).toBe("alice")
+  })
+
   it("escapes what it shows", () => {
     const html = renderForm({ title: "<b>", fields: ['"><script>'], token: "t" })
     expect(html).not.toContain("<script>")
