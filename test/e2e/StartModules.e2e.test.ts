@@ -102,9 +102,12 @@ describe("a start", () => {
  * 784 KB since `from_person` is in two tools' schemas (Tool.ts, published ahead) and the secret
  * pages' server routes a form to its page (SecretPageServer.ts; the form's store and page, and the
  * call's steps, TakeIn.ts, load with the first form).
+ * 786.5 KB since the tools' tables read the one table of kinds (Service/Kinds.ts, with its batches)
+ * and a glance's questions (Records/Questions.ts) and the keys another tool uses (KeyAliases.ts)
+ * come with the tools: 785.9 KB with them.
  * Raise it only with a reason.
  */
-const START_BYTES = 784_000
+const START_BYTES = 786_500
 
 /** What a start must not load: each is loaded by the command, the mode, the setting or the first call that uses it. */
 const NOT_AT_START = [
