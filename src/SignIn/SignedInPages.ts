@@ -18,7 +18,7 @@ import * as PageSignIn from "./PageSignIn.js"
 export const PREFIX = PageSignIn.PREFIX
 
 /** Where the forms are, under the public URL. */
-export const FORMS = `${PREFIX}form/`
+const FORMS = `${PREFIX}form/`
 
 const FORM = /^\/secrets\/form\/([A-Za-z0-9_-]{22})$/
 
