@@ -105,8 +105,13 @@ describe.concurrent("the image, run with podman", () => {
     expect(await Containers.podman(["inspect", "--format", "{{.HostConfig.ReadonlyRootfs}}", container])).toBe("true")
     const write = await Containers.podmanResult(["exec", container, "touch", "/opt/svc-mcp/x"])
     expect(write.code).not.toBe(0)
-    // The image's own HEALTHCHECK, run now rather than on its timer.
-    expect((await Containers.podmanResult(["healthcheck", "run", container])).code).toBe(0)
+    // The image's own HEALTHCHECK, run now rather than on its timer, with the retries it declares
+    // (3): a node started on a loaded machine can pass its 3 s once, as it can in production.
+    let health = await Containers.podmanResult(["healthcheck", "run", container])
+    for (let retry = 1; retry < 3 && health.code !== 0; retry++) {
+      health = await Containers.podmanResult(["healthcheck", "run", container])
+    }
+    expect(health.code, `${health.stdout}${health.stderr}`).toBe(0)
     expect(await Containers.podman(["logs", container])).not.toContain(TOKEN)
   }, 90_000)
 
