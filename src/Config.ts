@@ -4,7 +4,7 @@
  * that names the variable and the fix. Every other section of the settings is
  * in Settings/, read with the same helpers (Settings/Read.ts).
  */
-import * as Config from "effect/Config"
+
 import type * as EffectConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -14,6 +14,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { DEFAULT_SETTINGS } from "./Settings/Policy.js"
 import { type ConfigError, optional, optionalWith, pickOne, positive, read, refuse, secret } from "./Settings/Read.js"
+import * as Setting from "./Settings/Setting.js"
 
 export { ConfigError } from "./Settings/Read.js"
 
@@ -61,7 +62,7 @@ export class SvcConfig extends Context.Tag("svc-mcp/SvcConfig")<SvcConfig, SvcCo
 
 export const DEFAULT_TIMEOUT_MS = 30_000
 
-const url = Config.mapOrFail(optional("SVC_URL"), (value) => {
+const url = Setting.mapOrFail(optional("SVC_URL"), (value) => {
   if (Option.isNone(value)) {
     return Either.left(
       refuse(
@@ -123,14 +124,14 @@ const pickCredentialsMode = pickOne<CredentialsMode>(
 )
 
 export const loadCredentialsMode: Effect.Effect<CredentialsMode, ConfigError> = read(
-  Config.mapOrFail(optional("SVC_MCP_CREDENTIALS"), pickCredentialsMode),
+  Setting.mapOrFail(optional("SVC_MCP_CREDENTIALS"), pickCredentialsMode),
 )
 
 /** Whether `name` is read from its file (`name`_FILE): the name a refusal gives the operator. */
 const source = (name: string) =>
-  Config.map(optional(`${name}_FILE`), (file) => (Option.isSome(file) ? `${name}_FILE` : name))
+  Setting.map(optional(`${name}_FILE`), (file) => (Option.isSome(file) ? `${name}_FILE` : name))
 
-const secrets = Config.all({
+const secrets = Setting.all({
   apiKey: secret("SVC_API_KEY"),
   apiSecret: secret("SVC_API_SECRET"),
   keyFrom: source("SVC_API_KEY"),
@@ -146,7 +147,7 @@ const ownCredentials = ({
   secretFrom,
   username,
   password,
-}: Config.Config.Success<typeof secrets>): Either.Either<Credentials, EffectConfigError.ConfigError> => {
+}: Setting.Success<typeof secrets>): Either.Either<Credentials, EffectConfigError.ConfigError> => {
   if (Option.isSome(apiKey) || Option.isSome(apiSecret)) {
     if (Option.isNone(apiSecret)) {
       return Either.left(
@@ -192,15 +193,15 @@ const ownCredentials = ({
 }
 
 /** The credentials as set; in per-request mode the server's own are optional (check and /readyz use them when given). */
-const credentials = (mode: CredentialsMode): Config.Config<Credentials> =>
-  Config.mapOrFail(secrets, (own) =>
+const credentials = (mode: CredentialsMode): Setting.Setting<Credentials> =>
+  Setting.mapOrFail(secrets, (own) =>
     mode === "per-request" && [own.apiKey, own.apiSecret, own.username, own.password].every(Option.isNone)
       ? Either.right<Credentials>({ _tag: "None" })
       : ownCredentials(own),
   )
 
 /** SVC_MAX_ANSWER_BYTES, or ANSWER_TIMES SVC_MAX_OUTPUT_CHARS (the output budget, as the tools read it). */
-const maxAnswerBytes: Config.Config<number> = Config.zipWith(
+const maxAnswerBytes: Setting.Setting<number> = Setting.zipWith(
   positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000),
   optionalWith("SVC_MAX_ANSWER_BYTES", (value) => {
     const text = value.trim()
@@ -219,8 +220,8 @@ const maxAnswerBytes: Config.Config<number> = Config.zipWith(
   (budget, set) => Option.getOrElse(set, () => ANSWER_TIMES * budget),
 )
 
-const svcConfig = (mode: CredentialsMode): Config.Config<SvcConfigShape> =>
-  Config.all({
+const svcConfig = (mode: CredentialsMode): Setting.Setting<SvcConfigShape> =>
+  Setting.all({
     url,
     credentials: credentials(mode),
     timeoutMs: positive("SVC_TIMEOUT_MS", DEFAULT_TIMEOUT_MS, "milliseconds", 60_000),

@@ -6,12 +6,13 @@
  * SVC_AUDIT_MAX_BYTES, the size at which the server moves the file aside
  * itself (for a host with no logrotate).
  */
-import * as Config from "effect/Config"
+
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { type ConfigError, optional, optionalWith, read, refuse, secret } from "./Read.js"
+import * as Setting from "./Setting.js"
 import { MIN_KEY_BYTES } from "./Team.js"
 
 export interface AuditSettings {
@@ -23,13 +24,13 @@ export interface AuditSettings {
 }
 
 /** Where audit lines go, or None for no audit log. */
-const destination: Config.Config<Option.Option<string>> = Config.map(
+const destination: Setting.Setting<Option.Option<string>> = Setting.map(
   optional("SVC_AUDIT_LOG"),
   Option.map((value) => value.trim()),
 )
 
 /** SVC_AUDIT_KEY: at least 32 bytes, as every HMAC key of the server. */
-const key: Config.Config<Option.Option<Redacted.Redacted<Uint8Array>>> = Config.mapOrFail(
+const key: Setting.Setting<Option.Option<Redacted.Redacted<Uint8Array>>> = Setting.mapOrFail(
   secret("SVC_AUDIT_KEY"),
   (given) => {
     if (Option.isNone(given)) return Either.right(Option.none())
@@ -47,7 +48,7 @@ const key: Config.Config<Option.Option<Redacted.Redacted<Uint8Array>>> = Config.
 )
 
 /** SVC_AUDIT_MAX_BYTES: a whole number of bytes, at least a megabyte's worth of lines apart. */
-const maxBytes: Config.Config<Option.Option<number>> = optionalWith("SVC_AUDIT_MAX_BYTES", (text) => {
+const maxBytes: Setting.Setting<Option.Option<number>> = optionalWith("SVC_AUDIT_MAX_BYTES", (text) => {
   const value = text.trim()
   const n = Number(value)
   return /^\d+$/.test(value) && Number.isSafeInteger(n) && n >= 4096
@@ -61,8 +62,8 @@ const maxBytes: Config.Config<Option.Option<number>> = optionalWith("SVC_AUDIT_M
       )
 })
 
-const config: Config.Config<Option.Option<AuditSettings>> = Config.map(
-  Config.all({ destination, key, maxBytes }),
+const config: Setting.Setting<Option.Option<AuditSettings>> = Setting.map(
+  Setting.all({ destination, key, maxBytes }),
   ({ destination, key, maxBytes }) => Option.map(destination, (path) => ({ destination: path, key, maxBytes })),
 )
 

@@ -7,12 +7,13 @@
  * changes are guarded where there is no session (in one, for its life):
  * seconds, or a number with `s`, `m` or `h` (default 10m).
  */
-import * as Config from "effect/Config"
+
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { type PatternClass, parseItem } from "./Policy.js"
 import { type ConfigError, commaList, optional, optionalWith, pickOne, read, refuse } from "./Read.js"
+import * as Setting from "./Setting.js"
 import * as Touches from "./Touches.js"
 
 export type GuardMode = "ask" | "ask-all" | "off"
@@ -72,8 +73,8 @@ export const parseHold = (text: string): Either.Either<ReadonlyArray<HoldPattern
     }),
   )
 
-const settings: Config.Config<GuardSettings> = Config.all({
-  mode: Config.mapOrFail(optional("SVC_GUARD"), (value) =>
+const settings: Setting.Setting<GuardSettings> = Setting.all({
+  mode: Setting.mapOrFail(optional("SVC_GUARD"), (value) =>
     Either.map(
       pickOne(
         "SVC_GUARD",
@@ -88,7 +89,7 @@ const settings: Config.Config<GuardSettings> = Config.all({
     Either.mapLeft(parseWindow(text), (problem) =>
       refuse("SVC_GUARD_WINDOW", problem, "give seconds, or a number with s, m or h, e.g. SVC_GUARD_WINDOW=10m"),
     ),
-  ).pipe(Config.map(Option.getOrElse(() => DEFAULT_WINDOW_MS))),
+  ).pipe(Setting.map(Option.getOrElse(() => DEFAULT_WINDOW_MS))),
   hold: optionalWith("SVC_GUARD_HOLD", (text) =>
     Either.mapLeft(parseHold(text), (problem) =>
       refuse(
@@ -97,7 +98,7 @@ const settings: Config.Config<GuardSettings> = Config.all({
         "write comma-separated tool:selector patterns with * as a wildcard anywhere, or the class destructive, a leading - to let a change through, and what it touches after @ if you like, e.g. SVC_GUARD_HOLD=svc_execute:deploy*,-svc_rename:tag,svc_execute:*@tag:production",
       ),
     ),
-  ).pipe(Config.map(Option.getOrElse((): ReadonlyArray<HoldPattern> => []))),
+  ).pipe(Setting.map(Option.getOrElse((): ReadonlyArray<HoldPattern> => []))),
 })
 
 export const load: Effect.Effect<GuardSettings, ConfigError> = read(settings)

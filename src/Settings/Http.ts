@@ -3,7 +3,7 @@
  * Bearer token, the rule that off loopback a token is required, and the
  * bounds on what a caller can open (connections, questions, sessions).
  */
-import * as Config from "effect/Config"
+
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -21,6 +21,7 @@ import {
   refuse,
   secret,
 } from "./Read.js"
+import * as Setting from "./Setting.js"
 
 /** What a caller can open over HTTP, and for how long: each a setting, with these defaults. */
 export interface HttpLimits {
@@ -50,7 +51,7 @@ export const DEFAULT_LIMITS: HttpLimits = {
   requestMs: 30_000,
 }
 
-const limits: Config.Config<HttpLimits> = Config.all({
+const limits: Setting.Setting<HttpLimits> = Setting.all({
   questionsPerSession: positive(
     "SVC_MCP_QUESTIONS_PER_SESSION",
     DEFAULT_LIMITS.questionsPerSession,
@@ -112,12 +113,12 @@ const port = optionalWith("SVC_MCP_HTTP_PORT", (value) => {
   })
 })
 
-const endpoint = Config.mapOrFail(
-  Config.all({
-    host: Config.map(optional("SVC_MCP_HTTP_HOST"), (host) => Option.getOrElse(host, () => DEFAULT_HOST).trim()),
+const endpoint = Setting.mapOrFail(
+  Setting.all({
+    host: Setting.map(optional("SVC_MCP_HTTP_HOST"), (host) => Option.getOrElse(host, () => DEFAULT_HOST).trim()),
     token: secret("SVC_MCP_TOKEN"),
     // Sign-in (Settings/SignIn.ts) guards a server off loopback as the token does.
-    signIn: Config.map(optional("SVC_MCP_OAUTH_ISSUER"), Option.isSome),
+    signIn: Setting.map(optional("SVC_MCP_OAUTH_ISSUER"), Option.isSome),
   }),
   ({ host, token, signIn }) => {
     if (Option.isSome(token) && Redacted.value(token.value).length < 16) {
@@ -157,7 +158,7 @@ export const load = (
     Option.match({
       onNone: () => Effect.succeedNone,
       onSome: (port) =>
-        Effect.map(read(Config.all({ endpoint, limits })), ({ endpoint, limits }) =>
+        Effect.map(read(Setting.all({ endpoint, limits })), ({ endpoint, limits }) =>
           Option.some({ port, ...endpoint, limits }),
         ),
     }),

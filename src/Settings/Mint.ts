@@ -9,10 +9,11 @@
  * the bound a first call is refused (503, try again) rather than filling the
  * service with users.
  */
-import * as Config from "effect/Config"
+
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import { type ConfigError, duration, positive, read } from "./Read.js"
+import * as Setting from "./Setting.js"
 
 /** The default: a week. */
 const LIFETIME_MS = 7 * 24 * 3_600_000
@@ -38,7 +39,7 @@ const lifetime = duration("SVC_MCP_MINT_LIFETIME", LIFETIME_MS, 10_000, 365 * 24
 const newPerMinute = positive("SVC_MCP_MINT_NEW_PER_MINUTE", NEW_PER_MINUTE, "people a minute", 10)
 
 export const load: Effect.Effect<MintSettingsShape, ConfigError> = read(
-  Config.zipWith(lifetime, newPerMinute, (lifetimeMs, newPerMinute) => ({ lifetimeMs, newPerMinute })),
+  Setting.zipWith(lifetime, newPerMinute, (lifetimeMs, newPerMinute) => ({ lifetimeMs, newPerMinute })),
 )
 
 /** The settings as SVC_MCP_MINT_LIFETIME says when sign-in is on (`on`); else those provided, by default a week. */

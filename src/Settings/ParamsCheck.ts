@@ -11,12 +11,13 @@
  * every service alike. (Unlike SVC_URL and its family, these are the server's
  * as well: they are not refused beside SVC_SERVICES.)
  */
-import * as Config from "effect/Config"
+
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { own } from "./Naming.js"
 import { type ConfigError, optional, optionalWith, pickOne, read } from "./Read.js"
+import * as Setting from "./Setting.js"
 
 const ON = ["on", "true", "1", "yes"]
 const OFF = ["off", "false", "0", "no"]
@@ -53,7 +54,7 @@ const switchOf = (name: string) =>
 /** The first of `names` that is set, with its value. */
 const firstSet = <A>(
   names: ReadonlyArray<string>,
-  config: (name: string) => Config.Config<Option.Option<A>>,
+  config: (name: string) => Setting.Setting<Option.Option<A>>,
 ): Effect.Effect<Option.Option<readonly [string, A]>, ConfigError> =>
   Effect.reduce(names, Option.none<readonly [string, A]>(), (found, name) =>
     Option.isSome(found)
@@ -72,7 +73,7 @@ const readWith = (
   Effect.gen(function* () {
     const decided = yield* firstSet(checks, switchOf)
     const given = yield* firstSet(definitions, (name) =>
-      Config.map(
+      Setting.map(
         optional(name),
         Option.map((path) => path.trim()),
       ),

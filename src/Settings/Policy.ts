@@ -3,7 +3,7 @@
  * which calls the user confirms, how long a wait lasts, how long an answer may
  * be, whether secrets are shown, and how much of the service the tools reach.
  */
-import * as Config from "effect/Config"
+
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -22,6 +22,7 @@ import {
   read,
   refuse,
 } from "./Read.js"
+import * as Setting from "./Setting.js"
 import * as Touches from "./Touches.js"
 
 /** Which tools an assistant may use: `read-only` (the reading tools), `operate` (and svc_execute), `full` (all). */
@@ -190,28 +191,28 @@ const patterns = (variable: Pattern["variable"]) =>
 const boolean = (variable: string) =>
   optionalWith(variable, (value) =>
     pickOne(variable, ["true", "1", "yes", "false", "0", "no"], "false", "use true or false")(Option.some(value)),
-  ).pipe(Config.map(Option.match({ onNone: () => false, onSome: (text) => ["true", "1", "yes"].includes(text) })))
+  ).pipe(Setting.map(Option.match({ onNone: () => false, onSome: (text) => ["true", "1", "yes"].includes(text) })))
 
-const settings: Config.Config<ServerSettingsShape> = Config.all({
-  mode: Config.mapOrFail(
+const settings: Setting.Setting<ServerSettingsShape> = Setting.all({
+  mode: Setting.mapOrFail(
     optional("SVC_MODE"),
     pickOne("SVC_MODE", MODES, DEFAULT_SETTINGS.mode, `use one of ${MODES.join(", ")} (default full)`),
   ),
   allow: patterns("SVC_ALLOW"),
-  deny: Config.map(
+  deny: Setting.map(
     patterns("SVC_DENY"),
     Option.getOrElse(() => []),
   ),
-  confirm: Config.map(
+  confirm: Setting.map(
     patterns("SVC_CONFIRM"),
     Option.getOrElse(() => []),
   ),
   waitTimeoutMs: positive("SVC_WAIT_TIMEOUT_MS", DEFAULT_SETTINGS.waitTimeoutMs, "milliseconds", 900_000),
-  waitPollMs: Config.succeed(DEFAULT_SETTINGS.waitPollMs),
+  waitPollMs: Setting.succeed(DEFAULT_SETTINGS.waitPollMs),
   maxOutputChars: positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000),
   revealSecrets: boolean("SVC_REVEAL_SECRETS"),
   secretPageMs: duration("SVC_MCP_SECRET_PAGE_LIFETIME", DEFAULT_SETTINGS.secretPageMs, 30_000, 3_600_000),
-  reach: Config.mapOrFail(
+  reach: Setting.mapOrFail(
     optional("SVC_REACH"),
     pickOne(
       "SVC_REACH",

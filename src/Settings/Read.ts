@@ -8,14 +8,16 @@
  * The services take values; their `layerConfig` reads the description, and the
  * command line (Cli/Commands.ts) is where those layers are chosen.
  */
-import * as Config from "effect/Config"
+
 import * as EffectConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Environment from "./Environment.js"
 import { Naming } from "./Naming.js"
+import * as Setting from "./Setting.js"
 
 // The built-in as a CommonJS object: an ES import of it evaluates every lazy export
 // (node:fs's `promises` alone loads readline), which a start pays for.
@@ -85,22 +87,34 @@ const firstRefusal = (error: EffectConfigError.ConfigError, name: (variable: str
 /**
  * Reads a setting from the current ConfigProvider; its first refusal is the error, naming the
  * variables as the service being read has them (its Naming; a single service's by default).
+ * The executable's environment (Settings/Environment.ts) is read by the setting's plain reader,
+ * any other provider through its `Config`.
  */
-export const read = <A>(config: Config.Config<A>): Effect.Effect<A, ConfigError> =>
-  Effect.catchAll(config, (error) =>
-    Effect.flatMap(Naming, (naming) => Effect.fail(firstRefusal(error, naming.variable))),
+export const read = <A>(setting: Setting.Setting<A>): Effect.Effect<A, ConfigError> =>
+  Effect.flatMap(Naming, (naming) =>
+    Effect.catchAll(
+      Effect.configProviderWith((provider) =>
+        provider === Environment.provider
+          ? Either.match(Environment.read(setting, naming.variable), {
+              onLeft: Effect.fail,
+              onRight: Effect.succeed,
+            })
+          : provider.load(setting.config),
+      ),
+      (error) => Effect.fail(firstRefusal(error, naming.variable)),
+    ),
   )
 
 /** The variable as a string; an empty value counts as unset, as client config templates often leave `""`. */
-export const optional = (name: string): Config.Config<Option.Option<string>> =>
-  Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
+export const optional = (name: string): Setting.Setting<Option.Option<string>> =>
+  Setting.option(Setting.string(name)).pipe(Setting.map(Option.filter((value) => value.trim() !== "")))
 
 /** `optional`, with each present value parsed: `Either.left` is a refusal. */
 export const optionalWith = <A>(
   name: string,
   parse: (text: string) => Either.Either<A, EffectConfigError.ConfigError>,
-): Config.Config<Option.Option<A>> =>
-  Config.mapOrFail(
+): Setting.Setting<Option.Option<A>> =>
+  Setting.mapOrFail(
     optional(name),
     Option.match({ onNone: () => Either.right(Option.none()), onSome: (text) => Either.map(parse(text), Option.some) }),
   )
@@ -132,21 +146,24 @@ const readFile = (name: string, path: string): Either.Either<string, EffectConfi
  * A secret given either in `name` or, as container secrets are mounted, in the
  * file that `name_FILE` names (one trailing newline is dropped). Not both.
  */
-export const secret = (name: string): Config.Config<Option.Option<Redacted.Redacted<string>>> =>
-  Config.mapOrFail(Config.all([Config.option(Config.redacted(name)), optional(`${name}_FILE`)]), ([direct, file]) => {
-    const given = Option.filter(direct, (value) => Redacted.value(value).trim() !== "")
-    if (Option.isNone(file)) return Either.right(given)
-    if (Option.isSome(given)) {
-      return Either.left(
-        refuse(
-          `${name}_FILE`,
-          (v) => `is set, and so is ${v(name)}`,
-          (v) => `set only one of ${v(name)} and ${v(`${name}_FILE`)}`,
-        ),
-      )
-    }
-    return Either.map(readFile(name, file.value.trim()), (content) => Option.some(Redacted.make(content)))
-  })
+export const secret = (name: string): Setting.Setting<Option.Option<Redacted.Redacted<string>>> =>
+  Setting.mapOrFail(
+    Setting.all([Setting.option(Setting.redacted(name)), optional(`${name}_FILE`)]),
+    ([direct, file]) => {
+      const given = Option.filter(direct, (value) => Redacted.value(value).trim() !== "")
+      if (Option.isNone(file)) return Either.right(given)
+      if (Option.isSome(given)) {
+        return Either.left(
+          refuse(
+            `${name}_FILE`,
+            (v) => `is set, and so is ${v(name)}`,
+            (v) => `set only one of ${v(name)} and ${v(`${name}_FILE`)}`,
+          ),
+        )
+      }
+      return Either.map(readFile(name, file.value.trim()), (content) => Option.some(Redacted.make(content)))
+    },
+  )
 
 /** A comma-separated list's entries, each trimmed, the empty ones left out. */
 export const commaList = (text: string): ReadonlyArray<string> =>
@@ -156,7 +173,7 @@ export const commaList = (text: string): ReadonlyArray<string> =>
     .filter((entry) => entry !== "")
 
 /** A positive whole number from `variable`, or `fallback` when unset. */
-export const positive = (variable: string, fallback: number, unit: string, example: number): Config.Config<number> =>
+export const positive = (variable: string, fallback: number, unit: string, example: number): Setting.Setting<number> =>
   optionalWith(variable, (value) => {
     const text = value.trim()
     const n = Number(text)
@@ -169,7 +186,7 @@ export const positive = (variable: string, fallback: number, unit: string, examp
             (v) => `unset it for the default of ${fallback}, or give e.g. ${v(variable)}=${example}`,
           ),
         )
-  }).pipe(Config.map(Option.getOrElse(() => fallback)))
+  }).pipe(Setting.map(Option.getOrElse(() => fallback)))
 
 const DURATION_UNITS: Readonly<Record<string, number>> = { "": 1000, s: 1000, m: 60_000, h: 3_600_000 }
 
@@ -177,7 +194,7 @@ const shownDuration = (ms: number) =>
   ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`
 
 /** A duration from `variable` (seconds, or a number with s, m or h) from `minMs` to `maxMs`, or `fallbackMs` when unset. */
-export const duration = (variable: string, fallbackMs: number, minMs: number, maxMs: number): Config.Config<number> =>
+export const duration = (variable: string, fallbackMs: number, minMs: number, maxMs: number): Setting.Setting<number> =>
   optionalWith(variable, (value) => {
     const match = /^(\d{1,9})\s*([smh]?)$/i.exec(value.trim())
     const ms = match === null ? Number.NaN : Number(match[1]) * (DURATION_UNITS[(match[2] ?? "").toLowerCase()] ?? 0)
@@ -191,7 +208,7 @@ export const duration = (variable: string, fallbackMs: number, minMs: number, ma
               `give seconds, or a number with s, m or h; unset it for the default, ${v(variable)}=${shownDuration(fallbackMs)}`,
           ),
         )
-  }).pipe(Config.map(Option.getOrElse(() => fallbackMs)))
+  }).pipe(Setting.map(Option.getOrElse(() => fallbackMs)))
 
 /** One of `values`, case-insensitive, or `fallback` when unset. */
 export const pickOne =

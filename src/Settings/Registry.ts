@@ -6,13 +6,15 @@
  * ConfigProvider that maps the names, and with the service's Naming, by which
  * a refusal is made naming the variables as set (Settings/Naming.ts).
  */
-import * as Config from "effect/Config"
+
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Environment from "./Environment.js"
 import { FAMILY, Naming, naming, PER_SERVICE, variable } from "./Naming.js"
 import { ConfigError, optional, read, refuse } from "./Read.js"
+import * as Setting from "./Setting.js"
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/
 
@@ -38,13 +40,16 @@ export const reading =
   (name: string) =>
   <A, R>(self: Effect.Effect<A, ConfigError, R>): Effect.Effect<A, ConfigError, R> =>
     Effect.configProviderWith((provider) =>
-      Effect.withConfigProvider(
-        self,
-        ConfigProvider.mapInputPath(provider, (path) => variable(name, path)),
-      ),
+      // The executable's environment is read by name through the Naming; any other provider is mapped.
+      provider === Environment.provider
+        ? self
+        : Effect.withConfigProvider(
+            self,
+            ConfigProvider.mapInputPath(provider, (path) => variable(name, path)),
+          ),
     ).pipe(Effect.provideService(Naming, naming(name)))
 
-const names = Config.mapOrFail(optional("SVC_SERVICES"), (value) => {
+const names = Setting.mapOrFail(optional("SVC_SERVICES"), (value) => {
   if (Option.isNone(value)) return Either.right(Option.none<ReadonlyArray<string>>())
   const listed = value.value.split(",").map((name) => name.trim())
   const bad = listed.find((name) => !NAME.test(name))

@@ -8,13 +8,14 @@
  * SVC_MCP_TOKEN and SVC_MCP_CREDENTIALS=per-request: each would leave a person
  * unnamed, or a key in every client's configuration.
  */
-import * as Config from "effect/Config"
+
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as Identities from "./Identities.js"
 import { type ConfigError, commaList, optional, read, refuse, secret } from "./Read.js"
+import * as Setting from "./Setting.js"
 
 export interface SignInSettingsShape {
   /** Each issuer exactly as configured: a token's `iss` must equal one of them. */
@@ -62,7 +63,7 @@ const ISSUER_EXAMPLE = "https://login.example.com/realms/team"
 
 type Refused = ReturnType<typeof refuse>
 
-const variables = Config.all({
+const variables = Setting.all({
   issuer: optional("SVC_MCP_OAUTH_ISSUER"),
   publicUrl: optional("SVC_MCP_PUBLIC_URL"),
   audience: optional("SVC_MCP_OAUTH_AUDIENCE"),
@@ -73,7 +74,7 @@ const variables = Config.all({
   pageClientId: optional("SVC_MCP_OAUTH_PAGE_CLIENT_ID"),
   pageClientSecret: secret("SVC_MCP_OAUTH_PAGE_CLIENT_SECRET"),
 })
-type Given = Config.Config.Success<typeof variables>
+type Given = Setting.Success<typeof variables>
 
 /** Sign-in off: none of its other variables may be set, or the operator meant it on. */
 const off = (given: Given): Either.Either<Option.Option<SignInSettingsShape>, Refused> => {
@@ -217,7 +218,7 @@ const on = (given: Given, issuer: string, services: ReadonlyArray<string>) =>
   })
 
 const config = (services: ReadonlyArray<string>) =>
-  Config.mapOrFail(variables, (given) =>
+  Setting.mapOrFail(variables, (given) =>
     Option.isNone(given.issuer) ? off(given) : on(given, given.issuer.value, services),
   )
 
@@ -228,7 +229,7 @@ export const load = (
 
 /** Whether SVC_MCP_OAUTH_ISSUER is set: sign-in is on over HTTP (its other settings are read by `load`). */
 export const enabled: Effect.Effect<boolean, ConfigError> = read(
-  Config.map(optional("SVC_MCP_OAUTH_ISSUER"), Option.isSome),
+  Setting.map(optional("SVC_MCP_OAUTH_ISSUER"), Option.isSome),
 )
 
 /** Whether some identity's entry asks for a minted key (its server's credentials must then be an admin's). */

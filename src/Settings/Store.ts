@@ -12,13 +12,14 @@
  * confirmation states (SVC_MCP_STATE_KEY): without it no replica could verify
  * another's question, and the refused keys' hashes would not match.
  */
-import * as Config from "effect/Config"
+
 import type * as EffectConfigError from "effect/ConfigError"
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { type ConfigError, optional, optionalWith, pickOne, read, refuse, secret } from "./Read.js"
+import * as Setting from "./Setting.js"
 import * as Team from "./Team.js"
 
 export const DEFAULT_PREFIX = "svc-mcp:"
@@ -169,7 +170,7 @@ interface Given {
   readonly sentinel?: Omit<SentinelSettings, "sentinelPassword">
 }
 
-const url = Config.mapOrFail(
+const url = Setting.mapOrFail(
   secret("SVC_MCP_STORE"),
   (given): Either.Either<Option.Option<Given>, EffectConfigError.ConfigError> => {
     if (Option.isNone(given)) return Either.right(Option.none())
@@ -199,9 +200,9 @@ const prefix = optionalWith("SVC_MCP_STORE_PREFIX", (text) =>
           `give 1 to 64 printable characters without spaces, e.g. SVC_MCP_STORE_PREFIX=team-a: (default ${DEFAULT_PREFIX})`,
         ),
       ),
-).pipe(Config.map(Option.getOrElse(() => DEFAULT_PREFIX)))
+).pipe(Setting.map(Option.getOrElse(() => DEFAULT_PREFIX)))
 
-const cluster = Config.mapOrFail(
+const cluster = Setting.mapOrFail(
   optional("SVC_MCP_STORE_CLUSTER"),
   pickOne(
     "SVC_MCP_STORE_CLUSTER",
@@ -211,7 +212,7 @@ const cluster = Config.mapOrFail(
   ),
 )
 
-const cache = Config.mapOrFail(
+const cache = Setting.mapOrFail(
   optional("SVC_MCP_STORE_CACHE"),
   pickOne(
     "SVC_MCP_STORE_CACHE",
@@ -222,8 +223,8 @@ const cache = Config.mapOrFail(
 )
 
 /** The store's settings, or None when SVC_MCP_STORE is unset. */
-const config: Config.Config<Option.Option<StoreSettings>> = Config.mapOrFail(
-  Config.all({
+const config: Setting.Setting<Option.Option<StoreSettings>> = Setting.mapOrFail(
+  Setting.all({
     url,
     password: secret("SVC_MCP_STORE_PASSWORD"),
     sentinelPassword: secret("SVC_MCP_STORE_SENTINEL_PASSWORD"),

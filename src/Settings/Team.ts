@@ -3,7 +3,7 @@
  * states (so that replicas behind a balancer accept each other's), and the
  * proxies whose X-Forwarded-For is believed.
  */
-import * as Config from "effect/Config"
+
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { type Cidr, parse } from "../Shared/Cidr.js"
 import { type ConfigError, commaList, duration, optionalWith, read, refuse, secret } from "./Read.js"
+import * as Setting from "./Setting.js"
 
 /** The shortest state key, in bytes: HMAC-SHA256's own strength. */
 export const MIN_KEY_BYTES = 32
@@ -38,7 +39,7 @@ export class TeamSettings extends Context.Reference<TeamSettings>()("svc-mcp/Tea
   defaultValue: (): TeamSettingsShape => DEFAULT,
 }) {}
 
-const stateKey = Config.mapOrFail(secret("SVC_MCP_STATE_KEY"), (given) => {
+const stateKey = Setting.mapOrFail(secret("SVC_MCP_STATE_KEY"), (given) => {
   if (Option.isNone(given)) return Either.right(Option.none())
   const bytes = Buffer.from(Redacted.value(given.value), "utf8")
   return bytes.length >= MIN_KEY_BYTES
@@ -64,12 +65,12 @@ const trustedProxies = optionalWith("SVC_MCP_TRUSTED_PROXIES", (text) => {
           "give comma-separated addresses or CIDRs, e.g. SVC_MCP_TRUSTED_PROXIES=10.0.0.0/8,fd00::/8",
         ),
       )
-}).pipe(Config.map(Option.getOrElse((): ReadonlyArray<Cidr> => [])))
+}).pipe(Setting.map(Option.getOrElse((): ReadonlyArray<Cidr> => [])))
 
 // Below the SDK's own 600 s round time-out, which would otherwise end a 2025-era question first.
 const questionMs = duration("SVC_MCP_QUESTION_TIMEOUT", QUESTION_MS, 1_000, 540_000)
 
-export const config: Config.Config<TeamSettingsShape> = Config.all({ stateKey, trustedProxies, questionMs })
+export const config: Setting.Setting<TeamSettingsShape> = Setting.all({ stateKey, trustedProxies, questionMs })
 
 export const load: Effect.Effect<TeamSettingsShape, ConfigError> = read(config)
 

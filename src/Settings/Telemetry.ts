@@ -4,12 +4,13 @@
  * malformed one is refused at start like every other variable. The exporters
  * read the other OTEL_EXPORTER_OTLP_* variables themselves.
  */
-import * as Config from "effect/Config"
+
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { VERSION } from "../Shared/Version.js"
 import { type ConfigError, optional, optionalWith, positive, read, refuse } from "./Read.js"
+import * as Setting from "./Setting.js"
 
 export interface TelemetrySettings {
   /**
@@ -44,10 +45,10 @@ const endpoint = optionalWith("OTEL_EXPORTER_OTLP_ENDPOINT", (value) => {
 })
 
 /** The settings, or None when telemetry is off. */
-const telemetry: Config.Config<Option.Option<TelemetrySettings>> = Config.map(
-  Config.all({
+const telemetry: Setting.Setting<Option.Option<TelemetrySettings>> = Setting.map(
+  Setting.all({
     endpoint,
-    serviceName: Config.map(optional("OTEL_SERVICE_NAME"), (name) => Option.getOrElse(name, () => "svc-mcp").trim()),
+    serviceName: Setting.map(optional("OTEL_SERVICE_NAME"), (name) => Option.getOrElse(name, () => "svc-mcp").trim()),
     metricIntervalMs: positive("OTEL_METRIC_EXPORT_INTERVAL", DEFAULT_METRIC_INTERVAL_MS, "milliseconds", 10_000),
   }),
   ({ endpoint, ...rest }) =>

@@ -3,7 +3,6 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
-import * as EffectConfig from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
@@ -20,6 +19,7 @@ import * as HttpSettings from "../../../src/Settings/Http.js"
 import * as ParamsCheckSettings from "../../../src/Settings/ParamsCheck.js"
 import * as PolicySettings from "../../../src/Settings/Policy.js"
 import * as RegistrySettings from "../../../src/Settings/Registry.js"
+import * as Setting from "../../../src/Settings/Setting.js"
 import * as SignInSettings from "../../../src/Settings/SignIn.js"
 import * as StoreSettings from "../../../src/Settings/Store.js"
 import * as TeamSettings from "../../../src/Settings/Team.js"
@@ -144,66 +144,69 @@ const sameAsFromEnv = (env: NodeJS.ProcessEnv) => {
   }
 }
 
-const tooMany = (config: EffectConfig.Config<unknown>) =>
-  EffectConfig.mapOrFail(config, (value) =>
-    typeof value === "number" && value > 3
+const tooMany = (setting: Setting.Setting<unknown>) =>
+  Setting.mapOrFail(setting, (value) =>
+    typeof value === "string" && value.length > 3
       ? Either.left(ConfigError.InvalidData(["X"], "too many"))
       : Either.right(value),
   )
 
-/** Any description made of effect's `Config` combinators, over the variables A, B and C, nested or not. */
-const descriptions = FastCheck.letrec<{ config: EffectConfig.Config<unknown> }>((tie) => ({
-  config: FastCheck.oneof(
+/** Any description made of the settings' combinators, over the variables A, B and C. */
+const descriptions = FastCheck.letrec<{ setting: Setting.Setting<unknown> }>((tie) => ({
+  setting: FastCheck.oneof(
     { depthSize: "small", withCrossShrink: true },
     FastCheck.constantFrom("A", "B", "C").chain((name) =>
-      FastCheck.constantFrom<EffectConfig.Config<unknown>>(
-        EffectConfig.string(name),
-        EffectConfig.integer(name),
-        EffectConfig.boolean(name),
-        EffectConfig.redacted(name),
-        EffectConfig.literal("on", "off")(name),
-        EffectConfig.array(EffectConfig.string(), name),
-      ),
+      FastCheck.constantFrom<Setting.Setting<unknown>>(Setting.string(name), Setting.redacted(name)),
     ),
-    FastCheck.constantFrom<EffectConfig.Config<unknown>>(EffectConfig.succeed(7), EffectConfig.fail("no")),
-    tie("config").map((config) => EffectConfig.option(config)),
-    tie("config").map((config) => EffectConfig.withDefault(config, "fallback")),
-    tie("config").map((config) => EffectConfig.map(config, (value) => ({ mapped: value }))),
-    tie("config").map(tooMany),
-    tie("config").map((config) => EffectConfig.nested(config, "N")),
-    tie("config").map((config) => EffectConfig.suspend(() => config)),
-    tie("config").map((config) => EffectConfig.withDescription(config, "described")),
-    FastCheck.tuple(tie("config"), tie("config")).map(([left, right]) => EffectConfig.all([left, right])),
-    FastCheck.tuple(tie("config"), tie("config")).map(([left, right]) => EffectConfig.orElse(left, () => right)),
+    FastCheck.constant<Setting.Setting<unknown>>(Setting.succeed(7)),
+    tie("setting").map((setting) => Setting.option(setting)),
+    tie("setting").map((setting) => Setting.map(setting, (value) => ({ mapped: value }))),
+    tie("setting").map(tooMany),
+    FastCheck.tuple(tie("setting"), tie("setting")).map(([left, right]) => Setting.all([left, right])),
+    FastCheck.tuple(tie("setting"), tie("setting")).map(([left, right]) => Setting.all({ left, right })),
+    FastCheck.tuple(tie("setting"), tie("setting")).map(([left, right]) =>
+      Setting.zipWith(left, right, (a, b) => ({ a, b })),
+    ),
   ),
-})).config
+})).setting
 
-const loadWith = (
-  env: NodeJS.ProcessEnv,
-  provider: ConfigProvider.ConfigProvider,
-  config: EffectConfig.Config<unknown>,
-) => readWith(env, provider, Effect.either(provider.load(config)))
+/** A description read by its plain reader and by effect's fromEnv through its Config. */
+const asData = (read: Either.Either<unknown, ConfigError.ConfigError>) =>
+  Either.match(read, { onLeft: (error) => ({ left: plain(error) }), onRight: (value) => ({ right: plain(value) }) })
+
+/** A description read by its plain reader and by effect's fromEnv through its Config. */
+const bothReads = (env: NodeJS.ProcessEnv, setting: Setting.Setting<unknown>) => {
+  const saved = process.env
+  process.env = env
+  try {
+    const fromEnv = Effect.runSync(Effect.either(ConfigProvider.fromEnv().load(setting.config)))
+    return { plainRead: asData(setting.read(env, (name) => name)), fromEnv: asData(fromEnv) }
+  } finally {
+    process.env = saved
+  }
+}
 
 describe("Settings/Environment", () => {
-  it("loads any description as effect's fromEnv does, to the error's paths and words", () => {
+  it("reads any description as effect's fromEnv reads its Config, to the error's paths and words", () => {
     const env = FastCheck.record(
       {
-        A: FastCheck.constantFrom("", "12", "x", "true", "on"),
+        A: FastCheck.constantFrom("", "12", "x", "true", "long value"),
         B: FastCheck.constantFrom("1", "a,b", " "),
-        N_A: FastCheck.constantFrom("5", "off"),
-        N_C: FastCheck.constantFrom("2", ""),
+        C: FastCheck.constantFrom("2", "", "abcdef"),
       },
       { requiredKeys: [] },
     )
     FastCheck.assert(
-      FastCheck.property(descriptions, env, (config, env) => {
-        expect(loadWith(env, Environment.provider, config)).toEqual(loadWith(env, ConfigProvider.fromEnv(), config))
+      FastCheck.property(descriptions, env, (setting, env) => {
+        const { plainRead, fromEnv } = bothReads(env, setting)
+        expect(plainRead).toEqual(fromEnv)
       }),
       {
         numRuns: runs(300),
         examples: [
-          [EffectConfig.nested(tooMany(EffectConfig.integer("A")), "N"), { N_A: "5" }],
-          [EffectConfig.all([EffectConfig.integer("A"), EffectConfig.redacted("C")]), { A: "x" }],
+          [tooMany(Setting.string("A")), { A: "long value" }],
+          [Setting.all([Setting.string("A"), Setting.redacted("C")]), { B: "1" }],
+          [Setting.option(tooMany(Setting.string("C"))), { C: "abcdef" }],
         ],
       },
     )
