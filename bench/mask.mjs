@@ -17,6 +17,8 @@ const { mask } = await load("Untrusted/Mask.js")
 const { fence, token } = await load("Untrusted/Fence.js")
 const { success } = await load("Tools/Render.js")
 const Definitions = await load("Tools/Catalog/Definitions.js")
+const Shown = await load("Call/Shown.js")
+const View = await load("Tools/View.js")
 
 const MB = 1 << 20
 const filled = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)
@@ -52,7 +54,9 @@ export const maskFigure = ({ quick = false } = {}) => {
     ]),
   )
   const log = { stage: "Get Log", command: "docker compose logs", stdout: TEXTS["eyJ- repeated"], stderr: "", success: true }
-  const answer = { tool: "svc_logs", wait: false, schema: false, selectorKey: "resource_type", selector: "stack", endpoint: "read/GetStackLog", body: { stack: "web" }, data: log, text: JSON.stringify(log) }
+  const made = { tool: "svc_logs", wait: false, schema: false, selectorKey: "resource_type", selector: "stack", endpoint: "read/GetStackLog", body: { stack: "web" }, data: log, text: JSON.stringify(log), shown: Shown.Shown.Glance() }
+  // The view chosen once, as the tools' program does before rendering (Tools/View.ts).
+  const answer = { ...made, view: View.choose(Definitions.svc_logs, made, log, made.text) }
   const rendered = round(timed(rounds, () => success(Definitions.svc_logs, answer, { maxOutputChars: 50_000, revealSecrets: false })))
   return { msPerMb: perMb, renderOneMbLogMs: rendered }
 }
