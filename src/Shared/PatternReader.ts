@@ -6,10 +6,18 @@
  * terminated when it runs out, and the call refused. The workers stay for the next pattern, at
  * most WORKERS at once and WAITING patterns waiting for one; none keeps the process alive.
  *
+ * The workers are a pool's, and the pool a part that holds state (PatternReader, a Tag): each
+ * bundle makes its own (`make`, scoped), so two servers share no worker, and the workers end when
+ * the scope that made them closes.
+ *
  * The worker runs `serve` and the wildcards' maker (Shared/NameWildcard.ts) from their source text:
  * a worker thread cannot load this module from TypeScript, nor the engine from a bundle without
  * its path, which the program gives it (the executable's own copy of re2js, or the package's).
  */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import { type NameTest, wildcards } from "./NameWildcard.js"
 
 /** One pattern to read: its entries, whether each is a regex, the names and the program's bound. */
@@ -121,49 +129,99 @@ const spawn = async (): Promise<Worker> => {
   return worker
 }
 
-const idle: Array<Worker> = []
-const waiting: Array<(worker: Worker | PromiseLike<Worker>) => void> = []
-let alive = 0
-
-/** A worker for one job: an idle one, a new one, or the next one freed; undefined when too many wait. */
-const acquire = (): Promise<Worker> | undefined => {
-  const ready = idle.pop()
-  if (ready !== undefined) return Promise.resolve(ready)
-  if (alive < WORKERS) {
-    alive++
-    return spawn()
-  }
-  if (waiting.length >= WAITING) return undefined
-  return new Promise<Worker>((resolve) => waiting.push(resolve))
+/** A pool of workers reading patterns: its own, made by `makePool`, ended by `close`. */
+export interface Pool {
+  /** Reads `job` in a worker, stopping it when `budgetMs` runs out. */
+  readonly read: (job: Job, budgetMs: number) => Promise<Answer>
+  /** Ends every worker, busy or idle; a pattern read afterwards is refused. */
+  readonly close: () => Promise<void>
 }
 
-/** A job's worker given back: to the next waiting, else kept idle. One stopped (or never started) is replaced. */
-const release = (worker: Worker | undefined) => {
-  const next = waiting.shift()
-  if (next !== undefined) next(worker === undefined ? spawn() : worker)
-  else if (worker !== undefined) idle.push(worker)
-  else alive--
+const CLOSED = "the pattern reader was closed"
+
+/** A pool of its own, with no worker until the first pattern that needs one. */
+export const makePool = (): Pool => {
+  const idle: Array<Worker> = []
+  const waiting: Array<(worker: Worker | PromiseLike<Worker>) => void> = []
+  const workers = new Set<Worker>()
+  let alive = 0
+  let closed = false
+
+  const started = (): Promise<Worker> =>
+    spawn().then((worker) => {
+      if (closed) {
+        void worker.terminate()
+        throw new Error(CLOSED)
+      }
+      workers.add(worker)
+      return worker
+    })
+
+  /** A worker for one job: an idle one, a new one, or the next one freed; undefined when too many wait. */
+  const acquire = (): Promise<Worker> | undefined => {
+    const ready = idle.pop()
+    if (ready !== undefined) return Promise.resolve(ready)
+    if (alive < WORKERS) {
+      alive++
+      return started()
+    }
+    if (waiting.length >= WAITING) return undefined
+    return new Promise<Worker>((resolve) => waiting.push(resolve))
+  }
+
+  /** A job's worker given back (`kept`) or stopped: to the next waiting, else kept idle. One stopped (or never started) is replaced. */
+  const release = (worker: Worker | undefined, kept: boolean) => {
+    if (worker !== undefined && (!kept || closed)) workers.delete(worker)
+    if (closed) {
+      if (worker !== undefined && kept) void worker.terminate()
+      return
+    }
+    const next = waiting.shift()
+    if (next !== undefined) next(kept && worker !== undefined ? worker : started())
+    else if (kept && worker !== undefined) idle.push(worker)
+    else alive--
+  }
+
+  const read = async (job: Job, budgetMs: number): Promise<Answer> => {
+    if (closed) return { _tag: "Stopped", reason: CLOSED }
+    const acquired = acquire()
+    if (acquired === undefined) return { _tag: "Busy" }
+    let worker: Worker
+    try {
+      worker = await acquired
+    } catch (error) {
+      release(undefined, false)
+      return { _tag: "Stopped", reason: error instanceof Error ? error.message : String(error) }
+    }
+    return readIn(worker, job, budgetMs, release)
+  }
+
+  const close = async (): Promise<void> => {
+    closed = true
+    idle.length = 0
+    for (const next of waiting.splice(0)) next(Promise.reject(new Error(CLOSED)))
+    await Promise.all([...workers].map((worker) => worker.terminate()))
+    workers.clear()
+  }
+
+  return { read, close }
 }
 
-/** Reads `job` in a worker, stopping it when `budgetMs` runs out. */
-export const read = async (job: Job, budgetMs: number): Promise<Answer> => {
-  const acquired = acquire()
-  if (acquired === undefined) return { _tag: "Busy" }
-  let worker: Worker
-  try {
-    worker = await acquired
-  } catch (error) {
-    release(undefined)
-    return { _tag: "Stopped", reason: error instanceof Error ? error.message : String(error) }
-  }
-  return new Promise<Answer>((resolve) => {
+/** `job` read by `worker`, which goes back by `release`, kept or stopped. */
+const readIn = (
+  worker: Worker,
+  job: Job,
+  budgetMs: number,
+  release: (worker: Worker, kept: boolean) => void,
+): Promise<Answer> =>
+  new Promise<Answer>((resolve) => {
     const done = (answer: Answer, keep: boolean) => {
       clearTimeout(timer)
       worker.off("message", answered)
       worker.off("error", failed)
       worker.off("exit", exited)
       if (!keep) void worker.terminate()
-      release(keep ? worker : undefined)
+      release(worker, keep)
       resolve(answer)
     }
     const answered = (answer: Answer) => done(answer, true)
@@ -175,4 +233,14 @@ export const read = async (job: Job, budgetMs: number): Promise<Answer> => {
     worker.on("exit", exited)
     worker.postMessage(job)
   })
-}
+
+/** The pattern reader a bundle provides: a pool of workers, its own. */
+export class PatternReader extends Context.Tag("svc-mcp/PatternReader")<PatternReader, Pool>() {}
+
+/** A pool for the length of the scope: its workers end when the scope closes. */
+export const make: Effect.Effect<Pool, never, Scope.Scope> = Effect.acquireRelease(Effect.sync(makePool), (pool) =>
+  Effect.promise(() => pool.close()),
+)
+
+/** A pattern reader of its own, its workers ended when the layer's scope closes. */
+export const layer: Layer.Layer<PatternReader> = Layer.scoped(PatternReader, make)
