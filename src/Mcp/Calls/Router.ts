@@ -14,7 +14,6 @@ import type { ConfirmationState } from "../../Confirmation/State.js"
 import * as CallRecord from "../../Operations/CallRecord.js"
 import { authOf, policyOf, type Service, Services, settingsOf } from "../../Registry/Registry.js"
 import { isObject } from "../../Shared/JsonShape.js"
-import type { PatternReader } from "../../Shared/PatternReader.js"
 import { make as makeTool, pathOf, type Tool } from "../../Tools/Catalog/Tool.js"
 import { ToolDeniedError } from "../../Tools/Catalog/ToolError.js"
 import { Policy, toolsOf } from "../../Tools/Policy/Policy.js"
@@ -150,8 +149,8 @@ const unknownService =
   }
 
 /** Each service's context brings its own client and policy; the call's record (audit, telemetry) and the state key are shared. */
-export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard | SecretPages | PatternReader> =
-  Effect.gen(function* () {
+export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard | SecretPages> = Effect.gen(
+  function* () {
     const services = yield* Services
     const names = services.map((s) => s.name)
     // SVC_REACH is the server's, one for every service.
@@ -192,4 +191,5 @@ export const make: Effect.Effect<RouterShape, never, ConfirmationState | Guard |
       )
     }
     return { tools: publish(services, all), handle }
-  })
+  },
+)
