@@ -15,6 +15,8 @@
  * - the guard (Guard): off;
  * - the pages a secret is handed to the person on (SecretPages): this process's own, in memory,
  *   served on loopback from the first one made;
+ * - the pattern reader (PatternReader): a pool of worker threads of its own, started by the first
+ *   pattern that needs one, its workers ended when the bundle's scope closes;
  * - the shared store (Store) itself, so that serving over HTTP hands a 2025-era
  *   client's answers to the replica holding the call: none.
  */
@@ -29,6 +31,7 @@ import * as ConfirmationState from "../Confirmation/State.js"
 import * as PolicySettings from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
 import * as Parts from "../Shared/Parts.js"
+import * as PatternReader from "../Shared/PatternReader.js"
 import * as Store from "../Store/Store.js"
 import * as ParamsCheck from "../Tools/Params/ParamsCheck.js"
 import * as Policy from "../Tools/Policy/Policy.js"
@@ -43,6 +46,7 @@ export type Tools =
   | Guard.Guard
   | Store.Store
   | SecretPages.SecretPages
+  | PatternReader.PatternReader
 
 /**
  * The tools over the settings `settings` gives (a value: `PolicySettings.layerValue(...)`),
@@ -95,6 +99,7 @@ export const contextWith = (
         Context.get(settled, PolicySettings.ServerSettings).secretPageMs,
       ),
     )
+    const reader = yield* Parts.beneathOr(PatternReader.PatternReader, PatternReader.make)
     return settled.pipe(
       Context.add(Policy.Policy, policy),
       Context.add(ParamsCheck.ParamsCheck, check),
@@ -102,6 +107,7 @@ export const contextWith = (
       Context.add(Guard.Guard, guard),
       Context.add(Store.Store, store),
       Context.add(SecretPages.SecretPages, pages),
+      Context.add(PatternReader.PatternReader, reader),
     )
   })
 

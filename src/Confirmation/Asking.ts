@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Asked from "../Call/Asked.js"
 import type { Pattern } from "../Settings/Policy.js"
+import type { PatternReader } from "../Shared/PatternReader.js"
 import type { SvcClient } from "../SvcClient.js"
 import type { Invocation } from "../Tools/Invoke.js"
 import { type Resolved, touched } from "../Tools/Policy/Targets.js"
@@ -41,8 +42,8 @@ export const heldReason = (hold: GuardHold): Asked.Reason =>
 const patternReason = (
   settings: Settings,
   patterns: ReadonlyArray<Pattern>,
-  targets: Effect.Effect<Resolved, never, SvcClient>,
-): Effect.Effect<Asked.Reason | undefined, never, SvcClient> =>
+  targets: Effect.Effect<Resolved, never, SvcClient | PatternReader>,
+): Effect.Effect<Asked.Reason | undefined, never, SvcClient | PatternReader> =>
   Effect.gen(function* () {
     for (const pattern of patterns) {
       if (pattern.touches === undefined) return reasonOf(settings, pattern)
@@ -61,8 +62,8 @@ export const resolve = (
   invocation: Invocation,
   patterns: ReadonlyArray<Pattern>,
   hold: GuardHold | undefined,
-  targets: Effect.Effect<Resolved, never, SvcClient>,
-): Effect.Effect<Asked.Asked | undefined, never, SvcClient> => {
+  targets: Effect.Effect<Resolved, never, SvcClient | PatternReader>,
+): Effect.Effect<Asked.Asked | undefined, never, SvcClient | PatternReader> => {
   if (invocation.schema) return Effect.succeed(undefined)
   return Effect.map(patternReason(settings, patterns, targets), (reason) =>
     Asked.of([...(reason === undefined ? [] : [reason]), ...(hold === undefined ? [] : [heldReason(hold)])]),

@@ -17,6 +17,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Asked from "../Call/Asked.js"
 import * as CallContext from "../Call/Context.js"
+import type { PatternReader } from "../Shared/PatternReader.js"
 import type { SvcClient } from "../SvcClient.js"
 import type { Invocation } from "../Tools/Invoke.js"
 import type { NamesShape } from "../Tools/Names/Names.js"
@@ -86,7 +87,10 @@ export const holdRefusal = ({ read, why }: { readonly read: string; readonly why
   `this change ${why.startsWith("SVC_GUARD") ? `is held by ${why}` : `${why}, so it is held`} because it follows reading ${read}, which may carry instructions (SVC_GUARD); this client can answer neither input_required nor elicitation requests. To go on: use a client that can answer the confirmation, or the user makes this change themselves, or the operator changes SVC_GUARD_HOLD or SVC_GUARD`
 
 /** The verdict on one call that would be sent. */
-export const decide = (settings: Settings, request: Request): Effect.Effect<Verdict, QuestionUnprepared, SvcClient> => {
+export const decide = (
+  settings: Settings,
+  request: Request,
+): Effect.Effect<Verdict, QuestionUnprepared, SvcClient | PatternReader> => {
   const { invocation, asked, reply } = request
   // `schema: true` sends nothing: there is nothing to confirm.
   if (invocation.schema || asked === undefined) return sendNow

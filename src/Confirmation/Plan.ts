@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Kinds from "../Service/Kinds.js"
 import * as NamePattern from "../Shared/NamePattern.js"
+import type { PatternReader } from "../Shared/PatternReader.js"
 import type { SvcClient } from "../SvcClient.js"
 import * as Tables from "../Tools/Catalog/Tables.js"
 import type { NamesShape } from "../Tools/Names/Names.js"
@@ -102,7 +103,7 @@ const batchPlan = (endpoint: string, params: Params, names: Option.Option<NamesS
         )
         // Read off the event loop, within its budget. A pattern past a limit, or one its engine refuses,
         // was refused before any question (Tools/Params/BatchPattern.ts): what is left here is the budget.
-        const selected = yield* Effect.promise(() => NamePattern.select(pattern, names))
+        const selected = yield* NamePattern.select(pattern, names)
         if (selected._tag === "Refused") return yield* Effect.fail(NamePattern.said(selected))
         return selected.matched.flatMap((i) => names[i] ?? [])
       }),
@@ -144,8 +145,8 @@ export const make = (
   params: Params,
   names: Option.Option<NamesShape> = Option.none(),
   revealSecrets = false,
-): Effect.Effect<Option.Option<Planned>, never, SvcClient> => {
-  const planned = (plan: Effect.Effect<Plan, never, SvcClient>) =>
+): Effect.Effect<Option.Option<Planned>, never, SvcClient | PatternReader> => {
+  const planned = (plan: Effect.Effect<Plan, never, SvcClient | PatternReader>) =>
     Effect.map(plan, (p) => Option.some({ plan: p, text: render(p) }))
   if (hasAccessPlan(tool, selector)) return planned(accessPlan(tool, selector, params))
   if (tool === "svc_update" && selector === "resource_meta") return planned(metaPlan(params))

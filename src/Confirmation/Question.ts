@@ -11,6 +11,7 @@ import * as Option from "effect/Option"
 import * as Asked from "../Call/Asked.js"
 import * as CallContext from "../Call/Context.js"
 import { isObject } from "../Shared/JsonShape.js"
+import type { PatternReader } from "../Shared/PatternReader.js"
 import { oneLine, quote, word } from "../Shared/Quote.js"
 import { REDACTED } from "../Shared/Secrets.js"
 import { SvcClient } from "../SvcClient.js"
@@ -168,7 +169,7 @@ const askedWords = (asked: Asked.Asked | undefined, endpoint: string) => {
 }
 
 /** The question shown to the user. */
-export const message = (question: Question): Effect.Effect<string, never, SvcClient> =>
+export const message = (question: Question): Effect.Effect<string, never, SvcClient | PatternReader> =>
   Effect.gen(function* () {
     const { invocation } = question
     // Among several services the user must know which one the call is for; the setting that asked is named as it.

@@ -10,6 +10,7 @@ import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import * as PatternReader from "../Shared/PatternReader.js"
 import * as Accounts from "./Access/Accounts.js"
 import { RateLimiter, WINDOW_MS } from "./Access/RateLimiter.js"
 import * as Users from "./Access/Users.js"
@@ -128,6 +129,7 @@ const routesOf = (
   accounts: ReadonlyArray<Accounts.Account>,
   options: SandboxOptions,
   version: string,
+  reader: PatternReader.Pool,
 ) => {
   const created = world.now()
   const apiKeys = (caller: Caller) =>
@@ -143,14 +145,14 @@ const routesOf = (
       }))
   const routes = new Map<string, Resources.Handler>([
     ...Resources.handlers(world),
-    ...Executions.handlers(world, options.timing),
+    ...Executions.handlers(world, reader, options.timing),
     ...Reads.handlers(world),
     ...Docker.handlers(world),
     ...Users.handlers(world, apiKeys),
     ...Meta.handlers(world),
     ...Alerts.handlers(world),
     ...Monitoring.handlers(world),
-    ...Files.handlers(world, (kind, params, caller) => Executions.selected(world, kind, params, caller)),
+    ...Files.handlers(world, (kind, params, caller) => Executions.selected(world, reader, kind, params, caller)),
     ...Servers.handlers(world),
     ["read/GetVersion", () => ({ version })],
     ["read/GetCoreInfo", coreInfo],
@@ -253,7 +255,9 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   Scenarios.apply(world, scenario)
   Alerts.refresh(world)
   clock.run()
-  const routes = routesOf(world, accounts, options, version)
+  // The sandbox's own pattern reader, its workers ended as it closes.
+  const reader = PatternReader.makePool()
+  const routes = routesOf(world, accounts, options, version, reader)
   const auth = Accounts.make(accounts, limiter, ttl, world.schema, moreUsers(world))
   const server = Http.createServer(listener(handlerOf(world, routes, auth, limiter, version)))
   await new Promise<void>((resolve, reject) => {
@@ -272,7 +276,7 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
-        server.close(() => resolve())
+        server.close(() => void reader.close().then(resolve))
       }),
   }
 }

@@ -15,6 +15,7 @@
  * Wildcards alone over few names, where the work is small whatever they hold, are read here.
  */
 
+import * as Effect from "effect/Effect"
 import { type NameTest, wildcards } from "./NameWildcard.js"
 import * as Reader from "./PatternReader.js"
 
@@ -117,10 +118,11 @@ const answered = (answer: Reader.Answer, names: number, budgetMs: number): Selec
 
 /**
  * The names `pattern` matches, as indexes into `names`, or why it is not read. With no names, it
- * checks the pattern alone: its limits, and that RE2 reads its regexes. `budgetMs` is
- * LIMITS.budgetMs but where a test gives less.
+ * checks the pattern alone: its limits, and that RE2 reads its regexes, in `pool`'s workers.
+ * `budgetMs` is LIMITS.budgetMs but where a test gives less.
  */
-export const select = async (
+export const selectWith = async (
+  pool: Reader.Pool,
   pattern: string,
   names: ReadonlyArray<string>,
   budgetMs: number = LIMITS.budgetMs,
@@ -137,8 +139,16 @@ export const select = async (
     return { _tag: "Selected", matched }
   }
   const job = { entries: list.map((text) => ({ text, regex: isRegex(text) })), names, program: LIMITS.program }
-  return answered(await Reader.read(job, budgetMs), names.length, budgetMs)
+  return answered(await pool.read(job, budgetMs), names.length, budgetMs)
 }
+
+/** `selectWith` in the pattern reader of the context. */
+export const select = (
+  pattern: string,
+  names: ReadonlyArray<string>,
+  budgetMs: number = LIMITS.budgetMs,
+): Effect.Effect<Selected, never, Reader.PatternReader> =>
+  Effect.flatMap(Reader.PatternReader, (pool) => Effect.promise(() => selectWith(pool, pattern, names, budgetMs)))
 
 /**
  * A refusal in words for the one who wrote the pattern. A regex the engine refuses says what the

@@ -12,6 +12,7 @@ import type { SvcError } from "../Service/Errors.js"
 import { Naming } from "../Settings/Naming.js"
 import { DEFAULT_SETTINGS } from "../Settings/Policy.js"
 import { isObject } from "../Shared/JsonShape.js"
+import type { PatternReader } from "../Shared/PatternReader.js"
 import { type Group, type Reply, SvcClient, type SvcClientShape } from "../SvcClient.js"
 import { firstLine, namesFor, readBackOf, shownWith } from "./Beside.js"
 import { problemsOf } from "./Catalog/Problems.js"
@@ -139,7 +140,10 @@ export const resolveCall = (tool: Tool, args: unknown): Call => {
  * sends nothing), and the endpoint's definition accepts its params (the check `runWith` makes
  * before sending). A question is asked only of a call that would be sent.
  */
-export const wouldSend = (call: Call, check: ParamsCheck.ParamsCheckShape): Effect.Effect<boolean> => {
+export const wouldSend = (
+  call: Call,
+  check: ParamsCheck.ParamsCheckShape,
+): Effect.Effect<boolean, never, PatternReader> => {
   if (Either.isLeft(call.invocation)) return Effect.succeed(false)
   const invocation = call.invocation.right
   if (invocation.schema) return Effect.succeed(false)
@@ -186,7 +190,7 @@ export const invoke = (
   tool: Tool,
   args: unknown,
   pace: Pace = DEFAULT_SETTINGS,
-): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
+): Effect.Effect<ToolSuccess, Failure, SvcClient | PatternReader | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
   run(resolveCall(tool, args), pace)
 
 /** What a call's program reads besides the client: the service's default page, the names of ids, the params check. */
@@ -200,7 +204,7 @@ export interface Readers {
 export const run = (
   call: Call,
   pace: Pace = DEFAULT_SETTINGS,
-): Effect.Effect<ToolSuccess, Failure, SvcClient | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
+): Effect.Effect<ToolSuccess, Failure, SvcClient | PatternReader | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
   Effect.flatMap(Effect.context<DefaultPage | ParamsCheck.ParamsCheck | Names>(), (context) =>
     runWith(call, pace, {
       pages: Context.get(context, DefaultPage),
@@ -251,7 +255,7 @@ export const runWith = (
   call: Call,
   pace: RunSettings,
   readers: Readers,
-): Effect.Effect<ToolSuccess, Failure, SvcClient> =>
+): Effect.Effect<ToolSuccess, Failure, SvcClient | PatternReader> =>
   Effect.gen(function* () {
     const { tool } = call
     const resolved = yield* Either.isLeft(call.invocation) ? beyondReach(call, call.invocation.left) : call.invocation

@@ -8,6 +8,7 @@ import * as Redacted from "effect/Redacted"
 import * as ClientBundle from "../../src/Bundle/Client.js"
 import * as Config from "../../src/Config.js"
 import * as SvcTransport from "../../src/Service/Transport.js"
+import * as PatternReader from "../../src/Shared/PatternReader.js"
 
 export const KEY = "key-1234"
 export const SECRET = "secret-api-value-5678"
@@ -35,4 +36,7 @@ export const login = (
 
 /** The client's bundle over the configuration `config` (and the HttpClient beneath it). */
 export const client = (config: Config.SvcConfigShape, http: Layer.Layer<HttpClient.HttpClient> = SvcTransport.layer) =>
-  ClientBundle.layerWith(() => Config.layerValue(config)).pipe(Layer.provideMerge(http))
+  ClientBundle.layerWith(() => Config.layerValue(config)).pipe(
+    Layer.provideMerge(http),
+    Layer.merge(PatternReader.layer),
+  )

@@ -27,6 +27,7 @@ import {
   SvcTransport,
   TeamSettings,
 } from "../../src/index.js"
+import * as PatternReader from "../../src/Shared/PatternReader.js"
 import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
 import * as Clients from "../support/Clients.js"
 import * as Layers from "../support/Layers.js"
@@ -120,7 +121,7 @@ describe("embedding through the bundles", () => {
       expect(took).toBeGreaterThanOrEqual(290)
       expect(took).toBeLessThan(5_000)
       expect(double.requests[0]?.headers["x-embedder"]).toBe("yes")
-    }).pipe(Effect.provide(ParamsCheck.layerLazy)),
+    }).pipe(Effect.provide(ParamsCheck.layerLazy), Effect.provide(PatternReader.layer)),
   )
 })
 

@@ -10,6 +10,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Bundle, Definitions, Invoke, SvcClient, SvcTransport, VERSION } from "../../src/index.js"
+import * as PatternReader from "../../src/Shared/PatternReader.js"
 import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
 import * as Layers from "../support/Layers.js"
 import * as Double from "../support/ServiceDouble.js"
@@ -38,7 +39,7 @@ describe("the package as a library", () => {
       expect(direct).toEqual({ endpoint: "read/GetVersion", params: {} })
       expect(viaTool.data).toEqual({ endpoint: "read/GetStack", params: { stack: "web" } })
       expect(double.logins).toBe(1)
-    }).pipe(Effect.provide(ParamsCheck.layerLazy)),
+    }).pipe(Effect.provide(ParamsCheck.layerLazy), Effect.provide(PatternReader.layer)),
   )
 
   it("declares its version as package.json does", () => {

@@ -22,6 +22,7 @@ import * as CallRecord from "../../Operations/CallRecord.js"
 import { Naming } from "../../Settings/Naming.js"
 import { ServerSettings } from "../../Settings/Policy.js"
 import * as Once from "../../Shared/Once.js"
+import type { PatternReader } from "../../Shared/PatternReader.js"
 import type { SvcClient } from "../../SvcClient.js"
 import { ToolNotConfirmedError } from "../../Tools/Catalog/ToolError.js"
 import { type Call, type Invocation, resolveCall, runWith, type ToolSuccess, wouldSend } from "../../Tools/Invoke.js"
@@ -47,8 +48,11 @@ export class ProtocolFailure extends Data.TaggedError("ProtocolFailure")<{
 
 export type Answer = CallToolResult | InputRequiredResult
 
-/** The requirements of a call's Effect. */
-export type Requirements = SvcClient
+/**
+ * The requirements of a call's Effect: the client, and the tools' pattern reader, both in the
+ * context the server's call fibers run in (no step of a call provides them).
+ */
+export type Requirements = SvcClient | PatternReader
 
 /** The Effect of one call. */
 export type Handler = (incoming: Incoming) => Effect.Effect<Answer, ProtocolFailure, Requirements>
@@ -132,7 +136,7 @@ const confirmed = (
         Effect.fail(new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" })),
       ),
       Effect.flatMap(
-        (verdict): Effect.Effect<Answer, ProtocolFailure, SvcClient> =>
+        (verdict): Effect.Effect<Answer, ProtocolFailure, Requirements> =>
           carryOut(prepared, call, invocation, verdict, send),
       ),
       CallContext.locallyWith((context) => ({ ...context, asked: Option.fromNullable(asked) })),
@@ -141,7 +145,7 @@ const confirmed = (
 }
 
 /** What a call touches (Tools/Policy/Targets.ts): read once for the call, when a pattern with `@` first needs it. */
-type Touches = Effect.Effect<Targets.Resolved, never, SvcClient>
+type Touches = Effect.Effect<Targets.Resolved, never, SvcClient | PatternReader>
 
 const touchesOf = (invocation: Invocation): Touches =>
   Once.remembered(Effect.suspend(() => Targets.resolve(invocation)))
@@ -154,7 +158,7 @@ const admitted = (
   prepared: Prepared,
   call: Call,
   touches: Touches,
-  then: Effect.Effect<Answer, ProtocolFailure, SvcClient>,
+  then: Effect.Effect<Answer, ProtocolFailure, Requirements>,
 ) => {
   if (Either.isLeft(call.invocation) || call.invocation.right.schema) return then
   const invocation = call.invocation.right
@@ -168,7 +172,7 @@ const admitted = (
 const NONE: Targets.Resolved = { targets: [], unread: [] }
 
 /** What sends a call that has passed its checks: its program, or (TakeIn.ts) a form's question first. */
-type Send = (prepared: Prepared, call: Call) => Effect.Effect<Answer, ProtocolFailure, SvcClient>
+type Send = (prepared: Prepared, call: Call) => Effect.Effect<Answer, ProtocolFailure, Requirements>
 
 /** The tool's program (`sent`: with what its record lacks, TakeIn.ts), recorded and rendered; a failure said in a line. */
 const perform = (prepared: Prepared, call: Call, take?: (outcome: ToolSuccess) => ToolSuccess, sent: Call = call) => {
@@ -259,7 +263,7 @@ const unheld = (prepared: Prepared, call: Call, incoming: Incoming, send: Send =
  * asked to open its page; accepted, it is sent and its secret goes to the page (Handover.ts).
  */
 const handOver = (prepared: Prepared, call: Call, invocation: Invocation, incoming: Incoming) =>
-  Effect.flatMap(CallContext.get, (context): Effect.Effect<Answer, ProtocolFailure, SvcClient> => {
+  Effect.flatMap(CallContext.get, (context): Effect.Effect<Answer, ProtocolFailure, Requirements> => {
     const { pages } = prepared
     if (!Handover.applies(incoming, invocation, context, pages)) return withheld(prepared, call, incoming)
     const binding = Handover.bindingOf(context)
@@ -305,7 +309,7 @@ const takeIn = (prepared: Prepared, call: Call, invocation: Invocation, incoming
   Effect.flatMap(
     Effect.promise(() => import("./TakeIn.js")),
     (TakeIn) =>
-      TakeIn.run<ProtocolFailure, SvcClient>(prepared.pages, incoming, invocation, {
+      TakeIn.run<ProtocolFailure, Requirements>(prepared.pages, incoming, invocation, {
         checked: (send) => unheld(prepared, call, incoming, () => send),
         perform: (take, values) => perform(prepared, call, take, TakeIn.sent(call, invocation, values)),
         unsent: (reason, outcome, answer) =>

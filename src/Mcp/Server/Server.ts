@@ -35,6 +35,7 @@ import type * as CallRecord from "../../Operations/CallRecord.js"
 import { Services } from "../../Registry/Registry.js"
 import type { ServerSettings } from "../../Settings/Policy.js"
 import { describe, isObject } from "../../Shared/JsonShape.js"
+import type { PatternReader } from "../../Shared/PatternReader.js"
 import * as Runner from "../../Shared/Runner.js"
 import { VERSION } from "../../Shared/Version.js"
 import type { SvcClient } from "../../SvcClient.js"
@@ -148,6 +149,7 @@ export type Requirements =
   | Guard
   | Names
   | SecretPages
+  | PatternReader
 
 /** Runs one call's Effect as a fiber of the server's set of calls. */
 type RunCall = (

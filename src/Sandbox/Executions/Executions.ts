@@ -6,6 +6,7 @@
  */
 
 import * as NamePattern from "../../Shared/NamePattern.js"
+import type { Pool } from "../../Shared/PatternReader.js"
 import { composeRun, record } from "../Docker/Compose.js"
 import { PRUNES } from "../Docker/Prune.js"
 import { DEPLOYMENT_STATES, deployed, lifecycle, STACK_STATES } from "../Docker/Workloads.js"
@@ -190,10 +191,16 @@ for (const op of ["RotateAllServerKeys", "BackupCoreDatabase", "RotateCoreKeys",
 /**
  * The resources of `all` whose names `pattern` matches, as the service reads it
  * (Shared/NamePattern.ts): a regex its engine refuses fails the whole call, as the service's does,
- * before anything runs; so does a pattern past the limits of what reading it may cost here.
+ * before anything runs; so does a pattern past the limits of what reading it may cost here. Read
+ * in the sandbox's own pattern reader (`reader`), ended as the sandbox closes.
  */
-const matching = async (pattern: string, all: ReadonlyArray<Resource>): Promise<ReadonlyArray<Resource>> => {
-  const selected = await NamePattern.select(
+const matching = async (
+  reader: Pool,
+  pattern: string,
+  all: ReadonlyArray<Resource>,
+): Promise<ReadonlyArray<Resource>> => {
+  const selected = await NamePattern.selectWith(
+    reader,
     pattern,
     all.map((r) => r.name),
   )
@@ -294,15 +301,16 @@ const start = (world: World, timing: Timing, operation: string, params: Params, 
 /** What a batch runs: the resources whose names `pattern` matches, with every one of `tags`, that the caller may execute. */
 export const selected = async (
   world: World,
+  reader: Pool,
   kind: Kind,
   params: Params,
   caller: Caller,
 ): Promise<ReadonlyArray<Resource>> => {
-  const matches = await matching(ref(params, "pattern"), world.store.all(kind))
+  const matches = await matching(reader, ref(params, "pattern"), world.store.all(kind))
   return matches.filter(tagged(world, params.tags)).filter((r) => may(world, caller, kind, r, "Execute"))
 }
 
-export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<string, Handler> => {
+export const handlers = (world: World, reader: Pool, timing: Timing = DEFAULT_TIMING): Map<string, Handler> => {
   const routes = new Map<string, Handler>()
   for (const operation of operations.keys()) {
     routes.set(`execute/${operation}`, (params, caller) => start(world, timing, operation, params, caller))
@@ -311,7 +319,7 @@ export const handlers = (world: World, timing: Timing = DEFAULT_TIMING): Map<str
     const kind = operations.get(single)?.kind as Kind
     routes.set(`execute/Batch${single}`, async (params, caller) => {
       // Of the matches, the service runs those the caller may execute; the others are left out, not refused.
-      const matches = await selected(world, kind, params, caller)
+      const matches = await selected(world, reader, kind, params, caller)
       return matches.map((r) => {
         try {
           return { status: "Ok", data: start(world, timing, single, { [kinds[kind].key]: r.id }, caller) }

@@ -9,6 +9,7 @@
 import * as Effect from "effect/Effect"
 import { isObject } from "../../Shared/JsonShape.js"
 import * as NamePattern from "../../Shared/NamePattern.js"
+import type { PatternReader } from "../../Shared/PatternReader.js"
 import type { ParamsCheckShape } from "./ParamsCheck.js"
 import type { Checked } from "./ParamsValidation.js"
 
@@ -22,13 +23,13 @@ export const withPattern = (
   endpoint: string,
   checked: Checked,
   check: Pick<ParamsCheckShape, "describe">,
-): Effect.Effect<Checked> => {
+): Effect.Effect<Checked, never, PatternReader> => {
   if (checked._tag === "Invalid" || !isBatch(endpoint)) return Effect.succeed(checked)
   const pattern = isObject(checked.body) ? checked.body.pattern : undefined
   if (typeof pattern !== "string") return Effect.succeed(checked)
   return Effect.flatMap(
-    Effect.promise(() => NamePattern.select(pattern, [])),
-    (selected): Effect.Effect<Checked> =>
+    NamePattern.select(pattern, []),
+    (selected): Effect.Effect<Checked, never, PatternReader> =>
       selected._tag === "Selected"
         ? Effect.succeed(checked)
         : Effect.map(check.describe(endpoint), (described) => ({

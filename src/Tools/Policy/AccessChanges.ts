@@ -11,6 +11,7 @@
 import * as Effect from "effect/Effect"
 import type { ServerSettingsShape } from "../../Settings/Policy.js"
 import { isObject } from "../../Shared/JsonShape.js"
+import type { PatternReader } from "../../Shared/PatternReader.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import * as TomlRead from "../Sync/TomlRead.js"
 import { accessWords, type CallerAccess } from "./AccessEndpoints.js"
@@ -86,7 +87,7 @@ export const syncRefusal = (
   params: Readonly<Record<string, unknown>>,
   settings: AccessSettings,
   variable: (name: string) => string,
-): Effect.Effect<string | undefined> => {
+): Effect.Effect<string | undefined, never, PatternReader> => {
   const words = accessWords({ mode: settings.mode ?? "full", ...settings }, variable)
   if (words === undefined) return Effect.succeed(undefined)
   const written = writtenRefusal(endpoint, params, words)

@@ -7,6 +7,7 @@
  * admitted (the cautious side again: an unread target counts as matching a deny, never an allow).
  */
 import * as Effect from "effect/Effect"
+import type { PatternReader } from "../../Shared/PatternReader.js"
 import type { SvcClient } from "../../SvcClient.js"
 import type { AtCall } from "./Policy.js"
 import { type Resolved, touched } from "./Targets.js"
@@ -14,9 +15,9 @@ import { type Resolved, touched } from "./Targets.js"
 /** Why the call is refused, in the refusal's words; undefined: it may be sent. */
 export const refusal = (
   atCall: AtCall,
-  targets: Effect.Effect<Resolved, never, SvcClient>,
+  targets: Effect.Effect<Resolved, never, SvcClient | PatternReader>,
   variable: (single: string) => string,
-): Effect.Effect<string | undefined, never, SvcClient> => {
+): Effect.Effect<string | undefined, never, SvcClient | PatternReader> => {
   const { deny, allowOnly } = atCall
   if (deny.length === 0 && allowOnly === undefined) return Effect.succeed(undefined)
   return Effect.map(targets, (resolved) => {

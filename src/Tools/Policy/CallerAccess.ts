@@ -12,6 +12,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as CallContext from "../../Call/Context.js"
+import type { PatternReader } from "../../Shared/PatternReader.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import { type AccessSettings, syncRefusal } from "./AccessChanges.js"
 import { ACCESS_ENDPOINTS, MINTED_WORDS, UNREAD_RUNS } from "./AccessEndpoints.js"
@@ -27,7 +28,7 @@ export const refusal = (
   params: Readonly<Record<string, unknown>>,
   settings: AccessSettings,
   variable: (name: string) => string,
-): Effect.Effect<string | undefined> =>
+): Effect.Effect<string | undefined, never, PatternReader> =>
   // The caller read with the context itself, not mapped from it: a step fewer on every call.
   Effect.flatMap(CallContext.get, (context) => {
     const own = forCaller(settings, context)

@@ -9,6 +9,7 @@
 import * as Effect from "effect/Effect"
 import { isObject } from "../../Shared/JsonShape.js"
 import * as NamePattern from "../../Shared/NamePattern.js"
+import type { PatternReader } from "../../Shared/PatternReader.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import { diff, list, record, text } from "../Sync/SyncChanges.js"
 
@@ -94,7 +95,10 @@ interface Walk {
 }
 
 /** The procedures a batch's pattern (and tags) matches now, by name, read as the confirmation's plan reads them. */
-const matchesOf = (client: SvcClientShape, params: unknown): Effect.Effect<ReadonlyArray<string>, string> => {
+const matchesOf = (
+  client: SvcClientShape,
+  params: unknown,
+): Effect.Effect<ReadonlyArray<string>, string, PatternReader> => {
   const p = record(params)
   const pattern = typeof p.pattern === "string" ? p.pattern : ""
   const tags = list(p.tags).filter((t): t is string => typeof t === "string")
@@ -108,7 +112,7 @@ const matchesOf = (client: SvcClientShape, params: unknown): Effect.Effect<Reado
           .filter((name): name is string => name !== undefined),
       ),
       Effect.flatMap((names) =>
-        Effect.promise(() => NamePattern.select(pattern, names)).pipe(
+        NamePattern.select(pattern, names).pipe(
           Effect.flatMap((selected) =>
             selected._tag === "Refused"
               ? Effect.fail(`the batch's pattern is refused (${NamePattern.said(selected)})`)
@@ -124,7 +128,7 @@ const follow = (
   client: SvcClientShape,
   walk: Walk,
   execution: Record<string, unknown>,
-): Effect.Effect<void, string> => {
+): Effect.Effect<void, string, PatternReader> => {
   const { type, params } = execution
   if (type === "RunSync" || type === "CommitSync") {
     const sync = syncOf(params)
@@ -150,7 +154,11 @@ const follow = (
 }
 
 /** A procedure, read whole once, and what its stages run; a failure says why the call is refused. */
-const walkProcedure = (client: SvcClientShape, walk: Walk, procedure: string): Effect.Effect<void, string> =>
+const walkProcedure = (
+  client: SvcClientShape,
+  walk: Walk,
+  procedure: string,
+): Effect.Effect<void, string, PatternReader> =>
   Effect.suspend(() => {
     if (walk.seen.has(procedure)) return Effect.void
     walk.seen.add(procedure)
@@ -183,7 +191,7 @@ export const runRefusal = (
   params: Readonly<Record<string, unknown>>,
   words: string,
   minted = false,
-): Effect.Effect<string | undefined> => {
+): Effect.Effect<string | undefined, never, PatternReader> => {
   if (SYNC_RUNS.has(endpoint)) return pendingRefusal(client, syncOf(params) ?? "", words)
   if (!PROCEDURE_RUNS.has(endpoint)) return Effect.succeed(undefined)
   const walk: Walk = { seen: new Set(), syncs: new Set(), actions: new Set(), reads: 0 }

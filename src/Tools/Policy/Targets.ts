@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import * as Kinds from "../../Service/Kinds.js"
 import type { Touch } from "../../Settings/Touches.js"
 import * as NamePattern from "../../Shared/NamePattern.js"
+import type { PatternReader } from "../../Shared/PatternReader.js"
 import { quote } from "../../Shared/Quote.js"
 import { SvcClient } from "../../SvcClient.js"
 
@@ -160,7 +161,7 @@ const matchesOf = (kind: Kinds.Resource, body: Readonly<Record<string, unknown>>
     const items = yield* call(kind.list, { ...(tags.length === 0 ? {} : { query: { tags } }), limit: 0 })
     const listed = Array.isArray(items) ? (items as Array<unknown>) : []
     const names = listed.map((i) => text(field(i, "name")) ?? "")
-    const selected = yield* Effect.promise(() => NamePattern.select(pattern, names))
+    const selected = yield* NamePattern.select(pattern, names)
     if (selected._tag === "Refused") return yield* Effect.fail(`the pattern ${quote(pattern)} is refused`)
     const matched = selected.matched.flatMap((i) => (listed[i] === undefined ? [] : [listed[i]]))
     if (matched.length > MOST) {
@@ -170,7 +171,7 @@ const matchesOf = (kind: Kinds.Resource, body: Readonly<Record<string, unknown>>
   }).pipe(Effect.mapError((why) => `the matches of the batch could not be read (${why})`))
 
 /** What `invocation` touches: read now, bounded; the caller caches it for the call. */
-export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcClient> =>
+export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcClient | PatternReader> =>
   Effect.gen(function* () {
     const lookups: Lookups = {
       tags: yield* Effect.cached(byId("ListTags")),

@@ -14,6 +14,7 @@ import * as Asking from "../../../src/Confirmation/Asking.js"
 import * as Flow from "../../../src/Confirmation/Flow.js"
 import * as State from "../../../src/Confirmation/State.js"
 import type { Pattern } from "../../../src/Settings/Policy.js"
+import type * as PatternReader from "../../../src/Shared/PatternReader.js"
 import * as Store from "../../../src/Store/Store.js"
 import type { SvcClient } from "../../../src/SvcClient.js"
 import * as Definitions from "../../../src/Tools/Catalog/Definitions.js"
@@ -50,7 +51,9 @@ const request = (more: Partial<Flow.Request>): Flow.Request => ({
 })
 
 /** The flow's settings over fresh states, and the sandbox's client to read the question's target with. */
-const onSandbox = <A, E>(run: (settings: Flow.Settings) => Effect.Effect<A, E, SvcClient>) =>
+const onSandbox = <A, E>(
+  run: (settings: Flow.Settings) => Effect.Effect<A, E, SvcClient | PatternReader.PatternReader>,
+) =>
   Effect.gen(function* () {
     const sandbox = yield* Sandboxes.scoped()
     const states = yield* State.make(Redacted.make(new Uint8Array(32).fill(7))).pipe(Effect.provide(Store.layerOff))

@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Plan from "../../../src/Confirmation/Plan.js"
 import type * as Sandbox from "../../../src/Sandbox/Server.js"
+import type * as PatternReader from "../../../src/Shared/PatternReader.js"
 import { SvcClient } from "../../../src/SvcClient.js"
 import { tomlName } from "../../../src/Tools/Sync/SyncChanges.js"
 import * as Layers from "../../support/Layers.js"
@@ -224,7 +225,9 @@ describe("a sync's TOML", () => {
 })
 
 describe("the plan of SVC_REACH=all's changes", () => {
-  const inSandbox = <A, E>(body: (sandbox: Sandbox.Sandbox) => Effect.Effect<A, E, SvcClient>) =>
+  const inSandbox = <A, E>(
+    body: (sandbox: Sandbox.Sandbox) => Effect.Effect<A, E, SvcClient | PatternReader.PatternReader>,
+  ) =>
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
       return yield* body(sandbox).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))

@@ -2,9 +2,11 @@
  * A batch's pattern as the service reads it (Shared/NamePattern.ts): wildcards as a plain
  * definition of them says, regexes in Rust's syntax, both in time proportional to what they read.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
 import * as FastCheck from "fast-check"
 import * as NamePattern from "../../../src/Shared/NamePattern.js"
+import * as PatternReader from "../../../src/Shared/PatternReader.js"
 import { property } from "../../support/Property.js"
 import { runs } from "../../support/Runs.js"
 
@@ -30,9 +32,16 @@ const reference = (entry: string, name: string): boolean => {
   return fits[0] === true
 }
 
+/** The pattern reader of these tests: a pool of their own, ended when they are. */
+const pool = PatternReader.makePool()
+afterAll(() => pool.close())
+
+const select = (pattern: string, names: ReadonlyArray<string>, budgetMs?: number) =>
+  NamePattern.selectWith(pool, pattern, names, budgetMs)
+
 /** The names of `names` that `pattern` matches. */
 const selected = async (pattern: string, names: ReadonlyArray<string>) => {
-  const result = await NamePattern.select(pattern, names)
+  const result = await select(pattern, names)
   if (result._tag === "Refused") throw new Error(`refused: ${NamePattern.said(result)}`)
   return result.matched.map((i) => names[i])
 }
@@ -134,25 +143,25 @@ describe("a batch pattern", () => {
   })
 
   it("refuses a regex its engine does not read, naming the entry and the engine's reason", async () => {
-    expect(await NamePattern.select("web, \\(?=x)\\", [])).toEqual({
+    expect(await select("web, \\(?=x)\\", [])).toEqual({
       _tag: "Refused",
       cause: "Engine",
       entry: "\\(?=x)\\",
       reason: "error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
     })
-    expect(await NamePattern.select("\\(\\", ["web"])).toEqual({
+    expect(await select("\\(\\", ["web"])).toEqual({
       _tag: "Refused",
       cause: "Engine",
       entry: "\\(\\",
       reason: "error parsing regexp: missing closing ): `(`",
     })
-    const backReference = await NamePattern.select("\\(a)\\1\\", [])
+    const backReference = await select("\\(a)\\1\\", [])
     expect(backReference).toMatchObject({ _tag: "Refused", entry: "\\(a)\\1\\" })
     expect(NamePattern.said(backReference as NamePattern.Refused)).toContain(
       "the regex \\(a)\\1\\ is not one the service reads (error parsing regexp: invalid escape sequence",
     )
     // A wildcard is never refused: `(` is itself there.
-    expect(await NamePattern.select("(*", ["(a"])).toEqual({ _tag: "Selected", matched: [0] })
+    expect(await select("(*", ["(a"])).toEqual({ _tag: "Selected", matched: [0] })
   })
 })
 
@@ -166,7 +175,7 @@ const HEAVY = `\\${UNIT.repeat(4)}\\d#\\`
 const LONG_NAMES = Array.from({ length: 4_000 }, (_, i) => `${"ab-1".repeat(250)}${i}`)
 
 const refusal = async (pattern: string, names: ReadonlyArray<string> = [], budgetMs?: number) => {
-  const result = await NamePattern.select(pattern, names, budgetMs)
+  const result = await select(pattern, names, budgetMs)
   if (result._tag !== "Refused") throw new Error(`not refused: ${JSON.stringify(result)}`)
   return NamePattern.said(result)
 }
@@ -181,7 +190,7 @@ describe("what a batch pattern may cost", () => {
     expect(await refusal(Array.from({ length: 24 }, () => HOSTILE).join("\n"))).toBe(
       "the pattern has 204,407 characters; a pattern may have at most 16,384",
     )
-    expect(await NamePattern.select("a".repeat(16_384), ["a".repeat(16_384), "a"])).toEqual({
+    expect(await select("a".repeat(16_384), ["a".repeat(16_384), "a"])).toEqual({
       _tag: "Selected",
       matched: [0],
     })
@@ -193,7 +202,7 @@ describe("what a batch pattern may cost", () => {
       "the pattern has 1,001 entries (separated by commas and newlines); a pattern may have at most 1,000",
     )
     expect(await refusal(entries(1_001).join("\n"))).toContain("the pattern has 1,001 entries")
-    expect(await NamePattern.select(entries(1_000).join(","), ["web-999", "web-1000"])).toEqual({
+    expect(await select(entries(1_000).join(","), ["web-999", "web-1000"])).toEqual({
       _tag: "Selected",
       matched: [0],
     })
@@ -205,7 +214,7 @@ describe("what a batch pattern may cost", () => {
     )
     const longest = `\\^(${"a".repeat(1_018)})$\\`
     expect(longest).toHaveLength(1_024)
-    expect(await NamePattern.select(longest, [`${"a".repeat(1_018)}`, "a"])).toEqual({ _tag: "Selected", matched: [0] })
+    expect(await select(longest, [`${"a".repeat(1_018)}`, "a"])).toEqual({ _tag: "Selected", matched: [0] })
   })
 
   it("compiles to at most 10,000 RE2 instructions over all its regexes, refused past them with the limit named", async () => {
@@ -214,7 +223,7 @@ describe("what a batch pattern may cost", () => {
     )
     // Summed over the entries: four of 2,002 are read, a fifth is refused.
     const regexes = (n: number) => Array.from({ length: n }, () => `\\${UNIT}\\`).join(", ")
-    expect(await NamePattern.select(regexes(4), ["web", "42"])).toEqual({ _tag: "Selected", matched: [0, 1] })
+    expect(await select(regexes(4), ["web", "42"])).toEqual({ _tag: "Selected", matched: [0, 1] })
     expect(await refusal(regexes(5))).toBe(
       `the pattern's regexes compile to 10,010 RE2 instructions, up to \\${UNIT}\\; a pattern's regexes may compile to at most 10,000`,
     )
@@ -230,10 +239,53 @@ describe("what a batch pattern may cost", () => {
 
   it("waits for a reader at most 16 deep: past it, refused at once, saying so", async () => {
     // Asked at once: two read, sixteen wait and are read in turn, the nineteenth is refused.
-    const all = await Promise.all(Array.from({ length: 19 }, () => NamePattern.select("\\^web$\\", ["web"])))
+    const all = await Promise.all(Array.from({ length: 19 }, () => select("\\^web$\\", ["web"])))
     expect(all.filter((result) => result._tag === "Selected")).toHaveLength(18)
     expect(all.flatMap((result) => (result._tag === "Refused" ? [NamePattern.said(result)] : []))).toEqual([
       "16 patterns are already waiting to be read; try again shortly",
     ])
+  })
+})
+
+describe("two pattern readers", () => {
+  it("share no worker and no queue: one full or closed leaves the other reading", async () => {
+    const [one, other] = [PatternReader.makePool(), PatternReader.makePool()]
+    try {
+      // The first reader's two workers busy and its sixteen places taken: its next is refused at once.
+      const filling = Array.from({ length: 18 }, () => NamePattern.selectWith(one, "\\^web$\\", ["web"]))
+      const refused = await NamePattern.selectWith(one, "\\^web$\\", ["web"])
+      expect(refused._tag === "Refused" && NamePattern.said(refused)).toBe(
+        "16 patterns are already waiting to be read; try again shortly",
+      )
+      expect(await NamePattern.selectWith(other, "\\^web$\\", ["web", "api"])).toEqual({
+        _tag: "Selected",
+        matched: [0],
+      })
+      await Promise.all(filling)
+      // The first closed: its workers ended, what it is asked refused; the other still reads.
+      await one.close()
+      const closed = await NamePattern.selectWith(one, "\\^web$\\", ["web"])
+      expect(closed._tag === "Refused" && NamePattern.said(closed)).toContain("the pattern reader was closed")
+      expect(await NamePattern.selectWith(other, "\\^api$\\", ["web", "api"])).toEqual({
+        _tag: "Selected",
+        matched: [1],
+      })
+    } finally {
+      await Promise.all([one.close(), other.close()])
+    }
+  })
+
+  it("a layer's reader ends its workers as its scope closes", async () => {
+    const reader = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const made = yield* PatternReader.PatternReader
+          expect(yield* NamePattern.select("\\^web$\\", ["web"])).toEqual({ _tag: "Selected", matched: [0] })
+          return made
+        }).pipe(Effect.provide(PatternReader.layer)),
+      ),
+    )
+    const after = await NamePattern.selectWith(reader, "\\^web$\\", ["web"])
+    expect(after._tag === "Refused" && NamePattern.said(after)).toContain("the pattern reader was closed")
   })
 })

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import type * as Config from "../../../src/Config.js"
 import type * as Sandbox from "../../../src/Sandbox/Server.js"
 import type * as Settings from "../../../src/Settings/Policy.js"
+import type * as PatternReader from "../../../src/Shared/PatternReader.js"
 import { SvcClient } from "../../../src/SvcClient.js"
 import { syncRefusal } from "../../../src/Tools/Policy/AccessChanges.js"
 import { MAX_PROCEDURES, MAX_SYNCS } from "../../../src/Tools/Policy/SyncRuns.js"
@@ -26,7 +27,7 @@ const BIG = 2_100_000
 const BIG_FILE = `# ${"x".repeat(BIG)}\n`
 
 const inSandbox = <A, E>(
-  body: (sandbox: Sandbox.Sandbox) => Effect.Effect<A, E, SvcClient>,
+  body: (sandbox: Sandbox.Sandbox) => Effect.Effect<A, E, SvcClient | PatternReader.PatternReader>,
   config: Partial<Config.SvcConfigShape> = {},
 ) =>
   Effect.gen(function* () {
