@@ -21,6 +21,8 @@ const Transport = await load("Service/Transport.js")
 const { fromResponse } = await load("Service/Response.js")
 const { success } = await load("Tools/Render.js")
 const Definitions = await load("Tools/Catalog/Definitions.js")
+const Shown = await load("Call/Shown.js")
+const View = await load("Tools/View.js")
 
 const MB = 1_000_000
 const SERVED = 50 * MB
@@ -86,8 +88,11 @@ export const answerFigure = async ({ quick = false } = {}) => {
         data: outcome.value,
         text: outcome.text,
         cut: cap,
+        shown: Shown.Shown.Glance(),
       }
-      success(Definitions.svc_logs, answer, { maxOutputChars: 50_000, revealSecrets: false })
+      // The view chosen once, as the tools' program does before rendering (Tools/View.ts).
+      const view = View.choose(Definitions.svc_logs, answer, answer.data, answer.text)
+      success(Definitions.svc_logs, { ...answer, view }, { maxOutputChars: 50_000, revealSecrets: false })
       read.push(arrived - start)
       whole.push(performance.now() - start)
     }
