@@ -54,7 +54,7 @@ const LISTED_HERE: Readonly<Record<string, ReadsBeside>> = {
   "write/BatchCheckStackForUpdate": { executed: Executed.BATCH_STACKS },
   "write/BatchCheckDeploymentForUpdate": { executed: Executed.BATCH_DEPLOYMENTS },
   "write/RefreshResourceSyncPending": { executed: Executed.REFRESH_SYNC },
-  "write/UpdateResourceMeta": { readBack: ReadBack.RESOURCE_META },
+  "write/UpdateResourceMeta": { readBack: ReadBack.RESOURCE_META, renews: ["tag"] },
   "write/CloseAlert": { readBack: ReadBack.CLOSE_ALERT },
   "write/RefreshStackCache": { readBack: ReadBack.REFRESH_STACK },
   "write/RefreshBuildCache": { readBack: ReadBack.REFRESH_BUILD },
@@ -69,7 +69,8 @@ const LISTED_HERE: Readonly<Record<string, ReadsBeside>> = {
   "write/UpdateUserAdmin": { readBack: Access.USER_ADMIN },
   "write/UpdateUserGroup": { readBack: Access.USER_GROUP },
   // The changes of names SVC_REACH=all offers beside the default tools' (Catalog/TablesAll.ts, loaded
-  // only with it): a test holds them to the selectors' kinds (Names.ts `kindsChangedBy`).
+  // only with it; a resource's meta above, which may make tags): a test holds them to the selectors'
+  // kinds (Names.ts `kindsChangedBy`).
   "write/CreateLocalUser": { renews: ["user"] },
   "write/CreateServiceUser": { renews: ["user"] },
   "write/DeleteUser": { renews: ["user"] },
