@@ -61,6 +61,10 @@ describe("the table of reads beside an answer", () => {
     const renewing = Object.keys(READS_BESIDE).filter((endpoint) => readsBeside(endpoint).renews !== undefined)
     const changed = new Set(changes.flatMap((tool) => tool.selectors.map((selector) => Tool.pathOf(tool, selector))))
     expect(renewing.filter((endpoint) => !changed.has(endpoint))).toEqual([])
+    // No other tool reaches an endpoint that renews: the renewal stays the changes' alone.
+    const others = Reach.all.filter((tool) => !CHANGES.has(tool.name))
+    const reachedByOthers = others.flatMap((tool) => tool.selectors.map((selector) => Tool.pathOf(tool, selector)))
+    expect(reachedByOthers.filter((endpoint) => readsBeside(endpoint).renews !== undefined)).toEqual([])
     expect(readsBeside("write/DeleteUser").renews).toEqual(["user"])
   })
 })
