@@ -1,7 +1,9 @@
 /**
  * The reads made beside an answer, each once: the names its view shows, the first line its own
  * findings make (an execution answered at once, an empty log, a server that cannot be reached),
- * and what a change answered with nothing now holds (read back).
+ * and what a change answered with nothing now holds (read back). Which of them an answer gets is
+ * its endpoint's entry in the table of reads beside an answer (Records/ReadsBeside.ts), looked up
+ * once by the tools' program and given here.
  */
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -11,15 +13,17 @@ import { isObject } from "../Shared/JsonShape.js"
 import type { Group, SvcClientShape } from "../SvcClient.js"
 import type { Invocation, ToolSuccess } from "./Invocation.js"
 import { type NameMaps, type Names, unreachableOf } from "./Names/Names.js"
-import { EMPTY_LOGS, isEmptyLog } from "./Records/EmptyLog.js"
-import { executedLine } from "./Records/Executed.js"
+import { isEmptyLog } from "./Records/EmptyLog.js"
 import * as Execution from "./Records/Execution.js"
 import * as Listed from "./Records/Listed.js"
 import { isNothing, type ReadBack } from "./Records/ReadBack.js"
+import type { ReadsBeside } from "./Records/ReadsBeside.js"
 import * as Stale from "./Records/Stale.js"
 import * as View from "./View.js"
 
 const NO_NAMES: Effect.Effect<NameMaps | undefined> = Effect.succeed(undefined)
+
+const NO_LINE: Effect.Effect<string | undefined> = Effect.succeed(undefined)
 
 /**
  * The names the rendered answer will show, as its view needs them: a list's rows those its name
@@ -48,10 +52,11 @@ export const shownWith = (
   data: unknown,
   shown: NameMaps | undefined,
   client: SvcClientShape,
+  reads: ReadsBeside,
 ): Effect.Effect<{ readonly names?: NameMaps; readonly listed?: Readonly<Record<string, unknown>> }> =>
   Effect.map(
     view._tag === "Record"
-      ? Listed.ofRecord(invocation.endpoint, data, client)
+      ? Listed.ofRecord(reads.listed, data, client)
       : view._tag === "Execution"
         ? Listed.ofUpdate(data, shown, Execution.givenName(data, invocation.body), client)
         : Effect.succeed(undefined),
@@ -60,17 +65,36 @@ export const shownWith = (
 
 /**
  * The first line an answer's own findings make: an execution answered at once says what it did and
- * found (Executed.ts); an empty log, why (EmptyLog.ts); resources on a server that cannot be reached, since when.
+ * found (Executed.ts); an empty log, why (EmptyLog.ts); resources on a server that cannot be reached,
+ * since when (Stale.ts). None, and so no step, where the answer's reads hold none of them.
  */
 export const firstLine = (
+  reads: ReadsBeside,
   invocation: Invocation,
   data: unknown,
   shown: NameMaps | undefined,
   client: SvcClientShape,
   names: Context.Tag.Service<Names>,
-): Effect.Effect<string | undefined> => {
-  const done = executedLine(invocation.endpoint, data, shown)
+): Effect.Effect<string | undefined> | undefined => {
+  const done = reads.executed?.(data, shown ?? {})
   if (done !== undefined) return Effect.succeed(done)
+  const empty = reads.emptyLog !== undefined && isEmptyLog(data) ? reads.emptyLog : undefined
+  if (reads.stale === undefined && empty === undefined) return undefined
+  const stale = () => staleNote(reads, data, client, names)
+  if (empty === undefined) return stale()
+  return Effect.flatMap(readBackOf(empty, invocation.body, client, names), (why) =>
+    isNothing(why.data) ? stale() : Effect.succeed(why.summary),
+  )
+}
+
+/** Whether the answer's items are on a server that cannot be reached, said so with since when (Stale.ts). */
+const staleNote = (
+  reads: ReadsBeside,
+  data: unknown,
+  client: SvcClientShape,
+  names: Context.Tag.Service<Names>,
+): Effect.Effect<string | undefined> => {
+  if (reads.stale === undefined) return NO_LINE
   const read = (endpoint: string, body: object) => client.call("read", endpoint, body)
   const down = Option.isSome(names)
     ? Effect.map(names.value.lookup(["unreachable"]), (maps) => maps.unreachable ?? new Map<string, string>())
@@ -78,13 +102,7 @@ export const firstLine = (
         Effect.orElseSucceed(read("ListServers", { limit: 0 }), () => []),
         unreachableOf,
       )
-  const stale = () => Stale.noteOf(invocation.endpoint, data, down, read)
-  // Most answers find nothing of their own: no generator's steps to say so.
-  const empty = isEmptyLog(data) ? EMPTY_LOGS[invocation.endpoint] : undefined
-  if (empty === undefined) return stale()
-  return Effect.flatMap(readBackOf(empty, invocation.body, client, names), (why) =>
-    isNothing(why.data) ? stale() : Effect.succeed(why.summary),
-  )
+  return Stale.noteOf(reads.stale, data, down, read)
 }
 
 /** What a change answered with nothing now holds, read back (ReadBack.ts); said so where the read fails. */

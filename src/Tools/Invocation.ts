@@ -1,10 +1,18 @@
 /**
- * What a tool call resolves to (its endpoint, body and how it is answered) and what it answers with:
- * the types the tools' program, the rendering and the adapter share.
+ * What a tool call resolves to (its endpoint, body and how it is answered), what it answers with,
+ * and what its program reads: the types the tools' program, the rendering and the adapter share.
  */
+import type * as Context from "effect/Context"
+import type * as Either from "effect/Either"
 import type { Shown } from "../Call/Shown.js"
-import type { NameMaps } from "./Names/Names.js"
+import type { Tool } from "./Catalog/Tool.js"
+import type { ToolInputError } from "./Catalog/ToolError.js"
+import type { DefaultPageShape } from "./Lists/Pages.js"
+import type { NameMaps, Names } from "./Names/Names.js"
+import type { ParamsCheckShape } from "./Params/ParamsCheck.js"
+import type { AccessSettings } from "./Policy/AccessChanges.js"
 import type * as View from "./View.js"
+import type { Pace } from "./Wait.js"
 
 export interface Invocation {
   readonly tool: string
@@ -43,4 +51,25 @@ export interface ToolSuccess extends Invocation {
   readonly cut?: number
   /** How the answer is shown, chosen once by the tools' program (View.ts `choose`): what rendering writes. */
   readonly view: View.View
+}
+
+/** One `tools/call` of a published tool, resolved once: what every stage after the adapter reads. */
+export interface Call {
+  readonly tool: Tool
+  /** The arguments as the client sent them. */
+  readonly args: unknown
+  /** The selector as sent, when it is a string: recorded even when the arguments do not decode. */
+  readonly selector: string | undefined
+  /** The call decoded, or why its arguments do not decode. */
+  readonly invocation: Either.Either<Invocation, ToolInputError>
+}
+
+/** What a call's program reads of the settings: the pace of a wait, and whether access changes are kept away. */
+export type RunSettings = Pace & AccessSettings
+
+/** What a call's program reads besides the client: the service's default page, the names of ids, the params check. */
+export interface Readers {
+  readonly pages: DefaultPageShape
+  readonly names: Context.Tag.Service<Names>
+  readonly check: ParamsCheckShape
 }

@@ -18,25 +18,21 @@ import { firstLine, namesFor, readBackOf, shownWith } from "./Beside.js"
 import { problemsOf } from "./Catalog/Problems.js"
 import { pathOf, type Tool, targetOf } from "./Catalog/Tool.js"
 import { ToolCallError, ToolDeniedError, ToolInputError, ToolParamsError } from "./Catalog/ToolError.js"
-import type { Invocation, ToolSuccess } from "./Invocation.js"
-import { DefaultPage, type DefaultPageShape, PAGINATED } from "./Lists/Pages.js"
-import { kindsChangedBy, Names } from "./Names/Names.js"
+import type { Call, Invocation, Readers, RunSettings, ToolSuccess } from "./Invocation.js"
+import { DefaultPage } from "./Lists/Pages.js"
+import { Names } from "./Names/Names.js"
 import { withPattern } from "./Params/BatchPattern.js"
 import * as FromPerson from "./Params/FromPerson.js"
 import * as ParamsCheck from "./Params/ParamsCheck.js"
-import type { AccessSettings } from "./Policy/AccessChanges.js"
 import * as CallerAccess from "./Policy/CallerAccess.js"
-import { executedLine } from "./Records/Executed.js"
-import { isNothing, READ_BACKS } from "./Records/ReadBack.js"
+import { isNothing } from "./Records/ReadBack.js"
+import { type ReadsBeside, readsBeside } from "./Records/ReadsBeside.js"
 import * as StackDrift from "./Records/StackDrift.js"
 import * as SchemaHelp from "./SchemaHelp.js"
 import * as View from "./View.js"
 import { follow, isUpdate, type Pace } from "./Wait.js"
 
-export type { Invocation, ToolSuccess } from "./Invocation.js"
-
-/** The tools that change resources, whose names the names' cache may hold. */
-const CHANGES: ReadonlySet<string> = new Set(["svc_create", "svc_update", "svc_delete", "svc_rename", "svc_copy"])
+export type { Call, Invocation, Readers, RunSettings, ToolSuccess } from "./Invocation.js"
 
 /**
  * A JSON null for an argument counts as absent: clients that make every field
@@ -114,17 +110,6 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   })
 }
 
-/** One `tools/call` of a published tool, resolved once: what every stage after the adapter reads. */
-export interface Call {
-  readonly tool: Tool
-  /** The arguments as the client sent them. */
-  readonly args: unknown
-  /** The selector as sent, when it is a string: recorded even when the arguments do not decode. */
-  readonly selector: string | undefined
-  /** The call decoded, or why its arguments do not decode. */
-  readonly invocation: Either.Either<Invocation, ToolInputError>
-}
-
 export const resolveCall = (tool: Tool, args: unknown): Call => {
   const selector = isObject(args) ? args[tool.selectorKey] : undefined
   return {
@@ -155,9 +140,6 @@ const checkParams = (check: ParamsCheck.ParamsCheckShape, endpoint: string, body
   Effect.flatMap(check.check(endpoint, body), (checked) => withPattern(endpoint, checked, check))
 
 type Failure = ToolInputError | ToolParamsError | ToolCallError | ToolDeniedError
-
-/** What a call's program reads of the settings: the pace of a wait, and whether access changes are kept away. */
-export type RunSettings = Pace & AccessSettings
 
 /**
  * A refused selector that SVC_REACH=all would offer (`svc_list alert`) is refused saying so. Its
@@ -192,13 +174,6 @@ export const invoke = (
   pace: Pace = DEFAULT_SETTINGS,
 ): Effect.Effect<ToolSuccess, Failure, SvcClient | PatternReader | DefaultPage | ParamsCheck.ParamsCheck | Names> =>
   run(resolveCall(tool, args), pace)
-
-/** What a call's program reads besides the client: the service's default page, the names of ids, the params check. */
-export interface Readers {
-  readonly pages: DefaultPageShape
-  readonly names: Context.Tag.Service<Names>
-  readonly check: ParamsCheck.ParamsCheckShape
-}
 
 /** Runs a resolved call: checks its params, sends it, follows what it started when asked to. */
 export const run = (
@@ -287,26 +262,27 @@ type Steps<A> = Generator<YieldWrap<Effect.Effect<unknown, ToolCallError, SvcCli
 /**
  * The answer made of the service's reply: read back where a change answered nothing, followed
  * where it started an execution; its view chosen once (View.ts), and the names it shows read.
+ * What else is read beside it is its endpoint's entry (Records/ReadsBeside.ts), looked up once.
  */
 function* answered(at: Answered): Steps<ToolSuccess> {
   const { tool, invocation, reply, client } = at
   const { names } = at.readers
+  const reads = readsBeside(invocation.endpoint)
   // A stack's drift asked for by `fields` is made beside its record, with the diff of its files.
-  const data = StackDrift.asks(invocation.endpoint, invocation.fields)
-    ? yield* StackDrift.withDiff(reply.value)
-    : reply.value
+  const data = reads.drift && StackDrift.asks(invocation.fields) ? yield* StackDrift.withDiff(reply.value) : reply.value
   // The server's own change of a name is shown by the next answer, not 30 s later.
-  if (CHANGES.has(tool.name) && Option.isSome(names)) yield* names.value.renew(kindsChangedBy(invocation.selector))
+  if (reads.renews !== undefined && Option.isSome(names)) yield* names.value.renew(reads.renews)
   // A change answered with nothing says what now holds, read back once.
-  const readBack = invocation.shown._tag === "Glance" && isNothing(data) ? READ_BACKS[invocation.endpoint] : undefined
+  const readBack = invocation.shown._tag === "Glance" && isNothing(data) ? reads.readBack : undefined
   if (readBack !== undefined) return { ...invocation, ...(yield* readBackOf(readBack, invocation.body, client, names)) }
   // A rename of a resource answers an Update: followed like a wait, so that its outcome is said plainly.
-  if (invocation.wait || (at.group === "write" && isUpdate(data))) return yield* followed(at, data)
+  if (invocation.wait || (at.group === "write" && isUpdate(data))) return yield* followed(at, reads, data)
   const view = View.choose(tool, invocation, data, reply.text)
   const shown = yield* namesFor(view, invocation, data, names)
-  const said = invocation.fields === undefined ? yield* firstLine(invocation, data, shown, client, names) : undefined
+  const line = invocation.fields === undefined ? firstLine(reads, invocation, data, shown, client, names) : undefined
+  const said = line === undefined ? undefined : yield* line
   // A default page has at least one item: an empty list needs no note, nor the read of the page.
-  const paged = PAGINATED.has(invocation.endpoint) && invocation.body.limit === undefined
+  const paged = reads.paged && invocation.body.limit === undefined
   const page = paged && Array.isArray(data) && data.length > 0 ? yield* at.readers.pages.size : undefined
   return {
     ...invocation,
@@ -314,14 +290,14 @@ function* answered(at: Answered): Steps<ToolSuccess> {
     text: reply.text,
     view,
     ...(page === undefined ? {} : { page }),
-    ...(yield* shownWith(view, invocation, data, shown, client)),
+    ...(yield* shownWith(view, invocation, data, shown, client, reads)),
     ...(reply.cut === undefined ? {} : { cut: reply.cut }),
     ...(said === undefined ? {} : { summary: said }),
   }
 }
 
 /** An execution's Update followed to its end; at a glance it shows the Update's id, and the whole Update, and a rename's, are named by it. */
-function* followed(at: Answered, data: unknown): Steps<ToolSuccess> {
+function* followed(at: Answered, reads: ReadsBeside, data: unknown): Steps<ToolSuccess> {
   const { tool, invocation } = at
   const glance = View.glancesAtExecution(tool, invocation)
   const waited = yield* follow(data, at.pace, invocation.endpoint, !glance).pipe(
@@ -332,8 +308,8 @@ function* followed(at: Answered, data: unknown): Steps<ToolSuccess> {
   return {
     ...invocation,
     data: waited.data,
-    summary: executedLine(invocation.endpoint, waited.data, shown) ?? waited.summary,
+    summary: reads.executed?.(waited.data, shown ?? {}) ?? waited.summary,
     view,
-    ...(yield* shownWith(view, invocation, waited.data, shown, at.client)),
+    ...(yield* shownWith(view, invocation, waited.data, shown, at.client, reads)),
   }
 }

@@ -13,6 +13,7 @@ import type { ToolSuccess } from "./Invoke.js"
 import * as Glance from "./Lists/Glance.js"
 import * as About from "./Records/About.js"
 import * as Execution from "./Records/Execution.js"
+import { readsBeside } from "./Records/ReadsBeside.js"
 import type { Glimpse } from "./Records/Records.js"
 import * as StackDrift from "./Records/StackDrift.js"
 import type { Rendered } from "./Rendered.js"
@@ -145,7 +146,7 @@ const shaped = (outcome: ToolSuccess, shown: unknown, fields: ReadonlyArray<stri
   const kept = shape(shown, fields)
   const data = outcome.names === undefined ? kept.value : Glance.withNames(kept.value, outcome.names)
   // A stack's drift, made beside its record when `fields` asked for it, holds the repository's text too.
-  const also = StackDrift.asks(outcome.endpoint, fields) ? StackDrift.UNTRUSTED_ASKED : []
+  const also = readsBeside(outcome.endpoint).drift && StackDrift.asks(fields) ? StackDrift.UNTRUSTED_ASKED : []
   const fences = Untrusted.carries(outcome.endpoint)
     ? Untrusted.fencesAlso(outcome.endpoint, also, data, outcome.body)
     : undefined

@@ -1,7 +1,8 @@
 /**
  * An empty log says why, where one read can: a deployment's container (none, or exited and since
- * when, as docker's status says it), a stack's services' containers. By endpoint, as data, in the
- * shape of a read-back (ReadBackParts.ts): the read, and the line it makes. Said as a first line
+ * when, as docker's status says it), a stack's services' containers. As data, in the shape of a
+ * read-back (ReadBackParts.ts): the read, and the line it makes; which log reads which is said by
+ * the table of reads beside an answer (ReadsBeside.ts). Said as a first line
  * above the log, which stays as the service sent it.
  */
 import { isObject } from "../../Shared/JsonShape.js"
@@ -22,7 +23,8 @@ const containerWords = (container: unknown): string => {
   return `its container is ${state}${status}`
 }
 
-const DEPLOYMENT: ReadBack = {
+/** A deployment's log: its container. */
+export const DEPLOYMENT: ReadBack = {
   read: (body) => {
     const deployment = named(body, "deployment")
     return deployment === undefined ? undefined : { endpoint: "read/GetDeploymentContainer", body: { deployment } }
@@ -40,7 +42,8 @@ const DEPLOYMENT: ReadBack = {
   },
 }
 
-const STACK: ReadBack = {
+/** A stack's log: its services' containers. */
+export const STACK: ReadBack = {
   read: (body) => {
     const stack = named(body, "stack")
     return stack === undefined ? undefined : { endpoint: "read/ListStackServices", body: { stack } }
@@ -60,10 +63,4 @@ const STACK: ReadBack = {
       value: { why },
     }
   },
-}
-
-/** By endpoint: the logs whose emptiness one read explains. */
-export const EMPTY_LOGS: Readonly<Record<string, ReadBack>> = {
-  "read/GetDeploymentLog": DEPLOYMENT,
-  "read/GetStackLog": STACK,
 }

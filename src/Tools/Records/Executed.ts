@@ -1,13 +1,14 @@
 /**
  * An execution the service answers at once with what now holds, not with an Update to follow: a
  * check for newer images, a sync's plan computed anew. Its first line says what was done and what
- * it found, by endpoint, as data; one not in the table says it was done and that the answer below
- * is what now holds. Never that something is missing: an answer without an Update is not a failure.
+ * it found, as data (which endpoint says which: the table of reads beside an answer, ReadsBeside.ts);
+ * one not in the table says it was done and that the answer below is what now holds. Never that something is missing: an answer without an Update is not a failure.
  */
 import { isObject } from "../../Shared/JsonShape.js"
 import type { NameKind, NameMaps } from "../Names/Names.js"
 
-type Said = (data: unknown, names: NameMaps) => string
+/** The first line of an execution answered without an Update, from its answer and the names of its ids. */
+export type Said = (data: unknown, names: NameMaps) => string
 
 const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : [])
 const text = (value: unknown): string => (typeof value === "string" ? value : "")
@@ -29,10 +30,10 @@ const stackFound = (check: unknown): string => {
     : `${found.length} of its ${plural(services, "service")} ${found.length === 1 ? "has" : "have"} a newer image (${found.join(", ")})`
 }
 
-const CHECK_STACK: Said = (data, names) =>
+export const CHECK_STACK: Said = (data, names) =>
   `[svc-mcp: checked the stack ${named(names, "stack", isObject(data) ? data.stack : "")} for newer images: ${stackFound(data)}]`
 
-const CHECK_DEPLOYMENT: Said = (data, names) => {
+export const CHECK_DEPLOYMENT: Said = (data, names) => {
   const check = isObject(data) ? data : {}
   return `[svc-mcp: checked the deployment ${named(names, "deployment", check.deployment)} for a newer image: ${check.update_available === true ? "a newer image is available" : "none is available"}]`
 }
@@ -50,18 +51,18 @@ const batch =
     return `[svc-mcp: checked ${plural(checks.length, kind)} for newer images: ${what}]`
   }
 
-const BATCH_STACKS = batch("stack", (check, names) => {
+export const BATCH_STACKS = batch("stack", (check, names) => {
   const found = newer(check)
   return found.length === 0
     ? undefined
     : `${named(names, "stack", isObject(check) ? check.stack : "")} (${found.join(", ")})`
 })
 
-const BATCH_DEPLOYMENTS = batch("deployment", (check, names) =>
+export const BATCH_DEPLOYMENTS = batch("deployment", (check, names) =>
   isObject(check) && check.update_available === true ? named(names, "deployment", check.deployment) : undefined,
 )
 
-const REFRESH_SYNC: Said = (data) => {
+export const REFRESH_SYNC: Said = (data) => {
   const sync = isObject(data) ? data : {}
   const info = isObject(sync.info) ? sync.info : {}
   const changes = ["resource_updates", "variable_updates", "user_group_updates"]
@@ -76,18 +77,5 @@ const REFRESH_SYNC: Said = (data) => {
   return `[svc-mcp: the sync ${text(sync.name)}'s plan is computed anew from its repository: ${now}]`
 }
 
-/** By endpoint: what an execution answered without an Update did and found. */
-const EXECUTED: Readonly<Record<string, Said>> = {
-  "write/CheckStackForUpdate": CHECK_STACK,
-  "write/CheckDeploymentForUpdate": CHECK_DEPLOYMENT,
-  "write/BatchCheckStackForUpdate": BATCH_STACKS,
-  "write/BatchCheckDeploymentForUpdate": BATCH_DEPLOYMENTS,
-  "write/RefreshResourceSyncPending": REFRESH_SYNC,
-}
-
 /** Said of any other execution answered without an Update. */
 export const DONE = "[svc-mcp: done at once: the service answers this with what now holds (below), not a run to follow]"
-
-/** The first line of an execution answered without an Update; undefined where the table has none. */
-export const executedLine = (endpoint: string, data: unknown, names: NameMaps = {}): string | undefined =>
-  EXECUTED[endpoint]?.(data, names)

@@ -26,13 +26,12 @@ const read = (client: SvcClientShape, list: string, id: string, name: string): E
     Logger.withMinimumLogLevel(LogLevel.Error),
   )
 
-/** The list item of the record `endpoint` answered, where a question of its glance is its list's. */
+/** The list item of a record, read from the list of `kind` where a question of its glance is its list's (ReadsBeside.ts). */
 export const ofRecord = (
-  endpoint: string,
+  kind: Kinds.Kind | undefined,
   record: unknown,
   client: SvcClientShape,
 ): Effect.Effect<Json | undefined> => {
-  const kind = listOf(endpoint)
   if (kind === undefined || !isObject(record) || typeof record.name !== "string") return Effect.succeed(undefined)
   const id = isObject(record._id) ? record._id.$oid : undefined
   return typeof id === "string" ? read(client, kind.list, id, record.name) : Effect.succeed(undefined)

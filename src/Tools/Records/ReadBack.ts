@@ -2,21 +2,21 @@
  * A change the service answers with nothing (`{}`) says what now holds, read back with one read:
  * a resource's tags and description after its meta is set, the alert closed (its kind and its
  * target), the commits of a stack, build or repo after its cache is refreshed, the terminals left,
- * a server's containers; and the changes to access (ReadBackAccess.ts). By endpoint, as data: the
- * read, and what of its answer is said. The ids shown are named (Names.ts). A change that answers
+ * a server's containers; and the changes to access (ReadBackAccess.ts). Each as data: the read,
+ * and what of its answer is said; which endpoint is read back by which is said by the table of
+ * reads beside an answer (ReadsBeside.ts). The ids shown are named (Names.ts). A change that answers
  * with nothing and is not read back says why in NOT_READ_BACK: a test holds every such write of the
  * definitions that has a tool to one of the two.
  */
 import { readOf } from "../../Service/Kinds.js"
 import { isObject } from "../../Shared/JsonShape.js"
-import { ACCESS_READ_BACKS } from "./ReadBackAccess.js"
 import { commits, type Json, kindOfTarget, named, nameOf, type ReadBack, targetWords } from "./ReadBackParts.js"
 
 export type { ReadBack } from "./ReadBackParts.js"
 
 const record = (answer: unknown): Json => (isObject(answer) ? answer : {})
 
-const RESOURCE_META: ReadBack = {
+export const RESOURCE_META: ReadBack = {
   read: (body) => {
     const target = isObject(body.target) ? body.target : undefined
     if (typeof target?.type !== "string" || typeof target.id !== "string") return undefined
@@ -38,7 +38,7 @@ const RESOURCE_META: ReadBack = {
   },
 }
 
-const CLOSE_ALERT: ReadBack = {
+export const CLOSE_ALERT: ReadBack = {
   read: (body) => (typeof body.id === "string" ? { endpoint: "read/GetAlert", body: { id: body.id } } : undefined),
   kinds: (answer) => kindOfTarget(record(answer).target),
   said: (json, body, names) => {
@@ -73,7 +73,7 @@ const repositoryUnknown = (answer: Json): string => {
   return typeof first === "string" && first !== "" ? `not read: ${first.slice(0, 200)}` : "not read"
 }
 
-const REFRESH_STACK: ReadBack = {
+export const REFRESH_STACK: ReadBack = {
   read: (body) => {
     const stack = named(body, "stack")
     return stack === undefined ? undefined : { endpoint: "read/GetStack", body: { stack } }
@@ -139,7 +139,7 @@ const terminalsLeft = (read: (body: Json) => Json | undefined, where: (body: Jso
 
 const server = (body: Json) => (typeof body.server === "string" ? body.server : undefined)
 
-const REFRESH_CONTAINERS: ReadBack = {
+export const REFRESH_CONTAINERS: ReadBack = {
   read: (body) => {
     const on = server(body)
     return on === undefined ? undefined : { endpoint: "read/ListContainers", body: { server: on } }
@@ -159,29 +159,23 @@ const REFRESH_CONTAINERS: ReadBack = {
   },
 }
 
-/** By endpoint: the changes the service answers with nothing, and the read that says what now holds. */
-export const READ_BACKS: Readonly<Record<string, ReadBack>> = {
-  "write/UpdateResourceMeta": RESOURCE_META,
-  "write/CloseAlert": CLOSE_ALERT,
-  "write/RefreshStackCache": REFRESH_STACK,
-  "write/RefreshBuildCache": refreshed("build", "GetBuild"),
-  "write/RefreshRepoCache": refreshed("repo", "GetRepo"),
-  "write/DeleteTerminal": terminalsLeft(
-    (body) => (isObject(body.target) ? { target: body.target } : undefined),
-    (body) => `on ${targetWords(body.target, {})}`,
-  ),
-  "write/DeleteAllTerminals": terminalsLeft(
-    (body) =>
-      server(body) === undefined ? undefined : { target: { type: "Server", params: { server: body.server } } },
-    (body) => `on the server ${String(body.server)}`,
-  ),
-  "write/BatchDeleteAllTerminals": terminalsLeft(
-    () => ({}),
-    () => "on all servers",
-  ),
-  "execute/RunServerRefreshContainers": REFRESH_CONTAINERS,
-  ...ACCESS_READ_BACKS,
-}
+export const REFRESH_BUILD = refreshed("build", "GetBuild")
+export const REFRESH_REPO = refreshed("repo", "GetRepo")
+
+export const DELETE_TERMINAL = terminalsLeft(
+  (body) => (isObject(body.target) ? { target: body.target } : undefined),
+  (body) => `on ${targetWords(body.target, {})}`,
+)
+
+export const DELETE_ALL_TERMINALS = terminalsLeft(
+  (body) => (server(body) === undefined ? undefined : { target: { type: "Server", params: { server: body.server } } }),
+  (body) => `on the server ${String(body.server)}`,
+)
+
+export const BATCH_DELETE_ALL_TERMINALS = terminalsLeft(
+  () => ({}),
+  () => "on all servers",
+)
 
 /**
  * The changes the service answers with nothing that are not read back, and why: nothing a read

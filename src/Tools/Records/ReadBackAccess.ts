@@ -13,7 +13,7 @@ const sameTarget = (held: unknown, asked: unknown, names: NameMaps): boolean => 
   return held.id === asked.id || nameOf(names, kind, held.id) === asked.id
 }
 
-const PERMISSION_ON_TARGET: ReadBack = {
+export const PERMISSION_ON_TARGET: ReadBack = {
   read: (body) =>
     isObject(body.user_target)
       ? { endpoint: "read/ListUserTargetPermissions", body: { user_target: body.user_target } }
@@ -43,7 +43,7 @@ const holderRead = (target: unknown) => {
     : { endpoint: "read/FindUser", body: { user: target.id } }
 }
 
-const PERMISSION_ON_TYPE: ReadBack = {
+export const PERMISSION_ON_TYPE: ReadBack = {
   read: (body) => holderRead(body.user_target),
   kinds: (_answer, body) => kindOfTarget(body.user_target),
   said: (answer, body, names) => {
@@ -64,7 +64,7 @@ const userRead = (body: Json) =>
 const username = (answer: unknown, body: Json): string =>
   isObject(answer) && typeof answer.username === "string" ? answer.username : String(body.user_id)
 
-const USER_BASE_PERMISSIONS: ReadBack = {
+export const USER_BASE_PERMISSIONS: ReadBack = {
   read: userRead,
   kinds: () => [],
   said: (answer, body) => {
@@ -79,7 +79,7 @@ const USER_BASE_PERMISSIONS: ReadBack = {
   },
 }
 
-const USER_ADMIN: ReadBack = {
+export const USER_ADMIN: ReadBack = {
   read: userRead,
   kinds: () => [],
   said: (answer, body) => {
@@ -92,7 +92,7 @@ const USER_ADMIN: ReadBack = {
   },
 }
 
-const USER_GROUP: ReadBack = {
+export const USER_GROUP: ReadBack = {
   read: (body) => {
     const group = named(body, "user_group")
     return group === undefined ? undefined : { endpoint: "read/GetUserGroup", body: { user_group: group } }
@@ -106,13 +106,4 @@ const USER_GROUP: ReadBack = {
       value: { users, everyone: group.everyone === true, all: isObject(group.all) ? group.all : {} },
     }
   },
-}
-
-/** By endpoint: the changes to access the service answers with nothing. */
-export const ACCESS_READ_BACKS: Readonly<Record<string, ReadBack>> = {
-  "write/UpdatePermissionOnTarget": PERMISSION_ON_TARGET,
-  "write/UpdatePermissionOnResourceType": PERMISSION_ON_TYPE,
-  "write/UpdateUserBasePermissions": USER_BASE_PERMISSIONS,
-  "write/UpdateUserAdmin": USER_ADMIN,
-  "write/UpdateUserGroup": USER_GROUP,
 }

@@ -32,15 +32,15 @@ export const UNTRUSTED_ASKED: ReadonlyArray<Pattern> = [
   ["drift.diff", "StackInfo"],
 ]
 
-/** The endpoint whose `fields` may ask for the drift. */
-const ENDPOINT = "read/GetStack"
-
 /** The `fields` path that shows the diff, as the glance says. */
 const DIFF_PATH = "drift.diff"
 
-/** Whether `fields` asks for the drift (and so its diff is made). */
-export const asks = (endpoint: string, fields: ReadonlyArray<string> | undefined): boolean =>
-  endpoint === ENDPOINT && fields !== undefined && fields.some((f) => f === "drift" || f.startsWith("drift."))
+/**
+ * Whether `fields` asks for the drift (and so its diff is made), of an answer whose reads beside it
+ * make one (a stack's record: ReadsBeside.ts).
+ */
+export const asks = (fields: ReadonlyArray<string> | undefined): boolean =>
+  fields?.some((f) => f === "drift" || f.startsWith("drift.")) === true
 
 /** Each file's contents by its path. */
 const contentsOf = (files: unknown): ReadonlyMap<string, unknown> => {

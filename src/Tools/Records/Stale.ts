@@ -1,20 +1,25 @@
 /**
  * Resources on a server that cannot be reached show their last known state: a list of stacks or
  * deployments, and one at a glance, say so in a first line, with since when (the server's open
- * ServerUnreachable alert's time). By endpoint, as data: where each item's server id is.
+ * ServerUnreachable alert's time). As data: where each item's server id is; which answers say so
+ * is said by the table of reads beside an answer (ReadsBeside.ts).
  */
 import * as Effect from "effect/Effect"
 import { isObject } from "../../Shared/JsonShape.js"
 
 type Json = Readonly<Record<string, unknown>>
 
-/** By endpoint: where an item names its server, and whether the answer is a list. */
-const STALE_READS: Readonly<Record<string, { readonly path: "info" | "config"; readonly list: boolean }>> = {
-  "read/ListStacks": { path: "info", list: true },
-  "read/ListDeployments": { path: "info", list: true },
-  "read/GetStack": { path: "config", list: false },
-  "read/GetDeployment": { path: "config", list: false },
+/** Where an answer's items name their server, and whether the answer is a list. */
+export interface StaleRead {
+  readonly path: "info" | "config"
+  readonly list: boolean
 }
+
+/** A list of stacks or deployments: each item's server is in its `info`. */
+export const LIST: StaleRead = { path: "info", list: true }
+
+/** A stack's or deployment's record: its server is in its `config`. */
+export const RECORD: StaleRead = { path: "config", list: false }
 
 /** The read that says since when each server cannot be reached. */
 const UNREACHABLE = {
@@ -23,9 +28,7 @@ const UNREACHABLE = {
 } as const
 
 /** Each item of the answer with its server's id: `[name, server id]`. */
-const itemsOf = (endpoint: string, data: unknown): ReadonlyArray<readonly [string, string]> => {
-  const read = STALE_READS[endpoint]
-  if (read === undefined) return []
+const itemsOf = (read: StaleRead, data: unknown): ReadonlyArray<readonly [string, string]> => {
   const items = read.list ? (Array.isArray(data) ? data : []) : [data]
   return items.flatMap((item) => {
     if (!isObject(item)) return []
@@ -71,12 +74,12 @@ const staleLine = (
  * list costs no read of its own), then since when, read only where an item is on one of them.
  */
 export const noteOf = (
-  endpoint: string,
+  at: StaleRead,
   data: unknown,
   down: Effect.Effect<ReadonlyMap<string, string>>,
   read: (endpoint: string, body: Json) => Effect.Effect<unknown, unknown>,
 ): Effect.Effect<string | undefined> => {
-  const items = itemsOf(endpoint, data)
+  const items = itemsOf(at, data)
   if (items.length === 0) return Effect.succeed(undefined)
   return Effect.gen(function* () {
     const servers = yield* down

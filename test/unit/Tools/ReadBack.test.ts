@@ -6,7 +6,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Tool from "../../../src/Tools/Catalog/Tool.js"
 import * as Reach from "../../../src/Tools/Policy/Reach.js"
-import { NOT_READ_BACK, READ_BACKS } from "../../../src/Tools/Records/ReadBack.js"
+import { NOT_READ_BACK } from "../../../src/Tools/Records/ReadBack.js"
+import { READS_BESIDE, readsBeside } from "../../../src/Tools/Records/ReadsBeside.js"
 import * as Definitions from "../../support/Definitions.js"
 import * as Mcp from "../../support/Mcp.js"
 import * as Sandboxes from "../../support/Sandbox.js"
@@ -177,15 +178,16 @@ describe("every write with a tool that answers nothing is read back, or says why
   it("each offered at either reach has a read-back or a reasoned exemption, and none both", () => {
     const bare = nothing.filter(
       (endpoint) =>
-        offered.has(endpoint) && READ_BACKS[endpoint] === undefined && NOT_READ_BACK[endpoint] === undefined,
+        offered.has(endpoint) && readsBeside(endpoint).readBack === undefined && NOT_READ_BACK[endpoint] === undefined,
     )
     expect(bare).toEqual([])
     for (const endpoint of Object.keys(NOT_READ_BACK)) {
-      expect(READ_BACKS[endpoint], endpoint).toBeUndefined()
+      expect(readsBeside(endpoint).readBack, endpoint).toBeUndefined()
       expect(NOT_READ_BACK[endpoint]?.length, endpoint).toBeGreaterThan(20)
     }
     // Each read-back is of an endpoint that answers nothing and has a tool, and reads an endpoint of the definitions.
-    for (const endpoint of Object.keys(READ_BACKS)) {
+    const readBacks = Object.keys(READS_BESIDE).filter((endpoint) => readsBeside(endpoint).readBack !== undefined)
+    for (const endpoint of readBacks) {
       expect(nothing, endpoint).toContain(endpoint)
       expect(offered.has(endpoint), endpoint).toBe(true)
     }
