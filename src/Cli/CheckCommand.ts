@@ -37,7 +37,7 @@ export const check = Effect.gen(function* () {
 
 const checkSignIn = (settings: SignInSettings.SignInSettingsShape) =>
   Effect.gen(function* () {
-    const SignInCheck = yield* Effect.promise(() => import("../Diagnosis/SignIn.js"))
+    const SignInCheck = yield* Effect.promise(() => import("../Diagnosis/IdentityProvider.js"))
     const steps = yield* SignInCheck.run(settings)
     yield* Console.error(SignInCheck.format(steps))
     const minting = yield* Effect.flatMap(loadPeople, (People) => People.checkIf(settings))

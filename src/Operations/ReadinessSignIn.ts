@@ -12,7 +12,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Step } from "../Diagnosis/Check.js"
-import * as SignInCheck from "../Diagnosis/SignIn.js"
+import * as SignInCheck from "../Diagnosis/IdentityProvider.js"
 import { SignIn, type SignInShape } from "../SignIn/Resource.js"
 
 /** What this judges of readiness's finding (Readiness.ts' ReadyState, which imports this). */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as SignInCheck from "../../../src/Diagnosis/SignIn.js"
+import * as SignInCheck from "../../../src/Diagnosis/IdentityProvider.js"
 import * as Ports from "../../support/Ports.js"
 
 describe("check's issuer step", () => {
