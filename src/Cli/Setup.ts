@@ -13,12 +13,13 @@
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { VERSION } from "../Shared/Version.js"
+import { type Rendered, render } from "./Setup/ClientConfig.js"
 import { type Environment, type Invocation, invocation, readEnvironment } from "./Setup/Environment.js"
 import type { Options } from "./Setup/Options.js"
-import { type Rendered, render } from "./Setup/ClientConfig.js"
 import * as SignInSetup from "./Setup/SignIn.js"
 import { server } from "./Setup/Target.js"
 
+export { quote, type Rendered } from "./Setup/ClientConfig.js"
 export {
   type Environment,
   emptyEnvironment,
@@ -29,7 +30,6 @@ export {
   TOKEN_VARIABLE,
 } from "./Setup/Environment.js"
 export { CLIENTS, type Client, HELP, type Options, parse, USAGE } from "./Setup/Options.js"
-export { quote, type Rendered } from "./Setup/ClientConfig.js"
 
 /** The configuration for one client, and the notes that go with it. Pure: the tests call it directly. */
 export const make = (options: Options, invocation: Invocation, env: Environment, signIn = false): Rendered => {
