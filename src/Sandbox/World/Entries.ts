@@ -48,7 +48,7 @@ export interface UpdateRecord {
   other_data: string
 }
 
-export interface LogEntry {
+interface LogEntry {
   readonly stage: string
   readonly command: string
   readonly stdout: string
