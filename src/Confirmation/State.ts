@@ -168,6 +168,33 @@ const sharedUse = (store: StoreShape) => ({
     }),
 })
 
+/** What a state carries, where it is sealed whole by this key's `mac`; else why it is refused. */
+const unsealed = (state: string, mac: (body: string) => Buffer): Effect.Effect<Payload, StateRefused> =>
+  Effect.gen(function* () {
+    const parts = state.split(".")
+    const [body = "", tag = ""] = parts
+    if (parts.length !== 2 || !/^[\w-]+$/.test(body) || !/^[\w-]+$/.test(tag)) {
+      return yield* new StateRefused({ reason: "Malformed" })
+    }
+    const given = Buffer.from(tag, "base64url")
+    const expected = mac(body)
+    // Only the seal as it was written: a tag changed in the unused bits of its last character
+    // decodes to the same bytes, and is refused all the same, as any other change is.
+    const canonical = given.toString("base64url") === tag
+    if (!canonical || given.length !== expected.length || !crypto().timingSafeEqual(given, expected)) {
+      return yield* new StateRefused({ reason: "Forged" })
+    }
+    let payload: unknown
+    try {
+      payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8"))
+    } catch {
+      payload = undefined
+    }
+    // Sealed here, so a malformed payload is a bug or an old format: refused all the same.
+    if (!isPayload(payload)) return yield* new StateRefused({ reason: "Malformed" })
+    return payload
+  })
+
 const honouredHere: Honoured = { sent: Effect.void }
 
 /**
@@ -202,27 +229,7 @@ export const make = (
 
     const verify = (state: string, binding: Binding) =>
       Effect.gen(function* () {
-        const parts = state.split(".")
-        const [body = "", tag = ""] = parts
-        if (parts.length !== 2 || !/^[\w-]+$/.test(body) || !/^[\w-]+$/.test(tag)) {
-          return yield* new StateRefused({ reason: "Malformed" })
-        }
-        const given = Buffer.from(tag, "base64url")
-        const expected = mac(body)
-        // Only the seal as it was written: a tag changed in the unused bits of its last character
-        // decodes to the same bytes, and is refused all the same, as any other change is.
-        const canonical = given.toString("base64url") === tag
-        if (!canonical || given.length !== expected.length || !crypto().timingSafeEqual(given, expected)) {
-          return yield* new StateRefused({ reason: "Forged" })
-        }
-        let payload: unknown
-        try {
-          payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8"))
-        } catch {
-          payload = undefined
-        }
-        // Sealed here, so a malformed payload is a bug or an old format: refused all the same.
-        if (!isPayload(payload)) return yield* new StateRefused({ reason: "Malformed" })
+        const payload = yield* unsealed(state, mac)
         const now = yield* Clock.currentTimeMillis
         if (now >= payload.e) return yield* new StateRefused({ reason: "Expired" })
         if (payload.b !== bindingDigest(binding)) return yield* new StateRefused({ reason: "OtherCall" })

@@ -174,15 +174,14 @@ export const isNotFound = (error: SvcError): boolean =>
 const isTaken = (error: SvcError): boolean =>
   error instanceof SvcServiceError && error.reason === "Status" && /already (taken|exists)/i.test(error.error)
 
-/** Minting's calls through `client`, whose Auth sends the server's own credentials, outside any person's call. */
-export const make = (client: SvcClientShape): MintService => {
-  const call: Call = (group, endpoint, params) =>
-    CallContext.within(CallContext.empty)(client.call(group, endpoint, params))
-  // Read whole (up to WHOLE_TIMES the answer cap), so that no one past the cap is missed; a list
-  // longer still is read as far as the cap, and said to be cut.
+/**
+ * The minted users, read whole (up to WHOLE_TIMES the answer cap), so that no one past the cap is
+ * missed; a list longer still is read as far as the cap, and said to be cut.
+ */
+const usersWith = (client: SvcClientShape) => {
   const listUsers = (reading: "shown" | "whole") =>
     CallContext.within(CallContext.empty)(client.answer("read", "ListUsers", { service_users: "Only" }, reading))
-  const users = Effect.map(
+  return Effect.map(
     listUsers("whole").pipe(
       Effect.catchIf(
         (error) => error instanceof SvcResponseError && error.reason === "NotWhole",
@@ -194,6 +193,12 @@ export const make = (client: SvcClientShape): MintService => {
       cut: reply.cut !== undefined,
     }),
   )
+}
+
+/** Minting's calls through `client`, whose Auth sends the server's own credentials, outside any person's call. */
+export const make = (client: SvcClientShape): MintService => {
+  const call: Call = (group, endpoint, params) =>
+    CallContext.within(CallContext.empty)(client.call(group, endpoint, params))
   const find = (username: string) =>
     call("read", "FindUser", { username }).pipe(
       Effect.map((value) => Option.filter(Option.fromNullable(userOf(value)), (u) => u.username === username)),
@@ -221,7 +226,7 @@ export const make = (client: SvcClientShape): MintService => {
     })
   return {
     admin: adminWith(call),
-    users,
+    users: usersWith(client),
     find,
     ensureUser,
     grant: grantWith(call),

@@ -8,10 +8,16 @@
  * it is not secret (`is_secret: false`): a variable's new value is written
  * with its name alone, and whether it is secret is the service's to know.
  */
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { canonicalJson } from "../Confirmation/Canonical.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { isSecretParam } from "../Tools/Bounds/SecretParams.js"
 import { PLACEHOLDER } from "../Tools/Params/FromPerson.js"
 import { mask } from "../Untrusted/Mask.js"
+import type { AuditLog } from "./AuditLog.js"
+
+const Crypto = () => process.getBuiltinModule("node:crypto")
 
 /** `body` with each secret string as `digest(value)`; everything else as it was. */
 export const recorded = (endpoint: string | undefined, body: unknown, digest: (value: string) => string): unknown => {
@@ -32,3 +38,14 @@ export const recorded = (endpoint: string | undefined, body: unknown, digest: (v
   }
   return walk(body, true)
 }
+
+/**
+ * The params' digest: of the params as sent, keyed with SVC_AUDIT_KEY so that it says nothing
+ * of a secret in them; without the key, of the params as logged (redacted).
+ */
+export const digestOf = (log: AuditLog, sent: unknown, logged: unknown): string =>
+  Option.match(log.digestKey, {
+    onNone: () => `sha256:${Crypto().createHash("sha256").update(canonicalJson(logged)).digest("base64url")}`,
+    onSome: (key) =>
+      `hmac-sha256:${Crypto().createHmac("sha256", Redacted.value(key)).update(canonicalJson(sent)).digest("base64url")}`,
+  })

@@ -15,7 +15,6 @@ import * as Redacted from "effect/Redacted"
 import { Auth, type AuthShape } from "../Auth.js"
 import * as Asked from "../Call/Asked.js"
 import * as CallContext from "../Call/Context.js"
-import { canonicalJson } from "../Confirmation/Canonical.js"
 import { usernameOf } from "../Mint/Service.js"
 import { isObject } from "../Shared/JsonShape.js"
 import { scrub, scrubValue } from "../Shared/Secrets.js"
@@ -30,8 +29,9 @@ import {
 import type { Call, Invocation, ToolSuccess } from "../Tools/Invoke.js"
 import type { ParamsCheckShape } from "../Tools/Params/ParamsCheck.js"
 import { Audit, type AuditEntry, type AuditError, type AuditLog } from "./Audit.js"
-import { recorded } from "./AuditParams.js"
+import { digestOf, recorded } from "./AuditParams.js"
 import { targetOf } from "./AuditTarget.js"
+import { auditCaller, whoOf } from "./AuditWho.js"
 import * as Telemetry from "./Telemetry.js"
 
 type CallError = ToolInputError | ToolParamsError | ToolCallError | ToolDeniedError
@@ -85,44 +85,13 @@ const describe = (
   return { outcome: "error", kind: kindOf(error.value) }
 }
 
-/** Who an audit line names: the caller's key as it is, a signed-in identity as its principal, or the server. */
-const auditCaller = (context: CallContext.CallContext): string =>
-  Option.match(Option.isSome(context.identity) ? Option.none() : CallContext.namedCallerOf(context), {
-    onNone: () => CallContext.principalOf(context),
-    onSome: (caller) => caller.key,
-  })
-
-const Crypto = () => process.getBuiltinModule("node:crypto")
-
-/**
- * Who an intent names: the signed-in identity, else the caller key's fingerprint (a digest of
- * the key id, never of its secret), else the server.
- */
-const whoOf = (context: CallContext.CallContext): string => {
-  if (Option.isSome(context.identity)) return CallContext.principalOf(context)
-  return Option.match(CallContext.namedCallerOf(context), {
-    onNone: () => CallContext.SERVER_PRINCIPAL,
-    onSome: (caller) =>
-      `key:sha256:${Crypto().createHash("sha256").update(caller.key).digest("base64url").slice(0, 16)}`,
-  })
-}
-
-/**
- * The params' digest: of the params as sent, keyed with SVC_AUDIT_KEY so that it says nothing
- * of a secret in them; without the key, of the params as logged (redacted).
- */
-const digestOf = (log: AuditLog, sent: unknown, logged: unknown): string =>
-  Option.match(log.digestKey, {
-    onNone: () => `sha256:${Crypto().createHash("sha256").update(canonicalJson(logged)).digest("base64url")}`,
-    onSome: (key) =>
-      `hmac-sha256:${Crypto().createHmac("sha256", Redacted.value(key)).update(canonicalJson(sent)).digest("base64url")}`,
-  })
-
 /**
  * What the record depends on: the credentials in force (whose secrets it scrubs); the audit log
  * and telemetry when provided. Why a call was asked it reads from the call's context (Call/Asked.ts).
  */
 export type Requirements = Auth
+
+const Crypto = () => process.getBuiltinModule("node:crypto")
 
 /** What the records are made with, gathered once; its methods are the steps of a record. */
 class Recorder {

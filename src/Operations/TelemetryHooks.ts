@@ -56,23 +56,33 @@ const serviceRequests = Metric.counter("svc_mcp.service.requests", {
 const logins = Metric.counter("svc_mcp.logins", { description: "logins to the service, by outcome", incremental: true })
 const inFlight = Metric.gauge("svc_mcp.tool.in_flight", { description: "tool calls in flight" })
 
+/** A tool call's span: what it says of the call, and its parent. */
+const spanOf = (
+  tool: string,
+  selector: string | undefined,
+  endpoint: string | undefined,
+  { trace, traceparent, identity, asked }: CallContext.CallContext,
+) => {
+  const attributes: Record<string, unknown> = { "mcp.method.name": "tools/call", "gen_ai.tool.name": tool }
+  if (selector !== undefined) attributes["svc.selector"] = selector
+  if (endpoint !== undefined) attributes["svc.endpoint"] = endpoint
+  // A signed-in person, by the claim that names them (never the token).
+  if (Option.isSome(identity)) attributes["enduser.id"] = identity.value.name
+  // Why the call was asked: the settings and their patterns, no name of a resource.
+  if (Option.isSome(asked)) attributes["svc.confirmation"] = Asked.attribute(asked.value)
+  // The call's `_meta` trace context wins over its HTTP request's header.
+  const parent = parseTraceparent(trace.traceparent)
+  return { attributes, parent: Option.isSome(parent) ? parent : parseTraceparent(Option.getOrUndefined(traceparent)) }
+}
+
 /** The hooks of telemetry that is on: for tool calls, and for the service's client (requests, logins). */
 export const makeHooks = (): Hooks & SvcHooks.ClientHooks => {
   let running = 0
   const toolCall: Hooks["toolCall"] = (tool, selector, endpoint) => (self, describe) =>
     Effect.suspend(() => {
       const started = performance.now()
-      const attributes: Record<string, unknown> = { "mcp.method.name": "tools/call", "gen_ai.tool.name": tool }
-      if (selector !== undefined) attributes["svc.selector"] = selector
-      if (endpoint !== undefined) attributes["svc.endpoint"] = endpoint
-      return Effect.flatMap(CallContext.get, ({ trace, traceparent, identity, asked }) => {
-        // A signed-in person, by the claim that names them (never the token).
-        if (Option.isSome(identity)) attributes["enduser.id"] = identity.value.name
-        // Why the call was asked: the settings and their patterns, no name of a resource.
-        if (Option.isSome(asked)) attributes["svc.confirmation"] = Asked.attribute(asked.value)
-        // The call's `_meta` trace context wins over its HTTP request's header.
-        const parent = parseTraceparent(trace.traceparent)
-        const resolved = Option.isSome(parent) ? parent : parseTraceparent(Option.getOrUndefined(traceparent))
+      return Effect.flatMap(CallContext.get, (context) => {
+        const { attributes, parent } = spanOf(tool, selector, endpoint, context)
         return Effect.suspend(() => Metric.set(inFlight, ++running)).pipe(
           Effect.zipRight(self),
           Effect.onExit((exit) => {
@@ -92,7 +102,7 @@ export const makeHooks = (): Hooks & SvcHooks.ClientHooks => {
             kind: "server",
             attributes,
             captureStackTrace: false,
-            ...(Option.isSome(resolved) ? { parent: resolved.value } : {}),
+            ...(Option.isSome(parent) ? { parent: parent.value } : {}),
           }),
         )
       })

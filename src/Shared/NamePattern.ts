@@ -16,7 +16,7 @@
  */
 
 import * as Effect from "effect/Effect"
-import { type NameTest, wildcards } from "./NameWildcard.js"
+import { laying, type NameTest, wildcards } from "./NameWildcard.js"
 import * as Reader from "./PatternReader.js"
 
 export type { NameTest } from "./NameWildcard.js"
@@ -61,7 +61,7 @@ export const entries = (pattern: string): ReadonlyArray<string> =>
 const isRegex = (entry: string): boolean => entry.length > 1 && entry.startsWith("\\") && entry.endsWith("\\")
 
 /** A wildcard as a test of a whole name. No regex is made. */
-export const wildcard: (entry: string) => NameTest = wildcards()
+export const wildcard: (entry: string) => NameTest = wildcards(laying())
 
 const count = (n: number) => n.toLocaleString("en-US")
 

@@ -6,11 +6,11 @@
  * terminated when it runs out, and the call refused. The workers stay for the next pattern, at
  * most WORKERS at once and the bounds' `waiting` patterns waiting for one; none keeps the process alive.
  *
- * The worker runs `serve` and the wildcards' maker (Shared/NameWildcard.ts) from their source text:
+ * The worker runs `serve` and the wildcards' maker and laying (Shared/NameWildcard.ts) from their source text:
  * a worker thread cannot load this module from TypeScript, nor the engine from a bundle without
  * its path, which the program gives it (the executable's own copy of re2js, or the package's).
  */
-import { type NameTest, wildcards } from "./NameWildcard.js"
+import { laying, type NameTest, wildcards } from "./NameWildcard.js"
 
 /** One pattern to read: its entries, whether each is a regex, the names and the program's bound. */
 export interface Job {
@@ -87,7 +87,7 @@ const serve = (engine: Engine, port: Port, wildcard: (entry: string) => NameTest
 
 const SOURCE = [
   'const { parentPort, workerData } = require("node:worker_threads");',
-  `import(workerData.engine).then((engine) => (${serve.toString()})(engine, parentPort, (${wildcards.toString()})()));`,
+  `import(workerData.engine).then((engine) => (${serve.toString()})(engine, parentPort, (${wildcards.toString()})((${laying.toString()})())));`,
 ].join("\n")
 
 /** The executable's own copy of the engine, beside its chunks (scripts/bundle.mjs); undefined elsewhere. */
@@ -132,8 +132,11 @@ const spawn = async (memoryMb: number): Promise<Worker> => {
   return worker
 }
 
-/** A pool of its own (PatternReader.ts makes it), with no worker until the first pattern that needs one. */
-export const makePool = (bounds: Bounds): Pool => {
+/**
+ * A pool's workers, started when first needed, at most WORKERS; a job waits for one freed, and
+ * after `close` none is given out again.
+ */
+const workerSlots = (bounds: Bounds) => {
   const idle: Array<Worker> = []
   const waiting: Array<(worker: Worker | PromiseLike<Worker>) => void> = []
   const workers = new Set<Worker>()
@@ -175,8 +178,22 @@ export const makePool = (bounds: Bounds): Pool => {
     else alive--
   }
 
+  const close = async (): Promise<void> => {
+    closed = true
+    idle.length = 0
+    for (const next of waiting.splice(0)) next(Promise.reject(new Error(bounds.closed)))
+    await Promise.all([...workers].map((worker) => worker.terminate()))
+    workers.clear()
+  }
+
+  return { acquire, release, close, isClosed: () => closed }
+}
+
+/** A pool of its own (PatternReader.ts makes it), with no worker until the first pattern that needs one. */
+export const makePool = (bounds: Bounds): Pool => {
+  const { acquire, release, close, isClosed } = workerSlots(bounds)
   const read = async (job: Job, budgetMs: number): Promise<Answer> => {
-    if (closed) return { _tag: "Stopped", reason: bounds.closed }
+    if (isClosed()) return { _tag: "Stopped", reason: bounds.closed }
     const acquired = acquire()
     if (acquired === undefined) return { _tag: "Busy" }
     let worker: Worker
@@ -187,14 +204,6 @@ export const makePool = (bounds: Bounds): Pool => {
       return { _tag: "Stopped", reason: error instanceof Error ? error.message : String(error) }
     }
     return readIn(worker, job, budgetMs, release)
-  }
-
-  const close = async (): Promise<void> => {
-    closed = true
-    idle.length = 0
-    for (const next of waiting.splice(0)) next(Promise.reject(new Error(bounds.closed)))
-    await Promise.all([...workers].map((worker) => worker.terminate()))
-    workers.clear()
   }
 
   return { read, close }

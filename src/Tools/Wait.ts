@@ -189,18 +189,27 @@ export const follow = (
         `${progressLine(latest, failed.length, endpoint)}; still running after ${timeoutMs / 1000} s`,
       )
     }
-
-    let next = 0
-    const updated = isUpdate(data)
-      ? latest[0]
-      : batch
-        ? data.map((item) => (isOk(item) ? { ...item, data: latest[next++] } : item))
-        : data
-    const summary =
-      started.length === 1 && failed.length === 0
-        ? single(latest[0] as Update, endpoint, timeoutMs, withId)
-        : started.length === 0 && failed.length === 0
-          ? DONE
-          : several(latest, failed, endpoint, timeoutMs)
-    return { data: updated, summary }
+    return waited(data, latest, failed, { endpoint, timeoutMs, withId })
   })
+
+/** The answer with each Update as last read, in its place, and the summary of them all. */
+const waited = (
+  data: unknown,
+  latest: ReadonlyArray<Update>,
+  failed: ReadonlyArray<Failed>,
+  { endpoint, timeoutMs, withId }: { readonly endpoint: string; readonly timeoutMs: number; readonly withId: boolean },
+): Waited => {
+  let next = 0
+  const updated = isUpdate(data)
+    ? latest[0]
+    : Array.isArray(data)
+      ? data.map((item) => (isOk(item) ? { ...item, data: latest[next++] } : item))
+      : data
+  const summary =
+    latest.length === 1 && failed.length === 0
+      ? single(latest[0] as Update, endpoint, timeoutMs, withId)
+      : latest.length === 0 && failed.length === 0
+        ? DONE
+        : several(latest, failed, endpoint, timeoutMs)
+  return { data: updated, summary }
+}

@@ -15,27 +15,15 @@
 import { AsyncLocalStorage } from "node:async_hooks"
 import type * as NodeHttp from "node:http"
 import type { AddressInfo } from "node:net"
-import {
-  hostHeaderValidation,
-  type NodeIncomingMessageLike,
-  originValidation,
-  toNodeHandler,
-} from "@modelcontextprotocol/node"
-import {
-  type AuthInfo,
-  createMcpHandler,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-} from "@modelcontextprotocol/server"
+import { hostHeaderValidation, type NodeIncomingMessageLike, originValidation } from "@modelcontextprotocol/node"
+import { type AuthInfo, localhostAllowedHostnames, localhostAllowedOrigins } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import * as CallContext from "../../Call/Context.js"
 import { SecretPages } from "../../Confirmation/SecretPages.js"
 import * as AuditPeople from "../../Operations/AuditPeople.js"
 import { Readiness, type ReadinessShape, type ReadyState } from "../../Operations/Readiness.js"
@@ -47,24 +35,17 @@ import { type Admitted, SignIn, type SignInShape } from "../../SignIn/Resource.j
 import * as SignedInPages from "../../SignIn/SignedInPages.js"
 import { Store } from "../../Store/Store.js"
 import * as Answers from "../Asking/Answers.js"
-import * as Asking from "../Asking/Asking.js"
+import type * as Asking from "../Asking/Asking.js"
 import * as Session from "../Asking/Session.js"
-import type * as Listing from "../Server/Listing.js"
-import { type McpServer, make, type Requirements as ServerRequirements } from "../Server/Server.js"
-import { MAX_MESSAGE_BYTES } from "../Stdio/StdioFraming.js"
+import { make, type Requirements as ServerRequirements } from "../Server/Server.js"
 import * as HttpBody from "./HttpBody.js"
 import * as HttpGate from "./HttpGate.js"
 import { type ListenError, listening, nodeServer, type Shutdown, sendJson } from "./HttpServer.js"
+import { Admission, gated, MAX_BODY_BYTES, mcpHandler, type Requests } from "./McpHandler.js"
 import * as SignInHttp from "./SignIn.js"
 import * as Token from "./Token.js"
 
 export { DRAIN_MS, ListenError } from "./HttpServer.js"
-
-/** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
-const MAX_BODY_BYTES = MAX_MESSAGE_BYTES
-
-const SESSION_ENDED =
-  "this Mcp-Session-Id has ended (expired, or made with other credentials or before SVC_MCP_TOKEN changed): initialize again"
 
 /** What serving over HTTP needs: the tools' (Server.ts) and the shared store the tools bundle provides; a request's context and `/readyz`'s probe read what is provided. */
 export type Requirements = ServerRequirements | Store
@@ -80,129 +61,6 @@ const loopbackNames = (host: string) => {
   names.add(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
   return [...names]
 }
-
-/**
- * Where a request stands, as the routes read it from its headers and peer, and as the gate
- * completes it (sign-in, the session): served, with the context its calls start from, or refused.
- */
-type Admission = Data.TaggedEnum<{
-  Served: {
-    readonly context: CallContext.CallContext
-    readonly session: Option.Option<Session.Session>
-    /** What SVC_MCP_TOKEN's check gave, for the SDK's handler. */
-    readonly authInfo?: AuthInfo
-    /** With sign-in: whom the access token, verified on the headers, names. */
-    readonly admitted?: Admitted
-  }
-}>
-const Admission = Data.taggedEnum<Admission>()
-
-/**
- * Where the admission of the request being served is kept. The SDK
- * calls our fetch handler with a Fetch Request (no socket, so no peer) and makes the request's
- * server through a factory that takes no argument: neither can be handed a value of ours, so it
- * rides the request's async context, which both run within.
- */
-type Requests = AsyncLocalStorage<Admission>
-
-type Log = (message: string) => void
-
-/**
- * The SDK's MCP handler: each request's own server, made with the context its admission carries;
- * a 2025-era POST of a session gets the transport that can ask its client.
- */
-const mcpHandler = (
-  mcp: McpServer,
-  requests: Requests,
-  asked: Asking.Asked,
-  log: Log,
-  reachOf: (admitted: Admitted) => Listing.Reach | undefined,
-) =>
-  createMcpHandler(
-    (info) => {
-      const admission = requests.getStore()
-      if (admission === undefined) return mcp.create()
-      const { context, session } = admission
-      // Signed in: the tool list is the person's own.
-      const reach = admission.admitted === undefined ? undefined : reachOf(admission.admitted)
-      if (info?.era !== "legacy" || Option.isNone(session)) return mcp.create(context, undefined, reach)
-      return mcp.create(
-        context,
-        (transport) =>
-          new Asking.AskingTransport(transport, asked.answers, Asking.bindingOf(context, session.value), session.value),
-        reach,
-      )
-    },
-    {
-      maxRequestBodySize: MAX_BODY_BYTES,
-      onerror: (error) => log(`http: ${error.message}`),
-    },
-  )
-
-/** The gates of /mcp: the token or sign-in, and what the request's context refuses; then the SDK's handler. */
-const gated = (
-  handler: ReturnType<typeof mcpHandler>,
-  serverToken: string,
-  signInGate: Option.Option<ReturnType<typeof SignInHttp.gate>>,
-  requests: Requests,
-  asked: Asking.Asked,
-  log: Log,
-) =>
-  toNodeHandler(
-    {
-      fetch: async (request, options) => {
-        const parsedBody = options?.parsedBody
-        const admission = requests.getStore()
-        const admitted = admission?.admitted
-        // The token was verified on the headers (mcpRoute); what is screened here needs the body.
-        if (Option.isSome(signInGate) && admitted === undefined) throw new Error("the access token was not verified")
-        const signedIn =
-          Option.isSome(signInGate) && admitted !== undefined
-            ? await signInGate.value(admitted, request, parsedBody)
-            : undefined
-        if (signedIn instanceof Response) return signedIn
-        const authInfo = admission?.authInfo
-        // Signed in: the request's calls run as the person its token names.
-        const base = admission?.context ?? CallContext.empty
-        const signedInContext = signedIn === undefined ? base : signedIn(base)
-        const credential = Session.credentialOf(signedInContext, serverToken)
-        const token = request.headers.get("mcp-session-id")
-        const session = token === null || token === "" ? Option.none() : asked.sessions.open(token, credential)
-        // A session that does not open (expired, another credential's, signed before the token
-        // changed, forged): 404, which tells a 2025-era client to initialize again.
-        if (token !== null && token !== "" && Option.isNone(session)) {
-          return Response.json(
-            { jsonrpc: "2.0", error: { code: -32001, message: SESSION_ENDED }, id: null },
-            { status: 404 },
-          )
-        }
-        const context = Option.isSome(session)
-          ? { ...signedInContext, session: Option.some(session.value.nonce) }
-          : signedInContext
-        const answered = await Asking.routed(asked, context, session, parsedBody)
-        if (answered !== undefined) return answered
-        const serve = () =>
-          handler.fetch(request, {
-            ...(authInfo === undefined ? {} : { authInfo }),
-            ...(parsedBody === undefined ? {} : { parsedBody }),
-          })
-        const response = await requests.run(
-          Admission.Served({ context, session, ...(admitted === undefined ? {} : { admitted }) }),
-          serve,
-        )
-        // A 2025-era client's initialize: its session token, from what it declared.
-        const initialize = Asking.initializeOf(parsedBody)
-        if (initialize !== undefined) {
-          return Asking.withSession(
-            response,
-            asked.sessions.issue(credential, initialize.version, initialize.capabilities),
-          )
-        }
-        return response
-      },
-    },
-    { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(`http: ${error.message}`) },
-  )
 
 /** What the routes answer from, made once for the server's life. */
 interface Routes {

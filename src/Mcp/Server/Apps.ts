@@ -13,6 +13,7 @@ import { registerAppResource, registerAppTool } from "@modelcontextprotocol/ext-
 import type { ListResourcesResult, McpServer, ReadResourceResult, Server } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import type { FleetViewShape } from "../../View/Fleet.js"
+import { protocolError } from "./ToolServer.js"
 
 /** What the page declares it needs of the host: no network at all (every origin list empty). */
 export const UI_META: {
@@ -54,9 +55,6 @@ export interface Apps {
   /** Registers resources/list, resources/read and resources/templates/list on a server. */
   readonly attach: (server: Server, run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>) => void
 }
-
-/** A JSON-RPC error the SDK answers as it is. */
-const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code })
 
 // The MCP specification's code for a resource that does not exist.
 const RESOURCE_NOT_FOUND = -32002

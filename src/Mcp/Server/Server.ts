@@ -7,14 +7,7 @@
  * 2026-07-28 (no handshake, per-request `_meta`) and the earlier ones
  * (2025-11-25, 2025-06-18, 2025-03-26, after `initialize`).
  */
-import {
-  type JSONRPCRequest,
-  type Result,
-  Server,
-  type ServerContext,
-  type ServerOptions,
-  type Transport,
-} from "@modelcontextprotocol/server"
+import type { Server, ServerOptions, Transport } from "@modelcontextprotocol/server"
 import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -34,7 +27,6 @@ import type { ConfirmationState } from "../../Confirmation/State.js"
 import type * as CallRecord from "../../Operations/CallRecord.js"
 import { Services } from "../../Registry/Registry.js"
 import type { ServerSettings } from "../../Settings/Policy.js"
-import { describe, isObject } from "../../Shared/JsonShape.js"
 import type { PatternReader } from "../../Shared/PatternReader.js"
 import * as Runner from "../../Shared/Runner.js"
 import { VERSION } from "../../Shared/Version.js"
@@ -45,78 +37,21 @@ import type { ParamsCheck } from "../../Tools/Params/ParamsCheck.js"
 import { Policy } from "../../Tools/Policy/Policy.js"
 import type { Guard } from "../../Untrusted/Guard.js"
 import { FleetView } from "../../View/Fleet.js"
-import { INVALID_PARAMS } from "../Calls/Incoming.js"
 import * as McpLogging from "../Calls/Logging.js"
 import type * as ToolCall from "../Calls/ToolCall.js"
 import { StdioTransport } from "../Stdio/StdioTransport.js"
 import * as Apps from "./Apps.js"
 import * as Listing from "./Listing.js"
 import { DefaultJsonSchemaValidator } from "./SdkShims.js"
+import { protocolError, ToolServer } from "./ToolServer.js"
 
 export const INSTRUCTIONS =
   "Tools for an infrastructure-management service. Each tool takes a selector (resource_type, operation, inspect_type or list_type) and params, the JSON body of the one endpoint the selector names. A result's structuredContent is the service's JSON answer, wrapped as {result} when it is not an object; svc_list's is its rows and their columns unless fields are given. Failures come back with isError and a structured error (kind, endpoint, status, service error, trace)."
-
-/**
- * An error the SDK answers as a JSON-RPC error with this code and this message
- * as it is (its ProtocolError would be prefixed where a client prints it).
- */
-const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code })
 
 /** How long a client may cache tools/list and server/discover: the list changes only with a restart. */
 export const LIST_TTL_MS = 600_000
 
 const withMeta = (meta: Record<string, unknown> | undefined) => (meta === undefined ? {} : { _meta: meta })
-
-/** Why a `tools/call` is not one at all, in words a caller can act on. */
-const callProblem = (params: unknown): string | undefined => {
-  if (!isObject(params)) return "params must be an object with name and arguments"
-  if (typeof params.name !== "string") return "params.name must be the tool's name, a string"
-  const args = params.arguments
-  if (args === undefined || isObject(args)) return undefined
-  const what = describe(args)
-  return `arguments must be an object, e.g. {"resource_type": "stack"}, not ${what}`
-}
-
-/**
- * The SDK server, answering itself a `tools/call` that is malformed: the SDK
- * would answer with a dump of its own validation, where a caller needs
- * "invalid params" and why.
- *
- * SDK 2.4 has no public hook for this: `setRequestHandler`'s schema form
- * (`{ params }`) is for custom methods; given `tools/call` it takes the method
- * off the era's own wire validation and words the refusal as "Invalid params
- * for tools/call: ...". The protected `_wrapHandler`, which the SDK documents
- * as the hook for subclasses (its own `Server` validates `tools/call` results
- * there), is overridden here and nowhere else.
- */
-class ToolServer extends Server {
-  constructor(
-    info: { readonly name: string; readonly version: string },
-    options: ServerOptions,
-    private readonly wrap: ((transport: Transport) => Transport) | undefined,
-  ) {
-    super(info, options)
-  }
-
-  /** Over HTTP, a 2025-era POST's transport is wrapped (Asking.ts), so that its client can be asked. */
-  override connect(transport: Transport): Promise<void> {
-    return super.connect(this.wrap === undefined ? transport : this.wrap(transport))
-  }
-
-  protected override _wrapHandler(
-    method: string,
-    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
-  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
-    const wrapped = super._wrapHandler(method, handler)
-    if (method !== "tools/call") return wrapped
-    return (request, ctx) => {
-      const problem = callProblem(request.params)
-      return problem === undefined
-        ? wrapped(request, ctx)
-        : Promise.reject(protocolError(INVALID_PARAMS, `Invalid params: ${problem}`))
-    }
-  }
-}
 
 export interface McpServer {
   /**
@@ -245,6 +180,21 @@ const onFirstUse = Effect.gen(function* () {
 })
 
 /**
+ * Who handles the calls, and the tools published: among several services (SVC_SERVICES), the router,
+ * which has made each one's handler, so nothing is left to warm; else the one service's, made on first use.
+ */
+const handling = Effect.gen(function* () {
+  const policy = yield* Policy
+  const services = yield* Services
+  if (services.length === 0) return { ...(yield* onFirstUse), tools: policy.tools }
+  const routed = yield* Effect.flatMap(
+    Effect.promise(() => import("../Calls/Router.js")),
+    (m) => m.make,
+  )
+  return { handle: routed.handle, warmSoon: constVoid, tools: routed.tools }
+})
+
+/**
  * Prepares the tools for serving. Each call runs as one fiber of a set that
  * lives as long as the scope: `idle` waits for the set to empty, and closing
  * the scope interrupts what is left.
@@ -260,19 +210,8 @@ const beyondIn = (tools: ReadonlyArray<Tool>) => {
 }
 
 export const make: Effect.Effect<McpServer, never, Requirements | Scope.Scope> = Effect.gen(function* () {
-  const policy = yield* Policy
-  // Several services (SVC_SERVICES): the router publishes their tools and hands each call to its service.
+  const { handle, warmSoon, tools } = yield* handling
   const services = yield* Services
-  const routed =
-    services.length > 0
-      ? yield* Effect.flatMap(
-          Effect.promise(() => import("../Calls/Router.js")),
-          (m) => m.make,
-        )
-      : undefined
-  // Among several services the router has made each one's handler: nothing is left to warm.
-  const { handle, warmSoon } = routed === undefined ? yield* onFirstUse : { handle: routed.handle, warmSoon: constVoid }
-  const tools = routed === undefined ? policy.tools : routed.tools
   // The fleet view (an MCP App), when its layer is provided: a resource, and a link to it from svc_summary.
   const view = yield* FleetView
   const apps = Option.map(view, (v) =>

@@ -114,6 +114,26 @@ const idOf = (line: Uint8Array): string | number | undefined => {
   return requestId(outline.value)
 }
 
+/**
+ * A line too long to hold, streaming past: only its outline is kept, for the request's id the
+ * refusal answers, and its length, less a `\r` that ends it.
+ */
+interface Skipping {
+  readonly outline: Outline
+  bytes: number
+  endsWithCr: boolean
+}
+
+/** `skipping` fed the next parts of its line. */
+const skipThrough = (skipping: Skipping, ...parts: ReadonlyArray<Buffer>): Skipping => {
+  for (const part of parts) {
+    skipping.outline.feed(part)
+    skipping.bytes += part.length
+    if (part.length > 0) skipping.endsWithCr = part[part.length - 1] === 0x0d
+  }
+  return skipping
+}
+
 export interface Framer {
   /** Takes the next bytes of the input. */
   readonly push: (chunk: Buffer) => void
@@ -133,17 +153,7 @@ export const framer = (
 ): Framer => {
   let pending: Array<Buffer> = []
   let pendingBytes = 0
-  let skipping: { outline: Outline; bytes: number; endsWithCr: boolean } | undefined
-
-  const startSkipping = (segment: Buffer) => {
-    const outline = new Outline()
-    for (const part of pending) outline.feed(part)
-    outline.feed(segment)
-    const last = segment.length > 0 ? segment[segment.length - 1] : pending.at(-1)?.at(-1)
-    skipping = { outline, bytes: pendingBytes + segment.length, endsWithCr: last === 0x0d }
-    pending = []
-    pendingBytes = 0
-  }
+  let skipping: Skipping | undefined
 
   const lineEnded = () => {
     if (skipping !== undefined) {
@@ -170,12 +180,12 @@ export const framer = (
       const end = chunk.indexOf(NEWLINE, start)
       const segment = chunk.subarray(start, end === -1 ? chunk.length : end)
       if (skipping !== undefined) {
-        skipping.outline.feed(segment)
-        skipping.bytes += segment.length
-        if (segment.length > 0) skipping.endsWithCr = segment[segment.length - 1] === 0x0d
+        skipThrough(skipping, segment)
       } else if (pendingBytes + segment.length > maxBytes + 1) {
         // One byte of slack for a "\r" before the "\n".
-        startSkipping(segment)
+        skipping = skipThrough({ outline: new Outline(), bytes: 0, endsWithCr: false }, ...pending, segment)
+        pending = []
+        pendingBytes = 0
       } else if (segment.length > 0) {
         pending.push(segment)
         pendingBytes += segment.length

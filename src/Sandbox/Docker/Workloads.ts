@@ -20,7 +20,8 @@ import {
 } from "../World/Lifecycle.js"
 import type { Params, Resource } from "../World/Store.js"
 import type { Container, UpdateRecord, World } from "../World/World.js"
-import { type DeploymentRun, deploymentStage, record, requested, type StackRun, stackStages } from "./Compose.js"
+import { record, requested, type StackRun, stackStages } from "./Compose.js"
+import { type DeploymentRun, deploymentStage } from "./Deployments.js"
 
 /** What each of a stack's executions leaves it as; a pull leaves it as it was. */
 export const STACK_STATES: Record<string, RunState | undefined> = {

@@ -7,7 +7,8 @@
  * day). Each can be mended through the API, as on the service.
  */
 
-import { deploymentStage, type Stage } from "../Docker/Compose.js"
+import type { Stage } from "../Docker/Compose.js"
+import { deploymentStage } from "../Docker/Deployments.js"
 import * as Alerts from "../Monitoring/Alerts.js"
 import { type Clock, DAY, MINUTE as MIN, START } from "../World/Clock.js"
 import { crashed, logKey, place } from "../World/Lifecycle.js"

@@ -131,10 +131,17 @@ const seedServers = (world: World) => {
     stats(6.3, [2.1, 8], [41, 250], now),
   )
 
+  seedDocker(world, [prod1.id, prod2.id, stage1.id], now)
+  return { production, staging, monitoring, prod1, prod2, stage1 }
+}
+type Seeded = ReturnType<typeof seedServers>
+
+/** Every server runs the same three images, with docker's two networks and one volume. */
+const seedDocker = (world: World, servers: ReadonlyArray<string>, now: number) => {
   // In seconds, as docker dates images: built some days before the scenario's start.
   const built = (days: number) => Math.floor(now / 1000) - days * 86_400
-  for (const s of [prod1, prod2, stage1]) {
-    world.docker.imagesOn(s.id).push(
+  for (const id of servers) {
+    world.docker.imagesOn(id).push(
       { id: "sha256:5d0da3dc9764", name: "redis:7-alpine", size: 41_000_000, created: built(40) },
       {
         id: "sha256:a8758716bb6a",
@@ -145,14 +152,10 @@ const seedServers = (world: World) => {
       },
       { id: "sha256:0c5a7f3e21d4", name: "nginx:1.27", size: 192_000_000, created: built(60) },
     )
-    world.docker.networksOn(s.id).push({ name: "bridge", driver: "bridge" }, { name: "host", driver: "host" })
-    world.docker
-      .volumesOn(s.id)
-      .push({ name: "redis-data", driver: "local", size: 120_000_000, created: now - 30 * DAY })
+    world.docker.networksOn(id).push({ name: "bridge", driver: "bridge" }, { name: "host", driver: "host" })
+    world.docker.volumesOn(id).push({ name: "redis-data", driver: "local", size: 120_000_000, created: now - 30 * DAY })
   }
-  return { production, staging, monitoring, prod1, prod2, stage1 }
 }
-type Seeded = ReturnType<typeof seedServers>
 
 /** The stacks and deployments, placed on the servers three days ago, with their logs. */
 const seedWorkloads = (world: World, seeded: Seeded) => {

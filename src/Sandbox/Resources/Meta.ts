@@ -10,7 +10,8 @@ import { kindOfTarget, may, requireLevel } from "../World/Permissions.js"
 import { isRecord } from "../World/Schema.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import type { World } from "../World/World.js"
-import { defaultConfig, full, fullConfig, type Handler } from "./Resources.js"
+import type { Handler } from "./Resources.js"
+import { defaultConfig, full, fullConfig } from "./Shapes.js"
 import { leavesOf, lines } from "./SyncToml.js"
 
 /** The resource a `{type, id}` target names (by id or name), and its kind. */

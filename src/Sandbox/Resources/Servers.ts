@@ -112,34 +112,41 @@ const terminalTarget = (world: World, target: unknown): { kind: Kind; resource: 
 
 const sameTarget = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
+/**
+ * A terminal opened on a target: one of that name there already is kept, unless `recreate` asks
+ * for a new one (always, or where its command differs).
+ */
+const createTerminal = (world: World, p: Params, caller: Caller) => {
+  const { terminals } = world.access
+  const at = terminalTarget(world, p.target)
+  requireLevel(world, caller, at.kind, at.resource, "Write")
+  const name = typeof p.name === "string" && p.name !== "" ? p.name : "default"
+  const command = typeof p.command === "string" && p.command !== "" ? p.command : "bash"
+  const existing = terminals.find((t) => t.name === name && sameTarget(t.target, p.target))
+  const recreate = p.recreate ?? "DifferentCommand"
+  if (
+    existing !== undefined &&
+    (recreate === "Never" || (recreate === "DifferentCommand" && existing.command === command))
+  ) {
+    return existing
+  }
+  if (existing !== undefined) terminals.splice(terminals.indexOf(existing), 1)
+  const terminal = {
+    name,
+    target: p.target,
+    command,
+    stored_size_kb: 0,
+    created_at: world.now(),
+    target_name: at.name,
+  }
+  terminals.push(terminal)
+  keep(terminals, BOUNDS.terminals)
+  return terminal
+}
+
 const terminalRoutes = (world: World, add: Add) => {
   const { terminals } = world.access
-  add("write/CreateTerminal", (p, caller) => {
-    const at = terminalTarget(world, p.target)
-    requireLevel(world, caller, at.kind, at.resource, "Write")
-    const name = typeof p.name === "string" && p.name !== "" ? p.name : "default"
-    const command = typeof p.command === "string" && p.command !== "" ? p.command : "bash"
-    const existing = terminals.find((t) => t.name === name && sameTarget(t.target, p.target))
-    const recreate = p.recreate ?? "DifferentCommand"
-    if (
-      existing !== undefined &&
-      (recreate === "Never" || (recreate === "DifferentCommand" && existing.command === command))
-    ) {
-      return existing
-    }
-    if (existing !== undefined) terminals.splice(terminals.indexOf(existing), 1)
-    const terminal = {
-      name,
-      target: p.target,
-      command,
-      stored_size_kb: 0,
-      created_at: world.now(),
-      target_name: at.name,
-    }
-    terminals.push(terminal)
-    keep(terminals, BOUNDS.terminals)
-    return terminal
-  })
+  add("write/CreateTerminal", (p, caller) => createTerminal(world, p, caller))
   add("write/DeleteTerminal", (p, caller) => {
     const at = terminalTarget(world, p.target)
     requireLevel(world, caller, at.kind, at.resource, "Write")

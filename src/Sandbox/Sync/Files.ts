@@ -7,7 +7,8 @@
  */
 import * as Alerts from "../Monitoring/Alerts.js"
 import { exportAll } from "../Resources/Meta.js"
-import { full, type Handler } from "../Resources/Resources.js"
+import type { Handler } from "../Resources/Resources.js"
+import { full } from "../Resources/Shapes.js"
 import { TomlError } from "../Resources/SyncToml.js"
 import { composeOf, imagesOf, stackServices } from "../World/Lifecycle.js"
 import { requireLevel } from "../World/Permissions.js"

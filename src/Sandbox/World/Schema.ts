@@ -9,7 +9,7 @@
  */
 import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
-import { ServiceFailure } from "./Store.js"
+import { expected, invalidType, oneOf, serde, unexpected } from "./Serde.js"
 
 interface JsonSchema {
   readonly $ref?: string
@@ -64,46 +64,6 @@ const kindMatches = (schema: JsonSchema, value: unknown): boolean => {
     default:
       return true
   }
-}
-
-// serde's words for what it expected and what it got.
-const expected = (schema: JsonSchema, name: string | undefined): string => {
-  if (name === "U64") return "u64"
-  if (name === "I64") return "i64"
-  if (name === "Usize") return "usize"
-  if (schema.enum !== undefined) return name === undefined ? "a string" : `enum ${name}`
-  switch (schema.type) {
-    case "string":
-      return "a string"
-    case "number":
-      return "f64"
-    case "boolean":
-      return "a boolean"
-    case "array":
-      return "a sequence"
-    case "object":
-      return schema.properties === undefined || name === undefined ? "a map" : `struct ${name}`
-    default:
-      return "any value"
-  }
-}
-
-const unexpected = (value: unknown): string => {
-  if (value === null) return "null"
-  if (typeof value === "string") return `string ${JSON.stringify(value)}`
-  if (typeof value === "boolean") return `boolean \`${value}\``
-  if (typeof value === "number") return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``
-  if (Array.isArray(value)) return "sequence"
-  return "map"
-}
-
-const serde = (message: string) => new ServiceFailure(500, message)
-
-const oneOf = (variants: ReadonlyArray<string>) => {
-  const quoted = variants.map((v) => `\`${v}\``)
-  if (quoted.length === 1) return `expected ${quoted[0]}`
-  if (quoted.length === 2) return `expected ${quoted[0]} or ${quoted[1]}`
-  return `expected one of ${quoted.join(", ")}`
 }
 
 /** The definitions as one sandbox reads them: on first use, and then kept for its life. */
@@ -278,35 +238,35 @@ class Schema implements ServiceSchema {
       return value
     }
     if (s.enum !== undefined) {
-      if (typeof value !== "string") throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+      if (typeof value !== "string") throw invalidType(value, s, n)
       if (!s.enum.includes(value)) throw serde(`unknown variant \`${value}\`, ${oneOf(s.enum)}`)
       return value
     }
     switch (s.type) {
       case "number":
-        if (typeof value !== "number") throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+        if (typeof value !== "number") throw invalidType(value, s, n)
         if ((n === "U64" || n === "I64" || n === "Usize") && !Number.isInteger(value)) {
-          throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+          throw invalidType(value, s, n)
         }
         if ((n === "U64" || n === "Usize") && value < 0) {
           throw serde(`invalid value: ${unexpected(value)}, expected ${expected(s, n)}`)
         }
         return value
       case "array": {
-        if (!Array.isArray(value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+        if (!Array.isArray(value)) throw invalidType(value, s, n)
         const items = s.items
         return items === undefined ? value : value.map((item) => this.decode(items, item))
       }
       case "object":
         return this.decodeObject(s, value, n)
       default:
-        if (!kindMatches(s, value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, n)}`)
+        if (!kindMatches(s, value)) throw invalidType(value, s, n)
         return value
     }
   }
 
   private decodeObject(s: JsonSchema, value: unknown, name: string | undefined): unknown {
-    if (!isRecord(value)) throw serde(`invalid type: ${unexpected(value)}, expected ${expected(s, name)}`)
+    if (!isRecord(value)) throw invalidType(value, s, name)
     const properties = s.properties
     if (properties === undefined) {
       const values = s.additionalProperties

@@ -7,15 +7,7 @@
  * kept, as the swarm's operations take it. No column reads a label: labels
  * are untrusted (Untrusted/Fields.ts).
  */
-import type { NameKind } from "../Names/Names.js"
-
-// As Projections.ts's Column and Projection, which this module does not import (Projections.ts imports it).
-interface Column {
-  readonly label: string
-  readonly path: string
-  readonly name?: NameKind
-  readonly given?: string
-}
+import type { Column } from "./Columns.js"
 
 /**
  * A list's entry: its noun, its columns and the path of `more`. A column is a

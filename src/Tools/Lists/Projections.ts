@@ -1,19 +1,11 @@
 /**
  * The default answer of each list, as data: per endpoint, the columns an
- * operator looks at first, each read from a path of the service's record.
+ * operator looks at first, each read from a path of the service's record
+ * (Columns.ts says what a column reads and how it is shown).
  * A list answered without `fields` is shown as one row per item with these
  * columns, whatever its length; `fields` picks paths of the record instead,
  * and `fields: ["*"]` keeps the whole record. Glance.ts reads this table;
  * docs/tools.md explains it.
- *
- * A column's `path` is a dotted path of the record, read through arrays as
- * `fields` reads it (`info.services.service`: the service of each service).
- * `name` says the value is an id (or a list of ids) of that kind, shown as
- * its name (Names.ts); `given` is the record's own field for that name, used
- * when the service gave one. `key` with `when`: of the objects at `path`, the
- * `key` of those whose `when` is true. `hidden`: the record's flag that makes
- * the value a secret (a variable's `is_secret`), shown then as `[redacted]`
- * whatever the settings: a row never shows a secret, `fields` asks for one.
  *
  * Each row keeps the name and id, the state and where it runs when the type
  * has them, the tag names, and only the type's own fields an operator asks
@@ -21,64 +13,31 @@
  * procedures, alerters) hold little besides those, so their rows are about
  * half as long as their records, not less.
  *
- * `target`: the value is a ResourceTarget (`{type, id}`), shown as its type
- * and name (`Server prod-02`). `of`: the only values shown, any other as null;
- * the column may then read inside an untrusted field, as it shows only the
- * table's own words (an alert's variant, not its text). `items`: the field of
- * the answer that holds the list, where the answer is an object
- * (`{alerts, next_page}`); `fields` then reads the answer's paths.
- *
- * `more` is a path of the record no column reads (but a credential), for the
- * first line's example of asking for more: one every record has, not a list
- * item's optional info (a deployment's `status`, absent until it has a container). No column reads an untrusted field
- * (Untrusted/Fields.ts) nor a credential: a test holds the table to both.
+ * No column reads an untrusted field (Untrusted/Fields.ts) nor a credential:
+ * a test holds the table to both.
  */
 
 import type { NameKind } from "../Names/Names.js"
 import { ACCESS_PROJECTIONS } from "./AccessRows.js"
+import {
+  ACCOUNT,
+  BRANCH,
+  FULL,
+  ID,
+  LAST_RUN,
+  NAME,
+  OID,
+  type Projection,
+  REPO,
+  SERVER,
+  STATE,
+  TAGS,
+} from "./Columns.js"
 import { DOCKER_PROJECTIONS } from "./DockerRows.js"
 import { REACH_PROJECTIONS } from "./ReachRows.js"
 
-export interface Column {
-  readonly label: string
-  readonly path: string
-  readonly name?: NameKind
-  readonly given?: string
-  readonly key?: string
-  readonly when?: string
-  readonly hidden?: string
-  readonly target?: true
-  readonly of?: ReadonlyArray<string>
-}
-
-export interface Projection {
-  /** What the items are, in the plural: "stacks" (one is "stack"). */
-  readonly noun: string
-  readonly columns: ReadonlyArray<Column>
-  /** The answer's field that holds the items, where the answer is an object. */
-  readonly items?: string
-  /** A path of the record that no column reads, for the first line's example; none where only a credential is left. */
-  readonly more?: string
-  /** Labels of columns said once in the first line, not in each row, where every row has the same value. */
-  readonly once?: ReadonlyArray<string>
-  /** The label of a column said as its first value and its step, where it moves by one step each row. */
-  readonly step?: string
-}
-
-export const NAME: Column = { label: "name", path: "name" }
-const ID: Column = { label: "id", path: "id" }
-const STATE: Column = { label: "state", path: "info.state" }
-export const TAGS: Column = { label: "tags", path: "tags", name: "tag" }
-const SERVER: Column = { label: "server", path: "info.server_id", name: "server", given: "info.server_name" }
-const REPO: Column = { label: "repo", path: "info.repo" }
-const BRANCH: Column = { label: "branch", path: "info.branch" }
-export const OID: Column = { label: "id", path: "_id.$oid" }
-const LAST_RUN: Column = { label: "last_run_at", path: "info.last_run_at" }
-const ACCOUNT: ReadonlyArray<Column> = [
-  { label: "domain", path: "domain" },
-  { label: "username", path: "username" },
-  OID,
-]
+// RecordViews.ts reads a full record by the same columns.
+export { type Column, FULL, NAME, OID, type Projection, TAGS } from "./Columns.js"
 
 /** The variants of an alert's data, as the definitions name them (AlertData). */
 const ALERT_TYPES = [
@@ -105,20 +64,6 @@ const ALERT_TYPES = [
   "ScheduleRun",
   "Custom",
 ]
-
-/**
- * The columns of a full record (config and info, without the list's state): svc_list_detail's
- * (`full_stacks`...) and svc_get's at a glance alike (RecordViews.ts), one table of both.
- */
-export const FULL = {
-  SERVER: { label: "server", path: "config.server_id", name: "server" },
-  SWARM: { label: "swarm", path: "config.swarm_id", name: "swarm" },
-  BUILDER: { label: "builder", path: "config.builder_id", name: "builder" },
-  REPO: { label: "repo", path: "config.repo" },
-  BRANCH: { label: "branch", path: "config.branch" },
-  SCHEDULE: { label: "schedule", path: "config.schedule" },
-  SCHEDULED: { label: "schedule_enabled", path: "config.schedule_enabled" },
-} as const satisfies Record<string, Column>
 
 /**
  * By endpoint: the lists of svc_list (`read/ListStacks`) and the full lists of

@@ -154,6 +154,25 @@ const targeted = (
   }
 }
 
+/** The tools as published: each with the selectors nothing refuses, and none left where it refuses them all. */
+const publishedOf = (
+  all: ReadonlyArray<Tool>,
+  refusal: (tool: Tool, selector: string) => string | undefined,
+): Map<string, Tool> => {
+  const published = new Map<string, Tool>()
+  for (const tool of all) {
+    const endpoints = Object.fromEntries(
+      Object.entries(tool.endpoints).filter(([selector]) => refusal(tool, selector) === undefined),
+    )
+    if (Object.keys(endpoints).length === 0) continue
+    published.set(
+      tool.name,
+      Object.keys(endpoints).length === tool.selectors.length ? tool : makeTool({ ...tool, endpoints }),
+    )
+  }
+  return published
+}
+
 export const make = (
   settings: Pick<ServerSettingsShape, "mode" | "allow" | "deny"> &
     Partial<Pick<ServerSettingsShape, "confirm" | "revealSecrets" | "accessChanges">>,
@@ -182,17 +201,7 @@ export const make = (
       }
       return undefined
     }
-    const published = new Map<string, Tool>()
-    for (const tool of all) {
-      const endpoints = Object.fromEntries(
-        Object.entries(tool.endpoints).filter(([selector]) => refusal(tool, selector) === undefined),
-      )
-      if (Object.keys(endpoints).length === 0) continue
-      published.set(
-        tool.name,
-        Object.keys(endpoints).length === tool.selectors.length ? tool : makeTool({ ...tool, endpoints }),
-      )
-    }
+    const published = publishedOf(all, refusal)
     const byName = new Map(all.map((tool) => [tool.name, tool]))
     const names = [...published.keys()]
     const authorize = (name: string, args: unknown): Either.Either<Tool, UnknownToolError | ToolDeniedError> => {
