@@ -12,9 +12,9 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { DEFAULT_SETTINGS } from "./Settings/Policy.js"
 import { type ConfigError, optional, optionalWith, pickOne, positive, read, refuse, secret } from "./Settings/Read.js"
 import * as Setting from "./Settings/Setting.js"
+import { DEFAULT_SETTINGS } from "./Settings/ToolSettings.js"
 
 export { ConfigError } from "./Settings/Read.js"
 

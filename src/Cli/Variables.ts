@@ -6,7 +6,7 @@
  */
 import { DEFAULT_TIMEOUT_MS } from "../Config.js"
 import { DEFAULT_HOST } from "../Settings/Http.js"
-import { DEFAULT_SETTINGS, MODES } from "../Settings/Policy.js"
+import { DEFAULT_SETTINGS, MODES } from "../Settings/ToolSettings.js"
 
 export interface Variable {
   readonly name: string

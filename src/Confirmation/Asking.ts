@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Asked from "../Call/Asked.js"
-import type { Pattern } from "../Settings/Policy.js"
+import type { Pattern } from "../Settings/ToolSettings.js"
 import type { PatternReader } from "../Shared/PatternReader.js"
 import type { SvcClient } from "../SvcClient.js"
 import type { Invocation } from "../Tools/Invoke.js"

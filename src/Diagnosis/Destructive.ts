@@ -4,8 +4,8 @@
  * destructive or by patterns). A warning, as each of them would run unasked.
  */
 import * as Effect from "effect/Effect"
-import * as PolicySettings from "../Settings/Policy.js"
 import type { ConfigError } from "../Settings/Read.js"
+import * as PolicySettings from "../Settings/ToolSettings.js"
 import * as Classes from "../Tools/Catalog/Classes.js"
 import * as Policy from "../Tools/Policy/Policy.js"
 

@@ -11,9 +11,9 @@
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { type PatternClass, parseItem } from "./Policy.js"
 import { type ConfigError, commaList, optional, optionalWith, pickOne, read, refuse } from "./Read.js"
 import * as Setting from "./Setting.js"
+import { type PatternClass, parseItem } from "./ToolSettings.js"
 import * as Touches from "./Touches.js"
 
 export type GuardMode = "ask" | "ask-all" | "off"

@@ -2,7 +2,7 @@
  * How every setting is read from the environment: `effect/Config` descriptions
  * whose refusals become one `ConfigError`, a line that names the variable and
  * the fix. Each variable is described once with these helpers, each section
- * in its own module of Settings/ (the policy's in Policy.ts, HTTP's in Http.ts,
+ * in its own module of Settings/ (the policy's in ToolSettings.ts, HTTP's in Http.ts,
  * the several services' in Registry.ts, the optional parts' beside them), but
  * the service's own connection, in Config.ts at the root, the spine's entry.
  * The services take values; their `layerConfig` reads the description, and the

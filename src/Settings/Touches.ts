@@ -3,7 +3,7 @@
  * SVC_DENY and SVC_ALLOW alike. `tag:production`, a resource that carries a tag so named;
  * `stack:prod-*`, a resource of that type whose name matches; `server:prod-01`, the server itself
  * and everything on it; `swarm:edge-*`, the swarm itself and every stack and deployment on it. Names take `*` as any run of characters, every other character as itself.
- * The part before `@` is the pattern's own (Policy.ts); this module parses only what follows it.
+ * The part before `@` is the pattern's own (ToolSettings.ts); this module parses only what follows it.
  */
 import * as Either from "effect/Either"
 import { glob } from "../Shared/Wildcard.js"

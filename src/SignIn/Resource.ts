@@ -2,7 +2,7 @@
  * The HTTP server as an OAuth 2.1 protected resource: what it publishes (RFC
  * 9728 metadata), how it challenges (RFC 6750), and what it decides for each
  * request: the token verified, the person it names mapped to credentials, the
- * scope each tool call needs. The adapter (Mcp/Http/SignIn.ts) puts this on the
+ * scope each tool call needs. The adapter (Mcp/Http/BearerGate.ts) puts this on the
  * wire; nothing here knows the MCP SDK.
  *
  * An optional part: on when its layer is provided (SVC_MCP_OAUTH_ISSUER set),

@@ -3,7 +3,7 @@
  * call where its mode and reach offer it; where a setting holds it back, as what the operator would
  * change (SVC_MODE, SVC_REACH), never as a call to make.
  */
-import type { Mode, Reach } from "../Settings/Policy.js"
+import type { Mode, Reach } from "../Settings/ToolSettings.js"
 import * as Definitions from "./Catalog/Definitions.js"
 import { TIERS } from "./Policy/Policy.js"
 import type { Step } from "./Records/Records.js"

@@ -12,7 +12,7 @@ import { getMcpConfigForManifest, type McpbManifestAny } from "@anthropic-ai/mcp
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Variables from "../../src/Cli/Variables.js"
-import { DEFAULT_SETTINGS, MODES } from "../../src/Settings/Policy.js"
+import { DEFAULT_SETTINGS, MODES } from "../../src/Settings/ToolSettings.js"
 import { VERSION } from "../../src/Shared/Version.js"
 import * as Definitions from "../../src/Tools/Catalog/Definitions.js"
 import * as Sandbox from "../support/Sandbox.js"

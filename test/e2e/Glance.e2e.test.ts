@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { DEFAULT_SETTINGS } from "../../src/Settings/Policy.js"
+import { DEFAULT_SETTINGS } from "../../src/Settings/ToolSettings.js"
 import type * as Clients from "../support/Clients.js"
 import * as Spawn from "../support/Spawn.js"
 

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import * as Config from "../../src/Config.js"
-import * as Settings from "../../src/Settings/Policy.js"
+import * as Settings from "../../src/Settings/ToolSettings.js"
 
 const load = (env: Record<string, string>) =>
   Config.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))

@@ -298,7 +298,7 @@ describe("design rules", () => {
     expect(naming.map(({ file }) => file)).toContain("Settings/Naming.ts")
     // A pattern built at run time (from variable names, say) would be one that rewrites finished text.
     // An operator's `tool:selector` patterns match calls, not text: the policy compiles them with Shared/Wildcard.
-    expect(naming.find(({ file }) => file === "Settings/Policy.ts")?.text).toContain(
+    expect(naming.find(({ file }) => file === "Settings/ToolSettings.ts")?.text).toContain(
       'import { wildcard } from "../Shared/Wildcard.js"',
     )
     const built = naming.filter(({ text }) => /\bRegExp\(/.test(text))

@@ -12,7 +12,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Yaml from "yaml"
 import { ALL } from "../../src/Cli/Variables.js"
-import * as Settings from "../../src/Settings/Policy.js"
+import * as Settings from "../../src/Settings/ToolSettings.js"
 import * as Policy from "../../src/Tools/Policy/Policy.js"
 
 const DEPLOY = Path.join(import.meta.dirname, "../../deploy")

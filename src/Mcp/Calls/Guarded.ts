@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { CLASSES } from "../../Settings/Policy.js"
+import { CLASSES } from "../../Settings/ToolSettings.js"
 import { holds } from "../../Tools/Catalog/Classes.js"
 import type { Call } from "../../Tools/Invoke.js"
 import * as Targets from "../../Tools/Policy/Targets.js"

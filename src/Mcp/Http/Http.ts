@@ -9,7 +9,7 @@
  * The SDK does the MCP side: request handling for both eras, the 4 MiB body
  * limit (413), the Host and Origin checks, the Bearer token's challenge. Ours:
  * the routes (/mcp, /healthz, /readyz, and with sign-in the secret pages and its protected resource
- * metadata), the token's constant-time comparison or sign-in's gate (Mcp/Http/SignIn.ts),
+ * metadata), the token's constant-time comparison or sign-in's gate (Mcp/Http/BearerGate.ts),
  * and draining on shutdown, which the SDK's handler does not do (its close aborts).
  */
 import { AsyncLocalStorage } from "node:async_hooks"
@@ -38,11 +38,11 @@ import * as Answers from "../Asking/Answers.js"
 import type * as Asking from "../Asking/Asking.js"
 import * as Session from "../Asking/Session.js"
 import { make, type Requirements as ServerRequirements } from "../Server/Server.js"
+import * as SignInHttp from "./BearerGate.js"
 import * as HttpBody from "./HttpBody.js"
 import * as HttpGate from "./HttpGate.js"
 import { type ListenError, listening, nodeServer, type Shutdown, sendJson } from "./HttpServer.js"
 import { Admission, gated, MAX_BODY_BYTES, mcpHandler, type Requests } from "./McpHandler.js"
-import * as SignInHttp from "./SignIn.js"
 import * as Token from "./Token.js"
 
 export { DRAIN_MS, ListenError } from "./HttpServer.js"

@@ -15,7 +15,7 @@ import * as Session from "../Asking/Session.js"
 import type * as Listing from "../Server/Listing.js"
 import type { McpServer } from "../Server/Server.js"
 import { MAX_MESSAGE_BYTES } from "../Stdio/StdioFraming.js"
-import type * as SignInHttp from "./SignIn.js"
+import type * as SignInHttp from "./BearerGate.js"
 
 /** A larger body is refused with 413 before it is read to the end (the SDK's default, stated): the bound stdio has too. */
 export const MAX_BODY_BYTES = MAX_MESSAGE_BYTES

@@ -1,5 +1,5 @@
 /**
- * The named classes a pattern setting may give instead of `tool:selector` (Settings/Policy.ts):
+ * The named classes a pattern setting may give instead of `tool:selector` (Settings/ToolSettings.ts):
  * `destructive`, every call that removes or stops something. It is data, not a list kept by
  * hand: every selector of a tool whose every call removes what it names (svc_delete, whose
  * annotations say destructive and whose endpoints all delete), and every selector whose words
@@ -7,7 +7,7 @@
  * the changes that take a user out of a group or disable them). `test/unit/Tools/Classes.test.ts` holds
  * it to the service's own names for what removes or stops.
  */
-import type { PatternClass } from "../../Settings/Policy.js"
+import type { PatternClass } from "../../Settings/ToolSettings.js"
 import * as Definitions from "./Definitions.js"
 import * as Tables from "./Tables.js"
 

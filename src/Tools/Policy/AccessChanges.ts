@@ -9,7 +9,7 @@
  * program (Invoke.ts), the last on the sync's plan, read whole just before (SyncRuns.ts).
  */
 import * as Effect from "effect/Effect"
-import type { ServerSettingsShape } from "../../Settings/Policy.js"
+import type { ServerSettingsShape } from "../../Settings/ToolSettings.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { PatternReader } from "../../Shared/PatternReader.js"
 import type { SvcClientShape } from "../../SvcClient.js"

@@ -4,7 +4,7 @@
  * the readers of a sync's files and plans (AccessChanges.ts), which only a call loads.
  */
 import * as Option from "effect/Option"
-import { accessDenied, type ServerSettingsShape } from "../../Settings/Policy.js"
+import { accessDenied, type ServerSettingsShape } from "../../Settings/ToolSettings.js"
 
 /**
  * The endpoints that change who may do what, each with what it changes. A server's or the core's

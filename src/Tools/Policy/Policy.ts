@@ -9,8 +9,14 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Naming } from "../../Settings/Naming.js"
-import { type Mode, type Pattern, type Reach, ServerSettings, type ServerSettingsShape } from "../../Settings/Policy.js"
 import { ConfigError } from "../../Settings/Read.js"
+import {
+  type Mode,
+  type Pattern,
+  type Reach,
+  ServerSettings,
+  type ServerSettingsShape,
+} from "../../Settings/ToolSettings.js"
 import { closest } from "../../Shared/Closest.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import { wildcard } from "../../Shared/Wildcard.js"

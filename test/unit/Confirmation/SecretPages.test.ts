@@ -8,7 +8,7 @@ import * as Exit from "effect/Exit"
 import { describe, expect, it } from "vitest"
 import { render } from "../../../src/Confirmation/SecretPageServer.js"
 import { ID, makeStore, type Page } from "../../../src/Confirmation/SecretPages.js"
-import * as Settings from "../../../src/Settings/Policy.js"
+import * as Settings from "../../../src/Settings/ToolSettings.js"
 
 const MINUTE = 60_000
 const PAGE: Page = { title: "The secret of the API key", fields: [{ label: "secret", value: "S-1234" }] }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
-import * as Settings from "../../../src/Settings/Policy.js"
+import * as Settings from "../../../src/Settings/ToolSettings.js"
 import * as Policy from "../../../src/Tools/Policy/Policy.js"
 import * as Layers from "../../support/Layers.js"
 import * as Mcp from "../../support/Mcp.js"

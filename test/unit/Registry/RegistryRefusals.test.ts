@@ -11,8 +11,8 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Config from "../../../src/Config.js"
 import { PER_SERVICE } from "../../../src/Settings/Naming.js"
-import * as Settings from "../../../src/Settings/Policy.js"
 import { reading } from "../../../src/Settings/Registry.js"
+import * as Settings from "../../../src/Settings/ToolSettings.js"
 import * as Policy from "../../../src/Tools/Policy/Policy.js"
 
 const withEnv = (env: Record<string, string>) =>

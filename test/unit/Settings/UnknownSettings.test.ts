@@ -9,7 +9,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import { ALL } from "../../../src/Cli/Variables.js"
 import * as Destructive from "../../../src/Diagnosis/Destructive.js"
-import * as Settings from "../../../src/Settings/Policy.js"
+import * as Settings from "../../../src/Settings/ToolSettings.js"
 import * as Unknown from "../../../src/Settings/Unknown.js"
 import * as Policy from "../../../src/Tools/Policy/Policy.js"
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type * as Settings from "../../../src/Settings/Policy.js"
+import type * as Settings from "../../../src/Settings/ToolSettings.js"
 import { byName } from "../../../src/Tools/Catalog/Definitions.js"
 import * as Tables from "../../../src/Tools/Catalog/Tables.js"
 import * as TablesAll from "../../../src/Tools/Catalog/TablesAll.js"
