@@ -16,7 +16,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as CallContext from "../../Call/Context.js"
-import * as Kinds from "../../Service/Kinds.js"
+import * as Kinds from "../../Kinds/Kinds.js"
 import * as ExpiringMap from "../../Shared/ExpiringMap.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import { SvcClient, type SvcClientShape } from "../../SvcClient.js"
@@ -49,7 +49,7 @@ export const TTL_MS = 30_000
 
 /**
  * Where each kind's names are read: every item (`limit: 0` where its list is paged), its id and its
- * name, from its kind's list (Service/Kinds.ts). A user's are read by admins only: another caller's
+ * name, from its kind's list (Kinds/Kinds.ts). A user's are read by admins only: another caller's
  * read fails, and ids are shown.
  */
 const READS = {

@@ -7,7 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Kinds from "../../Service/Kinds.js"
+import * as Kinds from "../../Kinds/Kinds.js"
 import type { Touch } from "../../Settings/Touches.js"
 import * as NamePattern from "../../Shared/NamePattern.js"
 import type { PatternReader } from "../../Shared/PatternReader.js"
@@ -21,7 +21,7 @@ export interface Named {
   readonly body: Readonly<Record<string, unknown>>
 }
 
-/** A resource the call touches: its type (its kind's word, Service/Kinds.ts: `sync`), name, tags' names, and the server and swarm it is on. */
+/** A resource the call touches: its type (its kind's word, Kinds/Kinds.ts: `sync`), name, tags' names, and the server and swarm it is on. */
 interface Target {
   readonly type: string
   readonly name: string

@@ -2,13 +2,13 @@
  * A record's list item, read beside it for what only the list says: a stack's, a deployment's, a
  * build's and a repo's state (service-notes.md: a full record has no state), for its glance and for
  * an execution's result on it: which list, and where in its item, as the table of kinds says
- * (Service/Kinds.ts), for each kind whose glance asks it (Questions.ts). One read, the list asked for the record's name alone, its item found by
+ * (Kinds/Kinds.ts), for each kind whose glance asks it (Questions.ts). One read, the list asked for the record's name alone, its item found by
  * id; a read that fails leaves the state out, never guessed.
  */
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import * as Kinds from "../../Service/Kinds.js"
+import * as Kinds from "../../Kinds/Kinds.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
 import { KIND_OF_TYPE, type NameMaps } from "../Names/Names.js"

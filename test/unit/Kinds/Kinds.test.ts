@@ -1,5 +1,5 @@
 /**
- * The one table of the service's kinds (src/Service/Kinds.ts) against the service's definitions:
+ * The one table of the service's kinds (src/Kinds/Kinds.ts) against the service's definitions:
  * every list and get it names is an endpoint, every key a param of its get, every type a
  * ResourceTarget's or UserTarget's, every state a field of its list item; and the tables that read
  * it (the tools' selectors, the names of ids) say what it says.
@@ -7,7 +7,7 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import * as Kinds from "../../../src/Service/Kinds.js"
+import * as Kinds from "../../../src/Kinds/Kinds.js"
 import * as Tables from "../../../src/Tools/Catalog/Tables.js"
 import { KIND_OF_TYPE } from "../../../src/Tools/Names/Names.js"
 import type { JsonSchema } from "../../support/Definitions.js"
