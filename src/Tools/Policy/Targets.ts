@@ -174,9 +174,9 @@ const matchesOf = (kind: Kinds.Resource, body: Readonly<Record<string, unknown>>
 export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcClient | PatternReader> =>
   Effect.gen(function* () {
     const lookups: Lookups = {
-      tags: yield* Effect.cached(byId("ListTags")),
-      servers: yield* Effect.cached(byId("ListServers")),
-      swarms: yield* Effect.cached(byId("ListSwarms")),
+      tags: yield* Effect.cached(byId(Kinds.KINDS.tag.list)),
+      servers: yield* Effect.cached(byId(Kinds.KINDS.server.list)),
+      swarms: yield* Effect.cached(byId(Kinds.KINDS.swarm.list)),
     }
     const endpoint = invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1)
     const refs = refsOf(invocation.selector, invocation.body, endpoint)

@@ -11,7 +11,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Kinds from "../../Kinds/Kinds.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
-import { KIND_OF_TYPE, type NameMaps } from "../Names/Names.js"
+import type { NameMaps } from "../Names/Names.js"
 import { listOf } from "./Questions.js"
 
 type Json = Readonly<Record<string, unknown>>
@@ -54,7 +54,7 @@ export const ofUpdate = (
   }
   const get = Kinds.byType(target.type)?.[1].get
   const listing = get === undefined ? undefined : listOf(`read/${get.endpoint}`)
-  const kind = KIND_OF_TYPE[target.type]
+  const kind = Kinds.wordOf(target.type)
   const name = (kind === undefined ? undefined : names?.[kind]?.get(target.id)) ?? given
   return listing === undefined || name === undefined
     ? Effect.succeed(undefined)
