@@ -1,3 +1,10 @@
+/**
+ * The secret pages in a real browser, Debian's chromium driven by playwright-core: with sign-in,
+ * the page sends the browser to the issuer (oidc-provider), whose own login and consent forms the
+ * person fills in, and back; the page then shows its person the secret, once, and another person
+ * nothing. Without sign-in, the loopback page shows it once, a pending page reloading itself
+ * until the secret is there.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
