@@ -108,6 +108,37 @@ export const podmanResult = (args: ReadonlyArray<string>, options: { env?: NodeJ
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }))
   })
 
+/**
+ * A recipe of deploy/compose/ as shipped: its `files` copied byte for byte into a folder of their own
+ * (`svc-mcp-<name>-...`), where the test writes the secrets they name beside them. The folder.
+ */
+export const copyRecipe = (name: string, files: ReadonlyArray<string>): string => {
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), `svc-mcp-${name}-`))
+  for (const file of files) Fs.copyFileSync(Path.join(ROOT, "deploy/compose", file), Path.join(dir, file))
+  return dir
+}
+
+/** podman-compose on `file` as `project`, run in its folder, to its end: what it printed, stdout and stderr as one. */
+export const compose = (project: string, file: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  new Promise<Result>((resolve) => {
+    const child = ChildProcess.spawn("podman-compose", ["--project-name", project, "--file", file, ...args], {
+      cwd: Path.dirname(file),
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8")
+    })
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8")
+    })
+    child.on("close", (code: number | null) => resolve({ code: code ?? -1, stdout: output, stderr: "" }))
+  })
+
+/** The container podman-compose made for a service of `project`. */
+export const composed = (project: string, service: string) => `${project}_${service}_1`
+
 /** A podman command that must succeed: its stdout, trimmed. */
 export const podman = async (args: ReadonlyArray<string>): Promise<string> => {
   const result = await podmanResult(args)
