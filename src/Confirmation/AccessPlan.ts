@@ -6,7 +6,7 @@
  * before asking.
  */
 import * as Effect from "effect/Effect"
-import * as Kinds from "../Service/Kinds.js"
+import * as Kinds from "../Kinds/Kinds.js"
 import { listed, quote, word } from "../Shared/Quote.js"
 import type { SvcClient } from "../SvcClient.js"
 import { field, idOf, read, strings, text } from "./PlanRead.js"

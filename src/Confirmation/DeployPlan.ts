@@ -7,6 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Kinds from "../Kinds/Kinds.js"
 import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
 import type { Plan } from "./PlanShape.js"
@@ -99,8 +100,8 @@ export const make = (
   if (kind === undefined || name === undefined) return Effect.succeed(Option.none())
   return Effect.gen(function* () {
     const client = yield* SvcClient
-    const get = kind === "stack" ? "GetStack" : "GetDeployment"
-    const record = yield* client.call("read", get, { [kind]: name })
+    const get = Kinds.KINDS[kind].get
+    const record = yield* client.call("read", get.endpoint, { [get.key]: name })
     return kind === "stack" ? stackLines(record, body) : yield* deploymentLines(client, name, record)
   }).pipe(
     Effect.catchAll((error) => Effect.succeed([`What it changes could not be read (${oneLine(error.message)}).`])),

@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Kinds from "../Service/Kinds.js"
+import * as Kinds from "../Kinds/Kinds.js"
 import * as NamePattern from "../Shared/NamePattern.js"
 import type { PatternReader } from "../Shared/PatternReader.js"
 import type { SvcClient } from "../SvcClient.js"
@@ -43,7 +43,7 @@ const LISTED = 30
 
 type Params = Readonly<Record<string, unknown>>
 
-/** The state and server of a stack or deployment: from its list item, where its state is (Service/Kinds.ts). */
+/** The state and server of a stack or deployment: from its list item, where its state is (Kinds/Kinds.ts). */
 const placement = (kind: "stack" | "deployment", id: string, name: string) =>
   Effect.gen(function* () {
     const of = Kinds.KINDS[kind]

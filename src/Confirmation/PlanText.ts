@@ -7,7 +7,7 @@
  * counted; a sync's deletes come first.
  */
 import * as Either from "effect/Either"
-import * as Kinds from "../Service/Kinds.js"
+import * as Kinds from "../Kinds/Kinds.js"
 import { listed, oneLine, quote, word } from "../Shared/Quote.js"
 import type { SyncChanges } from "../Tools/Sync/SyncChanges.js"
 import { fileText } from "./PlanFile.js"

@@ -7,7 +7,7 @@
  * counted; what cannot be read is said so, and the question is asked all the same.
  */
 import * as Effect from "effect/Effect"
-import * as Kinds from "../Service/Kinds.js"
+import * as Kinds from "../Kinds/Kinds.js"
 import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient } from "../SvcClient.js"
 

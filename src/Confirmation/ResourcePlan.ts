@@ -6,7 +6,7 @@
  * call makes of it: tags by name, a file in lines, never its contents whole.
  */
 import * as Effect from "effect/Effect"
-import { KINDS, readOf } from "../Service/Kinds.js"
+import { KINDS, readOf } from "../Kinds/Kinds.js"
 import type { FileDiff, Hunk } from "../Shared/Diff.js"
 import * as Diff from "../Shared/Diff.js"
 import { linesOf } from "../Shared/Diff.js"
@@ -70,7 +70,7 @@ export const metaPlan = (params: Params): Effect.Effect<MetaPlan, never, SvcClie
 
 // ---- files
 
-/** Each selector's resource: its get and the request's key (Service/Kinds.ts). */
+/** Each selector's resource: its get and the request's key (Kinds/Kinds.ts). */
 const FILES: Readonly<Record<string, { readonly endpoint: string; readonly key: string }>> = {
   stack_file: KINDS.stack.get,
   build_file: KINDS.build.get,

@@ -16,8 +16,8 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CallContext from "../Call/Context.js"
+import { RESOURCE_TYPES } from "../Kinds/Kinds.js"
 import { type SvcError, SvcResponseError, SvcServiceError } from "../Service/Errors.js"
-import { RESOURCE_TYPES } from "../Settings/Identities.js"
 import { isObject } from "../Shared/JsonShape.js"
 import type { Group, SvcClientShape } from "../SvcClient.js"
 

@@ -23,6 +23,7 @@
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import { type Grant, LEVELS, type Level, type Target } from "../Call/Context.js"
+import * as Kinds from "../Kinds/Kinds.js"
 
 const Fs = process.getBuiltinModule("node:fs")
 
@@ -76,21 +77,6 @@ const readSecretFile = (path: unknown, where: string): Either.Either<string, str
 
 const CREDENTIAL_KEYS = ["server", "apiKeyFile", "apiSecretFile", "mint"]
 
-/** The resource types a level is given on, as the service names them (its System is the admins'). */
-export const RESOURCE_TYPES = [
-  "Swarm",
-  "Server",
-  "Stack",
-  "Deployment",
-  "Build",
-  "Repo",
-  "Procedure",
-  "Action",
-  "Builder",
-  "Alerter",
-  "ResourceSync",
-] as const
-
 /** The longest resource id or name a target may give; the service's own are far shorter. */
 const MAX_TARGET = 256
 /** The most targets one entry may name. */
@@ -101,9 +87,9 @@ const targetOf = (value: unknown, where: string): Either.Either<Target, string> 
   const colon = value.indexOf(":")
   const type = colon < 0 ? value : value.slice(0, colon)
   const id = colon < 0 ? "" : value.slice(colon + 1).trim()
-  if (!(RESOURCE_TYPES as ReadonlyArray<string>).includes(type)) {
+  if (!Kinds.RESOURCE_TYPES.includes(type)) {
     return Either.left(
-      `${where} names the resource type ${JSON.stringify(type.slice(0, 40))}, which the service does not have (it has ${RESOURCE_TYPES.join(", ")})`,
+      `${where} names the resource type ${JSON.stringify(type.slice(0, 40))}, which the service does not have (it has ${Kinds.RESOURCE_TYPES.join(", ")})`,
     )
   }
   if (id === "" || id.length > MAX_TARGET) return Either.left(`${where} names no resource after "${type}:"`)

@@ -6,21 +6,20 @@
  * The part before `@` is the pattern's own (ToolSettings.ts); this module parses only what follows it.
  */
 import * as Either from "effect/Either"
+import * as Kinds from "../Kinds/Kinds.js"
 import { glob } from "../Shared/Wildcard.js"
 
-/** The resource types a pattern may name after `@`, as the tools' `resource_type` spells them. */
-export const TYPES = [
-  "stack",
-  "deployment",
-  "build",
-  "repo",
-  "procedure",
-  "action",
-  "builder",
-  "alerter",
-  "sync",
-] as const
-type TouchType = (typeof TYPES)[number]
+/** What `server:` and `swarm:` name: the resource itself and everything on it, more than one of its type. */
+type Place = "server" | "swarm"
+type TouchType = Exclude<Kinds.ResourceWord, Place>
+const isType = (word: string): word is TouchType => word !== "server" && word !== "swarm"
+
+/**
+ * The resource types a pattern may name after `@`: the kinds a ResourceTarget names (Kinds/Kinds.ts)
+ * by their words, in the table's order, but the places. Each is spelled as the table spells it
+ * (Kinds.SPELLINGS): `sync`, `sync_resource` or `resource_sync`.
+ */
+export const TYPES: ReadonlyArray<TouchType> = Kinds.RESOURCES.map((kind) => kind.names).filter(isType)
 
 /** What a pattern's `@` part names. */
 export type Touch =
@@ -47,10 +46,8 @@ export const parse = (text: string): Either.Either<Touch, string> => {
   if (kind === "tag") return Either.right({ _tag: "Tag", text, name: namePattern(name) })
   if (kind === "server") return Either.right({ _tag: "Server", text, name: namePattern(name) })
   if (kind === "swarm") return Either.right({ _tag: "Swarm", text, name: namePattern(name) })
-  const type = kind === "resource_sync" || kind === "sync_resource" ? "sync" : kind
-  if ((TYPES as ReadonlyArray<string>).includes(type)) {
-    return Either.right({ _tag: "Resource", text, type: type as TouchType, name: namePattern(name) })
-  }
+  const type = Kinds.SPELLINGS.get(kind)
+  if (type !== undefined && isType(type)) return Either.right({ _tag: "Resource", text, type, name: namePattern(name) })
   return Either.left(
     `names ${JSON.stringify(kind)} after @, which is no resource type: use tag, server, swarm, or one of ${TYPES.join(", ")}`,
   )

@@ -12,14 +12,11 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as AuthServer from "../support/AuthServer.js"
-import * as Browser from "../support/Browser.js"
 import * as Clients from "../support/Clients.js"
-import * as Ports from "../support/Ports.js"
+import * as PagesSignIn from "../support/PagesSignIn.js"
 import * as Spawn from "../support/Spawn.js"
 
 const NAME = "svc-mcp-secret-pages-signin"
-const CLIENT = { id: "svc-mcp-pages", secret: "pages-secret-0001" }
 const SECRET = /S-[0-9a-f]{48}/
 const makeKey = { resource_type: "api_key_for_service_user", params: { user_id: "ci-deployer", name: "deploys" } }
 
@@ -31,42 +28,13 @@ interface Result {
 /** The server signing people in at the test's issuer, with the pages' client or without; alice's client connected. */
 const setUp = (env: Record<string, string> = {}, pageClient = true, era: Clients.Era = "modern") =>
   Effect.gen(function* () {
-    const port = yield* Effect.promise(Ports.freePort)
-    const base = `http://127.0.0.1:${port}`
-    const resource = `${base}/mcp`
-    const as = yield* AuthServer.scoped({
-      resource,
-      clients: [],
-      webClients: [{ ...CLIENT, redirectUri: `${base}/secrets/callback` }],
-    })
+    const signIn = yield* PagesSignIn.served(pageClient)
+    const { as, base, resource } = signIn
     const audit = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-pages-signin-")), "audit.log")
-    const served = yield* Spawn.serveHttp(
-      {
-        SVC_REACH: "all",
-        SVC_AUDIT_LOG: audit,
-        SVC_MCP_HTTP_PORT: String(port),
-        SVC_MCP_OAUTH_ISSUER: as.issuer,
-        SVC_MCP_PUBLIC_URL: base,
-        ...(pageClient
-          ? { SVC_MCP_OAUTH_PAGE_CLIENT_ID: CLIENT.id, SVC_MCP_OAUTH_PAGE_CLIENT_SECRET: CLIENT.secret }
-          : {}),
-        ...env,
-      },
-      ["--sandbox"],
-    )
-    const now = Math.floor(Date.now() / 1000)
-    const token = yield* Effect.promise(() =>
-      AuthServer.sign(as.key(), {
-        iss: as.issuer,
-        aud: resource,
-        sub: "alice",
-        email: AuthServer.emailOf("alice"),
-        scope: "svc.read svc.operate svc.write",
-        iat: now,
-        exp: now + 600,
-      }),
-    )
-    const authorization = `Bearer ${token}`
+    const served = yield* Spawn.serveHttp({ SVC_REACH: "all", SVC_AUDIT_LOG: audit, ...signIn.env, ...env }, [
+      "--sandbox",
+    ])
+    const authorization = yield* PagesSignIn.authorization(as, resource)
     const made = yield* Clients.overHttp(served.url, {
       name: NAME,
       era,
@@ -76,11 +44,7 @@ const setUp = (env: Record<string, string> = {}, pageClient = true, era: Clients
     const call = (name: string, args: Record<string, unknown>) =>
       Effect.promise(() => made.client.callTool({ name, arguments: args }) as Promise<Result>)
     /** `login` at a browser of their own, opening `url`. */
-    const visit = (login: string, url: string) =>
-      Effect.promise(() => {
-        as.login = login
-        return Browser.make().open(url)
-      })
+    const visit = (login: string, url: string) => PagesSignIn.visitor(as)(login, url)
     const auditText = () => (Fs.existsSync(audit) ? Fs.readFileSync(audit, "utf8") : "")
     return { ...made, as, base, call, visit, authorization, stderr: served.stderr, auditText }
   })

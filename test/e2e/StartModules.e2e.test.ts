@@ -102,7 +102,7 @@ describe("a start", () => {
  * 784 KB since `from_person` is in two tools' schemas (Tool.ts, published ahead) and the secret
  * pages' server routes a form to its page (SecretPageServer.ts; the form's store and page, and the
  * call's steps, TakeIn.ts, load with the first form).
- * 786.5 KB since the tools' tables read the one table of kinds (Service/Kinds.ts, with its batches)
+ * 786.5 KB since the tools' tables read the one table of kinds (Kinds/Kinds.ts, with its batches)
  * and a glance's questions (Records/Questions.ts) and the keys another tool uses (KeyAliases.ts)
  * come with the tools: 785.9 KB with them.
  * 787 KB since the tools' bundle provides the pattern reader (Shared/PatternReader.ts: its Tag and

@@ -5,22 +5,17 @@
  * nothing. Without sign-in, the loopback page shows it once, a pending page reloading itself
  * until the secret is there.
  */
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import { type Browser, chromium } from "playwright-core"
 import * as SecretPageServer from "../../src/Confirmation/SecretPageServer.js"
 import { makeStore, type Page } from "../../src/Confirmation/SecretPages.js"
-import * as Identities from "../../src/Settings/Identities.js"
 import * as PageSignIn from "../../src/SignIn/PageSignIn.js"
-import * as AuthServer from "../support/AuthServer.js"
 import { ensureBinary } from "../support/Debian.js"
+import * as PagesSignIn from "../support/PagesSignIn.js"
 
 const MINUTE = 60_000
-const CLIENT = { id: "svc-mcp-pages", secret: "pages-secret-0001" }
 const SECRET = "S-0123456789abcdef0123456789abcdef"
 const PAGE: Page = { title: "The secret of the API key", fields: [{ label: "secret", value: SECRET }] }
 
@@ -45,37 +40,14 @@ const person = Effect.acquireRelease(
 
 /** The pages with sign-in on a server of their own on 127.0.0.1, the issuer's forms for the browser to fill in. */
 const signInPages = Effect.gen(function* () {
-  const server = Http.createServer()
-  yield* Effect.acquireRelease(
-    Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
-    () =>
-      Effect.promise(() => {
-        server.closeAllConnections()
-        return new Promise<void>((resolve) => server.close(() => resolve()))
-      }),
-  )
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const as = yield* AuthServer.scoped({
-    resource: `${base}/mcp`,
-    clients: [],
-    webClients: [{ ...CLIENT, redirectUri: `${base}/secrets/callback` }],
-    forms: true,
-  })
+  const { server, base } = yield* PagesSignIn.loopback
+  const as = yield* PagesSignIn.issuer(base, { forms: true })
   const store = makeStore(10 * MINUTE)
-  const settings = {
-    issuers: [as.issuer],
-    publicUrl: base,
-    resource: `${base}/mcp`,
-    audience: `${base}/mcp`,
-    scopePrefix: "",
-    identitiesPath: Option.none(),
-    identities: Identities.everyoneAsServer,
-    pageClient: Option.some({ id: CLIENT.id, secret: Option.some(Redacted.make(CLIENT.secret)) }),
-  }
+  const settings = PagesSignIn.settings(base, as.issuer)
   server.on("request", PageSignIn.serve(Option.getOrThrow(PageSignIn.make(settings, store))))
   /** A filled page of `login`'s. */
   const pageOf = (login: string) => {
-    const made = store.make("binding", Date.now(), JSON.stringify([as.issuer, login]))
+    const made = store.make("binding", Date.now(), PagesSignIn.ownerOf(as.issuer, login))
     store.fill(made.id, "binding", PAGE, Date.now())
     return `${base}/secrets/${made.id}`
   }

@@ -5,7 +5,7 @@
  * (AuthServer.ts) answers its login and consent by itself.
  */
 
-interface Visited {
+export interface Visited {
   readonly status: number
   readonly body: string
   /** The URL the last answer came from. */
@@ -93,3 +93,6 @@ export const make = (): Browser => {
   }
   return { open, peek, post }
 }
+
+/** A form's CSRF token, as its page gives it; empty where it gives none. */
+export const csrfOf = (page: string): string => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? ""

@@ -89,24 +89,52 @@ export interface Result {
   readonly stderr: string
 }
 
-/** A podman command, to its end. */
-export const podmanResult = (args: ReadonlyArray<string>, options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) =>
+/** A command to its end, and what it printed: stdout and stderr apart, or as one in stdout (`merged`). */
+const run = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; merged?: boolean },
+) =>
   new Promise<Result>((resolve) => {
-    const child = ChildProcess.spawn("podman", args, {
+    const child = ChildProcess.spawn(command, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: options.env ?? process.env,
       cwd: options.cwd,
     })
-    let stdout = ""
-    let stderr = ""
+    const printed = { stdout: "", stderr: "" }
     child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8")
+      printed.stdout += chunk.toString("utf8")
     })
     child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8")
+      printed[options.merged === true ? "stdout" : "stderr"] += chunk.toString("utf8")
     })
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }))
+    child.on("close", (code: number | null) => resolve({ code: code ?? -1, ...printed }))
   })
+
+/** A podman command, to its end. */
+export const podmanResult = (args: ReadonlyArray<string>, options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) =>
+  run("podman", args, options)
+
+/**
+ * A recipe of deploy/compose/ as shipped: its `files` copied byte for byte into a folder of their own
+ * (`svc-mcp-<name>-...`), where the test writes the secrets they name beside them. The folder.
+ */
+export const copyRecipe = (name: string, files: ReadonlyArray<string>): string => {
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), `svc-mcp-${name}-`))
+  for (const file of files) Fs.copyFileSync(Path.join(ROOT, "deploy/compose", file), Path.join(dir, file))
+  return dir
+}
+
+/** podman-compose on `file` as `project`, run in its folder, to its end: what it printed, stdout and stderr as one. */
+export const compose = (project: string, file: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  run("podman-compose", ["--project-name", project, "--file", file, ...args], {
+    cwd: Path.dirname(file),
+    env: { ...process.env, ...env },
+    merged: true,
+  })
+
+/** The container podman-compose made for a service of `project`. */
+export const composed = (project: string, service: string) => `${project}_${service}_1`
 
 /** A podman command that must succeed: its stdout, trimmed. */
 export const podman = async (args: ReadonlyArray<string>): Promise<string> => {

@@ -217,6 +217,7 @@ describe("design rules", () => {
     const order = [
       "Shared",
       "Sandbox",
+      "Kinds",
       "Call",
       "Settings",
       "Config.ts",

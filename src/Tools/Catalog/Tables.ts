@@ -2,12 +2,12 @@
  * Which endpoint each selector of each tool calls, as interface.md (API 2.3.3) gives them.
  * Adding a selector is one line here.
  */
-import { GETS, LISTS } from "../../Service/Kinds.js"
+import { GETS, LISTS } from "../../Kinds/Kinds.js"
 
-/** svc_list's selectors: each kind's list (Service/Kinds.ts, the one table of the service's kinds). */
+/** svc_list's selectors: each kind's list (Kinds/Kinds.ts, the one table of the service's kinds). */
 export const list = LISTS
 
-/** svc_get's selectors: each kind's get, where it has one (Service/Kinds.ts). */
+/** svc_get's selectors: each kind's get, where it has one (Kinds/Kinds.ts). */
 export const get = GETS
 
 export const create = {

@@ -5,10 +5,11 @@
  * 300 stacks fits the output budget this way. And ids kept by `fields` get
  * their names beside them.
  */
+import { wordOf } from "../../Kinds/Kinds.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import { REDACTED } from "../../Shared/Secrets.js"
 import type { Shows } from "../Catalog/Tool.js"
-import { KIND_OF_TYPE, type NameKind, type NameMaps } from "../Names/Names.js"
+import type { NameKind, NameMaps } from "../Names/Names.js"
 import * as PathReader from "./PathReader.js"
 import { type Column, ID_FIELDS, PROJECTIONS, type Projection } from "./Projections.js"
 
@@ -80,7 +81,7 @@ const targetCell = (read: PathReader.Reader): Cell => {
   return (record, maps) => {
     const target = read(record)
     if (!isObject(target) || typeof target.type !== "string") return null
-    const kind = KIND_OF_TYPE[target.type]
+    const kind = wordOf(target.type)
     const id = target.id
     if (typeof id !== "string" || id === "") return target.type
     return `${target.type} ${kind === undefined ? id : nameOf(maps, kind, id)}`
@@ -206,7 +207,7 @@ export const kindsFor = (compiled: Compiled, items: ReadonlyArray<unknown>): Rea
   for (const read of compiled.targets) {
     for (const item of items) {
       const target = read(item)
-      const kind = isObject(target) && typeof target.type === "string" ? KIND_OF_TYPE[target.type] : undefined
+      const kind = isObject(target) && typeof target.type === "string" ? wordOf(target.type) : undefined
       if (kind !== undefined && !kinds.includes(kind)) kinds.push(kind)
     }
   }

@@ -16,30 +16,17 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as CallContext from "../../Call/Context.js"
-import * as Kinds from "../../Service/Kinds.js"
+import * as Kinds from "../../Kinds/Kinds.js"
 import * as ExpiringMap from "../../Shared/ExpiringMap.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import { SvcClient, type SvcClientShape } from "../../SvcClient.js"
 
-export type NameKind =
-  | "server"
-  | "tag"
-  | "builder"
-  | "stack"
-  | "deployment"
-  | "build"
-  | "repo"
-  | "procedure"
-  | "action"
-  | "alerter"
-  | "sync"
-  | "swarm"
-  | "user"
-  | "user_group"
-  /** Not names: each variable's name to `secret` or `plain`, as the service marks it (a sync's plan hides the secret ones). */
-  | "variable"
-  /** Not names: the servers that cannot be reached (`NotOk`), id to name, kept as names are (Records/Stale.ts). */
-  | "unreachable"
+/**
+ * A kind of names: the table's (Kinds/Kinds.ts: `sync`, `user_group`...; a variable's are not names but
+ * whether the service holds it secret, `secret` or `plain`), and the servers that cannot be reached
+ * (`NotOk`), id to name, kept as names are (Records/Stale.ts).
+ */
+export type NameKind = Kinds.Word | "unreachable"
 
 /**
  * How long names are kept: 30 s (docs/tools.md says why). A rename shows
@@ -49,7 +36,7 @@ export const TTL_MS = 30_000
 
 /**
  * Where each kind's names are read: every item (`limit: 0` where its list is paged), its id and its
- * name, from its kind's list (Service/Kinds.ts). A user's are read by admins only: another caller's
+ * name, from its kind's list (Kinds/Kinds.ts). A user's are read by admins only: another caller's
  * read fails, and ids are shown.
  */
 const READS = {
@@ -58,11 +45,6 @@ const READS = {
   ),
   unreachable: { endpoint: Kinds.KINDS.server.list, body: { limit: 0 } },
 } as Readonly<Record<NameKind, { readonly endpoint: string; readonly body: object }>>
-
-/** The kind of names of a ResourceTarget's or UserTarget's type (`Stack`, `User`...), where the service lists them. */
-export const KIND_OF_TYPE: Readonly<Record<string, NameKind>> = Object.fromEntries(
-  Kinds.NAMED.flatMap(([kind, { type }]) => (type === undefined ? [] : [[type, kind as NameKind]])),
-)
 
 type NameMap = ReadonlyMap<string, string>
 export type NameMaps = Readonly<Partial<Record<NameKind, NameMap>>>

@@ -7,7 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Kinds from "../../Service/Kinds.js"
+import * as Kinds from "../../Kinds/Kinds.js"
 import type { Touch } from "../../Settings/Touches.js"
 import * as NamePattern from "../../Shared/NamePattern.js"
 import type { PatternReader } from "../../Shared/PatternReader.js"
@@ -21,7 +21,7 @@ export interface Named {
   readonly body: Readonly<Record<string, unknown>>
 }
 
-/** A resource the call touches: its type (its kind's word, Service/Kinds.ts: `sync`), name, tags' names, and the server and swarm it is on. */
+/** A resource the call touches: its type (its kind's word, Kinds/Kinds.ts: `sync`), name, tags' names, and the server and swarm it is on. */
 interface Target {
   readonly type: string
   readonly name: string
@@ -174,9 +174,9 @@ const matchesOf = (kind: Kinds.Resource, body: Readonly<Record<string, unknown>>
 export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcClient | PatternReader> =>
   Effect.gen(function* () {
     const lookups: Lookups = {
-      tags: yield* Effect.cached(byId("ListTags")),
-      servers: yield* Effect.cached(byId("ListServers")),
-      swarms: yield* Effect.cached(byId("ListSwarms")),
+      tags: yield* Effect.cached(byId(Kinds.KINDS.tag.list)),
+      servers: yield* Effect.cached(byId(Kinds.KINDS.server.list)),
+      swarms: yield* Effect.cached(byId(Kinds.KINDS.swarm.list)),
     }
     const endpoint = invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1)
     const refs = refsOf(invocation.selector, invocation.body, endpoint)

@@ -10,8 +10,9 @@
  * logs are (Untrusted/Fields.ts, `Log`): their paths here are UNTRUSTED, and
  * rendering fences them. Nothing else here is read from them.
  */
+import { wordOf } from "../../Kinds/Kinds.js"
 import type { Pattern } from "../../Untrusted/Derive.js"
-import { KIND_OF_TYPE, type NameKind, type NameMaps } from "../Names/Names.js"
+import type { NameKind, NameMaps } from "../Names/Names.js"
 import * as Listed from "./Listed.js"
 import type { Glimpse } from "./Records.js"
 
@@ -99,7 +100,7 @@ const targetOf = (update: Json, names: NameMaps, given: string | undefined): str
   const type = typeof target.type === "string" ? target.type : ""
   const id = typeof target.id === "string" ? target.id : ""
   if (type === "System") return "System"
-  const kind = KIND_OF_TYPE[type]
+  const kind = wordOf(type)
   const name = (kind === undefined ? undefined : names[kind]?.get(id)) ?? given ?? id
   return `${type} ${name}`
 }
@@ -147,7 +148,7 @@ const ID = /^[0-9a-f]{24}$/
 export const givenName = (data: unknown, body: Json): string | undefined => {
   const target = isUpdate(data) && isJson(data.target) ? data.target : undefined
   // The params name a target by its kind of names: `{stack: "web"}` for a Stack (no execution targets a Builder or a user).
-  const key = typeof target?.type === "string" ? KIND_OF_TYPE[target.type] : undefined
+  const key = typeof target?.type === "string" ? wordOf(target.type) : undefined
   const value = key === undefined ? undefined : body[key]
   return typeof value === "string" && value !== "" && !ID.test(value) ? value : undefined
 }
@@ -164,7 +165,7 @@ export const kindsFor = (data: unknown, body: Json): ReadonlyArray<NameKind> => 
   const kinds = new Set<NameKind>()
   for (const update of updates) {
     const type = isJson(update.target) ? update.target.type : undefined
-    const kind = typeof type === "string" ? KIND_OF_TYPE[type] : undefined
+    const kind = typeof type === "string" ? wordOf(type) : undefined
     if (kind !== undefined) kinds.add(kind)
   }
   return [...kinds]

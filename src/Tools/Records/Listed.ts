@@ -2,16 +2,16 @@
  * A record's list item, read beside it for what only the list says: a stack's, a deployment's, a
  * build's and a repo's state (service-notes.md: a full record has no state), for its glance and for
  * an execution's result on it: which list, and where in its item, as the table of kinds says
- * (Service/Kinds.ts), for each kind whose glance asks it (Questions.ts). One read, the list asked for the record's name alone, its item found by
+ * (Kinds/Kinds.ts), for each kind whose glance asks it (Questions.ts). One read, the list asked for the record's name alone, its item found by
  * id; a read that fails leaves the state out, never guessed.
  */
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import * as Kinds from "../../Service/Kinds.js"
+import * as Kinds from "../../Kinds/Kinds.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import type { SvcClientShape } from "../../SvcClient.js"
-import { KIND_OF_TYPE, type NameMaps } from "../Names/Names.js"
+import type { NameMaps } from "../Names/Names.js"
 import { listOf } from "./Questions.js"
 
 type Json = Readonly<Record<string, unknown>>
@@ -53,7 +53,7 @@ export const ofUpdate = (
   }
   const get = Kinds.byType(target.type)?.[1].get
   const listing = get === undefined ? undefined : listOf(`read/${get.endpoint}`)
-  const kind = KIND_OF_TYPE[target.type]
+  const kind = Kinds.wordOf(target.type)
   const name = (kind === undefined ? undefined : names?.[kind]?.get(target.id)) ?? given
   return listing === undefined || name === undefined
     ? Effect.succeed(undefined)

@@ -4,14 +4,14 @@
  * the paths of the definitions it is read from. `from`: the endpoint whose answer holds them, where
  * the record does not: a stack's, a deployment's, a build's and a repo's state are their list item's
  * (service-notes.md: a full record's `info` has no state), read beside the record (Listed.ts); which
- * list, and where in its item, is the table of kinds' (Service/Kinds.ts).
+ * list, and where in its item, is the table of kinds' (Kinds/Kinds.ts).
  * `reads`: how the answer is made of its paths (Answers.ts); none where a label of the view answers
  * it as the field is. `fields`: the paths `fields` takes the label for, where they are more than the
  * glance shows (a stack's `files`: their paths and their contents, in one call). RecordGlance.ts adds
  * each answer the view lacks; a test holds every glance to this table and every path to the definitions.
  */
 
-import * as Kinds from "../../Service/Kinds.js"
+import * as Kinds from "../../Kinds/Kinds.js"
 
 export type Reads = "listed" | "url" | "keys" | "runs" | "numbers" | "files_at"
 

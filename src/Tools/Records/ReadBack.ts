@@ -8,7 +8,7 @@
  * with nothing and is not read back says why in NOT_READ_BACK: a test holds every such write of the
  * definitions that has a tool to one of the two.
  */
-import { readOf } from "../../Service/Kinds.js"
+import { readOf } from "../../Kinds/Kinds.js"
 import { isObject } from "../../Shared/JsonShape.js"
 import { commits, type Json, kindOfTarget, named, nameOf, type ReadBack, targetWords } from "./ReadBackParts.js"
 

@@ -2,8 +2,9 @@
  * What every read-back is made of (ReadBack.ts): the read, the kinds of names it shows, what it
  * says; and the words for a target, a holder and a permission that several of them share.
  */
+import { wordOf } from "../../Kinds/Kinds.js"
 import { isObject } from "../../Shared/JsonShape.js"
-import { KIND_OF_TYPE, type NameKind, type NameMaps } from "../Names/Names.js"
+import type { NameKind, NameMaps } from "../Names/Names.js"
 
 export type Json = Readonly<Record<string, unknown>>
 
@@ -21,7 +22,7 @@ export const nameOf = (names: NameMaps, kind: NameKind | undefined, id: unknown)
 
 /** The kind of names a ResourceTarget's or UserTarget's id is of. */
 export const kindOfTarget = (target: unknown): ReadonlyArray<NameKind> => {
-  const kind = isObject(target) && typeof target.type === "string" ? KIND_OF_TYPE[target.type] : undefined
+  const kind = isObject(target) && typeof target.type === "string" ? wordOf(target.type) : undefined
   return kind === undefined ? [] : [kind]
 }
 
@@ -29,7 +30,7 @@ export const kindOfTarget = (target: unknown): ReadonlyArray<NameKind> => {
 export const targetWords = (target: unknown, names: NameMaps): string => {
   if (!isObject(target) || typeof target.type !== "string") return "unknown"
   if (typeof target.id !== "string" || target.id === "") return target.type
-  return `${target.type} ${String(nameOf(names, KIND_OF_TYPE[target.type], target.id))}`
+  return `${target.type} ${String(nameOf(names, wordOf(target.type), target.id))}`
 }
 
 /** A permission as the service holds it: a level, or a level and its specifics. */

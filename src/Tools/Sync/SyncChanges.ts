@@ -8,6 +8,7 @@
  * plan (Confirmation/Plan.ts) and for a sync's record at a glance (SyncPlan.ts).
  */
 import * as Effect from "effect/Effect"
+import * as Kinds from "../../Kinds/Kinds.js"
 import * as Toml from "./Toml.js"
 
 interface Named {
@@ -34,20 +35,8 @@ export interface SyncChanges {
   readonly deployError: string | undefined
 }
 
-/** The types a target's name can be read for (`read/Get<type>` with `{id}`). */
-const READABLE = new Set([
-  "Server",
-  "Stack",
-  "Deployment",
-  "Build",
-  "Repo",
-  "Procedure",
-  "Action",
-  "Builder",
-  "Alerter",
-  "ResourceSync",
-  "Swarm",
-])
+/** The types a target's name can be read for (`read/Get<type>` with `{id}`): a ResourceTarget's (Kinds/Kinds.ts). */
+const READABLE: ReadonlySet<string> = new Set(Kinds.RESOURCE_TYPES)
 
 export const record = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}

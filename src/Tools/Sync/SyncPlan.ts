@@ -14,10 +14,11 @@
  * and a secret variable's value, show `[redacted]`, as a row's do, whatever the
  * settings.
  */
+import { wordOf } from "../../Kinds/Kinds.js"
 import { REDACTED } from "../../Shared/Secrets.js"
 import type { Pattern } from "../../Untrusted/Derive.js"
 import { CREDENTIAL } from "../Bounds/AnswerBounds.js"
-import { KIND_OF_TYPE, type NameKind, type NameMaps } from "../Names/Names.js"
+import type { NameKind, NameMaps } from "../Names/Names.js"
 import type { Glimpse, Step } from "../Records/Records.js"
 import { type Diff, diff, list, record, resourceDiffs, text } from "./SyncChanges.js"
 import { type Changed, changed, resourceOf } from "./Toml.js"
@@ -80,7 +81,7 @@ const secretIn = (toml: string | undefined): boolean => {
 }
 
 const nameIn = (names: NameMaps, type: string, id: string): string | undefined => {
-  const kind = KIND_OF_TYPE[type]
+  const kind = wordOf(type)
   return kind === undefined || id === "" ? undefined : names[kind]?.get(id)
 }
 
@@ -161,7 +162,7 @@ export const kindsFor = (data: unknown): ReadonlyArray<NameKind> => {
   ]
   const kinds = new Set<NameKind>()
   for (const type of types) {
-    const kind = typeof type === "string" ? KIND_OF_TYPE[type] : undefined
+    const kind = typeof type === "string" ? wordOf(type) : undefined
     if (kind !== undefined) kinds.add(kind)
   }
   return [...kinds]

@@ -5,9 +5,7 @@
  * balancer, a confirmation is honoured once; a replica killed, the calls go on;
  * Redis restarted (it keeps nothing), nothing asked before is honoured.
  */
-import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -22,7 +20,6 @@ const ADMIN = { key: "compose-admin-key", secret: "compose-admin-secret-value" }
 const TOKEN = "compose-test-token-of-forty-characters-0"
 const META = HttpMcp.modernMeta("compose-test", { elicitation: {} })
 const PROJECT = Containers.namer("compose")("p")
-const RECIPE = Path.join(Containers.ROOT, "deploy/compose")
 
 let dir = ""
 let balancer = ""
@@ -30,24 +27,10 @@ let double: ServiceDouble
 let forward: Awaited<ReturnType<typeof Containers.forwardFromContainers>> | undefined
 
 const compose = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  new Promise<Containers.Result>((resolve) => {
-    const child = ChildProcess.spawn(
-      "podman-compose",
-      ["--project-name", PROJECT, "--file", Path.join(dir, "compose.yaml"), ...args],
-      { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
-    )
-    let output = ""
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8")
-    })
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8")
-    })
-    child.on("close", (code: number | null) => resolve({ code: code ?? -1, stdout: output, stderr: "" }))
-  })
+  Containers.compose(PROJECT, Path.join(dir, "compose.yaml"), args, env)
 
 /** The container podman-compose made for a service. */
-const container = (service: string) => `${PROJECT}_${service}_1`
+const container = (service: string) => Containers.composed(PROJECT, service)
 
 const readyz = async (service: string) => {
   const answer = await Containers.request(`http://${await Containers.addressOf(container(service))}:8765/readyz`)
@@ -95,8 +78,7 @@ const deletes = (id: string) =>
 describe.concurrent("deploy/compose: Redis, three replicas and HAProxy, with podman-compose", () => {
   beforeAll(async () => {
     Containers.ensureImage()
-    dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-compose-"))
-    for (const file of ["compose.yaml", "haproxy.cfg"]) Fs.copyFileSync(Path.join(RECIPE, file), Path.join(dir, file))
+    dir = Containers.copyRecipe("compose", ["compose.yaml", "haproxy.cfg"])
     // Readable by the image's user and Redis's, as mounted secrets are.
     const secrets = {
       "mcp-token": TOKEN,

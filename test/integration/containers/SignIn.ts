@@ -14,10 +14,8 @@
  * and MCP_PORT (a free port on the host's loopback), and the secrets' values (the sandbox's admin
  * key, random keys, this test's identities).
  */
-import * as ChildProcess from "node:child_process"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -30,7 +28,6 @@ import * as Ports from "../../support/Ports.js"
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
 type Any = any
 
-const RECIPE = Path.join(Containers.ROOT, "deploy/compose")
 const PROJECT = Containers.namer("sign-in")("p")
 const REPLICAS = ["replica-a", "replica-b", "replica-c"] as const
 const META = HttpMcp.modernMeta("sign-in-recipe-test")
@@ -51,25 +48,11 @@ let sandbox: Sandbox.Sandbox | undefined
 let issuer: Awaited<ReturnType<typeof AuthServer.start>> | undefined
 let forward: Awaited<ReturnType<typeof Containers.forwardFromContainers>> | undefined
 
-const compose = (args: ReadonlyArray<string>, env: Record<string, string>) =>
-  new Promise<Containers.Result>((resolve) => {
-    const child = ChildProcess.spawn(
-      "podman-compose",
-      ["--project-name", PROJECT, "--file", Path.join(dir, "sign-in.yaml"), ...args],
-      { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
-    )
-    let output = ""
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8")
-    })
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8")
-    })
-    child.on("close", (code: number | null) => resolve({ code: code ?? -1, stdout: output, stderr: "" }))
-  })
+const compose = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Containers.compose(PROJECT, Path.join(dir, "sign-in.yaml"), args, env)
 
 /** The container podman-compose made for a service. */
-const container = (service: string) => `${PROJECT}_${service}_1`
+const container = (service: string) => Containers.composed(PROJECT, service)
 
 const readyz = async (service: string) =>
   Containers.request(`http://${await Containers.addressOf(container(service))}:8765/readyz`)
@@ -147,8 +130,7 @@ const servedDana = (audit: string) =>
 describe.concurrent("deploy/compose/sign-in.yaml: sign-in at an issuer, minted keys, three replicas", () => {
   beforeAll(async () => {
     Containers.ensureImage()
-    dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "svc-mcp-sign-in-"))
-    for (const file of ["sign-in.yaml", "haproxy.cfg"]) Fs.copyFileSync(Path.join(RECIPE, file), Path.join(dir, file))
+    dir = Containers.copyRecipe("sign-in", ["sign-in.yaml", "haproxy.cfg"])
     const port = await Ports.freePort()
     publicUrl = `http://127.0.0.1:${port}`
     sandbox = await Sandbox.start({ timing: { completeMs: 60 } })

@@ -430,7 +430,7 @@ describe("the plan of SVC_REACH=all's changes", () => {
         expect(yield* said("permission_on_target", { ...onWeb, permission: "Write" })).toBe(
           'This gives the user "alice" Write on the stack "web" (now: None).',
         )
-        // A ResourceSync is said as a sync (Service/Kinds.ts), everywhere a question names one.
+        // A ResourceSync is said as a sync (Kinds/Kinds.ts), everywhere a question names one.
         const onSync = { ...onWeb, resource_target: { type: "ResourceSync", id: "estate-sync" } }
         expect(yield* said("permission_on_target", { ...onSync, permission: "Read" })).toBe(
           'This gives the user "alice" Read on the sync "estate-sync" (now: None).',

@@ -5,8 +5,6 @@
  * lifetime; the sign-in's state is this browser's and is used once.
  */
 import * as Fs from "node:fs"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -16,45 +14,25 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { makeStore, type Page } from "../../../src/Confirmation/SecretPages.js"
-import * as Identities from "../../../src/Settings/Identities.js"
 import * as SignInSettings from "../../../src/Settings/SignIn.js"
 import * as PageSignIn from "../../../src/SignIn/PageSignIn.js"
-import * as AuthServer from "../../support/AuthServer.js"
 import * as Browser from "../../support/Browser.js"
+import * as PagesSignIn from "../../support/PagesSignIn.js"
 
 const MINUTE = 60_000
-const CLIENT = { id: "svc-mcp-pages", secret: "pages-secret-0001" }
 const SECRET = "S-0123456789abcdef"
 const PAGE: Page = { title: "The secret of the API key", fields: [{ label: "secret", value: SECRET }] }
 
 /** The pages on a server of their own on 127.0.0.1, the issuer knowing their return; the clock the test's. */
 const setUp = Effect.gen(function* () {
-  const server = Http.createServer()
-  yield* Effect.acquireRelease(
-    Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
-    () => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve()))),
-  )
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const as = yield* AuthServer.scoped({
-    resource: `${base}/mcp`,
-    clients: [],
-    webClients: [{ ...CLIENT, redirectUri: `${base}/secrets/callback` }],
-  })
+  const { server, base } = yield* PagesSignIn.loopback
+  const as = yield* PagesSignIn.issuer(base)
   const clock = { now: 1_000_000 }
   const store = makeStore(10 * MINUTE)
-  const settings = {
-    issuers: [as.issuer],
-    publicUrl: base,
-    resource: `${base}/mcp`,
-    audience: `${base}/mcp`,
-    scopePrefix: "",
-    identitiesPath: Option.none(),
-    identities: Identities.everyoneAsServer,
-    pageClient: Option.some({ id: CLIENT.id, secret: Option.some(Redacted.make(CLIENT.secret)) }),
-  }
+  const settings = PagesSignIn.settings(base, as.issuer)
   const pages = Option.getOrThrow(PageSignIn.make(settings, store, () => clock.now))
   server.on("request", PageSignIn.serve(pages))
-  const ownerOf = (login: string) => JSON.stringify([as.issuer, login])
+  const ownerOf = (login: string) => PagesSignIn.ownerOf(as.issuer, login)
   /** A page of `login`'s, filled with the secret unless `pending`. */
   const pageOf = (login: string, pending = false) => {
     const made = store.make("binding", clock.now, ownerOf(login))
@@ -62,11 +40,7 @@ const setUp = Effect.gen(function* () {
     return `${base}/secrets/${made.id}`
   }
   /** `login` at a browser of their own, opening `url`. */
-  const visit = (login: string, url: string, browser = Browser.make()) =>
-    Effect.promise(() => {
-      as.login = login
-      return browser.open(url)
-    })
+  const visit = PagesSignIn.visitor(as)
   return { as, base, clock, store, pageOf, visit }
 })
 
@@ -135,7 +109,7 @@ describe("a secret's page with sign-in", () => {
       expect(to.origin).toBe(as.issuer)
       expect(Object.fromEntries(to.searchParams)).toMatchObject({
         response_type: "code",
-        client_id: CLIENT.id,
+        client_id: PagesSignIn.CLIENT.id,
         scope: "openid",
         code_challenge_method: "S256",
       })

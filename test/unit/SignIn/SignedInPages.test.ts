@@ -6,49 +6,26 @@
  * of it, and it stays open for its owner; its CSRF token, one sending, lifetime and body bound hold
  * as on loopback.
  */
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as SecretForm from "../../../src/Confirmation/SecretForm.js"
 import { MOST_BODY } from "../../../src/Confirmation/SecretFormPage.js"
 import { makeStore } from "../../../src/Confirmation/SecretPages.js"
-import * as Identities from "../../../src/Settings/Identities.js"
 import * as SignedInPages from "../../../src/SignIn/SignedInPages.js"
-import * as AuthServer from "../../support/AuthServer.js"
 import * as Browser from "../../support/Browser.js"
+import * as PagesSignIn from "../../support/PagesSignIn.js"
 
 const MINUTE = 60_000
-const CLIENT = { id: "svc-mcp-pages", secret: "pages-secret-0001" }
 const VALUE = "sk-typed-by-the-person-alone-7e21"
 
 /** The pages and forms on a server of their own on 127.0.0.1, the issuer knowing their return; the clock the test's. */
 const setUp = Effect.gen(function* () {
-  const server = Http.createServer()
-  yield* Effect.acquireRelease(
-    Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
-    () => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve()))),
-  )
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const as = yield* AuthServer.scoped({
-    resource: `${base}/mcp`,
-    clients: [],
-    webClients: [{ ...CLIENT, redirectUri: `${base}/secrets/callback` }],
-  })
+  const { server, base } = yield* PagesSignIn.loopback
+  const as = yield* PagesSignIn.issuer(base)
   const clock = { now: 1_000_000 }
   const forms = SecretForm.makeStore(10 * MINUTE)
-  const settings = {
-    issuers: [as.issuer],
-    publicUrl: base,
-    resource: `${base}/mcp`,
-    audience: `${base}/mcp`,
-    scopePrefix: "",
-    identitiesPath: Option.none(),
-    identities: Identities.everyoneAsServer,
-    pageClient: Option.some({ id: CLIENT.id, secret: Option.some(Redacted.make(CLIENT.secret)) }),
-  }
+  const settings = PagesSignIn.settings(base, as.issuer)
   const pages = {
     store: makeStore(10 * MINUTE),
     urlOf: () => Promise.reject(new Error("no loopback page with sign-in")),
@@ -56,7 +33,7 @@ const setUp = Effect.gen(function* () {
   }
   const made = Option.getOrThrow(SignedInPages.make(settings, pages, () => clock.now))
   server.on("request", made.route)
-  const ownerOf = (login: string) => JSON.stringify([as.issuer, login])
+  const ownerOf = (login: string) => PagesSignIn.ownerOf(as.issuer, login)
   /** A form of `login`'s asking for `value`, its address as the tools are given it, and what reaches the call. */
   const formOf = (login: string | undefined) => {
     const form = forms.make(
@@ -72,17 +49,13 @@ const setUp = Effect.gen(function* () {
     return { id: form.id, url, taken }
   }
   /** `login` at `browser`, opening `url`. */
-  const visit = (login: string, url: string, browser = Browser.make()) =>
-    Effect.promise(() => {
-      as.login = login
-      return browser.open(url)
-    })
+  const visit = PagesSignIn.visitor(as)
   const post = (browser: Browser.Browser, url: string, fields: Record<string, string>, headers = {}) =>
     Effect.promise(() => browser.post(url, fields, headers))
   return { as, base, clock, forms, formOf, visit, post }
 })
 
-const csrfOf = (body: string) => /name="csrf" value="([^"]+)"/.exec(body)?.[1] ?? ""
+const csrfOf = Browser.csrfOf
 
 describe("a secret's form with sign-in", () => {
   it.scopedLive("is shown to its owner, signed in at the issuer, and taken from them once", () =>

@@ -114,7 +114,7 @@ describe("a call's targets, from its params", () => {
   it("each param that names a resource of its type is read as one, by the id or name given", () =>
     FastCheck.assert(
       FastCheck.property(
-        // In the order of the table of kinds (Service/Kinds.ts), as they are read.
+        // In the order of the table of kinds (Kinds/Kinds.ts), as they are read.
         FastCheck.subarray(["stack", "build", "server", "procedure", "deployment", "sync", "action", "repo", "swarm"], {
           minLength: 1,
         }),

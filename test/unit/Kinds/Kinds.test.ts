@@ -1,15 +1,16 @@
 /**
- * The one table of the service's kinds (src/Service/Kinds.ts) against the service's definitions:
+ * The one table of the service's kinds (src/Kinds/Kinds.ts) against the service's definitions:
  * every list and get it names is an endpoint, every key a param of its get, every type a
  * ResourceTarget's or UserTarget's, every state a field of its list item; and the tables that read
- * it (the tools' selectors, the names of ids) say what it says.
+ * it (the tools' selectors, the names of ids, the identities' targets) say what it says.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import * as Kinds from "../../../src/Service/Kinds.js"
+import * as Either from "effect/Either"
+import * as Kinds from "../../../src/Kinds/Kinds.js"
+import * as Identities from "../../../src/Settings/Identities.js"
 import * as Tables from "../../../src/Tools/Catalog/Tables.js"
-import { KIND_OF_TYPE } from "../../../src/Tools/Names/Names.js"
 import type { JsonSchema } from "../../support/Definitions.js"
 import * as Spec from "../../support/Spec.js"
 
@@ -132,8 +133,19 @@ describe("the service's kinds, one table", () => {
     expect(Object.entries(Tables.get)).toEqual(
       KINDS.flatMap(([name, kind]) => (kind.get === undefined ? [] : [[name, kind.get.endpoint]])),
     )
-    expect(KIND_OF_TYPE).toEqual(
-      Object.fromEntries(KINDS.flatMap(([, kind]) => (kind.type === undefined ? [] : [[kind.type, kind.names]]))),
+    for (const [, kind] of KINDS) if (kind.type !== undefined) expect(Kinds.wordOf(kind.type)).toBe(kind.names)
+  })
+
+  it("is the resource types an identity's minted targets may name, listed in its order where one is refused", () => {
+    const resources = KINDS.filter(([, kind]) => kind.paged).map(([, kind]) => kind.type)
+    expect(Kinds.RESOURCE_TYPES).toEqual(resources)
+    const parsed = Identities.parse(
+      JSON.stringify({
+        claim: "email",
+        identities: { "a@example.com": { mint: { level: "Read", targets: ["Tag:x"] } } },
+      }),
+      [],
     )
+    expect(Either.isLeft(parsed) ? parsed.left : "").toContain(`(it has ${resources.join(", ")})`)
   })
 })

@@ -4,7 +4,9 @@
  * names its ids are shown by (Tools/Names), its list and its get (all `read/`), the param its get
  * names one by (its id or its name), and where its state is. Everything that lists, reads, names or
  * plans a resource by its kind reads it here: the tools' tables of selectors (Tools/Catalog/Tables.ts),
- * the names of ids, a read back, a question's plan. A test holds every endpoint and param to the
+ * the names of ids, a read back, a question's plan, and below them the settings (a pattern's `@`
+ * types, Settings/Touches.ts; a minted identity's targets, Settings/Identities.ts), which is why it
+ * stands in a layer of its own, just above Sandbox. A test holds every endpoint and param to the
  * service's definitions. Nothing here imports the program.
  */
 
@@ -115,6 +117,18 @@ export const KINDS = {
 
 export type KindName = keyof typeof KINDS
 
+/** The kinds of names the table holds (`sync`, `user_group`...): Tools/Names' kinds. */
+export type Word = {
+  [K in KindName]: (typeof KINDS)[K] extends { readonly names: infer N extends string } ? N : never
+}[KindName]
+
+/** The words of the kinds a ResourceTarget names (the paged ones): what a pattern's `@` and a call's params name. */
+export type ResourceWord = {
+  [K in KindName]: (typeof KINDS)[K] extends { readonly paged: true; readonly names: infer N extends string }
+    ? N
+    : never
+}[KindName]
+
 const ALL: ReadonlyArray<readonly [KindName, Kind]> = Object.entries(KINDS) as Array<[KindName, Kind]>
 
 /** A kind by the tools' word for it (`sync_resource`), where it is one. */
@@ -132,7 +146,7 @@ export const byType = (type: string): readonly [KindName, Kind] | undefined => B
 export const byList = (list: string): Kind | undefined => ALL.find(([, kind]) => kind.list === list)?.[1]
 
 /** The word for one of a target's type (`sync` for a ResourceSync): its names' kind, where the table has it. */
-export const wordOf = (type: string): string | undefined => byType(type)?.[1].names
+export const wordOf = (type: string): Word | undefined => byType(type)?.[1].names as Word | undefined
 
 /** A resource a ResourceTarget names, by its word (`sync`): the paged kinds, as a call's params and a pattern's `@` name them. */
 export const resourceOf = (word: string): Resource | undefined => RESOURCES.find((kind) => kind.names === word)
@@ -155,6 +169,25 @@ export const RESOURCES: ReadonlyArray<Resource> = ALL.flatMap(([, kind]) =>
   kind.paged && kind.names !== undefined && kind.get !== undefined
     ? [{ ...kind, names: kind.names, get: kind.get }]
     : [],
+)
+
+/** The types a ResourceTarget names (`ResourceSync`...), in the table's order: those a minted user's level is given on. */
+export const RESOURCE_TYPES: ReadonlyArray<string> = ALL.flatMap(([, kind]) =>
+  kind.paged && kind.type !== undefined ? [kind.type] : [],
+)
+
+/**
+ * Each way one of a ResourceTarget's kinds is spelled, to its word: the word (`sync`), the tools'
+ * (`sync_resource`) and its type's in snake case (`resource_sync`).
+ */
+export const SPELLINGS: ReadonlyMap<string, ResourceWord> = new Map(
+  ALL.flatMap(([name, kind]) =>
+    kind.paged && kind.names !== undefined && kind.type !== undefined
+      ? [name, kind.names, kind.type.replace(/(?<=[a-z])(?=[A-Z])/g, "_").toLowerCase()].map(
+          (spelling) => [spelling, kind.names as ResourceWord] as const,
+        )
+      : [],
+  ),
 )
 
 /** Each kind whose ids are named, by its names' kind: its list and whether it is paged. */
