@@ -96,7 +96,7 @@ export const authorization = (as: AuthServer.AuthServer, resource: string, login
 /** `login` at `as`, in `browser` (one of their own unless given), opening `url`. */
 export const visitor =
   (as: AuthServer.AuthServer) =>
-  (login: string, url: string, browser: Browser.Browser = Browser.make()) =>
+  (login: string, url: string, browser: Browser.Browser = Browser.make()): Effect.Effect<Browser.Visited> =>
     Effect.promise(() => {
       as.login = login
       return browser.open(url)

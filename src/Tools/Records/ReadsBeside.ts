@@ -9,7 +9,7 @@
  * service pages (Lists/Pages.ts, as service-notes.md gives them) and the records whose glance asks
  * a state only their list holds (Questions.ts, the glance's own table of what is asked).
  */
-import type * as Kinds from "../../Service/Kinds.js"
+import type * as Kinds from "../../Kinds/Kinds.js"
 import * as Definitions from "../Catalog/Definitions.js"
 import { pathOf } from "../Catalog/Tool.js"
 import { PAGINATED } from "../Lists/Pages.js"
