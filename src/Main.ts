@@ -16,7 +16,7 @@ const command = Cli.parse(process.argv.slice(2))
 const unknownSettings =
   command._tag === "Serve"
     ? Effect.flatMap(
-        Effect.promise(() => import("./Cli/Unknown.js")),
+        Effect.promise(() => import("./Cli/UnknownWarnings.js")),
         (Unknown) => Unknown.atStart(command),
       )
     : Effect.void

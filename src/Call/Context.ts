@@ -74,7 +74,7 @@ export interface TraceContext {
   readonly baggage?: string
 }
 
-/** Where a call's log entries go to its client (Mcp/Calls/Logging.ts makes one). */
+/** Where a call's log entries go to its client (Mcp/Calls/ClientLog.ts makes one). */
 export interface ClientLog {
   /** Sends one log entry to this client, if its level is one the client asked for. */
   readonly send: (entry: Logger.Logger.Options<unknown>) => void

@@ -12,12 +12,12 @@ import * as ParamsSettings from "../Settings/ParamsCheck.js"
 import * as RegistrySettings from "../Settings/Registry.js"
 import * as SignInSettings from "../Settings/SignIn.js"
 import * as Guard from "../Untrusted/Guard.js"
-import { checkingClient } from "./Clients.js"
+import { checkingClient } from "./CommandClients.js"
 import { exitWith } from "./Exit.js"
 
 const loadCheck = Effect.promise(() => import("../Diagnosis/Check.js"))
 const loadPeople = Effect.promise(() => import("./People.js"))
-const loadUnknown = Effect.promise(() => import("./Unknown.js"))
+const loadUnknown = Effect.promise(() => import("./UnknownWarnings.js"))
 
 export const check = Effect.gen(function* () {
   const Check = yield* loadCheck

@@ -28,7 +28,7 @@ import * as ParamsCheck from "../Tools/Params/ParamsCheck.js"
 import * as Policy from "../Tools/Policy/Policy.js"
 import * as Guard from "../Untrusted/Guard.js"
 import * as FleetView from "../View/Fleet.js"
-import { checkingClient, servingClient } from "./Clients.js"
+import { checkingClient, servingClient } from "./CommandClients.js"
 import * as Cli from "./CommandLine.js"
 import { configFailed, type ExitCode, exitWith } from "./Exit.js"
 

@@ -16,7 +16,7 @@ import { VERSION } from "../Shared/Version.js"
 import { type Rendered, render } from "./Setup/ClientConfig.js"
 import { type Environment, type Invocation, invocation, readEnvironment } from "./Setup/Environment.js"
 import type { Options } from "./Setup/Options.js"
-import * as SignInSetup from "./Setup/SignIn.js"
+import * as SignInSetup from "./Setup/SignInSetup.js"
 import { server } from "./Setup/Target.js"
 
 export { quote, type Rendered } from "./Setup/ClientConfig.js"

@@ -3,7 +3,7 @@
  * their first call, a service user named for them (Service.ts), exactly the
  * permissions of their grant, and an API key with an expiry, made with the
  * server's own (admin) credentials; that call and every later one are sent
- * with the key (SignIn/Auth.ts asks here for it).
+ * with the key (SignIn/SignedInAuth.ts asks here for it).
  *
  * One person, one live key. Within a process, one minting at a time per
  * person; across replicas, a lock in the shared store, and the key kept there

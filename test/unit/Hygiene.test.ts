@@ -338,8 +338,8 @@ describe("design rules", () => {
       "Settings/Mint.ts: MintSettings = (): MintSettingsShape => DEFAULT,",
       "Settings/Naming.ts: Naming = (): NamingShape => single,",
       "Settings/Team.ts: TeamSettings = (): TeamSettingsShape => DEFAULT,",
-      "SignIn/Auth.ts: IdentityKeys = (): boolean => false,",
       "SignIn/Resource.ts: SignIn = (): Option.Option<SignInShape> => Option.none(),",
+      "SignIn/SignedInAuth.ts: IdentityKeys = (): boolean => false,",
       "View/Fleet.ts: FleetView = (): Option.Option<FleetViewShape> => Option.none(),",
     ])
     expect(offenders(/\bEffect\.runSync\(/)).toEqual([])

@@ -6,7 +6,7 @@
 
 import { PLACEHOLDER, TOKEN_VARIABLE } from "./Environment.js"
 import type { Client } from "./Options.js"
-import * as SignInSetup from "./SignIn.js"
+import * as SignInSetup from "./SignInSetup.js"
 import { type Http, inputRef, type Stdio } from "./Target.js"
 
 export interface Rendered {

@@ -27,7 +27,7 @@ export interface Stdio {
 export interface Http {
   readonly _tag: "Http"
   readonly url: string
-  /** The server signs its users in (Cli/Setup/SignIn.ts): the client needs the URL alone. */
+  /** The server signs its users in (Cli/Setup/SignInSetup.ts): the client needs the URL alone. */
   readonly signIn?: boolean
 }
 

@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import * as CallContext from "../../Call/Context.js"
 import * as TraceContext from "../../Operations/TraceContext.js"
 import type { ProgressShape } from "../../Tools/Catalog/Progress.js"
-import * as McpLogging from "./Logging.js"
+import * as McpLogging from "./ClientLog.js"
 
 /** JSON-RPC "invalid params": a call that names no tool, or is not a call at all. */
 export const INVALID_PARAMS = -32602

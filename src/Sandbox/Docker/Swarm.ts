@@ -3,8 +3,9 @@
  * resource stands for, and a stack's or deployment's service on its swarm, in
  * the shapes of the service's Inspect* and List* answers.
  */
-import { kinds } from "../World/Kinds.js"
+
 import { imageOf } from "../World/Lifecycle.js"
+import { kinds } from "../World/ResourceTypes.js"
 import { type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import type { World } from "../World/World.js"
 

@@ -5,7 +5,6 @@
  * last deployed. A stage that fails leaves everything as it was.
  */
 import * as Alerts from "../Monitoring/Alerts.js"
-import { kinds } from "../World/Kinds.js"
 import {
   crashOf,
   imageOf,
@@ -18,6 +17,7 @@ import {
   snapshotOf,
   writeStartLogs,
 } from "../World/Lifecycle.js"
+import { kinds } from "../World/ResourceTypes.js"
 import type { Params, Resource } from "../World/Store.js"
 import type { Container, UpdateRecord, World } from "../World/World.js"
 import { record, requested, type StackRun, stackStages } from "./Compose.js"

@@ -4,7 +4,7 @@
  * answering the execution starts, then fails with the error of the request
  * that timed out.
  */
-import type { Kind } from "../World/Kinds.js"
+import type { Kind } from "../World/ResourceTypes.js"
 import type { Resource } from "../World/Store.js"
 import type { World } from "../World/World.js"
 

@@ -8,9 +8,9 @@
 
 import type { Handler } from "../Resources/Resources.js"
 import { listed } from "../World/Containers.js"
-import { type Kind, kinds } from "../World/Kinds.js"
 import { stackServices } from "../World/Lifecycle.js"
 import { requireLevel } from "../World/Permissions.js"
+import { type Kind, kinds } from "../World/ResourceTypes.js"
 import { isRecord } from "../World/Schema.js"
 import { type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import type { Container, World } from "../World/World.js"

@@ -3,8 +3,8 @@
  */
 
 import type { Handler } from "../Resources/Resources.js"
-import { type Kind, kinds, resourceKinds } from "../World/Kinds.js"
 import { logKey } from "../World/Lifecycle.js"
+import { type Kind, kinds, resourceKinds } from "../World/ResourceTypes.js"
 import { missingField, type Params, ref } from "../World/Store.js"
 import type { LogLine, World } from "../World/World.js"
 

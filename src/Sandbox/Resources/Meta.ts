@@ -5,8 +5,9 @@
  * settings (a variable's description and secrecy, a registry account's
  * removal, a sync's rename, a container adopted as a deployment).
  */
-import { type Kind, kinds, resourceKinds } from "../World/Kinds.js"
+
 import { kindOfTarget, may, requireLevel } from "../World/Permissions.js"
+import { type Kind, kinds, resourceKinds } from "../World/ResourceTypes.js"
 import { isRecord } from "../World/Schema.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import type { World } from "../World/World.js"

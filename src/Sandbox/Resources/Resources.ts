@@ -4,8 +4,8 @@
  * answering in the shapes its definitions give.
  */
 
-import { type Kind, kinds, resourceKinds } from "../World/Kinds.js"
 import { may, requireLevel } from "../World/Permissions.js"
+import { type Kind, kinds, resourceKinds } from "../World/ResourceTypes.js"
 import { isRecord } from "../World/Schema.js"
 import { adminOnly, type Caller, configOf, merge, type Params, type Resource, ref, type Store } from "../World/Store.js"
 import type { World } from "../World/World.js"

@@ -5,8 +5,8 @@
  * deployments and containers.
  */
 import { randomBytes } from "node:crypto"
-import type { Kind } from "../World/Kinds.js"
 import { requireLevel } from "../World/Permissions.js"
+import type { Kind } from "../World/ResourceTypes.js"
 import { isRecord } from "../World/Schema.js"
 import { adminOnly, type Caller, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import { BOUNDS, keep, type World } from "../World/World.js"

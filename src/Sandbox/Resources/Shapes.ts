@@ -3,8 +3,9 @@
  * (and a Create, Update, Delete, Copy) answers, its config complete at the defaults, and the item
  * a List answers, with what each type's list item says beyond its record.
  */
-import { isResource, type Kind, kinds } from "../World/Kinds.js"
+
 import { imageOf, stackServices } from "../World/Lifecycle.js"
+import { isResource, type Kind, kinds } from "../World/ResourceTypes.js"
 import { isRecord, type ServiceSchema } from "../World/Schema.js"
 import type { Resource, Store } from "../World/Store.js"
 import type { World } from "../World/World.js"

@@ -8,7 +8,7 @@
  */
 
 import * as Toml from "../Resources/SyncToml.js"
-import { type Kind, kinds } from "../World/Kinds.js"
+import { type Kind, kinds } from "../World/ResourceTypes.js"
 import { isRecord } from "../World/Schema.js"
 import type { Params, Resource } from "../World/Store.js"
 import type { Declared, RepoCommit, UpdateRecord, World } from "../World/World.js"

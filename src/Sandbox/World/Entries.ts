@@ -3,7 +3,7 @@
  * containers and images, an execution's Update and log lines, a user and what lets them in, an
  * alert, and a sync's repository's commits. World.ts holds them, each within its bound.
  */
-import type { Kind } from "./Kinds.js"
+import type { Kind } from "./ResourceTypes.js"
 
 export interface Container {
   readonly server_id: string

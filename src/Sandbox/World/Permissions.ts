@@ -5,7 +5,7 @@
  * itself (to it or to its groups). Reads need Read, executions Execute,
  * changes Write.
  */
-import { isResource, type Kind, kinds, resourceKinds } from "./Kinds.js"
+import { isResource, type Kind, kinds, resourceKinds } from "./ResourceTypes.js"
 import { type Caller, lacks, type PermissionLevel, type Resource } from "./Store.js"
 import type { SandboxUser, World } from "./World.js"
 

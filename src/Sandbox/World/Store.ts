@@ -2,7 +2,7 @@
  * The sandbox's resources, in memory: unique names per type, ids like the
  * service's ObjectIds, and failures in the service's shape.
  */
-import { type Kind, kinds } from "./Kinds.js"
+import { type Kind, kinds } from "./ResourceTypes.js"
 
 /** A failure the sandbox answers as `{error, trace}` with this status. */
 export class ServiceFailure extends Error {

@@ -14,7 +14,7 @@ import * as SvcTransport from "../Service/Transport.js"
 import * as MintSettings from "../Settings/Mint.js"
 import * as SignInSettings from "../Settings/SignIn.js"
 import * as Parts from "../Shared/Parts.js"
-import * as SignInAuth from "../SignIn/Auth.js"
+import * as SignInAuth from "../SignIn/SignedInAuth.js"
 
 /** The service's client as `check` uses it: the server's own credentials, nothing traced. */
 export const checkingClient = (config: Layer.Layer<Config.SvcConfig, Config.ConfigError>) =>
