@@ -11,7 +11,7 @@ import { describe, expect, it } from "@effect/vitest"
 
 interface Script<F> {
   readonly figure: (options: Record<string, unknown>) => F | Promise<F>
-  readonly lines?: (figure: F) => ReadonlyArray<string>
+  readonly lines: ((figure: F) => ReadonlyArray<string>) | undefined
 }
 
 // Paths the compiler does not follow: the bench is plain JavaScript, run by node as it is.
@@ -22,7 +22,7 @@ const importScript = async <F>(name: string, figure: string, lines?: string): Pr
   if (lines !== undefined) expect(typeof module[lines], `${name}.mjs exports ${lines}`).toBe("function")
   return {
     figure: module[figure] as Script<F>["figure"],
-    ...(lines === undefined ? {} : { lines: module[lines] as Script<F>["lines"] }),
+    lines: lines === undefined ? undefined : (module[lines] as Script<F>["lines"]),
   }
 }
 
