@@ -9,11 +9,9 @@
  * `npm run build` first.
  */
 import * as Http from "node:http"
-import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
+import { load } from "./built.mjs"
 
-const ROOT = Path.resolve(import.meta.dirname, "..")
-const load = (module) => import(pathToFileURL(Path.join(ROOT, "dist", module)).href)
 const Effect = await import("effect/Effect")
 const Scope = await import("effect/Scope")
 const Exit = await import("effect/Exit")
@@ -55,8 +53,8 @@ const serve = () =>
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const round = (x) => Math.round(x * 100) / 100
 
-export const answerFigure = async ({ quick = false } = {}) => {
-  const rounds = quick ? 3 : 7
+/** `rounds` and `caps` smaller than the bench's only to try the script (test/unit/BenchScripts.test.ts). */
+export const answerFigure = async ({ quick = false, rounds = quick ? 3 : 7, caps = [1 * MB, 2 * MB, 4 * MB] } = {}) => {
   const server = await serve()
   const url = `http://127.0.0.1:${server.address().port}/read/GetStackLog`
   const scope = Effect.runSync(Scope.make())
@@ -64,8 +62,8 @@ export const answerFigure = async ({ quick = false } = {}) => {
   const target = { group: "read", endpoint: "GetStackLog" }
   const figures = {}
   // A first read loads undici's Agent and warms what every later one runs: not a figure.
-  await Effect.runPromise(Transport.send(client, target, Transport.postJson(url, {}, {}), 30_000, MB))
-  for (const cap of [1 * MB, 2 * MB, 4 * MB]) {
+  await Effect.runPromise(Transport.send(client, target, Transport.postJson(url, {}, {}), 30_000, caps[0]))
+  for (const cap of caps) {
     const read = []
     const whole = []
     for (let i = 0; i < rounds; i++) {

@@ -8,11 +8,9 @@
  * per MB (the median of a few runs) and returns the figures; `node
  * bench/mask.mjs` runs it alone. Builds nothing: run `npm run build` first.
  */
-import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
+import { load } from "./built.mjs"
 
-const ROOT = Path.resolve(import.meta.dirname, "..")
-const load = (module) => import(pathToFileURL(Path.join(ROOT, "dist", module)).href)
 const { mask } = await load("Untrusted/Mask.js")
 const { fence, token } = await load("Untrusted/Fence.js")
 const { success } = await load("Tools/Render.js")
@@ -21,16 +19,19 @@ const Shown = await load("Call/Shown.js")
 const View = await load("Tools/View.js")
 
 const MB = 1 << 20
-const filled = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)
 
-const TEXTS = {
-  "log lines": filled("2026-11-26T23:40:01Z worker | job 4121 done in 38ms, 12 rows written\n"),
-  "log lines, not ASCII": filled("2026-11-26T23:40:01Z worker | tâche 4121 terminée en 38 ms — 12 lignes écrites\n"),
-  "eyJ- repeated": filled("eyJ-"),
-  "token repeated": filled("token"),
-  " -token repeated": filled(" -token"),
-  "<untrusted repeated": filled("<untrusted"),
-  "<u: repeated": filled("<u:"),
+/** Each text, `bytes` long (a megabyte in the bench). */
+const texts = (bytes) => {
+  const filled = (unit) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)
+  return {
+    "log lines": filled("2026-11-26T23:40:01Z worker | job 4121 done in 38ms, 12 rows written\n"),
+    "log lines, not ASCII": filled("2026-11-26T23:40:01Z worker | tâche 4121 terminée en 38 ms — 12 lignes écrites\n"),
+    "eyJ- repeated": filled("eyJ-"),
+    "token repeated": filled("token"),
+    " -token repeated": filled(" -token"),
+    "<untrusted repeated": filled("<untrusted"),
+    "<u: repeated": filled("<u:"),
+  }
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -44,9 +45,10 @@ const timed = (rounds, run) =>
   )
 const round = (x) => Math.round(x * 10) / 10
 
-export const maskFigure = ({ quick = false } = {}) => {
-  const rounds = quick ? 3 : 7
+/** `bytes` and `rounds` smaller than the bench's only to try the script (test/unit/BenchScripts.test.ts). */
+export const maskFigure = ({ quick = false, rounds = quick ? 3 : 7, bytes = MB } = {}) => {
   const id = token()
+  const TEXTS = texts(bytes)
   const perMb = Object.fromEntries(
     Object.entries(TEXTS).map(([name, text]) => [
       name,

@@ -9,19 +9,15 @@
  * with the longest the event loop was held meanwhile. Returns the figures; `node
  * bench/patterns.mjs` runs it alone. Builds nothing: run `npm run build` first.
  */
-import * as Path from "node:path"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { pathToFileURL } from "node:url"
+import { load } from "./built.mjs"
 
-const ROOT = Path.resolve(import.meta.dirname, "..")
-const { selectWith, LIMITS } = await import(pathToFileURL(Path.join(ROOT, "dist", "Shared", "NamePattern.js")).href)
-const { makePool } = await import(pathToFileURL(Path.join(ROOT, "dist", "Shared", "PatternReader.js")).href)
-// The bench's own pool of the pattern reader, as a bundle has its own (Shared/PatternReader.ts).
-const pool = makePool()
-const select = (pattern, over) => selectWith(pool, pattern, over)
+const { selectWith, LIMITS } = await load("Shared/NamePattern.js")
+const { makePool } = await load("Shared/PatternReader.js")
 
 const NAMES = 10_000
-const names = Array.from({ length: NAMES }, (_, i) =>
+const NAMES_OF = Array.from({ length: NAMES }, (_, i) =>
   i % 10 === 0 ? "a".repeat(32) : `${["prod", "staging", "dev"][i % 3]}-stack-${i}-${i % 2 === 0 ? "web" : "worker"}`,
 )
 
@@ -60,7 +56,7 @@ const timedMs = async (run) => {
 }
 
 /** A pattern's cost at its worst: the call's ms, how it ended, and the event loop's longest pause meanwhile. */
-const worstCost = async (pattern, over) => {
+const worstCost = async (select, pattern, over) => {
   const loop = monitorEventLoopDelay({ resolution: 10 })
   loop.enable()
   let said = ""
@@ -72,8 +68,20 @@ const worstCost = async (pattern, over) => {
   return { ms: Math.round(ms), heldMs: Math.round(loop.max / 1e6), said }
 }
 
-export const patternsFigure = async ({ quick = false } = {}) => {
-  const rounds = quick ? 3 : 7
+/**
+ * `rounds`, `count` names and the `worst` cases fewer than the bench's only to try the script
+ * (test/unit/BenchScripts.test.ts).
+ */
+export const patternsFigure = async ({
+  quick = false,
+  rounds = quick ? 3 : 7,
+  count = NAMES,
+  worst: cases = Object.keys(WORST),
+} = {}) => {
+  // The run's own pool of the pattern reader, as a bundle has its own (Shared/PatternReader.ts).
+  const pool = makePool()
+  const select = (pattern, over) => selectWith(pool, pattern, over)
+  const names = NAMES_OF.slice(0, count)
   // The first regex starts a worker thread, which loads the engine (re2js), once per process.
   const firstRegexMs = round(await timedMs(() => select("\\^web$\\", ["web"])))
   // One pass of each before any is timed, so that none pays for the others' warming up.
@@ -82,12 +90,12 @@ export const patternsFigure = async ({ quick = false } = {}) => {
   for (const [name, pattern] of Object.entries(PATTERNS)) {
     const times = []
     for (let r = 0; r < rounds; r++) times.push(await timedMs(() => select(pattern, names)))
-    perName[name] = round((median(times) * 1000) / NAMES)
+    perName[name] = round((median(times) * 1000) / count)
   }
   const worst = {}
-  for (const [name, [pattern, over]] of Object.entries(WORST)) worst[name] = await worstCost(pattern, over)
+  for (const name of cases) worst[name] = await worstCost(select, ...WORST[name])
   await pool.close()
-  return { names: NAMES, firstRegexMs, microsPerName: perName, limits: LIMITS, worst }
+  return { names: count, firstRegexMs, microsPerName: perName, limits: LIMITS, worst }
 }
 
 export const patternsLines = (figure) => [

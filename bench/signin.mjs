@@ -9,18 +9,23 @@
  * call. Builds nothing: run `npm run build` first.
  */
 import * as Http from "node:http"
-import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Effect from "effect/Effect"
 import * as Jose from "jose"
+import { load } from "./built.mjs"
 
-const ROOT = Path.resolve(import.meta.dirname, "..")
-const { make } = await import(pathToFileURL(Path.join(ROOT, "dist/SignIn/Verifier.js")).href)
+const { make } = await load("SignIn/Verifier.js")
 
 const AUDIENCE = "https://svc-mcp.example.test/mcp"
 const ALGORITHMS = ["RS256", "ES256", "EdDSA"]
 
-export const signInFigure = async ({ quick = false } = {}) => {
+/** `calls`, `warm` and `fresh` fewer than the bench's only to try the script (test/unit/BenchScripts.test.ts). */
+export const signInFigure = async ({
+  quick = false,
+  calls = quick ? 2000 : 20000,
+  warm = 500,
+  fresh: freshCount = quick ? 100 : 500,
+} = {}) => {
   const keys = await Promise.all(
     ALGORITHMS.map(async (alg) => {
       const pair = await Jose.generateKeyPair(alg, { extractable: true })
@@ -37,7 +42,6 @@ export const signInFigure = async ({ quick = false } = {}) => {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
   const issuer = `http://127.0.0.1:${server.address().port}`
   const verifier = await Effect.runPromise(make({ issuers: [issuer], audience: AUDIENCE }))
-  const n = quick ? 2000 : 20000
   const figures = {}
   for (const { alg, pair } of keys) {
     const now = Math.floor(Date.now() / 1000)
@@ -52,12 +56,12 @@ export const signInFigure = async ({ quick = false } = {}) => {
         .sign(pair.privateKey)
     const token = await sign("bench")
     // Warm: the JWKS fetched, the key imported, the code compiled.
-    for (let i = 0; i < 500; i++) await Effect.runPromise(verifier.verify(token))
+    for (let i = 0; i < warm; i++) await Effect.runPromise(verifier.verify(token))
     const started = process.hrtime.bigint()
-    for (let i = 0; i < n; i++) await Effect.runPromise(verifier.verify(token))
-    const perCall = Number(process.hrtime.bigint() - started) / 1000 / n
+    for (let i = 0; i < calls; i++) await Effect.runPromise(verifier.verify(token))
+    const perCall = Number(process.hrtime.bigint() - started) / 1000 / calls
     // A token seen for the first time: its signature and claims checked.
-    const fresh = await Promise.all(Array.from({ length: quick ? 100 : 500 }, (_, i) => sign(`fresh-${i}`)))
+    const fresh = await Promise.all(Array.from({ length: freshCount }, (_, i) => sign(`fresh-${i}`)))
     const first = process.hrtime.bigint()
     for (const t of fresh) await Effect.runPromise(verifier.verify(t))
     const perToken = Number(process.hrtime.bigint() - first) / 1000 / fresh.length

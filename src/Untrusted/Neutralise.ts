@@ -94,30 +94,52 @@ const foldOf = (point: number, char: string): string => {
 /** Ways of writing `<` (first group) and `>` that a reader may decode: entities and escapes. */
 const ESCAPED = /(&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\x3c|%3c)|&gt;?|&#0*62;?|&#x0*3e;?|\\u003e|\\x3e|%3e/iy
 
-/** What `text` looks like, one entry per character shown, each with the span of `text` it came from. */
+/** A skeleton's UTF-16 units made a string, a slice at a time (a call takes only so many arguments). */
+const unitsText = (units: Uint16Array, length: number): string => {
+  let out = ""
+  for (let at = 0; at < length; at += 8192) {
+    out += String.fromCharCode.apply(null, units.subarray(at, Math.min(length, at + 8192)) as unknown as Array<number>)
+  }
+  return out
+}
+
+/**
+ * What `text` looks like, one entry per character shown, each with the span of `text` it came from.
+ * Built in typed arrays, grown when a fold makes more units than it read: a megabyte of text makes
+ * three million entries, which arrays of strings and numbers take seconds to build on a loaded machine.
+ */
 const skeleton = (text: string) => {
-  const chars: Array<string> = []
-  const from: Array<number> = []
-  const to: Array<number> = []
+  let units = new Uint16Array(text.length + 16)
+  let from = new Int32Array(units.length)
+  let to = new Int32Array(units.length)
+  let n = 0
+  const push = (unit: number, start: number, end: number) => {
+    if (n === units.length) {
+      const grown = [new Uint16Array(n * 2), new Int32Array(n * 2), new Int32Array(n * 2)] as const
+      grown[0].set(units)
+      grown[1].set(from)
+      grown[2].set(to)
+      ;[units, from, to] = grown
+    }
+    units[n] = unit
+    from[n] = start
+    to[n] = end
+    n++
+  }
   let i = 0
   while (i < text.length) {
     const code = text.charCodeAt(i)
     ESCAPED.lastIndex = i
     const escaped = code === 0x26 || code === 0x5c || code === 0x25 ? ESCAPED.exec(text) : null
     if (escaped !== null) {
-      chars.push(escaped[1] === undefined ? ">" : "<")
-      from.push(i)
-      to.push(i + escaped[0].length)
+      push(escaped[1] === undefined ? 0x3e : 0x3c, i, i + escaped[0].length)
       i += escaped[0].length
       continue
     }
     if (code < 0x80) {
       // ASCII, most of any text: NFKC leaves it as it is, no look-alike is ASCII, and only white space is invisible.
-      if (!(code === 0x20 || (code >= 0x09 && code <= 0x0d))) {
-        chars.push(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : (text[i] as string))
-        from.push(i)
-        to.push(i + 1)
-      }
+      if (!(code === 0x20 || (code >= 0x09 && code <= 0x0d)))
+        push(code >= 0x41 && code <= 0x5a ? code + 0x20 : code, i, i + 1)
       i += 1
       continue
     }
@@ -125,14 +147,10 @@ const skeleton = (text: string) => {
     const width = point > 0xffff ? 2 : 1
     const folded = foldOf(point, text.slice(i, i + width))
     // One entry per UTF-16 unit, so that an index into the joined skeleton is an index into these arrays.
-    for (let k = 0; k < folded.length; k++) {
-      chars.push(folded[k] as string)
-      from.push(i)
-      to.push(i + width)
-    }
+    for (let k = 0; k < folded.length; k++) push(folded.charCodeAt(k), i, i + width)
     i += width
   }
-  return { text: chars.join(""), from, to }
+  return { text: unitsText(units, n), from, to }
 }
 
 /** Whether a fold of `text` could hold a marker or the token: most values are passed by this test alone. */

@@ -25,8 +25,7 @@ export const document = JSON.parse(
   readonly definitions: Readonly<Record<string, JsonSchema>>
 }
 
-/** A validator of each definition by its name; with `allErrors`, its errors are all of them, not the first. */
-export const validators = (allErrors: boolean): ((name: string) => ValidateFunction) => {
+const make = (allErrors: boolean): ((name: string) => ValidateFunction) => {
   // Refs kept as calls, not inlined, and the code not optimised: all the answers compile in 0.7 s, not 2.2 s.
   const ajv = new Ajv({ strict: false, allErrors, inlineRefs: false, code: { optimize: false } })
   ajv.addSchema(document, "service")
@@ -39,4 +38,20 @@ export const validators = (allErrors: boolean): ((name: string) => ValidateFunct
     }
     return found
   }
+}
+
+/**
+ * A validator of each definition by its name; with `allErrors`, its errors are all of them, not the first.
+ * One of each kind for all the files a worker runs (the unit lane loads a module once per thread): a
+ * definition is compiled once, not once per file. A validator keeps only its last call's `errors`, read
+ * right after that call, and the files of a thread run one after another.
+ */
+const made = new Map<boolean, (name: string) => ValidateFunction>()
+export const validators = (allErrors: boolean): ((name: string) => ValidateFunction) => {
+  let found = made.get(allErrors)
+  if (found === undefined) {
+    found = make(allErrors)
+    made.set(allErrors, found)
+  }
+  return found
 }

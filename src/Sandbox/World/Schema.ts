@@ -66,7 +66,7 @@ const kindMatches = (schema: JsonSchema, value: unknown): boolean => {
   }
 }
 
-/** The definitions as one sandbox reads them: on first use, and then kept for its life. */
+/** The definitions as a sandbox reads them: on first use, and then kept for the life of the process. */
 export interface ServiceSchema {
   readonly document: () => Document
   readonly definition: (name: string) => JsonSchema
@@ -82,19 +82,25 @@ export interface ServiceSchema {
   readonly decodeRequest: (endpoint: string, params: unknown) => unknown
 }
 
+/**
+ * The definitions as read from the file, and each type's empty value (it depends only on its schema:
+ * built once, then copied): the same for every sandbox of the process, which only reads them, so read
+ * and built once for all of them (a test's process starts hundreds).
+ */
+let loaded: Document | undefined
+const EMPTIES = [new WeakMap<JsonSchema, string>(), new WeakMap<JsonSchema, string>()]
+
 /** The definitions, read on first use; each step of reading, filling and decoding a method. */
 class Schema implements ServiceSchema {
-  private loaded: Document | undefined
-  // A type's empty value depends only on its schema: built once, then copied.
-  private readonly empties = [new WeakMap<JsonSchema, string>(), new WeakMap<JsonSchema, string>()]
+  private readonly empties = EMPTIES
 
   document(): Document {
-    if (this.loaded !== undefined) return this.loaded
+    if (loaded !== undefined) return loaded
     for (const candidate of CANDIDATES) {
       const path = fileURLToPath(new URL(candidate, import.meta.url))
       if (Fs.existsSync(path)) {
-        this.loaded = JSON.parse(Fs.readFileSync(path, "utf8")) as Document
-        return this.loaded
+        loaded = JSON.parse(Fs.readFileSync(path, "utf8")) as Document
+        return loaded
       }
     }
     throw new Error(`the service's definitions (spec/service-api-all.schema.json) are not beside ${import.meta.url}`)

@@ -6,7 +6,7 @@
  * where it is made of several (a URL masked, an environment's keys, a stage's runs, an alert's numbers).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Ajv } from "ajv"
+import { Ajv, type ValidateFunction } from "ajv"
 import * as Effect from "effect/Effect"
 import { KINDS } from "../../../src/Kinds/Kinds.js"
 import type { Scenario } from "../../../src/Sandbox/Estates/Scenarios.js"
@@ -38,9 +38,22 @@ const schemasAt = (schema: Schema, names: ReadonlyArray<string>): ReadonlyArray<
   return property === undefined ? [] : schemasAt(property, rest)
 }
 
+/** Each validator compiled once, by what it checks: a question is asked of many records in each scenario. */
+const compiled = new Map<string, ValidateFunction>()
+const once = (key: string, make: () => ValidateFunction): ValidateFunction => {
+  let found = compiled.get(key)
+  if (found === undefined) {
+    found = make()
+    compiled.set(key, found)
+  }
+  return found
+}
+
 /** A validator of the definitions' schemas at `path` of `endpoint`'s answer, references resolved in the document. */
 const validatorAt = (endpoint: string, path: string) =>
-  ajv.compile({ anyOf: schemasAt(answerSchema(endpoint), path.split(".")), definitions: document.definitions })
+  once(`${endpoint} ${path}`, () =>
+    ajv.compile({ anyOf: schemasAt(answerSchema(endpoint), path.split(".")), definitions: document.definitions }),
+  )
 
 /** The shapes of the answers made of several fields: none of them the field as it is. */
 const SHAPES: Readonly<Record<string, object>> = {
