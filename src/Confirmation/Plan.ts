@@ -114,7 +114,7 @@ const syncPlan = (params: Params) =>
   })
 
 /** A delete: the record it removes, by the selector's kind (its referrers are References.ts'). */
-export const DELETE: Preview = { plan: ({ invocation }) => deletePlan(invocation.selector, invocation.body) }
+export const DELETED_RECORD: Preview = { plan: ({ invocation }) => deletePlan(invocation.selector, invocation.body) }
 
 /** A batch: the names its pattern (and tags) match now, each tag given by id shown by its name. */
 export const BATCH: Preview = {

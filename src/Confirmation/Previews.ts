@@ -14,7 +14,7 @@ import type { PreviewedEndpoint } from "../Tools/Records/Previewed.js"
 import * as Access from "./AccessPlan.js"
 import { CHANGES } from "./Changes.js"
 import * as Deploy from "./DeployPlan.js"
-import { BATCH, DELETE as RECORD, SYNC } from "./Plan.js"
+import { BATCH, DELETED_RECORD, SYNC } from "./Plan.js"
 import type { Asking, Needs, Planned, Preview } from "./PlanShape.js"
 import { render } from "./PlanText.js"
 import * as Prune from "./PrunePlan.js"
@@ -22,7 +22,7 @@ import { REFERRERS } from "./References.js"
 import { FILE, META } from "./ResourcePlan.js"
 
 /** A delete: the record it removes, then what refers to it. */
-const DELETE: Preview = { ...RECORD, lines: REFERRERS }
+const DELETE: Preview = { ...DELETED_RECORD, lines: REFERRERS }
 
 /** By endpoint: what its question reads and shows before asking. */
 export const PREVIEWS: Readonly<Record<PreviewedEndpoint, Preview>> = {
