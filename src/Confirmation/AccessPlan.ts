@@ -10,7 +10,7 @@ import * as Kinds from "../Kinds/Kinds.js"
 import { listed, quote, word } from "../Shared/Quote.js"
 import type { SvcClient } from "../SvcClient.js"
 import { field, idOf, read, strings, text } from "./PlanRead.js"
-import type { AccessPlan } from "./PlanShape.js"
+import type { AccessPlan, Preview } from "./PlanShape.js"
 import { readTarget } from "./ResourcePlan.js"
 
 type Params = Readonly<Record<string, unknown>>
@@ -119,26 +119,38 @@ const group = (params: Params) =>
 /** A user given by id or name, by name. */
 const named = (names: ReadonlyMap<string, string>, given: string) => names.get(given) ?? given
 
-const members = (selector: string, params: Params): Said =>
-  Effect.gen(function* () {
-    const g = yield* group(params)
-    const now = `members now: ${listed(g.members)}`
-    switch (selector) {
-      case "user_group_add_user":
-        return `This adds the user ${quote(named(g.names, text(params.user) ?? ""))} to the user group ${g.name} (${now}).`
-      case "user_group_remove_user":
-        return `This removes the user ${quote(named(g.names, text(params.user) ?? ""))} from the user group ${g.name} (${now}).`
-      case "user_group_everyone":
-        return params.everyone === true
-          ? `This makes every user a member of the user group ${g.name} (now: ${field(g.record, "everyone") === true ? "every user" : listed(g.members)}).`
-          : `This makes the user group ${g.name} hold only its own members, ${listed(g.members)} (now: ${field(g.record, "everyone") === true ? "every user" : "only those"}).`
-      default: {
-        const then = [...new Set(strings(params.users).map((u) => named(g.names, u)))]
-        const added = then.filter((u) => !g.members.includes(u))
-        const removed = g.members.filter((u) => !then.includes(u))
-        return `This sets the members of the user group ${g.name} to ${listed(then)} (adds ${listed(added)}; removes ${listed(removed)}).`
-      }
-    }
+/** A user given by its param, by name. */
+const userNamed = (g: { readonly names: ReadonlyMap<string, string> }, params: Params) =>
+  quote(named(g.names, text(params.user) ?? ""))
+
+const addUser = (params: Params): Said =>
+  Effect.map(
+    group(params),
+    (g) =>
+      `This adds the user ${userNamed(g, params)} to the user group ${g.name} (members now: ${listed(g.members)}).`,
+  )
+
+const removeUser = (params: Params): Said =>
+  Effect.map(
+    group(params),
+    (g) =>
+      `This removes the user ${userNamed(g, params)} from the user group ${g.name} (members now: ${listed(g.members)}).`,
+  )
+
+const everyone = (params: Params): Said =>
+  Effect.map(group(params), (g) => {
+    const all = field(g.record, "everyone") === true
+    return params.everyone === true
+      ? `This makes every user a member of the user group ${g.name} (now: ${all ? "every user" : listed(g.members)}).`
+      : `This makes the user group ${g.name} hold only its own members, ${listed(g.members)} (now: ${all ? "every user" : "only those"}).`
+  })
+
+const setUsers = (params: Params): Said =>
+  Effect.map(group(params), (g) => {
+    const then = [...new Set(strings(params.users).map((u) => named(g.names, u)))]
+    const added = then.filter((u) => !g.members.includes(u))
+    const removed = g.members.filter((u) => !then.includes(u))
+    return `This sets the members of the user group ${g.name} to ${listed(then)} (adds ${listed(added)}; removes ${listed(removed)}).`
   })
 
 /** An API key by its key: the caller's own, or a service user's (each service user's keys are read). */
@@ -172,33 +184,24 @@ const apiKeyCreate = (params: Params): Said =>
     return `This makes the API key ${quote(text(params.name) ?? "")} for the ${type === "Service" ? "service user" : "user"} ${quote(nameOfUser(found, text(params.user_id) ?? ""))}.`
   })
 
-/** The plans here, by tool and selector. */
-const PLANS: Readonly<Record<string, (params: Params, selector: string) => Said>> = {
-  "svc_update permission_on_target": onTarget,
-  "svc_update permission_on_resource_type": onType,
-  "svc_update user_admin": admin,
-  "svc_update user_base_permissions": base,
-  "svc_update user_group_add_user": (p, s) => members(s, p),
-  "svc_update user_group_remove_user": (p, s) => members(s, p),
-  "svc_update user_group_users": (p, s) => members(s, p),
-  "svc_update user_group_everyone": (p, s) => members(s, p),
-  "svc_delete api_key_for_service_user": apiKeyDelete,
-  "svc_delete onboarding_key": onboardingKeyDelete,
-  "svc_create api_key_for_service_user": apiKeyCreate,
-}
+/** A plan that says in words what `said` reads of the call, or why it could not be read. */
+const access = (said: (params: Params) => Said): Preview => ({
+  plan: ({ invocation }) =>
+    Effect.map(
+      Effect.either(said(invocation.body)),
+      (words): AccessPlan => ({ _tag: "Access", selector: invocation.selector, said: words }),
+    ),
+})
 
-export const hasAccessPlan = (tool: string, selector: string): boolean => `${tool} ${selector}` in PLANS
-
-export const accessPlan = (
-  tool: string,
-  selector: string,
-  params: Params,
-): Effect.Effect<AccessPlan, never, SvcClient> =>
-  Effect.map(
-    Effect.either((PLANS[`${tool} ${selector}`] ?? (() => Effect.fail("no plan")))(params, selector)),
-    (said) => ({
-      _tag: "Access",
-      selector,
-      said,
-    }),
-  )
+/** The previews here, each named for what it changes (Previews.ts keys them by endpoint). */
+export const ON_TARGET = access(onTarget)
+export const ON_TYPE = access(onType)
+export const ADMIN = access(admin)
+export const BASE_PERMISSIONS = access(base)
+export const ADD_USER = access(addUser)
+export const REMOVE_USER = access(removeUser)
+export const SET_USERS = access(setUsers)
+export const EVERYONE = access(everyone)
+export const API_KEY_CREATE = access(apiKeyCreate)
+export const API_KEY_DELETE = access(apiKeyDelete)
+export const ONBOARDING_KEY_DELETE = access(onboardingKeyDelete)

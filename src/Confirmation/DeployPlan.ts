@@ -6,18 +6,13 @@
  * A record that cannot be read is said so, and the question is asked all the same.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Kinds from "../Kinds/Kinds.js"
 import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient, type SvcClientShape } from "../SvcClient.js"
-import type { Plan } from "./PlanShape.js"
+import type { Plan, Preview } from "./PlanShape.js"
 
-/** The deploys foreseen: the param naming what is deployed, and how its change is read. */
-const DEPLOYS: Readonly<Record<string, "stack" | "deployment">> = {
-  DeployStack: "stack",
-  DeployStackIfChanged: "stack",
-  Deploy: "deployment",
-}
+/** What a deploy deploys, and the param naming it. */
+type Deployed = "stack" | "deployment"
 
 const field = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined
@@ -90,14 +85,13 @@ const deploymentLines = (client: SvcClientShape, name: string, record: unknown) 
     return [`Runs now: ${now}; this deploys ${next}${same ? ", the same image, pulled again" : ""}.`]
   })
 
-/** The lines of a deploy's question; none for a call that is no deploy this foresees. */
-export const make = (
-  endpoint: string,
+/** The lines of a deploy of the `kind` its body names, read now; none for a call that names none. */
+const make = (
+  kind: Deployed,
   body: Readonly<Record<string, unknown>>,
-): Effect.Effect<Option.Option<ReadonlyArray<string>>, never, SvcClient> => {
-  const kind = DEPLOYS[endpoint.slice(endpoint.indexOf("/") + 1)]
-  const name = kind === undefined ? undefined : text(body[kind])
-  if (kind === undefined || name === undefined) return Effect.succeed(Option.none())
+): Effect.Effect<ReadonlyArray<string>, never, SvcClient> => {
+  const name = text(body[kind])
+  if (name === undefined) return Effect.succeed([])
   return Effect.gen(function* () {
     const client = yield* SvcClient
     const get = Kinds.KINDS[kind].get
@@ -105,33 +99,19 @@ export const make = (
     return kind === "stack" ? stackLines(record, body) : yield* deploymentLines(client, name, record)
   }).pipe(
     Effect.catchAll((error) => Effect.succeed([`What it changes could not be read (${oneLine(error.message)}).`])),
-    Effect.map(Option.some),
   )
-}
-
-/** A batch deploy's single deploy, and the param naming each match. */
-const BATCHES: Readonly<Record<string, readonly [string, "stack" | "deployment"]>> = {
-  BatchDeploy: ["Deploy", "deployment"],
-  BatchDeployStack: ["DeployStack", "stack"],
-  BatchDeployStackIfChanged: ["DeployStackIfChanged", "stack"],
 }
 
 /** How many of a batch's matches its question says the change of; the rest are counted. */
 const BATCHED = 10
 
-/** For a batch deploy, what each of its first matches changes, one a line under its name. */
-export const batch = (plan: Plan): Effect.Effect<ReadonlyArray<string>, never, SvcClient> => {
-  if (plan._tag !== "Batch" || plan.matches._tag === "Left") return Effect.succeed([])
-  const single = BATCHES[plan.endpoint.slice(plan.endpoint.indexOf("/") + 1)]
-  if (single === undefined) return Effect.succeed([])
-  const [endpoint, key] = single
+/** For a batch deploy of `kind`, what each of its first matches changes, one a line under its name. */
+const batch = (kind: Deployed, plan: Plan | undefined): Effect.Effect<ReadonlyArray<string>, never, SvcClient> => {
+  if (plan?._tag !== "Batch" || plan.matches._tag === "Left") return Effect.succeed([])
   const names = plan.matches.right
   return Effect.forEach(
     names.slice(0, BATCHED),
-    (name) =>
-      Effect.map(make(endpoint, { [key]: name }), (lines) =>
-        Option.getOrElse(lines, () => []).map((line) => `  ${quote(name)}: ${line}`),
-      ),
+    (name) => Effect.map(make(kind, { [kind]: name }), (lines) => lines.map((line) => `  ${quote(name)}: ${line}`)),
     { concurrency: 4 },
   ).pipe(
     Effect.map((each) => [
@@ -141,3 +121,11 @@ export const batch = (plan: Plan): Effect.Effect<ReadonlyArray<string>, never, S
     ]),
   )
 }
+
+/** A deploy of a stack, or of a deployment: what runs now, and what it puts in its place. */
+export const STACK_DEPLOY: Preview = { lines: ({ invocation }) => make("stack", invocation.body) }
+export const DEPLOYMENT_DEPLOY: Preview = { lines: ({ invocation }) => make("deployment", invocation.body) }
+
+/** After a batch deploy's plan (Plan.ts), what each of its first matches' deploy changes. */
+export const EACH_STACK: NonNullable<Preview["lines"]> = (_, plan) => batch("stack", plan)
+export const EACH_DEPLOYMENT: NonNullable<Preview["lines"]> = (_, plan) => batch("deployment", plan)

@@ -1,42 +1,21 @@
 /**
- * What a confirmation question shows: what the call will do, read from the
- * service just before asking. A delete names the record it removes, a batch
- * the names its pattern matches now, a sync run the changes it applies. A read
- * that fails is said in the plan, never guessed around.
+ * The plans of a delete, a batch and a sync run, read from the service just
+ * before asking (Previews.ts says which endpoint shows which): a delete names
+ * the record it removes, a batch the names its pattern matches now, a sync run
+ * the changes it applies. A read that fails is said in the plan, never guessed
+ * around.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Kinds from "../Kinds/Kinds.js"
 import * as NamePattern from "../Shared/NamePattern.js"
-import type { PatternReader } from "../Shared/PatternReader.js"
-import type { SvcClient } from "../SvcClient.js"
-import * as Tables from "../Tools/Catalog/Tables.js"
 import type { NamesShape } from "../Tools/Names/Names.js"
 import { syncChanges } from "../Tools/Sync/SyncChanges.js"
-import { accessPlan, hasAccessPlan } from "./AccessPlan.js"
 import { field, read, text } from "./PlanRead.js"
-import type { BatchPlan, DeletePlan, Plan, Planned, SyncPlan } from "./PlanShape.js"
-import { render } from "./PlanText.js"
-import { filePlan, isFileWrite, metaPlan } from "./ResourcePlan.js"
+import type { BatchPlan, DeletePlan, Preview, SyncPlan } from "./PlanShape.js"
 
-export type { BatchPlan, Planned } from "./PlanShape.js"
-
-/** The kind each batch endpoint runs on. */
-const BATCH_KINDS: Readonly<Record<string, Kinds.KindName>> = {
-  BatchRunBuild: "build",
-  BatchDeployStack: "stack",
-  BatchDeployStackIfChanged: "stack",
-  BatchPullStack: "stack",
-  BatchDestroyStack: "stack",
-  BatchDeploy: "deployment",
-  BatchDestroyDeployment: "deployment",
-  BatchPullRepo: "repo",
-  BatchBuildRepo: "repo",
-  BatchCloneRepo: "repo",
-  BatchRunProcedure: "procedure",
-  BatchRunAction: "action",
-}
+export type { BatchPlan } from "./PlanShape.js"
 
 /** How many of a batch's matches its question names. */
 const LISTED = 30
@@ -87,7 +66,9 @@ const deletePlan = (kind: string, params: Params) =>
 
 const batchPlan = (endpoint: string, params: Params, names: Option.Option<NamesShape>) =>
   Effect.gen(function* () {
-    const kind = BATCH_KINDS[endpoint] ?? "stack"
+    // The kind it runs on, as the table of kinds says (Kinds/Kinds.ts `batches`).
+    const of = Kinds.batchOf(endpoint) ?? Kinds.KINDS.stack
+    const kind = of.names
     const pattern = typeof params.pattern === "string" ? params.pattern : ""
     const tags = Array.isArray(params.tags) ? params.tags.filter((t): t is string => typeof t === "string") : []
     // A tag given by id is shown by its name, as the question shows ids everywhere.
@@ -97,7 +78,7 @@ const batchPlan = (endpoint: string, params: Params, names: Option.Option<NamesS
       Effect.gen(function* () {
         // The service's own tag rule (every tag, by name or id) through its list query; limit 0 is every page.
         const query = tags.length === 0 ? {} : { query: { tags } }
-        const items = yield* read("read", Kinds.KINDS[kind].list, { ...query, limit: 0 })
+        const items = yield* read("read", of.list, { ...query, limit: 0 })
         const names = (Array.isArray(items) ? items.map((i) => text(field(i, "name"))) : []).filter(
           (n): n is string => n !== undefined,
         )
@@ -132,30 +113,14 @@ const syncPlan = (params: Params) =>
     return { _tag: "Sync", sync, only, changes } satisfies SyncPlan
   })
 
-/**
- * The plan of a call the user is asked to confirm, where there is one to show:
- * svc_delete, svc_execute's batch operations and run_sync; with SVC_REACH=all a
- * resource's meta, a file write, and who gets what (AccessPlan.ts). `params`
- * are the call's params as they will be sent; `names` shows tags given by id by
- * their names. Another update's question shows its changes (Question.ts).
- */
-export const make = (
-  tool: string,
-  selector: string,
-  params: Params,
-  names: Option.Option<NamesShape> = Option.none(),
-  revealSecrets = false,
-): Effect.Effect<Option.Option<Planned>, never, SvcClient | PatternReader> => {
-  const planned = (plan: Effect.Effect<Plan, never, SvcClient | PatternReader>) =>
-    Effect.map(plan, (p) => Option.some({ plan: p, text: render(p) }))
-  if (hasAccessPlan(tool, selector)) return planned(accessPlan(tool, selector, params))
-  if (tool === "svc_update" && selector === "resource_meta") return planned(metaPlan(params))
-  if (tool === "svc_update" && isFileWrite(selector)) return planned(filePlan(selector, params, revealSecrets))
-  if (tool === "svc_delete") return planned(deletePlan(selector, params))
-  if (tool === "svc_execute") {
-    const endpoint = Tables.execute[selector as keyof typeof Tables.execute] as string | undefined
-    if (endpoint !== undefined && endpoint in BATCH_KINDS) return planned(batchPlan(endpoint, params, names))
-    if (selector === "run_sync") return planned(syncPlan(params))
-  }
-  return Effect.succeed(Option.none())
+/** A delete: the record it removes, by the selector's kind (its referrers are References.ts'). */
+export const DELETED_RECORD: Preview = { plan: ({ invocation }) => deletePlan(invocation.selector, invocation.body) }
+
+/** A batch: the names its pattern (and tags) match now, each tag given by id shown by its name. */
+export const BATCH: Preview = {
+  plan: ({ invocation, names }) =>
+    batchPlan(invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1), invocation.body, names ?? Option.none()),
 }
+
+/** A sync's run: the changes it applies, as of its last refresh. */
+export const SYNC: Preview = { plan: ({ invocation }) => syncPlan(invocation.body) }

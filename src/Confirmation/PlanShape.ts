@@ -1,10 +1,17 @@
 /**
  * The plan a confirmation question shows, as data: what a delete removes, what
  * a batch's pattern matches, what a sync applies. A Left is a read that failed,
- * in words.
+ * in words. And what a preview is: what its question reads of a call before
+ * asking (Previews.ts, a table by endpoint).
  */
+import type * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
+import type * as Option from "effect/Option"
 import type { FileDiff } from "../Shared/Diff.js"
+import type { PatternReader } from "../Shared/PatternReader.js"
+import type { SvcClient } from "../SvcClient.js"
+import type { Invocation } from "../Tools/Invocation.js"
+import type { NamesShape } from "../Tools/Names/Names.js"
 import type { SyncChanges } from "../Tools/Sync/SyncChanges.js"
 
 export interface DeletePlan {
@@ -96,4 +103,25 @@ export type Plan = DeletePlan | BatchPlan | SyncPlan | MetaPlan | FilePlan | Acc
 export interface Planned {
   readonly plan: Plan
   readonly text: string
+}
+
+/** What a preview reads of the call asked: as it will be sent, the names of ids, and whether secrets are shown. */
+export interface Asking {
+  readonly invocation: Invocation
+  readonly revealSecrets: boolean
+  /** The names of ids (Tools/Names/Names.ts), shown for the ids a question names; None shows ids. */
+  readonly names?: Option.Option<NamesShape> | undefined
+}
+
+/** What a preview needs: the service, and a pattern's reader for a batch's matches. */
+export type Needs = SvcClient | PatternReader
+
+/**
+ * What a question shows of a call before asking, read just before: a plan, said by PlanText.ts,
+ * then lines read beside it (or alone), which may read the plan. A read that fails is said, never
+ * guessed around: neither fails.
+ */
+export interface Preview {
+  readonly plan?: (asking: Asking) => Effect.Effect<Plan, never, Needs>
+  readonly lines?: (asking: Asking, plan: Plan | undefined) => Effect.Effect<ReadonlyArray<string>, never, Needs>
 }

@@ -7,9 +7,9 @@
  * and the question is asked all the same.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient } from "../SvcClient.js"
+import type { Preview } from "./PlanShape.js"
 
 type Item = Readonly<Record<string, unknown>>
 
@@ -55,15 +55,6 @@ const SYSTEM: ReadonlyArray<Kind> = [
   },
   { ...VOLUMES, kept: (v, left) => left.some((c) => strings(c.volumes).includes(String(v.name))) },
 ]
-
-/** The prunes foreseen, each with the kinds it takes. */
-const PRUNES: Readonly<Record<string, ReadonlyArray<Kind>>> = {
-  PruneImages: [IMAGES],
-  PruneVolumes: [VOLUMES],
-  PruneNetworks: [NETWORKS],
-  PruneContainers: [CONTAINERS],
-  PruneSystem: SYSTEM,
-}
 
 /** How many of what goes the question names, of each kind. */
 const LISTED = 30
@@ -117,14 +108,13 @@ const lines = (server: string, kinds: ReadonlyArray<Kind>, lists: ReadonlyArray<
   })
 }
 
-/** The plan of a prune on a server, read now; none for a call that is no prune this foresees. */
-export const make = (
-  endpoint: string,
+/** The lines of a prune on the server its call names, read now; none for a call that names no server. */
+const make = (
+  kinds: ReadonlyArray<Kind>,
   body: Readonly<Record<string, unknown>>,
-): Effect.Effect<Option.Option<ReadonlyArray<string>>, never, SvcClient> => {
-  const kinds = PRUNES[endpoint.slice(endpoint.indexOf("/") + 1)]
+): Effect.Effect<ReadonlyArray<string>, never, SvcClient> => {
   const server = typeof body.server === "string" ? body.server : undefined
-  if (kinds === undefined || server === undefined) return Effect.succeed(Option.none())
+  if (server === undefined) return Effect.succeed([])
   return Effect.flatMap(SvcClient, (client) =>
     Effect.forEach(kinds, (kind) => client.call("read", kind.list, { server })),
   ).pipe(
@@ -135,6 +125,15 @@ export const make = (
         : [`What it removes could not be read: ${unlisted.list} answered no list.`]
     }),
     Effect.catchAll((error) => Effect.succeed([`What it removes could not be read (${oneLine(error.message)}).`])),
-    Effect.map(Option.some),
   )
 }
+
+/** A prune that takes `kinds`: what goes, each with its size, and what is kept in use. */
+const prune = (kinds: ReadonlyArray<Kind>): Preview => ({ lines: ({ invocation }) => make(kinds, invocation.body) })
+
+/** The prunes foreseen, each with the kinds it takes (Previews.ts keys them by endpoint). */
+export const IMAGES_PRUNE = prune([IMAGES])
+export const VOLUMES_PRUNE = prune([VOLUMES])
+export const NETWORKS_PRUNE = prune([NETWORKS])
+export const CONTAINERS_PRUNE = prune([CONTAINERS])
+export const SYSTEM_PRUNE = prune(SYSTEM)

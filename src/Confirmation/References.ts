@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Kinds from "../Kinds/Kinds.js"
 import { oneLine, quote } from "../Shared/Quote.js"
 import { SvcClient } from "../SvcClient.js"
+import type { Preview } from "./PlanShape.js"
 
 /** The kinds a procedure's stage may run something on, by the param that names them. */
 const KINDS = ["stack", "deployment", "build", "repo", "procedure", "action", "server", "sync_resource"]
@@ -97,7 +98,7 @@ const carried = (services: unknown): ReadonlyArray<string> => {
 }
 
 /** The lines a delete's question says of what refers to it; none for a kind a procedure cannot name. */
-export const make = (
+const make = (
   kind: string,
   body: Readonly<Record<string, unknown>>,
 ): Effect.Effect<ReadonlyArray<string>, never, SvcClient> => {
@@ -148,3 +149,6 @@ export const make = (
     Effect.catchAll((error) => Effect.succeed([`What refers to it could not be read (${oneLine(error.message)}).`])),
   )
 }
+
+/** After a delete's plan (Plan.ts), what refers to what it deletes, and what goes with it. */
+export const REFERRERS: NonNullable<Preview["lines"]> = ({ invocation }) => make(invocation.selector, invocation.body)

@@ -15,7 +15,7 @@ import type { SvcClient } from "../SvcClient.js"
 import * as TomlSecrets from "../Tools/Sync/TomlSecrets.js"
 import { mask } from "../Untrusted/Mask.js"
 import { field, idOf, read, strings, text } from "./PlanRead.js"
-import type { FilePlan, MetaPlan } from "./PlanShape.js"
+import type { FilePlan, MetaPlan, Preview } from "./PlanShape.js"
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -60,7 +60,7 @@ const metaOf = (params: Params, record: unknown) =>
     return out
   })
 
-export const metaPlan = (params: Params): Effect.Effect<MetaPlan, never, SvcClient> =>
+const metaPlan = (params: Params): Effect.Effect<MetaPlan, never, SvcClient> =>
   Effect.gen(function* () {
     const type = text(field(params.target, "type")) ?? ""
     const target = text(field(params.target, "id")) ?? ""
@@ -76,8 +76,6 @@ const FILES: Readonly<Record<string, { readonly endpoint: string; readonly key: 
   build_file: KINDS.build.get,
   sync_resource_file: KINDS.sync_resource.get,
 }
-
-export const isFileWrite = (selector: string): boolean => selector in FILES
 
 /**
  * The file's contents now, from the record: "new" where the resource's files are read and none is at
@@ -150,11 +148,7 @@ const sidesOf = (
     ? Effect.succeed({ now, after })
     : Effect.map(variablesAtService, (atService) => TomlSecrets.hideFileSides(now, after, atService))
 
-export const filePlan = (
-  selector: string,
-  params: Params,
-  revealSecrets = false,
-): Effect.Effect<FilePlan, never, SvcClient> =>
+const filePlan = (selector: string, params: Params, revealSecrets = false): Effect.Effect<FilePlan, never, SvcClient> =>
   Effect.gen(function* () {
     const { endpoint: get, key } = FILES[selector] ?? { endpoint: "", key: "" }
     const target = text(params[key]) ?? text(params.id) ?? text(params.name) ?? ""
@@ -190,3 +184,11 @@ export const filePlan = (
       record,
     } satisfies FilePlan
   })
+
+/** A resource's meta: its tags, description and template flag now and after. */
+export const META: Preview = { plan: ({ invocation }) => metaPlan(invocation.body) }
+
+/** A file write: the file now and after, in lines, and what changes. */
+export const FILE: Preview = {
+  plan: ({ invocation, revealSecrets }) => filePlan(invocation.selector, invocation.body, revealSecrets),
+}

@@ -1,7 +1,7 @@
 /**
  * What `schema: true` answers of a selector, from the service's definitions (through the params
- * check): its params, its answer's type, the columns or labels `fields` takes, and what a
- * destructive execution removes; nothing is sent.
+ * check): its params, its answer's type, the columns or labels `fields` takes, what a
+ * destructive execution removes and what its question shows; nothing is sent.
  */
 
 import * as Tables from "./Catalog/Tables.js"
@@ -9,6 +9,7 @@ import type { Tool } from "./Catalog/Tool.js"
 import { labelsOf } from "./FieldPaths.js"
 import * as AnswerSchema from "./Params/AnswerSchema.js"
 import type * as ParamsCheck from "./Params/ParamsCheck.js"
+import { readsBeside } from "./Records/ReadsBeside.js"
 
 /**
  * A list's columns or a record's labels, for `schema: true`: `columns` as the answer's own (an array,
@@ -29,14 +30,9 @@ const removesOf = (tool: Tool, selector: string): Readonly<Record<string, string
   return removed === undefined ? {} : { removes: removed }
 }
 
-/** What the confirmation's question shows of the call, read just before asking (Tables.ts), for `schema: true`. */
-const previewOf = (tool: Tool, selector: string): Readonly<Record<string, string>> => {
-  const shown =
-    tool.name === "svc_delete"
-      ? Tables.deletePreview
-      : tool.name === "svc_execute" && Object.hasOwn(Tables.previews, selector)
-        ? (Tables.previews as Record<string, string>)[selector]
-        : undefined
+/** What the confirmation's question shows of the call, read just before asking (Records/Previewed.ts), for `schema: true`. */
+const previewOf = (endpoint: string): Readonly<Record<string, string>> => {
+  const shown = readsBeside(endpoint).preview
   return shown === undefined ? {} : { preview: `if asked (SVC_CONFIRM), the question shows ${shown}` }
 }
 
@@ -89,7 +85,7 @@ export const of = (
     ...AnswerSchema.of(tool, described),
     ...columnsOf(tool, invocation.endpoint),
     ...removesOf(tool, invocation.selector),
-    ...previewOf(tool, invocation.selector),
+    ...previewOf(invocation.endpoint),
     ...namedOf(described?.named),
     notation: NOTATION,
     ...(described?.checked === false

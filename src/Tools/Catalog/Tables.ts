@@ -198,34 +198,6 @@ export const removes: Readonly<Record<string, Readonly<Record<string, string>>>>
   },
 }
 
-/**
- * What the confirmation's question (SVC_CONFIRM) shows of an operation, read just before asking
- * (Confirmation/PrunePlan.ts, DeployPlan.ts, References.ts): `schema: true` says it as `preview`.
- */
-const PRUNED = "each with its size, the total, and how many are kept in use, read just before asking"
-export const previews: Readonly<Partial<Record<keyof typeof execute, string>>> = {
-  run_server_prune_images: `the images it removes, ${PRUNED}`,
-  prune_volumes: `the volumes it removes, ${PRUNED}`,
-  run_server_prune_networks: `the networks it removes, ${PRUNED}`,
-  run_server_prune_containers: `the stopped containers it removes, ${PRUNED}`,
-  prune_system: `the stopped containers, then the networks, images and volumes no container left uses, ${PRUNED}`,
-  deploy: "the image the deployment's container runs now and the image its config names, read just before asking",
-  deploy_stack:
-    "the commit deployed now and the repository's latest (or the compose file's hash as deployed and now), read just before asking",
-  deploy_stack_if_changed:
-    "the commit deployed now and the repository's latest (or the compose file's hash as deployed and now), read just before asking",
-  batch_deploy:
-    "the deployments the pattern matches now and, for the first 10, each one's image now and after, read just before asking",
-  batch_deploy_stack:
-    "the stacks the pattern matches now and, for the first 10, each one's commit now and after, read just before asking",
-  batch_deploy_stack_if_changed:
-    "the stacks the pattern matches now and, for the first 10, each one's commit now and after, read just before asking",
-}
-
-/** What a delete's question shows, for `schema: true` on svc_delete. */
-export const deletePreview =
-  "the record it deletes; for a stack, deployment, build, repo, procedure, action, server or sync: the procedures' stages, alerters and syncs that refer to it; for a stack, its services; read just before asking"
-
 export const logs = {
   deployment: "GetDeploymentLog",
   stack: "GetStackLog",

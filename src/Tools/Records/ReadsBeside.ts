@@ -5,9 +5,11 @@
  * Tools/Beside.ts). An endpoint not in the table reads nothing beside its answer but the names
  * its view shows, which any answer may.
  *
- * Two families are drawn from the table that decides them, not listed again here: the lists the
- * service pages (Lists/Pages.ts, as service-notes.md gives them) and the records whose glance asks
- * a state only their list holds (Questions.ts, the glance's own table of what is asked).
+ * Three families are drawn from the table that decides them, not listed again here: the lists the
+ * service pages (Lists/Pages.ts, as service-notes.md gives them), the records whose glance asks
+ * a state only their list holds (Questions.ts, the glance's own table of what is asked), and the
+ * changes whose question previews what they will do, read before asking (Previewed.ts, in the words
+ * `schema: true` says; the reads are the confirmation's, Confirmation/Previews.ts).
  */
 import type * as Kinds from "../../Kinds/Kinds.js"
 import * as Definitions from "../Catalog/Definitions.js"
@@ -16,6 +18,7 @@ import { PAGINATED } from "../Lists/Pages.js"
 import { kindsChangedBy, type NameKind } from "../Names/Names.js"
 import * as EmptyLog from "./EmptyLog.js"
 import * as Executed from "./Executed.js"
+import { PREVIEWED } from "./Previewed.js"
 import { listOf, QUESTIONS } from "./Questions.js"
 import * as ReadBack from "./ReadBack.js"
 import * as Access from "./ReadBackAccess.js"
@@ -39,6 +42,8 @@ export interface ReadsBeside {
   readonly paged?: true
   /** The kinds of names the change may change, forgotten after it so that the next answer reads them (Names.ts). */
   readonly renews?: ReadonlyArray<NameKind>
+  /** Before asking: what the question shows of the change, read just before, in `schema: true`'s words (Previewed.ts). */
+  readonly preview?: string
 }
 
 /** The reads decided here, by endpoint. */
@@ -107,6 +112,9 @@ const listed = Object.keys(QUESTIONS).flatMap((endpoint) => {
 /** Each list the service pages. */
 const paged = [...PAGINATED].map((endpoint) => [endpoint, { paged: true } as const] as const)
 
+/** Each change whose question previews it, with the words `schema: true` says. */
+const previewed = Object.entries(PREVIEWED).map(([endpoint, preview]) => [endpoint, { preview }] as const)
+
 /** Every endpoint's reads, merged from those decided here and the families drawn from their tables. */
 const merged = (families: ReadonlyArray<ReadonlyArray<readonly [string, ReadsBeside]>>) => {
   const table: Record<string, ReadsBeside> = { ...LISTED_HERE }
@@ -116,7 +124,7 @@ const merged = (families: ReadonlyArray<ReadonlyArray<readonly [string, ReadsBes
 }
 
 /** By endpoint: what is read beside its answer. */
-export const READS_BESIDE: Readonly<Record<string, ReadsBeside>> = merged([renewed, listed, paged])
+export const READS_BESIDE: Readonly<Record<string, ReadsBeside>> = merged([renewed, listed, paged, previewed])
 
 const NOTHING: ReadsBeside = {}
 

@@ -8,10 +8,15 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Plan from "../../../src/Confirmation/Plan.js"
+import * as Shown from "../../../src/Call/Shown.js"
+import type * as Plan from "../../../src/Confirmation/Plan.js"
+import * as Previews from "../../../src/Confirmation/Previews.js"
 import type * as Sandbox from "../../../src/Sandbox/Server.js"
 import type * as PatternReader from "../../../src/Shared/PatternReader.js"
 import { SvcClient } from "../../../src/SvcClient.js"
+import * as Tool from "../../../src/Tools/Catalog/Tool.js"
+import type { NamesShape } from "../../../src/Tools/Names/Names.js"
+import * as Reach from "../../../src/Tools/Policy/Reach.js"
 import { tomlName } from "../../../src/Tools/Sync/SyncChanges.js"
 import * as Layers from "../../support/Layers.js"
 import * as Sandboxes from "../../support/Sandbox.js"
@@ -19,8 +24,30 @@ import * as Sandboxes from "../../support/Sandbox.js"
 // biome-ignore lint/suspicious/noExplicitAny: the tests read the service's JSON answers field by field
 type Any = any
 
+/** The plan a call's question shows, by the endpoint its tool and selector call (Previews.ts). */
+const make = (
+  tool: string,
+  selector: string,
+  params: Record<string, unknown>,
+  names: Option.Option<NamesShape> = Option.none(),
+  revealSecrets = false,
+) => {
+  const spec = Reach.all.find((t) => t.name === tool) as Tool.Tool
+  const invocation = {
+    shown: Shown.Shown.Glance(),
+    tool,
+    wait: false,
+    schema: false,
+    selectorKey: spec.selectorKey,
+    selector,
+    endpoint: Tool.pathOf(spec, selector),
+    body: params,
+  }
+  return Previews.planOf({ invocation, names, revealSecrets })
+}
+
 const plan = (tool: string, selector: string, params: Record<string, unknown>) =>
-  Effect.map(Plan.make(tool, selector, params), Option.getOrThrow)
+  Effect.map(make(tool, selector, params), Option.getOrThrow)
 
 const call = (group: "read" | "write" | "execute", endpoint: string, params: object) =>
   Effect.flatMap(SvcClient, (client) => client.call(group, endpoint, params)) as Effect.Effect<Any, Any, SvcClient>
@@ -201,8 +228,8 @@ describe("the plan of a confirmation question", () => {
       const config = Sandboxes.apiKeyConfig(sandbox)
       yield* Effect.promise(() => sandbox.close())
       yield* Effect.gen(function* () {
-        expect(yield* Plan.make("svc_execute", "deploy_stack", { stack: "web" })).toEqual(Option.none())
-        expect(yield* Plan.make("svc_update", "stack", { id: "web", config: {} })).toEqual(Option.none())
+        expect(yield* make("svc_execute", "deploy_stack", { stack: "web" })).toEqual(Option.none())
+        expect(yield* make("svc_update", "stack", { id: "web", config: {} })).toEqual(Option.none())
         const down = yield* plan("svc_delete", "build", { id: "api-image" })
         expect(down.text).toMatch(
           /^The build "api-image" could not be read before asking \(read\/GetBuild could not reach the service/,
@@ -377,7 +404,7 @@ describe("the plan of SVC_REACH=all's changes", () => {
           expect(hidden).toContain('value = "debug"')
           // With secrets revealed, the values are shown.
           const shown = Option.getOrThrow(
-            yield* Plan.make("svc_update", "sync_resource_file", params, Option.none(), true),
+            yield* make("svc_update", "sync_resource_file", params, Option.none(), true),
           ).text
           expect(shown).toContain("s3cr3t-db-passw0rd")
           expect(shown).toContain("tok-new-654321")
