@@ -81,7 +81,7 @@ export const svc_update = make({
   fromPerson: FROM_PERSON,
   shows: { changed: true },
   description:
-    "Change a resource. params: {id, config}: id or name, a partial config; tag {tag, color}; variable {name, value}; *_account {id, account}.",
+    "Change a resource. params: {id, config}: id or name, partial config; tag {tag, color}; variable {name, value}; *_account {id, account}.",
 })
 
 export const svc_delete = make({
@@ -109,7 +109,7 @@ export const svc_execute = make({
   endpoints: Tables.execute,
   wait: "true: answer once it ends, with its outcome",
   description:
-    'Run an operation; answers status, last output, update id (fields ["*"]: the Update), wait: true at its end. params: deploy_stack {stack, services?}; deploy_stack_service, a one-off command {stack, service, command?}; *_stack, deploy_stack_if_changed {stack}; deploy, *_deployment {deployment}; *_container {server, container}; *_containers, prune_*, run_server_* {server}; *_build {build}; *_repo, cancel_repo_build {repo}; *_procedure {procedure}; *_action {action}; run_sync {sync}; test_alerter {alerter}; *_swarm_* {swarm, <object>}; batch_* {pattern}; others: schema: true. Prunes remove all unused: images tagged or not; prune_system volumes too.',
+    'Run an operation; answers status, last output, update id (fields ["*"]: the Update). params: deploy_stack {stack, services?}; deploy_stack_service, a one-off command {stack, service, command?}; *_stack, deploy_stack_if_changed {stack}; deploy, *_deployment {deployment}; *_container {server, container}; *_containers, prune_*, run_server_* {server}; *_build {build}; *_repo, cancel_repo_build {repo}; *_procedure {procedure}; *_action {action}; run_sync {sync}; test_alerter {alerter}; *_swarm_* {swarm, <object>}; batch_* {pattern}; others: schema: true. Prunes remove all unused: images tagged or not; prune_system volumes too.',
 })
 
 export const svc_logs = make({
@@ -192,7 +192,7 @@ export const svc_copy = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.copy,
-  description: "Copy a resource. params: {name, id}: the new name, the source's id or name.",
+  description: "Copy a resource. params: {name, id}: new name, source's id or name.",
 })
 
 export const svc_rename = make({
@@ -206,7 +206,7 @@ export const svc_rename = make({
   group: "write",
   selectorKey: "resource_type",
   endpoints: Tables.rename,
-  description: "Rename a resource. params: {id, name}: its id or name, and the new name.",
+  description: "Rename a resource. params: {id, name}: id or name, new name.",
 })
 
 /** In the order interface.md lists them. */
