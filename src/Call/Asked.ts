@@ -1,6 +1,6 @@
 /**
  * Why a call is asked before it is sent, as one value: resolved once where the call is resolved
- * (Confirmation/Asking.ts), carried in the call's context (Context.ts), and read by the question,
+ * (Confirmation/WhyAsked.ts), carried in the call's context (Context.ts), and read by the question,
  * the audit line and telemetry, so that none of them works it out again. Each reason names the
  * setting that asks as this service spells it (SVC_STAGING_CONFIRM among several), the pattern or
  * rule, and what the call touches that the pattern names. Nothing here imports the program.

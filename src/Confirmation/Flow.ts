@@ -32,7 +32,7 @@ export interface Request {
   readonly tool: string
   readonly args: unknown
   readonly invocation: Invocation
-  /** Why the call is asked (Confirmation/Asking.ts resolves it once); undefined when nothing asks. */
+  /** Why the call is asked (Confirmation/WhyAsked.ts resolves it once); undefined when nothing asks. */
   readonly asked: Asked.Asked | undefined
   readonly reply: Reply
   /** The state the client echoed with its reply: the attacker's to choose until it is verified. */

@@ -14,10 +14,10 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Asked from "../../Call/Asked.js"
 import * as CallContext from "../../Call/Context.js"
-import * as Asking from "../../Confirmation/Asking.js"
 import * as Flow from "../../Confirmation/Flow.js"
 import { SecretPages } from "../../Confirmation/SecretPages.js"
 import * as ConfirmationState from "../../Confirmation/State.js"
+import * as WhyAsked from "../../Confirmation/WhyAsked.js"
 import * as CallRecord from "../../Operations/CallRecord.js"
 import { Naming } from "../../Settings/Naming.js"
 import { ServerSettings } from "../../Settings/ToolSettings.js"
@@ -115,7 +115,7 @@ const carryOut = (prepared: Prepared, call: Call, invocation: Invocation, verdic
 }
 
 /**
- * SVC_CONFIRM and the guard on a call that would be sent: why it is asked resolved once (Asking.ts)
+ * SVC_CONFIRM and the guard on a call that would be sent: why it is asked resolved once (Confirmation/WhyAsked.ts)
  * and carried in its context, where its question, its record and telemetry read it; then asked,
  * honoured or refused (Confirmation/Flow.ts).
  */
@@ -123,14 +123,14 @@ const confirmed = (
   prepared: Prepared,
   call: Call,
   incoming: Incoming,
-  hold: Asking.GuardHold | undefined,
+  hold: WhyAsked.GuardHold | undefined,
   touches: Touches,
   send: Send,
 ) => {
   if (Either.isLeft(call.invocation)) return send(prepared, call)
   const invocation = call.invocation.right
   const patterns = prepared.policy.confirming(call.tool, invocation.selector)
-  return Effect.flatMap(Asking.resolve(prepared.confirmation, invocation, patterns, hold, touches), (asked) =>
+  return Effect.flatMap(WhyAsked.resolve(prepared.confirmation, invocation, patterns, hold, touches), (asked) =>
     Flow.decide(prepared.confirmation, requestOf(call, invocation, asked, incoming)).pipe(
       Effect.catchTag("QuestionUnprepared", () =>
         Effect.fail(new ProtocolFailure({ code: -32603, message: "The confirmation could not be prepared" })),

@@ -10,9 +10,9 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Asked from "../../../src/Call/Asked.js"
-import * as Asking from "../../../src/Confirmation/Asking.js"
 import * as Flow from "../../../src/Confirmation/Flow.js"
 import * as State from "../../../src/Confirmation/State.js"
+import * as WhyAsked from "../../../src/Confirmation/WhyAsked.js"
 import type { Pattern } from "../../../src/Settings/ToolSettings.js"
 import type * as PatternReader from "../../../src/Shared/PatternReader.js"
 import * as Store from "../../../src/Store/Store.js"
@@ -30,14 +30,14 @@ const invocationOf = (args: Record<string, unknown>): Invocation => {
 
 const ARGS = { resource_type: "stack", params: { id: "web" } }
 const PATTERN: Pattern = { variable: "SVC_CONFIRM", text: "svc_delete:*", tool: /^svc_delete$/, selector: /^.*$/ }
-const HOLD: Asking.GuardHold = {
+const HOLD: WhyAsked.GuardHold = {
   window: { source: "the logs of stack web", at: 0, until: 1 },
   decision: { held: true, why: "it cannot be undone" },
 }
-const SETTINGS: Asking.Settings = { variable: (single) => single }
+const SETTINGS: WhyAsked.Settings = { variable: (single) => single }
 /** Asked by SVC_CONFIRM's pattern, or by the guard alone. */
-const BY_PATTERN = Asked.of([Asking.reasonOf(SETTINGS, PATTERN)])
-const BY_GUARD = Asked.of([Asking.heldReason(HOLD)])
+const BY_PATTERN = Asked.of([WhyAsked.reasonOf(SETTINGS, PATTERN)])
+const BY_GUARD = Asked.of([WhyAsked.heldReason(HOLD)])
 
 const request = (more: Partial<Flow.Request>): Flow.Request => ({
   tool: "svc_delete",
