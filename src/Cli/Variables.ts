@@ -91,6 +91,10 @@ export const GROUPS: ReadonlyArray<Group> = [
         meaning: `true to show credentials in answers (default ${DEFAULT_SETTINGS.revealSecrets})`,
       },
       {
+        name: "SVC_LOG_TIMESTAMPS",
+        meaning: "true: svc_logs asks for each line's time unless told (default false)",
+      },
+      {
         name: "SVC_MCP_SECRET_PAGE_LIFETIME",
         meaning: "how long a secret's page stays open: 30s to 1h (default 10m)",
       },

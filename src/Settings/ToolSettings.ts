@@ -118,6 +118,8 @@ export interface ServerSettingsShape {
   readonly maxOutputChars: number
   /** Show credential fields and secret variables' values as the service sent them. */
   readonly revealSecrets: boolean
+  /** SVC_LOG_TIMESTAMPS: svc_logs asks for each line's time where a call does not say. */
+  readonly logTimestamps: boolean
   /**
    * SVC_MCP_SECRET_PAGE_LIFETIME: how long a page that hands a secret to the person stays open, in
    * ms (Confirmation/SecretPages.ts).
@@ -140,6 +142,7 @@ export const DEFAULT_SETTINGS: ServerSettingsShape = {
   waitPollMs: 1_000,
   maxOutputChars: 50_000,
   revealSecrets: false,
+  logTimestamps: false,
   secretPageMs: 600_000,
   reach: "interface",
   accessChanges: Option.none(),
@@ -211,6 +214,7 @@ const settings: Setting.Setting<ServerSettingsShape> = Setting.all({
   waitPollMs: Setting.succeed(DEFAULT_SETTINGS.waitPollMs),
   maxOutputChars: positive("SVC_MAX_OUTPUT_CHARS", DEFAULT_SETTINGS.maxOutputChars, "characters", 20_000),
   revealSecrets: boolean("SVC_REVEAL_SECRETS"),
+  logTimestamps: boolean("SVC_LOG_TIMESTAMPS"),
   secretPageMs: duration("SVC_MCP_SECRET_PAGE_LIFETIME", DEFAULT_SETTINGS.secretPageMs, 30_000, 3_600_000),
   reach: Setting.mapOrFail(
     optional("SVC_REACH"),

@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import type { YieldWrap } from "effect/Utils"
 import type { SvcError } from "../Service/Errors.js"
 import { Naming } from "../Settings/Naming.js"
-import { DEFAULT_SETTINGS } from "../Settings/ToolSettings.js"
+import { DEFAULT_SETTINGS, type ServerSettingsShape } from "../Settings/ToolSettings.js"
 import { isObject } from "../Shared/JsonShape.js"
 import type { PatternReader } from "../Shared/PatternReader.js"
 import { type Group, type Reply, SvcClient, type SvcClientShape } from "../SvcClient.js"
@@ -69,13 +69,29 @@ const FILLED: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   SearchStackLog: { services: [] },
 }
 
-const filledIn = (endpoint: string, params: Readonly<Record<string, unknown>>) => {
-  const missing = Object.entries(FILLED[endpoint] ?? {}).filter(([key]) => params[key] === undefined)
+/** The settings that fill in what a call leaves out. */
+export type Filling = Pick<ServerSettingsShape, "logTimestamps">
+
+/** What the settings fill in where `tool`'s call does not say: SVC_LOG_TIMESTAMPS, svc_logs' `timestamps`. */
+const settled = (tool: Tool, settings: Filling): Readonly<Record<string, unknown>> =>
+  tool.name === "svc_logs" && settings.logTimestamps ? { timestamps: true } : {}
+
+const filledIn = (
+  endpoint: string,
+  params: Readonly<Record<string, unknown>>,
+  settled: Readonly<Record<string, unknown>>,
+) => {
+  const defaults = { ...FILLED[endpoint], ...settled }
+  const missing = Object.entries(defaults).filter(([key]) => params[key] === undefined)
   return missing.length === 0 ? params : { ...Object.fromEntries(missing), ...params }
 }
 
-/** Decodes and resolves a call without sending it. */
-export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, ToolInputError> => {
+/** Decodes and resolves a call without sending it; `settings` fill in what it leaves out. */
+export const resolve = (
+  tool: Tool,
+  given: unknown,
+  settings: Filling = DEFAULT_SETTINGS,
+): Either.Either<Invocation, ToolInputError> => {
   // A client may send no arguments at all; that is the same as an empty object.
   const args = withoutNulls(given)
   const filled = schemaOnly(tool, args)
@@ -91,7 +107,7 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   // What may be named is checked before anything is asked (TakeIn.ts), against the params as given.
   const withPlaceholders =
     fromPerson.length === 0 ? params : FromPerson.filled(params, FromPerson.placeholders(fromPerson))
-  const sent = filledIn(tool.endpoints[selector] ?? "", withPlaceholders)
+  const sent = filledIn(tool.endpoints[selector] ?? "", withPlaceholders, settled(tool, settings))
   const body = query !== undefined && sent.terms === undefined ? { ...sent, terms: [query] } : sent
   // How the answer is shown, resolved once here; a schema answer is never shaped.
   const shown = View.ask(tool, selector, asked, fields)
@@ -110,13 +126,13 @@ export const resolve = (tool: Tool, given: unknown): Either.Either<Invocation, T
   })
 }
 
-export const resolveCall = (tool: Tool, args: unknown): Call => {
+export const resolveCall = (tool: Tool, args: unknown, settings: Filling = DEFAULT_SETTINGS): Call => {
   const selector = isObject(args) ? args[tool.selectorKey] : undefined
   return {
     tool,
     args,
     selector: typeof selector === "string" ? selector : undefined,
-    invocation: resolve(tool, args),
+    invocation: resolve(tool, args, settings),
   }
 }
 

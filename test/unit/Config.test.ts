@@ -170,18 +170,26 @@ describe("Config from files (_FILE), as container secrets are mounted", () => {
         waitPollMs: 1_000,
         maxOutputChars: 50_000,
         revealSecrets: false,
+        logTimestamps: false,
       })
       expect(
-        yield* settings({ SVC_MODE: "Read-Only", SVC_REVEAL_SECRETS: "true", SVC_MAX_OUTPUT_CHARS: "8000" }),
+        yield* settings({
+          SVC_MODE: "Read-Only",
+          SVC_REVEAL_SECRETS: "true",
+          SVC_MAX_OUTPUT_CHARS: "8000",
+          SVC_LOG_TIMESTAMPS: "yes",
+        }),
       ).toMatchObject({
         mode: "read-only",
         revealSecrets: true,
+        logTimestamps: true,
         maxOutputChars: 8000,
       })
       for (const [variable, value] of [
         ["SVC_WAIT_TIMEOUT_MS", "ten"],
         ["SVC_MAX_OUTPUT_CHARS", "-1"],
         ["SVC_REVEAL_SECRETS", "maybe"],
+        ["SVC_LOG_TIMESTAMPS", "sometimes"],
         ["SVC_MODE", "root"],
         ["SVC_ALLOW", "svc_list"],
       ] as const) {

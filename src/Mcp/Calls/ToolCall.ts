@@ -218,7 +218,7 @@ const handle = (prepared: Prepared, incoming: Incoming) =>
         ? Effect.fail(new ProtocolFailure({ code: INVALID_PARAMS, message: refusal.message }))
         : recordRefusal(prepared, refusal, incoming.args)
     }
-    const call = resolveCall(authorized.right, incoming.args)
+    const call = resolveCall(authorized.right, incoming.args, prepared.settings)
     // What the service would refuse this person is refused here, before a question is asked of it.
     const beyond = Either.isRight(call.invocation)
       ? incoming.beyond?.(call.tool.name, call.invocation.right.selector)

@@ -21,13 +21,14 @@ export interface Named {
   readonly body: Readonly<Record<string, unknown>>
 }
 
-/** A resource the call touches: its type (its kind's word, Kinds/Kinds.ts: `sync`), name, tags' names, and the server and swarm it is on. */
+/** A resource the call touches: its type (its kind's word, Kinds/Kinds.ts: `sync`), name, tags' names, the server and swarm it is on, and the builder it builds on. */
 interface Target {
   readonly type: string
   readonly name: string
   readonly tags: ReadonlyArray<string>
   readonly server?: string | undefined
   readonly swarm?: string | undefined
+  readonly builder?: string | undefined
 }
 
 /** What a call touches: the resources read, and, in words, what could not be read (which counts as matching). */
@@ -90,11 +91,12 @@ const call = (endpoint: string, params: object) =>
     Effect.mapError((error) => error.message),
   )
 
-/** The names of tags, servers and swarms by id, each list read once per call, when first needed. */
+/** The names of tags, servers, swarms and builders by id, each list read once per call, when first needed. */
 interface Lookups {
   readonly tags: Effect.Effect<ReadonlyMap<string, string>, never, SvcClient>
   readonly servers: Effect.Effect<ReadonlyMap<string, string>, never, SvcClient>
   readonly swarms: Effect.Effect<ReadonlyMap<string, string>, never, SvcClient>
+  readonly builders: Effect.Effect<ReadonlyMap<string, string>, never, SvcClient>
 }
 
 const byId = (endpoint: string) =>
@@ -121,12 +123,17 @@ const targetOf = (type: string, record: unknown, lookups: Lookups, fallback: str
     const servers = serverId === undefined ? new Map<string, string>() : yield* lookups.servers
     const swarmId = text(field(field(record, "config"), "swarm_id")) ?? text(field(field(record, "info"), "swarm_id"))
     const swarms = swarmId === undefined ? new Map<string, string>() : yield* lookups.swarms
+    // A build's or a repo's builder (BuildConfig, RepoConfig, and their list items' info).
+    const builderId =
+      text(field(field(record, "config"), "builder_id")) ?? text(field(field(record, "info"), "builder_id"))
+    const builders = builderId === undefined ? new Map<string, string>() : yield* lookups.builders
     return {
       type,
       name: text(field(record, "name")) ?? fallback,
       tags: tagIds.map((id) => tags.get(id) ?? id),
       ...(serverId === undefined ? {} : { server: servers.get(serverId) ?? serverId }),
       ...(swarmId === undefined ? {} : { swarm: swarms.get(swarmId) ?? swarmId }),
+      ...(builderId === undefined ? {} : { builder: builders.get(builderId) ?? builderId }),
     } satisfies Target
   })
 
@@ -177,6 +184,7 @@ export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcCl
       tags: yield* Effect.cached(byId(Kinds.KINDS.tag.list)),
       servers: yield* Effect.cached(byId(Kinds.KINDS.server.list)),
       swarms: yield* Effect.cached(byId(Kinds.KINDS.swarm.list)),
+      builders: yield* Effect.cached(byId(Kinds.KINDS.builder.list)),
     }
     const endpoint = invocation.endpoint.slice(invocation.endpoint.indexOf("/") + 1)
     const refs = refsOf(invocation.selector, invocation.body, endpoint)
@@ -216,6 +224,9 @@ export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcCl
     }),
   )
 
+/** The word of what each place's `@` part names: itself, and what is on it. */
+const PLACES = { Server: "server", Swarm: "swarm", Builder: "builder" } as const
+
 /** How many of what a pattern matched its words name. */
 const SAID = 5
 
@@ -229,13 +240,14 @@ const saying = (touch: Touch, target: Target): string | undefined => {
   if (touch._tag === "Resource") {
     return target.type === touch.type && touch.name.test(target.name) ? `it acts on the ${named}` : undefined
   }
-  // A server or a swarm: itself, or what is on it.
-  const place = touch._tag === "Server" ? "server" : "swarm"
+  // A server, a swarm or a builder: itself, or what is on it (built on it).
+  const place = PLACES[touch._tag]
   if (target.type === place) {
     return touch.name.test(target.name) ? `it acts on the ${place} ${quote(target.name)}` : undefined
   }
   const on = target[place]
-  return on !== undefined && touch.name.test(on) ? `${named} is on the ${place} ${quote(on)}` : undefined
+  const is = place === "builder" ? "builds on" : "is on"
+  return on !== undefined && touch.name.test(on) ? `${named} ${is} the ${place} ${quote(on)}` : undefined
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * A record's list item, read beside it for what only the list says: a stack's, a deployment's, a
- * build's and a repo's state (service-notes.md: a full record has no state), for its glance and for
- * an execution's result on it: which list, and where in its item, as the table of kinds says
+ * build's, a server's and a repo's state (service-notes.md: a full record has no state), for its
+ * glance and for an execution's result on it: which list, and where in its item, as the table of kinds says
  * (Kinds/Kinds.ts), for each kind whose glance asks it (Questions.ts). One read, the list asked for the record's name alone, its item found by
  * id; a read that fails leaves the state out, never guessed.
  */

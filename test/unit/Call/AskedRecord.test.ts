@@ -15,6 +15,7 @@ import * as Option from "effect/Option"
 import * as Audit from "../../../src/Operations/Audit.js"
 import * as GuardSettings from "../../../src/Settings/Guard.js"
 import type * as Settings from "../../../src/Settings/ToolSettings.js"
+import * as Touches from "../../../src/Settings/Touches.js"
 import * as Guard from "../../../src/Untrusted/Guard.js"
 import * as Layers from "../../support/Layers.js"
 import * as Mcp from "../../support/Mcp.js"
@@ -127,6 +128,35 @@ describe("the audit line of every asked call says why", () => {
           ["asked", why],
           ["intent", why],
           ["ok", why],
+        ])
+      }),
+  )
+
+  it.scopedLive(
+    "SVC_CONFIRM with @builder: a build on the builder is asked, each line saying which; another tool's call is not",
+    () =>
+      Effect.gen(function* () {
+        const confirm = [
+          {
+            variable: "SVC_CONFIRM",
+            text: "svc_execute:*@builder:local-*",
+            tool: /^svc_execute$/,
+            selector: /^.*$/,
+            touches: Either.getOrThrow(Touches.parse("builder:local-*")),
+          },
+        ] as const
+        const server = yield* serve({ confirm }, "decline")
+        yield* server.call("svc_execute", { operation: "pull_repo", params: { repo: "infra" } })
+        expect(server.asked).toEqual([])
+        yield* server.call("svc_execute", { operation: "run_build", params: { build: "api-image" } })
+        const why =
+          'SVC_CONFIRM (svc_execute:*@builder:local-*: build "api-image" builds on the builder "local-builder")'
+        expect(server.asked).toEqual([
+          expect.stringContaining('build "api-image" builds on the builder "local-builder"'),
+        ])
+        expect(whys(server.lines(), "svc_execute").filter(([, confirmation]) => confirmation !== undefined)).toEqual([
+          ["asked", why],
+          ["declined", why],
         ])
       }),
   )

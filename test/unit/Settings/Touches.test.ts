@@ -1,8 +1,8 @@
 /**
  * The resource types a policy pattern names after `@` (src/Settings/Touches.ts) are the table of
- * kinds' (src/Kinds/Kinds.ts): every kind a ResourceTarget names but the server and the swarm, which
- * `server:` and `swarm:` name with what is on them; each spelled by its word, the tools' word or its
- * type's, and no other kind.
+ * kinds' (src/Kinds/Kinds.ts): every kind a ResourceTarget names but the server, the swarm and the
+ * builder, which `server:`, `swarm:` and `builder:` name with what is on them; each spelled by its
+ * word, the tools' word or its type's, and no other kind.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
@@ -12,7 +12,7 @@ import * as Touches from "../../../src/Settings/Touches.js"
 const KINDS = Object.entries(Kinds.KINDS) as ReadonlyArray<[string, Kinds.Kind]>
 /** The kinds a ResourceTarget names, as the table holds them: paged, typed, named. */
 const RESOURCES = KINDS.filter(([, kind]) => kind.paged && kind.type !== undefined && kind.names !== undefined)
-const PLACES = ["server", "swarm"]
+const PLACES = ["server", "swarm", "builder"]
 
 const resourceType = (text: string): string | undefined => {
   const parsed = Touches.parse(text)
@@ -20,12 +20,13 @@ const resourceType = (text: string): string | undefined => {
 }
 
 describe("a pattern's `@` types, read from the table of kinds", () => {
-  it("are the table's resources but the server and the swarm, in the table's order", () => {
+  it("are the table's resources but the server, the swarm and the builder, in the table's order", () => {
     expect(Touches.TYPES).toEqual(
       RESOURCES.map(([, kind]) => kind.names).filter((word) => word !== undefined && !PLACES.includes(word)),
     )
     expect(Touches.TYPES).toContain("sync")
     expect(Touches.TYPES).not.toContain("server")
+    expect(Touches.TYPES).not.toContain("builder")
   })
 
   it.each(RESOURCES.filter(([, kind]) => !PLACES.includes(kind.names ?? "")))(
@@ -46,5 +47,6 @@ describe("a pattern's `@` types, read from the table of kinds", () => {
     }
     expect(Either.getOrThrow(Touches.parse("server:prod-*"))._tag).toBe("Server")
     expect(Either.getOrThrow(Touches.parse("swarm:edge"))._tag).toBe("Swarm")
+    expect(Either.getOrThrow(Touches.parse("builder:local-*"))._tag).toBe("Builder")
   })
 })

@@ -84,6 +84,7 @@ describe("the tables of questions", () => {
     expect(labels("read/GetStack")).toEqual(expect.arrayContaining(["state", "files_at", "files"]))
     expect(labels("read/GetDeployment")).toEqual(expect.arrayContaining(["state", "env"]))
     expect(labels("read/GetBuild")).toContain("state")
+    expect(labels("read/GetServer")).toContain("state")
     expect(labels("read/GetAlerter")).toContain("url")
     expect(labels("read/GetProcedure")).toContain("stages")
     expect(labels("read/GetAlert")).toContain("values")
@@ -300,5 +301,16 @@ describe("every glance holds its table, on the sandbox", () => {
           stages: ["build: RunBuild api-image", "deploy: Deploy api"],
         })
       }),
+  )
+
+  it.scopedLive("a server's state: whether the service reaches it, read from its list item", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* Sandboxes.scoped({ scenario: "incident" })
+      const { client } = yield* Mcp.connectV2(Sandboxes.apiKeyConfig(sandbox))
+      const get = (server: string) => call(client, "svc_get", { resource_type: "server", params: { server } })
+      expect((yield* get("prod-01")).structuredContent).toMatchObject({ name: "prod-01", state: "Ok" })
+      const staging = yield* get("staging-01")
+      expect(staging.structuredContent).toMatchObject({ name: "staging-01", state: "NotOk" })
+    }),
   )
 })

@@ -37,4 +37,22 @@ describe("a stack's logs", () => {
       expect(double.calls().at(-1)?.body).toEqual({ deployment: "api" })
     }),
   )
+
+  it.scoped("with SVC_LOG_TIMESTAMPS each svc_logs call asks for each line's time, unless it says itself", () =>
+    Effect.gen(function* () {
+      const double = yield* Double.scoped(Layers.API_KEY)
+      const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { logTimestamps: true })
+      const call = (name: string, args: Record<string, unknown>) =>
+        Effect.promise(() => client.callTool({ name, arguments: args }))
+      yield* call("svc_logs", { resource_type: "stack", params: { stack: "web" } })
+      yield* call("svc_logs", { resource_type: "deployment", params: { deployment: "api", timestamps: false } })
+      // Another tool's answer is as before.
+      yield* call("svc_search_logs", { resource_type: "deployment", params: { deployment: "api" }, query: "error" })
+      expect(double.calls().map((r) => [r.path, r.body])).toEqual([
+        ["/read/GetStackLog", { stack: "web", services: [], timestamps: true }],
+        ["/read/GetDeploymentLog", { deployment: "api", timestamps: false }],
+        ["/read/SearchDeploymentLog", { deployment: "api", terms: ["error"] }],
+      ])
+    }),
+  )
 })

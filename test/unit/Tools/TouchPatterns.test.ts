@@ -192,3 +192,45 @@ describe("@swarm:", () => {
     }),
   )
 })
+
+describe("@builder:", () => {
+  it("parses as a builder and everything built on it; its name matches as a glob", () => {
+    const parsed = Touches.split("svc_execute:*@builder:local-*")
+    if (Either.isLeft(parsed)) throw new Error(parsed.left)
+    expect(parsed.right.touch).toMatchObject({ _tag: "Builder", text: "builder:local-*" })
+    expect(parsed.right.touch?.name.test("local-builder")).toBe(true)
+    expect(parsed.right.touch?.name.test("remote-builder")).toBe(false)
+  })
+
+  it.scopedLive(
+    "a build or repo built on the builder, a batch's matches and the builder itself touch it; others do not",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        const touch = Touches.parse("builder:local-*")
+        if (Either.isLeft(touch)) throw new Error(touch.left)
+        const touched = (selector: string, endpoint: string, body: Record<string, unknown>) =>
+          Effect.map(Targets.resolve({ selector, endpoint, body }), (resolved) =>
+            Targets.touched(touch.right, resolved),
+          )
+        yield* Effect.gen(function* () {
+          expect(yield* touched("run_build", "execute/RunBuild", { build: "api-image" })).toEqual([
+            'build "api-image" builds on the builder "local-builder"',
+          ])
+          expect(yield* touched("build_repo", "execute/BuildRepo", { repo: "api-source" })).toEqual([
+            'repo "api-source" builds on the builder "local-builder"',
+          ])
+          // A repo with no builder, and a stack, build on none.
+          expect(yield* touched("pull_repo", "execute/PullRepo", { repo: "infra" })).toEqual([])
+          expect(yield* touched("deploy_stack", "execute/DeployStack", { stack: "web" })).toEqual([])
+          expect(yield* touched("batch_run_build", "execute/BatchRunBuild", { pattern: "*-image" })).toEqual([
+            'build "api-image" builds on the builder "local-builder"',
+            'build "docs-image" builds on the builder "local-builder"',
+          ])
+          expect(yield* touched("builder", "write/UpdateBuilder", { id: "local-builder", config: {} })).toEqual([
+            'it acts on the builder "local-builder"',
+          ])
+        }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+      }),
+  )
+})
