@@ -158,8 +158,8 @@ describe("the command line's help", () => {
   })
 
   it("fits a terminal: no line over 100 characters", () => {
-    for (const text of [Help.HELP, Setup.HELP]) {
-      for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(100)
-    }
+    // The lines over it, whole: a failure names the variable or flag whose line is too long.
+    const long = [Help.HELP, Setup.HELP].flatMap((text) => text.split("\n").filter((line) => line.length > 100))
+    expect(long).toEqual([])
   })
 })
