@@ -1,9 +1,9 @@
 /**
- * A record's list item, read beside it for what only the list says: a stack's, a deployment's, a
- * build's, a server's and a repo's state (service-notes.md: a full record has no state), for its
- * glance and for an execution's result on it: which list, and where in its item, as the table of kinds says
- * (Kinds/Kinds.ts), for each kind whose glance asks it (Questions.ts). One read, the list asked for the record's name alone, its item found by
- * id; a read that fails leaves the state out, never guessed.
+ * A record's list item, read beside it for what only the list says: its state (service-notes.md: a
+ * full record has none), for its glance and for an execution's result on it, for each kind whose
+ * glance asks it (Questions.ts); which list, and where in its item, as the table of kinds says
+ * (Kinds/Kinds.ts). One read, the list asked for the record's name alone, its item found by id; a
+ * read that fails leaves the state out, never guessed.
  */
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"

@@ -2,8 +2,8 @@
  * What people ask of each type a glance covers, and the field that answers each, as data: by the
  * endpoint whose record the glance shows (RecordViews.ts), each question's label in the glance and
  * the paths of the definitions it is read from. `from`: the endpoint whose answer holds them, where
- * the record does not: a stack's, a deployment's, a build's, a server's and a repo's state are their
- * list item's (service-notes.md: a full record's `info` has no state), read beside the record
+ * the record does not: a kind's state is its list item's, where its glance asks it (service-notes.md:
+ * a full record's `info` has no state), read beside the record
  * (Listed.ts); which list, and where in its item, is the table of kinds' (Kinds/Kinds.ts).
  * `reads`: how the answer is made of its paths (Answers.ts); none where a label of the view answers
  * it as the field is. `fields`: the paths `fields` takes the label for, where they are more than the
