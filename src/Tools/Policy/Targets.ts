@@ -111,21 +111,31 @@ const byId = (endpoint: string) =>
     )
   })
 
+/**
+ * The id or name of the server, swarm or builder a record or a config puts it on: a config's
+ * `<place>_id`, or `<place>`, its alias in a partial config (a create's or an update's:
+ * service-api.schema.json, _PartialDeploymentConfig), else a list item's `info`.
+ */
+const placeOf = (record: unknown, place: "server" | "swarm" | "builder"): string | undefined => {
+  const config = field(record, "config")
+  return (
+    text(field(config, `${place}_id`)) ??
+    text(field(config, place)) ??
+    text(field(field(record, "info"), `${place}_id`))
+  )
+}
+
 /** A record or a list item as a target: tags by name, its server by name (a tag or server given by name stays so). */
 const targetOf = (type: string, record: unknown, lookups: Lookups, fallback: string) =>
   Effect.gen(function* () {
     const tagIds = strings(field(record, "tags"))
     const tags = tagIds.length === 0 ? new Map<string, string>() : yield* lookups.tags
-    const serverId =
-      type === "server"
-        ? undefined
-        : (text(field(field(record, "config"), "server_id")) ?? text(field(field(record, "info"), "server_id")))
+    const serverId = type === "server" ? undefined : placeOf(record, "server")
     const servers = serverId === undefined ? new Map<string, string>() : yield* lookups.servers
-    const swarmId = text(field(field(record, "config"), "swarm_id")) ?? text(field(field(record, "info"), "swarm_id"))
+    const swarmId = placeOf(record, "swarm")
     const swarms = swarmId === undefined ? new Map<string, string>() : yield* lookups.swarms
     // A build's or a repo's builder (BuildConfig, RepoConfig, and their list items' info).
-    const builderId =
-      text(field(field(record, "config"), "builder_id")) ?? text(field(field(record, "info"), "builder_id"))
+    const builderId = placeOf(record, "builder")
     const builders = builderId === undefined ? new Map<string, string>() : yield* lookups.builders
     return {
       type,
@@ -136,6 +146,12 @@ const targetOf = (type: string, record: unknown, lookups: Lookups, fallback: str
       ...(builderId === undefined ? {} : { builder: builders.get(builderId) ?? builderId }),
     } satisfies Target
   })
+
+/** Whether a change's config puts its resource somewhere: on a server, a swarm or a builder. */
+const places = (config: unknown): boolean =>
+  placeOf({ config }, "server") !== undefined ||
+  placeOf({ config }, "swarm") !== undefined ||
+  placeOf({ config }, "builder") !== undefined
 
 /** One resource read with the get of its type; Left: why it could not be. */
 const readRef = (ref: Ref, lookups: Lookups) => {
@@ -209,8 +225,14 @@ export const resolve = (invocation: Named): Effect.Effect<Resolved, never, SvcCl
       }
     }
     // A new resource is touched as it will be: its name and the server its config puts it on.
-    if (endpoint.startsWith("Create") && typeOf(invocation.selector) !== undefined) {
-      targets.push(yield* targetOf(typeOf(invocation.selector) as string, invocation.body, lookups, ""))
+    const type = typeOf(invocation.selector)
+    if (endpoint.startsWith("Create") && type !== undefined) {
+      targets.push(yield* targetOf(type, invocation.body, lookups, ""))
+    }
+    // A resource a change moves is touched where it will be, as well as where it is.
+    if (endpoint.startsWith("Update") && type !== undefined && places(invocation.body.config)) {
+      const name = targets.find((target) => target.type === type)?.name ?? text(invocation.body.id) ?? ""
+      targets.push(yield* targetOf(type, { name, config: invocation.body.config }, lookups, name))
     }
     return { targets, unread } satisfies Resolved
   }).pipe(

@@ -234,3 +234,39 @@ describe("@builder:", () => {
       }),
   )
 })
+
+describe("where a change puts a resource", () => {
+  it.scopedLive(
+    "a new resource named onto a server by `server`, `server_id`'s alias, and a resource moved there, touch it",
+    () =>
+      Effect.gen(function* () {
+        const sandbox = yield* Sandboxes.scoped()
+        const prod = sandbox.world.store.find("server", "prod-01")
+        const touch = Touches.parse("server:prod-*")
+        if (Either.isLeft(touch)) throw new Error(touch.left)
+        const touched = (selector: string, endpoint: string, body: Record<string, unknown>) =>
+          Effect.map(Targets.resolve({ selector, endpoint, body }), (resolved) =>
+            Targets.touched(touch.right, resolved),
+          )
+        yield* Effect.gen(function* () {
+          // The partial config takes `server` for `server_id` (service-api.schema.json: _PartialDeploymentConfig).
+          expect(
+            yield* touched("deployment", "write/CreateDeployment", { name: "x", config: { server: "prod-01" } }),
+          ).toEqual(['deployment "x" is on the server "prod-01"'])
+          expect(
+            yield* touched("deployment", "write/CreateDeployment", { name: "x", config: { server_id: prod.id } }),
+          ).toEqual(['deployment "x" is on the server "prod-01"'])
+          // legacy-cron is on staging-01: moved to prod-01, by id or by the alias, it will be on it.
+          for (const config of [{ server_id: prod.id }, { server: "prod-01" }]) {
+            expect(yield* touched("deployment", "write/UpdateDeployment", { id: "legacy-cron", config })).toEqual([
+              'deployment "legacy-cron" is on the server "prod-01"',
+            ])
+          }
+          // A change that leaves it where it is touches no other server.
+          expect(
+            yield* touched("deployment", "write/UpdateDeployment", { id: "legacy-cron", config: { image: "x" } }),
+          ).toEqual([])
+        }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
+      }),
+  )
+})
