@@ -10,7 +10,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { PreviewedEndpoint } from "../Tools/Records/Previewed.js"
+import { DELETES, each, type PreviewedEndpoint, UPDATES } from "../Tools/Records/Previewed.js"
 import * as Access from "./AccessPlan.js"
 import { CHANGES } from "./Changes.js"
 import * as Deploy from "./DeployPlan.js"
@@ -26,29 +26,7 @@ const DELETE: Preview = { ...DELETED_RECORD, lines: REFERRERS }
 
 /** By endpoint: what its question reads and shows before asking. */
 export const PREVIEWS: Readonly<Record<PreviewedEndpoint, Preview>> = {
-  "write/UpdateStack": CHANGES,
-  "write/UpdateBuild": CHANGES,
-  "write/UpdateServer": CHANGES,
-  "write/UpdateProcedure": CHANGES,
-  "write/UpdateDeployment": CHANGES,
-  "write/UpdateAlerter": CHANGES,
-  "write/UpdateImageRegistryAccount": CHANGES,
-  "write/UpdateResourceSync": CHANGES,
-  "write/UpdateTagColor": CHANGES,
-  "write/UpdateAction": CHANGES,
-  "write/UpdateRepo": CHANGES,
-  "write/UpdateBuilder": CHANGES,
-  "write/UpdateSwarm": CHANGES,
-  "write/UpdateVariableValue": CHANGES,
-  "write/UpdateUserGroup": CHANGES,
-  "write/UpdateGitProviderAccount": CHANGES,
-  "write/UpdateVariableDescription": CHANGES,
-  "write/UpdateVariableIsSecret": CHANGES,
-  "write/UpdateServiceUserDescription": CHANGES,
-  "write/UpdateServerPublicKey": CHANGES,
-  "write/UpdateOnboardingKey": CHANGES,
-  "write/SetLastSeenUpdate": CHANGES,
-  "write/PushRecentlyViewed": CHANGES,
+  ...each(UPDATES, CHANGES),
   "write/UpdateResourceMeta": META,
   "write/WriteStackFileContents": FILE,
   "write/WriteBuildFileContents": FILE,
@@ -64,26 +42,7 @@ export const PREVIEWS: Readonly<Record<PreviewedEndpoint, Preview>> = {
   "write/CreateApiKeyForServiceUser": Access.API_KEY_CREATE,
   "write/DeleteApiKeyForServiceUser": Access.API_KEY_DELETE,
   "write/DeleteOnboardingKey": Access.ONBOARDING_KEY_DELETE,
-  "write/DeleteStack": DELETE,
-  "write/DeleteBuild": DELETE,
-  "write/DeleteServer": DELETE,
-  "write/DeleteProcedure": DELETE,
-  "write/DeleteDeployment": DELETE,
-  "write/DeleteAlerter": DELETE,
-  "write/DeleteResourceSync": DELETE,
-  "write/DeleteTag": DELETE,
-  "write/DeleteAction": DELETE,
-  "write/DeleteRepo": DELETE,
-  "write/DeleteBuilder": DELETE,
-  "write/DeleteSwarm": DELETE,
-  "write/DeleteVariable": DELETE,
-  "write/DeleteUserGroup": DELETE,
-  "write/DeleteGitProviderAccount": DELETE,
-  "write/DeleteUser": DELETE,
-  "write/DeleteImageRegistryAccount": DELETE,
-  "write/DeleteTerminal": DELETE,
-  "write/DeleteAllTerminals": DELETE,
-  "write/BatchDeleteAllTerminals": DELETE,
+  ...each(DELETES, DELETE),
   "execute/PruneImages": Prune.IMAGES_PRUNE,
   "execute/PruneVolumes": Prune.VOLUMES_PRUNE,
   "execute/PruneNetworks": Prune.NETWORKS_PRUNE,
