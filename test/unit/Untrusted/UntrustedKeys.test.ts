@@ -131,24 +131,20 @@ describe("keys masked alike", () => {
     const shown = (rendered.structuredData as { Config: { Labels: Record<string, string> } }).Config.Labels
     expect(Object.keys(shown)).toHaveLength(20_000)
     expect(shown["key [masked: aws access key] (20000)"]).toBe("x")
-    // The blocks of code rendering runs and the characters its builtins read, counted, not timed.
+    // The blocks of code masking and fencing run and the characters their builtins read, counted, not timed.
     const [few = 0, many = 0] = await BlockCounts.counts(
-      `import * as Definitions from "./src/Tools/Catalog/Definitions.ts"
-       import { success } from "./test/support/Answers.ts"
+      `import { fences, masked } from "./src/Untrusted/Answer.ts"
        export const run = (count: number) => {
          const labels = Object.fromEntries(
            Array.from({ length: count }, (_, i) => [\`key AKIAIOSFODNN\${String(i).padStart(8, "0")}\`, "x"]),
          )
          const data = { Id: "sha256:a8758716bb6a", RepoTags: ["ghcr.io/acme/api:1.4.2"], Config: { Labels: labels } }
-         return success(Definitions.svc_inspect, {
-           tool: "svc_inspect", wait: false, schema: false, selectorKey: "inspect_type", selector: "image",
-           endpoint: "read/InspectImage", body: { server: "prod-01", image: "ghcr.io/acme/api:1.4.2" },
-           data, text: JSON.stringify(data), whole: true,
-         }, { maxOutputChars: 100_000_000, revealSecrets: false })
+         const body = { server: "prod-01", image: "ghcr.io/acme/api:1.4.2" }
+         return fences("read/InspectImage", masked("read/InspectImage", data), body)
        }`,
-      [300, 2_400],
+      [1_000, 8_000],
     )
-    expect(few).toBeGreaterThan(300)
+    expect(few).toBeGreaterThan(1_000)
     // Eight times the keys: eight times the work. A count tried from 2 for each key would be sixty-four times.
     expect(many).toBeLessThan(few * 10)
   })
