@@ -195,10 +195,12 @@ describe("the plan of a confirmation question", () => {
     () =>
       Effect.gen(function* () {
         const sandbox = yield* Sandboxes.scoped()
-        // The sync's files: a group opened to everyone, after a file of 2.1 MB (past the 2,000,000 bytes cap).
+        // The sync's files: a group opened to everyone, after a file of 210 KB, past a cap of 200,000
+        // bytes (a tenth of the default: the same bounds crossed with a tenth the bytes).
+        const cap = 200_000
         const files = [
           ["access.toml", '[[user_group]]\nname = "developers"\neveryone = true\n'],
-          ["padding.toml", `# ${"x".repeat(2_100_000)}\n`],
+          ["padding.toml", `# ${"x".repeat(210_000)}\n`],
         ]
         for (const [file_path, contents] of files)
           yield* Sandboxes.asAdmin(sandbox).ok("write/WriteSyncFileContents", {
@@ -212,12 +214,12 @@ describe("the plan of a confirmation question", () => {
           plan("svc_execute", "run_sync", { sync: "estate-sync" }).pipe(
             Effect.provide(Layers.client({ ...Sandboxes.apiKeyConfig(sandbox), ...config })),
           )
-        const whole = yield* asked({})
+        const whole = yield* asked({ maxAnswerBytes: cap })
         expect(whole.text).toContain('- update user group "developers"')
         expect(whole.text).not.toContain("nothing pending")
-        const unread = yield* asked({ maxAnswerBytes: 200_000 })
+        const unread = yield* asked({ maxAnswerBytes: cap / 10 })
         expect(unread.text).toBe(
-          'The sync "estate-sync" could not be read before asking (read/GetResourceSync answered 200 with a body too long to read whole: past 2000000 bytes (10 times SVC_MAX_ANSWER_BYTES), the most read of one to decide on), so its pending changes cannot be shown.',
+          'The sync "estate-sync" could not be read before asking (read/GetResourceSync answered 200 with a body too long to read whole: past 200000 bytes (10 times SVC_MAX_ANSWER_BYTES), the most read of one to decide on), so its pending changes cannot be shown.',
         )
       }),
   )

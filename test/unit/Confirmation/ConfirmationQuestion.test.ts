@@ -135,17 +135,19 @@ describe("an update's question", () => {
   it.scopedLive("reads the current record whole past the answer cap; longer still, says it could not read it", () =>
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
-      // A first stage named with 2.1 MB: the fields after the stages lie past the 2,000,000 bytes cap.
-      const stage = { name: "x".repeat(2_100_000), enabled: true, executions: [] }
+      // A first stage named with 210 KB: the fields after the stages lie past a cap of 200,000 bytes
+      // (a tenth of the default: the same bounds crossed with a tenth the bytes).
+      const cap = 200_000
+      const stage = { name: "x".repeat(210_000), enabled: true, executions: [] }
       yield* Sandboxes.asAdmin(sandbox).ok("write/CreateProcedure", { name: "padded", config: { stages: [stage] } })
       const webhook = update("procedure", "UpdateProcedure", { id: "padded", config: { webhook_enabled: true } })
       const ask = (config: Record<string, unknown>) =>
         Question.message({ invocation: webhook, revealSecrets: false }).pipe(
           Effect.provide(Layers.client({ ...Sandboxes.apiKeyConfig(sandbox), ...config })),
         )
-      expect(yield* ask({})).toContain("\n  config.webhook_enabled: false -> true\n")
-      expect(yield* ask({ maxAnswerBytes: 200_000 })).toContain(
-        "Changes (the current record could not be read: read/GetProcedure answered 200 with a body too long to read whole: past 2000000 bytes",
+      expect(yield* ask({ maxAnswerBytes: cap })).toContain("\n  config.webhook_enabled: false -> true\n")
+      expect(yield* ask({ maxAnswerBytes: cap / 10 })).toContain(
+        "Changes (the current record could not be read: read/GetProcedure answered 200 with a body too long to read whole: past 200000 bytes",
       )
     }),
   )

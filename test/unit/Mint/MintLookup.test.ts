@@ -16,7 +16,7 @@ import * as Mint from "../../../src/Mint/Mint.js"
 import type { MintError, MintShape } from "../../../src/Mint/Shape.js"
 import { sandboxUser } from "../../../src/Sandbox/Estates/Seed.js"
 import type * as Sandbox from "../../../src/Sandbox/Server.js"
-import { SvcClient } from "../../../src/SvcClient.js"
+import { SvcClient, WHOLE_TIMES } from "../../../src/SvcClient.js"
 import * as Layers from "../../support/Layers.js"
 import * as Sandboxes from "../../support/Sandbox.js"
 
@@ -31,14 +31,25 @@ const userOf = (sandbox: Sandbox.Sandbox, person: string) =>
 const keysOf = (sandbox: Sandbox.Sandbox, person: string) =>
   sandbox.world.apiKeys.filter((k) => k.user_id === userOf(sandbox, person)?._id.$oid)
 
-/** Service users of people minted for long ago: as many as the service's list cannot answer within its cap. */
-const crowd = (sandbox: Sandbox.Sandbox, count: number) => {
-  for (let i = 0; i < count; i++) {
-    sandbox.world.users.push(
-      sandboxUser(sandbox.world, `svc-mcp:former-${i}@example.com`, false, `svc-mcp mints this user's keys`),
-    )
-  }
-}
+/**
+ * The answer cap of these tests: 10 KB, read whole up to 100 KB. The crowd (about 300 bytes a
+ * user in the service's list) crosses the same bounds as 2,000 users at a cap of 200 KB.
+ */
+const CAP = 10_000
+const CROWD = 60
+
+/** Service users of people minted for long ago: as many as the service's list cannot answer within `cap`. */
+const crowd = (sandbox: Sandbox.Sandbox, count: number, cap: number) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < count; i++) {
+      sandbox.world.users.push(
+        sandboxUser(sandbox.world, `svc-mcp:former-${i}@example.com`, false, `svc-mcp mints this user's keys`),
+      )
+    }
+    // The list the service answers is past the cap indeed.
+    const listed = yield* Sandboxes.asAdmin(sandbox).ok("read/ListUsers", { service_users: "Only" })
+    expect(JSON.stringify(listed).length).toBeGreaterThan(cap)
+  })
 
 const withMint = <A, E>(
   body: (mint: MintShape, sandbox: Sandbox.Sandbox) => Effect.Effect<A, E>,
@@ -46,7 +57,7 @@ const withMint = <A, E>(
 ) =>
   Effect.gen(function* () {
     const sandbox = yield* Sandboxes.scoped()
-    const config = { ...Sandboxes.apiKeyConfig(sandbox), maxAnswerBytes: options.maxAnswerBytes ?? 200_000 }
+    const config = { ...Sandboxes.apiKeyConfig(sandbox), maxAnswerBytes: options.maxAnswerBytes ?? CAP }
     return yield* Effect.gen(function* () {
       const client = yield* SvcClient
       const mint = yield* Mint.make(client, Option.none(), {
@@ -64,7 +75,7 @@ describe("minting finds service users by name", () => {
     () =>
       withMint((mint, sandbox) =>
         Effect.gen(function* () {
-          crowd(sandbox, 2_000)
+          yield* crowd(sandbox, CROWD, CAP)
           yield* mint.credential(ALICE, WRITE)
           expect(keysOf(sandbox, ALICE)).toHaveLength(1)
           // The service's list is cut before her user: she is found all the same.
@@ -89,15 +100,15 @@ describe("minting finds service users by name", () => {
     withMint(
       (mint, sandbox) =>
         Effect.gen(function* () {
-          crowd(sandbox, 2_000)
+          yield* crowd(sandbox, CROWD, WHOLE_TIMES * (CAP / 10))
           yield* mint.credential(ALICE, WRITE)
           const listed = yield* mint.holders
           // Alice's user stands past the cap: not listed, and the listing says it was cut.
           expect(listed.cut).toBe(true)
           expect(listed.holders.map((h) => h.person)).not.toContain(ALICE)
         }),
-      // 20 KB a cap, 200 KB read whole: 2,000 users pass both.
-      { maxAnswerBytes: 20_000 },
+      // 1 KB a cap, 10 KB read whole: the crowd passes both.
+      { maxAnswerBytes: CAP / 10 },
     ),
   )
 
@@ -141,10 +152,10 @@ describe("minting follows the identities in force", () => {
     withMint((mint, sandbox) =>
       Effect.gen(function* () {
         yield* mint.credential("bob", READ)
-        crowd(sandbox, 2_000)
+        yield* crowd(sandbox, CROWD, CAP)
         yield* mint.credential(ALICE, WRITE)
         // Alice's entry went (her user is past the list's cut, found by name); bob's grant changed.
-        // Quiet: a line per person of the 2,000 (each "revoked 0 minted key(s)"), which vitest would print.
+        // Quiet: a line per person of the crowd (each "revoked 0 minted key(s)"), which vitest would print.
         const gone = yield* mint
           .reconcile((person) => (person === "bob" ? WRITE : undefined), [ALICE])
           .pipe(Logger.withMinimumLogLevel(LogLevel.Warning))

@@ -20,6 +20,9 @@ import * as Sandboxes from "../../support/Sandbox.js"
 import { answerSchema, readAt, resolve, type Schema, schemaAt } from "../../support/SchemaValues.js"
 
 const ajv = new Ajv({ strict: false, allErrors: false })
+// The definitions added once, under a name of their own: each validator refers to them there, not in a copy of its own.
+const DEFINITIONS = "definitions"
+ajv.addSchema({ definitions: document.definitions }, DEFINITIONS)
 
 const choicesOf = (schema: Schema): ReadonlyArray<Schema> => [
   ...((schema.anyOf as Array<Schema>) ?? []),
@@ -52,7 +55,14 @@ const once = (key: string, make: () => ValidateFunction): ValidateFunction => {
 /** A validator of the definitions' schemas at `path` of `endpoint`'s answer, references resolved in the document. */
 const validatorAt = (endpoint: string, path: string) =>
   once(`${endpoint} ${path}`, () =>
-    ajv.compile({ anyOf: schemasAt(answerSchema(endpoint), path.split(".")), definitions: document.definitions }),
+    ajv.compile(
+      JSON.parse(
+        JSON.stringify({ anyOf: schemasAt(answerSchema(endpoint), path.split(".")) }).replaceAll(
+          '"#/definitions/',
+          `"${DEFINITIONS}#/definitions/`,
+        ),
+      ),
+    ),
   )
 
 /** The shapes of the answers made of several fields: none of them the field as it is. */

@@ -1,6 +1,6 @@
 /**
  * A run kept from changing who may do what reads whole what it decides on, or refuses: a sync's
- * plan whose group changes lie past the answer cap (a file of 2.1 MB before them) is read past it;
+ * plan whose group changes lie past the answer cap (a file past it before them) is read past it;
  * one past the check's own bound refuses, saying why. A procedure's stages are read to any depth,
  * each procedure once (cycles, diamonds), a batch as each of its matches, a procedure whose stages
  * pass the cap read whole; past MAX_PROCEDURES, or unread, the run is refused. Against the sandbox.
@@ -20,15 +20,21 @@ import * as Sandboxes from "../../support/Sandbox.js"
 // biome-ignore lint/suspicious/noExplicitAny: the tests read the service's JSON answers field by field
 type Any = any
 
-/** Past the default answer cap (2,000,000 bytes), and so placed before what a check needs. */
-const BIG = 2_100_000
+/**
+ * The answer cap of these tests, a tenth of the default (2,000,000 bytes, test/unit/Service/CutJson.test.ts):
+ * the same bounds crossed with a tenth the bytes.
+ */
+const CAP = 200_000
+
+/** Past the answer cap, and so placed before what a check needs. */
+const BIG = 210_000
 
 /** A TOML file of BIG bytes that declares nothing: one comment. */
 const BIG_FILE = `# ${"x".repeat(BIG)}\n`
 
 const inSandbox = <A, E>(
   body: (sandbox: Sandbox.Sandbox) => Effect.Effect<A, E, SvcClient | PatternReader.PatternReader>,
-  config: Partial<Config.SvcConfigShape> = {},
+  config: Partial<Config.SvcConfigShape> = { maxAnswerBytes: CAP },
 ) =>
   Effect.gen(function* () {
     const sandbox = yield* Sandboxes.scoped()
@@ -60,7 +66,7 @@ const procedure = (name: string, ...stages: ReadonlyArray<Record<string, unknown
   call("write", "CreateProcedure", { name, config: { stages } })
 
 describe("a sync's run, on a plan past the answer cap", () => {
-  it.scopedLive("its group changes past the cap are read whole: refused before and after the file of 2.1 MB", () =>
+  it.scopedLive("its group changes past the cap are read whole: refused before and after a file past the cap", () =>
     inSandbox(() =>
       Effect.gen(function* () {
         yield* writeFile("access.toml", OPEN_DEVELOPERS)
@@ -70,7 +76,7 @@ describe("a sync's run, on a plan past the answer cap", () => {
         const shown = yield* Effect.flatMap(SvcClient, (client) =>
           client.answer("write", "RefreshResourceSyncPending", { sync: "estate-sync" }),
         )
-        expect(shown.cut).toBe(2_000_000)
+        expect(shown.cut).toBe(CAP)
         expect((shown.value as Any).info.user_group_updates ?? []).toEqual([])
         // The check reads it whole.
         expect(yield* refusal("RunSync", { sync: "estate-sync" })).toContain('touch user groups (update "developers")')
@@ -89,11 +95,11 @@ describe("a sync's run, on a plan past the answer cap", () => {
           const refused = yield* refusal("RunSync", { sync: "estate-sync" })
           expect(refused).toContain("could not be read whole first")
           expect(refused).toContain(
-            "write/RefreshResourceSyncPending answered 200 with a body too long to read whole: past 2000000 bytes (10 times SVC_MAX_ANSWER_BYTES)",
+            "write/RefreshResourceSyncPending answered 200 with a body too long to read whole: past 200000 bytes (10 times SVC_MAX_ANSWER_BYTES)",
           )
           expect(refused).toContain("operate mode (SVC_MODE)")
         }),
-      { maxAnswerBytes: 200_000 },
+      { maxAnswerBytes: CAP / 10 },
     ),
   )
 })
@@ -159,7 +165,7 @@ describe("a procedure's run, its stages read whole to any depth", () => {
     ),
   )
 
-  it.scopedLive("a stage's name of 2.1 MB before the sync's run: read whole, refused; past the bound, refused", () =>
+  it.scopedLive("a stage's name past the cap before the sync's run: read whole, refused; past the bound, refused", () =>
     Effect.gen(function* () {
       const padded = (sandbox: Sandbox.Sandbox) =>
         Effect.gen(function* () {
@@ -181,7 +187,7 @@ describe("a procedure's run, its stages read whole to any depth", () => {
             expect(refused).toContain('the procedure "padded" could not be read whole')
             expect(refused).toContain("too long to read whole")
           }),
-        { maxAnswerBytes: 200_000 },
+        { maxAnswerBytes: CAP / 10 },
       )
     }),
   )

@@ -11,9 +11,13 @@ import { all as reachAll } from "../../../src/Tools/Policy/Reach.js"
 import { HIDDEN_WHOLE, hidden, hideSecrets } from "../../../src/Tools/Sync/TomlSecrets.js"
 import type { Made as ToolSuccess } from "../../support/Answers.js"
 import { success } from "../../support/Answers.js"
+import * as BlockCounts from "../../support/BlockCounts.js"
 import { property } from "../../support/Property.js"
 import { runs } from "../../support/Runs.js"
 import { FORMS, type Form, written } from "../../support/TomlText.js"
+
+/** An export read, for its work to be counted (test/support/BlockCounts.ts). */
+const READ = `export { hideSecrets as run } from "./src/Tools/Sync/TomlSecrets.ts"`
 
 /** A secret: a distinctive core, with characters around it that need escaping in some forms. */
 const secret = FastCheck.tuple(
@@ -130,19 +134,13 @@ describe("a TOML export's secret variables", () => {
     expect(hidden(message, "ResourceSyncInfo", ["info", "pending_message"])).toBe(message)
   })
 
-  it("reads a long export in time linear in it", () => {
+  it("reads a long export in work linear in it", async () => {
     const table = '[[variable]]\nname = "V"\nvalue = """a\\"b\nc"""\nis_secret = true\n\n'
-    const time = (count: number) => {
-      const text = table.repeat(count)
-      const start = performance.now()
-      hideSecrets(text)
-      return performance.now() - start
-    }
-    time(500)
-    const small = time(2_000)
-    const large = time(16_000)
-    // Eight times the text; a quadratic reader would take sixty-four times as long.
-    expect(large).toBeLessThan(Math.max(small, 5) * 24)
+    // The blocks of code its reading runs and the characters its builtins read (test/support/BlockCounts.ts), counted, not timed.
+    const [small = 0, large = 0] = await BlockCounts.counts(READ, [table.repeat(250), table.repeat(2_000)])
+    expect(small).toBeGreaterThan(250)
+    // Eight times the text: a linear reader does eight times the work, a quadratic one sixty-four times.
+    expect(large).toBeLessThan(small * 10)
   })
 })
 
