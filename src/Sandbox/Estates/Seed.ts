@@ -177,11 +177,12 @@ const seedDocker = (world: World, servers: ReadonlyArray<string>, now: number) =
 const seedWorkloads = (world: World, seeded: Seeded) => {
   const { clock } = world
   clock.at(clock.start - 3 * DAY)
-  placeWorkloads(world, seeded)
+  placeStacks(world, seeded)
+  placeDeployments(world, seeded)
   clock.at(clock.start)
 }
 
-const placeWorkloads = (world: World, { production, staging, monitoring, prod1, prod2, stage1 }: Seeded) => {
+const placeStacks = (world: World, { production, staging, monitoring, prod1, prod2, stage1 }: Seeded) => {
   const { store } = world
   const stack = (
     name: string,
@@ -221,7 +222,10 @@ const placeWorkloads = (world: World, { production, staging, monitoring, prod1, 
   // Its registry holds a newer grafana than the one running, for a check to find.
   world.docker.newerImages.add("library/grafana:latest")
   stack("staging-web", stage1.id, ["web", "worker", "redis"], [staging], "stopped")
+}
 
+const placeDeployments = (world: World, { production, staging, prod1, prod2, stage1 }: Seeded) => {
+  const { store } = world
   const deployment = (
     name: string,
     serverId: string,
@@ -255,8 +259,8 @@ const placeWorkloads = (world: World, { production, staging, monitoring, prod1, 
   deployment("legacy-cron", stage1.id, "ghcr.io/acme/cron:0.9.1", [staging], "stopped")
 }
 
-/** The builder and builds, repos, procedures, an action, an alerter and a swarm. */
-const seedAutomation = (world: World, { production, monitoring, prod1, prod2 }: Seeded) => {
+/** The builder and builds, and the repos. */
+const seedBuilds = (world: World, { production, prod1, prod2 }: Seeded) => {
   const { store } = world
   const ago = (ms: number) => world.now() - ms
   const builder = store.create("builder", "local-builder", {
@@ -292,6 +296,12 @@ const seedAutomation = (world: World, { production, monitoring, prod1, prod2 }: 
       last_built_at: ago(DAY),
     },
   })
+}
+
+/** The procedures, an action, an alerter and a swarm. */
+const seedRunners = (world: World, { production, monitoring, prod1, prod2 }: Seeded) => {
+  const { store } = world
+  const ago = (ms: number) => world.now() - ms
   store.create("procedure", "nightly-backup", {
     tags: [production],
     config: {
@@ -343,7 +353,8 @@ const seedAutomation = (world: World, { production, monitoring, prod1, prod2 }: 
 export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   const seeded = seedServers(world)
   seedWorkloads(world, seeded)
-  seedAutomation(world, seeded)
+  seedBuilds(world, seeded)
+  seedRunners(world, seeded)
   seedSettings(world)
   return world.users
 }
