@@ -9,7 +9,11 @@ import { DAY, HOUR } from "../World/Clock.js"
 import { logKey, place, type RunState } from "../World/Lifecycle.js"
 import type { SandboxUser, World } from "../World/World.js"
 import * as Hostile from "./Hostile.js"
+import { seedDocker } from "./SeedDocker.js"
 import { seedSettings } from "./SeedSettings.js"
+
+/** Fields of a resource's config beyond those every one of its kind is seeded with. */
+type More = Readonly<Record<string, unknown>>
 
 /** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
 const USERS = ["admin", "viewer", "alice", "bob"] as const
@@ -115,7 +119,7 @@ const seedServers = (world: World) => {
     tags: Array<string>,
     region: string,
     reported: ReturnType<typeof stats>,
-    more: Readonly<Record<string, unknown>> = {},
+    more: More = {},
   ) =>
     store.create("server", name, {
       tags,
@@ -152,27 +156,6 @@ const seedServers = (world: World) => {
 }
 type Seeded = ReturnType<typeof seedServers>
 
-/** Every server runs the same three images, with docker's two networks and one volume. */
-const seedDocker = (world: World, servers: ReadonlyArray<string>, now: number) => {
-  // In seconds, as docker dates images: built some days before the scenario's start.
-  const built = (days: number) => Math.floor(now / 1000) - days * 86_400
-  for (const id of servers) {
-    world.docker.imagesOn(id).push(
-      { id: "sha256:5d0da3dc9764", name: "redis:7-alpine", size: 41_000_000, created: built(40) },
-      {
-        id: "sha256:a8758716bb6a",
-        name: "ghcr.io/acme/api:1.4.2",
-        size: 182_000_000,
-        created: built(6),
-        labels: Hostile.IMAGE_LABELS,
-      },
-      { id: "sha256:0c5a7f3e21d4", name: "nginx:1.27", size: 192_000_000, created: built(60) },
-    )
-    world.docker.networksOn(id).push({ name: "bridge", driver: "bridge" }, { name: "host", driver: "host" })
-    world.docker.volumesOn(id).push({ name: "redis-data", driver: "local", size: 120_000_000, created: now - 30 * DAY })
-  }
-}
-
 /** The stacks and deployments, placed on the servers three days ago, with their logs. */
 const seedWorkloads = (world: World, seeded: Seeded) => {
   const { clock } = world
@@ -190,7 +173,7 @@ const placeStacks = (world: World, { production, staging, monitoring, prod1, pro
     services: Array<string>,
     tags: Array<string>,
     state: RunState,
-    more: Readonly<Record<string, unknown>> = {},
+    more: More = {},
   ) => {
     const r = store.create("stack", name, {
       tags,
@@ -232,7 +215,7 @@ const placeDeployments = (world: World, { production, staging, prod1, prod2, sta
     image: string,
     tags: Array<string>,
     state: RunState,
-    more: Readonly<Record<string, unknown>> = {},
+    more: More = {},
   ) => {
     const r = store.create("deployment", name, {
       tags,
@@ -266,7 +249,7 @@ const seedBuilds = (world: World, { production, prod1, prod2 }: Seeded) => {
   const builder = store.create("builder", "local-builder", {
     config: { type: "Server", params: { server_ids: [prod2.id] } },
   })
-  const build = (name: string, repo: string, tags: Array<string>, more: Readonly<Record<string, unknown>> = {}) =>
+  const build = (name: string, repo: string, tags: Array<string>, more: More = {}) =>
     store.create("build", name, {
       tags,
       config: { builder_id: builder.id, repo, branch: "main", version: { major: 1, minor: 4, patch: 2 }, ...more },

@@ -170,6 +170,8 @@ export const inspected = (world: World, c: Container) => ({
     FinishedAt: iso(c.finished),
   },
   Config: { Image: c.image, Hostname: c.id.slice(0, 12), Labels: labelsOf(c) },
+  // A deployment's container restarts as its config says; a stack's as docker's default, unless told.
+  HostConfig: { RestartPolicy: { Name: restartOf(world, c), MaximumRetryCount: 0 } },
   NetworkSettings: { Networks: Object.fromEntries(c.networks.map((n) => [n, { NetworkID: n }])) },
   Mounts: c.volumes.map((v) => ({
     Type: "volume",
@@ -180,6 +182,13 @@ export const inspected = (world: World, c: Container) => ({
     RW: true,
   })),
 })
+
+/** The restart policy a container was made with: its deployment's, else docker's default ("no"). */
+const restartOf = (world: World, c: Container): string => {
+  if (c.owner?.kind !== "deployment") return "no"
+  const restart = world.store.all("deployment").find((r) => r.id === c.owner?.id)?.config.restart
+  return typeof restart === "string" && restart !== "" ? restart : "no"
+}
 
 /** The id of the image a container runs, as docker names it. */
 const imageIdOf = (world: World, c: Container) =>
