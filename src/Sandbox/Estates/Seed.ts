@@ -247,6 +247,7 @@ const seedBuilds = (world: World, { production, prod1, prod2 }: Seeded) => {
   const { store } = world
   const ago = (ms: number) => world.now() - ms
   const builder = store.create("builder", "local-builder", {
+    tags: [production],
     config: { type: "Server", params: { server_ids: [prod2.id] } },
   })
   const build = (name: string, repo: string, tags: Array<string>, more: More = {}) =>

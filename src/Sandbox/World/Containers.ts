@@ -168,6 +168,8 @@ export const inspected = (world: World, c: Container) => ({
     ExitCode: c.exitCode,
     StartedAt: iso(c.started),
     FinishedAt: iso(c.finished),
+    // A stack's services check their own health (their logs say "healthy"); a deployment's image has no check.
+    ...(c.owner?.kind === "stack" && c.state === "running" ? { Health: { Status: "healthy", FailingStreak: 0 } } : {}),
   },
   Config: { Image: c.image, Hostname: c.id.slice(0, 12), Labels: labelsOf(c) },
   // A deployment's container restarts as its config says; a stack's as docker's default, unless told.

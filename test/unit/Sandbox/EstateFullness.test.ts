@@ -36,9 +36,7 @@ const EXEMPT: Readonly<Record<string, Readonly<Record<string, string>>>> = {}
  */
 const UNFILLED: Readonly<Record<string, ReadonlyArray<string>>> = {
   "read/ListStacks": ["updates"],
-  "read/ListBuilders": ["tags"],
   "read/ListResourceSyncs": ["tags"],
-  "read/ListFullBuilders": ["tags"],
   "read/ListFullResourceSyncs": ["tags"],
   "read/ListSwarmSecrets": ["driver"],
   "read/ListPermissions": ["who", "on", "level", "specific"],
@@ -48,10 +46,10 @@ const UNFILLED: Readonly<Record<string, ReadonlyArray<string>>> = {
   "read/ListTerminals": ["name", "target", "server", "command", "stored_size_kb", "created_at"],
   "read/GetStack": ["swarm", "auto_update", "poll_for_updates", "services", "missing_files"],
   "read/GetDeployment": ["swarm", "build", "auto_update"],
-  "read/GetBuilder": ["tags", "address", "region", "instance_type"],
-  "read/InspectContainer": ["health", "error"],
+  "read/GetBuilder": ["address", "region", "instance_type"],
+  "read/InspectContainer": ["error"],
   "read/InspectDeploymentContainer": ["health", "error", "mounts"],
-  "read/InspectStackContainer": ["health", "error"],
+  "read/InspectStackContainer": ["error"],
   "read/InspectSwarmService": [
     "name",
     "id",
