@@ -75,7 +75,7 @@ describe.each(ERAS)("the large estate, the %s era", (era) => {
       const alerters = yield* call("svc_list", { resource_type: "alerter" })
       expect(alerters.structuredContent).toEqual({
         columns: ["name", "id", "enabled", "endpoint", "tags"],
-        result: [["ops-slack", expect.stringMatching(/^[0-9a-f]{24}$/), true, "Slack", []]],
+        result: [["ops-slack", expect.stringMatching(/^[0-9a-f]{24}$/), true, "Slack", ["monitoring"]]],
       })
       const variables = yield* call("svc_list", { resource_type: "variable" })
       expect(variables.content[0]?.text).toContain('["DB_PASSWORD","[redacted]"]')

@@ -63,6 +63,8 @@ const inspectOnServer = ({ world, server, add }: Reads) => {
       Id: `${network.name}0net`,
       Driver: network.driver,
       Scope: "local",
+      Internal: false,
+      IPAM: { Driver: "default", Config: network.subnet === undefined ? [] : [{ Subnet: network.subnet }] },
       Containers: attached.map((c) => ({ Name: c.name, ContainerID: c.id })),
     }
   })
@@ -119,6 +121,8 @@ const listOnServer = ({ world, store, server, allContainers, inUse, add }: Reads
       id: `${n.name}0net`,
       driver: n.driver,
       scope: "local",
+      internal: false,
+      ...(n.subnet === undefined ? {} : { ipam_subnet: n.subnet }),
       in_use: inUse(target.id, (c) => c.networks.includes(n.name)),
     }))
   })

@@ -58,7 +58,16 @@ export const swarmOf = (world: World, swarm: Resource) => {
     secrets: [{ ID: "sec1tls", Name: "edge-tls-key", InUse: true, Driver: "", CreatedAt: created }],
     stacks: [{ Name: "edge", Services: "1", Orchestrator: "Swarm", State: "Healthy" }],
     networks: [
-      { name: "ingress", id: "ingress0swarm", driver: "overlay", scope: "swarm", ingress: true, in_use: true },
+      // Docker's routing mesh, on the subnet it takes unless told another.
+      {
+        name: "ingress",
+        id: "ingress0swarm",
+        driver: "overlay",
+        scope: "swarm",
+        ingress: true,
+        ipam_subnet: "10.0.0.0/24",
+        in_use: true,
+      },
     ],
   }
 }

@@ -5,11 +5,15 @@
  * The large estate (Estate.ts) is this one and more.
  */
 
-import { pendingInfo } from "../Sync/SyncPending.js"
 import { DAY, HOUR } from "../World/Clock.js"
 import { logKey, place, type RunState } from "../World/Lifecycle.js"
-import type { RepoCommit, SandboxUser, World } from "../World/World.js"
+import type { SandboxUser, World } from "../World/World.js"
 import * as Hostile from "./Hostile.js"
+import { seedDocker } from "./SeedDocker.js"
+import { seedSettings } from "./SeedSettings.js"
+
+/** Fields of a resource's config beyond those every one of its kind is seeded with. */
+type More = Readonly<Record<string, unknown>>
 
 /** The users: an admin, a read-only viewer (each with a login and an API key), and two more. */
 const USERS = ["admin", "viewer", "alice", "bob"] as const
@@ -81,6 +85,19 @@ export const stage = (name: string, execution: Readonly<Record<string, unknown>>
   executions: [{ execution, enabled: true }],
 })
 
+/** A weekly window for patching the host (MaintenanceWindow). */
+const PATCHING = {
+  name: "sunday-patching",
+  description: "OS updates and reboot",
+  schedule_type: "Weekly",
+  day_of_week: "Sunday",
+  hour: 4,
+  minute: 0,
+  duration_minutes: 60,
+  timezone: "Europe/Berlin",
+  enabled: true,
+}
+
 /** The users, tags and servers, with each server's images, networks and volumes. */
 const seedServers = (world: World) => {
   const { store } = world
@@ -102,10 +119,11 @@ const seedServers = (world: World) => {
     tags: Array<string>,
     region: string,
     reported: ReturnType<typeof stats>,
+    more: More = {},
   ) =>
     store.create("server", name, {
       tags,
-      config: { address, region, enabled: true, stats_monitoring: true, auto_prune: true, ...thresholds },
+      config: { address, region, enabled: true, stats_monitoring: true, auto_prune: true, ...thresholds, ...more },
       info: { state: "Ok", version: "v2.3.3", stats: reported, alerting_thresholds: thresholds },
     })
   const now = world.now()
@@ -129,6 +147,8 @@ const seedServers = (world: World) => {
     [staging],
     "eu-central",
     stats(6.3, [2.1, 8], [41, 250], now),
+    // Reached by people at its own name; patched on Sunday mornings, when its alerts wait.
+    { external_address: "staging.acme.example", maintenance_windows: [PATCHING] },
   )
 
   seedDocker(world, [prod1.id, prod2.id, stage1.id], now)
@@ -136,41 +156,29 @@ const seedServers = (world: World) => {
 }
 type Seeded = ReturnType<typeof seedServers>
 
-/** Every server runs the same three images, with docker's two networks and one volume. */
-const seedDocker = (world: World, servers: ReadonlyArray<string>, now: number) => {
-  // In seconds, as docker dates images: built some days before the scenario's start.
-  const built = (days: number) => Math.floor(now / 1000) - days * 86_400
-  for (const id of servers) {
-    world.docker.imagesOn(id).push(
-      { id: "sha256:5d0da3dc9764", name: "redis:7-alpine", size: 41_000_000, created: built(40) },
-      {
-        id: "sha256:a8758716bb6a",
-        name: "ghcr.io/acme/api:1.4.2",
-        size: 182_000_000,
-        created: built(6),
-        labels: Hostile.IMAGE_LABELS,
-      },
-      { id: "sha256:0c5a7f3e21d4", name: "nginx:1.27", size: 192_000_000, created: built(60) },
-    )
-    world.docker.networksOn(id).push({ name: "bridge", driver: "bridge" }, { name: "host", driver: "host" })
-    world.docker.volumesOn(id).push({ name: "redis-data", driver: "local", size: 120_000_000, created: now - 30 * DAY })
-  }
-}
-
 /** The stacks and deployments, placed on the servers three days ago, with their logs. */
 const seedWorkloads = (world: World, seeded: Seeded) => {
   const { clock } = world
   clock.at(clock.start - 3 * DAY)
-  placeWorkloads(world, seeded)
+  placeStacks(world, seeded)
+  placeDeployments(world, seeded)
   clock.at(clock.start)
 }
 
-const placeWorkloads = (world: World, { production, staging, monitoring, prod1, prod2, stage1 }: Seeded) => {
+const placeStacks = (world: World, { production, staging, monitoring, prod1, prod2, stage1 }: Seeded) => {
   const { store } = world
-  const stack = (name: string, serverId: string, services: Array<string>, tags: Array<string>, state: RunState) => {
+  const stack = (
+    name: string,
+    serverId: string,
+    services: Array<string>,
+    tags: Array<string>,
+    state: RunState,
+    more: More = {},
+  ) => {
     const r = store.create("stack", name, {
       tags,
       config: {
+        ...more,
         server_id: serverId,
         file_paths: ["compose.yaml"],
         git_provider: "github.com",
@@ -192,12 +200,23 @@ const placeWorkloads = (world: World, { production, staging, monitoring, prod1, 
   }
   const web = stack("web", prod1.id, ["web", "worker", "redis"], [production], "running")
   world.log(logKey("stack", web), "worker", ...Hostile.WORKER_LOG)
-  stack("monitoring", prod2.id, ["prometheus", "grafana"], [production, monitoring], "running")
+  // What watches the others alerts when its own state changes.
+  stack("monitoring", prod2.id, ["prometheus", "grafana"], [production, monitoring], "running", { send_alerts: true })
   // Its registry holds a newer grafana than the one running, for a check to find.
   world.docker.newerImages.add("library/grafana:latest")
   stack("staging-web", stage1.id, ["web", "worker", "redis"], [staging], "stopped")
+}
 
-  const deployment = (name: string, serverId: string, image: string, tags: Array<string>, state: RunState) => {
+const placeDeployments = (world: World, { production, staging, prod1, prod2, stage1 }: Seeded) => {
+  const { store } = world
+  const deployment = (
+    name: string,
+    serverId: string,
+    image: string,
+    tags: Array<string>,
+    state: RunState,
+    more: More = {},
+  ) => {
     const r = store.create("deployment", name, {
       tags,
       config: {
@@ -205,6 +224,7 @@ const placeWorkloads = (world: World, { production, staging, monitoring, prod1, 
         image: { type: "Image", params: { image } },
         restart: "unless-stopped",
         network: "bridge",
+        ...more,
       },
       info: { state: state === "running" ? "running" : state === "stopped" ? "exited" : "not_deployed" },
     })
@@ -213,27 +233,35 @@ const placeWorkloads = (world: World, { production, staging, monitoring, prod1, 
     return r
   }
   deployment("api", prod1.id, "ghcr.io/acme/api:1.4.2", [production], "running")
-  deployment("docs", prod2.id, "ghcr.io/acme/docs:2.0.0", [production], "running")
+  deployment("docs", prod2.id, "ghcr.io/acme/docs:2.0.0", [production], "running", {
+    ports: "8080:80",
+    volumes: "/srv/docs/search-index:/usr/share/nginx/html/search:ro",
+    environment: "DOCS_BASE_URL=https://docs.acme.example\nSEARCH_ENABLED=true",
+    send_alerts: true,
+  })
   deployment("legacy-cron", stage1.id, "ghcr.io/acme/cron:0.9.1", [staging], "stopped")
 }
 
-/** The builder and builds, repos, procedures, an action, an alerter and a swarm. */
-const seedAutomation = (world: World, { production, prod1, prod2 }: Seeded) => {
+/** The builder and builds, and the repos. */
+const seedBuilds = (world: World, { production, prod1, prod2 }: Seeded) => {
   const { store } = world
   const ago = (ms: number) => world.now() - ms
   const builder = store.create("builder", "local-builder", {
+    tags: [production],
     config: { type: "Server", params: { server_ids: [prod2.id] } },
   })
-  const build = (name: string, repo: string, tags: Array<string>) =>
+  const build = (name: string, repo: string, tags: Array<string>, more: More = {}) =>
     store.create("build", name, {
       tags,
-      config: { builder_id: builder.id, repo, branch: "main", version: { major: 1, minor: 4, patch: 2 } },
+      config: { builder_id: builder.id, repo, branch: "main", version: { major: 1, minor: 4, patch: 2 }, ...more },
       info: { state: "Ok", last_built_at: ago(2 * DAY), built_hash: "3f2c9e1" },
     })
   build("api-image", "acme/api", [production])
-  build("docs-image", "acme/docs", [])
+  // Pushed under a name of its own, and tagged for the docs' preview as well.
+  build("docs-image", "acme/docs", [], { image_name: "docs-site", image_tag: "preview" })
 
   store.create("repo", "infra", {
+    tags: [production],
     config: { server_id: prod1.id, repo: "acme/infra", branch: "main", path: "/etc/infra" },
     info: {
       state: "Ok",
@@ -244,10 +272,29 @@ const seedAutomation = (world: World, { production, prod1, prod2 }: Seeded) => {
   })
   store.create("repo", "api-source", {
     config: { builder_id: builder.id, repo: "acme/api", branch: "main" },
-    info: { state: "Ok", last_pulled_at: ago(DAY), latest_hash: "3f2c9e1" },
+    info: {
+      state: "Ok",
+      last_pulled_at: ago(DAY),
+      latest_hash: "3f2c9e1",
+      built_hash: "3f2c9e1",
+      last_built_at: ago(DAY),
+    },
   })
+}
+
+/** The procedures, an action, an alerter and a swarm. */
+const seedRunners = (world: World, { production, monitoring, prod1, prod2 }: Seeded) => {
+  const { store } = world
+  const ago = (ms: number) => world.now() - ms
   store.create("procedure", "nightly-backup", {
-    config: { stages: [stage("backup", { type: "BackupCoreDatabase", params: {} })] },
+    tags: [production],
+    config: {
+      stages: [stage("backup", { type: "BackupCoreDatabase", params: {} })],
+      // Every night at two, seconds first as the service's cron reads it.
+      schedule_format: "Cron",
+      schedule: "0 0 2 * * *",
+      schedule_enabled: true,
+    },
     info: { state: "Ok", last_run_at: ago(6 * HOUR) },
   })
   store.create("procedure", "release", {
@@ -260,74 +307,38 @@ const seedAutomation = (world: World, { production, prod1, prod2 }: Seeded) => {
     info: { state: "Ok", last_run_at: null },
   })
   store.create("action", "rotate-logs", {
-    config: { file_contents: "await komodo.execute('PruneContainers', { server: 'prod-01' })" },
-    info: { state: "Ok", last_run_at: null },
+    tags: [production],
+    config: {
+      file_contents: "await komodo.execute('PruneContainers', { server: 'prod-01' })",
+      schedule_format: "Cron",
+      schedule: "0 30 3 * * *",
+      schedule_enabled: true,
+      run_at_startup: true,
+    },
+    info: { state: "Ok", last_run_at: ago(11 * HOUR) },
   })
   store.create("alerter", "ops-slack", {
-    config: { enabled: true, endpoint: { type: "Slack", params: { url: "https://hooks.slack.example/T000" } } },
+    tags: [monitoring],
+    config: {
+      enabled: true,
+      endpoint: { type: "Slack", params: { url: "https://hooks.slack.example/T000" } },
+      alert_types: ["ServerUnreachable", "ServerCpu", "ServerMem", "ServerDisk", "StackStateChange", "BuildFailed"],
+    },
     info: { state: "Ok" },
   })
   store.create("swarm", "edge-swarm", {
+    tags: [production],
     config: { server_ids: [prod1.id, prod2.id] },
     info: { state: "Healthy" },
   })
   world.log("swarm_service:edge-swarm/edge-proxy", "edge-proxy", "edge-proxy | accepted connection")
 }
 
-/** The head of the estate's repository: beyond the estate by changes of each kind. */
-const INFRA_HEAD: RepoCommit = {
-  hash: "c41e7d2",
-  message: "Move the cache to its own stack; retire legacy-cron",
-  declared: [
-    { kind: "stack", name: "cache", fields: { server: "prod-01" } },
-    { kind: "stack", name: "web", fields: { branch: "release" }, deploy: true },
-    { kind: "deployment", name: "legacy-cron" },
-    { kind: "build", name: "docs-image", fields: { branch: "docs-v2" } },
-    { kind: "variable", name: "LOG_LEVEL", fields: { value: "debug" } },
-    { kind: "variable", name: "CACHE_SIZE", fields: { value: "512mb" } },
-    { kind: "user_group", name: "developers", fields: { everyone: true } },
-  ],
-}
-
-/** Variables, user groups, accounts; and the sync last, whose pending changes name the resources above. */
-const seedSettings = (world: World) => {
-  const { store } = world
-  const variable = (name: string, value: string, description: string, is_secret = false) =>
-    store.create("variable", name, { config: { value, description, is_secret } })
-  variable("REGISTRY", "ghcr.io/acme", "Image registry for builds")
-  variable("LOG_LEVEL", "info", "Default log level")
-  variable("DB_PASSWORD", "s3cr3t-db-passw0rd", "Production database password", true)
-
-  store.create("user_group", "operators", { config: { users: ["alice"], everyone: false, all: { Server: "Execute" } } })
-  store.create("user_group", "developers", { config: { users: ["bob"], everyone: false, all: { Build: "Read" } } })
-  store.create("git_provider_account", "github.com:acme-bot", {
-    config: { domain: "github.com", username: "acme-bot", token: "ghp_sandboxtokennotreal", https: true },
-  })
-  store.create("image_registry_account", "ghcr.io:acme-bot", {
-    config: { domain: "ghcr.io", username: "acme-bot", token: "ghcr_sandboxtokennotreal" },
-  })
-  // Created last: its pending changes name the resources above.
-  world.repositories.set("acme/infra", INFRA_HEAD)
-  // It keeps the whole estate as its repository says: resources (deletes too), variables and user groups.
-  const config = {
-    repo: "acme/infra",
-    branch: "main",
-    resource_path: ["resources"],
-    include_resources: true,
-    delete: true,
-    include_variables: true,
-    include_user_groups: true,
-  }
-  store.create("sync_resource", "estate-sync", {
-    config,
-    info: { last_sync_ts: world.now() - 5 * DAY, last_sync_hash: "9b1d2aa", ...pendingInfo(world, INFRA_HEAD, config) },
-  })
-}
-
 export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   const seeded = seedServers(world)
   seedWorkloads(world, seeded)
-  seedAutomation(world, seeded)
+  seedBuilds(world, seeded)
+  seedRunners(world, seeded)
   seedSettings(world)
   return world.users
 }

@@ -168,8 +168,12 @@ export const inspected = (world: World, c: Container) => ({
     ExitCode: c.exitCode,
     StartedAt: iso(c.started),
     FinishedAt: iso(c.finished),
+    // A stack's services check their own health (their logs say "healthy"); a deployment's image has no check.
+    ...(c.owner?.kind === "stack" && c.state === "running" ? { Health: { Status: "healthy", FailingStreak: 0 } } : {}),
   },
   Config: { Image: c.image, Hostname: c.id.slice(0, 12), Labels: labelsOf(c) },
+  // A deployment's container restarts as its config says; a stack's as docker's default, unless told.
+  HostConfig: { RestartPolicy: { Name: restartOf(world, c), MaximumRetryCount: 0 } },
   NetworkSettings: { Networks: Object.fromEntries(c.networks.map((n) => [n, { NetworkID: n }])) },
   Mounts: c.volumes.map((v) => ({
     Type: "volume",
@@ -180,6 +184,13 @@ export const inspected = (world: World, c: Container) => ({
     RW: true,
   })),
 })
+
+/** The restart policy a container was made with: its deployment's, else docker's default ("no"). */
+const restartOf = (world: World, c: Container): string => {
+  if (c.owner?.kind !== "deployment") return "no"
+  const restart = world.store.all("deployment").find((r) => r.id === c.owner?.id)?.config.restart
+  return typeof restart === "string" && restart !== "" ? restart : "no"
+}
 
 /** The id of the image a container runs, as docker names it. */
 const imageIdOf = (world: World, c: Container) =>

@@ -121,6 +121,8 @@ export interface Named {
   readonly size?: number
   /** When it was made, for a volume. */
   readonly created?: number
+  /** The addresses a network gives out (its IPAM's one subnet), where it gives any. */
+  readonly subnet?: string
 }
 
 /** An image that starts and then exits, unless its deployment's environment sets `missing`. */

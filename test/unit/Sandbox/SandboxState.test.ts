@@ -80,7 +80,18 @@ describe("the sandbox's tags", () => {
         }
         return names.sort()
       })
-      expect(yield* carriers).toEqual(["api", "api-image", "docs", "monitoring", "prod-01", "prod-02", "web"])
+      expect(yield* carriers).toEqual([
+        "api",
+        "api-image",
+        "docs",
+        "infra",
+        "monitoring",
+        "nightly-backup",
+        "prod-01",
+        "prod-02",
+        "rotate-logs",
+        "web",
+      ])
       yield* ok("write/DeleteTag", { id: "production" })
       expect(yield* carriers).toEqual([])
       // The other tags stay where they were.

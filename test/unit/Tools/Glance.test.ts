@@ -296,7 +296,13 @@ describe("svc_list at a glance, on the sandbox", () => {
         [
           '[svc-mcp: 1 swarm as rows of ["name","id","state","servers","tags"]; for more, fields: ["*"] or ["name","template"]]',
           JSON.stringify([
-            ["edge-swarm", sandbox.world.store.find("swarm", "edge-swarm").id, "Healthy", ["prod-01", "prod-02"], []],
+            [
+              "edge-swarm",
+              sandbox.world.store.find("swarm", "edge-swarm").id,
+              "Healthy",
+              ["prod-01", "prod-02"],
+              ["production"],
+            ],
           ]),
         ].join("\n"),
       )
