@@ -98,6 +98,24 @@ const inspectOnServer = ({ world, server, add }: Reads) => {
   })
 }
 
+/** What a server's processes list shows: the same few on every server. */
+const process = (pid: number, name: string, exe: string, cpu: number, mem: number) => ({
+  pid,
+  name,
+  exe,
+  cmd: [exe],
+  cpu_perc: cpu,
+  mem_mb: mem,
+  disk_read_kb: 0,
+  disk_write_kb: 0,
+})
+/** Made for each answer, as the service makes each: nothing of one answer is another's. */
+const processes = () => [
+  process(1, "systemd", "/usr/lib/systemd/systemd", 0.1, 12.5),
+  process(812, "dockerd", "/usr/bin/dockerd", 1.4, 96.2),
+  process(1024, "periphery", "/usr/local/bin/periphery", 0.3, 24.8),
+]
+
 /** A server's containers, images, networks, volumes, processes and compose projects. */
 const listOnServer = ({ world, store, server, allContainers, inUse, add }: Reads) => {
   add("ListContainers", (p) => world.containersOn(server(p)).map((c) => listed(world, c)))
@@ -140,21 +158,7 @@ const listOnServer = ({ world, store, server, allContainers, inUse, add }: Reads
   })
   add("ListSystemProcesses", (p) => {
     server(p)
-    const process = (pid: number, name: string, exe: string, cpu: number, mem: number) => ({
-      pid,
-      name,
-      exe,
-      cmd: [exe],
-      cpu_perc: cpu,
-      mem_mb: mem,
-      disk_read_kb: 0,
-      disk_write_kb: 0,
-    })
-    return [
-      process(1, "systemd", "/usr/lib/systemd/systemd", 0.1, 12.5),
-      process(812, "dockerd", "/usr/bin/dockerd", 1.4, 96.2),
-      process(1024, "periphery", "/usr/local/bin/periphery", 0.3, 24.8),
-    ]
+    return processes()
   })
   add("ListComposeProjects", (p) => {
     const target = server(p)
