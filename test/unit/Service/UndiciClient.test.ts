@@ -116,7 +116,8 @@ describe("UndiciClient", () => {
     }),
   )
 
-  describe("executeWithin: the request's time limit, kept by the client", () => {
+  // Each test waits on the real clock, on servers of its own: they wait at once.
+  describe.concurrent("executeWithin: the request's time limit, kept by the client", () => {
     /** A service that never answers, and counts the connections its callers closed. */
     const silent = Effect.gen(function* () {
       const closed = { count: 0 }
