@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
+import { DesignFirstReporter, DesignFirstSequencer } from "./test/support/DesignFirst.js"
 
 /**
  * The tests by lane, as vitest projects. `npm test` runs them all, the unit
@@ -13,7 +14,9 @@ import { defineConfig } from "vitest/config"
  *   Vitest reads `isolate` for a pool from the root's poolOptions, not from a
  *   project, hence the threads' options below; the unit lane alone uses them.
  *   Its property tests try the counts they give, times PROPERTY_RUNS, which
- *   `npm test` sets to 4 (test/support/Runs.ts).
+ *   `npm test` sets to 4 (test/support/Runs.ts). The design rules
+ *   (test/unit/Hygiene.test.ts) run first, and their failure ends the run
+ *   (test/support/DesignFirst.ts): one vitest start for both.
  * - integration: real Redis, Chromium and containers (Debian's programs, which
  *   `npm test` installs first: scripts/system-deps.mjs).
  * - e2e: the built server (dist/), started as clients start it, over stdio and
@@ -31,7 +34,11 @@ const shared = {
 
 export default defineConfig({
   test: {
-    reporters: ["default", "./test/support/PlainSummary.ts"],
+    reporters: ["default", "./test/support/PlainSummary.ts", new DesignFirstReporter()],
+    sequence: { sequencer: DesignFirstSequencer },
+    // A run ended early (the design rules failed, or --bail) leaves a thread that vitest's close
+    // waits out for the whole of this; a run that ends whole closes at once.
+    teardownTimeout: 2_000,
     poolOptions: {
       // As many from the start as at most: a thread tinypool lets go when idle can take a file's
       // teardown down with it ("Terminating worker thread").

@@ -184,7 +184,8 @@ describe("access modes and patterns", () => {
   )
 })
 
-describe("svc_execute with wait", () => {
+// Each test waits on the real clock for executions of its own service: they wait at once.
+describe.concurrent("svc_execute with wait", () => {
   it.scopedLive(
     "follows the Update to completion with progress notifications, and says plainly that it succeeded",
     () =>

@@ -20,7 +20,7 @@ interface Seen {
   readonly body: string
 }
 
-/** A server on 127.0.0.1 that records each request and answers with `answer`. */
+/** A server on 127.0.0.1 that records each request and answers with `answer`, for the scope. */
 const serve = (answer: (request: Http.IncomingMessage, response: Http.ServerResponse, body: string) => void) =>
   Effect.acquireRelease(
     Effect.async<{ url: string; seen: Array<Seen>; server: Http.Server }>((resume) => {
@@ -40,7 +40,16 @@ const serve = (answer: (request: Http.IncomingMessage, response: Http.ServerResp
         resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server })),
       )
     }),
-    ({ server }) => Effect.promise(() => new Promise<void>((done) => server.close(() => done()))),
+    // Its callers' connections are closed with it: a client that left an answer unread (the platform's
+    // fetch, past the byte cap) holds its connection until it lets go, seconds later, and close would wait.
+    ({ server }) =>
+      Effect.promise(
+        () =>
+          new Promise<void>((done) => {
+            server.close(() => done())
+            server.closeAllConnections()
+          }),
+      ),
   )
 
 const client = Effect.acquireRelease(
@@ -116,7 +125,8 @@ describe("UndiciClient", () => {
     }),
   )
 
-  describe("executeWithin: the request's time limit, kept by the client", () => {
+  // Each test waits on the real clock, on servers of its own: they wait at once.
+  describe.concurrent("executeWithin: the request's time limit, kept by the client", () => {
     /** A service that never answers, and counts the connections its callers closed. */
     const silent = Effect.gen(function* () {
       const closed = { count: 0 }

@@ -78,7 +78,8 @@ const EXAMPLES: ReadonlyArray<Example> = [
   },
 ]
 
-describe("docs/tools.md's answers", () => {
+// Each asks a sandbox of its own; the execution waits its own second on the real clock: they run at once.
+describe.concurrent("docs/tools.md's answers", () => {
   for (const { start, name, args, ownPace, reach } of EXAMPLES) {
     it.scopedLive(`${name} ${JSON.stringify(args)} answers as the page shows: ${start}`, () =>
       Effect.gen(function* () {
