@@ -3,12 +3,14 @@
  * embedding program would wire it.
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as ClientBundle from "../../src/Bundle/Client.js"
 import * as Config from "../../src/Config.js"
 import * as SvcTransport from "../../src/Service/Transport.js"
 import * as PatternReader from "../../src/Shared/PatternReader.js"
+import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
 
 export const KEY = "key-1234"
 export const SECRET = "secret-api-value-5678"
@@ -40,3 +42,13 @@ export const client = (config: Config.SvcConfigShape, http: Layer.Layer<HttpClie
     Layer.provideMerge(http),
     Layer.merge(PatternReader.layer),
   )
+
+/**
+ * The shipped definitions' check, made once per test thread and given to every server the tests
+ * make: read, prepared and each endpoint compiled once, as one server does for all its calls, not
+ * once per test's server. A test of the check's own loading makes its own (ParamsCheck.test.ts).
+ */
+export const params: Layer.Layer<ParamsCheck.ParamsCheck> = Layer.succeed(
+  ParamsCheck.ParamsCheck,
+  Effect.runSync(ParamsCheck.shipped),
+)

@@ -54,9 +54,10 @@ const build = (
   view = false,
 ) =>
   Effect.gen(function* () {
-    // Built in the test's scope: the server outlives this effect. The optional parts are off.
+    // Built in the test's scope: the server outlives this effect. The optional parts are off; the
+    // params' check is the thread's one (Layers.params).
     const context = yield* Layer.build(
-      ToolsBundle.layerWith(Settings.layerValue({ ...PACE, ...settings }), Layer.empty).pipe(
+      ToolsBundle.layerWith(Settings.layerValue({ ...PACE, ...settings }), Layers.params).pipe(
         Layer.provideMerge(client),
         Layer.merge(view ? FleetView.layer : Layer.empty),
       ),

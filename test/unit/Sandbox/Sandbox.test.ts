@@ -10,7 +10,6 @@ import { SvcClient } from "../../../src/SvcClient.js"
 import * as Definitions from "../../../src/Tools/Catalog/Definitions.js"
 import * as Tables from "../../../src/Tools/Catalog/Tables.js"
 import { invoke } from "../../../src/Tools/Invoke.js"
-import * as ParamsCheck from "../../../src/Tools/Params/ParamsCheck.js"
 import * as Layers from "../../support/Layers.js"
 import * as Sandboxes from "../../support/Sandbox.js"
 import * as Spec from "../../support/Spec.js"
@@ -326,7 +325,7 @@ describe("the sandbox", () => {
           /write\/UpdateUserGroup is not offered by this version of the service .*; the endpoint was added in service API 2\.3\.3$/,
         )
       }).pipe(Effect.provide(Layers.client(Sandboxes.apiKeyConfig(sandbox))))
-    }).pipe(Effect.provide(ParamsCheck.layerLazy)),
+    }).pipe(Effect.provide(Layers.params)),
   )
 
   it.scopedLive(

@@ -133,7 +133,7 @@ describe("tool programs against the service", () => {
           }
         }).pipe(Effect.provide(Layers.client(Layers.apiKey(double.url))))
         expect(count).toBe(Spec.rows.length)
-      }).pipe(Effect.provide(ParamsCheck.layerLazy)),
+      }).pipe(Effect.provide(Layers.params)),
   )
 
   it.scoped(
@@ -159,7 +159,7 @@ describe("tool programs against the service", () => {
           Effect.provide(ParamsCheck.layerOff),
         )
         expect(JSON.stringify(double.requests.at(-1)?.body)).toBe(text)
-      }).pipe(Effect.provide(ParamsCheck.layerLazy)),
+      }).pipe(Effect.provide(Layers.params)),
   )
 
   it.scoped("a refused call sends nothing", () =>
@@ -172,7 +172,7 @@ describe("tool programs against the service", () => {
       )
       expect(error._tag).toBe("ToolInputError")
       expect(double.requests).toHaveLength(0)
-    }).pipe(Effect.provide(ParamsCheck.layerLazy)),
+    }).pipe(Effect.provide(Layers.params)),
   )
 
   it.scoped("a failed call names the tool, the selector and the endpoint, in text and structure", () =>
@@ -194,6 +194,6 @@ describe("tool programs against the service", () => {
         endpoint: "execute/RunServerCopy",
         status: 500,
       })
-    }).pipe(Effect.provide(ParamsCheck.layerLazy)),
+    }).pipe(Effect.provide(Layers.params)),
   )
 })
