@@ -30,7 +30,12 @@ export const isPrivateOrLoopback = (raw: string): boolean => {
   return false
 }
 
-const header = (req: Http.IncomingMessage, name: string): string | undefined => {
+/** What of a request says where it is from: its headers and its peer. */
+type Request = Pick<Http.IncomingMessage, "headers"> & {
+  readonly socket: { readonly remoteAddress?: string | undefined }
+}
+
+const header = (req: Request, name: string): string | undefined => {
   const value = req.headers[name]
   return Array.isArray(value) ? value[0] : value
 }
@@ -45,7 +50,7 @@ const named = (value: string | undefined): string | undefined => {
  * The key the rate limiter counts a request's failures under. The service counts
  * an IPv6 client by its /64 prefix, which one client usually controls whole.
  */
-export const clientAddress = (req: Http.IncomingMessage): string => {
+export const clientAddress = (req: Request): string => {
   const peer = unmapped(req.socket.remoteAddress ?? "")
   const address = isPrivateOrLoopback(peer)
     ? (named(header(req, "x-forwarded-for")) ?? named(header(req, "x-real-ip")) ?? peer)

@@ -26,7 +26,7 @@ import * as Meta from "./Resources/Meta.js"
 import * as Resources from "./Resources/Resources.js"
 import * as Servers from "./Resources/Servers.js"
 import * as Files from "./Sync/Files.js"
-import { asFailure, fail, listener, send } from "./Wire.js"
+import { fail, type Handle, inProcess, listener, send, type WireAnswer, type WireRequest } from "./Wire.js"
 import { Clock, START } from "./World/Clock.js"
 import * as ComposeFile from "./World/ComposeFile.js"
 import type { ServiceSchema } from "./World/Schema.js"
@@ -65,6 +65,11 @@ export interface Sandbox extends Credentials {
   readonly logins: () => number
   /** Ends every token issued so far, as the service does when it restarts with a new secret. */
   readonly expireTokens: () => void
+  /**
+   * A request answered from the same process, as one from loopback over the socket at `url` is:
+   * for a test that needs the service but not the socket. `url` is its path, `/read/ListStacks`.
+   */
+  readonly handle: (request: Omit<WireRequest, "socket">, body: string) => Promise<WireAnswer>
   readonly close: () => Promise<void>
 }
 
@@ -195,46 +200,41 @@ const handlerOf =
     auth: ReturnType<typeof Accounts.make>,
     limiter: RateLimiter,
     version: string,
-  ) =>
-  (req: Http.IncomingMessage, res: Http.ServerResponse, text: string) => {
+  ): Handle =>
+  (req, text) => {
     const path = ((req.url ?? "/").split("?")[0] ?? "/").replace(/^\/+/, "")
     if (req.method === "GET" && path === "version") {
-      res.writeHead(200, { "content-type": "text/plain" })
-      return res.end(version)
+      return { status: 200, headers: { "content-type": "text/plain" }, body: version }
     }
-    if (req.method !== "POST") return fail(res, new ServiceFailure(405, "Method Not Allowed"))
+    if (req.method !== "POST") return fail(new ServiceFailure(405, "Method Not Allowed"))
     let body: unknown
     try {
       body = JSON.parse(text)
     } catch {
-      return fail(res, new ServiceFailure(400, "Failed to parse the request body as JSON"))
+      return fail(new ServiceFailure(400, "Failed to parse the request body as JSON"))
     }
     const address = clientAddress(req)
-    if (path === Accounts.LOGIN) return send(res, 200, auth.login(address, body))
+    if (path === Accounts.LOGIN) return send(200, auth.login(address, body))
     const match = /^(read|write|execute)\/(\w+)$/.exec(path)
-    if (match === null) return fail(res, new ServiceFailure(404, `no route for /${path}`))
+    if (match === null) return fail(new ServiceFailure(404, `no route for /${path}`))
     const locked = limiter.locked(address)
-    if (locked !== undefined) return fail(res, locked)
+    if (locked !== undefined) return fail(locked)
     const authenticated = auth.authenticate(req, address)
-    if (authenticated instanceof ServiceFailure) return fail(res, authenticated)
+    if (authenticated instanceof ServiceFailure) return fail(authenticated)
     const caller = current(world, authenticated)
-    if (caller === undefined) return fail(res, new ServiceFailure(401, "Invalid user credentials"))
+    if (caller === undefined) return fail(new ServiceFailure(401, "Invalid user credentials"))
     const handler = routes.get(path)
     if (handler === undefined) {
-      return fail(
-        res,
-        new ServiceFailure(500, `unknown variant \`${match[2]}\`, expected one of the ${match[1]} requests`),
-      )
+      return fail(new ServiceFailure(500, `unknown variant \`${match[2]}\`, expected one of the ${match[1]} requests`))
     }
     const params = world.schema.decodeRequest(path, body) as Params
     const answered = (answer: unknown) => {
       const response = world.schema.endpointSchema(path, "response")
-      send(res, 200, response === undefined ? answer : world.schema.complete(response.schema, answer ?? null))
+      return send(200, response === undefined ? answer : world.schema.complete(response.schema, answer ?? null))
     }
     const answer = handler(params, caller)
     // A batch waits for its pattern's engine, loaded by the first regex (Shared/NamePattern.ts).
-    if (!(answer instanceof Promise)) return answered(answer ?? null)
-    answer.then(answered).catch((error: unknown) => fail(res, asFailure(error)))
+    return answer instanceof Promise ? answer.then(answered) : answered(answer ?? null)
   }
 
 export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
@@ -259,7 +259,9 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const reader = PatternReader.makePool()
   const routes = routesOf(world, accounts, options, version, reader)
   const auth = Accounts.make(accounts, limiter, ttl, world.schema, moreUsers(world))
-  const server = Http.createServer(listener(handlerOf(world, routes, auth, limiter, version)))
+  const handle = handlerOf(world, routes, auth, limiter, version)
+  const server = Http.createServer(listener(handle))
+  const local = inProcess(handle)
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve())
@@ -273,6 +275,7 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
     world,
     logins: auth.logins,
     expireTokens: auth.expireTokens,
+    handle: (request, body) => (server.listening ? local(request, body) : Promise.reject(refused(url))),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
@@ -280,6 +283,9 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
       }),
   }
 }
+
+/** A request to a sandbox closed, refused as its closed port refuses one. */
+const refused = (url: string) => Object.assign(new Error(`connect ECONNREFUSED ${url}`), { code: "ECONNREFUSED" })
 
 /** A sandbox for the length of a scope. */
 export const make = (options?: SandboxOptions): Effect.Effect<Sandbox, never, Scope.Scope> =>

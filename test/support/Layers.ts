@@ -11,6 +11,7 @@ import * as Config from "../../src/Config.js"
 import * as SvcTransport from "../../src/Service/Transport.js"
 import * as PatternReader from "../../src/Shared/PatternReader.js"
 import * as ParamsCheck from "../../src/Tools/Params/ParamsCheck.js"
+import * as InProcess from "./InProcess.js"
 
 export const KEY = "key-1234"
 export const SECRET = "secret-api-value-5678"
@@ -36,8 +37,14 @@ export const login = (
   credentials: { _tag: "Login", username: USER, password: Redacted.make(password) },
 })
 
-/** The client's bundle over the configuration `config` (and the HttpClient beneath it). */
-export const client = (config: Config.SvcConfigShape, http: Layer.Layer<HttpClient.HttpClient> = SvcTransport.layer) =>
+/**
+ * The client's bundle over the configuration `config` (and the HttpClient beneath it: by default,
+ * a test's sandbox at that URL in-process, InProcess.ts, else the real transport).
+ */
+export const client = (
+  config: Config.SvcConfigShape,
+  http: Layer.Layer<HttpClient.HttpClient> = InProcess.layerFor(config.url) ?? SvcTransport.layer,
+) =>
   ClientBundle.layerWith(() => Config.layerValue(config)).pipe(
     Layer.provideMerge(http),
     Layer.merge(PatternReader.layer),

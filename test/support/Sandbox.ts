@@ -5,10 +5,16 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type * as Config from "../../src/Config.js"
 import * as Sandbox from "../../src/Sandbox/Server.js"
+import * as InProcess from "./InProcess.js"
 
 const FAST = { completeMs: 60 }
 
-export const scoped = (options: Sandbox.SandboxOptions = {}) => Sandbox.make({ timing: FAST, ...options })
+/** A sandbox for the test's scope, its service client in-process (InProcess.ts). */
+export const scoped = (options: Sandbox.SandboxOptions = {}) =>
+  Effect.acquireRelease(
+    Effect.tap(Sandbox.make({ timing: FAST, ...options }), InProcess.register),
+    InProcess.unregister,
+  )
 
 export const apiKeyConfig = (sandbox: Sandbox.Sandbox, timeoutMs = 30_000): Config.SvcConfigShape => ({
   url: sandbox.url,
@@ -33,15 +39,17 @@ export const post = async (url: string, path: string, body: unknown, headers: Re
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   })
-  const text = await response.text()
-  // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
-  let json: any
+  return { status: response.status, body: parsed(await response.text()) }
+}
+
+/** An answer's body as JSON, or as its text where it is none. */
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+const parsed = (text: string): any => {
   try {
-    json = JSON.parse(text)
+    return JSON.parse(text)
   } catch {
-    json = text
+    return text
   }
-  return { status: response.status, body: json }
 }
 
 /**
@@ -51,8 +59,16 @@ export const post = async (url: string, path: string, body: unknown, headers: Re
  */
 export const asAdmin = (sandbox: Sandbox.Sandbox) => {
   const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
+  // In-process, as the service's client reaches it (InProcess.ts): the same answers, no socket.
   const call = (endpoint: string, params: unknown = {}) =>
-    Effect.promise(() => post(sandbox.url, endpoint, params, headers))
+    Effect.promise(() =>
+      sandbox
+        .handle(
+          { method: "POST", url: `/${endpoint}`, headers: { "content-type": "application/json", ...headers } },
+          typeof params === "string" ? params : JSON.stringify(params),
+        )
+        .then((answer) => ({ status: answer.status, body: parsed(answer.body) })),
+    )
   // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
   const ok = (endpoint: string, params: unknown = {}): Effect.Effect<any> =>
     Effect.flatMap(call(endpoint, params), ({ status, body }) =>

@@ -28,7 +28,7 @@ export interface Accounts {
   /** The login's answer, or its refusal. */
   readonly login: (address: string, body: unknown) => unknown
   /** The caller, or the service's refusal. */
-  readonly authenticate: (req: Http.IncomingMessage, address: string) => Caller | ServiceFailure
+  readonly authenticate: (req: Pick<Http.IncomingMessage, "headers">, address: string) => Caller | ServiceFailure
   readonly logins: () => number
   readonly expireTokens: () => void
 }
@@ -67,7 +67,7 @@ export const make = (
   }
 
   // As the service: an `authorization` header is checked if present, even beside a key.
-  const authenticate = (req: Http.IncomingMessage, address: string): Caller | ServiceFailure => {
+  const authenticate = (req: Pick<Http.IncomingMessage, "headers">, address: string): Caller | ServiceFailure => {
     const authorization = req.headers.authorization
     if (authorization !== undefined) {
       // An invalid token is a 500, and does not count against the address.
