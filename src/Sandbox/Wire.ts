@@ -38,7 +38,7 @@ export const send = (status: number, body: unknown): WireAnswer => {
 }
 
 /** What a handler threw, as the service answers a failure. */
-export const asFailure = (error: unknown): ServiceFailure =>
+const asFailure = (error: unknown): ServiceFailure =>
   error instanceof ServiceFailure ? error : new ServiceFailure(500, String(error))
 
 export const fail = (failure: ServiceFailure): WireAnswer =>

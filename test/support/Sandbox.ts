@@ -42,6 +42,22 @@ export const post = async (url: string, path: string, body: unknown, headers: Re
   return { status: response.status, body: parsed(await response.text()) }
 }
 
+/**
+ * `post` to `sandbox` from the same process (its `handle`), with no socket: answered as over one
+ * (test/unit/Sandbox/SandboxInProcess.test.ts), as the service's client reaches it (InProcess.ts).
+ */
+export const request = (sandbox: Sandbox.Sandbox, path: string, body: unknown, headers: Record<string, string>) =>
+  sandbox
+    .handle(
+      { method: "POST", url: `/${path}`, headers: { "content-type": "application/json", ...lower(headers) } },
+      typeof body === "string" ? body : JSON.stringify(body),
+    )
+    .then((answer) => ({ status: answer.status, body: parsed(answer.body) }))
+
+/** Header names as a socket's server reads them. */
+const lower = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
+
 /** An answer's body as JSON, or as its text where it is none. */
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
 const parsed = (text: string): any => {
@@ -59,16 +75,8 @@ const parsed = (text: string): any => {
  */
 export const asAdmin = (sandbox: Sandbox.Sandbox) => {
   const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
-  // In-process, as the service's client reaches it (InProcess.ts): the same answers, no socket.
   const call = (endpoint: string, params: unknown = {}) =>
-    Effect.promise(() =>
-      sandbox
-        .handle(
-          { method: "POST", url: `/${endpoint}`, headers: { "content-type": "application/json", ...headers } },
-          typeof params === "string" ? params : JSON.stringify(params),
-        )
-        .then((answer) => ({ status: answer.status, body: parsed(answer.body) })),
-    )
+    Effect.promise(() => request(sandbox, endpoint, params, headers))
   // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
   const ok = (endpoint: string, params: unknown = {}): Effect.Effect<any> =>
     Effect.flatMap(call(endpoint, params), ({ status, body }) =>

@@ -396,7 +396,7 @@ describe("the sandbox's executions, as the service runs them", () => {
         const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
         const call = (endpoint: string, params: object = {}) =>
           Effect.map(
-            Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers)),
+            Effect.promise(() => Sandboxes.request(sandbox, endpoint, params, headers)),
             (r) => r.body as Any,
           )
         // web runs as last deployed: nothing to do, an Update that was never stored.

@@ -17,7 +17,7 @@ const session = Effect.map(Sandboxes.scoped(), (sandbox) => {
   const as =
     (headers: Record<string, string>): Call =>
     (endpoint, params = {}) =>
-      Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers))
+      Effect.promise(() => Sandboxes.request(sandbox, endpoint, params, headers))
   const byKey = (key: string, secret: string) => as({ "x-api-key": key, "x-api-secret": secret })
   const admin = byKey(sandbox.apiKey.key, sandbox.apiKey.secret)
   const ok = (endpoint: string, params: unknown = {}) =>
@@ -26,7 +26,7 @@ const session = Effect.map(Sandboxes.scoped(), (sandbox) => {
     )
   const login = (username: string, password: string) =>
     Effect.map(
-      Effect.promise(() => Sandboxes.post(sandbox.url, "auth/login/LoginLocalUser", { username, password }, {})),
+      Effect.promise(() => Sandboxes.request(sandbox, "auth/login/LoginLocalUser", { username, password }, {})),
       ({ body }) => as({ authorization: body.data.jwt }),
     )
   return { sandbox, admin, ok, byKey, login }

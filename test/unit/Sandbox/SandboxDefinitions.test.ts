@@ -11,7 +11,7 @@ import { document, validators } from "../../support/Definitions.js"
 import * as Sandboxes from "../../support/Sandbox.js"
 import * as Spec from "../../support/Spec.js"
 
-const { post } = Sandboxes
+const { request } = Sandboxes
 
 const root = Path.resolve(Path.dirname(Path.dirname(import.meta.dirname)), "..")
 const validator = validators(true)
@@ -395,7 +395,7 @@ describe("the sandbox against the service's definitions", () => {
           const sandbox = yield* Sandboxes.scoped({ scenario })
           const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
           const call = (endpoint: string, params: unknown) =>
-            Effect.promise(() => post(sandbox.url, endpoint, params, headers))
+            Effect.promise(() => request(sandbox, endpoint, params, headers))
           const git = (yield* call("read/ListGitProviderAccounts", {})).body[0]._id.$oid
           const registry = (yield* call("read/ListImageRegistryAccounts", {})).body[0]._id.$oid
           const alert = (yield* call("read/ListAlerts", {})).body.alerts[0]._id.$oid
@@ -430,7 +430,7 @@ describe("the sandbox against the service's definitions", () => {
             }
           }
           const login = yield* Effect.promise(() =>
-            post(sandbox.url, "auth/login/LoginLocalUser", { username: "admin", password: "sandbox-password" }, {}),
+            request(sandbox, "auth/login/LoginLocalUser", { username: "admin", password: "sandbox-password" }, {}),
           )
           if (!validator("JwtOrTwoFactor")(login.body)) failures.push("auth/login/LoginLocalUser")
           expect(failures).toEqual([])
@@ -451,7 +451,7 @@ describe("the sandbox's read-only user", () => {
         const admin = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
         const viewer = { "x-api-key": sandbox.viewer.apiKey.key, "x-api-secret": sandbox.viewer.apiKey.secret }
         const call = (endpoint: string, params: unknown, headers = viewer) =>
-          Effect.promise(() => post(sandbox.url, endpoint, params, headers))
+          Effect.promise(() => request(sandbox, endpoint, params, headers))
         const git = (yield* call("read/ListGitProviderAccounts", {})).body[0]._id.$oid
         const registry = (yield* call("read/ListImageRegistryAccounts", {})).body[0]._id.$oid
         const alert = (yield* call("read/ListAlerts", {}, admin)).body.alerts[0]._id.$oid

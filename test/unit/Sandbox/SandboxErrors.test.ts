@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Sandboxes from "../../support/Sandbox.js"
 
-const { post } = Sandboxes
+const { request } = Sandboxes
 
 const keyHeaders = (key: { key: string; secret: string }) => ({ "x-api-key": key.key, "x-api-secret": key.secret })
 
@@ -16,7 +16,7 @@ describe("the sandbox refuses as the service does", () => {
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
       const call = (endpoint: string, params: unknown) =>
-        Effect.promise(() => post(sandbox.url, endpoint, params, keyHeaders(sandbox.apiKey)))
+        Effect.promise(() => request(sandbox, endpoint, params, keyHeaders(sandbox.apiKey)))
       const cases: Array<[string, unknown, string | RegExp]> = [
         ["write/CreateStack", {}, "missing field `name`"],
         ["read/GetStackLog", { stack: "web" }, "missing field `services`"],
@@ -77,7 +77,7 @@ describe("the sandbox refuses as the service does", () => {
     Effect.gen(function* () {
       const sandbox = yield* Sandboxes.scoped()
       const call = (headers: Record<string, string>) =>
-        Effect.promise(() => post(sandbox.url, "read/ListStacks", {}, headers))
+        Effect.promise(() => request(sandbox, "read/ListStacks", {}, headers))
 
       expect(yield* call({})).toEqual({
         status: 401,
@@ -97,7 +97,7 @@ describe("the sandbox refuses as the service does", () => {
       )
       // A bad login counts against the same address.
       const login = yield* Effect.promise(() =>
-        post(sandbox.url, "auth/login/LoginLocalUser", { username: "admin", password: "nope" }, {}),
+        request(sandbox, "auth/login/LoginLocalUser", { username: "admin", password: "nope" }, {}),
       )
       expect(login).toEqual({
         status: 401,
@@ -123,7 +123,7 @@ describe("the sandbox refuses as the service does", () => {
         yield* Effect.addFinalizer(() => Effect.sync(() => vi.useRealTimers()))
         const sandbox = yield* Sandboxes.scoped({ rateLimitWindowMs: 1500 })
         const call = (headers: Record<string, string>) =>
-          Effect.promise(() => post(sandbox.url, "read/ListStacks", {}, headers))
+          Effect.promise(() => request(sandbox, "read/ListStacks", {}, headers))
         const wrong = keyHeaders({ key: "wrong", secret: "wrong" })
         const remaining = []
         for (let i = 0; i < 5; i++) remaining.push((yield* call(wrong)).body.error)
@@ -134,7 +134,7 @@ describe("the sandbox refuses as the service does", () => {
           expect(locked.body.error).toMatch(/^Too many attempts \| Try again in 2s$/)
         }
         const login = yield* Effect.promise(() =>
-          post(sandbox.url, "auth/login/LoginLocalUser", { username: "admin", password: sandbox.password }, {}),
+          request(sandbox, "auth/login/LoginLocalUser", { username: "admin", password: sandbox.password }, {}),
         )
         expect(login.status).toBe(429)
         vi.setSystemTime(Date.now() + 1400)
@@ -151,7 +151,7 @@ describe("the sandbox refuses as the service does", () => {
         const sandbox = yield* Sandboxes.scoped()
         const viewer = keyHeaders(sandbox.viewer.apiKey)
         const call = (endpoint: string, params: unknown, headers: Record<string, string> = viewer) =>
-          Effect.promise(() => post(sandbox.url, endpoint, params, headers))
+          Effect.promise(() => request(sandbox, endpoint, params, headers))
 
         expect((yield* call("read/ListStacks", {})).body).toHaveLength(3)
         expect((yield* call("read/GetStack", { stack: "web" })).status).toBe(200)

@@ -135,7 +135,7 @@ describe("the sandbox, for any call the definitions allow", () => {
         yield* Effect.promise(() =>
           FastCheck.assert(
             FastCheck.asyncProperty(call, async ([endpoint, params]) => {
-              const { status, body } = await Sandboxes.post(sandbox.url, endpoint, params, headers)
+              const { status, body } = await Sandboxes.request(sandbox, endpoint, params, headers)
               if (status !== 200) {
                 expect([400, 500]).toContain(status)
                 return serviceError(body)
@@ -149,7 +149,7 @@ describe("the sandbox, for any call the definitions allow", () => {
           ),
         )
         // And it still serves.
-        expect((yield* Effect.promise(() => Sandboxes.post(sandbox.url, "read/ListStacks", {}, headers))).status).toBe(
+        expect((yield* Effect.promise(() => Sandboxes.request(sandbox, "read/ListStacks", {}, headers))).status).toBe(
           200,
         )
       }),
@@ -166,7 +166,7 @@ describe("the sandbox, for any call the definitions allow", () => {
         const state = () =>
           Promise.all(
             ["read/ListFullStacks", "read/ListFullServers", "read/ListUsers", "read/ListAlerts", "read/ListTags"].map(
-              async (e) => JSON.stringify((await Sandboxes.post(sandbox.url, e, {}, admin)).body),
+              async (e) => JSON.stringify((await Sandboxes.request(sandbox, e, {}, admin)).body),
             ),
           )
         const before = yield* Effect.promise(state)
@@ -175,7 +175,7 @@ describe("the sandbox, for any call the definitions allow", () => {
         yield* Effect.promise(() =>
           FastCheck.assert(
             FastCheck.asyncProperty(changes, async ([endpoint, params]) => {
-              const { status, body } = await Sandboxes.post(sandbox.url, endpoint, params, viewer)
+              const { status, body } = await Sandboxes.request(sandbox, endpoint, params, viewer)
               // A batch leaves out what the caller may not execute: it answers each as refused, or nothing.
               if (status === 200) {
                 expect(endpoint).toMatch(/^(execute\/Batch|write\/BatchCheck)/)

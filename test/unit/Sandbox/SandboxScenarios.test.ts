@@ -151,7 +151,7 @@ describe("the sandbox's scenarios", () => {
       const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
       const ok = (endpoint: string, params: unknown): Effect.Effect<Any> =>
         Effect.map(
-          Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers)),
+          Effect.promise(() => Sandboxes.request(sandbox, endpoint, params, headers)),
           (r) => r.body,
         )
       const started = yield* ok("execute/Deploy", { deployment: "legacy-cron" })

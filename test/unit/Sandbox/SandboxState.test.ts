@@ -19,7 +19,7 @@ const session = (options: Parameters<typeof Sandboxes.scoped>[0] = {}) =>
     const as =
       (headers: Record<string, string>) =>
       (endpoint: string, params: unknown = {}): Effect.Effect<{ status: number; body: Any }> =>
-        Effect.promise(() => Sandboxes.post(sandbox.url, endpoint, params, headers))
+        Effect.promise(() => Sandboxes.request(sandbox, endpoint, params, headers))
     const admin = as(keyOf(sandbox.apiKey))
     const ok = (endpoint: string, params: unknown = {}) =>
       Effect.flatMap(admin(endpoint, params), ({ status, body }) =>

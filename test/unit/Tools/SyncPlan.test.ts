@@ -352,8 +352,8 @@ describe("estate-sync on the sandbox", () => {
         // fields: ["*"]: the record as the service sent it, each untrusted value fenced in place.
         const whole = Mcp.text(yield* call("svc_get", { ...get, fields: ["*"] }))
         const sent = yield* Effect.promise(() =>
-          Sandboxes.post(
-            sandbox.url,
+          Sandboxes.request(
+            sandbox,
             "read/GetResourceSync",
             { sync: "estate-sync" },
             {
