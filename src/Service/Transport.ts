@@ -88,7 +88,10 @@ const absolute = (location: string, base: string): string => {
 }
 
 /**
- * Another client's body read up to `maxBytes`: its stream is left there, which ends its request.
+ * Another client's body read up to `maxBytes`. The fold stops at the cap, and ending the stream
+ * there ends its request: the platform's clients (fetch, node:http, undici; all made with
+ * `HttpClient.make`) cancel the body's reader and abort the request when their response's stream
+ * ends, so the connection is closed as the exchange returns (test/unit/Service/Transport.test.ts).
  * Our own client reads up to the cap itself (UndiciClient).
  */
 const cappedText = (response: HttpClientResponse.HttpClientResponse, maxBytes: number) =>
@@ -141,7 +144,8 @@ const exchanged = (
  *
  * Our own client (UndiciClient) keeps that limit itself, with one timer. Any other
  * HttpClient (an embedding program's) is bounded by `Effect.timeoutFail` on the
- * Effect clock, which interrupts the request. The two differ only in cost: the
+ * Effect clock, which interrupts the request, or the reading of its body: the platform's
+ * clients abort the request either way, closing its connection. The two differ only in cost: the
  * race forks two fibers per request, and at 200 calls in flight that was some
  * 20 % of the server's CPU per tool call (docs/benchmark.md).
  */

@@ -40,8 +40,8 @@ const serve = (answer: (request: Http.IncomingMessage, response: Http.ServerResp
         resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server })),
       )
     }),
-    // Its callers' connections are closed with it: a client that left an answer unread (the platform's
-    // fetch, past the byte cap) holds its connection until it lets go, seconds later, and close would wait.
+    // Its callers' connections are closed with it, so that a test failing with a request still in flight
+    // does not hold the release too. (A client past the byte cap closes its own: Transport.test.ts.)
     ({ server }) =>
       Effect.promise(
         () =>
