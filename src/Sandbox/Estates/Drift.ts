@@ -8,7 +8,7 @@
  * were deployed: what they run is not what their files say. A sync's run, or a
  * stack's deploy, brings the estate in line, as on the service.
  */
-import { type Clock, START } from "../World/Clock.js"
+import { type Clock, DAY, START } from "../World/Clock.js"
 import { composeOf } from "../World/Lifecycle.js"
 import type { Resource } from "../World/Store.js"
 import type { RepoCommit, World } from "../World/World.js"
@@ -93,7 +93,44 @@ const drift = (stack: Resource, deployed: Files, latest: Files) => {
   }
 }
 
+/**
+ * The analytics stack on the swarm, deployed two days ago from two compose files, the second of
+ * which its repository no longer holds: its services run as deployed, and a deploy now would fail.
+ */
+const ANALYTICS = ["collector", "dashboard"]
+const analyticsOnSwarm = (world: World, clock: Clock) => {
+  const swarm = world.store.find("swarm", "edge-swarm")
+  clock.at(START - 2 * DAY)
+  const stack = world.store.create("stack", "analytics", {
+    tags: swarm.tags,
+    config: {
+      swarm_id: swarm.id,
+      file_paths: ["compose.yaml", "compose.swarm.yaml"],
+      git_provider: "github.com",
+      git_https: true,
+      repo: "acme/analytics",
+      branch: "main",
+      // It follows its images' tags on its own.
+      poll_for_updates: true,
+      auto_update: true,
+    },
+    info: {
+      state: "running",
+      compose_services: ANALYTICS,
+      deployed_services: ANALYTICS.map((service) => ({
+        service_name: service,
+        container_name: `analytics_${service}`,
+        image: `library/${service}:latest`,
+      })),
+      missing_files: ["compose.swarm.yaml"],
+    },
+  })
+  // Deployed again a day ago, its services updated in place.
+  stack.updated_at = START - DAY
+}
+
 export const apply = (world: World, clock: Clock): void => {
+  analyticsOnSwarm(world, clock)
   clock.at(START - 25 * MIN)
   world.repositories.set("acme/infra", INFRA_HEAD)
   for (const [name, deployed, latest] of STACK_FILES) drift(world.store.find("stack", name), deployed, latest)

@@ -11,6 +11,7 @@ import type { SandboxUser, World } from "../World/World.js"
 import * as Hostile from "./Hostile.js"
 import { seedDocker } from "./SeedDocker.js"
 import { seedSettings } from "./SeedSettings.js"
+import { seedSwarm } from "./SeedSwarm.js"
 
 /** Fields of a resource's config beyond those every one of its kind is seeded with. */
 type More = Readonly<Record<string, unknown>>
@@ -340,5 +341,6 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   seedBuilds(world, seeded)
   seedRunners(world, seeded)
   seedSettings(world)
+  seedSwarm(world)
   return world.users
 }

@@ -90,6 +90,7 @@ describe("the sandbox's tags", () => {
         "prod-01",
         "prod-02",
         "rotate-logs",
+        "status-page",
         "web",
       ])
       yield* ok("write/DeleteTag", { id: "production" })
