@@ -9,6 +9,7 @@ import { DAY, HOUR } from "../World/Clock.js"
 import { logKey, place, type RunState } from "../World/Lifecycle.js"
 import type { SandboxUser, World } from "../World/World.js"
 import * as Hostile from "./Hostile.js"
+import { seedAccess } from "./SeedAccess.js"
 import { seedDocker } from "./SeedDocker.js"
 import { seedSettings } from "./SeedSettings.js"
 import { seedSwarm } from "./SeedSwarm.js"
@@ -342,5 +343,6 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   seedRunners(world, seeded)
   seedSettings(world)
   seedSwarm(world)
+  seedAccess(world)
   return world.users
 }
