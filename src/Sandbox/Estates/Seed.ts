@@ -10,6 +10,7 @@ import { logKey, place, type RunState } from "../World/Lifecycle.js"
 import type { SandboxUser, World } from "../World/World.js"
 import * as Hostile from "./Hostile.js"
 import { seedAccess } from "./SeedAccess.js"
+import { seedBuilders } from "./SeedBuilders.js"
 import { seedDocker } from "./SeedDocker.js"
 import { seedSettings } from "./SeedSettings.js"
 import { seedSwarm } from "./SeedSwarm.js"
@@ -344,5 +345,6 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   seedSettings(world)
   seedSwarm(world)
   seedAccess(world)
+  seedBuilders(world)
   return world.users
 }

@@ -41,7 +41,6 @@ const UNFILLED: Readonly<Record<string, ReadonlyArray<string>>> = {
   "read/ListSwarmSecrets": ["driver"],
   "read/ListPermissions": ["who", "on", "level", "specific"],
   "read/GetDeployment": ["build"],
-  "read/GetBuilder": ["address", "region", "instance_type"],
   "read/InspectContainer": ["error"],
   "read/InspectDeploymentContainer": ["health", "error", "mounts"],
   "read/InspectStackContainer": ["error"],
