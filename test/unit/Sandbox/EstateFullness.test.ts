@@ -36,8 +36,6 @@ const EXEMPT: Readonly<Record<string, Readonly<Record<string, string>>>> = {}
  */
 const UNFILLED: Readonly<Record<string, ReadonlyArray<string>>> = {
   "read/ListStacks": ["updates"],
-  "read/ListResourceSyncs": ["tags"],
-  "read/ListFullResourceSyncs": ["tags"],
   "read/ListSwarmSecrets": ["driver"],
   "read/ListPermissions": ["who", "on", "level", "specific"],
   "read/GetDeployment": ["build"],
