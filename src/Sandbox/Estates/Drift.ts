@@ -8,7 +8,8 @@
  * were deployed: what they run is not what their files say. A sync's run, or a
  * stack's deploy, brings the estate in line, as on the service.
  */
-import { type Clock, DAY, START } from "../World/Clock.js"
+import * as Alerts from "../Monitoring/Alerts.js"
+import { type Clock, DAY, HOUR, START } from "../World/Clock.js"
 import { composeOf } from "../World/Lifecycle.js"
 import type { Resource } from "../World/Store.js"
 import type { RepoCommit, World } from "../World/World.js"
@@ -110,9 +111,11 @@ const analyticsOnSwarm = (world: World, clock: Clock) => {
       git_https: true,
       repo: "acme/analytics",
       branch: "main",
-      // It follows its images' tags on its own.
+      // It follows its images' tags on its own, but for the dashboard, which waits for someone to deploy it.
       poll_for_updates: true,
       auto_update: true,
+      auto_update_skip_services: ["dashboard"],
+      send_alerts: true,
     },
     info: {
       state: "running",
@@ -127,6 +130,20 @@ const analyticsOnSwarm = (world: World, clock: Clock) => {
   })
   // Deployed again a day ago, its services updated in place.
   stack.updated_at = START - DAY
+  // Its last poll, an hour ago, found a newer dashboard: said on its services and alerted.
+  clock.at(START - HOUR)
+  const image = "library/dashboard:latest"
+  world.docker.newerImages.add(image)
+  stack.info = { ...stack.info, update_checked: true }
+  Alerts.raise(
+    world,
+    { type: "Stack", id: stack.id },
+    {
+      type: "StackImageUpdateAvailable",
+      level: "OK",
+      data: { id: stack.id, name: stack.name, swarm_id: swarm.id, swarm_name: swarm.name, service: "dashboard", image },
+    },
+  )
 }
 
 export const apply = (world: World, clock: Clock): void => {

@@ -35,7 +35,6 @@ const EXEMPT: Readonly<Record<string, Readonly<Record<string, string>>>> = {}
  * onboarding keys, terminals), and switches and tags the seeded resources leave unset.
  */
 const UNFILLED: Readonly<Record<string, ReadonlyArray<string>>> = {
-  "read/ListStacks": ["updates"],
   "read/ListSwarmSecrets": ["driver"],
   "read/ListPermissions": ["who", "on", "level", "specific"],
   "read/GetDeployment": ["build"],
