@@ -112,6 +112,8 @@ export interface Image {
   /** In seconds, as docker answers it. */
   readonly created: number
   readonly labels?: Readonly<Record<string, string>>
+  /** Built with a HEALTHCHECK: docker runs it in each container of the image and says its health. */
+  readonly healthcheck?: boolean
 }
 
 export interface Named {

@@ -39,7 +39,7 @@ const UNFILLED: Readonly<Record<string, ReadonlyArray<string>>> = {
   "read/ListPermissions": ["who", "on", "level", "specific"],
   "read/GetDeployment": ["build"],
   "read/InspectContainer": ["error"],
-  "read/InspectDeploymentContainer": ["health", "error", "mounts"],
+  "read/InspectDeploymentContainer": ["error"],
   "read/InspectStackContainer": ["error"],
 }
 
