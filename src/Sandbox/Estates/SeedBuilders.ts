@@ -1,6 +1,7 @@
 /**
  * The calm estate's builders beside the one on prod-02 (Seed.ts seeds it): an arm64 machine the
- * service reaches at its own address, and AWS instances it starts for a build and stops after.
+ * service reaches at its own address, and AWS instances it starts for a build and stops after;
+ * and the docs' preview, a deployment of the docs-image build's image, not deployed yet.
  * Made after the rest, so that the ids of what Seed.ts makes stay as they were.
  */
 import type { World } from "../World/World.js"
@@ -29,5 +30,18 @@ export const seedBuilders = (world: World) => {
         port: 8120,
       },
     },
+  })
+  // Of the build's latest version (0.0.0), redeployed on each build, beside the docs on prod-02.
+  store.create("deployment", "docs-preview", {
+    config: {
+      server_id: store.find("server", "prod-02").id,
+      image: {
+        type: "Build",
+        params: { build_id: store.find("build", "docs-image").id, version: { major: 0, minor: 0, patch: 0 } },
+      },
+      redeploy_on_build: true,
+      ports: "8082:80",
+    },
+    info: { state: "not_deployed" },
   })
 }
