@@ -12,6 +12,7 @@ import * as Hostile from "./Hostile.js"
 import { seedAccess } from "./SeedAccess.js"
 import { seedBuilders } from "./SeedBuilders.js"
 import { seedDocker } from "./SeedDocker.js"
+import { seedPortClash } from "./SeedPortClash.js"
 import { seedSettings } from "./SeedSettings.js"
 import { seedSwarm } from "./SeedSwarm.js"
 
@@ -346,5 +347,6 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   seedSwarm(world)
   seedAccess(world)
   seedBuilders(world)
+  seedPortClash(world)
   return world.users
 }

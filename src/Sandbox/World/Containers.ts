@@ -166,7 +166,9 @@ export const inspected = (world: World, c: Container) => ({
     OOMKilled: false,
     Dead: false,
     ExitCode: c.exitCode,
-    StartedAt: iso(c.started),
+    // Why docker could not start it, where it could not: its process never ran.
+    ...(c.error === undefined ? {} : { Error: c.error }),
+    StartedAt: iso(c.state === "created" ? undefined : c.started),
     FinishedAt: iso(c.finished),
     // A stack's services check their own health (their logs say "healthy"), as does an image built with a check.
     ...((c.owner?.kind === "stack" || imageOf(world, c)?.healthcheck === true) && c.state === "running"

@@ -18,6 +18,8 @@ export interface Container {
   /** The code of its last exit (0 until it exits), and how often docker restarted it. */
   exitCode: number
   restarts: number
+  /** Why docker could not start it (a port another holds, say), as its inspect says; its state stays `created`. */
+  error?: string
   readonly networks: ReadonlyArray<string>
   readonly ports: ReadonlyArray<{ IP?: string; PrivatePort: number; PublicPort?: number; Type: string }>
   readonly volumes: ReadonlyArray<string>

@@ -37,8 +37,6 @@ const EXEMPT: Readonly<Record<string, Readonly<Record<string, string>>>> = {}
 const UNFILLED: Readonly<Record<string, ReadonlyArray<string>>> = {
   "read/ListSwarmSecrets": ["driver"],
   "read/ListPermissions": ["who", "on", "level", "specific"],
-  "read/InspectContainer": ["error"],
-  "read/InspectDeploymentContainer": ["error"],
   "read/InspectStackContainer": ["error"],
 }
 
