@@ -11,7 +11,7 @@ import { type Params, type Resource, ref, ServiceFailure } from "../World/Store.
 import type { World } from "../World/World.js"
 
 /** When a resource's swarm objects were made: when the resource was. */
-export const createdAt = (r: Resource): string => new Date(r.created_at).toISOString()
+const createdAt = (r: Resource): string => new Date(r.created_at).toISOString()
 /** When they last changed: when the resource did. */
 export const updatedAt = (r: Resource): string => new Date(Math.max(r.updated_at, r.created_at)).toISOString()
 
