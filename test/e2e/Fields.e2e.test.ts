@@ -99,7 +99,14 @@ describe("fields, end to end", () => {
         const missing = split(
           yield* call("svc_list", { resource_type: "deployment", fields: ["name", "info.stat", "status"] }),
         )
-        expect(missing.json).toEqual([{ name: "api" }, { name: "docs" }, { name: "legacy-cron" }])
+        expect(missing.json).toEqual([
+          { name: "api" },
+          { name: "docs" },
+          { name: "legacy-cron" },
+          { name: "status-page" },
+          { name: "docs-preview" },
+          { name: "docs-next" },
+        ])
         expect(missing.notes).toBe(
           '[svc-mcp: no item has fields "info.stat", "status"; the items\' fields: id, info, name, tags, template, type (schema: true lists them all)]',
         )

@@ -65,7 +65,8 @@ describe("svc-mcp --sandbox", () => {
         )
         expect(log.stdout).toMatch(/redis-cache \| listening/)
         const summary = json(yield* call("svc_summary", { resource_type: "deployment" }))
-        expect(summary.running).toBe(3)
+        // api, docs and status-page (on the swarm) of the estate, and this one.
+        expect(summary.running).toBe(4)
 
         yield* call("svc_delete", { resource_type: "deployment", params: { id: "redis-cache" } })
         const gone = yield* call("svc_get", { resource_type: "deployment", params: { deployment: "redis-cache" } })

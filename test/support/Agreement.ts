@@ -187,7 +187,8 @@ export const RULES: ReadonlyArray<Rule> = [
     (r) =>
       r.deployments.flatMap((d) => {
         const answer = r.deploymentContainers.get(d.name)
-        const state = answer?.container?.state ?? "not_deployed"
+        // A deployment on a swarm runs as the swarm's service, in no container of a server's docker.
+        const state = answer?.container?.state ?? (d.info.swarm_id === "" ? "not_deployed" : answer?.state)
         const agree = d.info.state === state && answer?.state === d.info.state
         const image = answer?.container === undefined || answer.container.image === d.info.image
         return agree && image ? [] : [`deployment ${d.name} is ${d.info.state}, its container ${state}`]

@@ -11,7 +11,8 @@ import { matches } from "../World/Query.js"
 import { adminOnly, type Params, type Resource, ref, ServiceFailure } from "../World/Store.js"
 import type { Container, World } from "../World/World.js"
 import { VOLUME_SIZE } from "./Prune.js"
-import { createdAt, inspectService, onSwarm, swarmOf, swarmOne, swarmParam } from "./Swarm.js"
+import { onSwarm, swarmOf, swarmOne, swarmParam } from "./Swarm.js"
+import { inspectNode, inspectService, inspectSwarm, inspectTask } from "./SwarmInspect.js"
 
 const named = <A extends { name: string }>(items: ReadonlyArray<A> | undefined, name: string, what: string): A => {
   const found = items?.find((i) => i.name === name)
@@ -177,20 +178,16 @@ const resourceContainers = ({ world, store, stackOf, add }: Reads) => {
   add("InspectStackContainer", (p) => inspected(world, ownedContainer(world, "stack", stackOf(p), ref(p, "service"))))
   add("InspectDeploymentSwarmService", (p) => {
     const deployment = store.find("deployment", ref(p, "deployment", "id", "name"))
-    const { image: _, ...service } = onSwarm("deployment", deployment, deployment.name)
-    return service
+    return inspectService(onSwarm("deployment", deployment, deployment.name))
   })
-  add("InspectStackSwarmService", (p) => {
-    const { image: _, ...service } = onSwarm("stack", stackOf(p), ref(p, "service"))
-    return service
-  })
+  add("InspectStackSwarmService", (p) => inspectService(onSwarm("stack", stackOf(p), ref(p, "service"))))
   add("InspectStackSwarmInfo", (p) => {
     const stack = stackOf(p)
     const services = servicesOf(stack).map((s) => onSwarm("stack", stack, s))
     return {
       Name: stack.name,
-      State: services.every((s) => s.State === "Healthy") ? "Healthy" : "Down",
-      Services: services.map((s) => ({ ID: s.ID, Name: s.Spec.Name, Image: s.image, State: s.State })),
+      State: services.every((s) => s.state === "Healthy") ? "Healthy" : "Down",
+      Services: services.map((s) => ({ ID: s.id, Name: s.name, Image: s.image, State: s.state })),
     }
   })
   add("ListAllStackServices", (p) =>
@@ -211,28 +208,20 @@ const resourceContainers = ({ world, store, stackOf, add }: Reads) => {
 
 /** A swarm's parts. */
 const swarmReads = ({ world, store, swarm, add }: Reads) => {
-  add("InspectSwarm", (p) => {
-    const found = store.find("swarm", swarmParam(p))
-    return { ID: found.id, CreatedAt: createdAt(found), Spec: { Name: found.name } }
-  })
+  add("InspectSwarm", (p) => inspectSwarm(store.find("swarm", swarmParam(p))))
   add(
     "InspectSwarmConfig",
     swarmOne(world, "configs", "config", (c) => ({ ID: c.ID, CreatedAt: c.CreatedAt, Spec: { Name: c.Name } })),
   )
-  add(
-    "InspectSwarmNode",
-    swarmOne(world, "nodes", "node", (n) => ({
-      ID: n.ID,
-      Spec: { Name: n.Name, Role: n.Role, Availability: n.Availability },
-      Description: { Hostname: n.Hostname },
-      Status: { State: n.State },
-    })),
-  )
+  add("InspectSwarmNode", swarmOne(world, "nodes", "node", inspectNode(world)))
   add(
     "InspectSwarmSecret",
     swarmOne(world, "secrets", "secret", (s) => ({ ID: s.ID, CreatedAt: s.CreatedAt, Spec: { Name: s.Name } })),
   )
-  add("InspectSwarmService", swarmOne(world, "services", "service", inspectService))
+  add(
+    "InspectSwarmService",
+    swarmOne(world, "services", "service", (_s, parts) => inspectService(parts.proxy)),
+  )
   add("InspectSwarmStack", (p) => {
     const parts = swarm(p)
     const wanted = ref(p, "stack")
@@ -240,17 +229,7 @@ const swarmReads = ({ world, store, swarm, add }: Reads) => {
     if (stack === undefined) throw new ServiceFailure(500, `no swarm stack ${wanted}`)
     return { Name: stack.Name, State: stack.State, Services: parts.services, Tasks: parts.tasks }
   })
-  add(
-    "InspectSwarmTask",
-    swarmOne(world, "tasks", "task", (t) => ({
-      ID: t.ID,
-      Name: t.Name,
-      ServiceID: t.ServiceID,
-      NodeID: t.NodeID,
-      DesiredState: t.DesiredState,
-      Status: { State: t.State },
-    })),
-  )
+  add("InspectSwarmTask", swarmOne(world, "tasks", "task", inspectTask))
 
   add("ListSwarmConfigs", (p) => swarm(p).configs)
   add("ListSwarmNetworks", (p) => swarm(p).networks)

@@ -8,7 +8,8 @@
  * were deployed: what they run is not what their files say. A sync's run, or a
  * stack's deploy, brings the estate in line, as on the service.
  */
-import { type Clock, START } from "../World/Clock.js"
+import * as Alerts from "../Monitoring/Alerts.js"
+import { type Clock, DAY, HOUR, START } from "../World/Clock.js"
 import { composeOf } from "../World/Lifecycle.js"
 import type { Resource } from "../World/Store.js"
 import type { RepoCommit, World } from "../World/World.js"
@@ -93,7 +94,60 @@ const drift = (stack: Resource, deployed: Files, latest: Files) => {
   }
 }
 
+/**
+ * The analytics stack on the swarm, deployed two days ago from two compose files, the second of
+ * which its repository no longer holds: its services run as deployed, and a deploy now would fail.
+ */
+const ANALYTICS = ["collector", "dashboard"]
+const analyticsOnSwarm = (world: World, clock: Clock) => {
+  const swarm = world.store.find("swarm", "edge-swarm")
+  clock.at(START - 2 * DAY)
+  const stack = world.store.create("stack", "analytics", {
+    tags: swarm.tags,
+    config: {
+      swarm_id: swarm.id,
+      file_paths: ["compose.yaml", "compose.swarm.yaml"],
+      git_provider: "github.com",
+      git_https: true,
+      repo: "acme/analytics",
+      branch: "main",
+      // It follows its images' tags on its own, but for the dashboard, which waits for someone to deploy it.
+      poll_for_updates: true,
+      auto_update: true,
+      auto_update_skip_services: ["dashboard"],
+      send_alerts: true,
+    },
+    info: {
+      state: "running",
+      compose_services: ANALYTICS,
+      deployed_services: ANALYTICS.map((service) => ({
+        service_name: service,
+        container_name: `analytics_${service}`,
+        image: `library/${service}:latest`,
+      })),
+      missing_files: ["compose.swarm.yaml"],
+    },
+  })
+  // Deployed again a day ago, its services updated in place.
+  stack.updated_at = START - DAY
+  // Its last poll, an hour ago, found a newer dashboard: said on its services and alerted.
+  clock.at(START - HOUR)
+  const image = "library/dashboard:latest"
+  world.docker.newerImages.add(image)
+  stack.info = { ...stack.info, update_checked: true }
+  Alerts.raise(
+    world,
+    { type: "Stack", id: stack.id },
+    {
+      type: "StackImageUpdateAvailable",
+      level: "OK",
+      data: { id: stack.id, name: stack.name, swarm_id: swarm.id, swarm_name: swarm.name, service: "dashboard", image },
+    },
+  )
+}
+
 export const apply = (world: World, clock: Clock): void => {
+  analyticsOnSwarm(world, clock)
   clock.at(START - 25 * MIN)
   world.repositories.set("acme/infra", INFRA_HEAD)
   for (const [name, deployed, latest] of STACK_FILES) drift(world.store.find("stack", name), deployed, latest)

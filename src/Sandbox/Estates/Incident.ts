@@ -108,9 +108,13 @@ const crashApi = (world: World, clock: Clock) => {
   recorded(world, clock, START - 9 * MIN, "UpdateDeployment", api, [
     { stage: "Update Deployment", command: "", stdout: `image: ${PREVIOUS_IMAGE} -> ${NEW_IMAGE}` },
   ])
-  world.docker
-    .imagesOn(prod1.id)
-    .push({ id: "sha256:6f1c82a4d9e0", name: NEW_IMAGE, size: 188_000_000, created: seconds(START - 40 * MIN) })
+  world.docker.imagesOn(prod1.id).push({
+    id: "sha256:6f1c82a4d9e0",
+    name: NEW_IMAGE,
+    size: 188_000_000,
+    created: seconds(START - 40 * MIN),
+    healthcheck: true,
+  })
   world.docker.crashing.set(NEW_IMAGE, { missing: SETTING, lines: CRASH })
   clock.at(START - 8 * MIN)
   world.log(logKey("deployment", api), "api", "api | received SIGTERM, shutting down 1.4.2")

@@ -9,8 +9,12 @@ import { DAY, HOUR } from "../World/Clock.js"
 import { logKey, place, type RunState } from "../World/Lifecycle.js"
 import type { SandboxUser, World } from "../World/World.js"
 import * as Hostile from "./Hostile.js"
+import { seedAccess } from "./SeedAccess.js"
+import { seedBuilders } from "./SeedBuilders.js"
 import { seedDocker } from "./SeedDocker.js"
+import { seedPortClash } from "./SeedPortClash.js"
 import { seedSettings } from "./SeedSettings.js"
+import { seedSwarm } from "./SeedSwarm.js"
 
 /** Fields of a resource's config beyond those every one of its kind is seeded with. */
 type More = Readonly<Record<string, unknown>>
@@ -340,5 +344,9 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   seedBuilds(world, seeded)
   seedRunners(world, seeded)
   seedSettings(world)
+  seedSwarm(world)
+  seedAccess(world)
+  seedBuilders(world)
+  seedPortClash(world)
   return world.users
 }

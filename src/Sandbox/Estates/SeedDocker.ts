@@ -25,6 +25,8 @@ export const seedDocker = (world: World, servers: ReadonlyArray<string>, now: nu
         size: 182_000_000,
         created: built(6),
         labels: Hostile.IMAGE_LABELS,
+        // Its Dockerfile checks /healthz.
+        healthcheck: true,
       },
       { id: "sha256:0c5a7f3e21d4", name: "nginx:1.27", size: 192_000_000, created: built(60) },
     )

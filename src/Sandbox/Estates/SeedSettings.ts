@@ -52,6 +52,8 @@ export const seedSettings = (world: World) => {
     include_user_groups: true,
   }
   store.create("sync_resource", "estate-sync", {
+    // It changes production: tagged so, as what it keeps is.
+    tags: [store.find("tag", "production").id],
     config,
     info: { last_sync_ts: world.now() - 5 * DAY, last_sync_hash: "9b1d2aa", ...pendingInfo(world, INFRA_HEAD, config) },
   })

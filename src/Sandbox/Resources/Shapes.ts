@@ -55,6 +55,24 @@ const statusOfStack = (world: World, stack: Resource): string => {
   return [...counts].map(([state, count]) => `${count} ${state}`).join(", ")
 }
 
+/**
+ * Of a deployment of a build's image, the build and the image as its list item names them: the
+ * build's name and the version deployed (the build's own where the config gives none, 0.0.0).
+ */
+const builtFrom = (store: Store, config: Record<string, unknown>) => {
+  const image = isRecord(config.image) ? config.image : {}
+  const params = isRecord(image.params) ? image.params : {}
+  if (image.type !== "Build") return {}
+  const build = store.all("build").find((b) => b.id === params.build_id)
+  const given = isRecord(params.version) ? params.version : {}
+  const none = [given.major, given.minor, given.patch].every((n) => n === undefined || n === 0)
+  const version = (none ? build?.config.version : given) as { major?: number; minor?: number; patch?: number }
+  return {
+    build_id: build?.id ?? "",
+    image: `${build?.name ?? "unknown"}:${version?.major ?? 0}.${version?.minor ?? 0}.${version?.patch ?? 0}`,
+  }
+}
+
 /** What each type's list item says beyond the fields its config and info share with it. */
 const listExtras = (world: World, kind: Kind, r: Resource, config: Record<string, unknown>) => {
   const { store } = world
@@ -79,6 +97,7 @@ const listExtras = (world: World, kind: Kind, r: Resource, config: Record<string
         ...common,
         image: imageOf(r),
         update_available: r.info.update_checked === true && world.docker.newerImages.has(imageOf(r)),
+        ...builtFrom(store, config),
       }
     case "procedure":
       return { state, stages: Array.isArray(config.stages) ? config.stages.length : 0 }

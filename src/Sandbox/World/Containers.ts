@@ -166,24 +166,53 @@ export const inspected = (world: World, c: Container) => ({
     OOMKilled: false,
     Dead: false,
     ExitCode: c.exitCode,
-    StartedAt: iso(c.started),
+    // Why docker could not start it, where it could not: its process never ran.
+    ...(c.error === undefined ? {} : { Error: c.error }),
+    StartedAt: iso(c.state === "created" ? undefined : c.started),
     FinishedAt: iso(c.finished),
-    // A stack's services check their own health (their logs say "healthy"); a deployment's image has no check.
-    ...(c.owner?.kind === "stack" && c.state === "running" ? { Health: { Status: "healthy", FailingStreak: 0 } } : {}),
+    // A stack's services check their own health (their logs say "healthy"), as does an image built with a check.
+    ...((c.owner?.kind === "stack" || imageOf(world, c)?.healthcheck === true) && c.state === "running"
+      ? { Health: { Status: "healthy", FailingStreak: 0 } }
+      : {}),
   },
   Config: { Image: c.image, Hostname: c.id.slice(0, 12), Labels: labelsOf(c) },
   // A deployment's container restarts as its config says; a stack's as docker's default, unless told.
   HostConfig: { RestartPolicy: { Name: restartOf(world, c), MaximumRetryCount: 0 } },
   NetworkSettings: { Networks: Object.fromEntries(c.networks.map((n) => [n, { NetworkID: n }])) },
-  Mounts: c.volumes.map((v) => ({
-    Type: "volume",
-    Name: v,
-    Source: `/var/lib/docker/volumes/${v}/_data`,
-    Destination: `/data/${v}`,
-    Driver: "local",
-    RW: true,
-  })),
+  Mounts: [
+    ...c.volumes.map((v) => ({
+      Type: "volume",
+      Name: v,
+      Source: `/var/lib/docker/volumes/${v}/_data`,
+      Destination: `/data/${v}`,
+      Driver: "local",
+      RW: true,
+    })),
+    ...bindsOf(world, c),
+  ],
 })
+
+/** A deployment's bind mounts, as its config's `volumes` gives them: `/on/host:/inside[:ro]`, one a line. */
+const bindsOf = (world: World, c: Container) => {
+  if (c.owner?.kind !== "deployment") return []
+  const volumes = world.store.all("deployment").find((r) => r.id === c.owner?.id)?.config.volumes
+  return String(volumes ?? "")
+    .split("\n")
+    .flatMap((line) => {
+      const [source = "", destination = "", mode = ""] = line.trim().split(":")
+      if (!source.startsWith("/") || destination === "") return []
+      return [
+        {
+          Type: "bind",
+          Source: source,
+          Destination: destination,
+          Mode: mode,
+          RW: mode !== "ro",
+          Propagation: "rprivate",
+        },
+      ]
+    })
+}
 
 /** The restart policy a container was made with: its deployment's, else docker's default ("no"). */
 const restartOf = (world: World, c: Container): string => {
@@ -192,9 +221,12 @@ const restartOf = (world: World, c: Container): string => {
   return typeof restart === "string" && restart !== "" ? restart : "no"
 }
 
+/** The image a container runs, on its server. */
+const imageOf = (world: World, c: Container): Image | undefined =>
+  world.docker.imagesOn(c.server_id).find((i) => i.name === c.image)
+
 /** The id of the image a container runs, as docker names it. */
-const imageIdOf = (world: World, c: Container) =>
-  world.docker.imagesOn(c.server_id).find((i) => i.name === c.image)?.id ?? ""
+const imageIdOf = (world: World, c: Container) => imageOf(world, c)?.id ?? ""
 
 /** A container as docker's list answers it (and the service's ContainerListItem). */
 export const listed = (world: World, c: Container) => ({

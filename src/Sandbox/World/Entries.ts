@@ -18,6 +18,8 @@ export interface Container {
   /** The code of its last exit (0 until it exits), and how often docker restarted it. */
   exitCode: number
   restarts: number
+  /** Why docker could not start it (a port another holds, say), as its inspect says; its state stays `created`. */
+  error?: string
   readonly networks: ReadonlyArray<string>
   readonly ports: ReadonlyArray<{ IP?: string; PrivatePort: number; PublicPort?: number; Type: string }>
   readonly volumes: ReadonlyArray<string>
@@ -112,6 +114,8 @@ export interface Image {
   /** In seconds, as docker answers it. */
   readonly created: number
   readonly labels?: Readonly<Record<string, string>>
+  /** Built with a HEALTHCHECK: docker runs it in each container of the image and says its health. */
+  readonly healthcheck?: boolean
 }
 
 export interface Named {

@@ -90,6 +90,7 @@ describe("the sandbox's tags", () => {
         "prod-01",
         "prod-02",
         "rotate-logs",
+        "status-page",
         "web",
       ])
       yield* ok("write/DeleteTag", { id: "production" })
@@ -213,6 +214,8 @@ describe("the sandbox's prunes", () => {
         ["library/prometheus:latest", true],
         ["library/grafana:latest", true],
         ["ghcr.io/acme/docs:2.0.0", true],
+        // docs-next's, whose container docker made and could not start.
+        ["ghcr.io/acme/docs:2.1.0-rc.1", true],
       ])
       expect((yield* ok("read/GetSystemStats", { server: "prod-02" })).disks[0].used_gb).toBe(374.79)
       const resolved = yield* disk()

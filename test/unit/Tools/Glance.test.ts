@@ -436,7 +436,7 @@ describe("the sandbox's estates", () => {
           ]),
         )
       const small = yield* Sandboxes.scoped()
-      expect(count(small)).toEqual({ server: 3, stack: 3, deployment: 3, build: 2 })
+      expect(count(small)).toEqual({ server: 3, stack: 3, deployment: 6, build: 2 })
       const big = yield* Sandboxes.scoped({ estate: "large" })
       expect(count(big)).toEqual({ server: 50, stack: 300, deployment: 150, build: 40 })
       // The small estate's resources, its hostile text among them, are part of the large one.

@@ -87,11 +87,16 @@ describe("lists of who may do what, at a glance", () => {
       expect(made.isError, Mcp.text(made)).toBeFalsy()
       const keys = yield* lines("svc_list_detail", { list_type: "api_keys_for_service_user", params: { user: ci } })
       expect(keys.first).toBe(
-        '[svc-mcp: 1 key as rows of ["name","key","user","created_at","expires"]; for more, fields: ["*"] or ["name","key"]]',
+        '[svc-mcp: 2 keys as rows of ["name","key","user","created_at","expires"]; for more, fields: ["*"] or ["name","key"]]',
       )
+      // Beside the key CI already logs in with (the estate's), the new one.
       const key = sandbox.world.apiKeys.find((k) => k.name === "ci-key")
-      expect(keys.rows.map((row) => [row[0], row[1], row[2]])).toEqual([["ci-key", key?.key, "ci-deployer"]])
-      expect(keys.text).not.toContain(key?.secret)
+      const seeded = sandbox.world.apiKeys.find((k) => k.name === "deploy-on-merge")
+      expect(keys.rows.map((row) => [row[0], row[1], row[2]])).toEqual([
+        ["deploy-on-merge", seeded?.key, "ci-deployer"],
+        ["ci-key", key?.key, "ci-deployer"],
+      ])
+      for (const secret of [key?.secret, seeded?.secret]) expect(keys.text).not.toContain(secret)
       const mine = yield* lines("svc_list_detail", { list_type: "api_keys" })
       expect(mine.rows.map((row) => [row[0], row[2]])).toEqual([["admin-key", "admin"]])
     }),
