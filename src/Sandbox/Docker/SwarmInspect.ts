@@ -3,8 +3,9 @@
  * inspects, with the service's `Mode`, `Replicas` and `State` beside a
  * service's): the swarm, a node, a task and a service, the swarm's own or a
  * stack's or deployment's on it. Durations are in nanoseconds, as Docker's.
- * A swarm's join tokens are left out: they let a machine join it.
+ * A swarm's join tokens are there, as a manager answers them: the tools redact them.
  */
+import { createHash } from "node:crypto"
 import type { Resource } from "../World/Store.js"
 import type { World } from "../World/World.js"
 import { bornAt, hostOf, type SwarmParts, type SwarmService, updatedAt } from "./Swarm.js"
@@ -14,6 +15,17 @@ const SECONDS = 1_000_000_000
 const ENGINE = "27.3.1"
 /** The index of each object's last change in the swarm's raft log, as docker versions them: the order they were made in. */
 const version = (index: number) => ({ Index: index })
+
+/** A join token as docker makes one: `SWMTKN-1-`, the CA's digest, then the role's secret (base 36). */
+const joinToken = (swarm: Resource, role: string) => {
+  const digits = (seed: string, length: number) =>
+    createHash("sha256")
+      .update(seed)
+      .digest()
+      .subarray(0, length)
+      .reduce((out, byte) => out + (byte % 36).toString(36), "")
+  return `SWMTKN-1-${digits(`${swarm.id}:ca`, 25)}${digits(`${swarm.id}:ca2`, 25)}-${digits(`${swarm.id}:${role}`, 25)}`
+}
 
 /** The swarm, as `docker swarm init` made it: docker's defaults. */
 export const inspectSwarm = (swarm: Resource) => ({
@@ -37,6 +49,8 @@ export const inspectSwarm = (swarm: Resource) => ({
     TaskDefaults: {},
     EncryptionConfig: { AutoLockManagers: false },
   },
+  // As a manager answers: the tokens a node joins with, which the tools never show.
+  JoinTokens: { Worker: joinToken(swarm, "worker"), Manager: joinToken(swarm, "manager") },
   RootRotationInProgress: false,
   DataPathPort: 4789,
   DefaultAddrPool: ["10.0.0.0/8"],

@@ -13,7 +13,7 @@ export const CREDENTIAL = /secret|passw(or)?d|passphrase|passkey|token|private_?
 
 /**
  * Whether a JSON text may hold something `redact` would hide: a credential-named
- * key with a string value, or a secret variable. A quick scan, so that most
+ * key with a string or a record for its value, or a secret variable. A quick scan, so that most
  * answers are passed on as they came.
  */
 export const mayHoldSecrets = (text: string): boolean =>
@@ -22,25 +22,30 @@ export const mayHoldSecrets = (text: string): boolean =>
   CREDENTIAL.test(text) &&
   // The word is looked for ahead, once per key: tried again at every split of the key, a key of many
   // such words would take time quadratic in its length.
-  (/"(?=[^"]*?(?:secret|passw(?:or)?d|passphrase|passkey|token|private_?key|signing_?ca_?key|jwt|credential))[^"]*"\s*:\s*"/i.test(
+  (/"(?=[^"]*?(?:secret|passw(?:or)?d|passphrase|passkey|token|private_?key|signing_?ca_?key|jwt|credential))[^"]*"\s*:\s*["{]/i.test(
     text,
   ) ||
     /"is_secret"\s*:\s*true/.test(text))
 
-/** Replaces credential fields' string values, and secret variables' values, at any depth. */
-export const redact = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(redact)
-  if (typeof value !== "object" || value === null) return value
-  const record = value as Record<string, unknown>
-  const secretValue = record.is_secret === true && typeof record.value === "string" && record.value !== ""
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * Replaces credential fields' string values, and secret variables' values, at any depth. A
+ * credential-named record's own strings are credentials too: a swarm's `JoinTokens` holds its
+ * `Worker` and `Manager` tokens, with which anyone reaching the swarm joins it.
+ */
+export const redact = (value: unknown, credentials = false): unknown => {
+  if (Array.isArray(value)) return value.map((item) => redact(item))
+  if (!isRecord(value)) return value
+  const secretValue = value.is_secret === true && typeof value.value === "string" && value.value !== ""
   // fromEntries, not assignment: a key named "__proto__" stays an own field instead of becoming the prototype.
   return Object.fromEntries(
-    Object.entries(record).map(([key, field]) => [
-      key,
-      (typeof field === "string" && field !== "" && CREDENTIAL.test(key)) || (secretValue && key === "value")
-        ? REDACTED
-        : redact(field),
-    ]),
+    Object.entries(value).map(([key, field]) => {
+      const credential = CREDENTIAL.test(key)
+      const hidden = typeof field === "string" && field !== "" && (credentials || credential)
+      return [key, hidden || (secretValue && key === "value") ? REDACTED : redact(field, credential && isRecord(field))]
+    }),
   )
 }
 

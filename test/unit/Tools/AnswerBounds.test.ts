@@ -14,6 +14,8 @@ const key = FastCheck.oneof(
     "webhook_secret",
     "private_key",
     "jwt",
+    "JoinTokens",
+    "Worker",
     "is_secret",
     "value",
     "name",
@@ -72,6 +74,21 @@ describe("output", () => {
     expect(mayHoldSecrets(JSON.stringify(ca))).toBe(true)
     expect(redact(ca)).toEqual({
       CAConfig: { SigningCACert: "-----BEGIN CERTIFICATE-----", SigningCAKey: "[redacted]" },
+    })
+  })
+
+  it("redacts a swarm's join tokens, a record of credentials, and keeps what is beside them", () => {
+    const worker = "SWMTKN-1-3pu6hszjas19xyp7ghgosyx9k8atbfcr8p2is99znpy26u2lkl-1awxwuwd3z9j1z3puu7rcgdbx"
+    const swarm = {
+      ID: "abc",
+      JoinTokens: { Worker: worker, Manager: worker.replace("1awx", "7p73"), Version: { Index: 3 } },
+      Spec: { Name: "edge-swarm" },
+    }
+    expect(mayHoldSecrets(JSON.stringify(swarm))).toBe(true)
+    expect(redact(swarm)).toEqual({
+      ID: "abc",
+      JoinTokens: { Worker: "[redacted]", Manager: "[redacted]", Version: { Index: 3 } },
+      Spec: { Name: "edge-swarm" },
     })
   })
 
