@@ -122,15 +122,16 @@ describe("a map's keys under an untrusted field", () => {
 describe("keys masked alike", () => {
   it("many are all kept, each told apart, in work linear in their count", async () => {
     const labels = Object.fromEntries(
-      Array.from({ length: 20_000 }, (_, i) => [`key AKIAIOSFODNN${String(i).padStart(8, "0")}`, "x"]),
+      Array.from({ length: 4_000 }, (_, i) => [`key AKIAIOSFODNN${String(i).padStart(8, "0")}`, "x"]),
     )
+    // As many as the count below tries, through the whole rendering.
     const rendered = success(Definitions.svc_inspect, inspectImage(labels), {
       maxOutputChars: 100_000_000,
       revealSecrets: false,
     })
     const shown = (rendered.structuredData as { Config: { Labels: Record<string, string> } }).Config.Labels
-    expect(Object.keys(shown)).toHaveLength(20_000)
-    expect(shown["key [masked: aws access key] (20000)"]).toBe("x")
+    expect(Object.keys(shown)).toHaveLength(4_000)
+    expect(shown["key [masked: aws access key] (4000)"]).toBe("x")
     // The blocks of code masking and fencing run and the characters their builtins read, counted, not timed.
     const [few = 0, many = 0] = await BlockCounts.counts(
       `import { fences, masked } from "./src/Untrusted/Answer.ts"
