@@ -31,8 +31,8 @@ import { DesignFirstReporter, DesignFirstSequencer } from "./test/support/Design
  *   spawned, a page's lifetime, an install, a browser), which the other file's
  *   work then fills.
  *   Measured on two shared cores, integration and e2e as `npm test` runs them:
- *   588 s and 646 s with two e2e files at once (load 3 to 6), every test
- *   passing in both; 1,819 s one file after another (load 7 to 9). On a loaded
+ *   588 s and 646 s with two e2e files at once (load 3 to 6), 808 s one file
+ *   after another (load 1 to 3), every test passing in each. On a loaded
  *   machine a test's steps wait on the other file's work too, hence the e2e
  *   tests' longer time-out below (it catches a hang; speed is the bench's).
  * - integration: one file after another, in one process (singleFork, after the
