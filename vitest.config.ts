@@ -22,8 +22,23 @@ import { DesignFirstReporter, DesignFirstSequencer } from "./test/support/Design
  * - e2e: the built server (dist/), started as clients start it, over stdio and
  *   HTTP, in both protocol eras.
  * Integration and e2e run in the forks pool, a fresh process per file, after
- * the unit lane is done (groupOrder): on two cores, one file after another, as
- * the e2e lane's servers want them.
+ * the unit lane is done (groupOrder).
+ * - e2e: one file per core at once (two on two cores). Each file starts its own
+ *   servers on free ports, in temporary folders and homes of its own, and writes
+ *   nothing another file reads (what several fetch once for all, a Node or a
+ *   tool, is renamed into place whole: test/support/NodeRuntimes.ts), so two at
+ *   once share nothing; and most of a file's time is waiting (on the servers it
+ *   spawned, a page's lifetime, an install, a browser), which the other file's
+ *   work then fills.
+ *   Measured on two shared cores, integration and e2e as `npm test` runs them:
+ *   588 s and 646 s with two e2e files at once (load 3 to 6), 808 s one file
+ *   after another (load 1 to 3), every test passing in each. On a loaded
+ *   machine a test's steps wait on the other file's work too, hence the e2e
+ *   tests' longer time-out below (it catches a hang; speed is the bench's).
+ * - integration: one file after another, in one process (singleFork, after the
+ *   e2e files), as the containers, Redis and Chromium want the machine to
+ *   themselves. Vitest reads how many forks from the root's poolOptions, for
+ *   both lanes; singleFork is read per project.
  */
 const THREADS = availableParallelism()
 
@@ -43,6 +58,7 @@ export default defineConfig({
       // As many from the start as at most: a thread tinypool lets go when idle can take a file's
       // teardown down with it ("Terminating worker thread").
       threads: { isolate: false, minThreads: THREADS, maxThreads: THREADS },
+      forks: { minForks: THREADS, maxForks: THREADS },
     },
     projects: [
       {
@@ -61,6 +77,7 @@ export default defineConfig({
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           pool: "forks",
+          poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 1 },
         },
       },
@@ -69,6 +86,9 @@ export default defineConfig({
           ...shared,
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          // Two files at once (above): a test's time-out catches a hang, not a slow machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           pool: "forks",
           sequence: { groupOrder: 1 },
         },

@@ -196,7 +196,14 @@ describe("the package from a registry, as npx runs it", () => {
         const upstream = process.env.npm_config_registry ?? "https://registry.npmjs.org/"
         const registry = yield* NpmRegistry.publish(Path.join(work, packed.filename), manifest, upstream)
         const noproxy = [npmEnv.npm_config_noproxy, npmEnv.NO_PROXY, "127.0.0.1"].filter((v) => v !== undefined)
-        const env = { ...npmEnv, npm_config_registry: registry.url, npm_config_noproxy: noproxy.join(",") }
+        // As the install above: the dependencies' metadata from npm's cache where it holds them (the install
+        // put them there), not asked of the registry again for each of npx's four starts.
+        const env = {
+          ...npmEnv,
+          npm_config_registry: registry.url,
+          npm_config_noproxy: noproxy.join(","),
+          npm_config_prefer_offline: "true",
+        }
         // npx installs into npm's cache (_npx/<hash>): what this test installs there goes with it.
         const before = npxDirs()
         yield* Effect.addFinalizer(() =>

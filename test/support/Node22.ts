@@ -21,8 +21,9 @@ export const node22 = (): string => {
 /** The MCP Inspector's launcher script, installed once per version. */
 export const inspector = (): string => {
   const prefix = Path.join(CACHE, `inspector-${INSPECTOR_VERSION}`)
-  const launcher = Path.join(prefix, "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js")
-  if (!Fs.existsSync(launcher)) npmInstall(prefix, `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`)
+  const made = "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
+  const launcher = Path.join(prefix, made)
+  if (!Fs.existsSync(launcher)) npmInstall(prefix, `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`, made)
   return launcher
 }
 
