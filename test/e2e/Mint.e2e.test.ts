@@ -212,9 +212,9 @@ describe("keys minted for each person, two replicas sharing a store", () => {
         expect((yield* user("carol")).enabled).toBe(false)
         const audits = () =>
           ["a", "b"].map((r) => Fs.readFileSync(Path.join(folder, `audit-${r}.log`), "utf8")).join("\n")
-        expect(audits()).toMatch(
-          new RegExp(`"who":"oauth:${email("carol")}".*"tool":"SVC_MCP_IDENTITIES reload".*"outcome":"ok"`),
-        )
+        // Written as the reload ends, which may be after her key is gone: waited for, not read once.
+        const reload = new RegExp(`"who":"oauth:${email("carol")}".*"tool":"SVC_MCP_IDENTITIES reload".*"outcome":"ok"`)
+        expect(yield* eventually(Effect.sync(audits), (text: string) => reload.test(text), 5_000)).toMatch(reload)
         expect(Fs.readFileSync(Path.join(folder, "audit-b.log"), "utf8")).toMatch(
           new RegExp(`"who":"oauth:${email("carol")}".*"outcome":"refused".*"status":403.*has no entry`),
         )
