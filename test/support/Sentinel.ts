@@ -99,7 +99,9 @@ export const start = async (): Promise<SentinelSet> => {
       "the replica's sync",
       async () =>
         (await data(servers[1]!.port, "INFO", "replication")).includes("master_link_status:up") ? true : undefined,
-      10_000,
+      // A set-up's bound, not a speed: on a loaded machine (two e2e files at once) the replica's first
+      // link, refused until masterauth is set, is retried on redis' own once-a-second cron.
+      30_000,
     )
     const spawnSentinel = (port: number, primaryPort: number) => {
       const file = Path.join(dir, `sentinel-${port}.conf`)
