@@ -44,8 +44,8 @@ export interface Options {
   readonly view?: boolean
 }
 
-/** A followed execution is read every 50 ms here, not every second: the tests' executions end within a second. */
-const PACE = { waitPollMs: 50 }
+/** A followed execution is read every 10 ms here, not every second: the tests' executions end within milliseconds. */
+const PACE = { waitPollMs: 10 }
 
 const build = (
   config: Config.SvcConfigShape,

@@ -7,7 +7,7 @@ import type * as Config from "../../src/Config.js"
 import * as Sandbox from "../../src/Sandbox/Server.js"
 import * as InProcess from "./InProcess.js"
 
-const FAST = { completeMs: 60 }
+const FAST = { completeMs: 5 }
 
 /** A sandbox for the test's scope, its service client in-process (InProcess.ts). */
 export const scoped = (options: Sandbox.SandboxOptions = {}) =>
@@ -88,7 +88,7 @@ export const asAdmin = (sandbox: Sandbox.Sandbox) => {
       for (;;) {
         const update = yield* ok("read/GetUpdate", { id: started._id.$oid })
         if (update.status === "Complete") return update
-        yield* Effect.sleep("20 millis")
+        yield* Effect.sleep("5 millis")
       }
     })
   return { call, ok, run }
