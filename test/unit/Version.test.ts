@@ -81,7 +81,8 @@ const text = (dir: string, file: string) => Fs.readFileSync(Path.join(dir, file)
 const json = (dir: string, file: string) => JSON.parse(text(dir, file))
 const snapshot = (dir: string) => FILES.map((file) => text(dir, file))
 
-describe("version:bump", () => {
+// Each test on copies of its own, each run of the script a thread of its own: they run at once.
+describe.concurrent("version:bump", () => {
   it("moves every file's version together, and nothing else in them", async () => {
     const before = copy("bump")
     const dir = copy("bump-after")
@@ -168,10 +169,13 @@ describe("version:bump", () => {
       [["0.0.9"], /0\.0\.9 is not above/],
       [[], /usage: npm run version:bump -- X\.Y\.Z/],
     ]
-    for (const [args, message] of refusals) {
-      const refused = await version(dir, ...args)
-      expect(refused.status).toBe(1)
-      expect(refused.stderr).toMatch(message)
+    // Refusals write nothing: they are asked at once.
+    const refused = await Promise.all(
+      refusals.map(([args, message]) => version(dir, ...args).then((run) => ({ ...run, message }))),
+    )
+    for (const { status, stderr, message } of refused) {
+      expect(status).toBe(1)
+      expect(stderr).toMatch(message)
     }
     const empty = copy("empty", "")
     const emptyBefore = snapshot(empty)

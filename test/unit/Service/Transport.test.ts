@@ -127,12 +127,19 @@ describe.concurrent.each(clients)("Transport.send through %s", (_, client) => {
 
   it.scopedLive("so does it mid-body of an answer whose announced length is under the cap, or with no cap", () =>
     Effect.gen(function* () {
-      for (const cap of [CAP, undefined]) {
-        const service = yield* stalled(10_000, 50_000)
-        const error = yield* Effect.flip(Transport.send(yield* client, call, post(service.url), TIMEOUT_MS, cap))
-        expect(error).toMatchObject({ _tag: "SvcTimeoutError", timeoutMs: TIMEOUT_MS })
-        expect(yield* Effect.promise(() => service.closed)).toEqual({ written: 10_000, ended: false })
-      }
+      const http = yield* client
+      // Each on a service of its own, waiting on the clock at once.
+      yield* Effect.forEach(
+        [CAP, undefined],
+        (cap) =>
+          Effect.gen(function* () {
+            const service = yield* stalled(10_000, 50_000)
+            const error = yield* Effect.flip(Transport.send(http, call, post(service.url), TIMEOUT_MS, cap))
+            expect(error).toMatchObject({ _tag: "SvcTimeoutError", timeoutMs: TIMEOUT_MS })
+            expect(yield* Effect.promise(() => service.closed)).toEqual({ written: 10_000, ended: false })
+          }),
+        { concurrency: "unbounded", discard: true },
+      )
     }),
   )
 })

@@ -1,7 +1,8 @@
 /**
  * Fuzzing through the protocol: any JSON as any tool's arguments, and any
  * answer the service may give, end in a well-formed result, never a crash or
- * a hang, and never show a secret. 200 cases by default; FUZZ_RUNS raises the count for a longer run.
+ * a hang, and never show a secret. 50 cases times PROPERTY_RUNS (200 as `npm test` runs it); FUZZ_RUNS
+ * sets the count for a longer run.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -9,9 +10,10 @@ import * as FastCheck from "fast-check"
 import * as Definitions from "../../../src/Tools/Catalog/Definitions.js"
 import * as Layers from "../../support/Layers.js"
 import * as Mcp from "../../support/Mcp.js"
+import { runs } from "../../support/Runs.js"
 import * as Double from "../../support/ServiceDouble.js"
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200)
+const RUNS = Number(process.env.FUZZ_RUNS ?? runs(50))
 
 interface Result {
   readonly isError?: boolean
