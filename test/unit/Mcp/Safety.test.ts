@@ -282,8 +282,8 @@ describe.concurrent("svc_execute with wait", () => {
       controller.abort()
       yield* Effect.promise(() => pending)
       const atCancel = polls()
-      // Ten poll intervals.
-      yield* Effect.sleep("500 millis")
+      // Ten poll intervals (10 ms here: test/support/Mcp.ts).
+      yield* Effect.sleep("100 millis")
       expect(polls()).toBe(atCancel)
     }),
   )
