@@ -16,6 +16,7 @@ import * as esbuild from "esbuild"
 import { type Browser, chromium, type FrameLocator, type Page } from "playwright-core"
 import { ensureBinary } from "../support/Debian.js"
 import * as Png from "../support/Png.js"
+import * as Servers from "../support/Servers.js"
 import { ENTRY } from "../support/Spawn.js"
 
 const ROOT = Path.resolve(Path.dirname(import.meta.dirname), "..")
@@ -92,8 +93,7 @@ const serve = async (
     stderr: () => stderr,
     methods,
     close: async () => {
-      proxy.closeAllConnections()
-      await new Promise((resolve) => proxy.close(resolve))
+      await Servers.close(proxy)
       child.kill("SIGKILL")
     },
   }

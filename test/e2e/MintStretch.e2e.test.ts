@@ -18,6 +18,7 @@ import type * as SandboxServer from "../../src/Sandbox/Server.js"
 import * as AuthServer from "../support/AuthServer.js"
 import * as HttpMcp from "../support/HttpMcp.js"
 import * as Sandbox from "../support/Sandbox.js"
+import * as Servers from "../support/Servers.js"
 import * as Spawn from "../support/Spawn.js"
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON-RPC answers field by field
@@ -89,14 +90,7 @@ const holdingProxy = (
         released: () => released,
       }
     }),
-    ({ server }) =>
-      Effect.promise(
-        () =>
-          new Promise<void>((resolve) => {
-            server.closeAllConnections()
-            server.close(() => resolve())
-          }),
-      ),
+    ({ server }) => Effect.promise(() => Servers.close(server)),
   )
 
 const serve = (

@@ -20,6 +20,7 @@ import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import * as Jose from "jose"
 import Provider, { type Configuration } from "oidc-provider"
+import * as Servers from "./Servers.js"
 
 const SCOPES = "svc.read svc.operate svc.write"
 
@@ -326,11 +327,7 @@ export const start = async (options: AuthServerOptions) => {
     }
     provider.callback()(req, res)
   })
-  const close = () =>
-    new Promise<void>((resolve) => {
-      http.closeAllConnections()
-      http.close(() => resolve())
-    })
+  const close = () => Servers.close(http)
   return { server, close }
 }
 

@@ -5,6 +5,7 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
+import * as Servers from "./Servers.js"
 
 /** A round-robin balancer: each request to the next replica; one that refuses the connection is skipped. */
 export const proxy = (targets: () => ReadonlyArray<string>) =>
@@ -37,9 +38,5 @@ export const proxy = (targets: () => ReadonlyArray<string>) =>
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
       return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` }
     }),
-    ({ server }) =>
-      Effect.promise(() => {
-        server.closeAllConnections()
-        return new Promise<void>((resolve) => server.close(() => resolve()))
-      }),
+    ({ server }) => Effect.promise(() => Servers.close(server)),
   )

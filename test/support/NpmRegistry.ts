@@ -10,6 +10,7 @@ import * as Fs from "node:fs"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
+import * as Servers from "./Servers.js"
 
 export interface Published {
   readonly url: string
@@ -52,9 +53,5 @@ export const publish = (tarball: string, manifest: Record<string, unknown>, upst
         resume(Effect.succeed({ published, server }))
       })
     }),
-    ({ server }) =>
-      Effect.async<void>((resume) => {
-        server.closeAllConnections()
-        server.close(() => resume(Effect.void))
-      }),
+    ({ server }) => Effect.promise(() => Servers.close(server)),
   ).pipe(Effect.map(({ published }) => published))

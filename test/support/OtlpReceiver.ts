@@ -5,6 +5,7 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
+import * as Servers from "./Servers.js"
 
 export interface Attribute {
   readonly key: string
@@ -53,9 +54,8 @@ class OtlpReceiver {
     return this
   }
 
-  async stop(): Promise<void> {
-    this.server.closeAllConnections()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  stop(): Promise<void> {
+    return Servers.close(this.server)
   }
 
   private exports(path: string): Array<unknown> {

@@ -16,6 +16,7 @@ import type { SignInSettingsShape } from "../../src/Settings/SignIn.js"
 import * as AuthServer from "./AuthServer.js"
 import * as Browser from "./Browser.js"
 import * as Ports from "./Ports.js"
+import * as Servers from "./Servers.js"
 
 /** The pages' own client at the issuer (SVC_MCP_OAUTH_PAGE_CLIENT_ID and its secret). */
 export const CLIENT = { id: "svc-mcp-pages", secret: "pages-secret-0001" } as const
@@ -34,11 +35,7 @@ export const loopback = Effect.gen(function* () {
   const server = Http.createServer()
   yield* Effect.acquireRelease(
     Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
-    () =>
-      Effect.promise(() => {
-        server.closeAllConnections()
-        return new Promise<void>((resolve) => server.close(() => resolve()))
-      }),
+    () => Effect.promise(() => Servers.close(server)),
   )
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
 })

@@ -8,6 +8,7 @@ import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import { ADDED_IN_2_3_3, compare, SPEC_VERSION } from "../../src/Service/Versions.js"
+import * as Servers from "./Servers.js"
 
 export interface Recorded {
   readonly method: string
@@ -83,8 +84,7 @@ export class ServiceDouble {
     const hanging = [...this.hanging]
     this.hanging.clear()
     for (const res of hanging) res.destroy()
-    this.server.closeAllConnections()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await Servers.close(this.server)
   }
 
   /** The next request to `path` (or any, with "*") gets `behaviour`. */

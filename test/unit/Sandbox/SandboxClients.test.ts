@@ -14,6 +14,7 @@ import * as RefusedKeys from "../../../src/Callers/RefusedKeys.js"
 import { clientAddress, isPrivateOrLoopback } from "../../../src/Sandbox/ClientAddress.js"
 import * as Store from "../../../src/Store/Store.js"
 import * as Sandboxes from "../../support/Sandbox.js"
+import * as Servers from "../../support/Servers.js"
 
 interface Reply {
   readonly status: number
@@ -177,14 +178,7 @@ describe("a server in front of the sandbox, for many callers", () => {
         await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
         return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }
       }),
-      ({ server }) =>
-        Effect.promise(
-          () =>
-            new Promise<void>((resolve) => {
-              server.closeAllConnections()
-              server.close(() => resolve())
-            }),
-        ),
+      ({ server }) => Effect.promise(() => Servers.close(server)),
     )
 
   it.scopedLive("one caller's bad key spends only its own budget, once; the others are served", () =>

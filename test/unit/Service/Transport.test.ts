@@ -17,6 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as Transport from "../../../src/Service/Transport.js"
+import * as Servers from "../../support/Servers.js"
 
 const CAP = 100_000
 const CHUNK = "y".repeat(65_536)
@@ -70,14 +71,7 @@ const stalled = (bytes: number, length?: number) =>
       )
     }),
     // Only after the test: a connection the client left open would otherwise hold the release.
-    ({ server }) =>
-      Effect.promise(
-        () =>
-          new Promise<void>((done) => {
-            server.close(() => done())
-            server.closeAllConnections()
-          }),
-      ),
+    ({ server }) => Effect.promise(() => Servers.close(server)),
   )
 
 /** The client a layer gives, its resources (an agent, a dispatcher) held for the test's scope. */

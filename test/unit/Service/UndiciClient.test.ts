@@ -12,6 +12,7 @@ import { identity } from "effect/Function"
 import * as Stream from "effect/Stream"
 import * as Transport from "../../../src/Service/Transport.js"
 import * as UndiciClient from "../../../src/Service/UndiciClient.js"
+import * as Servers from "../../support/Servers.js"
 import { until } from "../../support/Wait.js"
 
 interface Seen {
@@ -42,14 +43,7 @@ const serve = (answer: (request: Http.IncomingMessage, response: Http.ServerResp
     }),
     // Its callers' connections are closed with it, so that a test failing with a request still in flight
     // does not hold the release too. (A client past the byte cap closes its own: Transport.test.ts.)
-    ({ server }) =>
-      Effect.promise(
-        () =>
-          new Promise<void>((done) => {
-            server.close(() => done())
-            server.closeAllConnections()
-          }),
-      ),
+    ({ server }) => Effect.promise(() => Servers.close(server)),
   )
 
 const client = Effect.acquireRelease(
