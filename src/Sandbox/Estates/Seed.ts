@@ -9,7 +9,7 @@ import { DAY, HOUR } from "../World/Clock.js"
 import { logKey, place, type RunState } from "../World/Lifecycle.js"
 import type { SandboxUser, World } from "../World/World.js"
 import * as Hostile from "./Hostile.js"
-import { seedAccess } from "./SeedAccess.js"
+import { seedAccess, seedFormerRights } from "./SeedAccess.js"
 import { seedBuilders } from "./SeedBuilders.js"
 import { seedDocker } from "./SeedDocker.js"
 import { seedPortClash } from "./SeedPortClash.js"
@@ -348,5 +348,6 @@ export const seed = (world: World): ReadonlyArray<SandboxUser> => {
   seedAccess(world)
   seedBuilders(world)
   seedPortClash(world)
+  seedFormerRights(world)
   return world.users
 }

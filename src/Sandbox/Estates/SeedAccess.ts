@@ -51,3 +51,19 @@ export const seedAccess = (world: World) => {
     target_name: prod1.name,
   })
 }
+
+/**
+ * A right the admin was given as a developer, before being made one: Write on the web stack, with
+ * its terminal. An admin may do everything, so it changes nothing they may do, but the service keeps
+ * it and lists it as theirs (ListPermissions), as it keeps any user's. Made last, after every other
+ * seed, so that no id made before it moves.
+ */
+export const seedFormerRights = (world: World) => {
+  world.permissions.push({
+    _id: { $oid: world.store.newId() },
+    user_target: { type: "User", id: world.user("admin")._id.$oid },
+    resource_target: { type: "Stack", id: world.store.find("stack", "web").id },
+    level: "Write",
+    specific: ["Terminal"],
+  })
+}

@@ -36,9 +36,6 @@ const UNFILLED: Readonly<Record<string, ReadonlyArray<string>>> = {
   // Docker keeps a secret in the swarm's own store unless a secret-store plugin holds it; the
   // swarm's nodes have none (their inspects list their plugins).
   "read/ListSwarmSecrets": ["driver"],
-  // The caller's own permissions on targets, and the caller here is the estate's super admin, who
-  // is given none: an admin may do everything.
-  "read/ListPermissions": ["who", "on", "level", "specific"],
   // A stack service's container docker could not start: no stack of the estates has one yet.
   "read/InspectStackContainer": ["error"],
 }

@@ -61,8 +61,10 @@ describe("lists of who may do what, at a glance", () => {
         params: { user_target: { type: "UserGroup", id: operators } },
       })
       expect(theirs.rows).toEqual([["UserGroup operators", "Server prod-01", "Execute", ["Logs"]]])
-      // The caller's own: the admin was given none.
-      expect((yield* lines("svc_list_detail", { list_type: "permissions" })).rows).toEqual([])
+      // The caller's own: the admin's one, given before they were made an admin (SeedAccess.ts), alice's not.
+      expect((yield* lines("svc_list_detail", { list_type: "permissions" })).rows).toEqual([
+        ["User admin", "Stack web", "Write", ["Terminal"]],
+      ])
       // A column's name is a field: `on` is the resource_target.
       const on = yield* call("svc_list_detail", {
         list_type: "user_target_permissions",
