@@ -207,14 +207,53 @@ const saidOnce = (endpoint: string, text: string): ReadonlyArray<string> => {
   )
 }
 
-/** Each list's rows at a glance, each of its params, its labels shown noted and its rows kept for the asks after. */
+/** Whether every label `endpoint`'s table declares has been shown, in this scenario or one before. */
+const allShown = (labels: ReadonlyMap<string, ReadonlyArray<string>>, shown: Shown, endpoint: string) =>
+  (labels.get(endpoint) ?? []).every((label) => shown.get(endpoint)?.has(label))
+
+/**
+ * The lists whose rows an ask still to make reads: where to ask each list with a label not yet
+ * shown, and each record so far (GetStack and GetDeployment always), and in turn where to ask those
+ * lists. Found by the asks' own readers (listParams, recordParams) reading a `seen` that notes what
+ * they read.
+ */
+const readBy = (shown: Shown): ReadonlySet<string> => {
+  const labels = new Map(declared())
+  const read = new Set<string>()
+  const noting: Seen = new (class extends Map<string, Array<Row>> {
+    override get(endpoint: string) {
+      read.add(endpoint)
+      return super.get(endpoint)
+    }
+  })()
+  for (const endpoint of Object.keys(RECORD_VIEWS)) {
+    const selector = ROUTES.get(endpoint)?.[2]
+    if (selector !== undefined && (NAMING.has(endpoint) || !allShown(labels, shown, endpoint)))
+      recordParams(selector, noting)
+  }
+  for (const endpoint of Object.keys(PROJECTIONS)) if (!allShown(labels, shown, endpoint)) listParams(endpoint, noting)
+  for (let before = -1; before !== read.size; ) {
+    before = read.size
+    for (const endpoint of [...read]) listParams(endpoint, noting)
+  }
+  return read
+}
+
+/**
+ * Each list's rows at a glance, each of its params, its labels shown noted and its rows kept for the
+ * asks after. A list whose labels have all been shown is asked only where an ask after it reads its
+ * rows (readBy): asked again, it would change nothing the test holds.
+ */
 const askLists = (client: Client, seen: Seen, shown: Shown) =>
   Effect.gen(function* () {
+    const labels = new Map(declared())
+    const read = readBy(shown)
     // The lists that name where to ask the others come first: servers, swarms, stacks, users.
     const order = Object.keys(PROJECTIONS).sort((a, b) => listParams(b, seen).length - listParams(a, seen).length)
     for (const endpoint of order) {
       const [tool, key, selector] = ROUTES.get(endpoint) ?? []
       if (tool === undefined || key === undefined) continue
+      if (allShown(labels, shown, endpoint) && !read.has(endpoint)) continue
       for (const params of listParams(endpoint, seen)) {
         const answer = yield* call(client, tool, { [key]: selector, params })
         const rows = rowsIn(endpoint, params, answer.structuredContent as Answer | undefined)
@@ -246,7 +285,7 @@ const askRecords = (client: Client, seen: Seen, shown: Shown) =>
       if (tool === undefined || key === undefined || selector === undefined) continue
       for (const params of recordParams(selector, seen)) {
         const named = NAMING.has(endpoint)
-        if (!named && (labels.get(endpoint) ?? []).every((label) => shown.get(endpoint)?.has(label))) break
+        if (!named && allShown(labels, shown, endpoint)) break
         const answer = yield* call(client, tool, { [key]: selector, params })
         const value = (answer.isError ? {} : (answer.structuredContent ?? {})) as Json
         seen.set(endpoint, [...rowsOf(seen, endpoint), { of: params, cells: value }])
