@@ -136,7 +136,7 @@ describe("in a session the window lasts the session's life; SVC_GUARD_WINDOW onl
         expect((yield* sessionless("svc_delete", deleteTag("monitoring"))).isError).toBe(true)
 
         // The sessionless client's window ends (refused until then, nothing sent): its delete is sent.
-        const sent = yield* eventually(sessionless("svc_delete", deleteTag("monitoring")), (r) => !r.isError, 10_000)
+        const sent = yield* eventually(sessionless("svc_delete", deleteTag("monitoring")), (r) => !r.isError, 30_000)
         expect(sent.isError, JSON.stringify(sent)).toBeFalsy()
         const again = yield* Effect.promise(() => inSession.call(3, "svc_delete", deleteTag("staging")))
         expect(again.result.isError).toBe(true)
