@@ -3,12 +3,16 @@
  * caller and session that asked; what a page shows, escaped.
  */
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
 import { describe, expect, it } from "vitest"
+import * as ToolsBundle from "../../../src/Bundle/Tools.js"
 import { render } from "../../../src/Confirmation/SecretPageServer.js"
-import { ID, makeStore, type Page } from "../../../src/Confirmation/SecretPages.js"
+import { ID, makeStore, type Page, SecretPages } from "../../../src/Confirmation/SecretPages.js"
 import * as Settings from "../../../src/Settings/ToolSettings.js"
+import * as Layers from "../../support/Layers.js"
 
 const MINUTE = 60_000
 const PAGE: Page = { title: "The secret of the API key", fields: [{ label: "secret", value: "S-1234" }] }
@@ -92,5 +96,31 @@ describe("SVC_MCP_SECRET_PAGE_LIFETIME", () => {
       expect(Exit.isFailure(refused)).toBe(true)
       expect(String(Exit.isFailure(refused) ? refused.cause : "")).toMatch(/SVC_MCP_SECRET_PAGE_LIFETIME/)
     }
+  })
+
+  it("is the lifetime of the pages the tools' bundle hands secrets on: at its shortest, 30 s", async () => {
+    const settings = await Effect.runPromise(
+      Settings.loadSettings.pipe(
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["SVC_MCP_SECRET_PAGE_LIFETIME", "30s"]]))),
+      ),
+    )
+    const { store } = await Effect.runPromise(
+      Effect.scoped(
+        Effect.map(
+          Layer.build(
+            ToolsBundle.layerWith(Settings.layerValue(settings), Layers.params).pipe(
+              Layer.provideMerge(Layers.client(Layers.apiKey("http://127.0.0.1:9"))),
+            ),
+          ),
+          Context.get(SecretPages),
+        ),
+      ),
+    )
+    expect(store.lifetimeMs).toBe(30_000)
+    const [kept, late] = [store.make("call", 0, "alice"), store.make("call", 0, "alice")]
+    expect([store.fill(kept.id, "call", PAGE, 1), store.fill(late.id, "call", PAGE, 1)]).toEqual([true, true])
+    // Its person, a moment before the end and just past it: the secret, then nothing.
+    expect(store.open(kept.id, 29_999, "alice")).toEqual({ _tag: "Shown", page: PAGE })
+    expect(store.open(late.id, 30_000, "alice")).toEqual({ _tag: "Nothing" })
   })
 })
