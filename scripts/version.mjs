@@ -21,21 +21,17 @@
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-
-const args = process.argv.slice(2)
-const rootAt = args.indexOf("--root")
-const ROOT = rootAt === -1 ? Path.resolve(import.meta.dirname, "..") : Path.resolve(args[rootAt + 1] ?? ".")
-const rest = rootAt === -1 ? args : args.filter((_, i) => i !== rootAt && i !== rootAt + 1)
+import { pathToFileURL } from "node:url"
 
 const REPOSITORY = "https://github.com/svc-mcp/svc-mcp"
 const IMAGE = "ghcr.io/svc-mcp/svc-mcp"
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/
 
+/** A refusal: said on stderr as `version: MESSAGE`, exit code 1, nothing written. */
+class Refused extends Error {}
 const fail = (message) => {
-  console.error(`version: ${message}`)
-  process.exit(1)
+  throw new Refused(message)
 }
-const read = (file) => Fs.readFileSync(Path.join(ROOT, file), "utf8")
 const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** Compares two semver versions: negative, zero or positive. A pre-release sorts before its release. */
@@ -97,7 +93,7 @@ const FILES = [
 ]
 
 /** Every version each file states, and where they disagree with `expected`. */
-const disagreements = (expected) =>
+const disagreements = (read, expected) =>
   FILES.flatMap(({ file, get }) => {
     const found = get(read(file))
     return found.length > 0 && found.every((v) => v === expected) ? [] : [`${file} states ${found.join(", ")}`]
@@ -129,41 +125,70 @@ const bumpChangelog = (changelog, from, to, date) => {
   return links
 }
 
-const [command, value] = rest
-const current = JSON.parse(read("package.json")).version
+/** What a command line asks, on the files under its root (`--root DIR`, else this repository). */
+const perform = (args, io) => {
+  const rootAt = args.indexOf("--root")
+  const root = rootAt === -1 ? Path.resolve(import.meta.dirname, "..") : Path.resolve(args[rootAt + 1] ?? ".")
+  const rest = rootAt === -1 ? args : args.filter((_, i) => i !== rootAt && i !== rootAt + 1)
+  const read = (file) => Fs.readFileSync(Path.join(root, file), "utf8")
+  const [command, value] = rest
+  const current = JSON.parse(read("package.json")).version
 
-if (command === "--check") {
-  const tag = value
-  const wrong = disagreements(current)
-  if (tag !== undefined && tag !== `v${current}`) wrong.push(`the tag ${tag} is not v${current}`)
-  // A release also needs its CHANGELOG section, which the bump made.
-  if (tag !== undefined && section(read("CHANGELOG.md"), current) === undefined)
-    wrong.push(`CHANGELOG.md has no section [${current}]`)
-  if (wrong.length > 0) fail(`not all at ${current}: ${wrong.join("; ")}`)
-  console.error(`version: ${FILES.length + 1} files at ${current}`)
-} else if (command === "--notes") {
-  const notes = section(read("CHANGELOG.md"), value ?? current)
-  if (notes === undefined || notes === "") fail(`CHANGELOG.md has no notes for ${value ?? current}`)
-  process.stdout.write(`${notes}\n`)
-} else if (command !== undefined && !command.startsWith("-")) {
-  const to = command.replace(/^v/, "")
-  if (!SEMVER.test(to)) fail(`${command} is not a version (MAJOR.MINOR.PATCH, with an optional -pre-release)`)
-  // The version the files state may be released once: its CHANGELOG section is what says it was.
-  const released = section(read("CHANGELOG.md"), current) !== undefined
-  if (compare(to, current) < 0 || (compare(to, current) === 0 && released))
-    fail(`${to} is not above the last version released, ${current}`)
-  const before = disagreements(current)
-  if (before.length > 0) fail(`the files disagree before the bump: ${before.join("; ")}`)
-  const date = new Date().toISOString().slice(0, 10)
-  const written = FILES.map(({ file, set }) => ({ file, text: set(read(file), current, to) }))
-  written.push({ file: "CHANGELOG.md", text: bumpChangelog(read("CHANGELOG.md"), current, to, date) })
-  // Read back before writing: each file states the new version wherever it stated the old one.
-  for (const { file, get } of FILES) {
-    const found = get(written.find((w) => w.file === file).text)
-    if (found.length === 0 || found.some((v) => v !== to)) fail(`${file} would state ${found.join(", ")}, not ${to}`)
+  if (command === "--check") {
+    const tag = value
+    const wrong = disagreements(read, current)
+    if (tag !== undefined && tag !== `v${current}`) wrong.push(`the tag ${tag} is not v${current}`)
+    // A release also needs its CHANGELOG section, which the bump made.
+    if (tag !== undefined && section(read("CHANGELOG.md"), current) === undefined)
+      wrong.push(`CHANGELOG.md has no section [${current}]`)
+    if (wrong.length > 0) fail(`not all at ${current}: ${wrong.join("; ")}`)
+    io.err(`version: ${FILES.length + 1} files at ${current}\n`)
+  } else if (command === "--notes") {
+    const notes = section(read("CHANGELOG.md"), value ?? current)
+    if (notes === undefined || notes === "") fail(`CHANGELOG.md has no notes for ${value ?? current}`)
+    io.out(`${notes}\n`)
+  } else if (command !== undefined && !command.startsWith("-")) {
+    const to = command.replace(/^v/, "")
+    if (!SEMVER.test(to)) fail(`${command} is not a version (MAJOR.MINOR.PATCH, with an optional -pre-release)`)
+    // The version the files state may be released once: its CHANGELOG section is what says it was.
+    const released = section(read("CHANGELOG.md"), current) !== undefined
+    if (compare(to, current) < 0 || (compare(to, current) === 0 && released))
+      fail(`${to} is not above the last version released, ${current}`)
+    const before = disagreements(read, current)
+    if (before.length > 0) fail(`the files disagree before the bump: ${before.join("; ")}`)
+    const date = new Date().toISOString().slice(0, 10)
+    const written = FILES.map(({ file, set }) => ({ file, text: set(read(file), current, to) }))
+    written.push({ file: "CHANGELOG.md", text: bumpChangelog(read("CHANGELOG.md"), current, to, date) })
+    // Read back before writing: each file states the new version wherever it stated the old one.
+    for (const { file, get } of FILES) {
+      const found = get(written.find((w) => w.file === file).text)
+      if (found.length === 0 || found.some((v) => v !== to)) fail(`${file} would state ${found.join(", ")}, not ${to}`)
+    }
+    for (const { file, text } of written) Fs.writeFileSync(Path.join(root, file), text)
+    io.err(`version: ${current} -> ${to} in ${written.map((w) => w.file).join(", ")}\n`)
+  } else {
+    fail("usage: npm run version:bump -- X.Y.Z | node scripts/version.mjs --check [vX.Y.Z] | --notes [X.Y.Z]")
   }
-  for (const { file, text } of written) Fs.writeFileSync(Path.join(ROOT, file), text)
-  console.error(`version: ${current} -> ${to} in ${written.map((w) => w.file).join(", ")}`)
-} else {
-  fail("usage: npm run version:bump -- X.Y.Z | node scripts/version.mjs --check [vX.Y.Z] | --notes [X.Y.Z]")
+}
+
+/**
+ * The script on the arguments of a command line (without `node` and its path): its exit code, what
+ * it says written through `io`. Exported so that its tests run it in their own thread.
+ */
+export const run = (
+  args,
+  io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
+) => {
+  try {
+    perform(args, io)
+    return 0
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error
+    io.err(`version: ${error.message}\n`)
+    return 1
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(Path.resolve(process.argv[1])).href) {
+  process.exitCode = run(process.argv.slice(2))
 }

@@ -3,10 +3,10 @@
  * state the version: it moves them together, and only where they state it; it refuses what is not a
  * release, leaving every file as it was; `--check` and `--notes` are what the release workflow runs.
  */
+import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { Worker } from "node:worker_threads"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 
 const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
@@ -52,37 +52,33 @@ const copy = (name: string, unreleased = "### Added\n\n- A tool.", history = tru
   )
   return dir
 }
+/** The script's own entry (scripts/version.mjs `run`): what a command line's arguments make of it. */
+type Run = (args: Array<string>, io: { out: (text: string) => void; err: (text: string) => void }) => number
+const { run } = (await import(SCRIPT)) as { run: Run }
+
 /**
- * `node scripts/version.mjs ARGS` as a command line runs it, in a worker thread of this process rather
- * than a Node of its own each time: its exit code (process.exit ends the thread alone), and what it
- * wrote to stdout and stderr.
+ * `node scripts/version.mjs ARGS` as a command line runs it, in this thread: its exit code, and
+ * what it wrote to stdout and stderr.
  */
-const script = (argv: Array<string>) =>
-  new Promise<{ status: number; stdout: string; stderr: string }>((resolve, reject) => {
-    const worker = new Worker(SCRIPT, { argv, stdout: true, stderr: true })
-    const read = (stream: NodeJS.ReadableStream) =>
-      new Promise<string>((done) => {
-        let text = ""
-        stream.setEncoding("utf8")
-        stream.on("data", (chunk: string) => {
-          text += chunk
-        })
-        stream.on("end", () => done(text))
-      })
-    const exited = new Promise<number>((done) => worker.once("exit", done))
-    worker.once("error", reject)
-    Promise.all([exited, read(worker.stdout), read(worker.stderr)]).then(
-      ([status, stdout, stderr]) => resolve({ status, stdout, stderr }),
-      reject,
-    )
+const script = async (argv: Array<string>) => {
+  let [stdout, stderr] = ["", ""]
+  const status = run(argv, {
+    out: (text) => {
+      stdout += text
+    },
+    err: (text) => {
+      stderr += text
+    },
   })
+  return { status, stdout, stderr }
+}
 const version = (dir: string, ...args: Array<string>) => script(["--root", dir, ...args])
 const text = (dir: string, file: string) => Fs.readFileSync(Path.join(dir, file), "utf8")
 const json = (dir: string, file: string) => JSON.parse(text(dir, file))
 const snapshot = (dir: string) => FILES.map((file) => text(dir, file))
 
-// Each test on copies of its own, each run of the script a thread of its own: they run at once.
-describe.concurrent("version:bump", () => {
+// Each test on copies of its own.
+describe("version:bump", () => {
   it("moves every file's version together, and nothing else in them", async () => {
     const before = copy("bump")
     const dir = copy("bump-after")
@@ -169,11 +165,8 @@ describe.concurrent("version:bump", () => {
       [["0.0.9"], /0\.0\.9 is not above/],
       [[], /usage: npm run version:bump -- X\.Y\.Z/],
     ]
-    // Refusals write nothing: they are asked at once.
-    const refused = await Promise.all(
-      refusals.map(([args, message]) => version(dir, ...args).then((run) => ({ ...run, message }))),
-    )
-    for (const { status, stderr, message } of refused) {
+    for (const [args, message] of refusals) {
+      const { status, stderr } = await version(dir, ...args)
       expect(status).toBe(1)
       expect(stderr).toMatch(message)
     }
@@ -189,9 +182,13 @@ describe.concurrent("version:bump", () => {
     expect(snapshot(dir).filter((t, i) => t !== before[i]).length).toBe(1)
   })
 
-  it("finds the repository's own files in step", async () => {
-    const checked = await script(["--check"])
+  it("finds the repository's own files in step, run as a command line", () => {
+    // The one run through Node itself: the entry that the workflows call, exit code and stderr.
+    const checked = ChildProcess.spawnSync(process.execPath, [SCRIPT, "--check"], { encoding: "utf8" })
     expect(checked.stderr).toBe(`version: ${FILES.length} files at ${current}\n`)
     expect(checked.status).toBe(0)
+    const refused = ChildProcess.spawnSync(process.execPath, [SCRIPT, "0.2"], { encoding: "utf8" })
+    expect(refused.stderr).toMatch(/^version: 0\.2 is not a version/)
+    expect(refused.status).toBe(1)
   })
 })
