@@ -53,6 +53,11 @@ export interface SandboxOptions {
   readonly estate?: Estate
   /** The day it is having: `calm` (the default) or a bad one (Scenarios.ts). */
   readonly scenario?: Scenarios.Scenario
+  /**
+   * What reads its batches' regexes: by default a reader of its own, ended as it closes; one given
+   * is its host's, shared by the host's sandboxes, and left open.
+   */
+  readonly patterns?: PatternReader.Pool
 }
 
 export interface Sandbox extends Credentials {
@@ -255,8 +260,9 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   Scenarios.apply(world, scenario)
   Alerts.refresh(world)
   clock.run()
-  // The sandbox's own pattern reader, its workers ended as it closes.
-  const reader = PatternReader.makePool()
+  // The sandbox's own pattern reader, its workers ended as it closes, unless its host gave one.
+  const reader = options.patterns ?? PatternReader.makePool()
+  const release = () => (options.patterns === undefined ? reader.close() : Promise.resolve())
   const routes = routesOf(world, accounts, options, version, reader)
   const auth = Accounts.make(accounts, limiter, ttl, world.schema, moreUsers(world))
   const handle = handlerOf(world, routes, auth, limiter, version)
@@ -279,7 +285,7 @@ export const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
-        server.close(() => void reader.close().then(resolve))
+        server.close(() => void release().then(resolve))
       }),
   }
 }

@@ -38,17 +38,25 @@ export const login = (
 })
 
 /**
+ * The pattern reader of every server the tests make in a thread: its workers started by the first
+ * regex a test reads, then kept for the thread's other tests, as one server keeps them for all its
+ * calls (each start loads RE2 in a thread of its own). A test of the reader's own pools, queue and
+ * end makes its own (NamePattern.test.ts, Embedding.test.ts).
+ */
+const patterns: Layer.Layer<PatternReader.PatternReader> = Layer.succeed(
+  PatternReader.PatternReader,
+  PatternReader.makePool(),
+)
+
+/**
  * The client's bundle over the configuration `config` (and the HttpClient beneath it: by default,
- * a test's sandbox at that URL in-process, InProcess.ts, else the real transport).
+ * a test's sandbox at that URL in-process, InProcess.ts, else the real transport), with the
+ * thread's pattern reader.
  */
 export const client = (
   config: Config.SvcConfigShape,
   http: Layer.Layer<HttpClient.HttpClient> = InProcess.layerFor(config.url) ?? SvcTransport.layer,
-) =>
-  ClientBundle.layerWith(() => Config.layerValue(config)).pipe(
-    Layer.provideMerge(http),
-    Layer.merge(PatternReader.layer),
-  )
+) => ClientBundle.layerWith(() => Config.layerValue(config)).pipe(Layer.provideMerge(http), Layer.merge(patterns))
 
 /**
  * The shipped definitions' check, made once per test thread and given to every server the tests

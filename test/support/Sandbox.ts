@@ -5,14 +5,21 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type * as Config from "../../src/Config.js"
 import * as Sandbox from "../../src/Sandbox/Server.js"
+import * as PatternReader from "../../src/Shared/PatternReader.js"
 import * as InProcess from "./InProcess.js"
 
 const FAST = { completeMs: 5 }
 
+/**
+ * The regex reader of every sandbox a thread starts: its workers (each loads RE2 in a thread of its
+ * own) started by the first regex, then kept for the thread's other sandboxes.
+ */
+const patterns = PatternReader.makePool()
+
 /** A sandbox for the test's scope, its service client in-process (InProcess.ts). */
 export const scoped = (options: Sandbox.SandboxOptions = {}) =>
   Effect.acquireRelease(
-    Effect.tap(Sandbox.make({ timing: FAST, ...options }), InProcess.register),
+    Effect.tap(Sandbox.make({ timing: FAST, patterns, ...options }), InProcess.register),
     InProcess.unregister,
   )
 
