@@ -55,7 +55,11 @@ type Group = typeof group extends FastCheck.Arbitrary<infer A> ? A : never
 const DECOY = '\n[[variable]]\nname = "D"\nvalue = "decoy-visible"\n[[user_group]]\nname = "decoy-group"\n'
 
 const document = FastCheck.record({
-  variables: FastCheck.array(variable, { maxLength: 4 }),
+  // No secret written inside another variable's value: a value shown whole (one that says nothing,
+  // in a sync's files) would then show it, and the two claims below could not both hold.
+  variables: FastCheck.array(variable, { maxLength: 4 }).filter((all) =>
+    all.every((one, i) => all.every((other, j) => i === j || !other.secret.value.includes(one.secret.core))),
+  ),
   groups: FastCheck.array(group, { maxLength: 3 }),
   variableStyle: FastCheck.constantFrom<Style>("headers", "inline", "inline-lines"),
   groupStyle: FastCheck.constantFrom<Style>("headers", "inline", "inline-lines"),
