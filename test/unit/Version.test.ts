@@ -182,12 +182,17 @@ describe("version:bump", () => {
     expect(snapshot(dir).filter((t, i) => t !== before[i]).length).toBe(1)
   })
 
-  it("finds the repository's own files in step, run as a command line", () => {
-    // The one run through Node itself: the entry that the workflows call, exit code and stderr.
-    const checked = ChildProcess.spawnSync(process.execPath, [SCRIPT, "--check"], { encoding: "utf8" })
+  it("finds the repository's own files in step, run as a command line", async () => {
+    // The runs through Node itself, at once: the entry that the workflows call, exit code and stderr.
+    const node = (...args: Array<string>) =>
+      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        ChildProcess.execFile(process.execPath, [SCRIPT, ...args], { encoding: "utf8" }, (error, _, stderr) =>
+          resolve({ status: error === null ? 0 : typeof error.code === "number" ? error.code : null, stderr }),
+        )
+      })
+    const [checked, refused] = await Promise.all([node("--check"), node("0.2")])
     expect(checked.stderr).toBe(`version: ${FILES.length} files at ${current}\n`)
     expect(checked.status).toBe(0)
-    const refused = ChildProcess.spawnSync(process.execPath, [SCRIPT, "0.2"], { encoding: "utf8" })
     expect(refused.stderr).toMatch(/^version: 0\.2 is not a version/)
     expect(refused.status).toBe(1)
   })
