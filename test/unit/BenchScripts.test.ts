@@ -43,7 +43,8 @@ const holdsFigures = (figure: unknown) => {
   }
 }
 
-describe("the bench's scripts run their calls into the program", () => {
+// Each script on its own figures and pool: they run at once, one waiting on its workers or keys while another works.
+describe.concurrent("the bench's scripts run their calls into the program", () => {
   it("mask.mjs masks, fences and renders a log answer", async () => {
     const { figure, lines } = await importScript<{ msPerMb: Record<string, unknown> }>(
       "mask",
