@@ -41,7 +41,7 @@ export const login = (
  * The pattern reader of every server the tests make in a thread: its workers started by the first
  * regex a test reads, then kept for the thread's other tests, as one server keeps them for all its
  * calls (each start loads RE2 in a thread of its own). A test of the reader's own pools, queue and
- * end makes its own (NamePattern.test.ts, Embedding.test.ts).
+ * end makes its own (NamePattern.test.ts, Embedding.test.ts, Library.test.ts).
  */
 const patterns: Layer.Layer<PatternReader.PatternReader> = Layer.succeed(
   PatternReader.PatternReader,

@@ -12,7 +12,9 @@ const FAST = { completeMs: 5 }
 
 /**
  * The regex reader of every sandbox a thread starts: its workers (each loads RE2 in a thread of its
- * own) started by the first regex, then kept for the thread's other sandboxes.
+ * own) started by the first regex, then kept for the thread's other sandboxes. Apart from the
+ * reader of the servers the tests make (Layers.ts), as the service and its client share no worker:
+ * a sandbox's batch never waits behind the pattern its own client is reading.
  */
 const patterns = PatternReader.makePool()
 
