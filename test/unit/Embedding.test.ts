@@ -53,7 +53,8 @@ const createTag = Effect.gen(function* () {
   )
 })
 
-describe("embedding through the bundles", () => {
+// Each test on a service double and servers of its own: the time-out's wait and the others' work overlap.
+describe.concurrent("embedding through the bundles", () => {
   it.scopedLive("turns the audit log on by providing its layer alone, reading SVC_AUDIT_LOG; off without it", () =>
     Effect.gen(function* () {
       const double = yield* Double.scoped(Layers.API_KEY)
