@@ -147,7 +147,7 @@ describe("the sandbox's scenarios", () => {
 
   it.scopedLive("incident: a deploy to staging-01 is deploying until it fails, then not", () =>
     Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped({ scenario: "incident", timing: { completeMs: 400 } })
+      const sandbox = yield* Sandboxes.scoped({ scenario: "incident", timing: { completeMs: 100 } })
       const headers = { "x-api-key": sandbox.apiKey.key, "x-api-secret": sandbox.apiKey.secret }
       const ok = (endpoint: string, params: unknown): Effect.Effect<Any> =>
         Effect.map(
@@ -162,7 +162,7 @@ describe("the sandbox's scenarios", () => {
           expect(update.success).toBe(false)
           break
         }
-        yield* Effect.sleep("50 millis")
+        yield* Effect.sleep("20 millis")
       }
       expect((yield* ok("read/GetDeploymentActionState", { deployment: "legacy-cron" })).deploying).toBe(false)
     }),

@@ -154,7 +154,7 @@ describe("the sandbox's monitoring", () => {
 
   it.scopedLive("an action state says what runs now: a deploy's while its Update is in progress", () =>
     Effect.gen(function* () {
-      const { ok } = yield* session({ timing: { completeMs: 300 } })
+      const { ok } = yield* session({ timing: { completeMs: 100 } })
       const idle = yield* ok("read/GetStackActionState", { stack: "web" })
       expect(Object.values(idle).every((v) => v === false)).toBe(true)
       const update = yield* ok("execute/DeployStack", { stack: "web" })
