@@ -32,10 +32,10 @@ const execute = (selector: string, endpoint: string, body: Record<string, unknow
 const deployed = (stack: string) =>
   Effect.gen(function* () {
     const update = (yield* call("execute", "DeployStack", { stack })) as { _id: { $oid: string } }
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 400; i++) {
       const status = ((yield* call("read", "GetUpdate", { id: update._id.$oid })) as { status: string }).status
       if (status === "Complete") break
-      yield* Effect.sleep("20 millis")
+      yield* Effect.sleep("5 millis")
     }
   })
 

@@ -176,9 +176,9 @@ describe("the plan of a confirmation question", () => {
         })
         expect(limited.text).toBe(`${before.text}\nThis call limits the run to Stack resources: "web".`)
         const update = yield* call("execute", "RunSync", { sync: "estate-sync" })
-        for (let i = 0; i < 100; i++) {
+        for (let i = 0; i < 400; i++) {
           if ((yield* call("read", "GetUpdate", { id: update._id.$oid })).status === "Complete") break
-          yield* Effect.sleep("20 millis")
+          yield* Effect.sleep("5 millis")
         }
         expect((yield* plan("svc_execute", "run_sync", { sync: "estate-sync" })).text).toBe(
           'Running the sync "estate-sync" has nothing pending to apply, as of its last refresh.',

@@ -63,10 +63,10 @@ const askThenRun = (selector: string, endpoint: string, server: string) =>
     const question = yield* Question.message({ invocation: prune(selector, endpoint, server), revealSecrets: false })
     const update = yield* call("execute", endpoint, { server })
     let done: Any
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 400; i++) {
       done = yield* call("read", "GetUpdate", { id: update._id.$oid })
       if (done.status === "Complete") break
-      yield* Effect.sleep("20 millis")
+      yield* Effect.sleep("5 millis")
     }
     const after = yield* namesOn(server)
     const gone = Object.fromEntries(

@@ -190,7 +190,7 @@ describe.concurrent("svc_execute with wait", () => {
     "follows the Update to completion with progress notifications, and says plainly that it succeeded",
     () =>
       Effect.gen(function* () {
-        const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 300 } })
+        const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 100 } })
         const { client } = yield* Mcp.connect(Sandboxes.apiKeyConfig(sandbox))
         const progress: Array<{ progress: number; message?: string | undefined }> = []
         const result = yield* Effect.promise(() =>
@@ -227,7 +227,7 @@ describe.concurrent("svc_execute with wait", () => {
 
   it.scopedLive("waits for every Update a batch started", () =>
     Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 200 } })
+      const sandbox = yield* Sandboxes.scoped()
       const { client } = yield* Mcp.connect(Sandboxes.apiKeyConfig(sandbox))
       const result = yield* Effect.promise(() =>
         client.callTool({
@@ -293,7 +293,7 @@ describe.concurrent("svc_execute with wait", () => {
       const double = yield* Double.scoped(Layers.API_KEY)
       double.next("/execute/DeployStack", { status: 200, body: update("u3", "Queued") })
       double.next("/read/GetUpdate", { status: 200, body: update("u3", "InProgress") }, { sticky: true })
-      const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { waitTimeoutMs: 100 })
+      const { client } = yield* Mcp.connect(Layers.apiKey(double.url), { waitTimeoutMs: 300 })
       const result = yield* Effect.promise(() =>
         client.callTool({
           name: "svc_execute",
@@ -302,7 +302,7 @@ describe.concurrent("svc_execute with wait", () => {
       )
       expect(result.isError).toBeFalsy()
       expect(Mcp.text(result)).toMatch(
-        /^DeployStack \(update u3\) is still running after 0\.1 s \(status InProgress\); follow it with svc_list_detail updates/,
+        /^DeployStack \(update u3\) is still running after 0\.3 s \(status InProgress\); follow it with svc_list_detail updates/,
       )
     }),
   )

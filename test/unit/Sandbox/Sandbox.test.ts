@@ -27,10 +27,10 @@ const sleep = (ms: number) => Effect.promise(() => new Promise((resolve) => setT
 /** Polls read/GetUpdate until the update is complete. */
 const completed = (id: string) =>
   Effect.gen(function* () {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 400; i++) {
       const update = yield* call("read", "GetUpdate", { id })
       if (update.status === "Complete") return update
-      yield* sleep(20)
+      yield* sleep(5)
     }
     throw new Error(`update ${id} did not complete`)
   })
@@ -346,7 +346,7 @@ describe("the sandbox", () => {
 
   it.scopedLive("an execution's effect lands only when it completes", () =>
     Effect.gen(function* () {
-      const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 300 } })
+      const sandbox = yield* Sandboxes.scoped({ timing: { completeMs: 100 } })
       yield* Effect.gen(function* () {
         const update = yield* call("execute", "StopDeployment", { deployment: "api" })
         const state = () => sandbox.world.store.find("deployment", "api").info.state

@@ -34,10 +34,10 @@ const session = Effect.map(Sandboxes.scoped(), (sandbox) => {
 
 const completed = (call: Call, id: string) =>
   Effect.gen(function* () {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 400; i++) {
       const { body } = yield* call("read/GetUpdate", { id })
       if (body.status === "Complete") return body
-      yield* Effect.sleep("20 millis")
+      yield* Effect.sleep("5 millis")
     }
     throw new Error(`update ${id} did not complete`)
   })

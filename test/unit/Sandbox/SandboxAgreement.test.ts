@@ -41,7 +41,7 @@ const broken = (reading: Parameters<(typeof RULES)[number][1]>[0]) =>
   RULES.flatMap(([name, rule]) => rule(reading).map((what) => `${name}: ${what}`))
 
 const sandboxOf = (scenario: Scenario) =>
-  Effect.map(Sandboxes.scoped({ scenario, timing: { completeMs: 5 } }), (sandbox) => ({
+  Effect.map(Sandboxes.scoped({ scenario }), (sandbox) => ({
     sandbox,
     ...Sandboxes.asAdmin(sandbox),
   }))

@@ -111,7 +111,7 @@ describe("the sandbox's exports", () => {
     "a description or tags that differ from the file are in the plan as an update, and a run applies them",
     () =>
       Effect.gen(function* () {
-        const { ok, run } = Sandboxes.asAdmin(yield* Sandboxes.scoped({ timing: { completeMs: 5 } }))
+        const { ok, run } = Sandboxes.asAdmin(yield* Sandboxes.scoped())
         const { toml } = yield* ok("read/ExportResourcesToToml", { targets: [{ type: "Deployment", id: "api" }] })
         const write = (contents: string) =>
           ok("write/WriteSyncFileContents", {

@@ -162,7 +162,7 @@ describe("the sandbox's scenarios", () => {
           expect(update.success).toBe(false)
           break
         }
-        yield* Effect.sleep("20 millis")
+        yield* Effect.sleep("5 millis")
       }
       expect((yield* ok("read/GetDeploymentActionState", { deployment: "legacy-cron" })).deploying).toBe(false)
     }),

@@ -159,8 +159,8 @@ describe("the sandbox's monitoring", () => {
       expect(Object.values(idle).every((v) => v === false)).toBe(true)
       const update = yield* ok("execute/DeployStack", { stack: "web" })
       expect(yield* ok("read/GetStackActionState", { stack: "web" })).toMatchObject({ deploying: true, pulling: false })
-      for (let i = 0; i < 50 && (yield* ok("read/GetUpdate", { id: update._id.$oid })).status !== "Complete"; i++) {
-        yield* Effect.sleep("20 millis")
+      for (let i = 0; i < 400 && (yield* ok("read/GetUpdate", { id: update._id.$oid })).status !== "Complete"; i++) {
+        yield* Effect.sleep("5 millis")
       }
       expect((yield* ok("read/GetStackActionState", { stack: "web" })).deploying).toBe(false)
       // The container a deployment runs, and what owns a container.
@@ -194,8 +194,8 @@ describe("the sandbox's prunes", () => {
       expect((yield* disk()).resolved).toBe(false)
       const update = yield* ok("execute/PruneImages", { server: "prod-02" })
       let done: Any = update
-      for (let i = 0; i < 100 && done.status !== "Complete"; i++) {
-        yield* Effect.sleep("20 millis")
+      for (let i = 0; i < 400 && done.status !== "Complete"; i++) {
+        yield* Effect.sleep("5 millis")
         done = yield* ok("read/GetUpdate", { id: update._id.$oid })
       }
       expect(done.logs[0].stdout.split("\n")).toEqual([
@@ -223,8 +223,8 @@ describe("the sandbox's prunes", () => {
       // Nothing more to prune: nothing deleted, nothing reclaimed.
       const again = yield* ok("execute/PruneImages", { server: "prod-02" })
       let second: Any = again
-      for (let i = 0; i < 100 && second.status !== "Complete"; i++) {
-        yield* Effect.sleep("20 millis")
+      for (let i = 0; i < 400 && second.status !== "Complete"; i++) {
+        yield* Effect.sleep("5 millis")
         second = yield* ok("read/GetUpdate", { id: again._id.$oid })
       }
       expect(second.logs[0].stdout).toBe("Total reclaimed space: 0B")
