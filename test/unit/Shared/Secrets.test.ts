@@ -78,7 +78,7 @@ describe("scrubbing through encodings", () => {
           encoded = padded ? encoded.padEnd(Math.ceil(encoded.length / 4) * 4, "=") : encoded.replace(/=+$/, "")
           expect(base64Decodings(encoded).some((decoded) => decoded.includes(secret))).toBe(true)
           const scrubbed = scrub(`answer: ${encoded}.`, [secret])
-          for (const decoded of base64Decodings(scrubbed)) expect(decoded.includes(secret)).toBe(false)
+          expect(base64Decodings(scrubbed).filter((decoded) => decoded.includes(secret))).toEqual([])
         },
       ),
       { numRuns: 300 },
