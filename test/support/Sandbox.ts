@@ -1,6 +1,6 @@
 /**
- * The project's sandbox as the service of a test, with quick executions: each completes on the
- * clock's next turn but one (1 ms), so a test that waits for one waits no longer.
+ * The project's sandbox as the service of a test, with quick executions: each completes 1 ms after
+ * it starts, so that a test waiting for one waits hardly at all.
  */
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
