@@ -1,7 +1,8 @@
 import { availableParallelism } from "node:os"
 import { setFlagsFromString } from "node:v8"
 import { defineConfig } from "vitest/config"
-import { DesignFirstReporter, DesignFirstSequencer } from "./test/support/DesignFirst.js"
+import { BaseSequencer } from "vitest/node"
+import { DesignFirstReporter, designFirstSequencer } from "./test/support/DesignFirst.js"
 
 /**
  * The tests by lane, as vitest projects. `npm test` runs them all, the unit
@@ -64,7 +65,7 @@ const shared = {
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/PlainSummary.ts", new DesignFirstReporter()],
-    sequence: { sequencer: DesignFirstSequencer },
+    sequence: { sequencer: designFirstSequencer(BaseSequencer) },
     // A run ended early (the design rules failed, or --bail) leaves a thread that vitest's close
     // waits out for the whole of this; a run that ends whole closes at once.
     teardownTimeout: 2_000,

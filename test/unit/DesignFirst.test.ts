@@ -5,38 +5,49 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import type { TestModule, TestSpecification, Vitest } from "vitest/node"
-import { DesignFirstReporter, DesignFirstSequencer } from "../support/DesignFirst.js"
+import type { BaseSequencer, TestModule, TestSpecification, Vitest } from "vitest/node"
+import { DesignFirstReporter, designFirstSequencer } from "../support/DesignFirst.js"
 
 const root = Path.resolve(Path.dirname(import.meta.dirname), "..")
 
 const spec = (file: string) =>
   ({ moduleId: Path.join(root, file), project: { name: "unit" } }) as unknown as TestSpecification
 
-/** A vitest that knows no file yet (larger first), and records the runs it was told to cancel. */
+/** A vitest that records the runs it was told to cancel. */
 const vitest = (cancelled: Array<string>) =>
   ({
     config: { root },
-    cache: {
-      getFileTestResults: () => undefined,
-      getFileStats: (key: string) => ({ size: key.length }),
-    },
     cancelCurrentRun: async (reason: string) => {
       cancelled.push(reason)
     },
   }) as unknown as Vitest
 
+/**
+ * A sequencer with an order of its own (the files' names backwards), in place of vitest's
+ * BaseSequencer, which vitest.config.ts passes: that one orders by the last run's times, kept in
+ * node_modules, and loading it here would load vite into this thread.
+ */
+class Backwards {
+  async shard(files: Array<TestSpecification>) {
+    return files
+  }
+  async sort(files: Array<TestSpecification>) {
+    return [...files].sort((a, b) => b.moduleId.localeCompare(a.moduleId))
+  }
+}
+
 const ended = (file: string, state: "passed" | "failed") =>
   ({ moduleId: Path.join(root, file), state: () => state }) as unknown as TestModule
 
 describe("the design rules first, in the lane's own start", () => {
-  it("the sequencer puts test/unit/Hygiene.test.ts before every other file, the others in vitest's order", async () => {
-    const files = ["test/unit/Tools/Tools.test.ts", "test/unit/Hygiene.test.ts", "test/unit/Sandbox/Sandbox.test.ts"]
-    const sorted = await new DesignFirstSequencer(vitest([])).sort(files.map(spec))
+  it("the sequencer puts test/unit/Hygiene.test.ts before every other file, the others in the order of the sequencer it is made from", async () => {
+    const files = ["test/unit/Sandbox/Sandbox.test.ts", "test/unit/Hygiene.test.ts", "test/unit/Tools/Tools.test.ts"]
+    const Sequencer = designFirstSequencer(Backwards as unknown as typeof BaseSequencer)
+    const sorted = await new Sequencer(vitest([])).sort(files.map(spec))
     expect(sorted.map((s) => Path.relative(root, s.moduleId))).toEqual([
       "test/unit/Hygiene.test.ts",
-      "test/unit/Sandbox/Sandbox.test.ts",
       "test/unit/Tools/Tools.test.ts",
+      "test/unit/Sandbox/Sandbox.test.ts",
     ])
   })
 
